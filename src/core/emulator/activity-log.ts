@@ -1,0 +1,40 @@
+// What the emulator did: every platform request and admin change, newest last, bounded, and
+// pushed to listeners (the app streams it to the Emulator page and the status bar).
+import { EventEmitter } from 'node:events';
+
+export interface Activity {
+  seq: number;
+  at: number;
+  method: string;
+  path: string;
+  status: number;
+  requestId: string;
+  durationMs: number;
+  channelId?: string;
+  fault?: string;
+  admin?: boolean;
+}
+
+const CAPACITY = 1000;
+
+export class ActivityLog {
+  private entries: Activity[] = [];
+  private seq = 0;
+  private readonly emitter = new EventEmitter();
+
+  record(entry: Omit<Activity, 'seq'>): void {
+    const full = { ...entry, seq: ++this.seq };
+    this.entries.push(full);
+    if (this.entries.length > CAPACITY) this.entries.splice(0, this.entries.length - CAPACITY);
+    this.emitter.emit('activity', full);
+  }
+
+  recent(limit = 100): Activity[] {
+    return this.entries.slice(-limit);
+  }
+
+  onActivity(listener: (a: Activity) => void): () => void {
+    this.emitter.on('activity', listener);
+    return () => this.emitter.off('activity', listener);
+  }
+}

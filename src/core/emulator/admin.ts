@@ -1,0 +1,70 @@
+// The emulator's admin API (`/__admin`): seed channels and users, move the virtual clock,
+// inject faults, and read what the emulator did. Not part of the platform; loopback only.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { parseOr400, type EmulatorContext } from './area';
+import { faultInputSchema, type Faults } from './faults';
+
+const channelInput = z.object({ name: z.string().trim().min(1).max(100).default('Channel') });
+const userInput = z.object({
+  displayName: z.string().trim().min(1).max(100).default('Bench user'),
+  userId: z
+    .string()
+    .regex(/^U[0-9a-f]{32}$/, 'must match U followed by 32 lowercase hex digits')
+    .optional(),
+});
+const advanceInput = z.object({
+  ms: z
+    .number({ error: 'is required: milliseconds to move the clock forward' })
+    .int()
+    .positive('must be positive: the clock only moves forward'),
+});
+const logQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
+
+export function adminRoutes(app: FastifyInstance, ctx: EmulatorContext, faults: Faults): void {
+  app.get('/state', async () => ({
+    clock: { now: ctx.clock.now(), offsetMs: ctx.clock.offsetMs },
+    channels: ctx.directory.channels(),
+    users: ctx.directory.users(),
+    faults: faults.list(),
+  }));
+
+  app.get('/channels', async () => ctx.directory.channels());
+  app.post('/channels', async (request, reply) => {
+    const input = parseOr400(channelInput, request.body, reply);
+    if (input) return reply.code(201).send(ctx.directory.createChannel(input.name));
+  });
+
+  app.get('/users', async () => ctx.directory.users());
+  app.post('/users', async (request, reply) => {
+    const input = parseOr400(userInput, request.body, reply);
+    if (input) return reply.code(201).send(ctx.directory.createUser(input.displayName, input.userId));
+  });
+
+  app.get('/clock', async () => ({ now: ctx.clock.now(), offsetMs: ctx.clock.offsetMs }));
+  app.post('/clock/advance', async (request, reply) => {
+    const input = parseOr400(advanceInput, request.body, reply);
+    if (!input) return;
+    ctx.clock.advance(input.ms);
+    return { now: ctx.clock.now(), offsetMs: ctx.clock.offsetMs };
+  });
+  app.post('/clock/reset', async () => {
+    ctx.clock.reset();
+    return { now: ctx.clock.now(), offsetMs: 0 };
+  });
+
+  app.get('/faults', async () => faults.list());
+  app.post('/faults', async (request, reply) => {
+    const input = parseOr400(faultInputSchema, request.body, reply);
+    if (input) return reply.code(201).send(faults.add(input));
+  });
+  app.delete('/faults', async (_request, reply) => {
+    faults.clear();
+    return reply.code(204).send();
+  });
+
+  app.get('/log', async (request, reply) => {
+    const query = parseOr400(logQuery, request.query, reply);
+    if (query) return ctx.activity.recent(query.limit);
+  });
+}

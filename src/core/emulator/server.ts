@@ -1,0 +1,149 @@
+// The embedded platform emulator: one Fastify server mounting every area's routes, with the
+// cross-cutting behaviour of the real platform (request IDs, 2 MB limit, Bearer channel auth,
+// JSON error bodies) plus the admin API, fault injection and the activity log.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { MAX_REQUEST_BYTES, REQUEST_ID_HEADER } from '../platform/http';
+import { ActivityLog } from './activity-log';
+import { adminRoutes } from './admin';
+import type { EmulatorArea, EmulatorContext } from './area';
+import { PLATFORM_AREAS } from './areas';
+import { Directory, type Channel } from './channels';
+import { Clock } from './clock';
+import { faultBody, Faults } from './faults';
+import { openStore } from './store';
+
+export const ADMIN_PREFIX = '/__admin';
+
+export interface EmulatorOptions {
+  /** SQLite file holding the state; omitted means in memory, gone on close. */
+  dataFile?: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  areas?: EmulatorArea[];
+}
+
+export interface RunningEmulator {
+  url: string;
+  adminUrl: string;
+  ctx: EmulatorContext;
+  faults: Faults;
+  channels(): Channel[];
+  close(): Promise<void>;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const db = openStore(options.dataFile);
+  const clock = new Clock(db);
+  const ctx: EmulatorContext = {
+    db,
+    clock,
+    directory: new Directory(db, () => clock.now()),
+    activity: new ActivityLog(),
+  };
+  ctx.directory.ensureDefaultChannel();
+  const faults = new Faults();
+  const areas = options.areas ?? PLATFORM_AREAS;
+  for (const area of areas) area.migrate(ctx);
+
+  const app = buildApp(ctx, faults, areas);
+  try {
+    await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('emulator has no TCP address');
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+
+  return {
+    url,
+    adminUrl: url + ADMIN_PREFIX,
+    ctx,
+    faults,
+    channels: () => ctx.directory.channels(),
+    close: async () => {
+      await app.close();
+      db.close();
+    },
+  };
+}
+
+function buildApp(ctx: EmulatorContext, faults: Faults, areas: EmulatorArea[]): FastifyInstance {
+  const app = Fastify({ bodyLimit: MAX_REQUEST_BYTES, logger: false, return503OnClosing: false });
+  const started = new WeakMap<FastifyRequest, number>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    started.set(request, performance.now());
+    request.platformRequestId = randomUUID();
+    reply.header(REQUEST_ID_HEADER, request.platformRequestId);
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const admin = request.url.startsWith(ADMIN_PREFIX);
+    if (admin && request.method === 'GET') return;
+    ctx.activity.record({
+      at: ctx.clock.now(),
+      method: request.method,
+      path: request.url,
+      status: reply.statusCode,
+      requestId: request.platformRequestId,
+      durationMs: Math.round((performance.now() - (started.get(request) ?? 0)) * 10) / 10,
+      channelId: request.channel?.channelId,
+      fault: request.faultApplied,
+      admin: admin || undefined,
+    });
+  });
+
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return reply.code(413).send({ message: 'Request exceeds 2 MB.' });
+    const status = error.statusCode ?? 500;
+    if (status < 500) return reply.code(status).send({ message: error.message });
+    return reply.code(500).send({ message: 'An error occurred in the emulator.' });
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ message: `No such endpoint: ${request.method} ${request.url}` }),
+  );
+
+  void app.register(
+    async (scope) => {
+      adminRoutes(scope, ctx, faults);
+      for (const area of areas) {
+        if (area.admin) void scope.register(async (s) => area.admin?.(s, ctx), { prefix: `/${area.name}` });
+      }
+    },
+    { prefix: ADMIN_PREFIX },
+  );
+
+  void app.register(async (scope) => {
+    scope.addHook('onRequest', async (request, reply) => {
+      const fault = faults.take(request.url);
+      if (fault?.kind === 'status') {
+        request.faultApplied = `status ${fault.status}`;
+        return reply.code(fault.status).send(faultBody(fault.status));
+      }
+      if (fault?.kind === 'latency') {
+        request.faultApplied = `latency ${fault.latencyMs} ms`;
+        await sleep(fault.latencyMs);
+      }
+      if (request.routeOptions.config.auth === 'none') return;
+      const match = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '');
+      if (!match?.[1])
+        return reply.code(401).send({
+          message: 'Authentication failed: an Authorization: Bearer <channel access token> header is required.',
+        });
+      request.channel = ctx.directory.channelByToken(match[1]);
+      if (!request.channel)
+        return reply
+          .code(401)
+          .send({ message: 'Authentication failed: the channel access token is not valid.' });
+    });
+    for (const area of areas) area.routes(scope, ctx);
+  });
+
+  return app;
+}
