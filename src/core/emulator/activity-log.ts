@@ -1,19 +1,7 @@
 // What the emulator did: every platform request and admin change, newest last, bounded, and
 // pushed to listeners (the app streams it to the Emulator page and the status bar).
 import { EventEmitter } from 'node:events';
-
-export interface Activity {
-  seq: number;
-  at: number;
-  method: string;
-  path: string;
-  status: number;
-  requestId: string;
-  durationMs: number;
-  channelId?: string;
-  fault?: string;
-  admin?: boolean;
-}
+import type { Activity } from './schema';
 
 const CAPACITY = 1000;
 

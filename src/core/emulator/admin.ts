@@ -3,7 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parseOr400, type EmulatorContext } from './area';
-import { faultInputSchema, type Faults } from './faults';
+import type { Faults } from './faults';
+import { faultInputSchema } from './schema';
 
 const channelInput = z.object({ name: z.string().trim().min(1).max(100).default('Channel') });
 const userInput = z.object({

@@ -1,29 +1,7 @@
 // Fault injection: the next N platform requests (optionally only under a path prefix) answer
 // an error status or arrive late, so clients' retry and error paths can be exercised.
-import { z } from 'zod';
-
-export const faultInputSchema = z.discriminatedUnion(
-  'kind',
-  [
-    z.object({
-      kind: z.literal('status'),
-      status: z.union([z.literal(429), z.literal(500), z.literal(503)], {
-        error: 'must be 429, 500 or 503',
-      }),
-      count: z.number().int().min(1).max(10_000).default(1),
-      pathPrefix: z.string().startsWith('/').optional(),
-    }),
-    z.object({
-      kind: z.literal('latency'),
-      latencyMs: z.number().int().min(1).max(60_000),
-      count: z.number().int().min(1).max(10_000).default(1),
-      pathPrefix: z.string().startsWith('/').optional(),
-    }),
-  ],
-  { error: "kind must be 'status' or 'latency'" },
-);
-export type FaultInput = z.input<typeof faultInputSchema>;
-export type Fault = z.output<typeof faultInputSchema> & { id: number; remaining: number };
+import type { z } from 'zod';
+import type { Fault, faultInputSchema } from './schema';
 
 const STATUS_BODIES: Record<number, string> = {
   429: 'The API rate limit has been exceeded. Try again later.',
