@@ -8,7 +8,8 @@ export const REQUEST_ID_HEADER = 'x-platform-request-id';
 
 export interface PlatformTarget {
   baseUrl: string;
-  channelAccessToken: string;
+  /** Sent as `Authorization: Bearer …`; the emulator's admin API needs none. */
+  channelAccessToken?: string;
 }
 
 export interface HttpOptions {
@@ -83,9 +84,9 @@ export class PlatformHttp {
   async request<T = void>(method: string, path: string, spec: RequestSpec<T> = {}): Promise<T> {
     const url = new URL(this.target.baseUrl.replace(/\/+$/, '') + path);
     for (const [k, v] of Object.entries(spec.query ?? {})) url.searchParams.set(k, v);
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.target.channelAccessToken}`,
-    };
+    const headers: Record<string, string> = {};
+    if (this.target.channelAccessToken)
+      headers.authorization = `Bearer ${this.target.channelAccessToken}`;
     let body: string | undefined;
     if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);

@@ -1,0 +1,55 @@
+// Every failure an operation can have, turned into the contract's AppErrorBody: what the
+// UI shows, naming the field where there is one, with the platform's status and request id.
+import { PlatformError, PlatformUnreachableError, RequestTooLargeError } from '../platform/http';
+import type { FieldError } from '../platform/field-errors';
+import type { AppErrorBody } from './contract';
+
+/** A failure the app itself decided on (bad input it could only check late, missing setup). */
+export class AppFailure extends Error {
+  constructor(readonly body: AppErrorBody) {
+    super(body.message);
+    this.name = 'AppFailure';
+  }
+
+  static field(field: string, message: string): AppFailure {
+    return new AppFailure({
+      code: 'invalid_input',
+      message: `${field}: ${message}`,
+      fields: [{ field, message }],
+    });
+  }
+}
+
+export function toAppError(err: unknown): AppErrorBody {
+  if (err instanceof AppFailure) return err.body;
+  if (err instanceof PlatformError) return platformError(err);
+  if (err instanceof PlatformUnreachableError) return { code: 'unreachable', message: err.message };
+  if (err instanceof RequestTooLargeError) return { code: 'invalid_input', message: err.message };
+  return {
+    code: 'internal',
+    message: `Unexpected error: ${err instanceof Error ? err.message : String(err)}`,
+  };
+}
+
+function platformError(err: PlatformError): AppErrorBody {
+  const body = err.body as { message?: unknown; details?: unknown } | undefined;
+  const message = typeof body?.message === 'string' ? body.message : `HTTP ${err.status}`;
+  return {
+    code: 'platform',
+    message: `${err.status}: ${message}`,
+    status: err.status,
+    requestId: err.requestId,
+    body: err.body,
+    fields: detailsToFields(body?.details),
+  };
+}
+
+function detailsToFields(details: unknown): FieldError[] | undefined {
+  if (!Array.isArray(details)) return undefined;
+  const fields = details.flatMap((d: { property?: unknown; message?: unknown }) =>
+    typeof d?.property === 'string'
+      ? [{ field: d.property, message: typeof d.message === 'string' ? d.message : 'invalid' }]
+      : [],
+  );
+  return fields.length ? fields : undefined;
+}

@@ -1,0 +1,108 @@
+// The bench server: the app's contract over HTTP + WebSocket on loopback, and the built
+// renderer as static files, so the same UI runs in a browser (`npm run web`, e2e tests).
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify from 'fastify';
+import { events, type AppErrorBody, type EventName } from '../core/app/contract';
+import { startApp, type AppService } from '../core/app/service';
+import {
+  MemoryCredentialStore,
+  type CredentialStore,
+  type KeychainStatus,
+} from '../core/secrets/credential-store';
+
+export interface BenchServerOptions {
+  dataDir: string;
+  /** The built renderer (`npm run build:web`). */
+  staticDir?: string;
+  port?: number;
+  credentials?: { store: CredentialStore; status: KeychainStatus };
+  version?: string;
+}
+
+export interface BenchServer {
+  url: string;
+  service: AppService;
+  close(): Promise<void>;
+}
+
+const STATUS_BY_CODE: Record<AppErrorBody['code'], number> = {
+  invalid_input: 400,
+  unknown_operation: 404,
+  not_configured: 409,
+  platform: 502,
+  unreachable: 502,
+  internal: 500,
+};
+
+export async function startBenchServer(options: BenchServerOptions): Promise<BenchServer> {
+  const credentials = options.credentials ?? {
+    store: new MemoryCredentialStore(),
+    status: {
+      kind: 'memory' as const,
+      reason: 'The browser bench keeps secrets in memory until it stops.',
+    },
+  };
+  const service = await startApp({
+    dataDir: options.dataDir,
+    credentials: credentials.store,
+    keychain: credentials.status,
+    version: options.version ?? '0.0.0',
+  });
+
+  const app = Fastify({ logger: false });
+  let allowedHosts = new Set<string>();
+
+  // Only this server's own page may drive the app: blocks other web pages and DNS rebinding.
+  app.addHook('onRequest', async (request, reply) => {
+    const host = request.headers.host ?? '';
+    const origin = request.headers.origin;
+    if (!allowedHosts.has(host) || (origin !== undefined && origin !== `http://${host}`))
+      return reply.code(403).send({ message: 'The bench server only answers its own page.' });
+  });
+
+  await app.register(fastifyWebsocket);
+  app.get('/api/events', { websocket: true }, (socket) => {
+    const unsubscribe = (Object.keys(events) as EventName[]).map((event) =>
+      service.subscribe(event, (payload) => socket.send(JSON.stringify({ event, payload }))),
+    );
+    socket.on('close', () => unsubscribe.forEach((u) => u()));
+  });
+
+  app.post<{ Params: { name: string } }>('/api/ops/:name', async (request, reply) => {
+    const result = await service.invoke(request.params.name, request.body);
+    return reply.code(result.ok ? 200 : STATUS_BY_CODE[result.error.code]).send(result);
+  });
+
+  const staticDir = resolve(options.staticDir ?? 'out/web');
+  if (existsSync(staticDir)) {
+    await app.register(fastifyStatic, { root: staticDir });
+  } else {
+    app.get('/', async (_request, reply) =>
+      reply
+        .type('text/plain')
+        .send(`The renderer is not built (${staticDir} is missing): run npm run build:web.`),
+    );
+  }
+
+  try {
+    await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+  } catch (err) {
+    await service.close();
+    throw err;
+  }
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('bench server has no TCP address');
+  allowedHosts = new Set([`127.0.0.1:${address.port}`, `localhost:${address.port}`]);
+
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    service,
+    close: async () => {
+      await app.close();
+      await service.close();
+    },
+  };
+}
