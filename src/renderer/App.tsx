@@ -1,0 +1,69 @@
+// The shell: areas on the left, the environment switcher above them, the chosen page, and
+// the status bar. Pages are keyed by the active environment so switching reloads their data.
+import { useCallback, useState } from 'react';
+import { EnvironmentSwitcher } from './components/EnvironmentSwitcher';
+import { ErrorNotice } from './components/ErrorNotice';
+import { Sidebar, type PageId } from './components/Sidebar';
+import { StatusBar } from './components/StatusBar';
+import { DeviceService } from './consoles/DeviceService';
+import { useApi } from './lib/api-context';
+import { useActivityFeed } from './lib/use-activity';
+import { useResource } from './lib/use-resource';
+import { Emulator } from './pages/Emulator';
+import { Settings } from './pages/Settings';
+
+export function App() {
+  const api = useApi();
+  const [page, setPage] = useState<PageId>('device-service');
+  const environments = useResource(useCallback(() => api.settings.listEnvironments({}), [api]));
+  const status = useResource(useCallback(() => api.app.getStatus({}), [api]));
+  const feed = useActivityFeed();
+  const activeId = environments.value?.activeId;
+
+  const { reload: reloadEnvironments } = environments;
+  const { reload: reloadStatus } = status;
+  const environmentsChanged = useCallback(() => {
+    reloadEnvironments();
+    reloadStatus();
+  }, [reloadEnvironments, reloadStatus]);
+
+  return (
+    <div className="shell">
+      <aside className="sidebar">
+        <div className="brand">DeviceBench</div>
+        <EnvironmentSwitcher
+          activeId={activeId}
+          environments={environments.value?.environments ?? []}
+          onSwitched={environmentsChanged}
+        />
+        <Sidebar page={page} onNavigate={setPage} />
+      </aside>
+      <main className="content">
+        {environments.error !== undefined && !environments.value ? (
+          <ErrorNotice error={environments.error} />
+        ) : activeId === undefined ? (
+          <p className="note" role="status">
+            Loading environments…
+          </p>
+        ) : page === 'device-service' ? (
+          <DeviceService key={activeId} />
+        ) : page === 'emulator' ? (
+          <Emulator key={activeId} />
+        ) : (
+          <Settings
+            activeId={activeId}
+            environments={environments.value?.environments ?? []}
+            status={status.value}
+            onChanged={environmentsChanged}
+          />
+        )}
+      </main>
+      <StatusBar
+        status={status.value}
+        statusError={status.error}
+        requestCount={feed.count}
+        lastRequest={feed.last}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+// A small button that copies a value and says so for a moment.
+import { useEffect, useState } from 'react';
+import { copyText } from '../lib/clipboard';
+
+type Outcome = 'idle' | 'copied' | 'failed';
+
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const [outcome, setOutcome] = useState<Outcome>('idle');
+
+  useEffect(() => {
+    if (outcome === 'idle') return;
+    const timer = setTimeout(() => setOutcome('idle'), 1500);
+    return () => clearTimeout(timer);
+  }, [outcome]);
+
+  return (
+    <button
+      type="button"
+      className={`copy ${outcome}`}
+      aria-label={`Copy ${label}`}
+      title={`Copy ${label}`}
+      onClick={async () => setOutcome((await copyText(value)) ? 'copied' : 'failed')}
+    >
+      {outcome === 'copied' ? 'Copied' : outcome === 'failed' ? 'Copy failed' : 'Copy'}
+    </button>
+  );
+}
+
+/** An id or UUID in monospace with its copy button. */
+export function CopyableId({ value, label }: { value: string; label: string }) {
+  return (
+    <span className="copyable">
+      <code className="mono">{value}</code>
+      <CopyButton value={value} label={label} />
+    </span>
+  );
+}

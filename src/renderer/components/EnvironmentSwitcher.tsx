@@ -1,0 +1,55 @@
+// Chooses which platform (the local emulator or a custom one) every console talks to.
+import { useState } from 'react';
+import type { EnvironmentView } from '../../core/app/contract';
+import { useApi } from '../lib/api-context';
+import { ErrorNotice } from './ErrorNotice';
+
+export interface EnvironmentSwitcherProps {
+  activeId: string | undefined;
+  environments: readonly EnvironmentView[];
+  onSwitched: () => void;
+}
+
+export function EnvironmentSwitcher({
+  activeId,
+  environments,
+  onSwitched,
+}: EnvironmentSwitcherProps) {
+  const api = useApi();
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+
+  async function select(id: string) {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api.settings.selectEnvironment({ id });
+      onSwitched();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="env-switcher">
+      <label htmlFor="environment-select">Environment</label>
+      <select
+        id="environment-select"
+        value={activeId ?? ''}
+        disabled={busy || environments.length === 0}
+        onChange={(event) => void select(event.target.value)}
+      >
+        {activeId === undefined && <option value="">Loading…</option>}
+        {environments.map((env) => (
+          <option key={env.id} value={env.id}>
+            {env.name}
+            {env.kind === 'emulator' ? ' (emulator)' : ''}
+          </option>
+        ))}
+      </select>
+      <ErrorNotice error={error} />
+    </div>
+  );
+}

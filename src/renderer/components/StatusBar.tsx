@@ -1,0 +1,62 @@
+// One line at the bottom: which environment is active, whether the embedded emulator runs,
+// where secrets live, and the emulator's request traffic as it happens.
+import type { AppStatus } from '../../core/app/contract';
+import type { Activity } from '../../core/emulator/schema';
+import { toAppError } from '../lib/errors';
+
+export interface StatusBarProps {
+  status: AppStatus | undefined;
+  statusError: unknown;
+  requestCount: number;
+  lastRequest: Activity | undefined;
+}
+
+export function StatusBar({ status, statusError, requestCount, lastRequest }: StatusBarProps) {
+  return (
+    <footer className="status-bar" data-testid="status-bar">
+      {statusError !== undefined ? (
+        <span className="status-item bad">
+          Status unavailable: {toAppError(statusError).message}
+        </span>
+      ) : !status ? (
+        <span className="status-item">Loading status…</span>
+      ) : (
+        <>
+          <span className="status-item" data-testid="status-environment">
+            Environment <strong>{status.environment.name}</strong>
+          </span>
+          <span
+            className={`status-item ${status.emulator.running ? 'good' : 'bad'}`}
+            data-testid="status-emulator"
+          >
+            Emulator{' '}
+            {status.emulator.running ? (
+              <>
+                running <code className="mono">{status.emulator.url}</code>
+              </>
+            ) : (
+              `stopped${status.emulator.error ? `: ${status.emulator.error}` : ''}`
+            )}
+          </span>
+          <span className={`status-item ${status.keychain.kind === 'memory' ? 'warn' : ''}`}>
+            {status.keychain.kind === 'keychain'
+              ? 'Secrets in OS keychain'
+              : 'Secrets in memory only'}
+          </span>
+        </>
+      )}
+      <span className="status-item activity" data-testid="status-activity" aria-live="polite">
+        {requestCount} request{requestCount === 1 ? '' : 's'}
+        {lastRequest && (
+          <>
+            {' · last '}
+            <code className="mono">
+              {lastRequest.method} {lastRequest.path}
+            </code>{' '}
+            <span className={lastRequest.status >= 400 ? 'bad' : 'good'}>{lastRequest.status}</span>
+          </>
+        )}
+      </span>
+    </footer>
+  );
+}

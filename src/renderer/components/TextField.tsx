@@ -1,0 +1,55 @@
+// A labelled input with its error messages underneath, wired for screen readers.
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { FieldMessages } from './ErrorNotice';
+
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange'> {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  messages?: readonly string[];
+  hint?: string;
+  mono?: boolean;
+  /** Shown after the input, e.g. a button acting on this field. */
+  children?: ReactNode;
+}
+
+export function TextField({
+  label,
+  value,
+  onChange,
+  messages = [],
+  hint,
+  mono = false,
+  className,
+  children,
+  ...rest
+}: TextFieldProps) {
+  const id = useId();
+  const invalid = messages.length > 0;
+  const described = [hint && `${id}-hint`, invalid && `${id}-error`].filter(Boolean).join(' ');
+  return (
+    <div className={`field ${className ?? ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <div className="field-control">
+        <input
+          id={id}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          aria-invalid={invalid || undefined}
+          aria-describedby={described || undefined}
+          className={mono ? 'mono' : undefined}
+          spellCheck={false}
+          autoComplete="off"
+          {...rest}
+        />
+        {children}
+      </div>
+      {hint && (
+        <div id={`${id}-hint`} className="hint">
+          {hint}
+        </div>
+      )}
+      <FieldMessages id={`${id}-error`} messages={messages} />
+    </div>
+  );
+}

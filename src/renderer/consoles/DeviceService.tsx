@@ -1,0 +1,37 @@
+// Console for the platform's device service (seed 002 §4): trial products, their scenario
+// sets, and device and link lookups.
+import { useCallback, useState } from 'react';
+import { useApi } from '../lib/api-context';
+import { useResource } from '../lib/use-resource';
+import { DeviceLookup } from './device-service/DeviceLookup';
+import { LinkLookup } from './device-service/LinkLookup';
+import { ScenarioSetEditor } from './device-service/ScenarioSetEditor';
+import { TrialProducts } from './device-service/TrialProducts';
+
+export function DeviceService() {
+  const api = useApi();
+  const products = useResource(useCallback(() => api.things.listTrialProducts({}), [api]));
+  const [selectedId, setSelectedId] = useState<string>();
+  const selected = products.value?.find((p) => p.id === selectedId);
+
+  return (
+    <div className="page">
+      <header className="page-header">
+        <h1>Device service</h1>
+        <p className="muted">Trial products, scenario sets, devices and links.</p>
+      </header>
+      <TrialProducts products={products} selectedId={selectedId} onSelect={setSelectedId} />
+      {selected ? (
+        <ScenarioSetEditor key={selected.id} product={selected} />
+      ) : (
+        <section className="panel">
+          <p className="note">Choose a trial product’s “Scenario set” to edit it.</p>
+        </section>
+      )}
+      <div className="columns">
+        <DeviceLookup />
+        <LinkLookup products={products.value ?? []} />
+      </div>
+    </div>
+  );
+}

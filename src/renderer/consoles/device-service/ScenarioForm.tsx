@@ -1,0 +1,401 @@
+// The scenario set as a form. Every input reads and writes one path of the JSON draft, so the
+// JSON view stays the same document; errors are shown at their path (`scenarios[0].trigger…`).
+import { useId, type ReactNode } from 'react';
+import {
+  ACTION_TYPES,
+  TRIGGER_TYPES,
+  type ActionType,
+  type TriggerType,
+} from '../../../core/platform/things/schema';
+import { FieldMessages } from '../../components/ErrorNotice';
+import { TextField } from '../../components/TextField';
+import {
+  actionFieldsShown,
+  getIn,
+  isAllowedActionField,
+  isAllowedTriggerField,
+  isObject,
+  newAction,
+  newScenario,
+  pathKey,
+  triggerFieldsShown,
+  withActionType,
+  withTriggerType,
+  type ActionField,
+  type Json,
+  type JsonPath,
+  type TriggerField,
+} from '../../lib/scenario-draft';
+
+export interface Draft {
+  value: Json;
+  errors: ReadonlyMap<string, string[]>;
+  set: (path: JsonPath, value: Json | undefined) => void;
+  move: (path: JsonPath, from: number, to: number) => void;
+  /** Id of a <datalist> of the product's UUIDs, offered in UUID inputs. */
+  uuidListId: string;
+}
+
+const FIELD_LABELS: Record<ActionField | TriggerField, string> = {
+  sleepMillis: 'Sleep (ms)',
+  serviceUuid: 'Service UUID',
+  characteristicUuid: 'Characteristic UUID',
+  data: 'Data (base64)',
+};
+
+function messagesAt(draft: Draft, path: JsonPath): string[] {
+  const key = pathKey(path);
+  return (draft.errors.get(key) ?? []).map((m) => `${key}: ${m}`);
+}
+
+function asText(value: Json | undefined): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Numbers stay numbers; anything else is kept as typed so validation can name the mistake. */
+function fromNumberText(text: string): Json | undefined {
+  if (text.trim() === '') return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : text;
+}
+
+function DraftInput({
+  draft,
+  path,
+  label,
+  numeric = false,
+  removable = false,
+}: {
+  draft: Draft;
+  path: JsonPath;
+  label: string;
+  numeric?: boolean;
+  removable?: boolean;
+}) {
+  const uuid = path.at(-1) === 'serviceUuid' || path.at(-1) === 'characteristicUuid';
+  return (
+    <TextField
+      label={label}
+      value={asText(getIn(draft.value, path))}
+      onChange={(text) => draft.set(path, numeric ? fromNumberText(text) : text)}
+      messages={messagesAt(draft, path)}
+      mono={!numeric}
+      inputMode={numeric ? 'numeric' : undefined}
+      list={uuid ? draft.uuidListId : undefined}
+      data-path={pathKey(path)}
+      className={uuid ? 'uuid' : numeric ? 'number' : 'grow'}
+    >
+      {removable && (
+        <button
+          type="button"
+          className="link"
+          aria-label={`Remove ${pathKey(path)}`}
+          onClick={() => draft.set(path, undefined)}
+        >
+          Remove
+        </button>
+      )}
+    </TextField>
+  );
+}
+
+function TypeSelect<T extends string>({
+  draft,
+  path,
+  label,
+  types,
+  onChoose,
+}: {
+  draft: Draft;
+  path: JsonPath;
+  label: string;
+  types: readonly T[];
+  onChoose: (type: T) => void;
+}) {
+  const id = useId();
+  const current = asText(getIn(draft.value, path));
+  const known = (types as readonly string[]).includes(current);
+  const messages = messagesAt(draft, path);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        value={current}
+        data-path={pathKey(path)}
+        aria-invalid={messages.length > 0 || undefined}
+        aria-describedby={messages.length > 0 ? `${id}-error` : undefined}
+        onChange={(event) => onChoose(event.target.value as T)}
+      >
+        {!known && (
+          <option value={current} disabled>
+            {current === '' ? '(missing)' : current}
+          </option>
+        )}
+        {types.map((t) => (
+          <option key={t} value={t}>
+            {t}
+          </option>
+        ))}
+      </select>
+      <FieldMessages id={`${id}-error`} messages={messages} />
+    </div>
+  );
+}
+
+function ItemControls({
+  draft,
+  listPath,
+  index,
+  count,
+  what,
+}: {
+  draft: Draft;
+  listPath: JsonPath;
+  index: number;
+  count: number;
+  what: string;
+}) {
+  return (
+    <span className="item-controls">
+      <button
+        type="button"
+        aria-label={`Move ${what} up`}
+        disabled={index === 0}
+        onClick={() => draft.move(listPath, index, index - 1)}
+      >
+        ↑
+      </button>
+      <button
+        type="button"
+        aria-label={`Move ${what} down`}
+        disabled={index === count - 1}
+        onClick={() => draft.move(listPath, index, index + 1)}
+      >
+        ↓
+      </button>
+      <button
+        type="button"
+        className="danger"
+        aria-label={`Remove ${what}`}
+        onClick={() => draft.set([...listPath, index], undefined)}
+      >
+        Remove
+      </button>
+    </span>
+  );
+}
+
+function ObjectMessages({ draft, path }: { draft: Draft; path: JsonPath }) {
+  const id = useId();
+  return <FieldMessages id={id} messages={messagesAt(draft, path)} />;
+}
+
+function ActionRow({
+  draft,
+  path,
+  index,
+  count,
+}: {
+  draft: Draft;
+  path: JsonPath;
+  index: number;
+  count: number;
+}) {
+  const action = getIn(draft.value, path);
+  const listPath = path.slice(0, -1);
+  return (
+    <li className="action" data-testid="action" data-path={pathKey(path)}>
+      <div className="action-fields">
+        <span className="ordinal">{index + 1}.</span>
+        <TypeSelect<ActionType>
+          draft={draft}
+          path={[...path, 'type']}
+          label="Action"
+          types={ACTION_TYPES}
+          onChoose={(type) => draft.set(path, withActionType(action, type))}
+        />
+        {actionFieldsShown(action).map((field) => (
+          <DraftInput
+            key={field}
+            draft={draft}
+            path={[...path, field]}
+            label={FIELD_LABELS[field]}
+            numeric={field === 'sleepMillis'}
+            removable={!isAllowedActionField(action, field)}
+          />
+        ))}
+        <ItemControls
+          draft={draft}
+          listPath={listPath}
+          index={index}
+          count={count}
+          what={`action ${index + 1}`}
+        />
+      </div>
+      <ObjectMessages draft={draft} path={path} />
+    </li>
+  );
+}
+
+function ScenarioCard({ draft, index, count }: { draft: Draft; index: number; count: number }) {
+  const path: JsonPath = ['scenarios', index];
+  const scenario = getIn(draft.value, path);
+  const trigger = getIn(scenario, ['trigger']);
+  const actions = getIn(scenario, ['actions']);
+  const id = getIn(scenario, ['id']);
+  const actionsPath: JsonPath = [...path, 'actions'];
+
+  let body: ReactNode;
+  if (!isObject(scenario)) {
+    body = <p className="note">This scenario is not an object; fix it in the JSON view.</p>;
+  } else {
+    body = (
+      <>
+        <div className="trigger-fields">
+          <TypeSelect<TriggerType>
+            draft={draft}
+            path={[...path, 'trigger', 'type']}
+            label="Trigger"
+            types={TRIGGER_TYPES}
+            onChoose={(type) => draft.set([...path, 'trigger'], withTriggerType(trigger, type))}
+          />
+          {triggerFieldsShown(trigger).map((field) => (
+            <DraftInput
+              key={field}
+              draft={draft}
+              path={[...path, 'trigger', field]}
+              label={`Notification ${FIELD_LABELS[field].toLowerCase()}`}
+              removable={!isAllowedTriggerField(trigger, field)}
+            />
+          ))}
+        </div>
+        <ObjectMessages draft={draft} path={[...path, 'trigger']} />
+        <ObjectMessages draft={draft} path={actionsPath} />
+        {Array.isArray(actions) && actions.length > 0 ? (
+          <ol className="actions-list">
+            {actions.map((_, j) => (
+              <ActionRow
+                key={j}
+                draft={draft}
+                path={[...actionsPath, j]}
+                index={j}
+                count={actions.length}
+              />
+            ))}
+          </ol>
+        ) : (
+          Array.isArray(actions) && (
+            <p className="note small">No actions: the scenario only collects notification data.</p>
+          )
+        )}
+        <div className="add-row">
+          Add action:
+          {ACTION_TYPES.map((type) => (
+            <button
+              key={type}
+              type="button"
+              onClick={() =>
+                draft.set(
+                  [...actionsPath, Array.isArray(actions) ? actions.length : 0],
+                  newAction(type),
+                )
+              }
+            >
+              + {type}
+            </button>
+          ))}
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <li className="scenario" data-testid="scenario" data-path={pathKey(path)}>
+      <header className="scenario-header">
+        <h3>Scenario {index + 1}</h3>
+        {typeof id === 'string' && (
+          <span className="muted">
+            id <code className="mono">{id}</code>
+          </span>
+        )}
+        <ItemControls
+          draft={draft}
+          listPath={['scenarios']}
+          index={index}
+          count={count}
+          what={`scenario ${index + 1}`}
+        />
+      </header>
+      <ObjectMessages draft={draft} path={path} />
+      <ObjectMessages draft={draft} path={[...path, 'id']} />
+      {body}
+    </li>
+  );
+}
+
+export function ScenarioForm({ draft }: { draft: Draft }) {
+  const autoCloseId = useId();
+  if (!isObject(draft.value)) {
+    return (
+      <p className="note" data-testid="form-unavailable">
+        The draft is not a JSON object, so the form cannot show it. Fix it in the JSON view.
+      </p>
+    );
+  }
+  const scenarios = draft.value.scenarios;
+  const autoClose = draft.value.autoClose;
+  const interval = draft.value.suppressionInterval;
+
+  return (
+    <div className="scenario-form" data-testid="scenario-form">
+      <div className="set-fields">
+        <div className="field checkbox">
+          <input
+            id={autoCloseId}
+            type="checkbox"
+            checked={autoClose === true}
+            data-path="autoClose"
+            onChange={(event) => draft.set(['autoClose'], event.target.checked)}
+          />
+          <label htmlFor={autoCloseId}>autoClose — disconnect after any scenario finishes</label>
+          <FieldMessages id={`${autoCloseId}-error`} messages={messagesAt(draft, ['autoClose'])} />
+        </div>
+        <DraftInput
+          draft={draft}
+          path={['suppressionInterval']}
+          label="suppressionInterval (ms)"
+          numeric
+        />
+        {autoClose === false && typeof interval === 'number' && interval !== 0 && (
+          <p className="hint warn">
+            The platform expects suppressionInterval 0 when autoClose is false.
+          </p>
+        )}
+      </div>
+      <ObjectMessages draft={draft} path={['scenarios']} />
+      {Array.isArray(scenarios) ? (
+        <>
+          {scenarios.length === 0 ? (
+            <p className="note empty">No scenarios yet.</p>
+          ) : (
+            <ol className="scenarios">
+              {scenarios.map((_, i) => (
+                <ScenarioCard key={i} draft={draft} index={i} count={scenarios.length} />
+              ))}
+            </ol>
+          )}
+          <button
+            type="button"
+            onClick={() => draft.set(['scenarios', scenarios.length], newScenario())}
+          >
+            + Add scenario
+          </button>
+        </>
+      ) : (
+        <p className="note">scenarios is not a list; fix it in the JSON view.</p>
+      )}
+    </div>
+  );
+}

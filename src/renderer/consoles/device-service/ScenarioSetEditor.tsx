@@ -1,0 +1,336 @@
+// Loads, edits, validates, imports/exports, saves and deletes one product's scenario set.
+// A 404 on load means the product has no set yet: the editor starts from an empty draft.
+import { useCallback, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { ScenarioSet, TrialProduct } from '../../../core/platform/things/schema';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { useApi } from '../../lib/api-context';
+import { isNotFound } from '../../lib/errors';
+import { downloadText } from '../../lib/files';
+import { formatTime } from '../../lib/format';
+import {
+  draftFromSet,
+  emptyDraft,
+  errorsByField,
+  formatJson,
+  formPaths,
+  moveIn,
+  parseJsonText,
+  setIn,
+  validateDraft,
+  withoutServerKeys,
+  type Json,
+  type JsonPath,
+} from '../../lib/scenario-draft';
+import { useResource } from '../../lib/use-resource';
+import { ScenarioForm, type Draft } from './ScenarioForm';
+import { ScenarioJson } from './ScenarioJson';
+
+/** Each load gets a fresh number so the draft editor restarts from what was loaded. */
+let loads = 0;
+
+export function ScenarioSetEditor({ product }: { product: TrialProduct }) {
+  const api = useApi();
+  const load = useCallback(async () => {
+    try {
+      return { set: await api.things.getScenarioSet({ productId: product.id }), load: ++loads };
+    } catch (error) {
+      if (isNotFound(error)) return { set: null, load: ++loads };
+      throw error;
+    }
+  }, [api, product.id]);
+  const loaded = useResource(load);
+
+  return (
+    <section className="panel" aria-labelledby="scenario-title" data-testid="scenario-editor">
+      <header className="panel-header">
+        <h2 id="scenario-title">
+          Scenario set · {product.name} <code className="mono muted">{product.id}</code>
+        </h2>
+      </header>
+      {loaded.error !== undefined ? (
+        <>
+          <ErrorNotice error={loaded.error} />
+          <button type="button" onClick={loaded.reload}>
+            Try again
+          </button>
+        </>
+      ) : !loaded.value ? (
+        <p className="note" role="status">
+          Loading scenario set…
+        </p>
+      ) : (
+        <DraftEditor key={loaded.value.load} product={product} initial={loaded.value.set} />
+      )}
+    </section>
+  );
+}
+
+interface Doc {
+  value: Json;
+  text: string;
+  syntaxError?: string;
+}
+
+function docFrom(value: Json): Doc {
+  return { value, text: formatJson(value) };
+}
+
+function DraftEditor({ product, initial }: { product: TrialProduct; initial: ScenarioSet | null }) {
+  const api = useApi();
+  const uuidListId = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [saved, setSaved] = useState(initial);
+  const [doc, setDoc] = useState(() => docFrom(initial ? draftFromSet(initial) : emptyDraft()));
+  const [baseline, setBaseline] = useState(() => (initial ? doc.text : ''));
+  const [view, setView] = useState<'form' | 'json'>('form');
+  const [saving, setSaving] = useState(false);
+  const [actionError, setActionError] = useState<unknown>();
+  const [notice, setNotice] = useState<string>();
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<unknown>();
+
+  const validation = useMemo(
+    () =>
+      doc.syntaxError === undefined
+        ? validateDraft(doc.value)
+        : { ok: false as const, errors: [{ field: '(JSON syntax)', message: doc.syntaxError }] },
+    [doc],
+  );
+  const errors = useMemo(() => errorsByField(validation.errors), [validation]);
+  const unplaced = useMemo(() => {
+    const paths = formPaths(doc.value);
+    return validation.errors.filter((e) => !paths.has(e.field));
+  }, [doc.value, validation]);
+  const dirty = doc.text !== baseline;
+
+  const edit = useCallback((next: Json) => {
+    setDoc(docFrom(next));
+    setNotice(undefined);
+  }, []);
+  const draft: Draft = useMemo(
+    () => ({
+      value: doc.value,
+      errors,
+      uuidListId,
+      set: (path: JsonPath, value: Json | undefined) => edit(setIn(doc.value, path, value)),
+      move: (path: JsonPath, from: number, to: number) => edit(moveIn(doc.value, path, from, to)),
+    }),
+    [doc.value, errors, uuidListId, edit],
+  );
+
+  function editText(text: string) {
+    const parsed = parseJsonText(text);
+    setDoc((prev) =>
+      parsed.ok
+        ? { value: parsed.value, text }
+        : { value: prev.value, text, syntaxError: parsed.message },
+    );
+    setNotice(undefined);
+  }
+
+  async function importFile(file: File) {
+    const text = await file.text();
+    const parsed = parseJsonText(text);
+    if (parsed.ok) setDoc(docFrom(withoutServerKeys(parsed.value)));
+    else setDoc((prev) => ({ value: prev.value, text, syntaxError: parsed.message }));
+    if (!parsed.ok) setView('json');
+    setNotice(`Imported ${file.name}`);
+  }
+
+  async function save() {
+    if (!validation.ok || saving) return;
+    setSaving(true);
+    setActionError(undefined);
+    try {
+      const result = await api.things.putScenarioSet({
+        productId: product.id,
+        scenarioSet: validation.input,
+      });
+      const next = docFrom(draftFromSet(result));
+      setSaved(result);
+      setDoc(next);
+      setBaseline(next.text);
+      setNotice(`Saved revision ${result.revision}`);
+    } catch (error) {
+      setActionError(error);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function deleteSet() {
+    setDeleting(true);
+    setDeleteError(undefined);
+    try {
+      await api.things.deleteScenarioSet({ productId: product.id });
+      setSaved(null);
+      setBaseline('');
+      setConfirmingDelete(false);
+      setNotice('Scenario set deleted; the draft below is not saved');
+    } catch (error) {
+      setDeleteError(error);
+    } finally {
+      setDeleting(false);
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent) {
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
+      event.preventDefault();
+      void save();
+    }
+  }
+
+  const problemCount = validation.errors.length;
+  return (
+    <div className="draft-editor" onKeyDown={onKeyDown}>
+      <div className="editor-status">
+        <span data-testid="scenario-revision" className="revision">
+          {saved ? (
+            <>
+              Revision <strong>{saved.revision}</strong> · updated {formatTime(saved.updatedAt)}
+            </>
+          ) : (
+            'No scenario set yet'
+          )}
+        </span>
+        {dirty && <span className="badge warn">unsaved changes</span>}
+        <span
+          data-testid="validation-summary"
+          className={`badge ${problemCount ? 'bad' : 'good'}`}
+          aria-live="polite"
+        >
+          {problemCount === 0 ? 'valid' : `${problemCount} problem${problemCount === 1 ? '' : 's'}`}
+        </span>
+        {notice && (
+          <span className="notice" role="status" data-testid="editor-notice">
+            {notice}
+          </span>
+        )}
+      </div>
+
+      <div className="toolbar">
+        <div role="tablist" aria-label="Editor view" className="tabs">
+          {(['form', 'json'] as const).map((v) => (
+            <button
+              key={v}
+              type="button"
+              role="tab"
+              aria-selected={view === v}
+              onClick={() => setView(v)}
+            >
+              {v === 'form' ? 'Form' : 'JSON'}
+            </button>
+          ))}
+        </div>
+        <span className="spacer" />
+        <button type="button" onClick={() => fileInput.current?.click()}>
+          Import…
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".json,application/json"
+          className="offscreen"
+          tabIndex={-1}
+          data-testid="import-file"
+          aria-label="Import scenario set JSON file"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (file) void importFile(file);
+          }}
+        />
+        <button
+          type="button"
+          onClick={() => downloadText(`scenario-set-${product.id}.json`, `${doc.text}\n`)}
+        >
+          Export
+        </button>
+        <button
+          type="button"
+          disabled={!dirty}
+          onClick={() => {
+            setDoc(docFrom(saved ? draftFromSet(saved) : emptyDraft()));
+            setNotice(undefined);
+          }}
+        >
+          Discard changes
+        </button>
+        <button
+          type="button"
+          className="danger"
+          disabled={!saved}
+          onClick={() => {
+            setDeleteError(undefined);
+            setConfirmingDelete(true);
+          }}
+        >
+          Delete set…
+        </button>
+        <button
+          type="button"
+          className="primary"
+          disabled={!validation.ok || saving}
+          title={validation.ok ? 'Save (Ctrl+S)' : 'Fix the problems first'}
+          onClick={() => void save()}
+        >
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+
+      <ErrorNotice error={actionError} testId="save-error" />
+
+      <datalist id={uuidListId}>
+        <option value={product.serviceUuid}>service UUID</option>
+        <option value={product.psdiServiceUuid}>PSDI service UUID</option>
+        <option value={product.psdiCharacteristicUuid}>PSDI characteristic UUID</option>
+      </datalist>
+
+      {view === 'form' ? (
+        <div role="tabpanel" aria-label="Form">
+          {doc.syntaxError !== undefined ? (
+            <p className="note" data-testid="form-unavailable">
+              The JSON has a syntax error ({doc.syntaxError}); fix it in the JSON view.
+            </p>
+          ) : (
+            <>
+              {unplaced.length > 0 && (
+                <ul className="problems" data-testid="form-problems">
+                  {unplaced.map((p, i) => (
+                    <li key={i}>
+                      <code className="mono">{p.field}</code> {p.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <ScenarioForm draft={draft} />
+            </>
+          )}
+        </div>
+      ) : (
+        <div role="tabpanel" aria-label="JSON">
+          <ScenarioJson text={doc.text} onChange={editText} problems={validation.errors} />
+        </div>
+      )}
+
+      {confirmingDelete && (
+        <ConfirmDialog
+          title="Delete scenario set?"
+          confirmLabel="Delete scenario set"
+          busy={deleting}
+          error={<ErrorNotice error={deleteError} />}
+          onConfirm={() => void deleteSet()}
+          onCancel={() => setConfirmingDelete(false)}
+        >
+          <p>
+            The scenario set of <strong>{product.name}</strong> (revision {saved?.revision}) will be
+            deleted from the platform. The draft stays in the editor.
+          </p>
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}

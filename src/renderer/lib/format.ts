@@ -1,0 +1,40 @@
+// Small display helpers shared by pages.
+import type { EnvironmentView } from '../../core/app/contract';
+
+type SecretView = EnvironmentView['channelAccessToken'];
+
+/** A stored secret as the app reveals it: only whether it is set and a short hint. */
+export function maskedSecret(secret: SecretView): string {
+  if (!secret.set) return 'not set';
+  return secret.hint ? `•••• ${secret.hint}` : '••••';
+}
+
+export function formatTime(ms: number): string {
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z');
+}
+
+export function formatClockTime(ms: number): string {
+  return new Date(ms).toLocaleTimeString(undefined, { hour12: false });
+}
+
+export function formatDuration(ms: number): string {
+  if (ms === 0) return '0';
+  const parts: string[] = [];
+  let rest = Math.abs(ms);
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)}${unit}`);
+      rest %= size;
+    }
+  }
+  if (rest > 0 || parts.length === 0) parts.push(`${rest}ms`);
+  return (ms < 0 ? '-' : '+') + parts.join(' ');
+}

@@ -1,0 +1,234 @@
+// The scenario-set editor's model: the draft is the JSON document that will be PUT, edited
+// either as text or through the form. Both views read and write this one value, so they never
+// disagree; the form shows for each trigger and action type only the fields that type takes.
+import { fieldErrors, fieldPath, type FieldError } from '../../core/platform/field-errors';
+import {
+  ACTION_TYPES,
+  scenarioSetInputSchema,
+  TRIGGER_TYPES,
+  type ActionType,
+  type ScenarioSet,
+  type ScenarioSetInput,
+  type TriggerType,
+} from '../../core/platform/things/schema';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+export type JsonPath = readonly (string | number)[];
+
+export const TRIGGER_FIELDS = {
+  IMMEDIATE: [],
+  BLE_NOTIFICATION: ['serviceUuid', 'characteristicUuid'],
+} as const satisfies Record<TriggerType, readonly string[]>;
+export type TriggerField = (typeof TRIGGER_FIELDS)[TriggerType][number];
+
+export const ACTION_FIELDS = {
+  SLEEP: ['sleepMillis'],
+  GATT_READ: ['serviceUuid', 'characteristicUuid'],
+  GATT_WRITE: ['serviceUuid', 'characteristicUuid', 'data'],
+} as const satisfies Record<ActionType, readonly string[]>;
+export type ActionField = (typeof ACTION_FIELDS)[ActionType][number];
+
+const ALL_TRIGGER_FIELDS: readonly TriggerField[] = ['serviceUuid', 'characteristicUuid'];
+const ALL_ACTION_FIELDS: readonly ActionField[] = [
+  'sleepMillis',
+  'serviceUuid',
+  'characteristicUuid',
+  'data',
+];
+/** Keys the API adds to a saved set; dropped on import so a GET response can be re-used. */
+const SERVER_KEYS = ['productId', 'revision', 'createdAt', 'updatedAt'];
+
+export function isObject(value: Json | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function getIn(root: Json | undefined, path: JsonPath): Json | undefined {
+  let node = root;
+  for (const key of path) {
+    if (typeof key === 'number') node = Array.isArray(node) ? node[key] : undefined;
+    else node = isObject(node) ? node[key] : undefined;
+  }
+  return node;
+}
+
+/**
+ * A copy of `root` with `value` at `path`; `undefined` removes the key (or array element).
+ * Missing containers on the way are created as objects or arrays as the key suggests.
+ */
+export function setIn(root: Json | undefined, path: JsonPath, value: Json | undefined): Json {
+  const [key, ...rest] = path;
+  if (key === undefined) return value ?? null;
+  if (typeof key === 'number') {
+    const list = Array.isArray(root) ? [...root] : [];
+    if (rest.length === 0 && value === undefined) list.splice(key, 1);
+    else list[key] = setIn(list[key], rest, value);
+    return list;
+  }
+  const object: JsonObject = isObject(root) ? { ...root } : {};
+  if (rest.length === 0 && value === undefined) delete object[key];
+  else object[key] = setIn(object[key], rest, value);
+  return object;
+}
+
+/** A copy of the array at `path` with the element at `from` moved to `to`. */
+export function moveIn(root: Json | undefined, path: JsonPath, from: number, to: number): Json {
+  const list = getIn(root, path);
+  if (!Array.isArray(list) || to < 0 || to >= list.length) return root ?? null;
+  const next = [...list];
+  const [item] = next.splice(from, 1);
+  next.splice(to, 0, item ?? null);
+  return setIn(root, path, next);
+}
+
+export function isTriggerType(value: Json | undefined): value is TriggerType {
+  return typeof value === 'string' && (TRIGGER_TYPES as readonly string[]).includes(value);
+}
+
+export function isActionType(value: Json | undefined): value is ActionType {
+  return typeof value === 'string' && (ACTION_TYPES as readonly string[]).includes(value);
+}
+
+/** The fields the form shows: those the type takes, plus any others the JSON carries. */
+export function triggerFieldsShown(trigger: Json | undefined): TriggerField[] {
+  const type = isObject(trigger) ? trigger.type : undefined;
+  const allowed: readonly TriggerField[] = isTriggerType(type) ? TRIGGER_FIELDS[type] : [];
+  return ALL_TRIGGER_FIELDS.filter(
+    (f) => allowed.includes(f) || (isObject(trigger) && trigger[f] !== undefined),
+  );
+}
+
+export function actionFieldsShown(action: Json | undefined): ActionField[] {
+  const type = isObject(action) ? action.type : undefined;
+  const allowed: readonly ActionField[] = isActionType(type) ? ACTION_FIELDS[type] : [];
+  return ALL_ACTION_FIELDS.filter(
+    (f) => allowed.includes(f) || (isObject(action) && action[f] !== undefined),
+  );
+}
+
+export function isAllowedActionField(action: Json | undefined, field: ActionField): boolean {
+  const type = isObject(action) ? action.type : undefined;
+  return isActionType(type) && (ACTION_FIELDS[type] as readonly string[]).includes(field);
+}
+
+export function isAllowedTriggerField(trigger: Json | undefined, field: TriggerField): boolean {
+  const type = isObject(trigger) ? trigger.type : undefined;
+  return isTriggerType(type) && (TRIGGER_FIELDS[type] as readonly string[]).includes(field);
+}
+
+function blankField(field: ActionField): Json {
+  return field === 'sleepMillis' ? 100 : '';
+}
+
+export function newAction(type: ActionType): JsonObject {
+  const action: JsonObject = { type };
+  for (const field of ACTION_FIELDS[type]) action[field] = blankField(field);
+  return action;
+}
+
+export function newScenario(): JsonObject {
+  return { trigger: { type: 'IMMEDIATE' }, actions: [] };
+}
+
+/** Switching type keeps what the new type shares with the old (GATT UUIDs) and drops the rest. */
+export function withActionType(action: Json | undefined, type: ActionType): JsonObject {
+  const next: JsonObject = { type };
+  for (const field of ACTION_FIELDS[type]) {
+    const kept = isObject(action) ? action[field] : undefined;
+    next[field] = kept ?? blankField(field);
+  }
+  return next;
+}
+
+export function withTriggerType(trigger: Json | undefined, type: TriggerType): JsonObject {
+  const next: JsonObject = { type };
+  for (const field of TRIGGER_FIELDS[type]) {
+    const kept = isObject(trigger) ? trigger[field] : undefined;
+    next[field] = kept ?? '';
+  }
+  return next;
+}
+
+export function emptyDraft(): JsonObject {
+  return { autoClose: false, suppressionInterval: 0, scenarios: [] };
+}
+
+export function draftFromSet(set: ScenarioSet): Json {
+  const { autoClose, suppressionInterval, scenarios } = set;
+  // Through JSON so optional keys the parser left undefined disappear.
+  return JSON.parse(
+    JSON.stringify({
+      autoClose,
+      suppressionInterval,
+      scenarios: scenarios.map(({ id, trigger, actions }) => ({ id, trigger, actions })),
+    }),
+  ) as Json;
+}
+
+export function formatJson(value: Json): string {
+  return JSON.stringify(value, null, 2);
+}
+
+export type ParsedText = { ok: true; value: Json } | { ok: false; message: string };
+
+export function parseJsonText(text: string): ParsedText {
+  try {
+    return { ok: true, value: JSON.parse(text) as Json };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** An imported file may be an exported draft or a set as the API returns it. */
+export function withoutServerKeys(value: Json): Json {
+  if (!isObject(value)) return value;
+  const copy = { ...value };
+  for (const key of SERVER_KEYS) delete copy[key];
+  return copy;
+}
+
+export type Validation =
+  { ok: true; input: ScenarioSetInput; errors: [] } | { ok: false; errors: FieldError[] };
+
+export function validateDraft(value: Json): Validation {
+  const parsed = scenarioSetInputSchema.safeParse(value);
+  return parsed.success
+    ? { ok: true, input: parsed.data, errors: [] }
+    : { ok: false, errors: fieldErrors(parsed.error) };
+}
+
+export function errorsByField(errors: readonly FieldError[]): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const { field, message } of errors) map.set(field, [...(map.get(field) ?? []), message]);
+  return map;
+}
+
+export function pathKey(path: JsonPath): string {
+  return fieldPath(path) || '(body)';
+}
+
+/** Every path the form has a place to show an error at, given what the draft holds. */
+export function formPaths(value: Json): Set<string> {
+  const paths = new Set<string>(['autoClose', 'suppressionInterval', 'scenarios']);
+  const scenarios = isObject(value) ? value.scenarios : undefined;
+  if (!Array.isArray(scenarios)) return paths;
+  scenarios.forEach((scenario, i) => {
+    const base: JsonPath = ['scenarios', i];
+    paths.add(pathKey(base));
+    paths.add(pathKey([...base, 'id']));
+    const trigger = getIn(scenario, ['trigger']);
+    paths.add(pathKey([...base, 'trigger']));
+    paths.add(pathKey([...base, 'trigger', 'type']));
+    for (const f of triggerFieldsShown(trigger)) paths.add(pathKey([...base, 'trigger', f]));
+    paths.add(pathKey([...base, 'actions']));
+    const actions = getIn(scenario, ['actions']);
+    if (!Array.isArray(actions)) return;
+    actions.forEach((action, j) => {
+      const at: JsonPath = [...base, 'actions', j];
+      paths.add(pathKey(at));
+      paths.add(pathKey([...at, 'type']));
+      for (const f of actionFieldsShown(action)) paths.add(pathKey([...at, f]));
+    });
+  });
+  return paths;
+}
