@@ -1,0 +1,80 @@
+// Each e2e file gets its own bench server (port 0, fresh data dir) and its own Chromium with a
+// fresh profile. A failing test leaves a screenshot under test-results/.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { startBenchServer, type BenchServer } from '../../src/server/bench-server';
+
+export const VIEWPORT = { width: 1280, height: 800 };
+const RESULTS_DIR = resolve('test-results');
+
+export interface Bench {
+  url: string;
+  page: Page;
+  /** Uncaught errors in the page: a test ends by expecting none. */
+  pageErrors: string[];
+}
+
+/** Registers the file's hooks; the returned function gives the running bench inside tests. */
+export function useBench(): () => Bench {
+  let dataDir: string;
+  let profileDir: string;
+  let server: BenchServer | undefined;
+  let browser: BrowserContext | undefined;
+  let bench: Bench | undefined;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'devicebench-e2e-data-'));
+    profileDir = mkdtempSync(join(tmpdir(), 'devicebench-e2e-chromium-'));
+    server = await startBenchServer({ dataDir, staticDir: resolve('out/web'), port: 0 });
+    // A persistent context is how Playwright takes a fresh --user-data-dir of our own.
+    browser = await chromium.launchPersistentContext(profileDir, {
+      executablePath: '/usr/bin/chromium',
+      viewport: VIEWPORT,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    page.setDefaultTimeout(10_000);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(server.url);
+    bench = { url: server.url, page, pageErrors };
+  });
+
+  beforeEach(({ task, onTestFailed }) => {
+    onTestFailed(async () => {
+      if (!bench) return;
+      mkdirSync(RESULTS_DIR, { recursive: true });
+      const name = `${task.file.name}-${task.name}`.replace(/[^a-z0-9]+/gi, '-');
+      await bench.page.screenshot({ path: join(RESULTS_DIR, `${name}.png`), fullPage: true });
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(profileDir, { recursive: true, force: true });
+  });
+
+  return () => {
+    if (!bench) throw new Error('the bench is not running (beforeAll failed?)');
+    return bench;
+  };
+}
+
+/** Waits until the locator's text contains `expected` (playwright-core has no auto-waiting expect). */
+export async function expectText(locator: Locator, expected: string): Promise<void> {
+  await expect.poll(() => locator.innerText(), { timeout: 10_000 }).toContain(expected);
+}
