@@ -1,0 +1,54 @@
+// `npm run bench [-- <name> ...]`: runs the named benchmarks, or all of them, in order, each
+// printing its own lines. PASS and FAIL are both reports (exit 0); a benchmark that could not
+// measure, because it crashed or its run was invalid, makes the exit code 1.
+import { InvalidRunError, type Benchmark } from './benchmark';
+import { emulatorThroughput } from './emulator-throughput';
+
+const BENCHMARKS: Benchmark[] = [emulatorThroughput];
+
+// A signal would otherwise end the process without 'exit' listeners, the ones that kill children.
+process.once('SIGINT', () => process.exit(130));
+process.once('SIGTERM', () => process.exit(143));
+
+function usage(): string {
+  const width = Math.max(...BENCHMARKS.map((b) => b.name.length));
+  return [
+    'usage: npm run bench [-- <name> ...]',
+    ...BENCHMARKS.map((b) => `  ${b.name.padEnd(width)}  ${b.summary}`),
+  ].join('\n');
+}
+
+async function main(names: string[]): Promise<number> {
+  if (names.includes('-h') || names.includes('--help')) {
+    process.stdout.write(usage() + '\n');
+    return 0;
+  }
+  const unknown = names.filter((name) => !BENCHMARKS.some((b) => b.name === name));
+  if (unknown.length) {
+    process.stderr.write(`bench: no benchmark named ${unknown.join(', ')}\n${usage()}\n`);
+    return 2;
+  }
+  const print = (line: string) => process.stdout.write(line + '\n');
+  let failed = 0;
+  for (const benchmark of BENCHMARKS.filter((b) => !names.length || names.includes(b.name))) {
+    try {
+      await benchmark.run(print);
+    } catch (err) {
+      failed++;
+      print(
+        err instanceof InvalidRunError
+          ? `${benchmark.name}: INVALID: ${err.message}`
+          : `${benchmark.name}: ERROR: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (err: unknown) => {
+    process.stderr.write(`bench: ${String(err)}\n`);
+    process.exitCode = 1;
+  },
+);
