@@ -21,8 +21,20 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
       title={`Copy ${label}`}
       onClick={async () => setOutcome((await copyText(value)) ? 'copied' : 'failed')}
     >
-      {outcome === 'copied' ? 'Copied' : outcome === 'failed' ? 'Copy failed' : 'Copy'}
+      {outcome === 'copied' ? '✓' : outcome === 'failed' ? '✗' : <CopyIcon />}
+      <span className="offscreen" role="status">
+        {outcome === 'copied' ? 'Copied' : outcome === 'failed' ? 'Copy failed' : ''}
+      </span>
     </button>
+  );
+}
+
+function CopyIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true" focusable="false">
+      <rect x="5.5" y="5.5" width="8" height="9" rx="1" fill="none" stroke="currentColor" />
+      <path d="M3.5 10.5h-1v-9h8v1" fill="none" stroke="currentColor" />
+    </svg>
   );
 }
 

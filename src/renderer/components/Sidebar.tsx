@@ -59,8 +59,14 @@ export function Sidebar({
                     {area.label}
                   </button>
                 ) : (
-                  <button type="button" className="nav-item" disabled title="Coming soon">
-                    {area.label} <span className="soon">coming soon</span>
+                  <button
+                    type="button"
+                    className="nav-item"
+                    disabled
+                    title="Coming soon"
+                    aria-label={`${area.label} (coming soon)`}
+                  >
+                    {area.label} <span className="soon">soon</span>
                   </button>
                 )}
               </li>

@@ -36,11 +36,15 @@ export interface Draft {
   uuidListId: string;
 }
 
-const FIELD_LABELS: Record<ActionField | TriggerField, string> = {
+const ACTION_LABELS: Record<ActionField, string> = {
   sleepMillis: 'Sleep (ms)',
   serviceUuid: 'Service UUID',
   characteristicUuid: 'Characteristic UUID',
   data: 'Data (base64)',
+};
+const TRIGGER_LABELS: Record<TriggerField, string> = {
+  serviceUuid: 'Notification service UUID',
+  characteristicUuid: 'Notification characteristic UUID',
 };
 
 function messagesAt(draft: Draft, path: JsonPath): string[] {
@@ -118,7 +122,7 @@ function TypeSelect<T extends string>({
   const known = (types as readonly string[]).includes(current);
   const messages = messagesAt(draft, path);
   return (
-    <div className="field">
+    <div className="field type">
       <label htmlFor={id}>{label}</label>
       <select
         id={id}
@@ -162,6 +166,7 @@ function ItemControls({
       <button
         type="button"
         aria-label={`Move ${what} up`}
+        title={`Move ${what} up`}
         disabled={index === 0}
         onClick={() => draft.move(listPath, index, index - 1)}
       >
@@ -170,6 +175,7 @@ function ItemControls({
       <button
         type="button"
         aria-label={`Move ${what} down`}
+        title={`Move ${what} down`}
         disabled={index === count - 1}
         onClick={() => draft.move(listPath, index, index + 1)}
       >
@@ -179,9 +185,10 @@ function ItemControls({
         type="button"
         className="danger"
         aria-label={`Remove ${what}`}
+        title={`Remove ${what}`}
         onClick={() => draft.set([...listPath, index], undefined)}
       >
-        Remove
+        ✕
       </button>
     </span>
   );
@@ -207,25 +214,27 @@ function ActionRow({
   const listPath = path.slice(0, -1);
   return (
     <li className="action" data-testid="action" data-path={pathKey(path)}>
-      <div className="action-fields">
-        <span className="ordinal">{index + 1}.</span>
-        <TypeSelect<ActionType>
-          draft={draft}
-          path={[...path, 'type']}
-          label="Action"
-          types={ACTION_TYPES}
-          onChoose={(type) => draft.set(path, withActionType(action, type))}
-        />
-        {actionFieldsShown(action).map((field) => (
-          <DraftInput
-            key={field}
+      <div className="action-row">
+        <div className="action-fields">
+          <span className="ordinal">{index + 1}.</span>
+          <TypeSelect<ActionType>
             draft={draft}
-            path={[...path, field]}
-            label={FIELD_LABELS[field]}
-            numeric={field === 'sleepMillis'}
-            removable={!isAllowedActionField(action, field)}
+            path={[...path, 'type']}
+            label="Action"
+            types={ACTION_TYPES}
+            onChoose={(type) => draft.set(path, withActionType(action, type))}
           />
-        ))}
+          {actionFieldsShown(action).map((field) => (
+            <DraftInput
+              key={field}
+              draft={draft}
+              path={[...path, field]}
+              label={ACTION_LABELS[field]}
+              numeric={field === 'sleepMillis'}
+              removable={!isAllowedActionField(action, field)}
+            />
+          ))}
+        </div>
         <ItemControls
           draft={draft}
           listPath={listPath}
@@ -266,7 +275,7 @@ function ScenarioCard({ draft, index, count }: { draft: Draft; index: number; co
               key={field}
               draft={draft}
               path={[...path, 'trigger', field]}
-              label={`Notification ${FIELD_LABELS[field].toLowerCase()}`}
+              label={TRIGGER_LABELS[field]}
               removable={!isAllowedTriggerField(trigger, field)}
             />
           ))}

@@ -15,6 +15,15 @@ export function ScenarioJson({ text, onChange, problems }: ScenarioJsonProps) {
       <label htmlFor={id} className="offscreen">
         Scenario set JSON
       </label>
+      {problems.length > 0 && (
+        <ul id={`${id}-problems`} className="problems" data-testid="json-problems">
+          {problems.map((p, i) => (
+            <li key={i}>
+              <code className="mono">{p.field}</code> {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
       <textarea
         id={id}
         className="mono"
@@ -26,15 +35,6 @@ export function ScenarioJson({ text, onChange, problems }: ScenarioJsonProps) {
         aria-invalid={problems.length > 0 || undefined}
         aria-describedby={problems.length > 0 ? `${id}-problems` : undefined}
       />
-      {problems.length > 0 && (
-        <ul id={`${id}-problems`} className="problems" data-testid="json-problems">
-          {problems.map((p, i) => (
-            <li key={i}>
-              <code className="mono">{p.field}</code> {p.message}
-            </li>
-          ))}
-        </ul>
-      )}
     </div>
   );
 }

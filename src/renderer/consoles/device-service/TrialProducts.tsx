@@ -58,68 +58,72 @@ export function TrialProducts({ products, selectedId, onSelect }: TrialProductsP
           No trial products yet. Create one above; a channel can have up to {TRIAL_PRODUCT_LIMIT}.
         </p>
       ) : (
-        <table className="grid products" data-testid="products-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Product ID</th>
-              <th scope="col">Service UUID</th>
-              <th scope="col">PSDI service / characteristic UUID</th>
-              <th scope="col">
-                <span className="offscreen">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((product) => (
-              <tr
-                key={product.id}
-                data-testid="product-row"
-                data-product-id={product.id}
-                aria-selected={product.id === selectedId}
-                className={product.id === selectedId ? 'selected' : undefined}
-              >
-                <td className="name">{product.name}</td>
-                <td>
-                  <CopyableId value={product.id} label={`product ID of ${product.name}`} />
-                </td>
-                <td>
-                  <CopyableId
-                    value={product.serviceUuid}
-                    label={`service UUID of ${product.name}`}
-                  />
-                </td>
-                <td className="stack">
-                  <CopyableId
-                    value={product.psdiServiceUuid}
-                    label={`PSDI service UUID of ${product.name}`}
-                  />
-                  <CopyableId
-                    value={product.psdiCharacteristicUuid}
-                    label={`PSDI characteristic UUID of ${product.name}`}
-                  />
-                </td>
-                <td className="row-actions">
-                  <button
-                    type="button"
-                    aria-pressed={product.id === selectedId}
-                    onClick={() => onSelect(product.id)}
-                  >
-                    Scenario set
-                  </button>
-                  <button
-                    type="button"
-                    className="danger"
-                    aria-label={`Delete ${product.name}`}
-                    onClick={() => setPendingDelete(product)}
-                  >
-                    Delete…
-                  </button>
-                </td>
+        <div className="table-scroll">
+          <table className="grid products" data-testid="products-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Product ID</th>
+                <th scope="col">Service UUID</th>
+                <th scope="col">PSDI service / characteristic UUID</th>
+                <th scope="col">
+                  <span className="offscreen">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {list.map((product) => (
+                <tr
+                  key={product.id}
+                  data-testid="product-row"
+                  data-product-id={product.id}
+                  aria-selected={product.id === selectedId}
+                  className={product.id === selectedId ? 'selected' : undefined}
+                >
+                  <td className="name">{product.name}</td>
+                  <td>
+                    <CopyableId value={product.id} label={`product ID of ${product.name}`} />
+                  </td>
+                  <td>
+                    <CopyableId
+                      value={product.serviceUuid}
+                      label={`service UUID of ${product.name}`}
+                    />
+                  </td>
+                  <td>
+                    <div className="stack">
+                      <CopyableId
+                        value={product.psdiServiceUuid}
+                        label={`PSDI service UUID of ${product.name}`}
+                      />
+                      <CopyableId
+                        value={product.psdiCharacteristicUuid}
+                        label={`PSDI characteristic UUID of ${product.name}`}
+                      />
+                    </div>
+                  </td>
+                  <td className="row-actions">
+                    <button
+                      type="button"
+                      aria-pressed={product.id === selectedId}
+                      onClick={() => onSelect(product.id)}
+                    >
+                      Scenario set
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      aria-label={`Delete ${product.name}`}
+                      onClick={() => setPendingDelete(product)}
+                    >
+                      Delete…
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
 
       {pendingDelete && (
