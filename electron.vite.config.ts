@@ -7,8 +7,16 @@ export default defineConfig({
   main: {
     build: { rollupOptions: { input: { index: resolve('src/main/index.ts') } } },
   },
+  // A sandboxed preload can only require('electron'): bundle zod and the contract into one
+  // CommonJS file.
   preload: {
-    build: { rollupOptions: { input: { index: resolve('src/preload/index.ts') } } },
+    build: {
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
   },
   renderer: {
     root: 'src/renderer',

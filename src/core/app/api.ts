@@ -79,7 +79,8 @@ export function buildApi(bridge: DeviceBenchBridge): DeviceBenchApi {
     const [ns, m] = name.split(':') as [string, string];
     return async (input) => {
       const call = byName[ns]?.[m];
-      if (!call) throw new AppError({ code: 'unknown_operation', message: `${name} is not available` });
+      if (!call)
+        throw new AppError({ code: 'unknown_operation', message: `${name} is not available` });
       const result = (await call(input ?? {})) as Result<unknown>;
       if (!result.ok) throw new AppError(result.error);
       return result.value;

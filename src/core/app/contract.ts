@@ -64,7 +64,10 @@ export const saveEnvironmentSchema = z.object({
   baseUrl: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .transform((u) => u.replace(/\/+$/, '')),
-  channelId: z.string().trim().regex(/^\d{1,20}$/, 'must be the numeric channel ID'),
+  channelId: z
+    .string()
+    .trim()
+    .regex(/^\d{1,20}$/, 'must be the numeric channel ID'),
   /** Omitted or empty keeps the stored secret. */
   channelAccessToken: z.string().trim().optional(),
   channelSecret: z.string().trim().optional(),
@@ -107,8 +110,14 @@ export const operations = {
     z.object({ activeId: z.string(), environments: z.array(environmentSchema) }),
   ),
   'settings:saveEnvironment': op(saveEnvironmentSchema, environmentSchema),
-  'settings:deleteEnvironment': op(z.object({ id: z.string() }), z.object({ activeId: z.string() })),
-  'settings:selectEnvironment': op(z.object({ id: z.string() }), z.object({ activeId: z.string() })),
+  'settings:deleteEnvironment': op(
+    z.object({ id: z.string() }),
+    z.object({ activeId: z.string() }),
+  ),
+  'settings:selectEnvironment': op(
+    z.object({ id: z.string() }),
+    z.object({ activeId: z.string() }),
+  ),
 
   'things:listTrialProducts': op(none, z.array(trialProductSchema)),
   'things:createTrialProduct': op(createTrialProductSchema, trialProductSchema),
@@ -119,7 +128,10 @@ export const operations = {
     scenarioSetSchema,
   ),
   'things:deleteScenarioSet': op(z.object({ productId }), z.object({ deleted: z.literal(true) })),
-  'things:getDevice': op(z.object({ deviceId: z.string().trim().min(1, 'is required') }), deviceSchema),
+  'things:getDevice': op(
+    z.object({ deviceId: z.string().trim().min(1, 'is required') }),
+    deviceSchema,
+  ),
   'things:getLinks': op(z.object({ productId, userId }), linksSchema),
 
   'emulator:getState': op(none, emulatorStateSchema),

@@ -85,7 +85,12 @@ export class Environments {
       const secret = input[name];
       if (secret) await this.credentials.set(account(id, name), secret);
     }
-    const entry: Custom = { id, name: input.name, baseUrl: input.baseUrl, channelId: input.channelId };
+    const entry: Custom = {
+      id,
+      name: input.name,
+      baseUrl: input.baseUrl,
+      channelId: input.channelId,
+    };
     const custom = existing
       ? this.settings.custom.map((c) => (c.id === id ? entry : c))
       : [...this.settings.custom, entry];

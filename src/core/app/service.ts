@@ -75,7 +75,9 @@ export async function startApp(options: AppOptions): Promise<AppService> {
       version: options.version,
       dataDir: options.dataDir,
       keychain: options.keychain,
-      emulator: emulator ? { running: true, url: emulator.url } : { running: false, error: emulatorError },
+      emulator: emulator
+        ? { running: true, url: emulator.url }
+        : { running: false, error: emulatorError },
       environment: await envs.describeActive(),
     }),
 
@@ -138,7 +140,10 @@ export async function startApp(options: AppOptions): Promise<AppService> {
   return {
     async invoke(name, input) {
       if (!isOperationName(name))
-        return { ok: false, error: { code: 'unknown_operation', message: `No operation ${name}.` } };
+        return {
+          ok: false,
+          error: { code: 'unknown_operation', message: `No operation ${name}.` },
+        };
       const spec = operations[name];
       const parsed = spec.input.safeParse(input ?? {});
       if (!parsed.success) {

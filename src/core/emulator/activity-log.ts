@@ -10,11 +10,13 @@ export class ActivityLog {
   private seq = 0;
   private readonly emitter = new EventEmitter();
 
+  /** Called once per request, so it stays cheap: no copies, and no event without listeners. */
   record(entry: Omit<Activity, 'seq'>): void {
-    const full = { ...entry, seq: ++this.seq };
+    const full = entry as Activity;
+    full.seq = ++this.seq;
     this.entries.push(full);
-    if (this.entries.length > CAPACITY) this.entries.splice(0, this.entries.length - CAPACITY);
-    this.emitter.emit('activity', full);
+    if (this.entries.length > CAPACITY * 2) this.entries = this.entries.slice(-CAPACITY);
+    if (this.emitter.listenerCount('activity') > 0) this.emitter.emit('activity', full);
   }
 
   recent(limit = 100): Activity[] {

@@ -31,7 +31,10 @@ export class EmulatorAdminClient {
   }
 
   addUser(displayName: string, userId?: string) {
-    return this.http.request('POST', '/users', { body: { displayName, userId }, schema: userSchema });
+    return this.http.request('POST', '/users', {
+      body: { displayName, userId },
+      schema: userSchema,
+    });
   }
 
   advanceClock(ms: number) {

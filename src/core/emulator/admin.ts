@@ -39,7 +39,8 @@ export function adminRoutes(app: FastifyInstance, ctx: EmulatorContext, faults: 
   app.get('/users', async () => ctx.directory.users());
   app.post('/users', async (request, reply) => {
     const input = parseOr400(userInput, request.body, reply);
-    if (input) return reply.code(201).send(ctx.directory.createUser(input.displayName, input.userId));
+    if (input)
+      return reply.code(201).send(ctx.directory.createUser(input.displayName, input.userId));
   });
 
   app.get('/clock', async () => ({ now: ctx.clock.now(), offsetMs: ctx.clock.offsetMs }));

@@ -1,7 +1,7 @@
 // Channels and users known to the emulator. A channel's access token is how every
 // Bearer-authenticated route finds out who is calling.
 import { randomBytes } from 'node:crypto';
-import { nextSequence, type Db } from './store';
+import { nextSequence, sql, type Db } from './store';
 
 export interface Channel {
   /** Digits, as the platform writes channel IDs in strings; trial products carry it as a number. */
@@ -19,6 +19,9 @@ export interface User {
 const FIRST_CHANNEL_ID = 2_000_000_000;
 
 export class Directory {
+  /** Every authenticated request looks its token up; channels change rarely, so keep them here. */
+  private byToken: Map<string, Channel> | undefined;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
@@ -41,7 +44,7 @@ export class Directory {
 
   /** A fresh emulator gets one channel so it is usable with no set-up at all. */
   ensureDefaultChannel(): void {
-    const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM channels').get() as { n: number };
+    const { n } = sql(this.db, 'SELECT COUNT(*) AS n FROM channels').get() as { n: number };
     if (n === 0) this.createChannel('Default channel');
   }
 
@@ -52,47 +55,43 @@ export class Directory {
       channelSecret: randomBytes(16).toString('hex'),
       channelAccessToken: randomBytes(32).toString('base64url'),
     };
-    this.db
-      .prepare(
-        'INSERT INTO channels (channel_id, name, secret, access_token, created_at) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(channel.channelId, name, channel.channelSecret, channel.channelAccessToken, this.now());
+    sql(
+      this.db,
+      'INSERT INTO channels (channel_id, name, secret, access_token, created_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(channel.channelId, name, channel.channelSecret, channel.channelAccessToken, this.now());
+    this.byToken = undefined;
     return channel;
   }
 
   channels(): Channel[] {
-    return (
-      this.db.prepare('SELECT * FROM channels ORDER BY channel_id').all() as ChannelRow[]
-    ).map(toChannel);
+    return (sql(this.db, 'SELECT * FROM channels ORDER BY channel_id').all() as ChannelRow[]).map(
+      toChannel,
+    );
   }
 
   channelByToken(token: string): Channel | undefined {
-    const row = this.db.prepare('SELECT * FROM channels WHERE access_token = ?').get(token) as
-      | ChannelRow
-      | undefined;
-    return row && toChannel(row);
+    this.byToken ??= new Map(this.channels().map((c) => [c.channelAccessToken, c]));
+    return this.byToken.get(token);
   }
 
   createUser(displayName: string, userId = `U${randomBytes(16).toString('hex')}`): User {
-    this.db
-      .prepare(
-        `INSERT INTO users (user_id, display_name, created_at) VALUES (?, ?, ?)
+    sql(
+      this.db,
+      `INSERT INTO users (user_id, display_name, created_at) VALUES (?, ?, ?)
          ON CONFLICT(user_id) DO UPDATE SET display_name = excluded.display_name`,
-      )
-      .run(userId, displayName, this.now());
+    ).run(userId, displayName, this.now());
     return { userId, displayName };
   }
 
   user(userId: string): User | undefined {
-    const row = this.db.prepare('SELECT * FROM users WHERE user_id = ?').get(userId) as
-      | { user_id: string; display_name: string }
-      | undefined;
+    const row = sql(this.db, 'SELECT * FROM users WHERE user_id = ?').get(userId) as
+      { user_id: string; display_name: string } | undefined;
     return row && { userId: row.user_id, displayName: row.display_name };
   }
 
   users(): User[] {
     return (
-      this.db.prepare('SELECT * FROM users ORDER BY created_at, user_id').all() as {
+      sql(this.db, 'SELECT * FROM users ORDER BY created_at, user_id').all() as {
         user_id: string;
         display_name: string;
       }[]

@@ -1,10 +1,7 @@
 // Browser-safe shapes of the emulator's admin API, shared by the admin client and the contract.
 import { z } from 'zod';
 
-const pathPrefix = z
-  .string()
-  .startsWith('/', 'must start with /')
-  .optional();
+const pathPrefix = z.string().startsWith('/', 'must start with /').optional();
 const count = z.number().int().min(1).max(10_000).default(1);
 
 export const faultInputSchema = z.discriminatedUnion(

@@ -2,7 +2,6 @@
 // cross-cutting behaviour of the real platform (request IDs, 2 MB limit, Bearer channel auth,
 // JSON error bodies) plus the admin API, fault injection and the activity log.
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { MAX_REQUEST_BYTES, REQUEST_ID_HEADER } from '../platform/http';
 import { ActivityLog } from './activity-log';
@@ -76,13 +75,16 @@ function buildApp(ctx: EmulatorContext, faults: Faults, areas: EmulatorArea[]): 
   const app = Fastify({ bodyLimit: MAX_REQUEST_BYTES, logger: false, return503OnClosing: false });
   const started = new WeakMap<FastifyRequest, number>();
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: these run on every request, and async ones cost a promise each.
+  app.addHook('onRequest', (request, reply, done) => {
     started.set(request, performance.now());
     request.platformRequestId = randomUUID();
     reply.header(REQUEST_ID_HEADER, request.platformRequestId);
+    done();
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
+    done();
     const admin = request.url.startsWith(ADMIN_PREFIX);
     if (admin && request.method === 'GET') return;
     ctx.activity.record({
@@ -113,34 +115,36 @@ function buildApp(ctx: EmulatorContext, faults: Faults, areas: EmulatorArea[]): 
     async (scope) => {
       adminRoutes(scope, ctx, faults);
       for (const area of areas) {
-        if (area.admin) void scope.register(async (s) => area.admin?.(s, ctx), { prefix: `/${area.name}` });
+        if (area.admin)
+          void scope.register(async (s) => area.admin?.(s, ctx), { prefix: `/${area.name}` });
       }
     },
     { prefix: ADMIN_PREFIX },
   );
 
   void app.register(async (scope) => {
-    scope.addHook('onRequest', async (request, reply) => {
+    // An early reply.send() without done() answers from the hook.
+    scope.addHook('onRequest', (request, reply, done) => {
       const fault = faults.take(request.url);
       if (fault?.kind === 'status') {
         request.faultApplied = `status ${fault.status}`;
-        return reply.code(fault.status).send(faultBody(fault.status));
-      }
-      if (fault?.kind === 'latency') {
+        reply.code(fault.status).send(faultBody(fault.status));
+      } else if (fault?.kind === 'latency') {
         request.faultApplied = `latency ${fault.latencyMs} ms`;
-        await sleep(fault.latencyMs);
-      }
-      if (request.routeOptions.config.auth === 'none') return;
+        setTimeout(done, fault.latencyMs);
+      } else done();
+    });
+
+    scope.addHook('onRequest', (request, reply, done) => {
+      if (request.routeOptions.config.auth === 'none') return done();
       const match = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '');
-      if (!match?.[1])
-        return reply.code(401).send({
-          message: 'Authentication failed: an Authorization: Bearer <channel access token> header is required.',
-        });
-      request.channel = ctx.directory.channelByToken(match[1]);
-      if (!request.channel)
-        return reply
-          .code(401)
-          .send({ message: 'Authentication failed: the channel access token is not valid.' });
+      request.channel = match?.[1] ? ctx.directory.channelByToken(match[1]) : undefined;
+      if (request.channel) return done();
+      reply.code(401).send({
+        message: match
+          ? 'Authentication failed: the channel access token is not valid.'
+          : 'Authentication failed: an Authorization: Bearer <channel access token> header is required.',
+      });
     });
     for (const area of areas) area.routes(scope, ctx);
   });

@@ -4,6 +4,17 @@ import Database from 'better-sqlite3';
 
 export type Db = Database.Database;
 
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/** A prepared statement, prepared once per database: preparing is most of a small query's cost. */
+export function sql(db: Db, text: string): Database.Statement {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let statement = cache.get(text);
+  if (!statement) cache.set(text, (statement = db.prepare(text)));
+  return statement;
+}
+
 export function openStore(file?: string): Db {
   const db = new Database(file ?? ':memory:');
   if (file) db.pragma('journal_mode = WAL');
@@ -13,14 +24,14 @@ export function openStore(file?: string): Db {
 }
 
 export function readMeta(db: Db, key: string): string | undefined {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as
-    | { value: string }
-    | undefined;
+  const row = sql(db, 'SELECT value FROM meta WHERE key = ?').get(key) as
+    { value: string } | undefined;
   return row?.value;
 }
 
 export function writeMeta(db: Db, key: string, value: string): void {
-  db.prepare(
+  sql(
+    db,
     'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
   ).run(key, value);
 }

@@ -23,13 +23,19 @@ export class ThingsClient {
   }
 
   getDevice(deviceId: string): Promise<Device> {
-    return this.http.request('GET', `/things/v1/devices/${seg(deviceId)}`, { schema: deviceSchema });
+    return this.http.request('GET', `/things/v1/devices/${seg(deviceId)}`, {
+      schema: deviceSchema,
+    });
   }
 
   getLinks(productId: string, userId: string): Promise<Links> {
-    return this.http.request('GET', `/things/v1/products/${seg(productId)}/users/${seg(userId)}/links`, {
-      schema: linksSchema,
-    });
+    return this.http.request(
+      'GET',
+      `/things/v1/products/${seg(productId)}/users/${seg(userId)}/links`,
+      {
+        schema: linksSchema,
+      },
+    );
   }
 
   createTrialProduct(name: string): Promise<TrialProduct> {

@@ -11,7 +11,7 @@ import {
   type EmulatorArea,
   type EmulatorContext,
 } from '../../emulator/area';
-import { nextSequence, type Db } from '../../emulator/store';
+import { nextSequence, sql, type Db } from '../../emulator/store';
 import {
   createTrialProductSchema,
   scenarioSetInputSchema,
@@ -87,21 +87,21 @@ function toDevice(row: DeviceRow): Device {
 
 /** The product if it exists and belongs to the channel: another channel's product is a 404. */
 function ownedProduct(db: Db, productId: string, channelId: string): ProductRow | undefined {
-  return db
-    .prepare('SELECT * FROM things_products WHERE id = ? AND channel_id = ?')
-    .get(productId, Number(channelId)) as ProductRow | undefined;
+  return sql(db, 'SELECT * FROM things_products WHERE id = ? AND channel_id = ?').get(
+    productId,
+    Number(channelId),
+  ) as ProductRow | undefined;
 }
 
 function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
   const productGone = (reply: FastifyReply) => notFound(reply, 'Product not found.');
 
   app.get<{ Params: { deviceId: string } }>('/things/v1/devices/:deviceId', async (req, reply) => {
-    const row = db
-      .prepare(
-        `SELECT d.* FROM things_devices d JOIN things_products p ON p.id = d.product_id
+    const row = sql(
+      db,
+      `SELECT d.* FROM things_devices d JOIN things_products p ON p.id = d.product_id
          WHERE d.id = ? AND p.channel_id = ?`,
-      )
-      .get(req.params.deviceId, Number(callerChannel(req).channelId)) as DeviceRow | undefined;
+    ).get(req.params.deviceId, Number(callerChannel(req).channelId)) as DeviceRow | undefined;
     return row ? toDevice(row) : notFound(reply, 'Device not found.');
   });
 
@@ -112,12 +112,11 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
       if (!userId) return;
       const product = ownedProduct(db, req.params.productId, callerChannel(req).channelId);
       if (!product) return productGone(reply);
-      const rows = db
-        .prepare(
-          `SELECT d.*, l.user_id FROM things_links l JOIN things_devices d ON d.id = l.device_id
+      const rows = sql(
+        db,
+        `SELECT d.*, l.user_id FROM things_links l JOIN things_devices d ON d.id = l.device_id
            WHERE d.product_id = ? AND l.user_id = ? ORDER BY l.created_at, d.id`,
-        )
-        .all(product.id, userId) as (DeviceRow & { user_id: string })[];
+      ).all(product.id, userId) as (DeviceRow & { user_id: string })[];
       return {
         items: rows.map((r) => ({
           userId: r.user_id,
@@ -132,9 +131,9 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
     const input = parseOr400(createTrialProductSchema, req.body, reply);
     if (!input) return;
     const channelId = Number(callerChannel(req).channelId);
-    const { n } = db
-      .prepare('SELECT COUNT(*) AS n FROM things_products WHERE channel_id = ?')
-      .get(channelId) as { n: number };
+    const { n } = sql(db, 'SELECT COUNT(*) AS n FROM things_products WHERE channel_id = ?').get(
+      channelId,
+    ) as { n: number };
     if (n >= TRIAL_PRODUCT_LIMIT)
       return reply.code(403).send({
         message: `The maximum number of trial products (${TRIAL_PRODUCT_LIMIT}) has been reached.`,
@@ -147,7 +146,8 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
         name: input.name,
         service_uuid: SERVICE_UUID_PREFIX + seq.toString(16).padStart(12, '0'),
       };
-      db.prepare(
+      sql(
+        db,
         `INSERT INTO things_products (id, channel_id, name, service_uuid, created_at)
          VALUES (@id, @channel_id, @name, @service_uuid, @created_at)`,
       ).run({ ...created, created_at: clock.now() });
@@ -158,9 +158,9 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
 
   app.get('/things/v1/trial/products', async (req) =>
     (
-      db
-        .prepare('SELECT * FROM things_products WHERE channel_id = ? ORDER BY created_at, id')
-        .all(Number(callerChannel(req).channelId)) as ProductRow[]
+      sql(db, 'SELECT * FROM things_products WHERE channel_id = ? ORDER BY created_at, id').all(
+        Number(callerChannel(req).channelId),
+      ) as ProductRow[]
     ).map(toProduct),
   );
 
@@ -170,7 +170,7 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
       const product = ownedProduct(db, req.params.productId, callerChannel(req).channelId);
       if (!product) return productGone(reply);
       // Scenario set, devices and links go with the product (ON DELETE CASCADE).
-      db.prepare('DELETE FROM things_products WHERE id = ?').run(product.id);
+      sql(db, 'DELETE FROM things_products WHERE id = ?').run(product.id);
       return reply.code(204).send();
     },
   );
@@ -183,9 +183,9 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
       const input = parseOr400(scenarioSetInputSchema, req.body, reply);
       if (!input) return;
       const now = clock.now();
-      const existing = db
-        .prepare('SELECT * FROM things_scenario_sets WHERE product_id = ?')
-        .get(product.id) as SetRow | undefined;
+      const existing = sql(db, 'SELECT * FROM things_scenario_sets WHERE product_id = ?').get(
+        product.id,
+      ) as SetRow | undefined;
       const keptIds = new Set(existing ? toSet(existing).scenarios.map((s) => s.id) : []);
       const scenarios = input.scenarios.map(({ id, trigger, actions }) => ({
         id: id && keptIds.has(id) ? id : randomUUID(),
@@ -201,7 +201,8 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
         created_at: existing?.created_at ?? now,
         updated_at: now,
       };
-      db.prepare(
+      sql(
+        db,
         `INSERT OR REPLACE INTO things_scenario_sets
          (product_id, auto_close, suppression_interval, revision, scenarios, created_at, updated_at)
          VALUES (@product_id, @auto_close, @suppression_interval, @revision, @scenarios, @created_at, @updated_at)`,
@@ -215,9 +216,9 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
     async (req, reply) => {
       const product = ownedProduct(db, req.params.productId, callerChannel(req).channelId);
       if (!product) return productGone(reply);
-      const row = db
-        .prepare('SELECT * FROM things_scenario_sets WHERE product_id = ?')
-        .get(product.id) as SetRow | undefined;
+      const row = sql(db, 'SELECT * FROM things_scenario_sets WHERE product_id = ?').get(
+        product.id,
+      ) as SetRow | undefined;
       return row ? toSet(row) : notFound(reply, 'Scenario set not found.');
     },
   );
@@ -227,9 +228,9 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
     async (req, reply) => {
       const product = ownedProduct(db, req.params.productId, callerChannel(req).channelId);
       if (!product) return productGone(reply);
-      const { changes } = db
-        .prepare('DELETE FROM things_scenario_sets WHERE product_id = ?')
-        .run(product.id);
+      const { changes } = sql(db, 'DELETE FROM things_scenario_sets WHERE product_id = ?').run(
+        product.id,
+      );
       return changes ? reply.code(204).send() : notFound(reply, 'Scenario set not found.');
     },
   );
@@ -238,7 +239,8 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
 function admin(app: FastifyInstance, { db, clock, directory }: EmulatorContext): void {
   const linkDevice = (deviceId: string, userId: string) => {
     if (!directory.user(userId)) directory.createUser('Bench user', userId);
-    db.prepare(
+    sql(
+      db,
       `INSERT INTO things_links (device_id, user_id, created_at) VALUES (?, ?, ?)
        ON CONFLICT(device_id) DO UPDATE SET user_id = excluded.user_id, created_at = excluded.created_at`,
     ).run(deviceId, userId, clock.now());
@@ -246,24 +248,24 @@ function admin(app: FastifyInstance, { db, clock, directory }: EmulatorContext):
   };
 
   app.get('/devices', async () =>
-    db
-      .prepare(
-        `SELECT d.id, d.product_id AS productId, d.psdi AS productSpecificDeviceId,
+    sql(
+      db,
+      `SELECT d.id, d.product_id AS productId, d.psdi AS productSpecificDeviceId,
                 l.user_id AS userId
          FROM things_devices d LEFT JOIN things_links l ON l.device_id = d.id
          ORDER BY d.created_at, d.id`,
-      )
-      .all(),
+    ).all(),
   );
 
   app.post('/devices', async (req, reply) => {
     const input = parseOr400(registerDeviceInput, req.body, reply);
     if (!input) return;
-    const product = db.prepare('SELECT id FROM things_products WHERE id = ?').get(input.productId);
+    const product = sql(db, 'SELECT id FROM things_products WHERE id = ?').get(input.productId);
     if (!product) return notFound(reply, `productId: no trial product ${input.productId}.`);
-    const clash = db
-      .prepare('SELECT id FROM things_devices WHERE product_id = ? AND psdi = ?')
-      .get(input.productId, input.productSpecificDeviceId);
+    const clash = sql(db, 'SELECT id FROM things_devices WHERE product_id = ? AND psdi = ?').get(
+      input.productId,
+      input.productSpecificDeviceId,
+    );
     if (clash)
       return reply.code(409).send({
         message: `productSpecificDeviceId: ${input.productSpecificDeviceId} is already registered for product ${input.productId}.`,
@@ -274,7 +276,8 @@ function admin(app: FastifyInstance, { db, clock, directory }: EmulatorContext):
       productSpecificDeviceId: input.productSpecificDeviceId,
     };
     db.transaction(() => {
-      db.prepare(
+      sql(
+        db,
         'INSERT INTO things_devices (id, product_id, psdi, created_at) VALUES (?, ?, ?, ?)',
       ).run(device.id, device.productId, device.productSpecificDeviceId, clock.now());
       if (input.userId) linkDevice(device.id, input.userId);
@@ -285,13 +288,15 @@ function admin(app: FastifyInstance, { db, clock, directory }: EmulatorContext):
   app.post('/links', async (req, reply) => {
     const input = parseOr400(linkInput, req.body, reply);
     if (!input) return;
-    if (!db.prepare('SELECT id FROM things_devices WHERE id = ?').get(input.deviceId))
+    if (!sql(db, 'SELECT id FROM things_devices WHERE id = ?').get(input.deviceId))
       return notFound(reply, `deviceId: no device ${input.deviceId}.`);
     return reply.code(201).send(linkDevice(input.deviceId, input.userId));
   });
 
   app.delete<{ Params: { deviceId: string } }>('/links/:deviceId', async (req, reply) => {
-    const { changes } = db.prepare('DELETE FROM things_links WHERE device_id = ?').run(req.params.deviceId);
+    const { changes } = sql(db, 'DELETE FROM things_links WHERE device_id = ?').run(
+      req.params.deviceId,
+    );
     return changes ? reply.code(204).send() : notFound(reply, 'No link for that device.');
   });
 }

@@ -63,7 +63,9 @@ export const scenarioSetSchema = z.object({
   autoClose: z.boolean(),
   suppressionInterval: z.number(),
   revision: z.number(),
-  scenarios: z.array(z.object({ id: z.string(), trigger: triggerOut, actions: z.array(actionOut) })),
+  scenarios: z.array(
+    z.object({ id: z.string(), trigger: triggerOut, actions: z.array(actionOut) }),
+  ),
   createdAt: z.number(),
   updatedAt: z.number(),
 });
@@ -82,12 +84,7 @@ export type CreateTrialProduct = z.infer<typeof createTrialProductSchema>;
 
 const uuid128 = z.string({ error: 'must be a string' }).regex(UUID_128, 'must be a 128-bit UUID');
 
-function forbid(
-  ctx: z.RefinementCtx,
-  value: unknown,
-  key: string,
-  rule: string,
-): void {
+function forbid(ctx: z.RefinementCtx, value: unknown, key: string, rule: string): void {
   if (value !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: rule });
 }
 

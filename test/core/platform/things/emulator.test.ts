@@ -52,7 +52,7 @@ describe('trial products', () => {
     expect(a).toMatchObject({ name: 'Lamp', type: 'BLE' });
     expect(typeof a.channelId).toBe('number');
     for (const key of ['serviceUuid', 'psdiServiceUuid', 'psdiCharacteristicUuid'])
-      expect((a as Record<string, string>)[key]).toMatch(
+      expect((a as unknown as Record<string, string>)[key]).toMatch(
         /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/,
       );
     expect(a.serviceUuid).not.toBe(b.serviceUuid);

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `npm test`: sets everything up, then type-checks, lints, and runs every test (units,
+# integration against the emulator, keytar against a real Secret Service, e2e in Chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-deps.sh test
+
+npm run typecheck
+npm run lint
+npm run build:web
+
+report=$(mktemp -d)/vitest.json
+# keytar needs a Secret Service: a private session bus with an unlocked gnome-keyring.
+dbus-run-session -- sh -c '
+  echo -n devicebench | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+  exec npx vitest run --reporter=default --reporter=json --outputFile="$0"
+' "$report" && status=0 || status=$?
+
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
+' "$report" || true
+exit $status
