@@ -2,12 +2,15 @@
 // every contract event pushed to the app's window. The service validates input, so nothing
 // here trusts or inspects what the renderer sends, only who sends it.
 import { BrowserWindow, ipcMain, type IpcMainInvokeEvent } from 'electron';
-import { events, operations, type EventName, type OperationName } from '../core/app/contract';
+import {
+  events,
+  IPC_EVENT_CHANNEL,
+  operations,
+  type EventName,
+  type OperationName,
+} from '../core/app/contract';
 import type { AppService } from '../core/app/service';
 import { isAppUrl } from './window';
-
-/** The one channel events travel on, as `(name, payload)`; the preload filters by name. */
-export const EVENT_CHANNEL = 'devicebench:event';
 
 export function bindIpc(service: AppService): () => void {
   const names = Object.keys(operations) as OperationName[];
@@ -42,6 +45,6 @@ function broadcast(name: EventName, payload: unknown): void {
   for (const window of BrowserWindow.getAllWindows()) {
     const contents = window.webContents;
     if (!contents.isDestroyed() && isAppUrl(contents.getURL()))
-      contents.send(EVENT_CHANNEL, name, payload);
+      contents.send(IPC_EVENT_CHANNEL, name, payload);
   }
 }

@@ -3,9 +3,7 @@
 // carry `sender`, which is ipcRenderer).
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { buildBridge, type Transport } from '../core/app/api';
-
-// Must match EVENT_CHANNEL in src/main/ipc.ts; the preload cannot import main-process code.
-const EVENT_CHANNEL = 'devicebench:event';
+import { IPC_EVENT_CHANNEL } from '../core/app/contract';
 
 const transport: Transport = {
   invoke: (name, input) => ipcRenderer.invoke(name, input),
@@ -13,9 +11,9 @@ const transport: Transport = {
     const listener = (_ipc: IpcRendererEvent, name: unknown, payload: unknown) => {
       if (name === event) handler(payload);
     };
-    ipcRenderer.on(EVENT_CHANNEL, listener);
+    ipcRenderer.on(IPC_EVENT_CHANNEL, listener);
     return () => {
-      ipcRenderer.removeListener(EVENT_CHANNEL, listener);
+      ipcRenderer.removeListener(IPC_EVENT_CHANNEL, listener);
     };
   },
 };

@@ -43,7 +43,8 @@ vi.mock('electron', () => ({
   shell: {},
 }));
 
-const { bindIpc, EVENT_CHANNEL } = await import('../../src/main/ipc');
+const { bindIpc } = await import('../../src/main/ipc');
+const { IPC_EVENT_CHANNEL: EVENT_CHANNEL } = await import('../../src/core/app/contract');
 const { appUrl } = await import('../../src/main/window');
 
 const fromApp = () => ({ senderFrame: { url: `${appUrl()}#/products` } });

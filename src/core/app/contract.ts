@@ -160,6 +160,9 @@ export const operations = {
   'emulator:clearFaults': op(none, z.object({ cleared: z.literal(true) })),
 } as const;
 
+/** The Electron IPC channel events travel on, as `(name, payload)`; the preload filters by name. */
+export const IPC_EVENT_CHANNEL = 'devicebench:event';
+
 export const events = {
   'emulator:activity': activitySchema,
 } as const;
