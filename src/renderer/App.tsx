@@ -40,7 +40,12 @@ export function App() {
       </aside>
       <main className="content">
         {environments.error !== undefined && !environments.value ? (
-          <ErrorNotice error={environments.error} />
+          <>
+            <ErrorNotice error={environments.error} />
+            <button type="button" onClick={environments.reload}>
+              Try again
+            </button>
+          </>
         ) : activeId === undefined ? (
           <p className="note" role="status">
             Loading environments…

@@ -23,10 +23,11 @@ export function ConfirmDialog({
 }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
 
+  // No cleanup: unmounting removes the dialog from the top layer, and closing it here would
+  // fire a close event (read as Cancel) when StrictMode re-runs effects in development.
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
   }, []);
 
   return (
@@ -38,6 +39,8 @@ export function ConfirmDialog({
         event.preventDefault();
         if (!busy) onCancel();
       }}
+      // Chromium closes a dialog on a repeated Escape even when cancel is prevented.
+      onClose={onCancel}
     >
       <h2 id="confirm-title">{title}</h2>
       <div className="confirm-body">{children}</div>

@@ -82,7 +82,8 @@ function DraftEditor({ product, initial }: { product: TrialProduct; initial: Sce
   const fileInput = useRef<HTMLInputElement>(null);
   const [saved, setSaved] = useState(initial);
   const [doc, setDoc] = useState(() => docFrom(initial ? draftFromSet(initial) : emptyDraft()));
-  const [baseline, setBaseline] = useState(() => (initial ? doc.text : ''));
+  // The text of what the platform holds (or of the empty draft when it holds nothing).
+  const [baseline, setBaseline] = useState(doc.text);
   const [view, setView] = useState<'form' | 'json'>('form');
   const [saving, setSaving] = useState(false);
   const [actionError, setActionError] = useState<unknown>();
@@ -166,7 +167,7 @@ function DraftEditor({ product, initial }: { product: TrialProduct; initial: Sce
     try {
       await api.things.deleteScenarioSet({ productId: product.id });
       setSaved(null);
-      setBaseline('');
+      setBaseline(formatJson(emptyDraft()));
       setConfirmingDelete(false);
       setNotice('Scenario set deleted; the draft below is not saved');
     } catch (error) {
