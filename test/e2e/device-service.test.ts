@@ -1,5 +1,7 @@
 // The device service console end to end: a trial product's life, its scenario set edited with
-// a mistake, fixed, saved twice, and the product deleted; and the platform's 403 at product 11.
+// a mistake, fixed, saved twice, and the product deleted; import, export and deleting a set;
+// and the platform's 403 at product 11.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { expectText, useBench } from './fixture';
 
@@ -18,6 +20,11 @@ describe('device service console', () => {
     const productId = await row.getAttribute('data-product-id');
     expect(productId).toMatch(/^\d+$/);
     await expectText(page.getByTestId('product-count'), '1 of 10');
+
+    // Ids are copyable.
+    await bench().context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await row.getByRole('button', { name: 'Copy product ID of Thermostat rev B' }).click();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(productId);
 
     // The new product is selected: its editor says it has no scenario set yet (a 404).
     const editor = page.getByTestId('scenario-editor');
@@ -79,13 +86,98 @@ describe('device service console', () => {
     await expectText(editor.getByTestId('scenario-revision'), 'Revision 2');
     expect(await at('scenarios[0].actions[0].data').inputValue()).toBe('AQID');
 
-    // Delete the product, confirming in the app's own dialog.
+    // Delete the product in the app's own dialog: Escape backs out, the button confirms.
     await page.getByRole('button', { name: 'Delete Thermostat rev B' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete trial product?' });
     await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await row.waitFor();
+    await page.getByRole('button', { name: 'Delete Thermostat rev B' }).click();
     await dialog.getByRole('button', { name: 'Delete product' }).click();
     await dialog.waitFor({ state: 'detached' });
     await row.waitFor({ state: 'detached' });
+    await page.getByTestId('products-empty').waitFor();
+
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('imports and exports the draft as a JSON file, and deletes a saved set', async () => {
+    const { page, pageErrors } = bench();
+    await page.getByLabel('New product name').fill('Import target');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    const row = page.getByTestId('product-row').filter({ hasText: 'Import target' });
+    await row.waitFor();
+    const productId = await row.getAttribute('data-product-id');
+    const editor = page.getByTestId('scenario-editor');
+    await expectText(editor.getByTestId('scenario-revision'), 'No scenario set yet');
+
+    // A set as the API returns it imports as a draft: the server's own keys are dropped.
+    const fromApi = {
+      productId: 'elsewhere',
+      revision: 7,
+      createdAt: 1,
+      updatedAt: 2,
+      autoClose: false,
+      suppressionInterval: 0,
+      scenarios: [
+        { trigger: { type: 'IMMEDIATE' }, actions: [{ type: 'SLEEP', sleepMillis: 250 }] },
+      ],
+    };
+    await editor.getByTestId('import-file').setInputFiles({
+      name: 'from-api.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(fromApi)),
+    });
+    await expectText(editor.getByTestId('editor-notice'), 'Imported from-api.json');
+    const at = (path: string) => editor.locator(`[data-path="${path}"]`);
+    expect(await at('scenarios[0].actions[0].sleepMillis').inputValue()).toBe('250');
+
+    // Export downloads exactly the draft.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      editor.getByRole('button', { name: 'Export' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`scenario-set-${productId}.json`);
+    const exported = JSON.parse(readFileSync(await download.path(), 'utf8')) as unknown;
+    expect(exported).toEqual({
+      autoClose: false,
+      suppressionInterval: 0,
+      scenarios: fromApi.scenarios,
+    });
+
+    // A file that isn't JSON lands in the JSON view with the syntax error listed.
+    await editor.getByTestId('import-file').setInputFiles({
+      name: 'broken.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{ "autoClose": tru'),
+    });
+    await expectText(editor.getByTestId('json-problems'), '(JSON syntax)');
+    expect(await editor.getByTestId('scenario-json').inputValue()).toBe('{ "autoClose": tru');
+    await editor.getByRole('button', { name: 'Discard changes' }).click();
+    await expectText(editor.getByTestId('validation-summary'), 'valid');
+
+    // Save the imported set again, then delete it from the platform.
+    await editor.getByTestId('import-file').setInputFiles({
+      name: 'from-api.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(fromApi)),
+    });
+    await editor.getByRole('button', { name: 'Save', exact: true }).click();
+    await expectText(editor.getByTestId('scenario-revision'), 'Revision 1');
+    await editor.getByRole('button', { name: 'Delete set…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete scenario set?' });
+    await dialog.getByRole('button', { name: 'Delete scenario set' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expectText(editor.getByTestId('scenario-revision'), 'No scenario set yet');
+    await expectText(editor.getByTestId('editor-notice'), 'Scenario set deleted');
+
+    // Cleared for the next test, which fills the channel to its limit.
+    await row.getByRole('button', { name: 'Delete Import target' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete trial product?' })
+      .getByRole('button', { name: 'Delete product' })
+      .click();
     await page.getByTestId('products-empty').waitFor();
 
     expect(pageErrors).toEqual([]);

@@ -9,11 +9,23 @@ import { startBenchServer, type BenchServer } from '../../src/server/bench-serve
 
 export const VIEWPORT = { width: 1280, height: 800 };
 const RESULTS_DIR = resolve('test-results');
+/** The policy the Electron window applies to the built renderer; the page must live within it. */
+const ELECTRON_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self' ws://127.0.0.1:* http://127.0.0.1:*",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 export interface Bench {
   url: string;
+  context: BrowserContext;
   page: Page;
-  /** Uncaught errors in the page: a test ends by expecting none. */
+  /** Uncaught errors and CSP violations in the page: a test ends by expecting none. */
   pageErrors: string[];
 }
 
@@ -42,14 +54,29 @@ export function useBench(): () => Bench {
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // A document fulfilled by page.route (to add the CSP below) has no IP address space,
+        // so Chromium's local-network checks would block its WebSocket to loopback.
+        '--disable-features=LocalNetworkAccessChecks',
       ],
     });
     const page = browser.pages()[0] ?? (await browser.newPage());
     page.setDefaultTimeout(10_000);
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && message.text().includes('Content Security Policy'))
+        pageErrors.push(message.text());
+    });
+    await page.route('**/*', async (route) => {
+      if (route.request().resourceType() !== 'document') return route.continue();
+      const response = await route.fetch();
+      await route.fulfill({
+        response,
+        headers: { ...response.headers(), 'content-security-policy': ELECTRON_CSP },
+      });
+    });
     await page.goto(server.url);
-    bench = { url: server.url, page, pageErrors };
+    bench = { url: server.url, context: browser, page, pageErrors };
   });
 
   beforeEach(({ task, onTestFailed }) => {

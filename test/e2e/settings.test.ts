@@ -12,9 +12,10 @@ const SECRET = 'sec-e2e-channel-secret-k2m4';
 /** Neither secret may appear anywhere: not in the markup, not in any field's value. */
 async function expectNoSecrets(page: Page): Promise<void> {
   const html = await page.content();
-  const values = await page.$$eval('input, textarea, select', (els) =>
-    els.map((el) => (el as HTMLInputElement).value),
-  );
+  // A string, because this file is type-checked for Node, without the DOM's types.
+  const values = (await page.evaluate(
+    "Array.from(document.querySelectorAll('input, textarea, select'), (el) => el.value)",
+  )) as string[];
   for (const secret of [TOKEN, SECRET]) {
     expect(html).not.toContain(secret);
     expect(values.join('\n')).not.toContain(secret);
