@@ -132,11 +132,21 @@ function DraftEditor({ product, initial }: { product: TrialProduct; initial: Sce
   }
 
   async function importFile(file: File) {
-    const text = await file.text();
+    let text: string;
+    try {
+      text = await file.text();
+    } catch (error) {
+      setActionError(error);
+      return;
+    }
     const parsed = parseJsonText(text);
-    if (parsed.ok) setDoc(docFrom(withoutServerKeys(parsed.value)));
-    else setDoc((prev) => ({ value: prev.value, text, syntaxError: parsed.message }));
-    if (!parsed.ok) setView('json');
+    if (parsed.ok) {
+      setDoc(docFrom(withoutServerKeys(parsed.value)));
+    } else {
+      setDoc((prev) => ({ value: prev.value, text, syntaxError: parsed.message }));
+      setView('json');
+    }
+    setActionError(undefined);
     setNotice(`Imported ${file.name}`);
   }
 
