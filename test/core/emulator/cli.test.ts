@@ -8,7 +8,6 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from '../../helpers/emulator';
 
-const TSX = resolve('node_modules/.bin/tsx');
 const CLI = resolve('src/core/emulator/cli.ts');
 const running: ChildProcess[] = [];
 
@@ -23,7 +22,11 @@ function launch(args: string[]): {
   banner: Promise<Banner>;
   stderr: () => string;
 } {
-  const child = spawn(TSX, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // node --import tsx, not the tsx binary: the pid signalled is the server's own, so a test that
+  // kills it leaves no orphan behind.
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.push(child);
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -42,8 +45,13 @@ function exitCode(child: ChildProcess): Promise<number | null> {
   return new Promise((r) => child.once('exit', (code) => r(code)));
 }
 
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+afterEach(async () => {
+  for (const child of running.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = exitCode(child);
+    child.kill('SIGKILL');
+    await exited;
+  }
 });
 
 describe('emulator CLI', () => {
