@@ -94,6 +94,9 @@ function ownedProduct(db: Db, productId: string, channelId: string): ProductRow 
 }
 
 function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
+  // Each channel's product list, serialized: clients poll it far more often than it changes.
+  // Every write to things_products clears its channel's entry.
+  const productLists = new Map<number, string>();
   const productGone = (reply: FastifyReply) => notFound(reply, 'Product not found.');
 
   app.get<{ Params: { deviceId: string } }>('/things/v1/devices/:deviceId', async (req, reply) => {
@@ -153,16 +156,22 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
       ).run({ ...created, created_at: clock.now() });
       return created;
     })();
+    productLists.delete(channelId);
     return toProduct(row);
   });
 
-  app.get('/things/v1/trial/products', async (req) =>
-    (
-      sql(db, 'SELECT * FROM things_products WHERE channel_id = ? ORDER BY created_at, id').all(
-        Number(callerChannel(req).channelId),
-      ) as ProductRow[]
-    ).map(toProduct),
-  );
+  app.get('/things/v1/trial/products', (req, reply) => {
+    const channelId = Number(callerChannel(req).channelId);
+    let body = productLists.get(channelId);
+    if (body === undefined) {
+      const rows = sql(
+        db,
+        'SELECT * FROM things_products WHERE channel_id = ? ORDER BY created_at, id',
+      ).all(channelId) as ProductRow[];
+      productLists.set(channelId, (body = JSON.stringify(rows.map(toProduct))));
+    }
+    void reply.type('application/json; charset=utf-8').send(body);
+  });
 
   app.delete<{ Params: { productId: string } }>(
     '/things/v1/trial/products/:productId',
@@ -171,6 +180,7 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
       if (!product) return productGone(reply);
       // Scenario set, devices and links go with the product (ON DELETE CASCADE).
       sql(db, 'DELETE FROM things_products WHERE id = ?').run(product.id);
+      productLists.delete(product.channel_id);
       return reply.code(204).send();
     },
   );
@@ -312,7 +322,7 @@ export const thingsArea: EmulatorArea = {
         service_uuid TEXT NOT NULL UNIQUE,
         created_at INTEGER NOT NULL
       );
-      CREATE INDEX IF NOT EXISTS things_products_channel ON things_products (channel_id);
+      CREATE INDEX IF NOT EXISTS things_products_by_channel ON things_products (channel_id, created_at, id);
       CREATE TABLE IF NOT EXISTS things_scenario_sets (
         product_id TEXT PRIMARY KEY REFERENCES things_products (id) ON DELETE CASCADE,
         auto_close INTEGER NOT NULL,
