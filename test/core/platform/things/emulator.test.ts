@@ -68,6 +68,20 @@ describe('trial products', () => {
     expect((res.body as { name: string }[]).map((p) => p.name)).toEqual(['One', 'Two']);
   });
 
+  it('lists what is there after every create and delete', async () => {
+    const names = async () =>
+      ((await call('GET', '/things/v1/trial/products')).body as { name: string }[]).map(
+        (p) => p.name,
+      );
+    expect(await names()).toEqual([]);
+    const a = await createProduct('A');
+    expect(await names()).toEqual(['A']);
+    await createProduct('B');
+    expect(await names()).toEqual(['A', 'B']);
+    await call('DELETE', `/things/v1/trial/products/${a.id}`);
+    expect(await names()).toEqual(['B']);
+  });
+
   it('answers 400 naming the field when name is missing or empty', async () => {
     for (const body of [{}, { name: '' }, { name: 42 }]) {
       const res = await call('POST', '/things/v1/trial/products', body);
