@@ -33,10 +33,10 @@ export function toAppError(err: unknown): AppErrorBody {
 
 function platformError(err: PlatformError): AppErrorBody {
   const body = err.body as { message?: unknown; details?: unknown } | undefined;
-  const message = typeof body?.message === 'string' ? body.message : `HTTP ${err.status}`;
   return {
     code: 'platform',
-    message: `${err.status}: ${message}`,
+    // The platform's own words; the status travels beside them.
+    message: typeof body?.message === 'string' ? body.message : `HTTP ${err.status}`,
     status: err.status,
     requestId: err.requestId,
     body: err.body,

@@ -14,15 +14,13 @@ export function ErrorNotice({ error, shownFields = [], testId }: ErrorNoticeProp
   const e = toAppError(error);
   const fields = e.fields.filter((f) => !shownFields.includes(f.field));
   // An input error's message only restates its fields, which are shown next to their inputs
-  // or listed below; platform messages arrive as "403: …", which the status badge already says.
+  // or listed below.
   const message =
     e.code === 'invalid_input' && e.fields.length > 0
       ? fields.length < e.fields.length
         ? 'Please correct the marked fields.'
         : 'The input was not accepted:'
-      : e.status !== undefined
-        ? e.message.replace(`${e.status}: `, '')
-        : e.message;
+      : e.message;
   return (
     <div className="error-notice" role="alert" data-testid={testId}>
       <p className="error-message">
