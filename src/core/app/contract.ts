@@ -83,6 +83,8 @@ export const statusSchema = z.object({
     error: z.string().optional(),
   }),
   environment: z.object({ id: z.string(), name: z.string(), kind: z.enum(['emulator', 'custom']) }),
+  /** Things the user should know happened at start, such as a settings file set aside. */
+  notices: z.array(z.string()),
 });
 export type AppStatus = z.infer<typeof statusSchema>;
 

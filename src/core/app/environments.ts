@@ -12,6 +12,7 @@ import { AppFailure } from './errors';
 import { readJsonFile, writeJsonFile } from './json-file';
 
 export const EMULATOR_ENV_ID = 'local-emulator';
+const EMULATOR_ENV_NAME = 'Local emulator';
 const SECRETS = ['channelAccessToken', 'channelSecret'] as const;
 type SecretName = (typeof SECRETS)[number];
 
@@ -65,11 +66,11 @@ export class Environments {
     return { activeId: this.activeId, environments: [this.emulatorView(), ...custom] };
   }
 
-  async describeActive(): Promise<Pick<EnvironmentView, 'id' | 'name' | 'kind'>> {
-    const { id, name, kind } = (await this.list()).environments.find(
-      (e) => e.id === this.activeId,
-    ) as EnvironmentView;
-    return { id, name, kind };
+  describeActive(): Pick<EnvironmentView, 'id' | 'name' | 'kind'> {
+    const custom = this.settings.custom.find((c) => c.id === this.activeId);
+    return custom
+      ? { id: custom.id, name: custom.name, kind: 'custom' }
+      : { id: EMULATOR_ENV_ID, name: EMULATOR_ENV_NAME, kind: 'emulator' };
   }
 
   async save(input: OpParsedInput<'settings:saveEnvironment'>): Promise<EnvironmentView> {
@@ -144,7 +145,7 @@ export class Environments {
     const emulator = this.emulator();
     return {
       id: EMULATOR_ENV_ID,
-      name: 'Local emulator',
+      name: EMULATOR_ENV_NAME,
       kind: 'emulator',
       baseUrl: emulator?.url ?? '',
       channelId: emulator?.channel.channelId ?? '',

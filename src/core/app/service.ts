@@ -78,7 +78,12 @@ export async function startApp(options: AppOptions): Promise<AppService> {
       emulator: emulator
         ? { running: true, url: emulator.url }
         : { running: false, error: emulatorError },
-      environment: await envs.describeActive(),
+      environment: envs.describeActive(),
+      notices: envs.setAsideAs
+        ? [
+            `The environments file could not be read; it was kept as ${envs.setAsideAs} and the defaults are in use.`,
+          ]
+        : [],
     }),
 
     'settings:listEnvironments': () => envs.list(),
