@@ -29,8 +29,13 @@ export interface Bench {
   pageErrors: string[];
 }
 
+export interface BenchOptions {
+  /** Runs on the fresh data dir before the app starts, to begin from a given state. */
+  prepareDataDir?: (dataDir: string) => void;
+}
+
 /** Registers the file's hooks; the returned function gives the running bench inside tests. */
-export function useBench(): () => Bench {
+export function useBench(options: BenchOptions = {}): () => Bench {
   let dataDir: string;
   let profileDir: string;
   let server: BenchServer | undefined;
@@ -40,6 +45,7 @@ export function useBench(): () => Bench {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'devicebench-e2e-data-'));
     profileDir = mkdtempSync(join(tmpdir(), 'devicebench-e2e-chromium-'));
+    options.prepareDataDir?.(dataDir);
     server = await startBenchServer({ dataDir, staticDir: resolve('out/web'), port: 0 });
     // A persistent context is how Playwright takes a fresh --user-data-dir of our own.
     browser = await chromium.launchPersistentContext(profileDir, {

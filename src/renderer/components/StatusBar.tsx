@@ -43,6 +43,11 @@ export function StatusBar({ status, statusError, requestCount, lastRequest }: St
               ? 'Secrets in OS keychain'
               : 'Secrets in memory only'}
           </span>
+          {status.notices.map((notice) => (
+            <span key={notice} className="status-item warn" role="alert">
+              {notice}
+            </span>
+          ))}
         </>
       )}
       <span className="status-item activity" data-testid="status-activity" aria-live="polite">
