@@ -1,7 +1,7 @@
 // Chooses which platform (the local emulator or a custom one) every console talks to.
-import { useState } from 'react';
 import type { EnvironmentView } from '../../core/app/contract';
 import { useApi } from '../lib/api-context';
+import { useAction } from '../lib/use-action';
 import { ErrorNotice } from './ErrorNotice';
 
 export interface EnvironmentSwitcherProps {
@@ -16,20 +16,13 @@ export function EnvironmentSwitcher({
   onSwitched,
 }: EnvironmentSwitcherProps) {
   const api = useApi();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
 
   async function select(id: string) {
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       await api.settings.selectEnvironment({ id });
       onSwitched();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
