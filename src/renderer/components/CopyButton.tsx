@@ -47,3 +47,15 @@ export function CopyableId({ value, label }: { value: string; label: string }) {
     </span>
   );
 }
+
+/** A term and its copyable id, inside a `<dl className="facts">`. */
+export function IdFact({ term, value, label }: { term: string; value: string; label: string }) {
+  return (
+    <>
+      <dt>{term}</dt>
+      <dd>
+        <CopyableId value={value} label={label} />
+      </dd>
+    </>
+  );
+}

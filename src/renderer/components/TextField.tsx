@@ -1,6 +1,12 @@
-// A labelled input with its error messages underneath, wired for screen readers.
+// A labelled input with its error messages underneath, wired for screen readers, and
+// optionally values to suggest (ids the app already knows).
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import { FieldMessages } from './ErrorNotice';
+
+export interface Suggestion {
+  value: string;
+  label: string;
+}
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange'> {
   label: string;
@@ -9,6 +15,7 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   messages?: readonly string[];
   hint?: string;
   mono?: boolean;
+  suggestions?: readonly Suggestion[];
   /** Shown after the input, e.g. a button acting on this field. */
   children?: ReactNode;
 }
@@ -20,6 +27,7 @@ export function TextField({
   messages = [],
   hint,
   mono = false,
+  suggestions,
   className,
   children,
   ...rest
@@ -40,8 +48,18 @@ export function TextField({
           className={mono ? 'mono' : undefined}
           spellCheck={false}
           autoComplete="off"
+          list={suggestions && `${id}-suggestions`}
           {...rest}
         />
+        {suggestions && (
+          <datalist id={`${id}-suggestions`}>
+            {suggestions.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </datalist>
+        )}
         {children}
       </div>
       {hint && (

@@ -1,7 +1,7 @@
 // Small display helpers shared by pages.
 import type { EnvironmentView } from '../../core/app/contract';
 
-type SecretView = EnvironmentView['channelAccessToken'];
+export type SecretView = EnvironmentView['channelAccessToken'];
 
 /** A stored secret as the app reveals it: only whether it is set and a short hint. */
 export function maskedSecret(secret: SecretView): string {
