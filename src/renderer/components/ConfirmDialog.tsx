@@ -1,14 +1,16 @@
 // A modal confirmation built on <dialog>: focus is trapped, Escape cancels, and the safe
-// choice (Cancel) has focus first so a stray Enter never deletes anything.
+// choice (Cancel) has focus first so a stray Enter never deletes anything. The dialog runs the
+// confirmed call itself and stays open with its error when it fails.
 import { useEffect, useRef, type ReactNode } from 'react';
+import { useAction } from '../lib/use-action';
+import { ErrorNotice } from './ErrorNotice';
 
 export interface ConfirmDialogProps {
   title: string;
   children: ReactNode;
   confirmLabel: string;
-  busy?: boolean;
-  error?: ReactNode;
-  onConfirm: () => void;
+  /** The confirmed call; the dialog shows it as busy until it settles. */
+  onConfirm: () => Promise<void>;
   onCancel: () => void;
 }
 
@@ -16,12 +18,11 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
-  busy = false,
-  error,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const { busy, error, run } = useAction<void>();
 
   // No cleanup: unmounting removes the dialog from the top layer, and closing it here would
   // fire a close event (read as Cancel) when StrictMode re-runs effects in development.
@@ -44,12 +45,17 @@ export function ConfirmDialog({
     >
       <h2 id="confirm-title">{title}</h2>
       <div className="confirm-body">{children}</div>
-      {error}
+      <ErrorNotice error={error} />
       <div className="actions">
         <button type="button" autoFocus disabled={busy} onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="danger" disabled={busy} onClick={onConfirm}>
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          onClick={() => void run(onConfirm)}
+        >
           {busy ? 'Working…' : confirmLabel}
         </button>
       </div>

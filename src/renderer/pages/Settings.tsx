@@ -6,10 +6,13 @@ import type { AppStatus, EnvironmentView } from '../../core/app/contract';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { CopyableId } from '../components/CopyButton';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { TextField } from '../components/TextField';
+import { Panel } from '../components/Panel';
+import { TableHead } from '../components/TableHead';
+import { TextField, type TextFieldProps } from '../components/TextField';
 import { useApi } from '../lib/api-context';
-import { messagesFor } from '../lib/errors';
-import { maskedSecret } from '../lib/format';
+import { maskedSecret, type SecretView } from '../lib/format';
+import { useAction } from '../lib/use-action';
+import { useFields } from '../lib/use-fields';
 
 export interface SettingsProps {
   activeId: string;
@@ -23,17 +26,14 @@ export function Settings({ activeId, environments, status, onChanged }: Settings
   // 'new' for the add form, an environment to edit it, undefined when no form is open.
   const [editing, setEditing] = useState<EnvironmentView | 'new'>();
   const [pendingDelete, setPendingDelete] = useState<EnvironmentView>();
-  const [rowError, setRowError] = useState<unknown>();
   const [notice, setNotice] = useState<string>();
+  const select = useAction();
 
   async function use(env: EnvironmentView) {
-    setRowError(undefined);
-    try {
+    await select.run(async () => {
       await api.settings.selectEnvironment({ id: env.id });
       onChanged();
-    } catch (error) {
-      setRowError(error);
-    }
+    });
   }
 
   return (
@@ -44,9 +44,9 @@ export function Settings({ activeId, environments, status, onChanged }: Settings
 
       <KeychainStatus status={status} />
 
-      <section className="panel" aria-labelledby="env-title">
-        <header className="panel-header">
-          <h2 id="env-title">Environments</h2>
+      <Panel
+        title="Environments"
+        actions={
           <button
             type="button"
             className="primary"
@@ -57,26 +57,19 @@ export function Settings({ activeId, environments, status, onChanged }: Settings
           >
             Add environment
           </button>
-        </header>
+        }
+      >
         {notice && (
           <p className="notice" role="status" data-testid="settings-notice">
             {notice}
           </p>
         )}
-        <ErrorNotice error={rowError} />
+        <ErrorNotice error={select.error} />
         <table className="grid" data-testid="environments-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Base URL</th>
-              <th scope="col">Channel ID</th>
-              <th scope="col">Access token</th>
-              <th scope="col">Channel secret</th>
-              <th scope="col">
-                <span className="offscreen">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={['Name', 'Base URL', 'Channel ID', 'Access token', 'Channel secret']}
+            rowActions
+          />
           <tbody>
             {environments.map((env) => (
               <tr
@@ -147,18 +140,25 @@ export function Settings({ activeId, environments, status, onChanged }: Settings
             }}
           />
         )}
-      </section>
+      </Panel>
 
       {pendingDelete && (
-        <DeleteEnvironmentDialog
-          environment={pendingDelete}
-          onClose={(deleted) => {
+        <ConfirmDialog
+          title="Delete environment?"
+          confirmLabel="Delete environment"
+          onConfirm={async () => {
+            await api.settings.deleteEnvironment({ id: pendingDelete.id });
             setPendingDelete(undefined);
-            if (!deleted) return;
             setNotice(`Deleted environment ${pendingDelete.name}`);
             onChanged();
           }}
-        />
+          onCancel={() => setPendingDelete(undefined)}
+        >
+          <p>
+            <strong>{pendingDelete.name}</strong> and its stored token and secret will be removed
+            from this app. Nothing changes on the platform.
+          </p>
+        </ConfirmDialog>
       )}
     </div>
   );
@@ -166,10 +166,7 @@ export function Settings({ activeId, environments, status, onChanged }: Settings
 
 function KeychainStatus({ status }: { status: AppStatus | undefined }) {
   return (
-    <section className="panel" aria-labelledby="keychain-title" data-testid="keychain-status">
-      <header className="panel-header">
-        <h2 id="keychain-title">Secret storage</h2>
-      </header>
+    <Panel title="Secret storage" testId="keychain-status">
       {!status ? (
         <p className="note" role="status">
           Loading…
@@ -194,11 +191,9 @@ function KeychainStatus({ status }: { status: AppStatus | undefined }) {
           Data directory <code className="mono">{status.dataDir}</code> · version {status.version}
         </p>
       )}
-    </section>
+    </Panel>
   );
 }
-
-const FORM_FIELDS = ['name', 'baseUrl', 'channelId', 'channelAccessToken', 'channelSecret'];
 
 function EnvironmentForm({
   environment,
@@ -210,39 +205,35 @@ function EnvironmentForm({
   onSaved: (saved: EnvironmentView) => void;
 }) {
   const api = useApi();
-  const [name, setName] = useState(environment?.name ?? '');
-  const [baseUrl, setBaseUrl] = useState(environment?.baseUrl ?? 'https://');
-  const [channelId, setChannelId] = useState(environment?.channelId ?? '');
-  const [token, setToken] = useState('');
-  const [secret, setSecret] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const save = useAction();
+  const fields = useFields(
+    {
+      name: environment?.name ?? '',
+      baseUrl: environment?.baseUrl ?? 'https://',
+      channelId: environment?.channelId ?? '',
+      channelAccessToken: '',
+      channelSecret: '',
+    },
+    save.error,
+  );
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    const { name, baseUrl, channelId, channelAccessToken, channelSecret } = fields.values;
+    await save.run(async () => {
       const saved = await api.settings.saveEnvironment({
         id: environment?.id,
         name,
         baseUrl,
         channelId,
-        channelAccessToken: token.trim() || undefined,
-        channelSecret: secret.trim() || undefined,
+        channelAccessToken: channelAccessToken.trim() || undefined,
+        channelSecret: channelSecret.trim() || undefined,
       });
-      setToken('');
-      setSecret('');
+      fields.set('channelAccessToken', '');
+      fields.set('channelSecret', '');
       onSaved(saved);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
-
-  const keepHint = (view: EnvironmentView['channelAccessToken'] | undefined) =>
-    view?.set ? `Stored: ${maskedSecret(view)}. Leave blank to keep it.` : 'Not set yet.';
 
   return (
     <form
@@ -252,104 +243,44 @@ function EnvironmentForm({
       data-testid="environment-form"
     >
       <h3>{environment ? `Edit ${environment.name}` : 'Add environment'}</h3>
-      <TextField
-        label="Name"
-        name="name"
-        value={name}
-        onChange={setName}
-        messages={messagesFor(error, 'name')}
-        autoFocus
-      />
-      <TextField
-        label="Base URL"
-        name="baseUrl"
-        value={baseUrl}
-        onChange={setBaseUrl}
-        mono
-        messages={messagesFor(error, 'baseUrl')}
-      />
-      <TextField
-        label="Channel ID"
-        name="channelId"
-        value={channelId}
-        onChange={setChannelId}
-        mono
-        inputMode="numeric"
-        messages={messagesFor(error, 'channelId')}
-      />
-      <TextField
+      <TextField label="Name" {...fields.bind('name')} autoFocus />
+      <TextField label="Base URL" {...fields.bind('baseUrl')} mono />
+      <TextField label="Channel ID" {...fields.bind('channelId')} mono inputMode="numeric" />
+      <SecretField
         label="Channel access token"
-        name="channelAccessToken"
-        type="password"
-        autoComplete="new-password"
-        value={token}
-        onChange={setToken}
-        mono
-        placeholder={environment?.channelAccessToken.set ? 'leave blank to keep' : ''}
-        hint={keepHint(environment?.channelAccessToken)}
-        messages={messagesFor(error, 'channelAccessToken')}
+        {...fields.bind('channelAccessToken')}
+        stored={environment?.channelAccessToken}
       />
-      <TextField
+      <SecretField
         label="Channel secret"
-        name="channelSecret"
-        type="password"
-        autoComplete="new-password"
-        value={secret}
-        onChange={setSecret}
-        mono
-        placeholder={environment?.channelSecret.set ? 'leave blank to keep' : ''}
-        hint={keepHint(environment?.channelSecret)}
-        messages={messagesFor(error, 'channelSecret')}
+        {...fields.bind('channelSecret')}
+        stored={environment?.channelSecret}
       />
-      <ErrorNotice error={error} shownFields={FORM_FIELDS} testId="environment-error" />
+      <ErrorNotice error={save.error} shownFields={fields.names} testId="environment-error" />
       <div className="actions">
         <button type="button" onClick={onCancel}>
           Cancel
         </button>
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save environment'}
+        <button type="submit" className="primary" disabled={save.busy}>
+          {save.busy ? 'Saving…' : 'Save environment'}
         </button>
       </div>
     </form>
   );
 }
 
-function DeleteEnvironmentDialog({
-  environment,
-  onClose,
-}: {
-  environment: EnvironmentView;
-  onClose: (deleted: boolean) => void;
-}) {
-  const api = useApi();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-
-  async function confirm() {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.settings.deleteEnvironment({ id: environment.id });
-      onClose(true);
-    } catch (e) {
-      setError(e);
-      setBusy(false);
-    }
-  }
-
+/** A write-only secret: blank keeps the stored one, which is shown only as its hint. */
+function SecretField({ stored, ...field }: TextFieldProps & { stored: SecretView | undefined }) {
   return (
-    <ConfirmDialog
-      title="Delete environment?"
-      confirmLabel="Delete environment"
-      busy={busy}
-      error={<ErrorNotice error={error} />}
-      onConfirm={() => void confirm()}
-      onCancel={() => onClose(false)}
-    >
-      <p>
-        <strong>{environment.name}</strong> and its stored token and secret will be removed from
-        this app. Nothing changes on the platform.
-      </p>
-    </ConfirmDialog>
+    <TextField
+      type="password"
+      autoComplete="new-password"
+      {...field}
+      mono
+      placeholder={stored?.set ? 'leave blank to keep' : ''}
+      hint={
+        stored?.set ? `Stored: ${maskedSecret(stored)}. Leave blank to keep it.` : 'Not set yet.'
+      }
+    />
   );
 }

@@ -4,6 +4,8 @@ import { useCallback, useId, useMemo, useRef, useState, type KeyboardEvent } fro
 import type { ScenarioSet, TrialProduct } from '../../../core/platform/things/schema';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { LoadFailure } from '../../components/LoadFailure';
+import { Panel } from '../../components/Panel';
 import { useApi } from '../../lib/api-context';
 import { isNotFound } from '../../lib/errors';
 import { downloadText } from '../../lib/files';
@@ -42,19 +44,16 @@ export function ScenarioSetEditor({ product }: { product: TrialProduct }) {
   const loaded = useResource(load);
 
   return (
-    <section className="panel" aria-labelledby="scenario-title" data-testid="scenario-editor">
-      <header className="panel-header">
-        <h2 id="scenario-title">
-          Scenario set · {product.name} <code className="mono muted">{product.id}</code>
-        </h2>
-      </header>
-      {loaded.error !== undefined ? (
+    <Panel
+      title={
         <>
-          <ErrorNotice error={loaded.error} />
-          <button type="button" onClick={loaded.reload}>
-            Try again
-          </button>
+          Scenario set · {product.name} <code className="mono muted">{product.id}</code>
         </>
+      }
+      testId="scenario-editor"
+    >
+      {loaded.error !== undefined ? (
+        <LoadFailure error={loaded.error} onRetry={loaded.reload} />
       ) : !loaded.value ? (
         <p className="note" role="status">
           Loading scenario set…
@@ -62,7 +61,7 @@ export function ScenarioSetEditor({ product }: { product: TrialProduct }) {
       ) : (
         <DraftEditor key={loaded.value.load} product={product} initial={loaded.value.set} />
       )}
-    </section>
+    </Panel>
   );
 }
 
@@ -89,8 +88,6 @@ function DraftEditor({ product, initial }: { product: TrialProduct; initial: Sce
   const [actionError, setActionError] = useState<unknown>();
   const [notice, setNotice] = useState<string>();
   const [confirmingDelete, setConfirmingDelete] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const [deleteError, setDeleteError] = useState<unknown>();
 
   const validation = useMemo(
     () =>
@@ -172,19 +169,11 @@ function DraftEditor({ product, initial }: { product: TrialProduct; initial: Sce
   }
 
   async function deleteSet() {
-    setDeleting(true);
-    setDeleteError(undefined);
-    try {
-      await api.things.deleteScenarioSet({ productId: product.id });
-      setSaved(null);
-      setBaseline(formatJson(emptyDraft()));
-      setConfirmingDelete(false);
-      setNotice('Scenario set deleted; the draft below is not saved');
-    } catch (error) {
-      setDeleteError(error);
-    } finally {
-      setDeleting(false);
-    }
+    await api.things.deleteScenarioSet({ productId: product.id });
+    setSaved(null);
+    setBaseline(formatJson(emptyDraft()));
+    setConfirmingDelete(false);
+    setNotice('Scenario set deleted; the draft below is not saved');
   }
 
   function onKeyDown(event: KeyboardEvent) {
@@ -274,10 +263,7 @@ function DraftEditor({ product, initial }: { product: TrialProduct; initial: Sce
           type="button"
           className="danger"
           disabled={!saved}
-          onClick={() => {
-            setDeleteError(undefined);
-            setConfirmingDelete(true);
-          }}
+          onClick={() => setConfirmingDelete(true)}
         >
           Delete set…
         </button>
@@ -331,9 +317,7 @@ function DraftEditor({ product, initial }: { product: TrialProduct; initial: Sce
         <ConfirmDialog
           title="Delete scenario set?"
           confirmLabel="Delete scenario set"
-          busy={deleting}
-          error={<ErrorNotice error={deleteError} />}
-          onConfirm={() => void deleteSet()}
+          onConfirm={deleteSet}
           onCancel={() => setConfirmingDelete(false)}
         >
           <p>

@@ -5,9 +5,12 @@ import { TRIAL_PRODUCT_LIMIT, type TrialProduct } from '../../../core/platform/t
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyableId } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
+import { TableHead } from '../../components/TableHead';
 import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
-import { messagesFor } from '../../lib/errors';
+import { useAction } from '../../lib/use-action';
+import { useFields } from '../../lib/use-fields';
 import type { Resource } from '../../lib/use-resource';
 
 export interface TrialProductsProps {
@@ -17,28 +20,31 @@ export interface TrialProductsProps {
 }
 
 export function TrialProducts({ products, selectedId, onSelect }: TrialProductsProps) {
+  const api = useApi();
   const [pendingDelete, setPendingDelete] = useState<TrialProduct>();
   const list = products.value;
 
   return (
-    <section className="panel" aria-labelledby="products-title">
-      <header className="panel-header">
-        <h2 id="products-title">Trial products</h2>
-        {list && (
-          <span className="muted" data-testid="product-count">
-            {list.length} of {TRIAL_PRODUCT_LIMIT}
-          </span>
-        )}
-        <button
-          type="button"
-          className="link"
-          onClick={products.reload}
-          disabled={products.loading}
-        >
-          {products.loading && list ? 'Refreshing…' : 'Refresh'}
-        </button>
-      </header>
-
+    <Panel
+      title="Trial products"
+      actions={
+        <>
+          {list && (
+            <span className="muted" data-testid="product-count">
+              {list.length} of {TRIAL_PRODUCT_LIMIT}
+            </span>
+          )}
+          <button
+            type="button"
+            className="link"
+            onClick={products.reload}
+            disabled={products.loading}
+          >
+            {products.loading && list ? 'Refreshing…' : 'Refresh'}
+          </button>
+        </>
+      }
+    >
       <CreateProductForm
         onCreated={(product) => {
           products.reload();
@@ -60,17 +66,10 @@ export function TrialProducts({ products, selectedId, onSelect }: TrialProductsP
       ) : (
         <div className="table-scroll">
           <table className="grid products" data-testid="products-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Product ID</th>
-                <th scope="col">Service UUID</th>
-                <th scope="col">PSDI service / characteristic UUID</th>
-                <th scope="col">
-                  <span className="offscreen">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={['Name', 'Product ID', 'Service UUID', 'PSDI service / characteristic UUID']}
+              rowActions
+            />
             <tbody>
               {list.map((product) => (
                 <tr
@@ -127,96 +126,54 @@ export function TrialProducts({ products, selectedId, onSelect }: TrialProductsP
       )}
 
       {pendingDelete && (
-        <DeleteProductDialog
-          product={pendingDelete}
-          onClose={(deleted) => {
+        <ConfirmDialog
+          title="Delete trial product?"
+          confirmLabel="Delete product"
+          onConfirm={async () => {
+            await api.things.deleteTrialProduct({ productId: pendingDelete.id });
             setPendingDelete(undefined);
-            if (!deleted) return;
             if (pendingDelete.id === selectedId) onSelect(undefined);
             products.reload();
           }}
-        />
+          onCancel={() => setPendingDelete(undefined)}
+        >
+          <p>
+            <strong>{pendingDelete.name}</strong> (<code className="mono">{pendingDelete.id}</code>)
+            will be deleted from the platform with its scenario set, devices and links. This cannot
+            be undone.
+          </p>
+        </ConfirmDialog>
       )}
-    </section>
+    </Panel>
   );
 }
 
 function CreateProductForm({ onCreated }: { onCreated: (product: TrialProduct) => void }) {
   const api = useApi();
-  const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const create = useAction();
+  const fields = useFields({ name: '' }, create.error);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const product = await api.things.createTrialProduct({ name });
-      setName('');
+    await create.run(async () => {
+      const product = await api.things.createTrialProduct({ name: fields.values.name });
+      fields.set('name', '');
       onCreated(product);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
     <form className="inline-form" onSubmit={submit} aria-label="Create trial product">
       <TextField
         label="New product name"
-        name="name"
-        value={name}
-        onChange={setName}
-        messages={messagesFor(error, 'name')}
+        {...fields.bind('name')}
         placeholder="e.g. Thermostat rev B"
         maxLength={200}
       />
-      <button type="submit" className="primary" disabled={busy}>
-        {busy ? 'Creating…' : 'Create product'}
+      <button type="submit" className="primary" disabled={create.busy}>
+        {create.busy ? 'Creating…' : 'Create product'}
       </button>
-      <ErrorNotice error={error} shownFields={['name']} testId="create-product-error" />
+      <ErrorNotice error={create.error} shownFields={fields.names} testId="create-product-error" />
     </form>
-  );
-}
-
-function DeleteProductDialog({
-  product,
-  onClose,
-}: {
-  product: TrialProduct;
-  onClose: (deleted: boolean) => void;
-}) {
-  const api = useApi();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-
-  async function confirm() {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.things.deleteTrialProduct({ productId: product.id });
-      onClose(true);
-    } catch (e) {
-      setError(e);
-      setBusy(false);
-    }
-  }
-
-  return (
-    <ConfirmDialog
-      title="Delete trial product?"
-      confirmLabel="Delete product"
-      busy={busy}
-      error={<ErrorNotice error={error} />}
-      onConfirm={() => void confirm()}
-      onCancel={() => onClose(false)}
-    >
-      <p>
-        <strong>{product.name}</strong> (<code className="mono">{product.id}</code>) will be deleted
-        from the platform with its scenario set, devices and links. This cannot be undone.
-      </p>
-    </ConfirmDialog>
   );
 }
