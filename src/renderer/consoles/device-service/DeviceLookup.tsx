@@ -1,67 +1,45 @@
 // Looks a device up by its device ID (GET /things/v1/devices/{deviceId}).
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import type { Device } from '../../../core/platform/things/schema';
-import { CopyableId } from '../../components/CopyButton';
+import { IdFact } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
 import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
-import { messagesFor } from '../../lib/errors';
+import { useAction } from '../../lib/use-action';
+import { useFields } from '../../lib/use-fields';
 
 export function DeviceLookup() {
   const api = useApi();
-  const [deviceId, setDeviceId] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ device?: Device; error?: unknown }>({});
+  const lookup = useAction<Device>();
+  const fields = useFields({ deviceId: '' }, lookup.error);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    try {
-      setResult({ device: await api.things.getDevice({ deviceId }) });
-    } catch (error) {
-      setResult({ error });
-    } finally {
-      setBusy(false);
-    }
+    await lookup.run(() => api.things.getDevice({ deviceId: fields.values.deviceId }));
   }
 
-  const { device, error } = result;
+  const device = lookup.value;
   return (
-    <section className="panel" aria-labelledby="device-lookup-title">
-      <header className="panel-header">
-        <h2 id="device-lookup-title">Device lookup</h2>
-      </header>
+    <Panel title="Device lookup">
       <form className="inline-form" onSubmit={submit} aria-label="Look up device">
-        <TextField
-          label="Device ID"
-          name="deviceId"
-          value={deviceId}
-          onChange={setDeviceId}
-          mono
-          messages={messagesFor(error, 'deviceId')}
-          className="grow"
-        />
-        <button type="submit" disabled={busy}>
-          {busy ? 'Looking up…' : 'Look up'}
+        <TextField label="Device ID" {...fields.bind('deviceId')} mono className="grow" />
+        <button type="submit" disabled={lookup.busy}>
+          {lookup.busy ? 'Looking up…' : 'Look up'}
         </button>
       </form>
-      <ErrorNotice error={error} shownFields={['deviceId']} testId="device-error" />
+      <ErrorNotice error={lookup.error} shownFields={fields.names} testId="device-error" />
       {device && (
         <dl className="facts" data-testid="device-result">
-          <dt>Device ID</dt>
-          <dd>
-            <CopyableId value={device.id} label="device ID" />
-          </dd>
-          <dt>Product ID</dt>
-          <dd>
-            <CopyableId value={device.productId} label="product ID" />
-          </dd>
-          <dt>Product-specific device ID</dt>
-          <dd>
-            <CopyableId value={device.productSpecificDeviceId} label="PSDI" />
-          </dd>
+          <IdFact term="Device ID" value={device.id} label="device ID" />
+          <IdFact term="Product ID" value={device.productId} label="product ID" />
+          <IdFact
+            term="Product-specific device ID"
+            value={device.productSpecificDeviceId}
+            label="PSDI"
+          />
         </dl>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -1,71 +1,49 @@
 // Which of a product's devices a user has linked
 // (GET /things/v1/products/{productId}/users/{userId}/links).
-import { useId, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import type { Links, TrialProduct } from '../../../core/platform/things/schema';
 import { CopyableId } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
+import { TableHead } from '../../components/TableHead';
 import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
-import { messagesFor } from '../../lib/errors';
+import { useAction } from '../../lib/use-action';
+import { useFields } from '../../lib/use-fields';
 
 export function LinkLookup({ products }: { products: readonly TrialProduct[] }) {
   const api = useApi();
-  const listId = useId();
-  const [productId, setProductId] = useState('');
-  const [userId, setUserId] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ links?: Links; error?: unknown }>({});
+  const lookup = useAction<Links>();
+  const fields = useFields({ productId: '', userId: '' }, lookup.error);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    try {
-      setResult({ links: await api.things.getLinks({ productId, userId }) });
-    } catch (error) {
-      setResult({ error });
-    } finally {
-      setBusy(false);
-    }
+    const { productId, userId } = fields.values;
+    await lookup.run(() => api.things.getLinks({ productId, userId }));
   }
 
-  const { links, error } = result;
+  const links = lookup.value;
   return (
-    <section className="panel" aria-labelledby="link-lookup-title">
-      <header className="panel-header">
-        <h2 id="link-lookup-title">Link lookup</h2>
-      </header>
+    <Panel title="Link lookup">
       <form className="inline-form" onSubmit={submit} aria-label="Look up links">
         <TextField
           label="Product ID"
-          name="productId"
-          value={productId}
-          onChange={setProductId}
-          list={listId}
+          {...fields.bind('productId')}
+          suggestions={products.map((p) => ({ value: p.id, label: p.name }))}
           mono
-          messages={messagesFor(error, 'productId')}
         />
-        <datalist id={listId}>
-          {products.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </datalist>
         <TextField
           label="User ID"
-          name="userId"
-          value={userId}
-          onChange={setUserId}
+          {...fields.bind('userId')}
           mono
           placeholder="U + 32 hex digits"
-          messages={messagesFor(error, 'userId')}
           className="grow"
         />
-        <button type="submit" disabled={busy}>
-          {busy ? 'Looking up…' : 'Find links'}
+        <button type="submit" disabled={lookup.busy}>
+          {lookup.busy ? 'Looking up…' : 'Find links'}
         </button>
       </form>
-      <ErrorNotice error={error} shownFields={['productId', 'userId']} testId="links-error" />
+      <ErrorNotice error={lookup.error} shownFields={fields.names} testId="links-error" />
       {links &&
         (links.items.length === 0 ? (
           <p className="note empty" data-testid="links-empty">
@@ -73,14 +51,7 @@ export function LinkLookup({ products }: { products: readonly TrialProduct[] }) 
           </p>
         ) : (
           <table className="grid" data-testid="links-result">
-            <thead>
-              <tr>
-                <th scope="col">Device ID</th>
-                <th scope="col">PSDI</th>
-                <th scope="col">Display name</th>
-                <th scope="col">User ID</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Device ID', 'PSDI', 'Display name', 'User ID']} />
             <tbody>
               {links.items.map((item) => (
                 <tr key={item.device.id}>
@@ -95,6 +66,6 @@ export function LinkLookup({ products }: { products: readonly TrialProduct[] }) 
             </tbody>
           </table>
         ))}
-    </section>
+    </Panel>
   );
 }
