@@ -2,7 +2,7 @@
 // the status bar. Pages are keyed by the active environment so switching reloads their data.
 import { useCallback, useState } from 'react';
 import { EnvironmentSwitcher } from './components/EnvironmentSwitcher';
-import { ErrorNotice } from './components/ErrorNotice';
+import { LoadFailure } from './components/LoadFailure';
 import { Sidebar, type PageId } from './components/Sidebar';
 import { StatusBar } from './components/StatusBar';
 import { DeviceService } from './consoles/DeviceService';
@@ -40,12 +40,7 @@ export function App() {
       </aside>
       <main className="content">
         {environments.error !== undefined && !environments.value ? (
-          <>
-            <ErrorNotice error={environments.error} />
-            <button type="button" onClick={environments.reload}>
-              Try again
-            </button>
-          </>
+          <LoadFailure error={environments.error} onRetry={environments.reload} />
         ) : activeId === undefined ? (
           <p className="note" role="status">
             Loading environments…

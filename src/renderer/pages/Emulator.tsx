@@ -3,13 +3,17 @@
 import { useCallback, useId, useMemo, useState, type FormEvent } from 'react';
 import type { EmulatorState } from '../../core/app/contract';
 import type { Activity } from '../../core/emulator/schema';
-import { CopyableId } from '../components/CopyButton';
+import { CopyableId, IdFact } from '../components/CopyButton';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { TextField } from '../components/TextField';
+import { LoadFailure } from '../components/LoadFailure';
+import { Panel } from '../components/Panel';
+import { TableHead } from '../components/TableHead';
+import { TextField, type Suggestion } from '../components/TextField';
 import { useApi } from '../lib/api-context';
-import { messagesFor } from '../lib/errors';
 import { formatClockTime, formatDuration, formatTime } from '../lib/format';
+import { useAction } from '../lib/use-action';
 import { useActivityFeed } from '../lib/use-activity';
+import { useFields } from '../lib/use-fields';
 import { useResource } from '../lib/use-resource';
 
 const CLOCK_STEPS: { label: string; ms: number }[] = [
@@ -20,26 +24,6 @@ const CLOCK_STEPS: { label: string; ms: number }[] = [
   { label: '+30 days', ms: 30 * 86_400_000 },
 ];
 const LOG_LIMIT = 300;
-
-/** Runs an API call for a form, keeping its busy flag and error. */
-function useAction() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const run = useCallback(async (action: () => Promise<unknown>): Promise<boolean> => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await action();
-      return true;
-    } catch (e) {
-      setError(e);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }, []);
-  return { busy, error, run };
-}
 
 export function Emulator() {
   const api = useApi();
@@ -63,12 +47,7 @@ export function Emulator() {
           <h1>Emulator</h1>
         </header>
         {state.error !== undefined ? (
-          <>
-            <ErrorNotice error={state.error} />
-            <button type="button" onClick={state.reload}>
-              Try again
-            </button>
-          </>
+          <LoadFailure error={state.error} onRetry={state.reload} />
         ) : (
           <p className="note" role="status">
             Loading emulator state…
@@ -98,7 +77,7 @@ export function Emulator() {
       </div>
       <Devices
         state={s}
-        productIds={(products.value ?? []).map((p) => ({ id: p.id, name: p.name }))}
+        products={(products.value ?? []).map((p) => ({ value: p.id, label: p.name }))}
         onChanged={state.reload}
       />
       <ActivityLog initial={s.activity} live={live} />
@@ -110,21 +89,15 @@ function Overview({ state, onChanged }: { state: EmulatorState; onChanged: () =>
   const api = useApi();
   const action = useAction();
   const move = (call: () => Promise<unknown>) =>
-    void action.run(call).then((ok) => ok && onChanged());
+    void action.run(async () => {
+      await call();
+      onChanged();
+    });
   return (
-    <section className="panel" aria-labelledby="emu-overview">
-      <header className="panel-header">
-        <h2 id="emu-overview">Server and clock</h2>
-      </header>
+    <Panel title="Server and clock">
       <dl className="facts">
-        <dt>Platform URL</dt>
-        <dd>
-          <CopyableId value={state.url} label="emulator URL" />
-        </dd>
-        <dt>Admin URL</dt>
-        <dd>
-          <CopyableId value={state.adminUrl} label="admin URL" />
-        </dd>
+        <IdFact term="Platform URL" value={state.url} label="emulator URL" />
+        <IdFact term="Admin URL" value={state.adminUrl} label="admin URL" />
         <dt>Clock</dt>
         <dd data-testid="emulator-clock">
           <span className="mono">{formatTime(state.clock.now)}</span>{' '}
@@ -151,26 +124,18 @@ function Overview({ state, onChanged }: { state: EmulatorState; onChanged: () =>
         </button>
       </div>
       <ErrorNotice error={action.error} />
-    </section>
+    </Panel>
   );
 }
 
 function Channels({ channels }: { channels: EmulatorState['channels'] }) {
   return (
-    <section className="panel" aria-labelledby="emu-channels">
-      <header className="panel-header">
-        <h2 id="emu-channels">Channels</h2>
-      </header>
+    <Panel title="Channels">
       {channels.length === 0 ? (
         <p className="note empty">No channels.</p>
       ) : (
         <table className="grid">
-          <thead>
-            <tr>
-              <th scope="col">Channel ID</th>
-              <th scope="col">Name</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Channel ID', 'Name']} />
           <tbody>
             {channels.map((c) => (
               <tr key={c.channelId}>
@@ -183,51 +148,38 @@ function Channels({ channels }: { channels: EmulatorState['channels'] }) {
           </tbody>
         </table>
       )}
-    </section>
+    </Panel>
   );
 }
 
 function Users({ users, onChanged }: { users: EmulatorState['users']; onChanged: () => void }) {
   const api = useApi();
-  const action = useAction();
-  const [displayName, setDisplayName] = useState('');
+  const add = useAction();
+  const fields = useFields({ displayName: '' }, add.error);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (await action.run(() => api.emulator.addUser({ displayName }))) {
-      setDisplayName('');
+    await add.run(async () => {
+      await api.emulator.addUser({ displayName: fields.values.displayName });
+      fields.set('displayName', '');
       onChanged();
-    }
+    });
   }
 
   return (
-    <section className="panel" aria-labelledby="emu-users">
-      <header className="panel-header">
-        <h2 id="emu-users">Users</h2>
-      </header>
+    <Panel title="Users">
       <form className="inline-form" onSubmit={submit} aria-label="Add user">
-        <TextField
-          label="Display name"
-          name="displayName"
-          value={displayName}
-          onChange={setDisplayName}
-          messages={messagesFor(action.error, 'displayName')}
-        />
-        <button type="submit" disabled={action.busy}>
+        <TextField label="Display name" {...fields.bind('displayName')} />
+        <button type="submit" disabled={add.busy}>
           Add user
         </button>
       </form>
-      <ErrorNotice error={action.error} shownFields={['displayName']} />
+      <ErrorNotice error={add.error} shownFields={fields.names} />
       {users.length === 0 ? (
         <p className="note empty">No users yet.</p>
       ) : (
         <table className="grid" data-testid="users-table">
-          <thead>
-            <tr>
-              <th scope="col">User ID</th>
-              <th scope="col">Display name</th>
-            </tr>
-          </thead>
+          <TableHead columns={['User ID', 'Display name']} />
           <tbody>
             {users.map((u) => (
               <tr key={u.userId} data-testid="user-row">
@@ -240,101 +192,66 @@ function Users({ users, onChanged }: { users: EmulatorState['users']; onChanged:
           </tbody>
         </table>
       )}
-    </section>
+    </Panel>
   );
 }
 
 function Devices({
   state,
-  productIds,
+  products,
   onChanged,
 }: {
   state: EmulatorState;
-  productIds: { id: string; name: string }[];
+  /** Trial products of the active channel, suggested for the product ID. */
+  products: readonly Suggestion[];
   onChanged: () => void;
 }) {
   const api = useApi();
-  const productList = useId();
-  const userList = useId();
   const register = useAction();
-  const [productId, setProductId] = useState('');
-  const [psdi, setPsdi] = useState('');
-  const [userId, setUserId] = useState('');
+  const fields = useFields(
+    { productId: '', productSpecificDeviceId: '', userId: '' },
+    register.error,
+  );
   const [registered, setRegistered] = useState<string>();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setRegistered(undefined);
-    const ok = await register.run(async () => {
+    const { productId, productSpecificDeviceId, userId } = fields.values;
+    await register.run(async () => {
       const result = await api.emulator.registerDevice({
         productId,
-        productSpecificDeviceId: psdi,
+        productSpecificDeviceId,
         userId: userId.trim() === '' ? undefined : userId,
       });
       setRegistered(result.device.id);
-    });
-    if (ok) {
-      setPsdi('');
+      fields.set('productSpecificDeviceId', '');
       onChanged();
-    }
+    });
   }
 
   return (
-    <section className="panel" aria-labelledby="emu-devices">
-      <header className="panel-header">
-        <h2 id="emu-devices">Devices</h2>
-      </header>
+    <Panel title="Devices">
       <form className="inline-form" onSubmit={submit} aria-label="Register device">
-        <TextField
-          label="Product ID"
-          name="productId"
-          value={productId}
-          onChange={setProductId}
-          list={productList}
-          mono
-          messages={messagesFor(register.error, 'productId')}
-        />
-        <datalist id={productList}>
-          {productIds.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </datalist>
+        <TextField label="Product ID" {...fields.bind('productId')} suggestions={products} mono />
         <TextField
           label="Product-specific device ID (PSDI)"
-          name="productSpecificDeviceId"
-          value={psdi}
-          onChange={setPsdi}
+          {...fields.bind('productSpecificDeviceId')}
           mono
-          messages={messagesFor(register.error, 'productSpecificDeviceId')}
         />
         <TextField
           label="Link to user (optional)"
-          name="userId"
-          value={userId}
-          onChange={setUserId}
-          list={userList}
+          {...fields.bind('userId')}
+          suggestions={state.users.map((u) => ({ value: u.userId, label: u.displayName }))}
           mono
           placeholder="U + 32 hex digits"
-          messages={messagesFor(register.error, 'userId')}
           className="grow"
         />
-        <datalist id={userList}>
-          {state.users.map((u) => (
-            <option key={u.userId} value={u.userId}>
-              {u.displayName}
-            </option>
-          ))}
-        </datalist>
         <button type="submit" className="primary" disabled={register.busy}>
           Register device
         </button>
       </form>
-      <ErrorNotice
-        error={register.error}
-        shownFields={['productId', 'productSpecificDeviceId', 'userId']}
-      />
+      <ErrorNotice error={register.error} shownFields={fields.names} />
       {registered && (
         <p className="notice" role="status" data-testid="registered-device">
           Registered device <code className="mono">{registered}</code>
@@ -344,14 +261,7 @@ function Devices({
         <p className="note empty">No devices registered.</p>
       ) : (
         <table className="grid" data-testid="devices-table">
-          <thead>
-            <tr>
-              <th scope="col">Device ID</th>
-              <th scope="col">Product ID</th>
-              <th scope="col">PSDI</th>
-              <th scope="col">Linked user</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Device ID', 'Product ID', 'PSDI', 'Linked user']} />
           <tbody>
             {state.devices.map((d) => (
               <tr key={d.id} data-testid="device-row" data-device-id={d.id}>
@@ -372,7 +282,7 @@ function Devices({
           </tbody>
         </table>
       )}
-    </section>
+    </Panel>
   );
 }
 
@@ -384,38 +294,43 @@ function Faults({ faults, onChanged }: { faults: EmulatorState['faults']; onChan
   const inject = useAction();
   const clear = useAction();
   const [choice, setChoice] = useState<FaultChoice>('429');
-  const [latencyMs, setLatencyMs] = useState('2000');
-  const [count, setCount] = useState('1');
-  const [pathPrefix, setPathPrefix] = useState('');
+  const fields = useFields({ latencyMs: '2000', count: '1', pathPrefix: '' }, inject.error);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    const { latencyMs, count, pathPrefix } = fields.values;
     const common = { count: Number(count), pathPrefix: pathPrefix.trim() || undefined };
-    const ok = await inject.run(() =>
-      api.emulator.injectFault(
+    await inject.run(async () => {
+      await api.emulator.injectFault(
         choice === 'latency'
           ? { kind: 'latency', latencyMs: Number(latencyMs), ...common }
           : { kind: 'status', status: Number(choice) as 429 | 500 | 503, ...common },
-      ),
-    );
-    if (ok) onChanged();
+      );
+      onChanged();
+    });
+  }
+
+  async function clearAll() {
+    await clear.run(async () => {
+      await api.emulator.clearFaults({});
+      onChanged();
+    });
   }
 
   return (
-    <section className="panel" aria-labelledby="emu-faults">
-      <header className="panel-header">
-        <h2 id="emu-faults">Faults</h2>
+    <Panel
+      title="Faults"
+      actions={
         <button
           type="button"
           className="link"
           disabled={clear.busy || faults.length === 0}
-          onClick={() =>
-            void clear.run(() => api.emulator.clearFaults({})).then((ok) => ok && onChanged())
-          }
+          onClick={() => void clearAll()}
         >
           Clear all
         </button>
-      </header>
+      }
+    >
       <form className="inline-form" onSubmit={submit} aria-label="Inject fault">
         <div className="field">
           <label htmlFor={kindId}>Fault</label>
@@ -433,48 +348,33 @@ function Faults({ faults, onChanged }: { faults: EmulatorState['faults']; onChan
         {choice === 'latency' && (
           <TextField
             label="Latency (ms)"
-            value={latencyMs}
-            onChange={setLatencyMs}
+            {...fields.bind('latencyMs')}
             inputMode="numeric"
             className="number"
-            messages={messagesFor(inject.error, 'latencyMs')}
           />
         )}
         <TextField
           label="Next N requests"
-          value={count}
-          onChange={setCount}
+          {...fields.bind('count')}
           inputMode="numeric"
           className="number"
-          messages={messagesFor(inject.error, 'count')}
         />
         <TextField
           label="Path prefix (optional)"
-          value={pathPrefix}
-          onChange={setPathPrefix}
+          {...fields.bind('pathPrefix')}
           mono
           placeholder="/things/v1"
-          messages={messagesFor(inject.error, 'pathPrefix')}
         />
         <button type="submit" disabled={inject.busy}>
           Inject
         </button>
       </form>
-      <ErrorNotice
-        error={inject.error ?? clear.error}
-        shownFields={['latencyMs', 'count', 'pathPrefix']}
-      />
+      <ErrorNotice error={inject.error ?? clear.error} shownFields={fields.names} />
       {faults.length === 0 ? (
         <p className="note empty">No faults: requests are answered normally.</p>
       ) : (
         <table className="grid" data-testid="faults-table">
-          <thead>
-            <tr>
-              <th scope="col">Fault</th>
-              <th scope="col">Remaining</th>
-              <th scope="col">Paths</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Fault', 'Remaining', 'Paths']} />
           <tbody>
             {faults.map((f) => (
               <tr key={f.id}>
@@ -488,7 +388,7 @@ function Faults({ faults, onChanged }: { faults: EmulatorState['faults']; onChan
           </tbody>
         </table>
       )}
-    </section>
+    </Panel>
   );
 }
 
@@ -500,27 +400,15 @@ function ActivityLog({ initial, live }: { initial: Activity[]; live: Activity[] 
   }, [initial, live]);
 
   return (
-    <section className="panel" aria-labelledby="emu-activity">
-      <header className="panel-header">
-        <h2 id="emu-activity">Activity</h2>
-        <span className="muted">newest first, live</span>
-      </header>
+    <Panel title="Activity" actions={<span className="muted">newest first, live</span>}>
       {entries.length === 0 ? (
         <p className="note empty">No requests yet.</p>
       ) : (
         <div className="scroll">
           <table className="grid log" data-testid="activity-log">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Method</th>
-                <th scope="col">Path</th>
-                <th scope="col">Status</th>
-                <th scope="col">Request ID</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Note</th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={['Time', 'Method', 'Path', 'Status', 'Request ID', 'Duration', 'Note']}
+            />
             <tbody>
               {entries.map((a) => (
                 <tr key={a.seq} data-testid="activity-row">
@@ -541,6 +429,6 @@ function ActivityLog({ initial, live }: { initial: Activity[]; live: Activity[] 
           </table>
         </div>
       )}
-    </section>
+    </Panel>
   );
 }
