@@ -38,7 +38,6 @@ export function EnvironmentSwitcher({
         {environments.map((env) => (
           <option key={env.id} value={env.id}>
             {env.name}
-            {env.kind === 'emulator' ? ' (emulator)' : ''}
           </option>
         ))}
       </select>
