@@ -20,7 +20,7 @@ import {
   USER_ID_PATTERN,
 } from '../platform/things/schema';
 
-export const ERROR_CODES = [
+const ERROR_CODES = [
   'invalid_input',
   'unknown_operation',
   'platform',
@@ -47,7 +47,7 @@ const productId = z.string().trim().min(1, 'is required');
 const userId = z.string().trim().regex(USER_ID_PATTERN, 'must match U[0-9a-f]{32}');
 
 const secretView = z.object({ set: z.boolean(), hint: z.string().optional() });
-export const environmentSchema = z.object({
+const environmentSchema = z.object({
   id: z.string(),
   name: z.string(),
   kind: z.enum(['emulator', 'custom']),
@@ -58,7 +58,7 @@ export const environmentSchema = z.object({
 });
 export type EnvironmentView = z.infer<typeof environmentSchema>;
 
-export const saveEnvironmentSchema = z.object({
+const saveEnvironmentSchema = z.object({
   id: z.string().optional(),
   name: z.string().trim().min(1, 'is required').max(60, 'must be at most 60 characters'),
   baseUrl: z

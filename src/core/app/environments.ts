@@ -11,7 +11,7 @@ import type { EnvironmentView, OpParsedInput } from './contract';
 import { AppFailure } from './errors';
 import { readJsonFile, writeJsonFile } from './json-file';
 
-export const EMULATOR_ENV_ID = 'local-emulator';
+const EMULATOR_ENV_ID = 'local-emulator';
 const EMULATOR_ENV_NAME = 'Local emulator';
 const SECRETS = ['channelAccessToken', 'channelSecret'] as const;
 type SecretName = (typeof SECRETS)[number];
@@ -28,7 +28,7 @@ type Settings = z.infer<typeof fileSchema>;
 const DEFAULTS: Settings = { activeId: EMULATOR_ENV_ID, custom: [] };
 
 /** What the environments need to know about the embedded emulator, if it is running. */
-export interface EmulatorInfo {
+interface EmulatorInfo {
   url: string;
   channel: Channel;
 }

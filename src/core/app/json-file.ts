@@ -5,7 +5,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { z } from 'zod';
 
-export interface ReadOutcome<T> {
+interface ReadOutcome<T> {
   value: T;
   /** Set when the file existed but was unreadable; it was moved to this path. */
   setAsideAs?: string;

@@ -18,7 +18,7 @@ import { Clock } from './clock';
 import { faultBody, Faults } from './faults';
 import { openStore } from './store';
 
-export const ADMIN_PREFIX = '/__admin';
+const ADMIN_PREFIX = '/__admin';
 
 export interface EmulatorOptions {
   /** SQLite file holding the state; omitted means in memory, gone on close. */

@@ -23,9 +23,9 @@ import {
 } from './schema';
 
 /** Every trial product's service UUID shares this prefix; the last group is its number. */
-export const SERVICE_UUID_PREFIX = '9d5e0000-4a1b-4c8e-9f0d-';
-export const PSDI_SERVICE_UUID = 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a01';
-export const PSDI_CHARACTERISTIC_UUID = 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a02';
+const SERVICE_UUID_PREFIX = '9d5e0000-4a1b-4c8e-9f0d-';
+const PSDI_SERVICE_UUID = 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a01';
+const PSDI_CHARACTERISTIC_UUID = 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a02';
 const FIRST_PRODUCT_ID = 3_000_000_000;
 
 const userIdParam = z.string().regex(USER_ID_PATTERN, 'must match U[0-9a-f]{32}');

@@ -7,14 +7,14 @@ export const USER_ID_PATTERN = /^U[0-9a-f]{32}$/;
 const UUID_128 = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** Longest value one GATT write can carry (ATT attribute value limit). */
-export const GATT_VALUE_MAX_BYTES = 512;
+const GATT_VALUE_MAX_BYTES = 512;
 
 export const TRIGGER_TYPES = ['IMMEDIATE', 'BLE_NOTIFICATION'] as const;
 export const ACTION_TYPES = ['SLEEP', 'GATT_READ', 'GATT_WRITE'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 export type ActionType = (typeof ACTION_TYPES)[number];
 
-export function base64ByteLength(data: string): number {
+function base64ByteLength(data: string): number {
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   return (data.length / 4) * 3 - padding;
 }
@@ -80,7 +80,6 @@ export const createTrialProductSchema = z.object({
     .min(1, 'must not be empty')
     .max(100, 'must be at most 100 characters'),
 });
-export type CreateTrialProduct = z.infer<typeof createTrialProductSchema>;
 
 const uuid128 = z.string({ error: 'must be a string' }).regex(UUID_128, 'must be a 128-bit UUID');
 
@@ -170,5 +169,3 @@ export const scenarioSetInputSchema = z.object(
   { error: 'must be a JSON object' },
 );
 export type ScenarioSetInput = z.infer<typeof scenarioSetInputSchema>;
-export type ScenarioInput = ScenarioSetInput['scenarios'][number];
-export type ActionInput = ScenarioInput['actions'][number];
