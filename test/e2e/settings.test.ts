@@ -72,9 +72,7 @@ describe('settings', () => {
     await expectText(page.getByTestId('status-environment'), 'Staging EU');
     await page.getByRole('button', { name: 'Device service' }).click();
     await page.getByRole('alert').filter({ hasText: '127.0.0.1:9' }).first().waitFor();
-    await page
-      .getByLabel('Environment', { exact: true })
-      .selectOption({ label: 'Local emulator' });
+    await page.getByLabel('Environment', { exact: true }).selectOption({ label: 'Local emulator' });
     await expectText(page.getByTestId('status-environment'), 'Local emulator');
     await page.getByTestId('products-empty').waitFor();
 
