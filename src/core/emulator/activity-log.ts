@@ -10,10 +10,9 @@ export class ActivityLog {
   private seq = 0;
   private readonly emitter = new EventEmitter();
 
-  /** Called once per request, so it stays cheap: no copies, and no event without listeners. */
+  /** Called once per request, so it stays cheap: trimmed in batches, no event without listeners. */
   record(entry: Omit<Activity, 'seq'>): void {
-    const full = entry as Activity;
-    full.seq = ++this.seq;
+    const full = { ...entry, seq: ++this.seq };
     this.entries.push(full);
     if (this.entries.length > CAPACITY * 2) this.entries = this.entries.slice(-CAPACITY);
     if (this.emitter.listenerCount('activity') > 0) this.emitter.emit('activity', full);

@@ -143,17 +143,14 @@ function buildApp(ctx: EmulatorContext, faults: Faults, areas: EmulatorArea[]): 
   void app.register(
     async (scope) => {
       adminRoutes(scope, ctx, faults);
-      for (const area of areas) {
-        if (area.admin)
-          void scope.register(async (s) => area.admin?.(s, ctx), { prefix: `/${area.name}` });
+      for (const { name, admin } of areas) {
+        if (admin) void scope.register(async (s) => admin(s, ctx), { prefix: `/${name}` });
       }
     },
     { prefix: ADMIN_PREFIX },
   );
 
-  void app.register(async (scope) => {
-    for (const area of areas) area.routes(scope, ctx);
-  });
+  for (const area of areas) area.routes(app, ctx);
 
   return app;
 }
