@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what DeviceBench needs on a fresh machine, and nothing twice: the Debian/Ubuntu
-# packages that are missing (keytar builds against libsecret; tests need a Secret Service and
-# Chromium), and the npm packages whenever package-lock.json has changed since the last install.
+# packages that are missing (keytar builds against libsecret, noble's HCI binding against BlueZ
+# and udev; tests need a Secret Service and Chromium), and the npm packages whenever package-lock.json has changed since the last install.
 # usage: scripts/ensure-deps.sh app|test
 set -euo pipefail
 cd "$(dirname "$0")/.."
 purpose=${1:-test}
 
-packages=(libsecret-1-dev)
+packages=(libsecret-1-dev libbluetooth-dev libudev-dev)
 [ "$purpose" = test ] && packages+=(gnome-keyring dbus chromium)
 
 if command -v dpkg-query >/dev/null 2>&1; then
