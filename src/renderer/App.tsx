@@ -1,24 +1,26 @@
 // The shell: areas on the left, the environment switcher above them, the chosen page, and
 // the status bar. Pages are keyed by the active environment so switching reloads their data.
-import { useCallback, useState } from 'react';
+import { Fragment, useCallback, useState } from 'react';
 import { EnvironmentSwitcher } from './components/EnvironmentSwitcher';
 import { LoadFailure } from './components/LoadFailure';
-import { Sidebar, type PageId } from './components/Sidebar';
+import { Sidebar } from './components/Sidebar';
 import { StatusBar } from './components/StatusBar';
-import { DeviceService } from './consoles/DeviceService';
 import { useApi } from './lib/api-context';
 import { useActivityFeed } from './lib/use-activity';
 import { useResource } from './lib/use-resource';
-import { Emulator } from './pages/Emulator';
+import { PAGE_GROUPS } from './pages';
 import { Settings } from './pages/Settings';
+
+const PAGES = new Map(PAGE_GROUPS.flatMap((g) => g.pages).map((p) => [p.id, p]));
 
 export function App() {
   const api = useApi();
-  const [page, setPage] = useState<PageId>('device-service');
+  const [page, setPage] = useState('device-service');
   const environments = useResource(useCallback(() => api.settings.listEnvironments({}), [api]));
   const status = useResource(useCallback(() => api.app.getStatus({}), [api]));
   const feed = useActivityFeed();
   const activeId = environments.value?.activeId;
+  const render = PAGES.get(page)?.render;
 
   const { reload: reloadEnvironments } = environments;
   const { reload: reloadStatus } = status;
@@ -45,10 +47,8 @@ export function App() {
           <p className="note" role="status">
             Loading environments…
           </p>
-        ) : page === 'device-service' ? (
-          <DeviceService key={activeId} />
-        ) : page === 'emulator' ? (
-          <Emulator key={activeId} />
+        ) : render ? (
+          <Fragment key={activeId}>{render()}</Fragment>
         ) : (
           <Settings
             activeId={activeId}

@@ -33,6 +33,14 @@ interface EmulatorInfo {
   channel: Channel;
 }
 
+export interface ActiveChannel {
+  kind: 'emulator' | 'custom';
+  baseUrl: string;
+  channelId: string;
+  channelAccessToken?: string;
+  channelSecret?: string;
+}
+
 function hint(secret: string | undefined): { set: boolean; hint?: string } {
   return secret ? { set: true, hint: secret.slice(-4) } : { set: false };
 }
@@ -139,6 +147,38 @@ export class Environments {
         message: `Environment "${env.name}" has no channel access token stored. Enter it in Settings.`,
       });
     return { baseUrl: env.baseUrl, channelAccessToken: token };
+  }
+
+  /**
+   * The active environment's channel with whatever secrets are stored, for areas that sign or
+   * verify with the channel secret or send it as `client_secret`. Missing secrets are
+   * undefined; the caller says which one it needed.
+   */
+  async activeChannel(): Promise<ActiveChannel> {
+    const id = this.activeId;
+    if (id === EMULATOR_ENV_ID) {
+      const emulator = this.emulator();
+      if (!emulator)
+        throw new AppFailure({
+          code: 'not_configured',
+          message: 'The local emulator is not running. See the status bar for why.',
+        });
+      return {
+        kind: 'emulator',
+        baseUrl: emulator.url,
+        channelId: emulator.channel.channelId,
+        channelAccessToken: emulator.channel.channelAccessToken,
+        channelSecret: emulator.channel.channelSecret,
+      };
+    }
+    const env = this.settings.custom.find((c) => c.id === id) as Custom;
+    return {
+      kind: 'custom',
+      baseUrl: env.baseUrl,
+      channelId: env.channelId,
+      channelAccessToken: await this.credentials.get(account(id, 'channelAccessToken')),
+      channelSecret: await this.credentials.get(account(id, 'channelSecret')),
+    };
   }
 
   private emulatorView(): EnvironmentView {

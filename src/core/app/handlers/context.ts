@@ -1,0 +1,54 @@
+// What every area's handlers get from the app: the options it was started with, the
+// environments, the embedded emulator (if it started), and a place to register clean-up.
+import type { z } from 'zod';
+import { EmulatorAdminClient } from '../../emulator/admin-client';
+import type { RunningEmulator } from '../../emulator/server';
+import type { HttpOptions } from '../../platform/http';
+import type { CredentialStore, KeychainStatus } from '../../secrets/credential-store';
+import type { OperationSpec } from '../contracts/op';
+import type { Environments } from '../environments';
+import { AppFailure } from '../errors';
+
+export interface AppOptions {
+  dataDir: string;
+  credentials: CredentialStore;
+  keychain: KeychainStatus;
+  version: string;
+  /** Port for the embedded emulator; 0 (the default) picks a free one. */
+  emulatorPort?: number;
+  /** For tests: how the platform clients retry. */
+  http?: HttpOptions;
+}
+
+export interface AppContext {
+  options: AppOptions;
+  envs: Environments;
+  /** The embedded emulator, or undefined with the reason it did not start. */
+  emulator: RunningEmulator | undefined;
+  emulatorError: string | undefined;
+  /** Called on close, last registered first. */
+  onClose(close: () => Promise<void> | void): void;
+}
+
+/** The embedded emulator, or a `not_configured` failure saying why it is not there. */
+export function runningEmulator(ctx: AppContext): RunningEmulator {
+  if (ctx.emulator) return ctx.emulator;
+  throw new AppFailure({
+    code: 'not_configured',
+    message: `The local emulator is not running: ${ctx.emulatorError ?? 'it was not started'}.`,
+  });
+}
+
+export function emulatorAdmin(ctx: AppContext): EmulatorAdminClient {
+  return new EmulatorAdminClient(runningEmulator(ctx).adminUrl);
+}
+
+/** One area's implementation of its slice of the contract. */
+export type AreaHandlers<Ops extends Record<string, OperationSpec>> = {
+  [N in keyof Ops]: (input: z.output<Ops[N]['input']>) => Promise<z.output<Ops[N]['output']>>;
+};
+
+/** One area's event sources: subscribe a handler, get an unsubscribe function. */
+export type AreaEvents<Events extends Record<string, z.ZodType>> = {
+  [E in keyof Events]: (handler: (payload: z.output<Events[E]>) => void) => () => void;
+};

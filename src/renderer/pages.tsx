@@ -1,0 +1,45 @@
+// Every page of the app, grouped as the sidebar shows them. A page without a component is
+// listed, disabled, so users see where things will go; a new console is one line here.
+import type { ReactNode } from 'react';
+import { DeviceService } from './consoles/DeviceService';
+import { Emulator } from './pages/Emulator';
+
+export const SETTINGS_PAGE = 'settings';
+
+export interface PageEntry {
+  id: string;
+  label: string;
+  /** Pages that take no props; Settings is wired by the shell, which owns what it needs. */
+  render?: () => ReactNode;
+}
+
+export const PAGE_GROUPS: { title: string; pages: PageEntry[] }[] = [
+  {
+    title: 'Bench',
+    pages: [
+      { id: 'ble-bench', label: 'BLE bench' },
+      { id: 'scenarios', label: 'Scenarios' },
+    ],
+  },
+  {
+    title: 'API consoles',
+    pages: [
+      { id: 'device-service', label: 'Device service', render: () => <DeviceService /> },
+      { id: 'login', label: 'Login & profile' },
+      { id: 'embedded-apps', label: 'Embedded apps' },
+      { id: 'service-messages', label: 'Service messages' },
+      { id: 'in-app-purchase', label: 'In-app purchase' },
+      { id: 'mission-stickers', label: 'Mission stickers' },
+      { id: 'module-channels', label: 'Module channels' },
+      { id: 'notification-messages', label: 'Notification messages' },
+      { id: 'video-service', label: 'Video service' },
+    ],
+  },
+  {
+    title: 'App',
+    pages: [
+      { id: 'emulator', label: 'Emulator', render: () => <Emulator /> },
+      { id: SETTINGS_PAGE, label: 'Settings' },
+    ],
+  },
+];
