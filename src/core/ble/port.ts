@@ -1,0 +1,149 @@
+// The one BLE interface everything above the radio uses (provisioning, the scenario engine,
+// the GATT explorer, the scan view). `noble.ts` implements it over a real noble, on hardware
+// or over the simulated bench; nothing else imports noble.
+import { z } from 'zod';
+
+export type AdapterState =
+  | 'unknown'
+  | 'resetting'
+  | 'unsupported'
+  | 'unauthorized'
+  | 'poweredOff'
+  | 'poweredOn'
+  /** No adapter could be opened at all (the native binding failed to load or found none). */
+  | 'noAdapter';
+
+export type CharacteristicProperty =
+  | 'broadcast'
+  | 'read'
+  | 'writeWithoutResponse'
+  | 'write'
+  | 'notify'
+  | 'indicate'
+  | 'authenticatedSignedWrites'
+  | 'extendedProperties';
+
+export interface ScanFilter {
+  /** Any of these service UUIDs advertised (any UUID form; normalised here). */
+  serviceUuids?: string[];
+  /** Case-insensitive substring of the local name. */
+  name?: string;
+  /** Drop advertisements weaker than this, in dBm. */
+  minRssi?: number;
+}
+
+export interface Advertisement {
+  /** noble's peripheral id: what `connect` takes. */
+  id: string;
+  address: string;
+  localName?: string;
+  /** Normalised (see `normalizeUuid`). */
+  serviceUuids: string[];
+  manufacturerData?: Uint8Array;
+  txPowerLevel?: number;
+  rssi: number;
+  connectable: boolean;
+  /** ms since the epoch, when this advertisement was received. */
+  seenAt: number;
+}
+
+export interface CharacteristicInfo {
+  uuid: string;
+  properties: CharacteristicProperty[];
+}
+
+export interface ServiceInfo {
+  uuid: string;
+  characteristics: CharacteristicInfo[];
+}
+
+export interface ScanHandle {
+  stop(): Promise<void>;
+}
+
+export interface BleConnection {
+  readonly id: string;
+  /** The negotiated ATT MTU; a write carries at most `mtu - 3` bytes. */
+  readonly mtu: number;
+  /** Every service and characteristic the board exposes. */
+  discover(): Promise<ServiceInfo[]>;
+  read(serviceUuid: string, characteristicUuid: string): Promise<Uint8Array>;
+  /** With response unless `withoutResponse`; resolves when the board acknowledged (or it was sent). */
+  write(
+    serviceUuid: string,
+    characteristicUuid: string,
+    data: Uint8Array,
+    options?: { withoutResponse?: boolean },
+  ): Promise<void>;
+  /** Notifications or indications; resolves once subscribed, with the function that unsubscribes. */
+  subscribe(
+    serviceUuid: string,
+    characteristicUuid: string,
+    onValue: (data: Uint8Array) => void,
+  ): Promise<() => Promise<void>>;
+  disconnect(): Promise<void>;
+  /** Called once when the link goes down, whoever ended it. */
+  onDisconnect(handler: (reason: string) => void): () => void;
+}
+
+export interface BleCentral {
+  state(): AdapterState;
+  onStateChange(handler: (state: AdapterState) => void): () => void;
+  /**
+   * Several scans may run at once (the scan view and a provisioning verify); each gets only the
+   * advertisements its filter matches, every time one is received.
+   */
+  startScan(filter: ScanFilter, onAdvertisement: (ad: Advertisement) => void): Promise<ScanHandle>;
+  connect(id: string, options?: { timeoutMs?: number }): Promise<BleConnection>;
+  /** Stops scans and drops connections. */
+  close(): Promise<void>;
+}
+
+/** Where a BLE operation failed, so an error can say which step and why. */
+export type BleStep =
+  'adapter' | 'scan' | 'connect' | 'discover' | 'read' | 'write' | 'subscribe' | 'disconnect';
+
+export class BleError extends Error {
+  constructor(
+    readonly step: BleStep,
+    message: string,
+    readonly deviceId?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'BleError';
+  }
+}
+
+const HEX_UUID = /^(?:[0-9a-f]{4}|[0-9a-f]{8}|[0-9a-f]{32})$/;
+
+/**
+ * The one UUID form used inside DeviceBench and by noble: lowercase hex without dashes. 16- and
+ * 32-bit UUIDs stay short, as noble reports them. Throws on anything that is not a UUID.
+ */
+export function normalizeUuid(uuid: string): string {
+  const compact = uuid.trim().toLowerCase().replace(/-/g, '');
+  if (!HEX_UUID.test(compact)) throw new Error(`"${uuid}" is not a UUID`);
+  return compact;
+}
+
+/** The dashed lowercase form people read (128-bit only; short UUIDs stay as they are). */
+export function formatUuid(uuid: string): string {
+  const u = normalizeUuid(uuid);
+  if (u.length !== 32) return u;
+  return `${u.slice(0, 8)}-${u.slice(8, 12)}-${u.slice(12, 16)}-${u.slice(16, 20)}-${u.slice(20)}`;
+}
+
+export function sameUuid(a: string, b: string): boolean {
+  return normalizeUuid(a) === normalizeUuid(b);
+}
+
+/** A zod field for UUIDs in any accepted form, normalised on parse. */
+export const uuidSchema = z.string().transform((value, ctx) => {
+  try {
+    return normalizeUuid(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a UUID (16-, 32- or 128-bit hex)' });
+    return z.NEVER;
+  }
+});

@@ -1,0 +1,74 @@
+// A provisioning profile: the GATT layout a prototype exposes so DeviceBench can write a trial
+// product's UUIDs and a PSDI onto it (docs/provisioning-protocol.md). Profiles are data (JSON
+// in resources/profiles/ or loaded by the user), chosen per product; the simulated boards
+// implement the same data, so the tool and the sim cannot drift apart.
+import { z } from 'zod';
+import { uuidSchema } from '../ble/port';
+
+const hexBytes = z
+  .string()
+  .regex(/^(?:[0-9a-fA-F]{2})+$/, 'must be hex bytes, e.g. "01"')
+  .transform((h) => h.toLowerCase());
+
+export const provisioningProfileSchema = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be lowercase letters, digits and dashes'),
+  name: z.string().trim().min(1, 'is required').max(80),
+  description: z.string().max(500).optional(),
+  /** The provisioning service a blank board advertises and exposes. */
+  service: uuidSchema,
+  characteristics: z.object({
+    /** Write: the product's serviceUuid. */
+    serviceUuid: uuidSchema,
+    /** Write: the product's psdiServiceUuid. */
+    psdiServiceUuid: uuidSchema,
+    /** Write: the product's psdiCharacteristicUuid. */
+    psdiCharacteristicUuid: uuidSchema,
+    /** Write the PSDI (source `tool`), or read the one the firmware derived (source `device`). */
+    psdi: uuidSchema,
+    /** Write: `commit.value` commits what was written. */
+    control: uuidSchema,
+    /** Read and notify: one status byte (see `STATUS`). */
+    status: uuidSchema,
+  }),
+  /** How a UUID is written: 16 raw bytes in the order the string reads, or its dashed text. */
+  uuidEncoding: z.enum(['bytes', 'text']).default('bytes'),
+  psdi: z
+    .object({
+      source: z.enum(['tool', 'device']).default('tool'),
+      /** The PSDI travels as UTF-8; longer than this is refused before anything is written. */
+      maxBytes: z.number().int().min(1).max(244).default(20),
+    })
+    .prefault({}),
+  commit: z.object({ value: hexBytes.default('01') }).prefault({}),
+});
+
+export type ProvisioningProfile = z.output<typeof provisioningProfileSchema>;
+export type ProvisioningProfileInput = z.input<typeof provisioningProfileSchema>;
+
+/** The status characteristic's byte. */
+export const STATUS = {
+  blank: 0x00,
+  /** Some values written, not committed. */
+  pending: 0x01,
+  committed: 0x02,
+  /** Commit refused: a value is missing or malformed. */
+  rejected: 0x80,
+} as const;
+
+/** The bytes a profile writes for a UUID (any accepted form). */
+export function encodeUuid(profile: ProvisioningProfile, uuid: string): Uint8Array {
+  const compact = uuidSchema.parse(uuid);
+  if (compact.length !== 32) throw new Error(`"${uuid}" is not a 128-bit UUID`);
+  if (profile.uuidEncoding === 'bytes') return Uint8Array.from(Buffer.from(compact, 'hex'));
+  const dashed = `${compact.slice(0, 8)}-${compact.slice(8, 12)}-${compact.slice(12, 16)}-${compact.slice(16, 20)}-${compact.slice(20)}`;
+  return new TextEncoder().encode(dashed);
+}
+
+/** The inverse of `encodeUuid`, for boards (the sim, the firmware) that receive the bytes. */
+export function decodeUuid(profile: ProvisioningProfile, data: Uint8Array): string {
+  if (profile.uuidEncoding === 'bytes') {
+    if (data.length !== 16) throw new Error(`a UUID is 16 bytes, got ${data.length}`);
+    return Buffer.from(data).toString('hex');
+  }
+  return uuidSchema.parse(new TextDecoder().decode(data));
+}
