@@ -1,10 +1,11 @@
-// The emulator's admin API (`/__admin`): seed channels and users, move the virtual clock,
-// inject faults, and read what the emulator did. Not part of the platform; loopback only.
+// The emulator's admin API (`/__admin`): seed channels, users and user tokens, set webhook
+// URLs, move the virtual clock, inject faults, and read what the emulator did (requests and
+// webhook deliveries). Not part of the platform; loopback only.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parseOr400, type EmulatorContext } from './area';
 import type { Faults } from './faults';
-import { faultInputSchema } from './schema';
+import { faultInputSchema, mintUserTokenInputSchema, webhookUrlInputSchema } from './schema';
 
 const channelInput = z.object({ name: z.string().trim().min(1).max(100).default('Channel') });
 const userInput = z.object({
@@ -21,6 +22,11 @@ const advanceInput = z.object({
     .positive('must be positive: the clock only moves forward'),
 });
 const logQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
+const deliveriesQuery = logQuery.extend({
+  channelId: z.string().optional(),
+  kind: z.string().optional(),
+});
+const tokensQuery = z.object({ channelId: z.string().optional(), userId: z.string().optional() });
 
 export function adminRoutes(app: FastifyInstance, ctx: EmulatorContext, faults: Faults): void {
   app.get('/state', async () => ({
@@ -63,6 +69,44 @@ export function adminRoutes(app: FastifyInstance, ctx: EmulatorContext, faults: 
   app.delete('/faults', async (_request, reply) => {
     faults.clear();
     return reply.code(204).send();
+  });
+
+  app.get('/webhooks', async (request, reply) => {
+    const query = parseOr400(deliveriesQuery, request.query, reply);
+    if (query) return ctx.webhooks.list(query);
+  });
+  app.get('/webhooks/urls', async () =>
+    ctx.directory.channels().map(({ channelId }) => ({
+      channelId,
+      url: ctx.webhooks.url(channelId) ?? null,
+    })),
+  );
+  app.put('/webhooks/urls', async (request, reply) => {
+    const input = parseOr400(webhookUrlInputSchema, request.body, reply);
+    if (!input) return;
+    if (!ctx.directory.channels().some((c) => c.channelId === input.channelId))
+      return reply.code(404).send({ message: `No channel ${input.channelId}.` });
+    ctx.webhooks.setUrl(input.channelId, input.url);
+    return input;
+  });
+
+  app.get('/user-tokens', async (request, reply) => {
+    const query = parseOr400(tokensQuery, request.query, reply);
+    if (query)
+      return ctx.userTokens
+        .list(query)
+        .map((token) => ({ ...token, state: ctx.userTokens.state(token) }));
+  });
+  app.post('/user-tokens', async (request, reply) => {
+    const input = parseOr400(mintUserTokenInputSchema, request.body, reply);
+    if (!input) return;
+    const channelId = input.channelId ?? ctx.directory.channels()[0]?.channelId;
+    if (!channelId || !ctx.directory.channels().some((c) => c.channelId === channelId))
+      return reply.code(404).send({ message: `No channel ${input.channelId}.` });
+    if (!ctx.directory.user(input.userId))
+      return reply.code(404).send({ message: `No user ${input.userId}: add the user first.` });
+    const token = ctx.userTokens.mint({ ...input, channelId });
+    return reply.code(201).send({ ...token, state: ctx.userTokens.state(token) });
   });
 
   app.get('/log', async (request, reply) => {

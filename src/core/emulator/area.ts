@@ -7,6 +7,8 @@ import type { ActivityLog } from './activity-log';
 import type { Channel, Directory } from './channels';
 import type { Clock } from './clock';
 import type { Db } from './store';
+import type { UserTokens } from './user-tokens';
+import type { Webhooks } from './webhooks';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,6 +27,10 @@ export interface EmulatorContext {
   clock: Clock;
   directory: Directory;
   activity: ActivityLog;
+  /** Signed delivery to channels' webhook URLs, with every delivery kept. */
+  webhooks: Webhooks;
+  /** User access tokens (seed 000), for every route that takes one. */
+  userTokens: UserTokens;
 }
 
 export interface EmulatorArea {

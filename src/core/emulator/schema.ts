@@ -66,3 +66,43 @@ export const adminStateSchema = z.object({
   users: z.array(userSchema),
   faults: z.array(faultSchema),
 });
+
+export const webhookDeliverySchema = z.object({
+  id: z.number(),
+  channelId: z.string(),
+  kind: z.string(),
+  url: z.string().nullable(),
+  body: z.string(),
+  signature: z.string(),
+  startedAt: z.number(),
+  finishedAt: z.number().optional(),
+  status: z.enum(['PENDING', 'SUCCESS', 'FAILED']),
+  responseStatus: z.number().optional(),
+  error: z.string().optional(),
+});
+
+export const webhookUrlInputSchema = z.object({
+  channelId: z.string().regex(/^\d+$/, 'must be a channel ID'),
+  url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).nullable(),
+});
+
+export const mintUserTokenInputSchema = z.object({
+  userId: z.string().regex(/^U[0-9a-f]{32}$/, 'must match U followed by 32 lowercase hex digits'),
+  /** Defaults to the first channel. */
+  channelId: z.string().regex(/^\d+$/, 'must be a channel ID').optional(),
+  scopes: z.array(z.string().regex(/^\S+$/, 'must be one scope without spaces')).default([]),
+  version: z.enum(['2.0', '2.1']).default('2.1'),
+});
+
+export const userTokenSchema = z.object({
+  accessToken: z.string(),
+  userId: z.string(),
+  channelId: z.string(),
+  scopes: z.array(z.string()),
+  version: z.enum(['2.0', '2.1']),
+  issuedAt: z.number(),
+  expiresAt: z.number(),
+  revokedAt: z.number().optional(),
+  deauthorizedAt: z.number().optional(),
+  state: z.enum(['valid', 'expired', 'revoked', 'deauthorized']),
+});

@@ -17,6 +17,8 @@ import { Directory, type Channel } from './channels';
 import { Clock } from './clock';
 import { faultBody, Faults } from './faults';
 import { openStore } from './store';
+import { UserTokens } from './user-tokens';
+import { Webhooks } from './webhooks';
 
 const ADMIN_PREFIX = '/__admin';
 
@@ -41,11 +43,14 @@ export interface RunningEmulator {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const db = openStore(options.dataFile);
   const clock = new Clock(db);
+  const directory = new Directory(db, () => clock.now());
   const ctx: EmulatorContext = {
     db,
     clock,
-    directory: new Directory(db, () => clock.now()),
+    directory,
     activity: new ActivityLog(),
+    webhooks: new Webhooks(db, clock, directory),
+    userTokens: new UserTokens(db, () => clock.now()),
   };
   ctx.directory.ensureDefaultChannel();
   const faults = new Faults();

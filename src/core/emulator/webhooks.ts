@@ -1,0 +1,198 @@
+// The emulator's webhook dispatcher: each channel may have a webhook URL; areas hand it an
+// event envelope and it signs the body with the channel secret, POSTs it, and keeps the
+// delivery (status, response, timing) so the admin API, the UI and history endpoints can show it.
+import { signBody, SIGNATURE_HEADER } from '../webhooks/signature';
+import type { Directory } from './channels';
+import type { Clock } from './clock';
+import { sql, type Db } from './store';
+
+/** Real time allowed for the receiver to answer; the platform's own limit is not in the seeds. */
+const DELIVERY_TIMEOUT_MS = 5_000;
+
+export type DeliveryStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
+
+export interface WebhookDelivery {
+  id: number;
+  channelId: string;
+  /** What sent it, e.g. `iap.purchaseComplete`, `module.attached`. */
+  kind: string;
+  url: string | null;
+  /** The exact JSON body that was signed and sent. */
+  body: string;
+  signature: string;
+  /** Virtual-clock ms when delivery started. */
+  startedAt: number;
+  finishedAt?: number;
+  status: DeliveryStatus;
+  responseStatus?: number;
+  error?: string;
+}
+
+interface Row {
+  id: number;
+  channel_id: string;
+  kind: string;
+  url: string | null;
+  body: string;
+  signature: string;
+  started_at: number;
+  finished_at: number | null;
+  status: DeliveryStatus;
+  response_status: number | null;
+  error: string | null;
+}
+
+export class Webhooks {
+  private readonly listeners = new Set<(delivery: WebhookDelivery) => void>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly directory: Directory,
+  ) {
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS webhook_urls (
+        channel_id TEXT PRIMARY KEY,
+        url TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS webhook_deliveries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        url TEXT,
+        body TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        started_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        status TEXT NOT NULL,
+        response_status INTEGER,
+        error TEXT
+      );
+      CREATE INDEX IF NOT EXISTS webhook_deliveries_channel ON webhook_deliveries (channel_id, started_at);
+    `);
+  }
+
+  setUrl(channelId: string, url: string | null): void {
+    if (url === null) sql(this.db, 'DELETE FROM webhook_urls WHERE channel_id = ?').run(channelId);
+    else
+      sql(
+        this.db,
+        `INSERT INTO webhook_urls (channel_id, url) VALUES (?, ?)
+         ON CONFLICT(channel_id) DO UPDATE SET url = excluded.url`,
+      ).run(channelId, url);
+  }
+
+  url(channelId: string): string | undefined {
+    const row = sql(this.db, 'SELECT url FROM webhook_urls WHERE channel_id = ?').get(channelId) as
+      { url: string } | undefined;
+    return row?.url;
+  }
+
+  /**
+   * Signs `envelope` with the channel's secret and POSTs it to the channel's webhook URL.
+   * Resolves with the finished delivery; never throws (a failure is a FAILED delivery).
+   */
+  async deliver(channelId: string, kind: string, envelope: unknown): Promise<WebhookDelivery> {
+    const channel = this.directory.channels().find((c) => c.channelId === channelId);
+    const body = JSON.stringify(envelope);
+    const signature = channel ? signBody(body, channel.channelSecret) : '';
+    const url = this.url(channelId) ?? null;
+    const { lastInsertRowid } = sql(
+      this.db,
+      `INSERT INTO webhook_deliveries (channel_id, kind, url, body, signature, started_at, status)
+       VALUES (?, ?, ?, ?, ?, ?, 'PENDING')`,
+    ).run(channelId, kind, url, body, signature, this.clock.now());
+    const id = Number(lastInsertRowid);
+
+    let outcome: { status: DeliveryStatus; responseStatus?: number; error?: string };
+    if (!channel) outcome = { status: 'FAILED', error: `no channel ${channelId}` };
+    else if (!url) outcome = { status: 'FAILED', error: 'no webhook URL is set for the channel' };
+    else outcome = await post(url, body, signature);
+
+    sql(
+      this.db,
+      `UPDATE webhook_deliveries SET finished_at = ?, status = ?, response_status = ?, error = ?
+       WHERE id = ?`,
+    ).run(
+      this.clock.now(),
+      outcome.status,
+      outcome.responseStatus ?? null,
+      outcome.error ?? null,
+      id,
+    );
+    const delivery = this.get(id) as WebhookDelivery;
+    for (const listener of this.listeners) listener(delivery);
+    return delivery;
+  }
+
+  get(id: number): WebhookDelivery | undefined {
+    const row = sql(this.db, 'SELECT * FROM webhook_deliveries WHERE id = ?').get(id) as
+      Row | undefined;
+    return row && toDelivery(row);
+  }
+
+  /** Newest first. */
+  list(filter: { channelId?: string; kind?: string; limit?: number } = {}): WebhookDelivery[] {
+    const rows = sql(
+      this.db,
+      `SELECT * FROM webhook_deliveries
+       WHERE (?1 IS NULL OR channel_id = ?1) AND (?2 IS NULL OR kind = ?2)
+       ORDER BY id DESC LIMIT ?3`,
+    ).all(filter.channelId ?? null, filter.kind ?? null, filter.limit ?? 100) as Row[];
+    return rows.map(toDelivery);
+  }
+
+  onDelivery(listener: (delivery: WebhookDelivery) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+async function post(
+  url: string,
+  body: string,
+  signature: string,
+): Promise<{ status: DeliveryStatus; responseStatus?: number; error?: string }> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        [SIGNATURE_HEADER]: signature,
+        'user-agent': 'DeviceBench-Emulator',
+      },
+      body,
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    return response.ok
+      ? { status: 'SUCCESS', responseStatus: response.status }
+      : {
+          status: 'FAILED',
+          responseStatus: response.status,
+          error: `the receiver answered ${response.status}`,
+        };
+  } catch (err) {
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+    return {
+      status: 'FAILED',
+      error: cause instanceof Error ? cause.message : String(cause),
+    };
+  }
+}
+
+function toDelivery(row: Row): WebhookDelivery {
+  return {
+    id: row.id,
+    channelId: row.channel_id,
+    kind: row.kind,
+    url: row.url,
+    body: row.body,
+    signature: row.signature,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at ?? undefined,
+    status: row.status,
+    responseStatus: row.response_status ?? undefined,
+    error: row.error ?? undefined,
+  };
+}
