@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { appOperations } from './contracts/app';
 import { emulatorEvents, emulatorOperations } from './contracts/emulator';
 import { thingsOperations } from './contracts/things';
+import { webhooksEvents, webhooksOperations } from './contracts/webhooks';
 
 export type { AppStatus, EnvironmentView } from './contracts/app';
 export type { EmulatorState } from './contracts/emulator';
@@ -35,6 +36,7 @@ export const operations = {
   ...appOperations,
   ...thingsOperations,
   ...emulatorOperations,
+  ...webhooksOperations,
 } as const;
 
 /** The Electron IPC channel events travel on, as `(name, payload)`; the preload filters by name. */
@@ -42,6 +44,7 @@ export const IPC_EVENT_CHANNEL = 'devicebench:event';
 
 export const events = {
   ...emulatorEvents,
+  ...webhooksEvents,
 } as const;
 
 export type Operations = typeof operations;

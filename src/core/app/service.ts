@@ -20,6 +20,7 @@ import { appHandlers } from './handlers/app';
 import type { AppContext, AppOptions, AreaEvents, AreaHandlers } from './handlers/context';
 import { emulatorEventSources, emulatorHandlers } from './handlers/emulator';
 import { thingsHandlers } from './handlers/things';
+import { startWebhooks } from './handlers/webhooks';
 
 export type { AppOptions } from './handlers/context';
 
@@ -56,13 +57,17 @@ export async function startApp(options: AppOptions): Promise<AppService> {
     onClose: (close) => closers.push(close),
   };
 
+  const webhooks = await startWebhooks(ctx);
+
   const handlers: AreaHandlers<typeof operations> = {
     ...appHandlers(ctx),
     ...thingsHandlers(ctx),
     ...emulatorHandlers(ctx),
+    ...webhooks.handlers,
   };
   const sources: AreaEvents<typeof events> = {
     ...emulatorEventSources(ctx),
+    ...webhooks.sources,
   };
 
   return {

@@ -8,7 +8,11 @@ import {
   clockSchema,
   emulatorDeviceSchema,
   faultSchema,
+  mintUserTokenInputSchema,
   userSchema,
+  userTokenSchema,
+  webhookDeliverySchema,
+  webhookUrlInputSchema,
   type FaultInput,
 } from './schema';
 
@@ -72,5 +76,45 @@ export class EmulatorAdminClient {
       body: { deviceId, userId },
       schema: z.object({ deviceId: z.string(), userId: z.string() }),
     });
+  }
+
+  webhookDeliveries(filter: { channelId?: string; kind?: string; limit?: number } = {}) {
+    const query: Record<string, string> = {};
+    for (const [key, value] of Object.entries(filter))
+      if (value !== undefined) query[key] = String(value);
+    return this.http.request('GET', '/webhooks', {
+      query,
+      schema: z.array(webhookDeliverySchema),
+    });
+  }
+
+  webhookUrls() {
+    return this.http.request('GET', '/webhooks/urls', {
+      schema: z.array(webhookUrlInputSchema.extend({ url: z.string().nullable() })),
+    });
+  }
+
+  setWebhookUrl(channelId: string, url: string | null) {
+    return this.http.request('PUT', '/webhooks/urls', {
+      body: { channelId, url },
+      schema: webhookUrlInputSchema.extend({ url: z.string().nullable() }),
+    });
+  }
+
+  sendTestWebhook(channelId: string) {
+    return this.http.request('POST', '/webhooks/test', {
+      body: { channelId },
+      schema: webhookDeliverySchema,
+    });
+  }
+
+  mintUserToken(input: z.input<typeof mintUserTokenInputSchema>) {
+    return this.http.request('POST', '/user-tokens', { body: input, schema: userTokenSchema });
+  }
+
+  userTokens(filter: { channelId?: string; userId?: string } = {}) {
+    const query: Record<string, string> = {};
+    for (const [key, value] of Object.entries(filter)) if (value) query[key] = value;
+    return this.http.request('GET', '/user-tokens', { query, schema: z.array(userTokenSchema) });
   }
 }

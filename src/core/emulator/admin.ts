@@ -90,6 +90,18 @@ export function adminRoutes(app: FastifyInstance, ctx: EmulatorContext, faults: 
     return input;
   });
 
+  // As the platform's "verify webhook URL" does: an envelope with no events, signed as usual.
+  app.post('/webhooks/test', async (request, reply) => {
+    const input = parseOr400(webhookUrlInputSchema.pick({ channelId: true }), request.body, reply);
+    if (!input) return;
+    if (!ctx.directory.channels().some((c) => c.channelId === input.channelId))
+      return reply.code(404).send({ message: `No channel ${input.channelId}.` });
+    return ctx.webhooks.deliver(input.channelId, 'test', {
+      destination: input.channelId,
+      events: [],
+    });
+  });
+
   app.get('/user-tokens', async (request, reply) => {
     const query = parseOr400(tokensQuery, request.query, reply);
     if (query)

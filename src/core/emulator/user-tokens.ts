@@ -136,9 +136,9 @@ export class UserTokens {
     const rows = sql(
       this.db,
       `SELECT * FROM user_access_tokens
-       WHERE (?1 IS NULL OR channel_id = ?1) AND (?2 IS NULL OR user_id = ?2)
+       WHERE (@channelId IS NULL OR channel_id = @channelId) AND (@userId IS NULL OR user_id = @userId)
        ORDER BY issued_at, token`,
-    ).all(filter.channelId ?? null, filter.userId ?? null) as Row[];
+    ).all({ channelId: filter.channelId ?? null, userId: filter.userId ?? null }) as Row[];
     return rows.map(toToken);
   }
 }

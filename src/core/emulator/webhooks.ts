@@ -136,9 +136,13 @@ export class Webhooks {
     const rows = sql(
       this.db,
       `SELECT * FROM webhook_deliveries
-       WHERE (?1 IS NULL OR channel_id = ?1) AND (?2 IS NULL OR kind = ?2)
-       ORDER BY id DESC LIMIT ?3`,
-    ).all(filter.channelId ?? null, filter.kind ?? null, filter.limit ?? 100) as Row[];
+       WHERE (@channelId IS NULL OR channel_id = @channelId) AND (@kind IS NULL OR kind = @kind)
+       ORDER BY id DESC LIMIT @limit`,
+    ).all({
+      channelId: filter.channelId ?? null,
+      kind: filter.kind ?? null,
+      limit: filter.limit ?? 100,
+    }) as Row[];
     return rows.map(toDelivery);
   }
 

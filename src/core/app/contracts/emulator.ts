@@ -6,7 +6,9 @@ import {
   emulatorDeviceSchema,
   faultInputSchema,
   faultSchema,
+  mintUserTokenInputSchema,
   userSchema,
+  userTokenSchema,
 } from '../../emulator/schema';
 import { deviceSchema } from '../../platform/things/schema';
 import { productId, userId } from './fields';
@@ -49,6 +51,12 @@ export const emulatorOperations = {
   'emulator:resetClock': op(none, clockSchema),
   'emulator:injectFault': op(faultInputSchema, faultSchema),
   'emulator:clearFaults': op(none, z.object({ cleared: z.literal(true) })),
+  /** A user access token without the login flow, for consoles that need one. */
+  'emulator:mintUserToken': op(mintUserTokenInputSchema, userTokenSchema),
+  'emulator:listUserTokens': op(
+    z.object({ channelId: z.string().optional(), userId: z.string().optional() }),
+    z.array(userTokenSchema),
+  ),
 } as const;
 
 export const emulatorEvents = {

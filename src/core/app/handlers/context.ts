@@ -16,6 +16,8 @@ export interface AppOptions {
   version: string;
   /** Port for the embedded emulator; 0 (the default) picks a free one. */
   emulatorPort?: number;
+  /** The app's webhook receiver; taken when free, else any free port. 0: any free port. */
+  webhookPort?: number;
   /** For tests: how the platform clients retry. */
   http?: HttpOptions;
 }

@@ -41,6 +41,8 @@ export function emulatorHandlers(ctx: AppContext): AreaHandlers<typeof emulatorO
       await admin().clearFaults();
       return { cleared: true as const };
     },
+    'emulator:mintUserToken': (input) => admin().mintUserToken(input),
+    'emulator:listUserTokens': (filter) => admin().userTokens(filter),
   };
 }
 

@@ -1,0 +1,22 @@
+// Browser-safe shape of a webhook the app's receiver took in.
+import { z } from 'zod';
+
+export const receivedWebhookSchema = z.object({
+  id: z.number(),
+  /** Wall-clock ms. */
+  receivedAt: z.number(),
+  path: z.string(),
+  contentType: z.string().optional(),
+  signatureHeader: z.string().optional(),
+  /** `valid` names the channel whose secret verified it. */
+  signature: z.enum(['valid', 'invalid', 'missing']),
+  channelId: z.string().optional(),
+  body: z.string(),
+  /** The body parsed as JSON, when it is JSON. */
+  json: z.unknown().optional(),
+  /** `events[].type` of a platform envelope, for the list view. */
+  eventTypes: z.array(z.string()),
+  /** What the receiver answered. */
+  status: z.number(),
+});
+export type ReceivedWebhook = z.infer<typeof receivedWebhookSchema>;
