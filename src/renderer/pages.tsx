@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react';
 import { DeviceService } from './consoles/DeviceService';
 import { Emulator } from './pages/Emulator';
+import { Webhooks } from './pages/Webhooks';
 
 export const SETTINGS_PAGE = 'settings';
 
@@ -39,6 +40,7 @@ export const PAGE_GROUPS: { title: string; pages: PageEntry[] }[] = [
     title: 'App',
     pages: [
       { id: 'emulator', label: 'Emulator', render: () => <Emulator /> },
+      { id: 'webhooks', label: 'Webhooks', render: () => <Webhooks /> },
       { id: SETTINGS_PAGE, label: 'Settings' },
     ],
   },
