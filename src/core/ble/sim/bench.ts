@@ -1,0 +1,316 @@
+// The simulated bench: the boards on it, their advertising (batched: one timer per interval
+// slot however many boards share it), the noble bindings listening, and the flash that keeps
+// provisioned identities across restarts (an optional JSON state file).
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
+import { z } from 'zod';
+import type { AdapterState } from '../port';
+import type { ProvisioningProfile } from '../../provisioning/profile';
+import { SimBoard, type BoardView, type CommittedIdentity } from './board';
+import {
+  boardsFromJson,
+  loadProfiles,
+  parseBoardFile,
+  readBoardFile,
+  type BoardDefinition,
+} from './board-file';
+import {
+  describeIssues,
+  faultsSchema,
+  type BoardFaultsInput,
+  type BoardSpecInput,
+} from './board-schema';
+import { SimBinding, type SimBindingHost } from './binding';
+import { realSimClock, type SimClock, type SimTimer } from './clock';
+import { hashSeed } from './random';
+
+export interface SimulatedBenchOptions {
+  /** Default: the real clock. Use `ManualSimClock` for deterministic runs. */
+  clock?: SimClock;
+  /** Seeds RSSI noise, jitter and fault dice. Default 1. */
+  seed?: number;
+  /** Keeps committed identities here (JSON), written synchronously on commit and reset. */
+  stateFile?: string;
+  /** Where profile ids in board files are looked up. Default resources/profiles. */
+  profilesDir?: string;
+}
+
+/** A change on the bench, for views that follow it. */
+export type BenchChange = { kind: 'board'; board: BoardView } | { kind: 'removed'; id: string };
+
+export class SimBenchError extends Error {
+  override name = 'SimBenchError';
+}
+
+const identitySchema = z.object({
+  serviceUuid: z.string(),
+  psdiServiceUuid: z.string(),
+  psdiCharacteristicUuid: z.string(),
+  psdi: z.string(),
+  committedAt: z.number(),
+});
+const stateFileSchema = z.object({
+  version: z.literal(1),
+  boards: z.record(z.string(), identitySchema),
+});
+
+interface Slot {
+  boards: Set<SimBoard>;
+  timer: SimTimer | null;
+  nextAt: number;
+}
+
+export class SimulatedBench implements SimBindingHost {
+  readonly clock: SimClock;
+  private readonly seed: number;
+  private readonly stateFile: string | undefined;
+  private readonly profilesDir: string | undefined;
+  private profiles: Map<string, ProvisioningProfile> | undefined;
+  private readonly identities: Map<string, CommittedIdentity>;
+  private readonly boardsById = new Map<string, SimBoard>();
+  private readonly slots = new Map<number, Slot>();
+  private readonly bindings = new Set<SimBinding>();
+  private readonly listeners = new Set<(change: BenchChange) => void>();
+  private adapter: AdapterState = 'poweredOn';
+  private closed = false;
+
+  constructor(options: SimulatedBenchOptions = {}) {
+    this.clock = options.clock ?? realSimClock();
+    this.seed = options.seed ?? 1;
+    this.stateFile = options.stateFile;
+    this.profilesDir = options.profilesDir;
+    this.identities = this.readState();
+  }
+
+  /** Loads a board file (`{ "boards": [...] }`); all its boards or none. */
+  loadBoardFile(path: string): BoardView[] {
+    return this.addDefinitions(readBoardFile(path, { profiles: () => this.profileMap() }));
+  }
+
+  /** Loads board-file JSON text; `source` names it in errors. */
+  loadBoards(text: string, source = 'boards.json'): BoardView[] {
+    return this.addDefinitions(parseBoardFile(text, { source, profiles: () => this.profileMap() }));
+  }
+
+  /** Adds one board description (with `count`, a tray of them). */
+  addBoard(spec: BoardSpecInput, source = 'board'): BoardView[] {
+    return this.addDefinitions(
+      boardsFromJson({ boards: [spec] }, { source, profiles: () => this.profileMap() }),
+    );
+  }
+
+  removeBoard(id: string): void {
+    const board = this.get(id);
+    board.dispose();
+    this.boardsById.delete(id);
+    const slot = this.slots.get(board.intervalMs);
+    slot?.boards.delete(board);
+    if (slot && !slot.boards.size) {
+      if (slot.timer) this.clock.clearTimeout(slot.timer);
+      this.slots.delete(board.intervalMs);
+    }
+    this.publish({ kind: 'removed', id });
+  }
+
+  boards(): BoardView[] {
+    return [...this.boardsById.values()].map((b) => b.view());
+  }
+
+  board(id: string): SimBoard | undefined {
+    return this.boardsById.get(id);
+  }
+
+  view(id: string): BoardView {
+    return this.get(id).view();
+  }
+
+  pressButton(id: string, buttonId?: string): void {
+    try {
+      this.get(id).pressButton(buttonId);
+    } catch (err) {
+      throw err instanceof SimBenchError ? err : new SimBenchError((err as Error).message);
+    }
+  }
+
+  /** Replaces a board's faults (fields missing from `faults` go back to none). */
+  setFaults(id: string, faults: BoardFaultsInput): BoardView {
+    const board = this.get(id);
+    const parsed = faultsSchema.safeParse(faults);
+    if (!parsed.success)
+      throw new SimBenchError(describeIssues(parsed.error.issues, ['faults']).join('; '));
+    board.setFaults(parsed.data);
+    return board.view();
+  }
+
+  /** Erases what the board was provisioned with and reboots it blank. */
+  factoryReset(id: string): BoardView {
+    const board = this.get(id);
+    try {
+      board.factoryReset();
+    } catch (err) {
+      throw new SimBenchError((err as Error).message);
+    }
+    return board.view();
+  }
+
+  adapterState(): AdapterState {
+    return this.adapter;
+  }
+
+  /** Switches the simulated adapter (e.g. `poweredOff` to see how the app copes). */
+  setAdapterState(state: AdapterState): void {
+    this.adapter = state;
+    for (const binding of this.bindings) binding.adapterStateChanged();
+  }
+
+  /** A fresh noble binding over this bench: one per simulated central. */
+  createBinding(): SimBinding {
+    if (this.closed) throw new SimBenchError('the simulated bench is closed');
+    return new SimBinding(this);
+  }
+
+  onChange(listener: (change: BenchChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops every timer and link; the bench cannot be used afterwards. */
+  close(): void {
+    this.closed = true;
+    for (const binding of [...this.bindings]) binding.dispose();
+    for (const board of this.boardsById.values()) board.dispose();
+    for (const slot of this.slots.values()) if (slot.timer) this.clock.clearTimeout(slot.timer);
+    this.slots.clear();
+    this.listeners.clear();
+  }
+
+  attachBinding(binding: SimBinding): void {
+    this.bindings.add(binding);
+  }
+
+  detachBinding(binding: SimBinding): void {
+    this.bindings.delete(binding);
+  }
+
+  /** Advertising runs only while some central scans: idle benches cost nothing. */
+  scanningChanged(): void {
+    const scanning = [...this.bindings].some((b) => b.scanning);
+    for (const [interval, slot] of this.slots) {
+      if (scanning && !slot.timer) this.schedule(interval, slot, this.clock.now() + interval);
+      if (!scanning && slot.timer) {
+        this.clock.clearTimeout(slot.timer);
+        slot.timer = null;
+      }
+    }
+  }
+
+  private get(id: string): SimBoard {
+    const board = this.boardsById.get(id);
+    if (!board) throw new SimBenchError(`no simulated board "${id}"`);
+    return board;
+  }
+
+  private profileMap(): Map<string, ProvisioningProfile> {
+    this.profiles ??= loadProfiles(this.profilesDir);
+    return this.profiles;
+  }
+
+  private addDefinitions(defs: BoardDefinition[]): BoardView[] {
+    if (this.closed) throw new SimBenchError('the simulated bench is closed');
+    const clash = defs.find((d) => this.boardsById.has(d.id));
+    if (clash)
+      throw new SimBenchError(
+        `${clash.source}: a board with address ${clash.address} is already on the bench`,
+      );
+    const scanning = [...this.bindings].some((b) => b.scanning);
+    return defs.map((def) => {
+      const board = new SimBoard(def, {
+        clock: this.clock,
+        seed: hashSeed(this.seed, def.id),
+        committed: this.identities.get(def.id),
+        persist: (id, identity) => this.persist(id, identity),
+        changed: (b) => this.publish({ kind: 'board', board: b.view() }),
+      });
+      this.boardsById.set(def.id, board);
+      let slot = this.slots.get(board.intervalMs);
+      if (!slot) {
+        slot = { boards: new Set(), timer: null, nextAt: 0 };
+        this.slots.set(board.intervalMs, slot);
+        if (scanning) this.schedule(board.intervalMs, slot, this.clock.now() + board.intervalMs);
+      }
+      slot.boards.add(board);
+      const view = board.view();
+      this.publish({ kind: 'board', board: view });
+      return view;
+    });
+  }
+
+  /** One timer per interval slot; each tick every advertising board in it is heard once. */
+  private schedule(interval: number, slot: Slot, at: number): void {
+    slot.nextAt = at;
+    const timer = this.clock.setTimeout(
+      () => {
+        const listening = [...this.bindings].filter((b) => b.scanning);
+        for (const board of slot.boards) {
+          if (!board.advertising) continue;
+          const advertisement = board.advertisement();
+          const rssi = board.rssi();
+          for (const binding of listening)
+            binding.advertisementReceived(board, advertisement, rssi);
+        }
+        // Drift-free: the next slot is due one interval after this one was, however late it ran.
+        if (slot.timer === timer)
+          this.schedule(interval, slot, Math.max(slot.nextAt + interval, this.clock.now()));
+      },
+      Math.max(0, at - this.clock.now()),
+    );
+    slot.timer = timer;
+  }
+
+  private publish(change: BenchChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+
+  private readState(): Map<string, CommittedIdentity> {
+    if (!this.stateFile || !existsSync(this.stateFile)) return new Map();
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(this.stateFile, 'utf8'));
+    } catch (err) {
+      throw new SimBenchError(
+        `${this.stateFile}: not a readable bench state file: ${(err as Error).message}`,
+      );
+    }
+    const parsed = stateFileSchema.safeParse(json);
+    if (!parsed.success)
+      throw new SimBenchError(
+        `${this.stateFile}: ${describeIssues(parsed.error.issues).join('; ')}`,
+      );
+    return new Map(Object.entries(parsed.data.boards));
+  }
+
+  /** Like flash: written and synced before the board answers the commit. */
+  private persist(id: string, identity: CommittedIdentity | null): void {
+    if (identity) this.identities.set(id, identity);
+    else this.identities.delete(id);
+    if (!this.stateFile) return;
+    const text =
+      JSON.stringify({ version: 1, boards: Object.fromEntries(this.identities) }, null, 2) + '\n';
+    const temp = `${this.stateFile}.tmp`;
+    const fd = openSync(temp, 'w');
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, this.stateFile);
+  }
+}

@@ -1,0 +1,241 @@
+// The board description file of the simulated bench (resources/sim/*.json): what a prototype
+// advertises, its GATT table, its provisioning profile, notifications, latency and faults.
+// Browser-safe (zod only) so the bench page can validate a board before sending it.
+import { z } from 'zod';
+import { uuidSchema } from '../port';
+import { provisioningProfileSchema } from '../../provisioning/profile';
+
+const hexBytes = z
+  .string()
+  .regex(/^(?:[0-9a-fA-F]{2})*$/, 'must be hex bytes, e.g. "0a1b"')
+  .transform((h) => h.toLowerCase());
+
+const address = z
+  .string()
+  .regex(
+    /^(?:[0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$/,
+    'must be a Bluetooth address, e.g. "c4:7f:51:00:00:01"',
+  )
+  .transform((a) => a.toLowerCase());
+
+/** A characteristic's starting value: hex bytes or UTF-8 text, exactly one. */
+const initialValue = z
+  .object({ hex: hexBytes.optional(), utf8: z.string().optional() })
+  .strict()
+  .refine((v) => (v.hex === undefined) !== (v.utf8 === undefined), 'give exactly one of hex, utf8');
+
+export const characteristicPropertySchema = z.enum([
+  'broadcast',
+  'read',
+  'writeWithoutResponse',
+  'write',
+  'notify',
+  'indicate',
+  'authenticatedSignedWrites',
+  'extendedProperties',
+]);
+
+const characteristicSpec = z
+  .object({
+    uuid: uuidSchema,
+    name: z.string().max(60).optional(),
+    properties: z.array(characteristicPropertySchema).min(1, 'needs at least one property'),
+    value: initialValue.optional(),
+    /** Longest value a write may store (ATT allows 512). */
+    maxLength: z.number().int().min(1).max(512).default(512),
+  })
+  .strict();
+
+const serviceSpec = z
+  .object({
+    uuid: uuidSchema,
+    name: z.string().max(60).optional(),
+    characteristics: z.array(characteristicSpec).default([]),
+  })
+  .strict();
+
+/** What a notification carries: a counter (little-endian), random bytes or fixed bytes. */
+export const payloadSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('counter'),
+      bytes: z.union([z.literal(1), z.literal(2), z.literal(4)]).default(1),
+    })
+    .strict(),
+  z.object({ kind: z.literal('random'), bytes: z.number().int().min(1).max(244) }).strict(),
+  z
+    .object({
+      kind: z.literal('fixed'),
+      hex: hexBytes.refine((h) => h.length > 0, 'must not be empty'),
+    })
+    .strict(),
+]);
+
+const notificationTarget = {
+  /** Optional when the characteristic UUID is unique on the board. */
+  service: uuidSchema.optional(),
+  characteristic: uuidSchema,
+  payload: payloadSchema,
+};
+
+const notificationsSpec = z
+  .object({
+    /** Sent every `intervalMs` while a central is subscribed. */
+    periodic: z
+      .array(
+        z
+          .object({ ...notificationTarget, intervalMs: z.number().int().min(10).max(3_600_000) })
+          .strict(),
+      )
+      .default([]),
+    /** Sent when the bench presses the button (`SimulatedBench.pressButton`). */
+    buttons: z
+      .array(
+        z
+          .object({
+            id: z
+              .string()
+              .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be lowercase letters, digits and dashes')
+              .default('button'),
+            ...notificationTarget,
+          })
+          .strict(),
+      )
+      .default([]),
+  })
+  .strict();
+
+const rssiSpec = z
+  .object({
+    mean: z.number().min(-120).max(0).default(-60),
+    /** Standard deviation of the Gaussian noise, dB. */
+    noise: z.number().min(0).max(30).default(3),
+  })
+  .strict();
+
+const advertisingSpec = z
+  .object({
+    /** Always advertised, next to the provisioning or product service. */
+    serviceUuids: z.array(uuidSchema).default([]),
+    manufacturerData: hexBytes.optional(),
+    intervalMs: z.number().int().min(20).max(10_240).default(100),
+    txPower: z.number().int().min(-127).max(20).optional(),
+    rssi: rssiSpec.prefault({}),
+    connectable: z.boolean().default(true),
+  })
+  .strict();
+
+const latencySpec = z
+  .object({
+    connectMs: z.number().min(0).max(60_000).default(30),
+    perOperationMs: z.number().min(0).max(60_000).default(5),
+    /** Up to this much is added at random (seeded) to every latency. */
+    jitterMs: z.number().min(0).max(60_000).default(0),
+  })
+  .strict();
+
+export const faultsSchema = z
+  .object({
+    /** `true` refuses every connection; a number is the probability per attempt. */
+    refuseConnection: z.union([z.boolean(), z.number().min(0).max(1)]).default(false),
+    /** The link drops, unanswered, during the matching write after `afterWrites` such writes. Fires once. */
+    dropLinkDuringWrite: z
+      .object({
+        characteristic: uuidSchema.optional(),
+        afterWrites: z.number().int().min(0).default(0),
+      })
+      .strict()
+      .optional(),
+    /** Every latency is multiplied by this. */
+    slowLink: z.number().min(1).max(1000).default(1),
+  })
+  .strict();
+
+const provisioningSpec = z
+  .object({
+    /** A profile id from resources/profiles, or a whole profile. */
+    profile: z.union([
+      z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be a profile id'),
+      provisioningProfileSchema,
+    ]),
+    /**
+     * For profiles whose firmware derives the PSDI: the PSDI, where `{address}` stands for the
+     * board's address as 12 uppercase hex digits. Default `{address}`.
+     */
+    derivedPsdi: z.string().min(1).optional(),
+    /** From commit to the link dropping and the board advertising as the product. */
+    rebootMs: z.number().int().min(0).max(60_000).default(200),
+  })
+  .strict();
+
+export const boardSpecSchema = z
+  .object({
+    /** The local name; with `count`, `{n}` is the board's number (else " {n}" is appended). */
+    name: z.string().trim().min(1, 'is required').max(29),
+    /** The first board's address; with `count` the others count up. Generated from the name if absent. */
+    address: address.optional(),
+    addressType: z.enum(['public', 'random']).default('random'),
+    /** Identical boards on a tray. */
+    count: z.number().int().min(1).max(1000).default(1),
+    advertising: advertisingSpec.prefault({}),
+    gatt: z.array(serviceSpec).default([]),
+    provisioning: provisioningSpec.optional(),
+    notifications: notificationsSpec.prefault({}),
+    latency: latencySpec.prefault({}),
+    mtu: z.number().int().min(23).max(517).default(247),
+    faults: faultsSchema.prefault({}),
+  })
+  .strict();
+
+export const boardFileSchema = z
+  .object({
+    $schema: z.string().optional(),
+    description: z.string().optional(),
+    boards: z.array(boardSpecSchema).min(1, 'needs at least one board'),
+  })
+  .strict();
+
+export type BoardSpec = z.output<typeof boardSpecSchema>;
+export type BoardSpecInput = z.input<typeof boardSpecSchema>;
+export type BoardFile = z.output<typeof boardFileSchema>;
+export type BoardFaults = z.output<typeof faultsSchema>;
+export type BoardFaultsInput = z.input<typeof faultsSchema>;
+export type NotificationPayload = z.output<typeof payloadSchema>;
+
+/** `boards[0].gatt[1].uuid` from a zod path. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || '(file)';
+}
+
+/**
+ * One line per problem, `path: message`. Of a union's branches it reports the one that got
+ * furthest (the branch whose type matched), not every branch's complaint.
+ */
+export function describeIssues(
+  issues: readonly z.core.$ZodIssue[],
+  base: readonly PropertyKey[] = [],
+): string[] {
+  const lines: string[] = [];
+  for (const issue of issues) {
+    const path = [...base, ...issue.path];
+    if (issue.code === 'invalid_union' && issue.errors.length) {
+      const best = [...issue.errors].sort((a, b) => depth(b) - depth(a))[0] ?? [];
+      lines.push(...describeIssues(best, path));
+    } else if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys)
+        lines.push(`${formatPath([...path, key])}: is not a known field`);
+    } else {
+      lines.push(`${formatPath(path)}: ${issue.message}`);
+    }
+  }
+  return lines;
+}
+
+function depth(issues: readonly z.core.$ZodIssue[]): number {
+  return Math.max(0, ...issues.map((i) => (i.code === 'invalid_type' ? -1 : i.path.length + 1)));
+}

@@ -1,0 +1,609 @@
+// One simulated prototype: what it advertises, its GATT table and values, the provisioning
+// state machine of its profile (blank → pending → committed, rejected on a bad commit), its
+// notifications and its faults. The binding moves bytes to and from it; the board decides.
+import { formatUuid } from '../port';
+import {
+  STATUS,
+  decodeUuid,
+  encodeUuid,
+  type ProvisioningProfile,
+} from '../../provisioning/profile';
+import type { BoardFaults, NotificationPayload } from './board-schema';
+import type { BoardDefinition, CharacteristicDefinition, ServiceDefinition } from './board-file';
+import type { SimClock, SimTimer } from './clock';
+import { SeededRandom } from './random';
+
+/** ATT error codes the board answers with (Bluetooth Core, Vol 3, Part F, 3.4.1.1). */
+export const ATT = {
+  invalidHandle: 0x01,
+  readNotPermitted: 0x02,
+  writeNotPermitted: 0x03,
+  requestNotSupported: 0x06,
+  attributeNotFound: 0x0a,
+  invalidAttributeValueLength: 0x0d,
+  /** The first application error: the board refused the value (e.g. a commit with a value missing). */
+  application: 0x80,
+} as const;
+
+/** HCI disconnect reasons, as noble's HCI binding reports them. */
+export const HCI_REASON = {
+  connectionTimeout: 0x08,
+  remoteUserTerminated: 0x13,
+  localHostTerminated: 0x16,
+  connectionFailedToBeEstablished: 0x3e,
+} as const;
+
+export type AttResult = { ok: true; data: Uint8Array } | { ok: false; code: number };
+export type WriteResult = AttResult | { ok: false; drop: true };
+
+/** The binding's side of a connection, through which the board pushes. */
+export interface BoardLink {
+  notify(service: string, characteristic: string, data: Uint8Array): void;
+  /** The board ends the link (reboot, reset), with an HCI reason. */
+  drop(reason: number): void;
+}
+
+export type ProvisioningStatus = 'blank' | 'pending' | 'committed' | 'rejected';
+
+/** The product identity a committed board holds, as flash would. UUIDs dashed. */
+export interface CommittedIdentity {
+  serviceUuid: string;
+  psdiServiceUuid: string;
+  psdiCharacteristicUuid: string;
+  psdi: string;
+  committedAt: number;
+}
+
+type UuidField = 'serviceUuid' | 'psdiServiceUuid' | 'psdiCharacteristicUuid';
+type Written = Partial<Record<UuidField | 'psdi', string>>;
+
+export interface BoardView {
+  id: string;
+  address: string;
+  name: string;
+  source: string;
+  advertising: {
+    localName: string;
+    /** Dashed form. */
+    serviceUuids: string[];
+    manufacturerData?: string;
+    txPower?: number;
+    intervalMs: number;
+    rssiMean: number;
+    /** False while connected or rebooting: a single-link peripheral stops advertising. */
+    active: boolean;
+  };
+  connected: boolean;
+  mtu: number;
+  /** Dashed service UUIDs of the current GATT table. */
+  services: string[];
+  buttons: string[];
+  provisioning?: {
+    profileId: string;
+    psdiSource: 'tool' | 'device';
+    status: ProvisioningStatus;
+    /** What was written and not yet committed (UUIDs dashed). */
+    written: Written;
+    committed?: CommittedIdentity;
+  };
+  faults: BoardFaults;
+}
+
+export interface BoardContext {
+  clock: SimClock;
+  seed: number;
+  /** The identity this board committed before (from the bench's state file). */
+  committed?: CommittedIdentity;
+  /** Called synchronously with the new identity on commit and `null` on a factory reset. */
+  persist(boardId: string, identity: CommittedIdentity | null): void;
+  changed(board: SimBoard): void;
+}
+
+interface Characteristic extends CharacteristicDefinition {
+  read?: () => Uint8Array;
+  write?: (data: Uint8Array) => AttResult;
+}
+interface Service extends Omit<ServiceDefinition, 'characteristics'> {
+  characteristics: Characteristic[];
+}
+
+const key = (service: string, characteristic: string) => `${service}/${characteristic}`;
+
+export class SimBoard {
+  readonly id: string;
+  readonly address: string;
+  readonly name: string;
+  private readonly def: BoardDefinition;
+  private readonly ctx: BoardContext;
+  private readonly rng: SeededRandom;
+  private readonly values = new Map<string, Uint8Array>();
+  private readonly counters = new Map<string, number>();
+  private readonly subscribed = new Set<string>();
+  private readonly periodicTimers = new Map<string, SimTimer[]>();
+  private faultState: BoardFaults;
+  private matchingWrites = 0;
+  private link: BoardLink | null = null;
+  private rebootTimer: SimTimer | null = null;
+  private status: ProvisioningStatus = 'blank';
+  private written: Written = {};
+  private identity: CommittedIdentity | undefined;
+  private table: Service[] = [];
+  private adCache:
+    | {
+        localName: string;
+        serviceUuids: string[];
+        manufacturerData?: Buffer;
+        txPowerLevel?: number;
+      }
+    | undefined;
+
+  constructor(def: BoardDefinition, ctx: BoardContext) {
+    this.def = def;
+    this.ctx = ctx;
+    this.id = def.id;
+    this.address = def.address;
+    this.name = def.name;
+    this.rng = new SeededRandom(ctx.seed);
+    this.faultState = def.faults;
+    for (const s of def.services)
+      for (const c of s.characteristics) this.values.set(key(s.uuid, c.uuid), c.value);
+    if (def.provisioning && ctx.committed) {
+      this.identity = ctx.committed;
+      this.status = 'committed';
+    }
+    this.rebuild();
+  }
+
+  get addressType(): 'public' | 'random' {
+    return this.def.addressType;
+  }
+
+  get mtu(): number {
+    return this.def.mtu;
+  }
+
+  get intervalMs(): number {
+    return this.def.advertising.intervalMs;
+  }
+
+  get faults(): BoardFaults {
+    return this.faultState;
+  }
+
+  get connected(): boolean {
+    return this.link !== null;
+  }
+
+  /** Advertising now: not while connected (one link at a time) or rebooting. */
+  get advertising(): boolean {
+    return this.link === null && this.rebootTimer === null;
+  }
+
+  get connectable(): boolean {
+    return this.def.advertising.connectable;
+  }
+
+  /** A fresh advertisement object (noble keeps and merges into the first it sees). */
+  advertisement() {
+    if (!this.adCache) {
+      const serviceUuids = [...this.provisioningAdvertised(), ...this.def.advertising.serviceUuids];
+      this.adCache = {
+        localName: this.def.name,
+        serviceUuids: [...new Set(serviceUuids)],
+        manufacturerData:
+          this.def.advertising.manufacturerData !== undefined
+            ? Buffer.from(this.def.advertising.manufacturerData, 'hex')
+            : undefined,
+        txPowerLevel: this.def.advertising.txPower,
+      };
+    }
+    return { ...this.adCache, serviceData: [], solicitationServiceUuids: [] };
+  }
+
+  /** One RSSI sample: the mean plus seeded Gaussian noise, in the range radios report. */
+  rssi(): number {
+    const { mean, noise } = this.def.advertising.rssi;
+    return Math.max(-127, Math.min(20, Math.round(mean + noise * this.rng.gaussian())));
+  }
+
+  /** Milliseconds an operation takes on this link: base plus seeded jitter, times slowLink. */
+  latency(kind: 'connect' | 'operation'): number {
+    const { connectMs, perOperationMs, jitterMs } = this.def.latency;
+    const base = kind === 'connect' ? connectMs : perOperationMs;
+    return (base + (jitterMs ? this.rng.next() * jitterMs : 0)) * this.faultState.slowLink;
+  }
+
+  /** Rolls the refuseConnection fault for one attempt. */
+  refusesConnection(): boolean {
+    const refuse = this.faultState.refuseConnection;
+    return (
+      refuse === true || (typeof refuse === 'number' && refuse > 0 && this.rng.next() < refuse)
+    );
+  }
+
+  attach(link: BoardLink): void {
+    this.link = link;
+    this.ctx.changed(this);
+  }
+
+  /** The link went down, whoever ended it: subscriptions end with it, as on a real board. */
+  detach(): void {
+    this.link = null;
+    for (const k of [...this.subscribed]) this.stopPeriodic(k);
+    this.subscribed.clear();
+    this.ctx.changed(this);
+  }
+
+  services(): { uuid: string; characteristics: { uuid: string; properties: string[] }[] }[] {
+    return this.table.map((s) => ({
+      uuid: s.uuid,
+      characteristics: s.characteristics.map((c) => ({ uuid: c.uuid, properties: c.properties })),
+    }));
+  }
+
+  read(service: string, characteristic: string): AttResult {
+    const c = this.find(service, characteristic);
+    if (!c) return { ok: false, code: ATT.attributeNotFound };
+    if (!c.properties.includes('read')) return { ok: false, code: ATT.readNotPermitted };
+    return {
+      ok: true,
+      data: c.read ? c.read() : (this.values.get(key(service, characteristic)) ?? new Uint8Array()),
+    };
+  }
+
+  write(
+    service: string,
+    characteristic: string,
+    data: Uint8Array,
+    withoutResponse: boolean,
+  ): WriteResult {
+    const c = this.find(service, characteristic);
+    if (!c) return { ok: false, code: ATT.attributeNotFound };
+    if (!c.properties.includes(withoutResponse ? 'writeWithoutResponse' : 'write'))
+      return { ok: false, code: ATT.writeNotPermitted };
+    const drop = this.faultState.dropLinkDuringWrite;
+    if (drop && (drop.characteristic === undefined || drop.characteristic === characteristic)) {
+      this.matchingWrites++;
+      if (this.matchingWrites > drop.afterWrites) {
+        this.faultState = { ...this.faultState, dropLinkDuringWrite: undefined };
+        this.matchingWrites = 0;
+        this.ctx.changed(this);
+        return { ok: false, drop: true };
+      }
+    }
+    if (data.length > c.maxLength) return { ok: false, code: ATT.invalidAttributeValueLength };
+    if (c.write) return c.write(data);
+    this.values.set(key(service, characteristic), Uint8Array.from(data));
+    return { ok: true, data: new Uint8Array() };
+  }
+
+  setNotify(service: string, characteristic: string, on: boolean): AttResult {
+    const c = this.find(service, characteristic);
+    if (!c) return { ok: false, code: ATT.attributeNotFound };
+    if (!c.properties.includes('notify') && !c.properties.includes('indicate'))
+      return { ok: false, code: ATT.requestNotSupported };
+    const k = key(service, characteristic);
+    if (on && !this.subscribed.has(k)) {
+      this.subscribed.add(k);
+      this.startPeriodic(k);
+    } else if (!on && this.subscribed.has(k)) {
+      this.subscribed.delete(k);
+      this.stopPeriodic(k);
+    }
+    return { ok: true, data: new Uint8Array() };
+  }
+
+  isSubscribed(service: string, characteristic: string): boolean {
+    return this.subscribed.has(key(service, characteristic));
+  }
+
+  /** Presses a button: its characteristic takes the next payload and notifies if subscribed. */
+  pressButton(buttonId?: string): void {
+    const button =
+      buttonId === undefined
+        ? this.def.buttons[0]
+        : this.def.buttons.find((b) => b.id === buttonId);
+    if (!button)
+      throw new Error(
+        buttonId === undefined
+          ? `board ${this.name} has no button`
+          : `board ${this.name} has no button "${buttonId}"`,
+      );
+    this.emitValue(button.service, button.characteristic, `button:${button.id}`, button.payload);
+  }
+
+  setFaults(faults: BoardFaults): void {
+    this.faultState = faults;
+    this.matchingWrites = 0;
+    this.ctx.changed(this);
+  }
+
+  /** Forgets what was written and committed, as the firmware's reset would, and reboots. */
+  factoryReset(): void {
+    if (!this.def.provisioning) throw new Error(`board ${this.name} has no provisioning profile`);
+    const wasCommitted = this.identity !== undefined;
+    this.identity = undefined;
+    this.written = {};
+    this.status = 'blank';
+    if (wasCommitted) this.ctx.persist(this.id, null);
+    this.rebuild();
+    this.reboot(0);
+  }
+
+  /** Stops the board's timers (removal from the bench). */
+  dispose(): void {
+    if (this.rebootTimer) this.ctx.clock.clearTimeout(this.rebootTimer);
+    this.rebootTimer = null;
+    for (const k of [...this.periodicTimers.keys()]) this.stopPeriodic(k);
+    this.link?.drop(HCI_REASON.connectionTimeout);
+  }
+
+  view(): BoardView {
+    const ad = this.advertisement();
+    const p = this.def.provisioning;
+    const dashed = (w: Written): Written =>
+      Object.fromEntries(Object.entries(w).map(([k, v]) => [k, k === 'psdi' ? v : formatUuid(v)]));
+    return {
+      id: this.id,
+      address: this.address,
+      name: this.name,
+      source: this.def.source,
+      advertising: {
+        localName: ad.localName,
+        serviceUuids: ad.serviceUuids.map(formatUuid),
+        manufacturerData: this.def.advertising.manufacturerData,
+        txPower: this.def.advertising.txPower,
+        intervalMs: this.def.advertising.intervalMs,
+        rssiMean: this.def.advertising.rssi.mean,
+        active: this.advertising,
+      },
+      connected: this.connected,
+      mtu: this.def.mtu,
+      services: this.table.map((s) => formatUuid(s.uuid)),
+      buttons: this.def.buttons.map((b) => b.id),
+      provisioning: p && {
+        profileId: p.profile.id,
+        psdiSource: p.profile.psdi.source,
+        status: this.status,
+        written: dashed(this.written),
+        committed: this.identity,
+      },
+      faults: this.faultState,
+    };
+  }
+
+  private find(service: string, characteristic: string): Characteristic | undefined {
+    return this.table
+      .find((s) => s.uuid === service)
+      ?.characteristics.find((c) => c.uuid === characteristic);
+  }
+
+  private provisioningAdvertised(): string[] {
+    const p = this.def.provisioning;
+    if (!p) return [];
+    return this.identity ? [compact(this.identity.serviceUuid)] : [p.profile.service];
+  }
+
+  /** The GATT table for the current provisioning state. */
+  private rebuild(): void {
+    const table: Service[] = this.def.services.map((s) => ({
+      ...s,
+      characteristics: [...s.characteristics],
+    }));
+    const p = this.def.provisioning;
+    if (p && this.identity) {
+      const psdi = Buffer.from(this.identity.psdi, 'utf8');
+      table.push({
+        uuid: compact(this.identity.psdiServiceUuid),
+        name: 'PSDI',
+        characteristics: [
+          {
+            uuid: compact(this.identity.psdiCharacteristicUuid),
+            name: 'PSDI',
+            properties: ['read'],
+            value: psdi,
+            maxLength: psdi.length,
+            read: () => psdi,
+          },
+        ],
+      });
+    } else if (p) {
+      table.push(this.provisioningService(p.profile, p.derivedPsdi));
+    }
+    this.table = table;
+    this.adCache = undefined;
+  }
+
+  private provisioningService(
+    profile: ProvisioningProfile,
+    derivedPsdi: string | undefined,
+  ): Service {
+    const ch = profile.characteristics;
+    const uuidLength = profile.uuidEncoding === 'bytes' ? 16 : 36;
+    const uuidCharacteristic = (field: UuidField, name: string): Characteristic => ({
+      uuid: ch[field],
+      name,
+      properties: ['read', 'write'],
+      value: new Uint8Array(),
+      maxLength: uuidLength,
+      read: () => {
+        const v = this.written[field];
+        return v ? encodeUuid(profile, v) : new Uint8Array();
+      },
+      write: (data) => {
+        let uuid: string;
+        try {
+          uuid = decodeUuid(profile, data);
+          if (uuid.length !== 32) throw new Error('not 128-bit');
+        } catch {
+          return { ok: false, code: ATT.invalidAttributeValueLength };
+        }
+        return this.store(field, uuid);
+      },
+    });
+    const psdiCharacteristic: Characteristic =
+      profile.psdi.source === 'device'
+        ? {
+            uuid: ch.psdi,
+            name: 'PSDI (derived)',
+            properties: ['read'],
+            value: new Uint8Array(),
+            maxLength: profile.psdi.maxBytes,
+            read: () => Buffer.from(derivedPsdi ?? '', 'utf8'),
+          }
+        : {
+            uuid: ch.psdi,
+            name: 'PSDI',
+            properties: ['read', 'write'],
+            value: new Uint8Array(),
+            maxLength: profile.psdi.maxBytes,
+            read: () => Buffer.from(this.written.psdi ?? '', 'utf8'),
+            write: (data) => {
+              const text = new TextDecoder('utf-8', { fatal: true });
+              let psdi: string;
+              try {
+                psdi = text.decode(data);
+              } catch {
+                return { ok: false, code: ATT.application };
+              }
+              if (!psdi) return { ok: false, code: ATT.invalidAttributeValueLength };
+              return this.store('psdi', psdi);
+            },
+          };
+    return {
+      uuid: profile.service,
+      name: `Provisioning (${profile.id})`,
+      characteristics: [
+        uuidCharacteristic('serviceUuid', 'Product service UUID'),
+        uuidCharacteristic('psdiServiceUuid', 'PSDI service UUID'),
+        uuidCharacteristic('psdiCharacteristicUuid', 'PSDI characteristic UUID'),
+        psdiCharacteristic,
+        {
+          uuid: ch.control,
+          name: 'Control',
+          properties: ['write'],
+          value: new Uint8Array(),
+          maxLength: 20,
+          write: (data) => this.control(profile, data, derivedPsdi),
+        },
+        {
+          uuid: ch.status,
+          name: 'Status',
+          properties: ['read', 'notify'],
+          value: new Uint8Array(),
+          maxLength: 1,
+          read: () => Uint8Array.of(STATUS[this.status]),
+        },
+      ],
+    };
+  }
+
+  private store(field: keyof Written, value: string): AttResult {
+    this.written = { ...this.written, [field]: value };
+    this.setStatus('pending');
+    return { ok: true, data: new Uint8Array() };
+  }
+
+  private control(
+    profile: ProvisioningProfile,
+    data: Uint8Array,
+    derivedPsdi: string | undefined,
+  ): AttResult {
+    if (Buffer.from(data).toString('hex') !== profile.commit.value)
+      return { ok: false, code: ATT.application };
+    const w = this.written;
+    const psdi = profile.psdi.source === 'device' ? derivedPsdi : w.psdi;
+    if (!w.serviceUuid || !w.psdiServiceUuid || !w.psdiCharacteristicUuid || !psdi) {
+      this.setStatus('rejected');
+      return { ok: false, code: ATT.application };
+    }
+    const identity: CommittedIdentity = {
+      serviceUuid: formatUuid(w.serviceUuid),
+      psdiServiceUuid: formatUuid(w.psdiServiceUuid),
+      psdiCharacteristicUuid: formatUuid(w.psdiCharacteristicUuid),
+      psdi,
+      committedAt: this.ctx.clock.now(),
+    };
+    // Flash first: a crash after this line must find the board provisioned.
+    this.ctx.persist(this.id, identity);
+    this.identity = identity;
+    this.written = {};
+    this.setStatus('committed');
+    this.reboot(this.def.provisioning?.rebootMs ?? 0);
+    return { ok: true, data: new Uint8Array() };
+  }
+
+  private setStatus(status: ProvisioningStatus): void {
+    const changed = status !== this.status;
+    this.status = status;
+    const profile = this.def.provisioning?.profile;
+    if (
+      changed &&
+      profile &&
+      this.subscribed.has(key(profile.service, profile.characteristics.status))
+    )
+      this.link?.notify(
+        profile.service,
+        profile.characteristics.status,
+        Uint8Array.of(STATUS[status]),
+      );
+    this.ctx.changed(this);
+  }
+
+  /** Drops the link after `ms` and comes back with the table and advertising of the new state. */
+  private reboot(ms: number): void {
+    if (this.rebootTimer) this.ctx.clock.clearTimeout(this.rebootTimer);
+    this.rebootTimer = this.ctx.clock.setTimeout(() => {
+      this.link?.drop(HCI_REASON.remoteUserTerminated);
+      this.rebuild();
+      this.rebootTimer = null;
+      this.ctx.changed(this);
+    }, ms);
+    this.ctx.changed(this);
+  }
+
+  private startPeriodic(k: string): void {
+    const [service, characteristic] = k.split('/') as [string, string];
+    const timers: SimTimer[] = [];
+    this.def.periodic.forEach((p, i) => {
+      if (p.service !== service || p.characteristic !== characteristic) return;
+      const tick = () => {
+        this.emitValue(service, characteristic, `periodic:${i}`, p.payload);
+        timers[i] = this.ctx.clock.setTimeout(tick, p.intervalMs);
+      };
+      timers[i] = this.ctx.clock.setTimeout(tick, p.intervalMs);
+    });
+    this.periodicTimers.set(k, timers);
+  }
+
+  private stopPeriodic(k: string): void {
+    for (const t of this.periodicTimers.get(k) ?? []) if (t) this.ctx.clock.clearTimeout(t);
+    this.periodicTimers.delete(k);
+  }
+
+  private emitValue(
+    service: string,
+    characteristic: string,
+    source: string,
+    payload: NotificationPayload,
+  ): void {
+    const data = this.payload(source, payload);
+    this.values.set(key(service, characteristic), data);
+    if (this.subscribed.has(key(service, characteristic)))
+      this.link?.notify(service, characteristic, data);
+  }
+
+  private payload(source: string, payload: NotificationPayload): Uint8Array {
+    if (payload.kind === 'fixed') return Buffer.from(payload.hex, 'hex');
+    if (payload.kind === 'random') return this.rng.bytes(payload.bytes);
+    const n = (this.counters.get(source) ?? 0) + 1;
+    this.counters.set(source, n);
+    const out = Buffer.alloc(payload.bytes);
+    out.writeUIntLE(n % 2 ** (8 * payload.bytes), 0, payload.bytes);
+    return out;
+  }
+}
+
+function compact(uuid: string): string {
+  return uuid.replaceAll('-', '').toLowerCase();
+}
