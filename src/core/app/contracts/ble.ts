@@ -1,0 +1,302 @@
+// The BLE bench: the adapter (hardware or the simulated bench) running in its own process,
+// scanning, the GATT explorer, the simulated boards, provisioning and the audit log.
+// Bytes cross the contract as lowercase hex; the UI shows them as hex, UTF-8 or base64.
+import { z } from 'zod';
+import {
+  auditQuerySchema,
+  provisioningRecordSchema,
+  type ProvisioningRecord,
+} from '../../audit/records';
+import { uuidSchema } from '../../ble/port';
+import { none, op } from './op';
+
+const hex = z.string().regex(/^(?:[0-9a-f]{2})*$/, 'must be lowercase hex bytes');
+const id = z.string().trim().min(1, 'is required');
+
+export const ADAPTER_STATES = [
+  'unknown',
+  'resetting',
+  'unsupported',
+  'unauthorized',
+  'poweredOff',
+  'poweredOn',
+  'noAdapter',
+] as const;
+
+export const bleStatusSchema = z.object({
+  mode: z.enum(['simulated', 'hardware']),
+  adapterState: z.enum(ADAPTER_STATES),
+  /** What the user can do about a state other than poweredOn. */
+  guidance: z.string().optional(),
+  host: z.object({
+    running: z.boolean(),
+    pid: z.number().optional(),
+    /** Times the BLE process ended without being asked to. */
+    crashes: z.number(),
+    lastCrash: z.object({ at: z.number(), reason: z.string() }).optional(),
+  }),
+});
+export type BleStatus = z.infer<typeof bleStatusSchema>;
+
+export const scanFilterSchema = z.object({
+  serviceUuids: z.array(uuidSchema).max(16).default([]),
+  name: z.string().trim().max(64).optional(),
+  minRssi: z.number().int().min(-127, 'must be at least -127').max(20).optional(),
+});
+
+/** One board as the scan view shows it: its latest advertisement and the RSSI samples since the last batch. */
+export const scannedDeviceSchema = z.object({
+  id: z.string(),
+  address: z.string(),
+  localName: z.string().optional(),
+  serviceUuids: z.array(z.string()),
+  manufacturerData: hex.optional(),
+  txPowerLevel: z.number().optional(),
+  connectable: z.boolean(),
+  rssi: z.number(),
+  rssiSamples: z.array(z.object({ at: z.number(), rssi: z.number() })),
+  lastSeen: z.number(),
+});
+export type ScannedDevice = z.infer<typeof scannedDeviceSchema>;
+
+export const scanBatchSchema = z.object({
+  scanId: z.string(),
+  at: z.number(),
+  /** Boards heard since the previous batch, each once. */
+  devices: z.array(scannedDeviceSchema),
+  /** Advertisements folded into this batch. */
+  advertisements: z.number(),
+});
+
+const characteristicSchema = z.object({
+  uuid: z.string(),
+  properties: z.array(z.string()),
+});
+export const gattServiceSchema = z.object({
+  uuid: z.string(),
+  characteristics: z.array(characteristicSchema),
+});
+
+export const connectionSchema = z.object({
+  connectionId: z.string(),
+  deviceId: z.string(),
+  mtu: z.number(),
+  services: z.array(gattServiceSchema),
+});
+
+const target = z.object({
+  connectionId: id,
+  serviceUuid: uuidSchema,
+  characteristicUuid: uuidSchema,
+});
+
+export const gattLogEntrySchema = z.object({
+  connectionId: z.string(),
+  at: z.number(),
+  kind: z.enum([
+    'connect',
+    'discover',
+    'read',
+    'write',
+    'notify',
+    'subscribe',
+    'disconnect',
+    'error',
+  ]),
+  serviceUuid: z.string().optional(),
+  characteristicUuid: z.string().optional(),
+  data: hex.optional(),
+  message: z.string().optional(),
+});
+
+export const simBoardSchema = z.object({
+  id: z.string(),
+  address: z.string(),
+  name: z.string(),
+  source: z.string(),
+  connected: z.boolean(),
+  advertising: z.object({ serviceUuids: z.array(z.string()), intervalMs: z.number() }),
+  provisioned: z
+    .object({
+      serviceUuid: z.string(),
+      psdiServiceUuid: z.string(),
+      psdiCharacteristicUuid: z.string(),
+      psdi: z.string(),
+    })
+    .optional(),
+  profileId: z.string().optional(),
+  hasButton: z.boolean(),
+  faults: z.object({
+    refuseConnection: z.boolean(),
+    dropLinkDuringWrite: z.boolean(),
+    slowLinkFactor: z.number(),
+  }),
+});
+export type SimBoard = z.infer<typeof simBoardSchema>;
+
+const fileText = z.object({
+  fileName: z.string().trim().min(1, 'is required').max(255),
+  text: z.string().min(1, 'is empty').max(2_000_000, 'must be at most 2 MB'),
+});
+
+export const psdiPlanSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.object({
+      kind: z.literal('sequence'),
+      prefix: z.string().max(32).default(''),
+      start: z.number().int().min(0).default(1),
+      width: z.number().int().min(1).max(20).default(6),
+    }),
+    z.object({
+      kind: z.literal('random'),
+      alphabet: z
+        .string()
+        .min(2, 'needs at least 2 characters')
+        .max(100)
+        .default('0123456789ABCDEF'),
+      length: z.number().int().min(4).max(64).default(16),
+      prefix: z.string().max(32).default(''),
+    }),
+    z.object({
+      kind: z.literal('list'),
+      /** The CSV as loaded; the first column (or `column`) holds the PSDIs. */
+      csv: z.string().min(1, 'is empty').max(2_000_000),
+      column: z.string().optional(),
+    }),
+  ],
+  { error: "kind must be 'sequence', 'random' or 'list'" },
+);
+
+export const productPlanSchema = z.object({
+  productId: id,
+  profileId: id,
+  psdi: psdiPlanSchema,
+});
+
+export const provisioningProfileViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  source: z.string(),
+  psdiSource: z.enum(['tool', 'device']),
+  service: z.string(),
+});
+
+export const auditRecordSchema = provisioningRecordSchema;
+export type AuditRecordView = ProvisioningRecord;
+
+export const provisioningProgressSchema = z.object({
+  runId: z.string(),
+  deviceId: z.string(),
+  address: z.string().optional(),
+  step: z.string(),
+  /** `started`/`finished` per step; `done` and `failed` end the board. */
+  phase: z.enum(['started', 'finished', 'retrying', 'done', 'failed']),
+  attempt: z.number().optional(),
+  psdi: z.string().optional(),
+  recordId: z.number().optional(),
+  message: z.string().optional(),
+  at: z.number(),
+});
+
+export const batchSummarySchema = z.object({
+  runId: z.string(),
+  state: z.enum(['running', 'stopping', 'finished', 'stopped']),
+  total: z.number(),
+  succeeded: z.number(),
+  failed: z.number(),
+  inFlight: z.number(),
+  startedAt: z.number(),
+  finishedAt: z.number().optional(),
+});
+
+export const bleOperations = {
+  'ble:getStatus': op(none, bleStatusSchema),
+  'ble:setMode': op(z.object({ mode: z.enum(['simulated', 'hardware']) }), bleStatusSchema),
+  'ble:restartHost': op(none, bleStatusSchema),
+  'ble:startScan': op(scanFilterSchema, z.object({ scanId: z.string() })),
+  'ble:stopScan': op(z.object({ scanId: id }), z.object({ stopped: z.literal(true) })),
+  'ble:connect': op(z.object({ deviceId: id }), connectionSchema),
+  'ble:disconnect': op(z.object({ connectionId: id }), z.object({ disconnected: z.literal(true) })),
+  'ble:read': op(target, z.object({ data: hex })),
+  'ble:write': op(
+    target.extend({ data: hex, withoutResponse: z.boolean().default(false) }),
+    z.object({ bytes: z.number() }),
+  ),
+  'ble:subscribe': op(target, z.object({ subscribed: z.literal(true) })),
+  'ble:unsubscribe': op(target, z.object({ unsubscribed: z.literal(true) })),
+
+  'sim:listBoards': op(none, z.array(simBoardSchema)),
+  'sim:listBoardFiles': op(
+    none,
+    z.array(z.object({ name: z.string(), description: z.string().optional() })),
+  ),
+  'sim:loadBuiltIn': op(z.object({ name: id }), z.array(simBoardSchema)),
+  'sim:loadBoards': op(fileText, z.array(simBoardSchema)),
+  'sim:removeBoard': op(z.object({ boardId: id }), z.object({ removed: z.literal(true) })),
+  'sim:pressButton': op(z.object({ boardId: id }), z.object({ pressed: z.literal(true) })),
+  'sim:setFaults': op(
+    z.object({
+      boardId: id,
+      refuseConnection: z.boolean().optional(),
+      dropLinkDuringWrite: z.boolean().optional(),
+      slowLinkFactor: z.number().min(1, 'must be at least 1').max(100).optional(),
+    }),
+    simBoardSchema,
+  ),
+  'sim:factoryReset': op(z.object({ boardId: id }), simBoardSchema),
+
+  'provisioning:listProfiles': op(none, z.array(provisioningProfileViewSchema)),
+  'provisioning:loadProfile': op(fileText, provisioningProfileViewSchema),
+  'provisioning:getPlan': op(z.object({ productId: id }), productPlanSchema.nullable()),
+  'provisioning:savePlan': op(productPlanSchema, productPlanSchema),
+  'provisioning:provisionOne': op(
+    z.object({ productId: id, deviceId: id }),
+    z.object({ runId: z.string(), record: auditRecordSchema }),
+  ),
+  'provisioning:startBatch': op(
+    z.object({
+      productId: id,
+      concurrency: z
+        .number()
+        .int()
+        .min(1, 'must be at least 1')
+        .max(16, 'must be at most 16')
+        .default(4),
+      name: z.string().trim().max(64).optional(),
+      minRssi: z.number().int().min(-127).max(20).optional(),
+      /** Stop after this many boards; omitted means every matching board in range. */
+      limit: z.number().int().min(1).max(1000).optional(),
+    }),
+    batchSummarySchema,
+  ),
+  'provisioning:stopBatch': op(z.object({ runId: id }), batchSummarySchema),
+  'provisioning:listUnfinished': op(none, z.array(auditRecordSchema)),
+  'provisioning:reconcile': op(
+    z.object({ recordId: z.number().int(), action: z.enum(['finish', 'release']) }),
+    auditRecordSchema,
+  ),
+
+  'audit:search': op(
+    auditQuerySchema,
+    z.object({
+      items: z.array(auditRecordSchema),
+      total: z.number(),
+      offset: z.number(),
+      limit: z.number(),
+    }),
+  ),
+  'audit:exportCsv': op(
+    auditQuerySchema.omit({ limit: true, offset: true }),
+    z.object({ fileName: z.string(), csv: z.string(), rows: z.number() }),
+  ),
+} as const;
+
+export const bleEvents = {
+  'ble:status': bleStatusSchema,
+  'ble:scanBatch': scanBatchSchema,
+  'ble:gattLog': gattLogEntrySchema,
+  'provisioning:progress': provisioningProgressSchema,
+  'provisioning:batch': batchSummarySchema,
+} as const;

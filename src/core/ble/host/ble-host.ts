@@ -1,0 +1,368 @@
+// The app's side of the BLE process: starts it, turns requests into promises, and presents it
+// as a BleCentral so provisioning and the explorer do not know the radio is elsewhere. When the
+// process dies, everything pending fails with a BleError that says so, and `onExit` tells the app.
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import {
+  BleError,
+  type AdapterState,
+  type Advertisement,
+  type BleCentral,
+  type BleConnection,
+  type BleStep,
+  type ScanFilter,
+  type ScanHandle,
+  type ServiceInfo,
+} from '../port';
+import type {
+  CentralMethods,
+  HostChannel,
+  HostConfig,
+  HostEvent,
+  HostMessage,
+  Request,
+  SimMethod,
+} from './protocol';
+
+const READY_TIMEOUT_MS = 20_000;
+/** A safety net only: every BLE step has its own, shorter timeout above this layer. */
+const REQUEST_TIMEOUT_MS = 60_000;
+
+/** Starts the BLE process as a Node child: from TypeScript sources through tsx, or built. */
+export function forkHost(config: HostConfig): HostChannel {
+  const entry = new URL(
+    './host-main' + (import.meta.url.endsWith('.ts') ? '.ts' : '.js'),
+    import.meta.url,
+  );
+  const child = fork(fileURLToPath(entry), [JSON.stringify(config)], {
+    serialization: 'advanced',
+    execArgv: import.meta.url.endsWith('.ts') ? ['--import', 'tsx'] : [],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exitHandlers: ((reason: string) => void)[] = [];
+  let exited = false;
+  const exit = (reason: string) => {
+    if (exited) return;
+    exited = true;
+    for (const handler of exitHandlers) handler(reason);
+  };
+  child.on('exit', (code, signal) =>
+    exit(signal ? `ended by signal ${signal}` : `exited with code ${code}`),
+  );
+  child.on('error', (err) => exit(err.message));
+  return {
+    pid: child.pid,
+    send: (message) => {
+      if (child.connected) child.send(message);
+    },
+    onMessage: (handler) => child.on('message', (m) => handler(m as HostMessage)),
+    onExit: (handler) => exitHandlers.push(handler),
+    kill: () => child.kill('SIGKILL'),
+  };
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
+  step: BleStep;
+}
+
+const STEP: Record<keyof CentralMethods, BleStep> = {
+  startScan: 'scan',
+  stopScan: 'scan',
+  connect: 'connect',
+  discover: 'discover',
+  read: 'read',
+  write: 'write',
+  subscribe: 'subscribe',
+  unsubscribe: 'subscribe',
+  disconnect: 'disconnect',
+};
+
+export class BleHost {
+  readonly central: BleCentral;
+  private readonly pending = new Map<number, Pending>();
+  private readonly scanHandlers = new Map<string, (ad: Advertisement) => void>();
+  private readonly notifyHandlers = new Map<string, (data: Uint8Array) => void>();
+  private readonly disconnectHandlers = new Map<string, (reason: string) => void>();
+  private readonly stateHandlers = new Set<(state: AdapterState) => void>();
+  private readonly exitHandlers = new Set<(reason: string, expected: boolean) => void>();
+  private adapter: AdapterState = 'unknown';
+  private nextId = 1;
+  private gone: string | undefined;
+  private stopping = false;
+  /** Why the adapter could not be opened, when it could not. */
+  reason: string | undefined;
+
+  private constructor(private readonly channel: HostChannel) {
+    this.central = new RemoteCentral(this);
+    channel.onMessage((message) => this.receive(message));
+    channel.onExit((reason) => this.exited(reason));
+  }
+
+  static async start(channel: HostChannel): Promise<BleHost> {
+    const host = new BleHost(channel);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        channel.kill();
+        reject(new BleError('adapter', 'The BLE process did not start within 20 s.'));
+      }, READY_TIMEOUT_MS);
+      host.readyWaiter = (err) => {
+        clearTimeout(timer);
+        if (err) reject(err);
+        else resolve();
+      };
+    });
+    return host;
+  }
+
+  private readyWaiter: ((err?: Error) => void) | undefined;
+
+  get pid(): number | undefined {
+    return this.channel.pid;
+  }
+
+  get running(): boolean {
+    return this.gone === undefined;
+  }
+
+  state(): AdapterState {
+    return this.adapter;
+  }
+
+  onStateChange(handler: (state: AdapterState) => void): () => void {
+    this.stateHandlers.add(handler);
+    return () => this.stateHandlers.delete(handler);
+  }
+
+  /** `expected` is false for a crash, true after `stop()`. */
+  onExit(handler: (reason: string, expected: boolean) => void): () => void {
+    this.exitHandlers.add(handler);
+    return () => this.exitHandlers.delete(handler);
+  }
+
+  call(method: keyof CentralMethods, ...args: unknown[]): Promise<unknown> {
+    return this.request({ type: 'request', id: 0, target: 'central', method, args }, STEP[method]);
+  }
+
+  sim(method: SimMethod, ...args: unknown[]): Promise<unknown> {
+    return this.request({ type: 'request', id: 0, target: 'sim', method, args }, 'adapter');
+  }
+
+  onScan(scanId: string, handler: ((ad: Advertisement) => void) | undefined): void {
+    if (handler) this.scanHandlers.set(scanId, handler);
+    else this.scanHandlers.delete(scanId);
+  }
+
+  onNotify(subscriptionId: string, handler: ((data: Uint8Array) => void) | undefined): void {
+    if (handler) this.notifyHandlers.set(subscriptionId, handler);
+    else this.notifyHandlers.delete(subscriptionId);
+  }
+
+  onLinkDown(connectionId: string, handler: (reason: string) => void): void {
+    this.disconnectHandlers.set(connectionId, handler);
+  }
+
+  async stop(): Promise<void> {
+    if (this.gone !== undefined) return;
+    this.stopping = true;
+    const ended = new Promise<void>((resolve) => this.onExit(() => resolve()));
+    this.channel.kill();
+    await ended;
+  }
+
+  private request(message: Request, step: BleStep): Promise<unknown> {
+    if (this.gone !== undefined)
+      return Promise.reject(new BleError(step, `The BLE process is not running (${this.gone}).`));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new BleError(step, `The BLE process did not answer ${message.method} in 60 s.`));
+      }, REQUEST_TIMEOUT_MS);
+      this.pending.set(id, { resolve, reject, timer, step });
+      this.channel.send({ ...message, id });
+    });
+  }
+
+  private receive(message: HostMessage): void {
+    if (message.type === 'response') {
+      const pending = this.pending.get(message.id);
+      if (!pending) return;
+      this.pending.delete(message.id);
+      clearTimeout(pending.timer);
+      if (message.ok) pending.resolve(message.value);
+      else {
+        const { name, message: text, step, deviceId } = message.error;
+        const err =
+          name === 'BleError'
+            ? new BleError((step as BleStep | undefined) ?? pending.step, text, deviceId)
+            : Object.assign(new Error(text), { name });
+        pending.reject(err);
+      }
+      return;
+    }
+    this.event(message);
+  }
+
+  private event(event: HostEvent): void {
+    switch (event.event) {
+      case 'ready':
+        this.adapter = event.state;
+        this.reason = event.reason;
+        this.readyWaiter?.();
+        this.readyWaiter = undefined;
+        return;
+      case 'state':
+        this.adapter = event.state;
+        for (const handler of this.stateHandlers) handler(event.state);
+        return;
+      case 'scan': {
+        const handler = this.scanHandlers.get(event.scanId);
+        if (handler) for (const ad of event.ads) handler(ad);
+        return;
+      }
+      case 'notify':
+        this.notifyHandlers.get(event.subscriptionId)?.(event.data);
+        return;
+      case 'disconnected':
+        this.disconnectHandlers.get(event.connectionId)?.(event.reason);
+        this.disconnectHandlers.delete(event.connectionId);
+        return;
+    }
+  }
+
+  private exited(reason: string): void {
+    this.gone = reason;
+    this.readyWaiter?.(new BleError('adapter', `The BLE process ended while starting: ${reason}.`));
+    this.readyWaiter = undefined;
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      pending.reject(new BleError(pending.step, `The BLE process stopped (${reason}).`));
+      this.pending.delete(id);
+    }
+    for (const handler of this.disconnectHandlers.values()) handler('the BLE process stopped');
+    this.disconnectHandlers.clear();
+    this.adapter = 'unknown';
+    for (const handler of this.exitHandlers) handler(reason, this.stopping);
+  }
+}
+
+/** BleCentral over the process boundary. */
+class RemoteCentral implements BleCentral {
+  constructor(private readonly host: BleHost) {}
+
+  state(): AdapterState {
+    return this.host.state();
+  }
+
+  onStateChange(handler: (state: AdapterState) => void): () => void {
+    return this.host.onStateChange(handler);
+  }
+
+  async startScan(
+    filter: ScanFilter,
+    onAdvertisement: (ad: Advertisement) => void,
+  ): Promise<ScanHandle> {
+    const scanId = (await this.host.call('startScan', filter)) as string;
+    this.host.onScan(scanId, onAdvertisement);
+    return {
+      stop: async () => {
+        this.host.onScan(scanId, undefined);
+        if (this.host.running) await this.host.call('stopScan', scanId);
+      },
+    };
+  }
+
+  async connect(id: string, options?: { timeoutMs?: number }): Promise<BleConnection> {
+    const { connectionId, mtu } = (await this.host.call('connect', id, options?.timeoutMs)) as {
+      connectionId: string;
+      mtu: number;
+    };
+    return new RemoteConnection(this.host, id, connectionId, mtu);
+  }
+
+  async close(): Promise<void> {
+    await this.host.stop();
+  }
+}
+
+class RemoteConnection implements BleConnection {
+  private readonly downHandlers = new Set<(reason: string) => void>();
+  private down: string | undefined;
+
+  constructor(
+    private readonly host: BleHost,
+    readonly id: string,
+    private readonly connectionId: string,
+    readonly mtu: number,
+  ) {
+    host.onLinkDown(connectionId, (reason) => {
+      this.down = reason;
+      for (const handler of this.downHandlers) handler(reason);
+    });
+  }
+
+  discover(): Promise<ServiceInfo[]> {
+    return this.host.call('discover', this.connectionId) as Promise<ServiceInfo[]>;
+  }
+
+  read(serviceUuid: string, characteristicUuid: string): Promise<Uint8Array> {
+    return this.host.call(
+      'read',
+      this.connectionId,
+      serviceUuid,
+      characteristicUuid,
+    ) as Promise<Uint8Array>;
+  }
+
+  async write(
+    serviceUuid: string,
+    characteristicUuid: string,
+    data: Uint8Array,
+    options?: { withoutResponse?: boolean },
+  ): Promise<void> {
+    await this.host.call(
+      'write',
+      this.connectionId,
+      serviceUuid,
+      characteristicUuid,
+      data,
+      options?.withoutResponse ?? false,
+    );
+  }
+
+  async subscribe(
+    serviceUuid: string,
+    characteristicUuid: string,
+    onValue: (data: Uint8Array) => void,
+  ): Promise<() => Promise<void>> {
+    const subscriptionId = (await this.host.call(
+      'subscribe',
+      this.connectionId,
+      serviceUuid,
+      characteristicUuid,
+    )) as string;
+    this.host.onNotify(subscriptionId, onValue);
+    return async () => {
+      this.host.onNotify(subscriptionId, undefined);
+      if (this.host.running && this.down === undefined)
+        await this.host.call('unsubscribe', subscriptionId);
+    };
+  }
+
+  async disconnect(): Promise<void> {
+    if (this.down !== undefined || !this.host.running) return;
+    await this.host.call('disconnect', this.connectionId);
+  }
+
+  onDisconnect(handler: (reason: string) => void): () => void {
+    if (this.down !== undefined) {
+      handler(this.down);
+      return () => {};
+    }
+    this.downHandlers.add(handler);
+    return () => this.downHandlers.delete(handler);
+  }
+}

@@ -1,0 +1,142 @@
+// The BLE process: owns noble (hardware, or the simulated bench) and answers the app's
+// requests. It runs apart from the app so that a native crash in the radio stack ends only
+// this process; the app sees it exit, reports it and can start a new one.
+import { BleError, type Advertisement, type BleCentral, type BleConnection } from '../port';
+import { createHardwareCentral, createSimulatedCentral, NoAdapterCentral } from '../noble';
+import { SimulatedBench } from '../sim/bench';
+import {
+  SIM_METHODS,
+  type CentralMethods,
+  type HostConfig,
+  type HostEvent,
+  type HostMessage,
+  type Request,
+  type SerializedError,
+} from './protocol';
+
+/** Advertisements are sent in batches: one message per scan per window, not one per packet. */
+const SCAN_BATCH_MS = 50;
+
+export interface ParentPort {
+  send(message: HostMessage): void;
+  onMessage(handler: (message: Request) => void): void;
+}
+
+export async function runHost(config: HostConfig, parent: ParentPort): Promise<void> {
+  let bench: SimulatedBench | undefined;
+  let central: BleCentral;
+  let reason: string | undefined;
+  if (config.mode === 'simulated') {
+    bench = new SimulatedBench({ stateFile: config.stateFile, seed: config.seed });
+    for (const file of config.boardFiles ?? []) bench.loadBoardFile(file);
+    central = createSimulatedCentral(bench);
+  } else {
+    central = createHardwareCentral();
+    if (central instanceof NoAdapterCentral) reason = central.reason;
+  }
+
+  const connections = new Map<string, BleConnection>();
+  const scans = new Map<string, { stop: () => Promise<void>; flush: () => void }>();
+  const subscriptions = new Map<string, () => Promise<void>>();
+  let next = 0;
+  const emit = (event: HostEvent) => parent.send(event);
+  central.onStateChange((state) => emit({ type: 'event', event: 'state', state }));
+
+  const connection = (id: string): BleConnection => {
+    const found = connections.get(id);
+    if (!found) throw new BleError('connect', `no open connection ${id}; connect again`);
+    return found;
+  };
+
+  const methods: { [M in keyof CentralMethods]: (...args: never[]) => unknown } = {
+    startScan: async (filter: Parameters<CentralMethods['startScan']>[0]) => {
+      const scanId = `scan-${++next}`;
+      let pending: Advertisement[] = [];
+      const flush = () => {
+        if (!pending.length) return;
+        emit({ type: 'event', event: 'scan', scanId, ads: pending });
+        pending = [];
+      };
+      const timer = setInterval(flush, SCAN_BATCH_MS);
+      const handle = await central.startScan(filter, (ad) => pending.push(ad));
+      scans.set(scanId, {
+        flush,
+        stop: async () => {
+          clearInterval(timer);
+          await handle.stop();
+        },
+      });
+      return scanId;
+    },
+    stopScan: async (scanId: string) => {
+      const scan = scans.get(scanId);
+      scans.delete(scanId);
+      await scan?.stop();
+    },
+    connect: async (deviceId: string, timeoutMs?: number) => {
+      const link = await central.connect(deviceId, { timeoutMs });
+      const connectionId = `link-${++next}`;
+      connections.set(connectionId, link);
+      link.onDisconnect((why) => {
+        connections.delete(connectionId);
+        emit({ type: 'event', event: 'disconnected', connectionId, reason: why });
+      });
+      return { connectionId, mtu: link.mtu };
+    },
+    discover: (connectionId: string) => connection(connectionId).discover(),
+    read: (connectionId: string, s: string, c: string) => connection(connectionId).read(s, c),
+    write: (
+      connectionId: string,
+      s: string,
+      c: string,
+      data: Uint8Array,
+      withoutResponse: boolean,
+    ) => connection(connectionId).write(s, c, data, { withoutResponse }),
+    subscribe: async (connectionId: string, s: string, c: string) => {
+      const subscriptionId = `sub-${++next}`;
+      const off = await connection(connectionId).subscribe(s, c, (data) =>
+        emit({ type: 'event', event: 'notify', subscriptionId, data }),
+      );
+      subscriptions.set(subscriptionId, off);
+      return subscriptionId;
+    },
+    unsubscribe: async (subscriptionId: string) => {
+      const off = subscriptions.get(subscriptionId);
+      subscriptions.delete(subscriptionId);
+      await off?.();
+    },
+    disconnect: async (connectionId: string) => {
+      const link = connections.get(connectionId);
+      connections.delete(connectionId);
+      await link?.disconnect();
+    },
+  };
+
+  parent.onMessage((request) => {
+    void answer(request)
+      .then((value) => parent.send({ type: 'response', id: request.id, ok: true, value }))
+      .catch((err: unknown) =>
+        parent.send({ type: 'response', id: request.id, ok: false, error: serialize(err) }),
+      );
+  });
+
+  async function answer(request: Request): Promise<unknown> {
+    if (request.target === 'central') {
+      const method = methods[request.method] as (...args: unknown[]) => unknown;
+      return method(...request.args);
+    }
+    if (!bench) throw new Error('The simulated bench is off: the BLE process runs on hardware.');
+    if (!SIM_METHODS.includes(request.method)) throw new Error(`no sim method ${request.method}`);
+    const method = bench[request.method] as (...args: unknown[]) => unknown;
+    return method.apply(bench, request.args);
+  }
+
+  emit({ type: 'event', event: 'ready', state: central.state(), reason });
+}
+
+function serialize(err: unknown): SerializedError {
+  if (err instanceof BleError)
+    return { name: err.name, message: err.message, step: err.step, deviceId: err.deviceId };
+  if (err instanceof Error) return { name: err.name, message: err.message };
+  return { name: 'Error', message: String(err) };
+}
