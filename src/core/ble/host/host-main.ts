@@ -1,7 +1,7 @@
 // Entry of the BLE process. Started by the app as a Node child (`fork`, IPC with advanced
 // serialization) or, in Electron, as a utility process (`process.parentPort`); its config is
 // the first argument, as JSON.
-import type { HostConfig, HostMessage, Request } from './protocol';
+import { hostConfigSchema, type HostMessage, type Request } from './protocol';
 import { runHost, type ParentPort } from './host-process';
 
 interface ElectronParentPort {
@@ -23,7 +23,7 @@ function parentPort(): ParentPort {
   };
 }
 
-const config = JSON.parse(process.argv[2] ?? '{}') as HostConfig;
+const config = hostConfigSchema.parse(JSON.parse(process.argv[2] ?? '{}'));
 const parent = parentPort();
 // The app going away ends this process too; it must never outlive the window.
 process.on('disconnect', () => process.exit(0));

@@ -1,7 +1,13 @@
 // The BLE process: owns noble (hardware, or the simulated bench) and answers the app's
 // requests. It runs apart from the app so that a native crash in the radio stack ends only
 // this process; the app sees it exit, reports it and can start a new one.
-import { BleError, type Advertisement, type BleCentral, type BleConnection } from '../port';
+import {
+  BleError,
+  type AdapterState,
+  type Advertisement,
+  type BleCentral,
+  type BleConnection,
+} from '../port';
 import { createHardwareCentral, createSimulatedCentral, NoAdapterCentral } from '../noble';
 import { SimulatedBench } from '../sim/bench';
 import {
@@ -16,6 +22,8 @@ import {
 
 /** Advertisements are sent in batches: one message per scan per window, not one per packet. */
 const SCAN_BATCH_MS = 50;
+/** How long to wait for the adapter to say what state it is in before reporting `unknown`. */
+const STATE_WAIT_MS = 5_000;
 
 export interface ParentPort {
   send(message: HostMessage): void;
@@ -131,7 +139,23 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     return method.apply(bench, request.args);
   }
 
-  emit({ type: 'event', event: 'ready', state: central.state(), reason });
+  emit({ type: 'event', event: 'ready', state: await settledState(central), reason });
+}
+
+/** noble reports `unknown` until its binding has opened the adapter; wait for a real answer. */
+function settledState(central: BleCentral): Promise<AdapterState> {
+  if (central.state() !== 'unknown') return Promise.resolve(central.state());
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(central.state()), STATE_WAIT_MS);
+    const off = central.onStateChange((state) => {
+      if (state !== 'unknown') done(state);
+    });
+    function done(state: AdapterState) {
+      clearTimeout(timer);
+      off();
+      resolve(state);
+    }
+  });
 }
 
 function serialize(err: unknown): SerializedError {

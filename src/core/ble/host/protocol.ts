@@ -2,16 +2,18 @@
 // once (`response`) and reports what happens on the radio (`event`). Byte arrays travel as
 // Uint8Array: both transports (Node's advanced IPC serialization, Electron's structured clone)
 // keep them.
+import { z } from 'zod';
 import type { AdapterState, Advertisement, ServiceInfo } from '../port';
 
-export interface HostConfig {
-  mode: 'simulated' | 'hardware';
+export const hostConfigSchema = z.object({
+  mode: z.enum(['simulated', 'hardware']),
   /** Simulated bench: where committed identities persist, as flash would. */
-  stateFile?: string;
+  stateFile: z.string().optional(),
   /** Simulated bench: board files loaded at start. */
-  boardFiles?: string[];
-  seed?: number;
-}
+  boardFiles: z.array(z.string()).optional(),
+  seed: z.number().int().optional(),
+});
+export type HostConfig = z.infer<typeof hostConfigSchema>;
 
 export interface CentralMethods {
   startScan(filter: { serviceUuids?: string[]; name?: string; minRssi?: number }): string;
