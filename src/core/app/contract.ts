@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { appOperations } from './contracts/app';
 import { emulatorEvents, emulatorOperations } from './contracts/emulator';
+import { loginOperations } from './contracts/login';
 import { thingsOperations } from './contracts/things';
 import { webhooksEvents, webhooksOperations } from './contracts/webhooks';
 
@@ -37,6 +38,7 @@ export const operations = {
   ...thingsOperations,
   ...emulatorOperations,
   ...webhooksOperations,
+  ...loginOperations,
 } as const;
 
 /** The Electron IPC channel events travel on, as `(name, payload)`; the preload filters by name. */

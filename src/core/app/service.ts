@@ -19,6 +19,7 @@ import { toAppError } from './errors';
 import { appHandlers } from './handlers/app';
 import type { AppContext, AppOptions, AreaEvents, AreaHandlers } from './handlers/context';
 import { emulatorEventSources, emulatorHandlers } from './handlers/emulator';
+import { loginHandlers } from './handlers/login';
 import { thingsHandlers } from './handlers/things';
 import { startWebhooks } from './handlers/webhooks';
 
@@ -63,6 +64,7 @@ export async function startApp(options: AppOptions): Promise<AppService> {
     ...appHandlers(ctx),
     ...thingsHandlers(ctx),
     ...emulatorHandlers(ctx),
+    ...loginHandlers(ctx),
     ...webhooks.handlers,
   };
   const sources: AreaEvents<typeof events> = {

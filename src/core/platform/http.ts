@@ -61,6 +61,10 @@ function describeBody(body: unknown): string {
 interface RequestSpec<T> {
   query?: Record<string, string>;
   body?: unknown;
+  /** Sent as `application/x-www-form-urlencoded` instead of a JSON `body`. */
+  form?: Record<string, string>;
+  /** Extra headers; an `authorization` here replaces the Bearer token. */
+  headers?: Record<string, string>;
   /** Schema of a 2xx JSON body; omit for 204 answers. */
   schema?: z.ZodType<T>;
 }
@@ -93,7 +97,12 @@ export class PlatformHttp {
       const bytes = Buffer.byteLength(body);
       if (bytes > MAX_REQUEST_BYTES) throw new RequestTooLargeError(bytes);
       headers['content-type'] = 'application/json';
+    } else if (spec.form !== undefined) {
+      body = new URLSearchParams(spec.form).toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded';
     }
+    for (const [name, value] of Object.entries(spec.headers ?? {}))
+      headers[name.toLowerCase()] = value;
 
     for (let attempt = 0; ; attempt++) {
       const res = await this.send(method, path, url, { method, headers, body });

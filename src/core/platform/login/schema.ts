@@ -107,6 +107,28 @@ export const oauthErrorSchema = z.object({
 });
 export type OAuthErrorBody = z.infer<typeof oauthErrorSchema>;
 
+/** One HTTP request and its answer, as the login console shows them (see exchange.ts). */
+export const exchangeSchema = z.object({
+  id: z.string(),
+  at: z.number(),
+  request: z.object({
+    method: z.string(),
+    url: z.string(),
+    headers: z.record(z.string(), z.string()),
+    body: z.string().optional(),
+  }),
+  response: z
+    .object({
+      status: z.number(),
+      requestId: z.string().optional(),
+      contentType: z.string().optional(),
+      body: z.string(),
+      durationMs: z.number(),
+    })
+    .optional(),
+});
+export type Exchange = z.infer<typeof exchangeSchema>;
+
 // ---- the emulator's admin API (the authorization request the seed does not show) ----
 
 const optionalText = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);

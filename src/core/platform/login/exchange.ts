@@ -1,0 +1,110 @@
+// One HTTP request and its answer as the login console shows them, recorded by wrapping the
+// client's fetch; secrets masked for display and for "copy as curl" unless asked for.
+import { REQUEST_ID_HEADER } from '../http';
+import type { Exchange } from './schema';
+
+/** Form fields and headers whose values are credentials. */
+const SECRET_FIELDS = [
+  'client_secret',
+  'code_verifier',
+  'access_token',
+  'refresh_token',
+  'id_token',
+];
+const SECRET_FIELD_SET = new Set([...SECRET_FIELDS, 'userAccessToken']);
+
+export function mask(value: string): string {
+  return value.length <= 8 ? '••••' : `••••${value.slice(-4)}`;
+}
+
+/** The exchange with every credential in headers, query and body masked. */
+export function maskExchange(exchange: Exchange): Exchange {
+  const url = new URL(exchange.request.url);
+  for (const [key, value] of url.searchParams)
+    if (SECRET_FIELD_SET.has(key)) url.searchParams.set(key, mask(value));
+  const headers = { ...exchange.request.headers };
+  if (headers.authorization) {
+    const [scheme, token] = headers.authorization.split(' ');
+    headers.authorization = token ? `${scheme} ${mask(token)}` : mask(scheme ?? '');
+  }
+  return {
+    ...exchange,
+    request: {
+      ...exchange.request,
+      url: url.toString(),
+      headers,
+      body: exchange.request.body && maskBody(exchange.request.body, headers['content-type']),
+    },
+  };
+}
+
+function maskBody(body: string, contentType: string | undefined): string {
+  if (contentType?.startsWith('application/x-www-form-urlencoded')) {
+    const form = new URLSearchParams(body);
+    for (const [key, value] of [...form]) if (SECRET_FIELD_SET.has(key)) form.set(key, mask(value));
+    // Keep the mask readable rather than percent-encoded.
+    return decodeURIComponent(form.toString().replace(/\+/g, ' '));
+  }
+  try {
+    const json = JSON.parse(body) as Record<string, unknown>;
+    for (const key of Object.keys(json))
+      if (SECRET_FIELD_SET.has(key) && typeof json[key] === 'string')
+        json[key] = mask(json[key] as string);
+    return JSON.stringify(json);
+  } catch {
+    return body;
+  }
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The request as a curl command line; pass an already masked exchange to hide secrets. */
+export function toCurl(exchange: Exchange): string {
+  const { method, url, headers, body } = exchange.request;
+  const explicit = method !== 'GET' || body !== undefined ? ` -X ${method}` : '';
+  const lines = [`curl -i${explicit} ${shellQuote(url)}`];
+  for (const [name, value] of Object.entries(headers))
+    lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  if (body !== undefined) lines.push(`--data-raw ${shellQuote(body)}`);
+  return lines.join(' \\\n  ');
+}
+
+/**
+ * A fetch that hands every request and answer to `record` (the answer's body is read from a
+ * clone, so the caller still gets the original).
+ */
+export function recordingFetch(
+  record: (exchange: Exchange) => void,
+  now: () => number = Date.now,
+  inner: typeof fetch = globalThis.fetch,
+): typeof fetch {
+  return async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+    const exchange: Exchange = {
+      id: crypto.randomUUID(),
+      at: now(),
+      request: {
+        method: init?.method ?? 'GET',
+        url,
+        headers,
+        body: typeof init?.body === 'string' ? init.body : undefined,
+      },
+    };
+    const started = performance.now();
+    try {
+      const res = await inner(input, init);
+      exchange.response = {
+        status: res.status,
+        requestId: res.headers.get(REQUEST_ID_HEADER) ?? undefined,
+        contentType: res.headers.get('content-type') ?? undefined,
+        body: await res.clone().text(),
+        durationMs: Math.round(performance.now() - started),
+      };
+      return res;
+    } finally {
+      record(exchange);
+    }
+  };
+}
