@@ -1,0 +1,90 @@
+// The provisioning record as the audit log keeps it, and the search query over those records.
+// zod and nothing Node-only, so a contract or the renderer can import the same shapes.
+import { z } from 'zod';
+
+/**
+ * The life of one PSDI on one board: `reserved` (taken in the log, not yet on the board) →
+ * `written` (the board acknowledged the commit) → `verified` (read back from the board in
+ * product mode); or `failed` / `released` (docs/provisioning-protocol.md, "Crash safety").
+ */
+export const provisioningStates = [
+  'reserved',
+  'written',
+  'verified',
+  'failed',
+  'released',
+] as const;
+export type ProvisioningState = (typeof provisioningStates)[number];
+
+/** Where a provisioning run was when it stopped; the workflow's steps plus the log itself. */
+export const provisioningSteps = [
+  'select',
+  'reserve',
+  'connect',
+  'discover',
+  'read-psdi',
+  'write',
+  'commit',
+  'verify',
+  'reconcile',
+] as const;
+export type ProvisioningStep = (typeof provisioningSteps)[number];
+
+/** What the operator reads in a list: pending while unfinished, then how it ended. */
+export type ProvisioningResult = 'pending' | 'ok' | 'failed' | 'released';
+
+export const provisioningRecordSchema = z.object({
+  id: z.number().int(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  writtenAt: z.number().nullable(),
+  verifiedAt: z.number().nullable(),
+  productId: z.string(),
+  productName: z.string(),
+  /** The product UUIDs written to the board, kept so a record can be reconciled on its own. */
+  serviceUuid: z.string(),
+  psdiServiceUuid: z.string(),
+  psdiCharacteristicUuid: z.string(),
+  /** noble's peripheral id, and the board's Bluetooth address (what verify matches on). */
+  boardId: z.string(),
+  boardAddress: z.string(),
+  psdi: z.string(),
+  psdiSource: z.enum(['tool', 'device']),
+  profileId: z.string(),
+  station: z.string(),
+  state: z.enum(provisioningStates),
+  result: z.enum(['pending', 'ok', 'failed', 'released']),
+  /**
+   * Whether this record keeps its PSDI out of circulation. True from reserve until released,
+   * and for a failure after the commit was sent (the board may carry the PSDI); false for a
+   * failure before it (the board cannot have taken it) and for a device PSDI refused as a
+   * duplicate.
+   */
+  psdiHeld: z.boolean(),
+  failedStep: z.enum(provisioningSteps).nullable(),
+  error: z.string().nullable(),
+  /** Tries of the last step that ran (the failing one, for a failure). */
+  attempts: z.number().int(),
+});
+export type ProvisioningRecord = z.output<typeof provisioningRecordSchema>;
+
+export const auditQuerySchema = z.object({
+  productId: z.string().min(1).optional(),
+  /** Case-insensitive substring of the PSDI or of the board address. */
+  text: z.string().max(200).optional(),
+  states: z.array(z.enum(provisioningStates)).optional(),
+  /** `createdAt` range in ms since the epoch, both ends inclusive. */
+  from: z.number().int().min(0).optional(),
+  to: z.number().int().min(0).optional(),
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(500).default(50),
+});
+export type AuditQuery = z.input<typeof auditQuerySchema>;
+
+export interface AuditPage {
+  items: ProvisioningRecord[];
+  /** All records the filter matches, for paging. */
+  total: number;
+  offset: number;
+  limit: number;
+}
