@@ -59,9 +59,21 @@ export interface NobleCentralOptions {
   /** Waiting for an adapter in state `unknown` to settle before scan/connect. Default 5 s. */
   adapterTimeoutMs?: number;
   attErrors?: AttErrorSource;
+  /**
+   * Runs `callback` after `ms`, returning a cancel function. Default Node's timers; the sim
+   * central uses the bench clock, so timeouts are simulated time like everything else there.
+   */
+  schedule?: Schedule;
   /** Runs after `close()` (the sim central leaves its bench here). */
   onClose?: () => void;
 }
+
+export type Schedule = (callback: () => void, ms: number) => () => void;
+
+const nodeSchedule: Schedule = (callback, ms) => {
+  const timer = setTimeout(callback, ms);
+  return () => clearTimeout(timer);
+};
 
 /** A board answered an ATT error; the `cause` of the BleError it becomes. */
 export class AttError extends Error {
@@ -143,6 +155,16 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * The 128-bit form, for comparing: a 16- or 32-bit UUID is short for the Bluetooth base UUID,
+ * so a filter for `0000180f-0000-1000-8000-00805f9b34fb` matches a board advertising `180f`.
+ */
+function expandUuid(uuid: string): string {
+  if (uuid.length === 4) return `0000${uuid}00001000800000805f9b34fb`;
+  if (uuid.length === 8) return `${uuid}00001000800000805f9b34fb`;
+  return uuid;
+}
+
 function safeUuid(uuid: string): string {
   try {
     return normalizeUuid(uuid);
@@ -162,6 +184,7 @@ export class NobleCentral implements BleCentral {
   private readonly noble: NobleInstance;
   private readonly options: NobleCentralOptions;
   private readonly now: () => number;
+  private readonly schedule: Schedule;
   private readonly scans = new Set<Scan>();
   private readonly peripherals = new Map<string, Peripheral>();
   private readonly connections = new Map<string, NobleConnection>();
@@ -189,6 +212,7 @@ export class NobleCentral implements BleCentral {
     this.noble = noble;
     this.options = options;
     this.now = options.now ?? Date.now;
+    this.schedule = options.schedule ?? nodeSchedule;
     noble.on('warning', this.onWarning);
     noble.on('discover', this.onDiscover);
     // The first stateChange listener is what makes noble initialise its binding.
@@ -217,7 +241,7 @@ export class NobleCentral implements BleCentral {
   ): Promise<ScanHandle> {
     const serviceUuids = (filter.serviceUuids ?? []).map((u) => {
       try {
-        return normalizeUuid(u);
+        return expandUuid(normalizeUuid(u));
       } catch {
         throw new BleError('scan', `scan filter: "${u}" is not a UUID`);
       }
@@ -255,7 +279,9 @@ export class NobleCentral implements BleCentral {
     if (this.connections.has(id)) throw new BleError('connect', `already connected to ${id}`, id);
     const timeoutMs = options.timeoutMs ?? this.options.connectTimeoutMs ?? 10_000;
     try {
-      await withTimeout(peripheral.connectAsync(), timeoutMs, () => peripheral.cancelConnect());
+      await withTimeout(this.schedule, peripheral.connectAsync(), timeoutMs, () =>
+        peripheral.cancelConnect(),
+      );
     } catch (err) {
       if (err instanceof TimeoutError)
         throw new BleError('connect', `no connection to ${id} within ${timeoutMs} ms`, id, {
@@ -265,11 +291,11 @@ export class NobleCentral implements BleCentral {
         cause: err,
       });
     }
-    const connection = new NobleConnection(
-      peripheral,
-      this.options.operationTimeoutMs ?? 10_000,
-      () => this.connections.delete(id),
-    );
+    const connection = new NobleConnection(peripheral, {
+      timeoutMs: this.options.operationTimeoutMs ?? 10_000,
+      schedule: this.schedule,
+      forget: () => this.connections.delete(id),
+    });
     this.connections.set(id, connection);
     return connection;
   }
@@ -302,10 +328,10 @@ export class NobleCentral implements BleCentral {
     if (this.current === 'unknown' || this.current === 'resetting') {
       const limit = this.options.adapterTimeoutMs ?? 5_000;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, limit);
+        const cancel = this.schedule(done, limit);
         const off = this.onStateChange((s) => s !== 'resetting' && done());
         function done() {
-          clearTimeout(timer);
+          cancel();
           off();
           resolve();
         }
@@ -355,11 +381,14 @@ export class NobleCentral implements BleCentral {
       seenAt: this.now(),
     };
     const name = ad.localName?.toLowerCase();
+    let expanded: string[] | undefined;
     for (const scan of [...this.scans]) {
       if (scan.minRssi !== undefined && ad.rssi < scan.minRssi) continue;
       if (scan.name && !name?.includes(scan.name)) continue;
-      if (scan.serviceUuids.length && !scan.serviceUuids.some((u) => ad.serviceUuids.includes(u)))
-        continue;
+      if (scan.serviceUuids.length) {
+        expanded ??= ad.serviceUuids.map(expandUuid);
+        if (!scan.serviceUuids.some((u) => expanded?.includes(u))) continue;
+      }
       try {
         scan.onAdvertisement(ad);
       } catch (err) {
@@ -376,19 +405,24 @@ class TimeoutError extends Error {
   override name = 'TimeoutError';
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout?: () => void): Promise<T> {
+function withTimeout<T>(
+  schedule: Schedule,
+  promise: Promise<T>,
+  ms: number,
+  onTimeout?: () => void,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
+    const cancel = schedule(() => {
       reject(new TimeoutError(`no answer within ${ms} ms`));
       onTimeout?.();
     }, ms);
     promise.then(
       (value) => {
-        clearTimeout(timer);
+        cancel();
         resolve(value);
       },
       (err: unknown) => {
-        clearTimeout(timer);
+        cancel();
         reject(err);
       },
     );
@@ -405,6 +439,7 @@ class NobleConnection implements BleConnection {
   readonly id: string;
   private readonly peripheral: Peripheral;
   private readonly timeoutMs: number;
+  private readonly schedule: Schedule;
   private readonly forget: () => void;
   private chain: Promise<unknown> = Promise.resolve();
   private inFlight: InFlight | null = null;
@@ -416,11 +451,15 @@ class NobleConnection implements BleConnection {
     Set<(data: Buffer, isNotification: boolean) => void>
   >();
 
-  constructor(peripheral: Peripheral, timeoutMs: number, forget: () => void) {
+  constructor(
+    peripheral: Peripheral,
+    options: { timeoutMs: number; schedule: Schedule; forget: () => void },
+  ) {
     this.id = peripheral.id;
     this.peripheral = peripheral;
-    this.timeoutMs = timeoutMs;
-    this.forget = forget;
+    this.timeoutMs = options.timeoutMs;
+    this.schedule = options.schedule;
+    this.forget = options.forget;
     peripheral.once('disconnect', (reason: unknown) => this.linkDown(disconnectReason(reason)));
   }
 
@@ -527,7 +566,7 @@ class NobleConnection implements BleConnection {
   async disconnect(): Promise<void> {
     if (this.downReason !== null) return;
     try {
-      await withTimeout(this.peripheral.disconnectAsync(), this.timeoutMs);
+      await withTimeout(this.schedule, this.peripheral.disconnectAsync(), this.timeoutMs);
     } catch (err) {
       throw new BleError('disconnect', `disconnecting from ${this.id}: ${message(err)}`, this.id, {
         cause: err,
@@ -587,7 +626,7 @@ class NobleConnection implements BleConnection {
       let settled = false;
       const finish = () => {
         settled = true;
-        clearTimeout(timer);
+        cancel();
         this.inFlight = null;
       };
       const fail = (text: string, cause?: unknown) => {
@@ -602,7 +641,10 @@ class NobleConnection implements BleConnection {
           ),
         );
       };
-      const timer = setTimeout(() => fail(`no answer within ${this.timeoutMs} ms`), this.timeoutMs);
+      const cancel = this.schedule(
+        () => fail(`no answer within ${this.timeoutMs} ms`),
+        this.timeoutMs,
+      );
       this.inFlight = { step, fail };
       action().then(
         (value) => {
@@ -638,15 +680,17 @@ class NobleConnection implements BleConnection {
     let service: string;
     let characteristic: string;
     try {
-      service = normalizeUuid(serviceUuid);
-      characteristic = normalizeUuid(characteristicUuid);
+      service = expandUuid(normalizeUuid(serviceUuid));
+      characteristic = expandUuid(normalizeUuid(characteristicUuid));
     } catch (err) {
       throw new BleError(step, message(err), this.id);
     }
     const services = await this.discoverGatt();
-    const s = services.find((x) => safeUuid(x.uuid) === service);
+    const s = services.find((x) => expandUuid(safeUuid(x.uuid)) === service);
     if (!s) throw new BleError(step, `the board has no service ${formatUuid(service)}`, this.id);
-    const c = (s.characteristics ?? []).find((x) => safeUuid(x.uuid) === characteristic);
+    const c = (s.characteristics ?? []).find(
+      (x) => expandUuid(safeUuid(x.uuid)) === characteristic,
+    );
     if (!c)
       throw new BleError(
         step,
@@ -718,6 +762,10 @@ export function createSimulatedCentral(
   const binding = bench.createBinding();
   return new NobleCentral(withBindings(binding), {
     now: () => bench.clock.now(),
+    schedule: (callback, ms) => {
+      const timer = bench.clock.setTimeout(callback, ms);
+      return () => bench.clock.clearTimeout(timer);
+    },
     ...options,
     attErrors: binding,
     onClose: () => {
