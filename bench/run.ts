@@ -3,8 +3,9 @@
 // measure, because it crashed or its run was invalid, makes the exit code 1.
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { emulatorThroughput } from './emulator-throughput';
+import { bleScan } from './ble-scan';
 
-const BENCHMARKS: Benchmark[] = [emulatorThroughput];
+const BENCHMARKS: Benchmark[] = [emulatorThroughput, bleScan];
 
 // A signal would otherwise end the process without 'exit' listeners, the ones that kill children.
 process.once('SIGINT', () => process.exit(130));
