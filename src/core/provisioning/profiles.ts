@@ -1,0 +1,100 @@
+// Where provisioning profiles come from: the built-in JSON files in resources/profiles/ and
+// files the user loads. Anything malformed is refused with the file and the field path.
+import { readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { provisioningProfileSchema, type ProvisioningProfile } from './profile';
+
+/** resources/profiles/ of the repository (or of the packaged app, which keeps the layout). */
+export const builtInProfileDir = fileURLToPath(
+  new URL('../../../resources/profiles/', import.meta.url),
+);
+
+export interface ProfileIssue {
+  /** Dotted field path, e.g. `characteristics.control`; empty for the file as a whole. */
+  path: string;
+  message: string;
+}
+
+export class ProfileError extends Error {
+  override name = 'ProfileError';
+  constructor(
+    /** The file name, or the label given for pasted text. */
+    readonly source: string,
+    readonly issues: ProfileIssue[],
+  ) {
+    super(
+      `${source}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`,
+    );
+  }
+}
+
+/** Parses and validates one profile; `source` names it in errors (a file name or "pasted"). */
+export function parseProfile(text: string, source: string): ProvisioningProfile {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new ProfileError(source, [
+      { path: '', message: `not valid JSON (${(err as Error).message})` },
+    ]);
+  }
+  const parsed = provisioningProfileSchema.safeParse(json);
+  if (!parsed.success)
+    throw new ProfileError(
+      source,
+      parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    );
+  const issues = layoutIssues(parsed.data);
+  if (issues.length) throw new ProfileError(source, issues);
+  return parsed.data;
+}
+
+export async function loadProfileFile(path: string): Promise<ProvisioningProfile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new ProfileError(basename(path), [
+      { path: '', message: `cannot be read (${(err as Error).message})` },
+    ]);
+  }
+  return parseProfile(text, basename(path));
+}
+
+/** Every profile shipped with the app, by id; a broken or duplicate built-in is a bug: throws. */
+export function builtInProfiles(dir = builtInProfileDir): ProvisioningProfile[] {
+  const profiles: ProvisioningProfile[] = [];
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
+    const profile = parseProfile(readFileSync(join(dir, name), 'utf8'), name);
+    if (profiles.some((p) => p.id === profile.id))
+      throw new ProfileError(name, [
+        { path: 'id', message: `"${profile.id}" is used by another profile` },
+      ]);
+    profiles.push(profile);
+  }
+  return profiles;
+}
+
+/**
+ * What the schema cannot see field by field: every characteristic distinct from the others and
+ * from the service (a board could not tell two writes apart), and 128-bit UUIDs throughout, as
+ * custom GATT attributes must be.
+ */
+function layoutIssues(profile: ProvisioningProfile): ProfileIssue[] {
+  const issues: ProfileIssue[] = [];
+  const seen = new Map<string, string>([[profile.service, 'service']]);
+  if (profile.service.length !== 32)
+    issues.push({ path: 'service', message: 'must be a 128-bit UUID' });
+  for (const [name, uuid] of Object.entries(profile.characteristics)) {
+    const path = `characteristics.${name}`;
+    if (uuid.length !== 32) issues.push({ path, message: 'must be a 128-bit UUID' });
+    const other = seen.get(uuid);
+    if (other) issues.push({ path, message: `is the same UUID as ${other}` });
+    else seen.set(uuid, path);
+  }
+  return issues;
+}

@@ -1,0 +1,255 @@
+// PSDI allocation per product: a prefixed sequence, random strings, or a list from CSV. An
+// allocator only picks; the audit store runs it inside the reserving transaction, so a PSDI
+// is checked and taken atomically and never handed to two live boards.
+import { randomInt } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
+import { z } from 'zod';
+import type { AllocationContext, PsdiAllocator } from '../audit/store';
+
+export const psdiStrategySchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('sequence'),
+    prefix: z.string().max(64).default(''),
+    start: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(1),
+    /** Zero-pad the number to this many digits (0: no padding). */
+    width: z.number().int().min(0).max(32).default(0),
+  }),
+  z.object({
+    kind: z.literal('random'),
+    alphabet: z
+      .string()
+      .min(2, 'needs at least 2 characters')
+      .default('0123456789ABCDEFGHJKLMNPQRSTUVWXYZ'),
+    length: z.number().int().min(4, 'must be at least 4').max(244),
+    prefix: z.string().max(64).default(''),
+  }),
+  z.object({
+    kind: z.literal('list'),
+    values: z.array(z.string()).min(1, 'needs at least one PSDI'),
+  }),
+]);
+export type PsdiStrategy = z.input<typeof psdiStrategySchema>;
+
+/** A PSDI or a strategy that cannot work; `field` names the offending input when there is one. */
+export class PsdiError extends Error {
+  override name = 'PsdiError';
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+const encoder = new TextEncoder();
+
+export function psdiBytes(psdi: string): number {
+  return encoder.encode(psdi).length;
+}
+
+/**
+ * The rules every PSDI meets before it is reserved: not empty, no surrounding spaces or control
+ * characters (a board compares bytes), at most `maxBytes` in UTF-8 (the profile's limit).
+ */
+export function checkPsdi(psdi: string, maxBytes: number): void {
+  if (psdi.length === 0) throw new PsdiError('PSDI is empty');
+  if (psdi.trim() !== psdi) throw new PsdiError(`PSDI "${psdi}" starts or ends with a space`);
+  if (/\p{Cc}/u.test(psdi)) throw new PsdiError(`PSDI "${psdi}" contains a control character`);
+  const bytes = psdiBytes(psdi);
+  if (bytes > maxBytes)
+    throw new PsdiError(
+      `PSDI "${psdi}" is ${bytes} bytes in UTF-8; the profile allows at most ${maxBytes}`,
+    );
+}
+
+/** Validates the strategy now (bad fields, PSDIs that could never fit) and returns its allocator. */
+export function createPsdiAllocator(strategy: PsdiStrategy, maxBytes: number): PsdiAllocator {
+  const parsed = psdiStrategySchema.safeParse(strategy);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') || undefined;
+    throw new PsdiError(`${field ?? 'strategy'}: ${issue?.message ?? 'is invalid'}`, field);
+  }
+  const s = parsed.data;
+  if (s.kind === 'sequence') return sequenceAllocator(s.prefix, s.start, s.width, maxBytes);
+  if (s.kind === 'random') return randomAllocator(s.prefix, s.alphabet, s.length, maxBytes);
+  return listAllocator(s.values, maxBytes);
+}
+
+function sequenceAllocator(
+  prefix: string,
+  start: number,
+  width: number,
+  maxBytes: number,
+): PsdiAllocator {
+  const format = (n: number) => prefix + String(n).padStart(width, '0');
+  const first = format(start);
+  if (psdiBytes(first) > maxBytes)
+    throw new PsdiError(
+      `the first PSDI "${first}" is ${psdiBytes(first)} bytes; the profile allows at most ${maxBytes}`,
+      'prefix',
+    );
+  if (prefix.trim() !== prefix || /\p{Cc}/u.test(prefix))
+    throw new PsdiError('the prefix has surrounding spaces or control characters', 'prefix');
+  // The counter is per prefix: changing the prefix starts a new series, going back resumes it.
+  const key = `sequence:${prefix}`;
+  return {
+    allocate(context: AllocationContext): string {
+      let n = Math.max(context.readCounter(key) ?? start, start);
+      // A sequence never repeats: numbers already in the log (even released) are skipped.
+      while (context.wasRecorded(format(n))) n++;
+      const psdi = format(n);
+      checkPsdi(psdi, maxBytes);
+      context.writeCounter(key, n + 1);
+      return psdi;
+    },
+  };
+}
+
+function randomAllocator(
+  prefix: string,
+  alphabet: string,
+  length: number,
+  maxBytes: number,
+): PsdiAllocator {
+  const symbols = [...alphabet];
+  if (new Set(symbols).size !== symbols.length)
+    throw new PsdiError('the alphabet repeats a character', 'alphabet');
+  if (symbols.some((c) => /\s|\p{Cc}/u.test(c)))
+    throw new PsdiError('the alphabet contains a space or control character', 'alphabet');
+  const widest = Math.max(...symbols.map(psdiBytes));
+  if (prefix.trim() !== prefix || /\p{Cc}/u.test(prefix))
+    throw new PsdiError('the prefix has surrounding spaces or control characters', 'prefix');
+  const most = psdiBytes(prefix) + widest * length;
+  if (most > maxBytes)
+    throw new PsdiError(
+      `the prefix and ${length} characters can take ${most} bytes; the profile allows at most ${maxBytes}`,
+      'length',
+    );
+  return {
+    allocate(context: AllocationContext): string {
+      // A random PSDI is never reissued, even released: the space is large, a clash is a fluke.
+      for (let tries = 0; tries < 100; tries++) {
+        const psdi =
+          prefix + Array.from({ length }, () => symbols[randomInt(symbols.length)]).join('');
+        if (!context.wasRecorded(psdi)) return psdi;
+      }
+      throw new PsdiError(
+        `100 random PSDIs of ${length} characters were all taken; use a longer length`,
+        'length',
+      );
+    },
+  };
+}
+
+function listAllocator(values: string[], maxBytes: number): PsdiAllocator {
+  const seen = new Map<string, number>();
+  values.forEach((psdi, i) => {
+    try {
+      checkPsdi(psdi, maxBytes);
+    } catch (err) {
+      throw new PsdiError(`values[${i}]: ${(err as Error).message}`, `values.${i}`);
+    }
+    const earlier = seen.get(psdi);
+    if (earlier !== undefined)
+      throw new PsdiError(`values[${i}]: "${psdi}" repeats values[${earlier}]`, `values.${i}`);
+    seen.set(psdi, i);
+  });
+  return {
+    allocate(context: AllocationContext): string {
+      // A list is finite and curated: an entry whose record let it go (released, or failed
+      // before the board could take it) is handed out again.
+      const free = values.find((psdi) => !context.isHeld(psdi));
+      if (free === undefined)
+        throw new PsdiError(`all ${values.length} PSDIs in the list are taken`, 'values');
+      return free;
+    },
+  };
+}
+
+export interface PsdiCsvProblem {
+  /** 1-based line in the file where the row starts. */
+  line: number;
+  message: string;
+}
+
+export interface PsdiCsv {
+  /** The usable PSDIs, in file order. */
+  values: string[];
+  /** Rows left out, each with its line: blank, duplicate, too long, malformed. */
+  problems: PsdiCsvProblem[];
+}
+
+export interface PsdiCsvOptions {
+  /** Take this column (the first row is then a header); otherwise the first column. */
+  column?: string;
+  /** Whether the first row is a header; defaults to true when `column` is given. */
+  header?: boolean;
+  /** The profile's limit; longer PSDIs are reported, not returned. */
+  maxBytes: number;
+}
+
+/**
+ * Reads a PSDI list. Problems with single rows are reported with their line and the row is
+ * left out; a file that cannot be read as CSV at all, or lacks the column, throws.
+ */
+export function parsePsdiCsv(text: string, options: PsdiCsvOptions): PsdiCsv {
+  let rows: { record: string[]; info: { lines: number } }[];
+  try {
+    // csv-parse's types do not model `info: true`, which wraps each row with its line count.
+    rows = parse(text, {
+      bom: true,
+      info: true,
+      skip_empty_lines: false,
+      relax_column_count: true,
+    }) as unknown as { record: string[]; info: { lines: number } }[];
+  } catch (err) {
+    throw new PsdiError(`the file is not valid CSV: ${(err as Error).message}`, 'csv');
+  }
+  const header = options.header ?? options.column !== undefined;
+  let columnIndex = 0;
+  let previousEnd = 0;
+  const withLines = rows.map((row) => {
+    const line = previousEnd + 1;
+    previousEnd = row.info.lines;
+    return { cells: row.record, line };
+  });
+  if (header) {
+    const head = withLines.shift();
+    if (options.column !== undefined) {
+      const names = (head?.cells ?? []).map((c) => c.trim());
+      columnIndex = names.findIndex(
+        (n) => n.toLowerCase() === options.column?.trim().toLowerCase(),
+      );
+      if (columnIndex < 0)
+        throw new PsdiError(
+          `no column "${options.column}" in the header (columns: ${names.filter(Boolean).join(', ') || 'none'})`,
+          'column',
+        );
+    }
+  }
+  const values: string[] = [];
+  const problems: PsdiCsvProblem[] = [];
+  const firstLine = new Map<string, number>();
+  for (const { cells, line } of withLines) {
+    const psdi = (cells[columnIndex] ?? '').trim();
+    if (!psdi) {
+      problems.push({ line, message: 'blank PSDI' });
+      continue;
+    }
+    const earlier = firstLine.get(psdi);
+    if (earlier !== undefined) {
+      problems.push({ line, message: `"${psdi}" repeats line ${earlier}` });
+      continue;
+    }
+    try {
+      checkPsdi(psdi, options.maxBytes);
+    } catch (err) {
+      problems.push({ line, message: (err as Error).message });
+      continue;
+    }
+    firstLine.set(psdi, line);
+    values.push(psdi);
+  }
+  return { values, problems };
+}
