@@ -1,0 +1,329 @@
+// Provisioning every blank board in range: scan for the profile's service, queue each new
+// board once, run at most `concurrency` at a time, and end when no new board has shown up for
+// `idleMs`. stop() starts no new board and lets the running ones end with correct records.
+import type { Advertisement, BleCentral } from '../ble/port';
+import { BoardBusyError } from '../audit/errors';
+import type { ProvisioningStep } from '../audit/records';
+import type { AuditStore, PsdiAllocator } from '../audit/store';
+import type { ProvisioningProfile } from './profile';
+import {
+  errorMessage,
+  ProvisionCancelledError,
+  ProvisionError,
+  type BoardRef,
+  type ProvisionEvent,
+  type TimingInput,
+} from './steps';
+import { provisionBoard, type ProductTarget } from './workflow';
+
+export interface BatchOptions {
+  central: BleCentral;
+  store: AuditStore;
+  profile: ProvisioningProfile;
+  product: ProductTarget;
+  /** Required when the profile's PSDI source is `tool`; shared by every board of the batch. */
+  psdi?: PsdiAllocator;
+  timing?: TimingInput;
+  /** Boards provisioned at once, 1–16; default 4. */
+  concurrency?: number;
+  /** Case-insensitive substring of the advertised local name. */
+  nameFilter?: string;
+  /** Boards heard weaker than this (dBm) are skipped until heard stronger. */
+  minRssi?: number;
+  /** The batch ends once no new board has appeared for this long and none is running; default 5 s. */
+  idleMs?: number;
+  /** Start at most this many boards. */
+  maxBoards?: number;
+  onEvent?: (event: BatchEvent) => void;
+}
+
+export type BatchBoardState = 'queued' | 'running' | 'verified' | 'failed' | 'skipped';
+
+export interface BatchBoardStatus {
+  board: BoardRef;
+  localName?: string;
+  rssi: number;
+  state: BatchBoardState;
+  /** The step running now, or the failing step. */
+  step?: ProvisioningStep;
+  attempt?: number;
+  recordId?: number;
+  psdi?: string;
+  error?: string;
+  /** Why a board was not started: filtered out, stopped, unfinished record. */
+  skipReason?: string;
+  /** Tool wall time for this board, once it ended. */
+  durationMs?: number;
+}
+
+export interface BatchSummary {
+  ok: number;
+  failed: number;
+  skipped: number;
+  /** stop() was called (or the scan failed) before the batch ended on its own. */
+  stopped: boolean;
+  /** Why the scan for boards could not start, when it could not. */
+  scanError?: string;
+  /** From the first board started to the last one ended (0 when none ran). */
+  activeMs: number;
+  /** Verified boards per minute of `activeMs`. */
+  boardsPerMinute: number;
+  /** Mean tool wall time of the verified boards. */
+  meanBoardMs: number;
+  boards: BatchBoardStatus[];
+}
+
+export type BatchEvent =
+  | { type: 'board'; status: BatchBoardStatus }
+  | { type: 'progress'; event: ProvisionEvent }
+  | { type: 'finished'; summary: BatchSummary };
+
+export interface BatchRun {
+  /** Resolves when the batch has ended, on its own or after stop(). */
+  readonly done: Promise<BatchSummary>;
+  /**
+   * No new board starts; queued ones are skipped. Running boards finish, or with `cut` stop at
+   * their next safe point (before the commit; a commit already sent is always verified).
+   */
+  stop(options?: { cut?: boolean }): Promise<BatchSummary>;
+  boards(): BatchBoardStatus[];
+}
+
+export function startBatch(options: BatchOptions): BatchRun {
+  const concurrency = options.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)
+    throw new RangeError('concurrency must be a whole number from 1 to 16');
+  if (options.profile.psdi.source === 'tool' && !options.psdi)
+    throw new Error(
+      `profile ${options.profile.id} needs a PSDI strategy (the tool writes the PSDI)`,
+    );
+  return new Batch(options, concurrency);
+}
+
+class Batch implements BatchRun {
+  readonly done: Promise<BatchSummary>;
+  private readonly statuses = new Map<string, BatchBoardStatus>();
+  private readonly queue: Advertisement[] = [];
+  private readonly cut = new AbortController();
+  private readonly idleMs: number;
+  private readonly name: string | undefined;
+  private running = 0;
+  private started = 0;
+  private firstStart: number | undefined;
+  private lastEnd: number | undefined;
+  private lastNewBoard = performance.now();
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
+  private ended = false;
+  private scanError: string | undefined;
+  private scan: Promise<{ stop(): Promise<void> } | undefined>;
+  private resolve!: (summary: BatchSummary) => void;
+
+  constructor(
+    private readonly options: BatchOptions,
+    private readonly concurrency: number,
+  ) {
+    this.idleMs = options.idleMs ?? 5_000;
+    this.name = options.nameFilter?.trim().toLowerCase() || undefined;
+    this.done = new Promise((resolve) => (this.resolve = resolve));
+    this.scan = options.central
+      .startScan({ serviceUuids: [options.profile.service] }, (ad) => this.seen(ad))
+      .catch((err: unknown) => {
+        // Without a scan there is nothing to provision; end at once with what we have.
+        this.scanError = errorMessage(err);
+        this.stopped = true;
+        queueMicrotask(() => this.maybeEnd());
+        return undefined;
+      });
+    this.armIdle();
+  }
+
+  boards(): BatchBoardStatus[] {
+    return [...this.statuses.values()].map((s) => ({ ...s }));
+  }
+
+  async stop(options: { cut?: boolean } = {}): Promise<BatchSummary> {
+    if (!this.ended) {
+      if (!this.stopped) {
+        this.stopped = true;
+        for (const ad of this.queue.splice(0))
+          this.update(ad.address, { state: 'skipped', skipReason: 'stopped' });
+      }
+      if (options.cut) this.cut.abort();
+      this.maybeEnd();
+    }
+    return this.done;
+  }
+
+  private seen(ad: Advertisement): void {
+    if (this.stopped || this.ended) return;
+    const known = this.statuses.get(ad.address);
+    if (known && known.state !== 'skipped') return;
+    if (known?.skipReason && !known.skipReason.startsWith('filter:')) return;
+    const reason = this.filterReason(ad);
+    if (reason) {
+      if (!known) this.set(ad, { state: 'skipped', skipReason: `filter: ${reason}` });
+      return;
+    }
+    if (
+      this.options.maxBoards !== undefined &&
+      this.started + this.queue.length >= this.options.maxBoards
+    )
+      return;
+    this.set(ad, { state: 'queued', skipReason: undefined });
+    this.queue.push(ad);
+    this.lastNewBoard = performance.now();
+    this.armIdle();
+    this.pump();
+  }
+
+  private filterReason(ad: Advertisement): string | undefined {
+    if (!ad.connectable) return 'not connectable';
+    if (this.name && !(ad.localName ?? '').toLowerCase().includes(this.name))
+      return `name does not contain "${this.options.nameFilter}"`;
+    if (this.options.minRssi !== undefined && ad.rssi < this.options.minRssi)
+      return `RSSI ${ad.rssi} dBm below ${this.options.minRssi} dBm`;
+    return undefined;
+  }
+
+  private pump(): void {
+    while (!this.stopped && this.running < this.concurrency && this.queue.length) {
+      const ad = this.queue.shift() as Advertisement;
+      void this.provision(ad);
+    }
+  }
+
+  private async provision(ad: Advertisement): Promise<void> {
+    this.running++;
+    this.started++;
+    this.firstStart ??= performance.now();
+    const started = performance.now();
+    this.update(ad.address, { state: 'running' });
+    try {
+      const { record } = await provisionBoard({
+        central: this.options.central,
+        store: this.options.store,
+        profile: this.options.profile,
+        product: this.options.product,
+        board: ad,
+        psdi: this.options.psdi,
+        timing: this.options.timing,
+        signal: this.cut.signal,
+        onProgress: (event) => this.progress(ad.address, event),
+      });
+      this.update(ad.address, {
+        state: 'verified',
+        recordId: record.id,
+        psdi: record.psdi,
+        durationMs: performance.now() - started,
+      });
+    } catch (err) {
+      const durationMs = performance.now() - started;
+      if (err instanceof ProvisionCancelledError)
+        this.update(ad.address, {
+          state: 'skipped',
+          skipReason: 'stopped',
+          durationMs,
+          recordId: err.record?.id,
+        });
+      else if (err instanceof ProvisionError && err.cause instanceof BoardBusyError)
+        this.update(ad.address, { state: 'skipped', skipReason: err.cause.message, durationMs });
+      else
+        this.update(ad.address, {
+          state: 'failed',
+          error: errorMessage(err),
+          step: err instanceof ProvisionError ? err.step : undefined,
+          recordId: err instanceof ProvisionError ? err.record?.id : undefined,
+          psdi: err instanceof ProvisionError ? err.record?.psdi : undefined,
+          durationMs,
+        });
+    } finally {
+      this.running--;
+      this.lastEnd = performance.now();
+      this.pump();
+      this.maybeEnd();
+    }
+  }
+
+  private progress(address: string, event: ProvisionEvent): void {
+    if (event.type === 'record')
+      this.update(address, { recordId: event.record.id, psdi: event.record.psdi });
+    else if (event.type === 'step-started')
+      this.update(address, { step: event.step, attempt: event.attempt });
+    this.emit({ type: 'progress', event });
+  }
+
+  private armIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.maybeEnd(), this.idleMs);
+  }
+
+  private maybeEnd(): void {
+    if (this.ended || this.running > 0) return;
+    const idle = performance.now() - this.lastNewBoard >= this.idleMs;
+    const full = this.options.maxBoards !== undefined && this.started >= this.options.maxBoards;
+    if (!this.stopped && !full && !(idle && this.queue.length === 0)) return;
+    this.ended = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    void this.scan
+      .then((handle) => handle?.stop())
+      .catch(() => undefined)
+      .then(() => {
+        const summary = this.summary();
+        this.emit({ type: 'finished', summary });
+        this.resolve(summary);
+      });
+  }
+
+  private summary(): BatchSummary {
+    const boards = this.boards();
+    const verified = boards.filter((b) => b.state === 'verified');
+    const activeMs =
+      this.firstStart !== undefined && this.lastEnd !== undefined
+        ? this.lastEnd - this.firstStart
+        : 0;
+    return {
+      ok: verified.length,
+      failed: boards.filter((b) => b.state === 'failed').length,
+      skipped: boards.filter((b) => b.state === 'skipped').length,
+      stopped: this.stopped,
+      scanError: this.scanError,
+      activeMs,
+      boardsPerMinute: activeMs > 0 ? (verified.length * 60_000) / activeMs : 0,
+      meanBoardMs: verified.length
+        ? verified.reduce((sum, b) => sum + (b.durationMs ?? 0), 0) / verified.length
+        : 0,
+      boards,
+    };
+  }
+
+  private set(ad: Advertisement, patch: Partial<BatchBoardStatus>): void {
+    const status: BatchBoardStatus = {
+      board: { id: ad.id, address: ad.address },
+      localName: ad.localName,
+      rssi: ad.rssi,
+      state: 'queued',
+      ...this.statuses.get(ad.address),
+      ...patch,
+    };
+    status.rssi = ad.rssi;
+    this.statuses.set(ad.address, status);
+    this.emit({ type: 'board', status: { ...status } });
+  }
+
+  private update(address: string, patch: Partial<BatchBoardStatus>): void {
+    const current = this.statuses.get(address);
+    if (!current) return;
+    const status = { ...current, ...patch };
+    this.statuses.set(address, status);
+    this.emit({ type: 'board', status: { ...status } });
+  }
+
+  private emit(event: BatchEvent): void {
+    try {
+      this.options.onEvent?.(event);
+    } catch {
+      /* a listener's bug must not stop the batch */
+    }
+  }
+}

@@ -1,0 +1,221 @@
+// What every provisioning step shares: its timeout and retry policy, the progress events a UI
+// follows, and the typed error that says which step failed, on which board, and why.
+import type { ProvisioningRecord, ProvisioningStep } from '../audit/records';
+
+export interface StepPolicy {
+  /** One try of the step gives up after this long. */
+  timeoutMs: number;
+  /** Further tries after the first. */
+  retries: number;
+}
+
+/**
+ * Per-step policies. `write` retries redo the whole session (reconnect, rewrite every value):
+ * after a dropped link nothing written before it can be trusted. `commit` retries happen only
+ * when the board is seen uncommitted after a commit whose answer was lost. `select` bounds the
+ * scans that look for a board by address.
+ */
+export interface ProvisionTiming {
+  select: StepPolicy;
+  connect: StepPolicy;
+  discover: StepPolicy;
+  read: StepPolicy;
+  write: StepPolicy;
+  commit: StepPolicy;
+  verify: StepPolicy;
+  /** Pause before a retry, times the attempt number; a busy radio often needs a moment. */
+  retryDelayMs: number;
+}
+
+export const defaultTiming: ProvisionTiming = {
+  select: { timeoutMs: 15_000, retries: 0 },
+  connect: { timeoutMs: 10_000, retries: 2 },
+  discover: { timeoutMs: 10_000, retries: 0 },
+  read: { timeoutMs: 5_000, retries: 0 },
+  write: { timeoutMs: 5_000, retries: 2 },
+  commit: { timeoutMs: 5_000, retries: 1 },
+  // A reboot into product mode plus a fresh advertisement, a connection and one read.
+  verify: { timeoutMs: 20_000, retries: 2 },
+  retryDelayMs: 250,
+};
+
+export type TimingInput = Partial<Omit<ProvisionTiming, 'retryDelayMs'>> & {
+  retryDelayMs?: number;
+};
+
+export function resolveTiming(input: TimingInput = {}): ProvisionTiming {
+  const timing = { ...defaultTiming, ...input };
+  for (const [name, value] of Object.entries(timing)) {
+    if (typeof value === 'number') {
+      if (!(value >= 0)) throw new RangeError(`timing.${name} must be a number ≥ 0`);
+      continue;
+    }
+    if (!(value.timeoutMs > 0)) throw new RangeError(`timing.${name}.timeoutMs must be > 0`);
+    if (!Number.isInteger(value.retries) || value.retries < 0)
+      throw new RangeError(`timing.${name}.retries must be a whole number ≥ 0`);
+  }
+  return timing;
+}
+
+export interface BoardRef {
+  /** noble's peripheral id (what connect takes). */
+  id: string;
+  address: string;
+}
+
+/** One event per step boundary and per audit change; enough for a live per-board view. */
+export type ProvisionEvent =
+  | {
+      type: 'step-started';
+      board: BoardRef;
+      step: ProvisioningStep;
+      attempt: number;
+      at: number;
+    }
+  | {
+      type: 'step-finished';
+      board: BoardRef;
+      step: ProvisioningStep;
+      attempt: number;
+      at: number;
+      durationMs: number;
+    }
+  | {
+      type: 'step-failed';
+      board: BoardRef;
+      step: ProvisioningStep;
+      attempt: number;
+      at: number;
+      durationMs: number;
+      error: string;
+      /** Another attempt of this step (or of the session it belongs to) follows. */
+      willRetry: boolean;
+    }
+  | { type: 'record'; board: BoardRef; record: ProvisioningRecord; at: number };
+
+export type ProgressListener = (event: ProvisionEvent) => void;
+
+/** Why a board was not provisioned: the step, the board, the cause, and the record it left. */
+export class ProvisionError extends Error {
+  override name = 'ProvisionError';
+  constructor(
+    readonly step: ProvisioningStep,
+    message: string,
+    readonly board: BoardRef,
+    options: { cause?: unknown; record?: ProvisioningRecord; attempts?: number } = {},
+  ) {
+    super(`${board.address}: ${step}: ${message}`, { cause: options.cause });
+    this.record = options.record;
+    this.attempts = options.attempts ?? 1;
+  }
+  /** The audit record as the failure left it; absent when it failed before one was made. */
+  readonly record: ProvisioningRecord | undefined;
+  readonly attempts: number;
+}
+
+/** The operator stopped the run at a safe point; the record (if any) is released. */
+export class ProvisionCancelledError extends ProvisionError {
+  override name = 'ProvisionCancelledError';
+}
+
+export class StepTimeoutError extends Error {
+  override name = 'StepTimeoutError';
+  constructor(
+    readonly step: ProvisioningStep,
+    readonly timeoutMs: number,
+  ) {
+    super(`no answer within ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * Resolves or rejects with the operation, or rejects with a StepTimeoutError first. The
+ * operation keeps running after a timeout; the caller drops the link to end it, and its late
+ * rejection is swallowed here so it cannot surface as an unhandled one.
+ */
+export function withTimeout<T>(
+  operation: Promise<T>,
+  step: ProvisioningStep,
+  timeoutMs: number,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new StepTimeoutError(step, timeoutMs)), timeoutMs);
+    operation.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function delay(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+
+/**
+ * Emits started/finished/failed around each step and times it; the failure event carries
+ * whether the caller will try again, which only the caller knows.
+ */
+export class StepReporter {
+  constructor(
+    private readonly board: () => BoardRef,
+    private readonly listener: ProgressListener | undefined,
+  ) {}
+
+  async run<T>(
+    step: ProvisioningStep,
+    attempt: number,
+    work: () => Promise<T>,
+    willRetry: (err: unknown) => boolean = () => false,
+  ): Promise<T> {
+    const started = performance.now();
+    this.emit({ type: 'step-started', board: this.board(), step, attempt, at: Date.now() });
+    try {
+      const value = await work();
+      this.emit({
+        type: 'step-finished',
+        board: this.board(),
+        step,
+        attempt,
+        at: Date.now(),
+        durationMs: performance.now() - started,
+      });
+      return value;
+    } catch (err) {
+      this.emit({
+        type: 'step-failed',
+        board: this.board(),
+        step,
+        attempt,
+        at: Date.now(),
+        durationMs: performance.now() - started,
+        error: errorMessage(err),
+        willRetry: willRetry(err),
+      });
+      throw err;
+    }
+  }
+
+  record(record: ProvisioningRecord): ProvisioningRecord {
+    this.emit({ type: 'record', board: this.board(), record, at: Date.now() });
+    return record;
+  }
+
+  private emit(event: ProvisionEvent): void {
+    // A listener's bug must not break provisioning or leave a record half-done.
+    try {
+      this.listener?.(event);
+    } catch {
+      /* the UI's problem, not the board's */
+    }
+  }
+}

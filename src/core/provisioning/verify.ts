@@ -1,0 +1,106 @@
+// Finding a board again by its address, and the read-back that proves a board carries its
+// PSDI: scan until it advertises the product's serviceUuid, connect, read the PSDI
+// characteristic under psdiServiceUuid, compare bytes.
+import {
+  normalizeUuid,
+  type Advertisement,
+  type BleCentral,
+  type BleConnection,
+} from '../ble/port';
+import { errorMessage, StepTimeoutError, withTimeout } from './steps';
+
+/** Bluetooth addresses compare without case or separator differences. */
+export function sameAddress(a: string, b: string): boolean {
+  const norm = (s: string) => s.toLowerCase().replace(/[^0-9a-z]/g, '');
+  return norm(a) === norm(b);
+}
+
+/**
+ * The first advertisement from `address` carrying any of `serviceUuids`, or undefined after
+ * `timeoutMs`. The board may keep its id across a reboot or not; the address is what counts.
+ */
+export async function findBoard(
+  central: BleCentral,
+  address: string,
+  serviceUuids: string[],
+  timeoutMs: number,
+): Promise<Advertisement | undefined> {
+  let settle: (ad: Advertisement | undefined) => void = () => {};
+  const found = new Promise<Advertisement | undefined>((resolve) => (settle = resolve));
+  const scan = await central.startScan({ serviceUuids }, (ad) => {
+    if (sameAddress(ad.address, address)) settle(ad);
+  });
+  const timer = setTimeout(() => settle(undefined), timeoutMs);
+  try {
+    return await found;
+  } finally {
+    clearTimeout(timer);
+    await scan.stop().catch(() => undefined);
+  }
+}
+
+/** The board answers, but with another PSDI: retrying cannot change that. */
+export class PsdiMismatchError extends Error {
+  override name = 'PsdiMismatchError';
+  constructor(
+    readonly expected: string,
+    readonly actual: string,
+  ) {
+    super(`the board reads PSDI "${actual}", expected "${expected}"`);
+  }
+}
+
+export interface ReadBackOptions {
+  central: BleCentral;
+  address: string;
+  product: { serviceUuid: string; psdiServiceUuid: string; psdiCharacteristicUuid: string };
+  /** Scan, connect and read must all fit in this. */
+  timeoutMs: number;
+  connectTimeoutMs: number;
+}
+
+/** Scans for the board in product mode and reads its PSDI (UTF-8); throws if it never shows up. */
+export async function readBackPsdi(options: ReadBackOptions): Promise<string> {
+  const deadline = performance.now() + options.timeoutMs;
+  const remaining = () => Math.max(1, deadline - performance.now());
+  const ad = await findBoard(
+    options.central,
+    options.address,
+    [options.product.serviceUuid],
+    remaining(),
+  );
+  if (!ad)
+    throw new Error(
+      `the board did not advertise the product's service ${options.product.serviceUuid} within ${options.timeoutMs} ms`,
+    );
+  let connection: BleConnection | undefined;
+  try {
+    connection = await withTimeout(
+      options.central.connect(ad.id, {
+        timeoutMs: Math.min(options.connectTimeoutMs, remaining()),
+      }),
+      'verify',
+      Math.min(options.connectTimeoutMs, remaining()),
+    );
+    const data = await withTimeout(
+      connection.read(
+        normalizeUuid(options.product.psdiServiceUuid),
+        normalizeUuid(options.product.psdiCharacteristicUuid),
+      ),
+      'verify',
+      remaining(),
+    );
+    return new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch (err) {
+    if (err instanceof StepTimeoutError || err instanceof TypeError) throw err;
+    throw new Error(`reading the PSDI back failed: ${errorMessage(err)}`, { cause: err });
+  } finally {
+    await connection?.disconnect().catch(() => undefined);
+  }
+}
+
+/** Read-back plus comparison: resolves when the board carries `psdi`. */
+export async function verifyBoard(options: ReadBackOptions & { psdi: string }): Promise<void> {
+  const actual = await readBackPsdi(options);
+  if (actual !== options.psdi) throw new PsdiMismatchError(options.psdi, actual);
+}

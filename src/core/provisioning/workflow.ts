@@ -1,0 +1,556 @@
+// Provisioning one board: select → reserve → connect → discover → (read-psdi) → write →
+// commit → verify, every step bounded and retried by policy, and every audit transition on
+// disk before the next radio step (docs/provisioning-protocol.md, "The tool's steps").
+import type { Advertisement, BleCentral, BleConnection, ServiceInfo } from '../ble/port';
+import { normalizeUuid } from '../ble/port';
+import { BoardBusyError, PsdiTakenError } from '../audit/errors';
+import type { ProvisioningRecord, ProvisioningStep } from '../audit/records';
+import type { AuditStore, PsdiAllocator, ReserveInput } from '../audit/store';
+import { encodeUuid, STATUS, type ProvisioningProfile } from './profile';
+import { checkPsdi, PsdiError } from './psdi';
+import {
+  delay,
+  errorMessage,
+  ProvisionCancelledError,
+  ProvisionError,
+  resolveTiming,
+  StepReporter,
+  StepTimeoutError,
+  withTimeout,
+  type BoardRef,
+  type ProgressListener,
+  type ProvisionTiming,
+  type TimingInput,
+} from './steps';
+import { findBoard, PsdiMismatchError, verifyBoard } from './verify';
+
+/** The trial product fields the board receives (seed 002 §2). */
+export interface ProductTarget {
+  id: string;
+  name: string;
+  serviceUuid: string;
+  psdiServiceUuid: string;
+  psdiCharacteristicUuid: string;
+}
+
+export interface ProvisionBoardOptions {
+  central: BleCentral;
+  store: AuditStore;
+  profile: ProvisioningProfile;
+  product: ProductTarget;
+  /** A board from a scan (it must advertise the profile's service), or its id and address. */
+  board: Advertisement | BoardRef;
+  /** Where the PSDI comes from when the profile's source is `tool`: an allocator or a value. */
+  psdi?: PsdiAllocator | string;
+  timing?: TimingInput;
+  onProgress?: ProgressListener;
+  /** Aborting cuts the run at the next safe point (never between commit and verify). */
+  signal?: AbortSignal;
+}
+
+export interface ProvisionResult {
+  /** The verified record. */
+  record: ProvisioningRecord;
+  /** Tool wall time from select to the verified record. */
+  durationMs: number;
+}
+
+/** Provisions and verifies one board; throws ProvisionError (step, board, cause, record). */
+export async function provisionBoard(options: ProvisionBoardOptions): Promise<ProvisionResult> {
+  return new ProvisionRun(options).fresh();
+}
+
+/**
+ * Finishes a record a crash left unfinished, on a board seen uncommitted, with the SAME PSDI
+ * (reconcile's "finish" choice). The record must hold its PSDI.
+ */
+export async function resumeProvisioning(
+  options: Omit<ProvisionBoardOptions, 'psdi'>,
+  record: ProvisioningRecord,
+): Promise<ProvisionResult> {
+  return new ProvisionRun(options).resume(record);
+}
+
+type SessionOutcome = 'acked' | 'already-committed' | { unknown: unknown };
+
+/** A failure that more tries cannot fix (wrong board layout, refused commit, duplicate PSDI). */
+class FatalStepError extends Error {
+  constructor(
+    readonly step: ProvisioningStep,
+    message: string,
+    readonly attempts: number,
+    options: { cause?: unknown; record?: ProvisioningRecord } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.record = options.record;
+  }
+  readonly record: ProvisioningRecord | undefined;
+}
+
+/** A step that failed after its own tries; the session around it may still try again. */
+class StepFailure extends Error {
+  constructor(
+    readonly step: ProvisioningStep,
+    readonly attempts: number,
+    readonly sessionRetryable: boolean,
+    cause: unknown,
+  ) {
+    super(errorMessage(cause), { cause });
+  }
+}
+
+class CancelledError extends Error {
+  constructor() {
+    super('stopped by the operator before the commit');
+  }
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+class ProvisionRun {
+  private readonly central: BleCentral;
+  private readonly store: AuditStore;
+  private readonly profile: ProvisioningProfile;
+  private readonly product: ProductTarget;
+  private readonly timing: ProvisionTiming;
+  private readonly reporter: StepReporter;
+  private readonly signal: AbortSignal | undefined;
+  private board: BoardRef;
+  private record: ProvisioningRecord | undefined;
+  /** Set when a commit went out; cleared when the board is seen uncommitted afterwards. */
+  private mayCarry = false;
+  /** Finishing a record from an earlier run (reconcile), not a fresh one. */
+  private resumed = false;
+  private readonly started = performance.now();
+
+  constructor(private readonly options: ProvisionBoardOptions) {
+    this.central = options.central;
+    this.store = options.store;
+    this.profile = options.profile;
+    this.product = {
+      ...options.product,
+      serviceUuid: normalizeUuid(options.product.serviceUuid),
+      psdiServiceUuid: normalizeUuid(options.product.psdiServiceUuid),
+      psdiCharacteristicUuid: normalizeUuid(options.product.psdiCharacteristicUuid),
+    };
+    this.timing = resolveTiming(options.timing);
+    this.signal = options.signal;
+    this.board = { id: options.board.id, address: options.board.address };
+    this.reporter = new StepReporter(() => this.board, options.onProgress);
+  }
+
+  async fresh(): Promise<ProvisionResult> {
+    try {
+      await this.reporter.run('select', 1, async () => this.select());
+      if (this.profile.psdi.source === 'tool') {
+        this.checkCancelled();
+        this.record = await this.reporter.run('reserve', 1, async () => this.reserveFromTool());
+        this.reporter.record(this.record);
+      }
+      return await this.complete();
+    } catch (err) {
+      throw this.failed(err);
+    }
+  }
+
+  async resume(record: ProvisioningRecord): Promise<ProvisionResult> {
+    try {
+      if (!record.psdiHeld)
+        throw new FatalStepError('reconcile', `record #${record.id} no longer holds its PSDI`, 1);
+      this.record = record;
+      this.resumed = true;
+      return await this.complete();
+    } catch (err) {
+      throw this.failed(err);
+    }
+  }
+
+  private select(): void {
+    const ad = this.options.board;
+    if ('serviceUuids' in ad) {
+      if (!ad.serviceUuids.includes(this.profile.service))
+        throw new FatalStepError(
+          'select',
+          `the board does not advertise the provisioning service ${this.profile.service} (already provisioned, or another profile)`,
+          1,
+        );
+      if (!ad.connectable) throw new FatalStepError('select', 'the board is not connectable', 1);
+    }
+  }
+
+  private reserveFromTool(): ProvisioningRecord {
+    const source = this.options.psdi;
+    if (source === undefined)
+      throw new FatalStepError('reserve', 'no PSDI or PSDI strategy was given', 1);
+    const maxBytes = this.profile.psdi.maxBytes;
+    // Checked inside the reserving transaction: a PSDI that cannot fit is never reserved.
+    const psdi: PsdiAllocator | string =
+      typeof source === 'string'
+        ? (checkPsdi(source, maxBytes), source)
+        : {
+            allocate: (context) => {
+              const value = source.allocate(context);
+              checkPsdi(value, maxBytes);
+              return value;
+            },
+          };
+    return this.store.reserve(this.reserveInput(psdi));
+  }
+
+  private reserveInput(psdi: PsdiAllocator | string): ReserveInput {
+    return {
+      product: this.product,
+      board: this.board,
+      profileId: this.profile.id,
+      psdiSource: this.profile.psdi.source,
+      psdi,
+    };
+  }
+
+  /** Write and commit (with session retries), then mark written, verify, mark verified. */
+  private async complete(): Promise<ProvisionResult> {
+    const writeTries = this.timing.write.retries + 1;
+    const commitTries = this.timing.commit.retries + 1;
+    let writeAttempt = 0;
+    let commitAttempt = 0;
+    let written = false;
+    while (!written) {
+      let outcome: SessionOutcome;
+      try {
+        outcome = await this.session(++writeAttempt, commitAttempt + 1);
+      } catch (err) {
+        if (err instanceof StepFailure && err.sessionRetryable && writeAttempt < writeTries) {
+          await delay(this.timing.retryDelayMs * writeAttempt);
+          continue;
+        }
+        throw err;
+      }
+      if (outcome !== 'acked' && outcome !== 'already-committed') {
+        commitAttempt++;
+        // The commit went out but its answer was lost: look at what the board advertises.
+        const seen = await this.lookAfterCommit(commitAttempt);
+        if (seen === 'uncommitted' && commitAttempt < commitTries) {
+          writeAttempt = 0;
+          continue;
+        }
+        if (seen !== 'committed')
+          throw new StepFailure(
+            'commit',
+            commitAttempt,
+            false,
+            seen === 'uncommitted'
+              ? new Error(`the commit did not take (${errorMessage(outcome.unknown)})`)
+              : new Error(
+                  `no answer to the commit (${errorMessage(outcome.unknown)}) and the board was not seen again; reconcile this record`,
+                ),
+          );
+        // Committed without an ack: the read-back below is what proves it; written comes after.
+        return this.verifyAndRecord(false);
+      }
+      written = true;
+      const record = this.requireRecord();
+      this.record = this.reporter.record(this.store.markWritten(record.id, writeAttempt));
+    }
+    return this.verifyAndRecord(true);
+  }
+
+  private async verifyAndRecord(markedWritten: boolean): Promise<ProvisionResult> {
+    const record = this.requireRecord();
+    const tries = this.timing.verify.retries + 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.reporter.run(
+          'verify',
+          attempt,
+          () =>
+            verifyBoard({
+              central: this.central,
+              address: this.board.address,
+              product: this.product,
+              psdi: record.psdi,
+              timeoutMs: this.timing.verify.timeoutMs,
+              connectTimeoutMs: this.timing.connect.timeoutMs,
+            }),
+          (err) => !(err instanceof PsdiMismatchError) && attempt < tries,
+        );
+        if (!markedWritten) this.record = this.reporter.record(this.store.markWritten(record.id));
+        this.record = this.reporter.record(this.store.markVerified(record.id, attempt));
+        return { record: this.record, durationMs: performance.now() - this.started };
+      } catch (err) {
+        if (err instanceof PsdiMismatchError)
+          throw new FatalStepError('verify', err.message, attempt);
+        if (attempt >= tries) throw new StepFailure('verify', attempt, false, err);
+        await delay(this.timing.retryDelayMs * attempt);
+      }
+    }
+  }
+
+  /** One connection: discover, check the status, (read the PSDI), write, commit. */
+  private async session(attempt: number, commitAttempt: number): Promise<SessionOutcome> {
+    this.checkCancelled();
+    const connection = await this.connect();
+    try {
+      const status = await this.step('discover', attempt, true, async () => {
+        const services = await withTimeout(
+          connection.discover(),
+          'discover',
+          this.timing.discover.timeoutMs,
+        );
+        this.checkLayout(services, attempt);
+        return this.readStatus(connection);
+      });
+      if (status === STATUS.committed) {
+        // Ours only if a commit of this run (or of the record being resumed) went out.
+        if (!this.mayCarry && !this.resumed)
+          throw new FatalStepError(
+            'discover',
+            'the board reports it is committed already; it belongs to another provisioning',
+            attempt,
+          );
+        return 'already-committed';
+      }
+      // The board says it is not committed: whatever commit went out before did not take.
+      if (status !== undefined) this.mayCarry = false;
+      if (this.profile.psdi.source === 'device') await this.takeDevicePsdi(connection, attempt);
+      const record = this.requireRecord();
+      const values = this.valuesToWrite(record.psdi);
+      const room = connection.mtu - 3;
+      const tooLong = values.find(([, data]) => data.length > room);
+      if (tooLong)
+        throw new FatalStepError(
+          'write',
+          `${tooLong[0]} is ${tooLong[1].length} bytes but the link's MTU ${connection.mtu} carries at most ${room} per write`,
+          attempt,
+        );
+      await this.step('write', attempt, true, async () => {
+        for (const [name, data] of values)
+          await withTimeout(
+            connection.write(this.profile.service, this.profile.characteristics[name], data),
+            'write',
+            this.timing.write.timeoutMs,
+          );
+      });
+      this.checkCancelled();
+      return await this.commit(connection, commitAttempt);
+    } finally {
+      await connection.disconnect().catch(() => undefined);
+    }
+  }
+
+  private async commit(connection: BleConnection, attempt: number): Promise<SessionOutcome> {
+    this.mayCarry = true;
+    const started = performance.now();
+    try {
+      await this.reporter.run('commit', attempt, () =>
+        withTimeout(
+          connection.write(
+            this.profile.service,
+            this.profile.characteristics.control,
+            Buffer.from(this.profile.commit.value, 'hex'),
+          ),
+          'commit',
+          this.timing.commit.timeoutMs,
+        ),
+      );
+      return 'acked';
+    } catch (err) {
+      if (err instanceof StepTimeoutError) return { unknown: err };
+      // An error answer or a dropped link? Only a board still on the line can say which.
+      const remaining = Math.max(1, this.timing.commit.timeoutMs - (performance.now() - started));
+      const status = await withTimeout(
+        connection.read(this.profile.service, this.profile.characteristics.status),
+        'commit',
+        remaining,
+      ).then(
+        (data) => data[0],
+        () => undefined,
+      );
+      if (status === STATUS.committed) return 'acked';
+      if (status === undefined) return { unknown: err };
+      this.mayCarry = false;
+      throw new FatalStepError(
+        'commit',
+        `the board refused the commit (status 0x${status.toString(16).padStart(2, '0')}): ${errorMessage(err)}`,
+        attempt,
+        { cause: err },
+      );
+    }
+  }
+
+  /** After a lost commit answer: is the board in product mode, still provisioning, or gone? */
+  private async lookAfterCommit(
+    attempt: number,
+  ): Promise<'committed' | 'uncommitted' | 'not-seen'> {
+    return this.reporter.run('select', attempt, async () => {
+      const ad = await findBoard(
+        this.central,
+        this.board.address,
+        [this.product.serviceUuid, this.profile.service],
+        this.timing.select.timeoutMs,
+      );
+      if (!ad) return 'not-seen';
+      this.board = { id: ad.id, address: this.board.address };
+      return ad.serviceUuids.includes(this.product.serviceUuid) ? 'committed' : 'uncommitted';
+    });
+  }
+
+  private async connect(): Promise<BleConnection> {
+    const tries = this.timing.connect.retries + 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.reporter.run(
+          'connect',
+          attempt,
+          () =>
+            withTimeout(
+              this.central.connect(this.board.id, { timeoutMs: this.timing.connect.timeoutMs }),
+              'connect',
+              this.timing.connect.timeoutMs,
+            ),
+          () => attempt < tries,
+        );
+      } catch (err) {
+        if (attempt >= tries) throw new StepFailure('connect', attempt, false, err);
+        this.checkCancelled();
+        await delay(this.timing.retryDelayMs * attempt);
+      }
+    }
+  }
+
+  /** Runs a step once; its failure becomes a StepFailure the session may retry. */
+  private async step<T>(
+    step: ProvisioningStep,
+    attempt: number,
+    sessionRetryable: boolean,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await this.reporter.run(step, attempt, work, () => sessionRetryable);
+    } catch (err) {
+      if (err instanceof FatalStepError || err instanceof StepFailure) throw err;
+      throw new StepFailure(step, attempt, sessionRetryable, err);
+    }
+  }
+
+  private checkLayout(services: ServiceInfo[], attempt: number): void {
+    const service = services.find((s) => s.uuid === this.profile.service);
+    const missing = service
+      ? Object.entries(this.profile.characteristics)
+          .filter(([, uuid]) => !service.characteristics.some((c) => c.uuid === uuid))
+          .map(([name]) => name)
+      : [];
+    if (!service || missing.length)
+      throw new FatalStepError(
+        'discover',
+        service
+          ? `the board's provisioning service lacks ${missing.join(', ')} of profile ${this.profile.id}`
+          : `the board does not expose the provisioning service ${this.profile.service}; it may be provisioned already`,
+        attempt,
+      );
+  }
+
+  /** The status byte, when the profile's status characteristic can be read. */
+  private async readStatus(connection: BleConnection): Promise<number | undefined> {
+    const data = await withTimeout(
+      connection.read(this.profile.service, this.profile.characteristics.status),
+      'discover',
+      this.timing.read.timeoutMs,
+    );
+    return data[0];
+  }
+
+  /** Device source: read the board's PSDI; on first sight reserve it, later check it is the same. */
+  private async takeDevicePsdi(connection: BleConnection, attempt: number): Promise<void> {
+    const data = await this.step('read-psdi', attempt, true, () =>
+      withTimeout(
+        connection.read(this.profile.service, this.profile.characteristics.psdi),
+        'read-psdi',
+        this.timing.read.timeoutMs,
+      ),
+    );
+    let psdi: string;
+    try {
+      psdi = decoder.decode(data);
+      checkPsdi(psdi, this.profile.psdi.maxBytes);
+    } catch (err) {
+      const message = `the board's PSDI is unusable: ${err instanceof PsdiError ? err.message : 'not UTF-8'}`;
+      throw new FatalStepError('read-psdi', message, attempt);
+    }
+    if (this.record) {
+      if (this.record.psdi !== psdi)
+        throw new FatalStepError(
+          'read-psdi',
+          `the board now reports PSDI "${psdi}", record #${this.record.id} holds "${this.record.psdi}"`,
+          attempt,
+        );
+      return;
+    }
+    try {
+      this.record = this.reporter.record(this.store.reserve(this.reserveInput(psdi)));
+    } catch (err) {
+      if (!(err instanceof PsdiTakenError))
+        throw new FatalStepError('reserve', errorMessage(err), 1);
+      // A duplicate from the board is logged, but never holds the PSDI: the holder keeps it.
+      const refused = this.store.recordRefused({
+        ...this.reserveInput(psdi),
+        psdi,
+        step: 'reserve',
+        error: err.message,
+        attempts: 1,
+      });
+      throw new FatalStepError('reserve', err.message, 1, {
+        record: this.reporter.record(refused),
+      });
+    }
+  }
+
+  private valuesToWrite(
+    psdi: string,
+  ): [keyof ProvisioningProfile['characteristics'], Uint8Array][] {
+    const values: [keyof ProvisioningProfile['characteristics'], Uint8Array][] = [
+      ['serviceUuid', encodeUuid(this.profile, this.product.serviceUuid)],
+      ['psdiServiceUuid', encodeUuid(this.profile, this.product.psdiServiceUuid)],
+      ['psdiCharacteristicUuid', encodeUuid(this.profile, this.product.psdiCharacteristicUuid)],
+    ];
+    if (this.profile.psdi.source === 'tool') values.push(['psdi', new TextEncoder().encode(psdi)]);
+    return values;
+  }
+
+  private checkCancelled(): void {
+    if (this.signal?.aborted) throw new CancelledError();
+  }
+
+  private requireRecord(): ProvisioningRecord {
+    if (!this.record) throw new Error('no record reserved before writing');
+    return this.record;
+  }
+
+  /** Records the failure durably and turns it into the ProvisionError the caller sees. */
+  private failed(err: unknown): ProvisionError {
+    if (err instanceof ProvisionError) return err;
+    const step: ProvisioningStep =
+      err instanceof StepFailure || err instanceof FatalStepError
+        ? err.step
+        : err instanceof BoardBusyError || err instanceof PsdiTakenError || err instanceof PsdiError
+          ? 'reserve'
+          : 'write';
+    const attempts = err instanceof StepFailure || err instanceof FatalStepError ? err.attempts : 1;
+    const message = errorMessage(err);
+    let record = err instanceof FatalStepError ? (err.record ?? this.record) : this.record;
+    if (err instanceof CancelledError) {
+      if (record && record.psdiHeld && !this.mayCarry)
+        record = this.reporter.record(this.store.release(record.id, message));
+      return new ProvisionCancelledError(step, message, this.board, { record, attempts });
+    }
+    if (record && record.psdiHeld && record.state !== 'verified')
+      record = this.reporter.record(
+        this.store.markFailed(record.id, {
+          step,
+          error: message,
+          psdiHeld: this.mayCarry,
+          attempts,
+        }),
+      );
+    return new ProvisionError(step, message, this.board, { cause: err, record, attempts });
+  }
+}
