@@ -32,6 +32,7 @@ const STATUS_BY_CODE: Record<AppErrorBody['code'], number> = {
   invalid_input: 400,
   unknown_operation: 404,
   not_configured: 409,
+  device: 502,
   platform: 502,
   unreachable: 502,
   internal: 500,

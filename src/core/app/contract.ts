@@ -3,6 +3,7 @@
 // and the renderer all import this; it imports none of them, and only browser-safe schema modules.
 import { z } from 'zod';
 import { appOperations } from './contracts/app';
+import { bleEvents, bleOperations } from './contracts/ble';
 import { emulatorEvents, emulatorOperations } from './contracts/emulator';
 import { loginOperations } from './contracts/login';
 import { thingsOperations } from './contracts/things';
@@ -17,6 +18,8 @@ const ERROR_CODES = [
   'platform',
   'unreachable',
   'not_configured',
+  /** A BLE device or the BLE process failed; the message names the step. */
+  'device',
   'internal',
 ] as const;
 
@@ -39,6 +42,7 @@ export const operations = {
   ...emulatorOperations,
   ...webhooksOperations,
   ...loginOperations,
+  ...bleOperations,
 } as const;
 
 /** The Electron IPC channel events travel on, as `(name, payload)`; the preload filters by name. */
@@ -47,6 +51,7 @@ export const IPC_EVENT_CHANNEL = 'devicebench:event';
 export const events = {
   ...emulatorEvents,
   ...webhooksEvents,
+  ...bleEvents,
 } as const;
 
 export type Operations = typeof operations;

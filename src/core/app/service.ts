@@ -17,6 +17,7 @@ import {
 import { Environments } from './environments';
 import { toAppError } from './errors';
 import { appHandlers } from './handlers/app';
+import { startBle } from './handlers/ble';
 import type { AppContext, AppOptions, AreaEvents, AreaHandlers } from './handlers/context';
 import { emulatorEventSources, emulatorHandlers } from './handlers/emulator';
 import { loginHandlers } from './handlers/login';
@@ -59,6 +60,7 @@ export async function startApp(options: AppOptions): Promise<AppService> {
   };
 
   const webhooks = await startWebhooks(ctx);
+  const ble = await startBle(ctx);
 
   const handlers: AreaHandlers<typeof operations> = {
     ...appHandlers(ctx),
@@ -66,10 +68,12 @@ export async function startApp(options: AppOptions): Promise<AppService> {
     ...emulatorHandlers(ctx),
     ...loginHandlers(ctx),
     ...webhooks.handlers,
+    ...ble.handlers,
   };
   const sources: AreaEvents<typeof events> = {
     ...emulatorEventSources(ctx),
     ...webhooks.sources,
+    ...ble.sources,
   };
 
   return {

@@ -1,0 +1,181 @@
+// The GATT explorer's open links: connect, discover, read, write and subscribe by connection
+// id, and a log entry for everything that happened on each link.
+import { EventEmitter } from 'node:events';
+import { normalizeUuid, type BleConnection, type ServiceInfo } from '../../ble/port';
+import { AppFailure } from '../errors';
+import type { HostSupervisor } from './host-supervisor';
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export interface GattLogEntry {
+  connectionId: string;
+  at: number;
+  kind: 'connect' | 'discover' | 'read' | 'write' | 'notify' | 'subscribe' | 'disconnect' | 'error';
+  serviceUuid?: string;
+  characteristicUuid?: string;
+  data?: string;
+  message?: string;
+}
+
+interface Link {
+  connection: BleConnection;
+  subscriptions: Map<string, () => Promise<void>>;
+}
+
+const hex = (data: Uint8Array) => Buffer.from(data).toString('hex');
+
+export class Explorer extends EventEmitter<{ log: [GattLogEntry] }> {
+  private readonly links = new Map<string, Link>();
+  private next = 0;
+
+  constructor(private readonly supervisor: HostSupervisor) {
+    super();
+  }
+
+  async connect(deviceId: string): Promise<{
+    connectionId: string;
+    deviceId: string;
+    mtu: number;
+    services: ServiceInfo[];
+  }> {
+    const central = await this.supervisor.central();
+    const connectionId = `gatt-${++this.next}`;
+    const connection = await central.connect(deviceId, { timeoutMs: CONNECT_TIMEOUT_MS });
+    this.links.set(connectionId, { connection, subscriptions: new Map() });
+    connection.onDisconnect((reason) => {
+      this.links.delete(connectionId);
+      this.log({ connectionId, kind: 'disconnect', message: reason });
+    });
+    this.log({ connectionId, kind: 'connect', message: `MTU ${connection.mtu}` });
+    try {
+      const services = await connection.discover();
+      this.log({
+        connectionId,
+        kind: 'discover',
+        message: `${services.length} services, ${services.reduce((n, s) => n + s.characteristics.length, 0)} characteristics`,
+      });
+      return { connectionId, deviceId, mtu: connection.mtu, services };
+    } catch (err) {
+      await connection.disconnect().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async read(connectionId: string, serviceUuid: string, characteristicUuid: string) {
+    const data = await this.attempt(connectionId, serviceUuid, characteristicUuid, (c) =>
+      c.read(serviceUuid, characteristicUuid),
+    );
+    this.log({ connectionId, kind: 'read', serviceUuid, characteristicUuid, data: hex(data) });
+    return { data: hex(data) };
+  }
+
+  async write(
+    connectionId: string,
+    serviceUuid: string,
+    characteristicUuid: string,
+    data: string,
+    withoutResponse: boolean,
+  ) {
+    const bytes = Uint8Array.from(Buffer.from(data, 'hex'));
+    const link = this.link(connectionId);
+    if (bytes.length > link.connection.mtu - 3)
+      throw AppFailure.field(
+        'data',
+        `is ${bytes.length} bytes; one write carries at most ${link.connection.mtu - 3} at MTU ${link.connection.mtu}`,
+      );
+    await this.attempt(connectionId, serviceUuid, characteristicUuid, (c) =>
+      c.write(serviceUuid, characteristicUuid, bytes, { withoutResponse }),
+    );
+    this.log({
+      connectionId,
+      kind: 'write',
+      serviceUuid,
+      characteristicUuid,
+      data,
+      message: withoutResponse ? 'without response' : undefined,
+    });
+    return { bytes: bytes.length };
+  }
+
+  async subscribe(connectionId: string, serviceUuid: string, characteristicUuid: string) {
+    const link = this.link(connectionId);
+    const key = `${normalizeUuid(serviceUuid)}/${normalizeUuid(characteristicUuid)}`;
+    if (!link.subscriptions.has(key)) {
+      const off = await this.attempt(connectionId, serviceUuid, characteristicUuid, (c) =>
+        c.subscribe(serviceUuid, characteristicUuid, (data) =>
+          this.log({
+            connectionId,
+            kind: 'notify',
+            serviceUuid,
+            characteristicUuid,
+            data: hex(data),
+          }),
+        ),
+      );
+      link.subscriptions.set(key, off);
+      this.log({ connectionId, kind: 'subscribe', serviceUuid, characteristicUuid });
+    }
+    return { subscribed: true as const };
+  }
+
+  async unsubscribe(connectionId: string, serviceUuid: string, characteristicUuid: string) {
+    const link = this.link(connectionId);
+    const key = `${normalizeUuid(serviceUuid)}/${normalizeUuid(characteristicUuid)}`;
+    const off = link.subscriptions.get(key);
+    link.subscriptions.delete(key);
+    await off?.();
+    this.log({
+      connectionId,
+      kind: 'subscribe',
+      serviceUuid,
+      characteristicUuid,
+      message: 'unsubscribed',
+    });
+    return { unsubscribed: true as const };
+  }
+
+  async disconnect(connectionId: string) {
+    const link = this.links.get(connectionId);
+    this.links.delete(connectionId);
+    await link?.connection.disconnect();
+    return { disconnected: true as const };
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(
+      [...this.links.keys()].map((id) => this.disconnect(id).catch(() => undefined)),
+    );
+  }
+
+  private link(connectionId: string): Link {
+    const link = this.links.get(connectionId);
+    if (!link)
+      throw AppFailure.field('connectionId', `is not an open connection (it may have dropped)`);
+    return link;
+  }
+
+  /** Runs one GATT operation, logging its failure on the link before passing it on. */
+  private async attempt<T>(
+    connectionId: string,
+    serviceUuid: string,
+    characteristicUuid: string,
+    run: (connection: BleConnection) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await run(this.link(connectionId).connection);
+    } catch (err) {
+      this.log({
+        connectionId,
+        kind: 'error',
+        serviceUuid,
+        characteristicUuid,
+        message: err instanceof Error ? err.message : String(err),
+      });
+      throw err;
+    }
+  }
+
+  private log(entry: Omit<GattLogEntry, 'at'>): void {
+    this.emit('log', { at: Date.now(), ...entry });
+  }
+}

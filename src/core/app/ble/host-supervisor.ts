@@ -1,0 +1,161 @@
+// Keeps the BLE process: started on first use in the mode the user chose last (simulated
+// bench or hardware), restarted on request, and its crashes counted and reported instead of
+// taking the app down. Everything BLE in the app goes through `central()`.
+import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { BleHost, forkHost } from '../../ble/host/ble-host';
+import type { HostChannel, HostConfig } from '../../ble/host/protocol';
+import { SIM_BOARDS_DIR } from '../../ble/sim/board-file';
+import type { BleCentral } from '../../ble/port';
+import type { BleStatus } from '../contracts/ble';
+import { AppFailure } from '../errors';
+import { readJsonFile, writeJsonFile } from '../json-file';
+
+/** What to do about each adapter state; shown next to it. */
+const GUIDANCE: Partial<Record<BleStatus['adapterState'], string>> = {
+  poweredOff: 'Bluetooth is off. Turn it on in the system settings, then restart the BLE process.',
+  unauthorized:
+    'DeviceBench may not use Bluetooth. Allow it (macOS: System Settings → Privacy & Security → Bluetooth; Linux: run with the cap_net_raw capability or as a member of the bluetooth group), then restart the BLE process.',
+  unsupported:
+    'This adapter does not support Bluetooth Low Energy. Plug in a BLE 4.0+ adapter, then restart the BLE process.',
+  noAdapter:
+    'No Bluetooth adapter could be opened. Plug one in (or switch to the simulated bench), then restart the BLE process.',
+  resetting: 'The adapter is resetting; wait a moment.',
+  unknown: 'The adapter has not said what state it is in yet.',
+};
+
+/** Board files the simulated bench starts with, from resources/sim. */
+const DEFAULT_SIM_FILES = ['nrf52-devkit.json', 'esp32-devkit.json', 'sensor-board.json'];
+
+const settingsSchema = z.object({
+  mode: z.enum(['simulated', 'hardware']).default('simulated'),
+});
+
+export type HostLauncher = (config: HostConfig) => HostChannel;
+
+export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
+  private host: BleHost | undefined;
+  private starting: Promise<BleHost> | undefined;
+  private crashes = 0;
+  private lastCrash: { at: number; reason: string } | undefined;
+  private startError: string | undefined;
+
+  private constructor(
+    private readonly dataDir: string,
+    private mode: 'simulated' | 'hardware',
+    private readonly launch: HostLauncher,
+  ) {
+    super();
+  }
+
+  static async open(dataDir: string, launch: HostLauncher = forkHost): Promise<HostSupervisor> {
+    const { value } = await readJsonFile(join(dataDir, 'ble.json'), settingsSchema, {
+      mode: 'simulated',
+    });
+    return new HostSupervisor(dataDir, value.mode, launch);
+  }
+
+  /** The running host, started now if it is not. */
+  async ensure(): Promise<BleHost> {
+    if (this.host?.running) return this.host;
+    this.starting ??= this.start().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  async central(): Promise<BleCentral> {
+    const host = await this.ensure();
+    return host.central;
+  }
+
+  /** The simulated bench's controls; a clear failure on hardware. */
+  async sim(method: Parameters<BleHost['sim']>[0], ...args: unknown[]): Promise<unknown> {
+    if (this.mode !== 'simulated')
+      throw new AppFailure({
+        code: 'not_configured',
+        message: 'The simulated bench is off: switch the BLE bench to "Simulated bench" first.',
+      });
+    return (await this.ensure()).sim(method, ...args);
+  }
+
+  status(): BleStatus {
+    const host = this.host;
+    const adapterState = host?.running ? host.state() : 'unknown';
+    const guidance = this.startError
+      ? `The BLE process could not start: ${this.startError}`
+      : host?.running && adapterState !== 'poweredOn'
+        ? [host.reason, GUIDANCE[adapterState]].filter(Boolean).join(' ')
+        : undefined;
+    return {
+      mode: this.mode,
+      adapterState,
+      guidance: guidance || undefined,
+      host: {
+        running: host?.running ?? false,
+        pid: host?.running ? host.pid : undefined,
+        crashes: this.crashes,
+        lastCrash: this.lastCrash,
+      },
+    };
+  }
+
+  async setMode(mode: 'simulated' | 'hardware'): Promise<BleStatus> {
+    if (mode !== this.mode) {
+      this.mode = mode;
+      await writeJsonFile(join(this.dataDir, 'ble.json'), { mode });
+      await this.stop();
+    }
+    return this.statusAfterStart();
+  }
+
+  async restart(): Promise<BleStatus> {
+    await this.stop();
+    return this.statusAfterStart();
+  }
+
+  async stop(): Promise<void> {
+    const host = this.host ?? (await this.starting?.catch(() => undefined));
+    this.host = undefined;
+    await host?.stop();
+  }
+
+  /** Starts the host if needed and answers its status; a start failure is in the status. */
+  async statusAfterStart(): Promise<BleStatus> {
+    await this.ensure().catch(() => undefined);
+    return this.status();
+  }
+
+  private async start(): Promise<BleHost> {
+    const config: HostConfig =
+      this.mode === 'simulated'
+        ? {
+            mode: 'simulated',
+            stateFile: join(this.dataDir, 'sim-bench-state.json'),
+            boardFiles: DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f)),
+          }
+        : { mode: 'hardware' };
+    try {
+      const host = await BleHost.start(this.launch(config));
+      this.startError = undefined;
+      this.host = host;
+      host.onStateChange(() => this.emit('status', this.status()));
+      host.onExit((reason, expected) => {
+        if (this.host === host) this.host = undefined;
+        if (!expected) {
+          this.crashes += 1;
+          this.lastCrash = { at: Date.now(), reason };
+        }
+        this.emit('status', this.status());
+      });
+      this.emit('status', this.status());
+      return host;
+    } catch (err) {
+      this.startError = err instanceof Error ? err.message : String(err);
+      this.emit('status', this.status());
+      throw new AppFailure({
+        code: 'not_configured',
+        message: `The BLE process could not start: ${this.startError}`,
+      });
+    }
+  }
+}

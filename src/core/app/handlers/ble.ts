@@ -1,0 +1,264 @@
+// The BLE bench: the BLE process (started on first use), UI scans, the GATT explorer, the
+// simulated bench's controls, provisioning and the audit log. Failures from the radio, the
+// board files and the workflow become contract errors that say which step or field.
+import { basename } from 'node:path';
+import { ThingsClient } from '../../platform/things/client';
+import type { AppErrorBody } from '../contract';
+import type { bleEvents, bleOperations, SimBoard } from '../contracts/ble';
+import { AppFailure } from '../errors';
+import { Explorer } from '../ble/explorer';
+import { HostSupervisor, type HostLauncher } from '../ble/host-supervisor';
+import { ProvisioningService } from '../ble/provisioning-service';
+import { ScanFeed } from '../ble/scan-feed';
+import type { BoardView } from '../../ble/sim/board';
+import { SIM_BOARDS_DIR } from '../../ble/sim/board-file';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AppContext, AreaEvents, AreaHandlers } from './context';
+
+type Handlers = AreaHandlers<typeof bleOperations>;
+
+export async function startBle(
+  ctx: AppContext,
+  launch?: HostLauncher,
+): Promise<{ handlers: Handlers; sources: AreaEvents<typeof bleEvents> }> {
+  const supervisor = await HostSupervisor.open(ctx.options.dataDir, launch);
+  const scans = new ScanFeed(supervisor);
+  const explorer = new Explorer(supervisor);
+  const provisioning = await ProvisioningService.open({
+    dataDir: ctx.options.dataDir,
+    supervisor,
+    scans,
+    things: async () => new ThingsClient(await ctx.envs.activeTarget(), ctx.options.http),
+  });
+  ctx.onClose(async () => {
+    await provisioning.stopAll().catch(() => undefined);
+    await scans.stopAll();
+    await explorer.closeAll();
+    await supervisor.stop();
+    provisioning.close();
+  });
+
+  const boards = async () => ((await supervisor.sim('boards')) as BoardView[]).map(toSimBoard);
+
+  const handlers: Handlers = {
+    'ble:getStatus': () => supervisor.statusAfterStart(),
+    'ble:setMode': ({ mode }) => supervisor.setMode(mode),
+    'ble:restartHost': () => supervisor.restart(),
+    'ble:startScan': async (filter) => ({ scanId: await scans.start(filter) }),
+    'ble:stopScan': async ({ scanId }) => {
+      await scans.stop(scanId);
+      return { stopped: true as const };
+    },
+    'ble:connect': ({ deviceId }) => explorer.connect(deviceId),
+    'ble:disconnect': ({ connectionId }) => explorer.disconnect(connectionId),
+    'ble:read': ({ connectionId, serviceUuid, characteristicUuid }) =>
+      explorer.read(connectionId, serviceUuid, characteristicUuid),
+    'ble:write': ({ connectionId, serviceUuid, characteristicUuid, data, withoutResponse }) =>
+      explorer.write(connectionId, serviceUuid, characteristicUuid, data, withoutResponse),
+    'ble:subscribe': ({ connectionId, serviceUuid, characteristicUuid }) =>
+      explorer.subscribe(connectionId, serviceUuid, characteristicUuid),
+    'ble:unsubscribe': ({ connectionId, serviceUuid, characteristicUuid }) =>
+      explorer.unsubscribe(connectionId, serviceUuid, characteristicUuid),
+
+    'sim:listBoards': boards,
+    'sim:listBoardFiles': async () => {
+      const files = (await readdir(SIM_BOARDS_DIR)).filter((f) => f.endsWith('.json')).sort();
+      return Promise.all(
+        files.map(async (name) => ({
+          name,
+          description: describeFile(await readFile(join(SIM_BOARDS_DIR, name), 'utf8')),
+        })),
+      );
+    },
+    'sim:loadBuiltIn': async ({ name }) => {
+      if (basename(name) !== name || !name.endsWith('.json'))
+        throw AppFailure.field('name', 'must be the name of a file in resources/sim');
+      const loaded = (await supervisor.sim(
+        'loadBoardFile',
+        join(SIM_BOARDS_DIR, name),
+      )) as BoardView[];
+      return loaded.map(toSimBoard);
+    },
+    'sim:loadBoards': async ({ fileName, text }) =>
+      ((await supervisor.sim('loadBoards', text, fileName)) as BoardView[]).map(toSimBoard),
+    'sim:removeBoard': async ({ boardId }) => {
+      await supervisor.sim('removeBoard', boardId);
+      return { removed: true as const };
+    },
+    'sim:pressButton': async ({ boardId }) => {
+      await supervisor.sim('pressButton', boardId);
+      return { pressed: true as const };
+    },
+    'sim:setFaults': async ({ boardId, ...faults }) => {
+      const current = (await boards()).find((b) => b.id === boardId);
+      if (!current) throw AppFailure.field('boardId', `no board ${boardId} on the bench`);
+      const next = { ...current.faults, ...faults };
+      return toSimBoard(
+        (await supervisor.sim('setFaults', boardId, {
+          refuseConnection: next.refuseConnection,
+          dropLinkDuringWrite: next.dropLinkDuringWrite ? {} : undefined,
+          slowLink: next.slowLinkFactor > 1 ? next.slowLinkFactor : undefined,
+        })) as BoardView,
+      );
+    },
+    'sim:factoryReset': async ({ boardId }) =>
+      toSimBoard((await supervisor.sim('factoryReset', boardId)) as BoardView),
+
+    'provisioning:listProfiles': async () =>
+      provisioning.profiles().map(({ profile, source }) => profileView(profile, source)),
+    'provisioning:loadProfile': async ({ fileName, text }) => {
+      const { profile, source } = await provisioning.loadProfile(fileName, text);
+      return profileView(profile, source);
+    },
+    'provisioning:getPlan': ({ productId }) => provisioning.plan(productId),
+    'provisioning:savePlan': (plan) => provisioning.savePlan(plan),
+    'provisioning:provisionOne': ({ productId, deviceId }) =>
+      provisioning.provisionOne(productId, deviceId),
+    'provisioning:startBatch': (input) => provisioning.startBatch(input),
+    'provisioning:stopBatch': ({ runId }) => provisioning.stopBatch(runId),
+    'provisioning:listUnfinished': async () => provisioning.listUnfinished(),
+    'provisioning:reconcile': ({ recordId, action }) => provisioning.reconcile(recordId, action),
+
+    'audit:search': async (query) => provisioning.store.search(query),
+    'audit:exportCsv': async (query) => {
+      const csv = provisioning.store.exportCsv(query);
+      const rows = Math.max(0, csv.split('\n').filter((l) => l.trim()).length - 1);
+      const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+      return { fileName: `devicebench-audit-${stamp}.csv`, csv, rows };
+    },
+  };
+
+  return {
+    handlers: withBleErrors(handlers),
+    sources: {
+      'ble:status': (handler) => on(supervisor, 'status', handler),
+      'ble:scanBatch': (handler) => on(scans, 'batch', handler),
+      'ble:gattLog': (handler) => on(explorer, 'log', handler),
+      'provisioning:progress': (handler) => on(provisioning, 'progress', handler),
+      'provisioning:batch': (handler) => on(provisioning, 'batch', handler),
+    },
+  };
+}
+
+function on<T>(
+  emitter: {
+    on(event: string, h: (p: T) => void): unknown;
+    off(event: string, h: (p: T) => void): unknown;
+  },
+  event: string,
+  handler: (payload: T) => void,
+): () => void {
+  emitter.on(event, handler);
+  return () => emitter.off(event, handler);
+}
+
+function describeFile(text: string): string | undefined {
+  try {
+    const json = JSON.parse(text) as { description?: unknown };
+    return typeof json.description === 'string' ? json.description : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function toSimBoard(view: BoardView): SimBoard {
+  return {
+    id: view.id,
+    address: view.address,
+    name: view.name,
+    source: view.source,
+    connected: view.connected,
+    advertising: {
+      serviceUuids: view.advertising.serviceUuids,
+      intervalMs: view.advertising.intervalMs,
+    },
+    provisioned: view.provisioning?.committed && {
+      serviceUuid: view.provisioning.committed.serviceUuid,
+      psdiServiceUuid: view.provisioning.committed.psdiServiceUuid,
+      psdiCharacteristicUuid: view.provisioning.committed.psdiCharacteristicUuid,
+      psdi: view.provisioning.committed.psdi,
+    },
+    profileId: view.provisioning?.profileId,
+    hasButton: view.buttons.length > 0,
+    faults: {
+      refuseConnection: Boolean(view.faults.refuseConnection),
+      dropLinkDuringWrite: Boolean(view.faults.dropLinkDuringWrite),
+      slowLinkFactor: view.faults.slowLink ?? 1,
+    },
+  };
+}
+
+function profileView(
+  profile: {
+    id: string;
+    name: string;
+    description?: string;
+    service: string;
+    psdi: { source: 'tool' | 'device' };
+  },
+  source: string,
+) {
+  return {
+    id: profile.id,
+    name: profile.name,
+    description: profile.description,
+    source,
+    psdiSource: profile.psdi.source,
+    service: profile.service,
+  };
+}
+
+/** Errors named by class name: they may have crossed from the BLE process, which keeps only the name. */
+function bleError(err: unknown): AppFailure | unknown {
+  if (!(err instanceof Error) || err instanceof AppFailure) return err;
+  const body = ((): AppErrorBody | undefined => {
+    switch (err.name) {
+      case 'BoardFileError':
+      case 'ProfileError':
+      case 'SimBenchError':
+        return { code: 'invalid_input', message: err.message, fields: fieldsOf(err) };
+      case 'PsdiError': {
+        const field = (err as { field?: string }).field;
+        return {
+          code: 'invalid_input',
+          message: err.message,
+          fields: field ? [{ field, message: err.message }] : undefined,
+        };
+      }
+      case 'BleError':
+        return {
+          code: 'device',
+          message: `${(err as { step?: string }).step ?? 'BLE'}: ${err.message}`,
+        };
+      case 'ProvisionError':
+      case 'ProvisionCancelledError':
+        return { code: 'device', message: err.message };
+      default:
+        return undefined;
+    }
+  })();
+  return body ? new AppFailure(body) : err;
+}
+
+function fieldsOf(err: Error): AppErrorBody['fields'] {
+  const issues = (err as { issues?: { path: string; message: string }[] }).issues;
+  if (!issues) return undefined;
+  return issues.map((i) => ({ field: i.path || 'file', message: i.message }));
+}
+
+function withBleErrors(handlers: Handlers): Handlers {
+  const wrapped: Record<string, (input: never) => Promise<unknown>> = {};
+  for (const [name, handler] of Object.entries(handlers) as [
+    string,
+    (input: never) => Promise<unknown>,
+  ][])
+    wrapped[name] = async (input) => {
+      try {
+        return await handler(input);
+      } catch (err) {
+        throw bleError(err);
+      }
+    };
+  return wrapped as unknown as Handlers;
+}

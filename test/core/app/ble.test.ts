@@ -1,0 +1,157 @@
+// The BLE bench through the app's contract: the BLE process on the simulated bench, a UI scan in
+// batches, provisioning one board into the audit log and its CSV, field-named errors for bad
+// files and plans, and a crashed BLE process reported and restarted.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScannedDevice } from '../../../src/core/app/contracts/ble';
+import { startApp, type AppService } from '../../../src/core/app/service';
+import type { ProvisioningRecord } from '../../../src/core/audit/records';
+import { MemoryCredentialStore } from '../../../src/core/secrets/credential-store';
+
+let app: AppService;
+beforeAll(async () => {
+  app = await startApp({
+    dataDir: mkdtempSync(join(tmpdir(), 'app-ble-')),
+    credentials: new MemoryCredentialStore(),
+    keychain: { kind: 'memory', reason: 'test' },
+    version: '0.0.0-test',
+    webhookPort: 0,
+  });
+});
+afterAll(() => app.close());
+
+async function ok<T>(name: string, input: unknown = {}): Promise<T> {
+  const result = await app.invoke(name, input);
+  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
+  return result.value as T;
+}
+
+async function fails(name: string, input: unknown) {
+  const result = await app.invoke(name, input);
+  if (result.ok) throw new Error(`${name} should have failed`);
+  return result.error;
+}
+
+/** Scans until a board whose name contains `name` is heard, then stops. */
+async function scanFor(name: string): Promise<ScannedDevice> {
+  const found = new Promise<ScannedDevice>((resolve) => {
+    const off = app.subscribe('ble:scanBatch', (batch) => {
+      const device = (batch as { devices: ScannedDevice[] }).devices.find((d) =>
+        d.localName?.includes(name),
+      );
+      if (device) {
+        off();
+        resolve(device);
+      }
+    });
+  });
+  const { scanId } = await ok<{ scanId: string }>('ble:startScan', {});
+  const device = await found;
+  await ok('ble:stopScan', { scanId });
+  return device;
+}
+
+describe('BLE bench', () => {
+  it('starts the simulated bench in its own process', async () => {
+    const status = await ok<{ mode: string; adapterState: string; host: { pid: number } }>(
+      'ble:getStatus',
+    );
+    expect(status).toMatchObject({ mode: 'simulated', adapterState: 'poweredOn' });
+    expect(status.host.pid).not.toBe(process.pid);
+    const boards = await ok<{ name: string }[]>('sim:listBoards');
+    expect(boards.map((b) => b.name)).toEqual(
+      expect.arrayContaining(['DB nRF52 DK', 'DB ESP32-C3']),
+    );
+  });
+
+  it('provisions a scanned board, verifies it, and records it in the audit log and its CSV', async () => {
+    const product = await ok<{ id: string; serviceUuid: string }>('things:createTrialProduct', {
+      name: 'Bench lamp',
+    });
+    await ok('provisioning:savePlan', {
+      productId: product.id,
+      profileId: 'devicebench-v1',
+      psdi: { kind: 'sequence', prefix: 'LAMP-', start: 1, width: 4 },
+    });
+    const board = await scanFor('nRF52');
+    const steps: string[] = [];
+    const off = app.subscribe('provisioning:progress', (p) => {
+      const progress = p as { step: string; phase: string };
+      if (progress.phase === 'finished') steps.push(progress.step);
+    });
+    const { record } = await ok<{ record: ProvisioningRecord }>('provisioning:provisionOne', {
+      productId: product.id,
+      deviceId: board.id,
+    });
+    off();
+    expect(record).toMatchObject({ state: 'verified', psdi: 'LAMP-0001', productId: product.id });
+    expect(steps).toEqual(expect.arrayContaining(['connect', 'write', 'commit', 'verify']));
+
+    const provisioned = (
+      await ok<{ name: string; provisioned?: { psdi: string } }[]>('sim:listBoards')
+    ).find((b) => b.name === 'DB nRF52 DK');
+    expect(provisioned?.provisioned?.psdi).toBe('LAMP-0001');
+
+    const page = await ok<{ items: ProvisioningRecord[]; total: number }>('audit:search', {
+      productId: product.id,
+    });
+    expect(page.total).toBe(1);
+    const csv = await ok<{ csv: string; rows: number; fileName: string }>('audit:exportCsv', {
+      productId: product.id,
+    });
+    expect(csv.rows).toBe(1);
+    expect(csv.csv).toContain('LAMP-0001');
+    expect(csv.fileName).toMatch(/\.csv$/);
+  });
+
+  it('refuses a bad board file and a bad plan, naming the file and field', async () => {
+    const badBoards = await fails('sim:loadBoards', {
+      fileName: 'tray.json',
+      text: JSON.stringify({ boards: [{ name: 'X', gatt: [{ uuid: 'not-a-uuid' }] }] }),
+    });
+    expect(badBoards.code).toBe('invalid_input');
+    expect(badBoards.message).toContain('tray.json');
+    expect(badBoards.message).toContain('uuid');
+
+    const badPlan = await fails('provisioning:savePlan', {
+      productId: 'p',
+      profileId: 'devicebench-v1',
+      psdi: { kind: 'random', length: 2 },
+    });
+    expect(badPlan.fields?.map((f) => f.field)).toContain('psdi.length');
+    const unknownProfile = await fails('provisioning:savePlan', {
+      productId: 'p',
+      profileId: 'nope',
+      psdi: { kind: 'sequence' },
+    });
+    expect(unknownProfile.fields?.[0]?.field).toBe('profileId');
+  });
+
+  it('reports a crashed BLE process and starts a new one on request', async () => {
+    const before = await ok<{ host: { pid: number; crashes: number } }>('ble:getStatus');
+    const reported = new Promise<{ host: { running: boolean; crashes: number } }>((resolve) => {
+      const off = app.subscribe('ble:status', (s) => {
+        const status = s as { host: { running: boolean; crashes: number } };
+        if (!status.host.running) {
+          off();
+          resolve(status);
+        }
+      });
+    });
+    process.kill(before.host.pid, 'SIGKILL');
+    const crashed = await reported;
+    expect(crashed.host.crashes).toBe(before.host.crashes + 1);
+
+    const after = await ok<{
+      host: { running: boolean; pid: number; crashes: number; lastCrash: { reason: string } };
+    }>('ble:restartHost');
+    expect(after.host.running).toBe(true);
+    expect(after.host.pid).not.toBe(before.host.pid);
+    expect(after.host.lastCrash.reason).toMatch(/SIGKILL/);
+    // The provisioned board kept its identity across the restart, as flash would.
+    const boards = await ok<{ name: string; provisioned?: { psdi: string } }[]>('sim:listBoards');
+    expect(boards.find((b) => b.name === 'DB nRF52 DK')?.provisioned?.psdi).toBe('LAMP-0001');
+  });
+});
