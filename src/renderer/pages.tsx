@@ -2,6 +2,7 @@
 // listed, disabled, so users see where things will go; a new console is one line here.
 import type { ReactNode } from 'react';
 import { DeviceService } from './consoles/DeviceService';
+import { Login } from './consoles/Login';
 import { Emulator } from './pages/Emulator';
 import { Webhooks } from './pages/Webhooks';
 
@@ -26,7 +27,7 @@ export const PAGE_GROUPS: { title: string; pages: PageEntry[] }[] = [
     title: 'API consoles',
     pages: [
       { id: 'device-service', label: 'Device service', render: () => <DeviceService /> },
-      { id: 'login', label: 'Login & profile' },
+      { id: 'login', label: 'Login & profile', render: () => <Login /> },
       { id: 'embedded-apps', label: 'Embedded apps' },
       { id: 'service-messages', label: 'Service messages' },
       { id: 'in-app-purchase', label: 'In-app purchase' },

@@ -1,0 +1,103 @@
+// The login console end to end on the emulator: the guided flow from a minted code to revoke,
+// the clock moved 31 days so verify fails with `access_token invalid`, a refresh that brings
+// the token back, the ID token inspector naming the server's reason, and curl with secrets masked.
+import { describe, expect, it } from 'vitest';
+import { expectText, useBench } from './fixture';
+
+const bench = useBench();
+
+describe('login console', () => {
+  it('runs the guided flow, expires the token with the clock, refreshes it and revokes it', async () => {
+    const { page, pageErrors, context } = bench();
+    await page.getByRole('button', { name: 'Login & profile' }).click();
+    const flow = page.getByTestId('guided-flow');
+    await flow.waitFor();
+    const exchange = (label: string) => flow.getByRole('figure', { name: `${label} exchange` });
+    const step = async (label: string, status: number) => {
+      await flow.getByRole('button', { name: label, exact: true }).click();
+      await expectText(exchange(label).getByTestId('login-status'), `HTTP ${status}`);
+    };
+
+    await flow.getByRole('button', { name: 'Mint code' }).click();
+    await expect
+      .poll(() => flow.getByLabel('Code', { exact: true }).inputValue())
+      .toMatch(/\S{20}/);
+    await expectText(flow.getByTestId('token-state'), 'No access token yet');
+
+    await step('Issue tokens', 200);
+    const issued = exchange('Issue tokens');
+    await expectText(issued.getByTestId('login-response-body'), '"id_token"');
+    await expectText(issued, 'code_verifier=');
+    await expectText(flow.getByTestId('token-state'), 'Access token is valid');
+    expect(await flow.locator('.login-diagram li[aria-current="step"]').innerText()).toContain(
+      'Valid',
+    );
+
+    await step('Verify access token', 200);
+    await expectText(exchange('Verify access token'), '"scope": "openid profile"');
+    await step('Get user information', 200);
+    await step('Get profile', 200);
+    await expectText(exchange('Get profile'), '"displayName": "Login user"');
+    // No official account is linked to the channel yet.
+    await step('Get friendship status', 403);
+
+    // Copy as curl masks the channel secret unless asked.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await issued.getByRole('button', { name: 'Copy Issue tokens as curl' }).click();
+    await expectText(issued.getByRole('status'), 'Copied, secrets masked');
+    const masked = (await page.evaluate('navigator.clipboard.readText()')) as string;
+    expect(masked).toMatch(/^curl -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/oauth2\/v2\.1\/token'/);
+    expect(masked).toMatch(/client_secret=••••[0-9a-f]{4}/);
+    await issued.getByLabel('include secrets').check();
+    await issued.getByRole('button', { name: 'Copy Issue tokens as curl' }).click();
+    await expectText(issued.getByRole('status'), 'Copied with secrets');
+    const revealed = (await page.evaluate('navigator.clipboard.readText()')) as string;
+    expect(revealed).toMatch(/client_secret=[0-9a-f]{32}/);
+
+    // 31 days later the access token has expired.
+    await flow.getByRole('button', { name: 'Advance clock 31 days' }).click();
+    await expectText(flow.getByTestId('token-state'), 'Access token is expired');
+    expect(await flow.locator('.login-diagram li[aria-current="step"]').innerText()).toContain(
+      'Expired',
+    );
+    await step('Verify access token', 400);
+    const failed = exchange('Verify access token').getByTestId('login-response-body');
+    await expectText(failed, '"error": "invalid_request"');
+    await expectText(failed, '"error_description": "access_token invalid"');
+
+    // The inspector checks the flow's ID token locally and names the server's reason.
+    const inspector = page.getByTestId('id-token-inspector');
+    await inspector.getByRole('button', { name: 'Inspect' }).click();
+    await expectText(inspector.getByTestId('id-token-verdict'), 'Fails: IdToken expired.');
+    await expectText(inspector.getByTestId('id-token-payload'), '"amr"');
+
+    // Refresh brings a new, valid access token; verify succeeds again.
+    await step('Refresh access token', 200);
+    await expectText(exchange('Refresh access token'), '"expires_in": 2592000');
+    await expectText(flow.getByTestId('token-state'), 'Access token is valid');
+    await step('Verify access token', 200);
+
+    await step('Revoke access token', 200);
+    await expectText(exchange('Revoke access token'), '(empty body)');
+    await expectText(flow.getByTestId('token-state'), 'Access token is revoked');
+    await step('Verify access token', 400);
+
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('sends any operation from its own form and names a missing field', async () => {
+    const { page, pageErrors } = bench();
+    const ops = page.getByTestId('login-operations');
+    await ops.getByLabel('Operation', { exact: true }).selectOption('verifyIdToken');
+    await ops.getByLabel('id_token', { exact: true }).fill('not-a-jwt');
+    await ops.getByRole('button', { name: 'Send' }).click();
+    await expectText(ops.getByTestId('login-status'), 'HTTP 400');
+    await expectText(ops.getByTestId('login-response-body'), 'Invalid IdToken.');
+
+    await ops.getByLabel('Operation', { exact: true }).selectOption('verify');
+    await ops.getByLabel('access_token', { exact: true }).fill('');
+    await ops.getByRole('button', { name: 'Send' }).click();
+    await expectText(ops.locator('.field-error'), 'is required');
+    expect(pageErrors).toEqual([]);
+  });
+});
