@@ -36,7 +36,8 @@ type Plan = z.output<typeof productPlanSchema>;
 const plansSchema = z.object({ plans: z.record(z.string(), productPlanSchema) });
 
 interface Batch {
-  run: BatchRun;
+  /** Set as soon as startBatch returns; its first events can come before. */
+  run?: BatchRun;
   startedAt: number;
   finishedAt?: number;
   stopping: boolean;
@@ -203,8 +204,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   }): Promise<Summary> {
     const { profile, product, psdi, central } = await this.setup(input.productId);
     const runId = `batch-${++this.nextRun}`;
-    // Events can come before startBatch returns; they are summarised once the run exists.
-    let batch: Batch | undefined;
+    const batch: Batch = { startedAt: Date.now(), stopping: false };
     const run = startBatch({
       central,
       store: this.store,
@@ -217,7 +217,6 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
       maxBoards: input.limit,
       onEvent: (event) => {
         if (event.type === 'progress') this.progress(runId, event.event);
-        if (!batch) return;
         if (event.type === 'finished') batch.finishedAt = Date.now();
         this.emit(
           'batch',
@@ -225,12 +224,11 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
         );
       },
     });
-    batch = { run, startedAt: Date.now(), stopping: false };
+    batch.run = run;
     this.batches.set(runId, batch);
-    const started = batch;
     void run.done.then((summary) => {
-      started.finishedAt ??= Date.now();
-      this.emit('batch', this.summary(runId, started, summary));
+      batch.finishedAt ??= Date.now();
+      this.emit('batch', this.summary(runId, batch, summary));
     });
     return this.summary(runId, batch);
   }
@@ -240,13 +238,13 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     if (!batch) throw AppFailure.field('runId', `no batch ${runId}`);
     batch.stopping = true;
     this.emit('batch', this.summary(runId, batch));
-    const summary = await batch.run.stop();
+    const summary = await batch.run?.stop();
     batch.finishedAt ??= Date.now();
     return this.summary(runId, batch, summary);
   }
 
   async stopAll(): Promise<void> {
-    await Promise.all([...this.batches.values()].map((b) => b.run.stop({ cut: true })));
+    await Promise.all([...this.batches.values()].map((b) => b.run?.stop({ cut: true })));
   }
 
   listUnfinished(): ProvisioningRecord[] {
@@ -273,7 +271,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   }
 
   private summary(runId: string, batch: Batch, done?: CoreSummary): Summary {
-    const boards = done?.boards ?? batch.run.boards();
+    const boards = done?.boards ?? batch.run?.boards() ?? [];
     return {
       runId,
       state: batch.finishedAt
