@@ -3,8 +3,13 @@ import type { EmulatorArea } from './area';
 import { embedArea } from '../platform/embed/emulator';
 import { iapArea } from '../platform/iap/emulator';
 import { loginArea } from '../platform/login/emulator';
+import { messagingArea } from '../platform/messaging/emulator';
+import { missionStickersArea } from '../platform/mission-stickers/emulator';
+import { modulesArea } from '../platform/modules/emulator';
+import { notificationsArea } from '../platform/notifications/emulator';
 import { serviceMessagesArea } from '../platform/service-messages/emulator';
 import { thingsArea } from '../platform/things/emulator';
+import { videoArea } from '../platform/video/emulator';
 
 export const PLATFORM_AREAS: EmulatorArea[] = [
   thingsArea,
@@ -12,4 +17,9 @@ export const PLATFORM_AREAS: EmulatorArea[] = [
   embedArea,
   serviceMessagesArea,
   iapArea,
+  missionStickersArea,
+  messagingArea,
+  modulesArea,
+  notificationsArea,
+  videoArea,
 ];

@@ -1,0 +1,22 @@
+// The old mark-as-read call (seed 002 §4): its body and what the emulator remembers of it.
+// Browser-safe.
+import { z } from 'zod';
+
+export const USER_ID_PATTERN = /^U[0-9a-f]{32}$/;
+
+export const markAsReadBodySchema = z.object({
+  chat: z.object(
+    {
+      userId: z.string({ error: 'is required: the user whose messages are marked read' }),
+    },
+    { error: 'is required: an object holding userId' },
+  ),
+});
+
+export const readMarkSchema = z.object({
+  channelId: z.string(),
+  userId: z.string(),
+  /** Virtual-clock ms. */
+  markedAt: z.number(),
+});
+export type ReadMark = z.infer<typeof readMarkSchema>;

@@ -1,0 +1,214 @@
+// Module channels (seed 002 §2–§6): attach, detach, chat control, bot list and module webhook
+// events, plus the emulator's admin shapes (module channels, official accounts, their chats,
+// authorization codes). Browser-safe.
+import { z } from 'zod';
+
+/**
+ * The seed gives the bot-user-ID header of acquire/release only to partner-program members.
+ * This is the emulator's default name; the emulator (admin settings) and the client both let
+ * it be changed to the real one.
+ */
+export const DEFAULT_BOT_USER_ID_HEADER = 'X-Platform-Bot-User-Id';
+export const TTL_DEFAULT_SECONDS = 3600;
+export const TTL_MAX_SECONDS = 31_536_000;
+export const BOT_LIST_MAX = 100;
+/** Seed 002 §8: continuation tokens live 24 hours. */
+export const CONTINUATION_TOKEN_TTL_MS = 86_400_000;
+/** "Another channel acquired control within a few seconds" (§7 423): the emulator's few. */
+export const ACQUIRE_GUARD_MS = 5_000;
+/** §3: an account's module is detached once three months pass after deletion; 90 days here. */
+export const DELETION_DETACH_MS = 90 * 86_400_000;
+/** Scopes granted when the authorization URL named none (the seed's sample payload). */
+export const DEFAULT_SCOPES = ['message:send', 'message:receive'];
+
+export const BOT_ID_PATTERN = /^U[0-9a-f]{32}$/;
+/** A user, group or room ID. */
+export const CHAT_ID_PATTERN = /^[UCR][0-9a-f]{32}$/;
+
+// ---- platform requests and answers ----
+
+export const acquireBodySchema = z.object({
+  expired: z.boolean({ error: 'must be true or false' }).default(true),
+  ttl: z
+    .number({ error: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1')
+    .max(TTL_MAX_SECONDS, `must be at most ${TTL_MAX_SECONDS} (one year)`)
+    .default(TTL_DEFAULT_SECONDS),
+});
+export type AcquireInput = z.input<typeof acquireBodySchema>;
+
+export const detachBodySchema = z.object({
+  botId: z.string({ error: 'is required: the bot user ID the attach call returned' }),
+});
+
+export const attachResponseSchema = z.object({
+  bot_id: z.string(),
+  /** Documented as a string; the sample payload shows an array: the emulator sends both. */
+  scope: z.string().optional(),
+  scopes: z.array(z.string()).optional(),
+});
+export type AttachResponse = z.infer<typeof attachResponseSchema>;
+
+export const botListItemSchema = z.object({
+  userId: z.string(),
+  basicId: z.string(),
+  premiumId: z.string().optional(),
+  displayName: z.string(),
+  pictureUrl: z.string().optional(),
+});
+export type BotListItem = z.infer<typeof botListItemSchema>;
+
+export const botListSchema = z.object({
+  bots: z.array(botListItemSchema),
+  next: z.string().optional(),
+});
+export type BotList = z.infer<typeof botListSchema>;
+
+/** Everything optional the attach form may carry; each must match the authorization URL. */
+export const ATTACH_MATCHED_FIELDS = ['region', 'basic_search_id', 'scope', 'brand_type'] as const;
+
+// ---- module webhook events (§2, §6) ----
+
+const common = {
+  webhookEventId: z.string(),
+  deliveryContext: z.object({ isRedelivery: z.boolean() }),
+  timestamp: z.number(),
+  mode: z.string(),
+};
+const source = z.object({
+  type: z.string(),
+  userId: z.string().optional(),
+  groupId: z.string().optional(),
+  roomId: z.string().optional(),
+});
+
+export const moduleEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    ...common,
+    type: z.literal('module'),
+    module: z.object({
+      type: z.enum(['attached', 'detached']),
+      botId: z.string(),
+      scopes: z.array(z.string()).optional(),
+      reason: z.string().optional(),
+    }),
+  }),
+  z.object({
+    ...common,
+    type: z.literal('activated'),
+    chatControl: z.object({ expireAt: z.number().optional() }),
+    source,
+  }),
+  z.object({ ...common, type: z.literal('deactivated'), source }),
+  z.object({ ...common, type: z.literal('botSuspended') }),
+  z.object({ ...common, type: z.literal('botResumed') }),
+]);
+export type ModuleEvent = z.infer<typeof moduleEventSchema>;
+
+export const MODULE_EVENT_TYPES = [
+  'module',
+  'activated',
+  'deactivated',
+  'botSuspended',
+  'botResumed',
+] as const;
+
+// ---- emulator admin ----
+
+export const ATTACHMENT_STATES = ['attached', 'suspended', 'detached'] as const;
+export type AttachmentState = (typeof ATTACHMENT_STATES)[number];
+
+export const createBotInputSchema = z.object({
+  displayName: z.string().trim().min(1, 'is required').max(100),
+  basicId: z
+    .string()
+    .regex(/^@[a-z0-9._-]{3,20}$/, 'must look like @abc1234')
+    .optional(),
+  premiumId: z
+    .string()
+    .regex(/^@[a-z0-9._-]{3,20}$/, 'must look like @mybrand')
+    .optional(),
+  pictureUrl: z.url({ protocol: /^https$/, error: 'must be an https URL' }).optional(),
+});
+
+export const authorizeInputSchema = z
+  .object({
+    moduleChannelId: z.string().regex(/^\d+$/, 'must be a channel ID'),
+    botId: z.string().regex(BOT_ID_PATTERN, 'must be a bot user ID (U + 32 hex digits)'),
+    redirectUri: z.url({ error: 'must be an absolute URL' }),
+    state: z.string().max(200).optional(),
+    scope: z.string().trim().min(1).max(200).optional(),
+    region: z.string().trim().min(1).max(20).optional(),
+    basicSearchId: z.string().trim().min(1).max(50).optional(),
+    brandType: z.string().trim().min(1).max(50).optional(),
+    /** RFC 7636: 43–128 characters. */
+    codeChallenge: z
+      .string()
+      .regex(/^[A-Za-z0-9._~-]{43,128}$/, 'must be 43-128 characters of [A-Za-z0-9._~-]')
+      .optional(),
+    codeChallengeMethod: z.enum(['S256', 'plain']).optional(),
+  })
+  .refine((a) => !a.codeChallengeMethod || a.codeChallenge, {
+    message: 'needs a codeChallenge',
+    path: ['codeChallengeMethod'],
+  });
+export type AuthorizeInput = z.input<typeof authorizeInputSchema>;
+
+export const authorizationSchema = z.object({
+  code: z.string(),
+  expiresAt: z.number(),
+  /** Where the account admin's browser would go after approving: redirect_uri with the code. */
+  redirectUrl: z.string(),
+  /** The authorization URL the module provider would have built for these parameters. */
+  authorizationUrl: z.string(),
+});
+export type Authorization = z.infer<typeof authorizationSchema>;
+
+export const moduleBotSchema = z.object({
+  botId: z.string(),
+  basicId: z.string(),
+  premiumId: z.string().optional(),
+  displayName: z.string(),
+  pictureUrl: z.string().optional(),
+  /** The account's own (primary) channel. */
+  primaryChannelId: z.string(),
+  status: z.enum(['active', 'suspended', 'deleted']),
+  deletedAt: z.number().optional(),
+  /** Users who added the account as a friend, and groups and rooms it is in. */
+  chats: z.array(z.string()),
+});
+export type ModuleBot = z.infer<typeof moduleBotSchema>;
+
+export const moduleStateSchema = z.object({
+  now: z.number(),
+  botUserIdHeader: z.string(),
+  moduleChannels: z.array(
+    z.object({
+      channelId: z.string(),
+      name: z.string(),
+      webhookUrl: z.string().nullable(),
+    }),
+  ),
+  bots: z.array(moduleBotSchema),
+  attachments: z.array(
+    z.object({
+      moduleChannelId: z.string(),
+      botId: z.string(),
+      state: z.enum(ATTACHMENT_STATES),
+      scopes: z.array(z.string()),
+      updatedAt: z.number(),
+    }),
+  ),
+  /** Chats where a module channel is active; every other chat is with the primary channel. */
+  controls: z.array(
+    z.object({
+      botId: z.string(),
+      chatId: z.string(),
+      moduleChannelId: z.string(),
+      acquiredAt: z.number(),
+      expireAt: z.number().nullable(),
+    }),
+  ),
+});
+export type ModuleState = z.infer<typeof moduleStateSchema>;
