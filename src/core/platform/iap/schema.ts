@@ -2,6 +2,7 @@
 // codes, purchase and refund events, webhook history, and the emulator's catalogue and orders.
 // Browser-safe.
 import { z } from 'zod';
+import { webhookDeliverySchema } from '../../emulator/schema';
 
 export const SHOP_PRODUCT_NAME_MAX = 20;
 export const HISTORY_WINDOW_SECONDS = 7 * 24 * 60 * 60;
@@ -133,3 +134,11 @@ export const orderSchema = z.object({
   refundedAt: z.number().nullable(),
 });
 export type Order = z.infer<typeof orderSchema>;
+
+/** An order the admin API completed or refunded, the event it made and how delivery went. */
+export const settledOrderSchema = z.object({
+  order: orderSchema,
+  event: purchaseEventSchema,
+  delivery: webhookDeliverySchema,
+});
+export type SettledOrder = z.infer<typeof settledOrderSchema>;

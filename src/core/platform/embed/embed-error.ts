@@ -1,0 +1,15 @@
+// The client SDK's rejection (seed 001 §4, §7): the simulators of the embedded browser's
+// methods reject with it, carrying the SDK's own message words. Browser-safe.
+
+/** Codes are the emulator's choice; the seed gives only the messages. */
+export type EmbedErrorCode = 'UNAUTHORIZED' | 'FORBIDDEN' | 'INVALID_ARGUMENT' | 'CANCELED';
+
+export class EmbedError extends Error {
+  constructor(
+    readonly code: EmbedErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EmbedError';
+  }
+}
