@@ -253,16 +253,20 @@ class Batch implements BatchRun {
     this.emit({ type: 'progress', event });
   }
 
-  private armIdle(): void {
+  private armIdle(ms = this.idleMs): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => this.maybeEnd(), this.idleMs);
+    this.idleTimer = setTimeout(() => this.maybeEnd(), Math.max(0, ms));
   }
 
   private maybeEnd(): void {
     if (this.ended || this.running > 0) return;
-    const idle = performance.now() - this.lastNewBoard >= this.idleMs;
+    const quietFor = performance.now() - this.lastNewBoard;
     const full = this.options.maxBoards !== undefined && this.started >= this.options.maxBoards;
-    if (!this.stopped && !full && !(idle && this.queue.length === 0)) return;
+    if (!this.stopped && !full && !(quietFor >= this.idleMs && this.queue.length === 0)) {
+      // Idle time ran out while boards were running: wait out only the rest of it.
+      if (this.queue.length === 0) this.armIdle(this.idleMs - quietFor);
+      return;
+    }
     this.ended = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     void this.scan
