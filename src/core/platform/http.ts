@@ -94,13 +94,13 @@ export class PlatformHttp {
     let body: string | undefined;
     if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);
-      const bytes = Buffer.byteLength(body);
-      if (bytes > MAX_REQUEST_BYTES) throw new RequestTooLargeError(bytes);
       headers['content-type'] = 'application/json';
     } else if (spec.form !== undefined) {
       body = new URLSearchParams(spec.form).toString();
       headers['content-type'] = 'application/x-www-form-urlencoded';
     }
+    const bytes = body === undefined ? 0 : Buffer.byteLength(body);
+    if (bytes > MAX_REQUEST_BYTES) throw new RequestTooLargeError(bytes);
     for (const [name, value] of Object.entries(spec.headers ?? {}))
       headers[name.toLowerCase()] = value;
 

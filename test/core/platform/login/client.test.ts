@@ -1,7 +1,7 @@
 // The typed login client against the emulator: a whole v2.1 and v2.0 life, OAuthError with
 // error, description, status and request id, and the recorded exchange with secrets masked.
 import { describe, expect, it } from 'vitest';
-import { PlatformError } from '../../../../src/core/platform/http';
+import { PlatformError, RequestTooLargeError } from '../../../../src/core/platform/http';
 import { LoginAdminClient } from '../../../../src/core/platform/login/admin-client';
 import { LoginClient, OAuthError } from '../../../../src/core/platform/login/client';
 import { maskExchange, recordingFetch, toCurl } from '../../../../src/core/platform/login/exchange';
@@ -150,5 +150,17 @@ describe('LoginClient', () => {
     );
     await client.verifyAccessToken(tokens.access_token);
     expect(maskExchange(exchanges[2]!).request.url).not.toContain(tokens.access_token);
+  });
+});
+
+describe('LoginClient limits', () => {
+  it('refuses a form over 2 MB before sending it', async () => {
+    const exchanges: Exchange[] = [];
+    const client = new LoginClient(emu().emulator.url, {
+      fetch: recordingFetch((e) => exchanges.push(e)),
+    });
+    const err = await rejection(client.verifyAccessTokenV20('x'.repeat(2 * 1024 * 1024)));
+    expect(err).toBeInstanceOf(RequestTooLargeError);
+    expect(exchanges).toEqual([]);
   });
 });
