@@ -5,7 +5,15 @@ import react from '@vitejs/plugin-react';
 // Native addons and server-side packages stay external (listed in `dependencies`).
 export default defineConfig({
   main: {
-    build: { rollupOptions: { input: { index: resolve('src/main/index.ts') } } },
+    // The BLE process is its own entry: Electron starts it as a utility process (ble-utility.ts).
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          'ble-host': resolve('src/core/ble/host/host-main.ts'),
+        },
+      },
+    },
   },
   // A sandboxed preload can only require('electron'): bundle zod and the contract into one
   // CommonJS file.

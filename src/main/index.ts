@@ -3,6 +3,7 @@
 import { app, BrowserWindow, dialog } from 'electron';
 import { startApp } from '../core/app/service';
 import { openKeychain } from '../core/secrets/keychain';
+import { launchBleUtility } from './ble-utility';
 import { bindIpc } from './ipc';
 import { createMainWindow, hardenSession } from './window';
 
@@ -17,6 +18,7 @@ async function start(): Promise<Stop> {
     credentials: store,
     keychain: status,
     version: app.getVersion(),
+    bleHost: launchBleUtility,
   });
   const unbind = bindIpc(service);
   createMainWindow();

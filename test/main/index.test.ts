@@ -97,6 +97,7 @@ describe('the Electron entry', () => {
       credentials: { kind: 'store' },
       keychain: { kind: 'memory', reason: 'No OS keychain is available.' },
       version: '1.2.3',
+      bleHost: expect.any(Function),
     });
     fake.app.removeAllListeners();
   });

@@ -19,8 +19,11 @@ import { toAppError } from './errors';
 import { appHandlers } from './handlers/app';
 import { startBle } from './handlers/ble';
 import type { AppContext, AppOptions, AreaEvents, AreaHandlers } from './handlers/context';
+import { embedHandlers } from './handlers/embed';
 import { emulatorEventSources, emulatorHandlers } from './handlers/emulator';
+import { iapHandlers } from './handlers/iap';
 import { loginHandlers } from './handlers/login';
+import { serviceMessagesHandlers } from './handlers/service-messages';
 import { thingsHandlers } from './handlers/things';
 import { startWebhooks } from './handlers/webhooks';
 
@@ -60,12 +63,15 @@ export async function startApp(options: AppOptions): Promise<AppService> {
   };
 
   const webhooks = await startWebhooks(ctx);
-  const ble = await startBle(ctx);
+  const ble = await startBle(ctx, options.bleHost);
 
   const handlers: AreaHandlers<typeof operations> = {
     ...appHandlers(ctx),
     ...thingsHandlers(ctx),
     ...emulatorHandlers(ctx),
+    ...embedHandlers(ctx),
+    ...serviceMessagesHandlers(ctx),
+    ...iapHandlers(ctx),
     ...loginHandlers(ctx),
     ...webhooks.handlers,
     ...ble.handlers,

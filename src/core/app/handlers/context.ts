@@ -5,6 +5,7 @@ import { EmulatorAdminClient } from '../../emulator/admin-client';
 import type { RunningEmulator } from '../../emulator/server';
 import type { HttpOptions } from '../../platform/http';
 import type { CredentialStore, KeychainStatus } from '../../secrets/credential-store';
+import type { HostLauncher } from '../ble/host-supervisor';
 import type { OperationSpec } from '../contracts/op';
 import type { Environments } from '../environments';
 import { AppFailure } from '../errors';
@@ -18,6 +19,8 @@ export interface AppOptions {
   emulatorPort?: number;
   /** The app's webhook receiver; taken when free, else any free port. 0: any free port. */
   webhookPort?: number;
+  /** How the BLE process is started: a Node child by default, a utility process in Electron. */
+  bleHost?: HostLauncher;
   /** For tests: how the platform clients retry. */
   http?: HttpOptions;
 }
