@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what DeviceBench needs on a fresh machine, and nothing twice: the Debian/Ubuntu
 # packages that are missing (keytar builds against libsecret, noble's HCI binding against BlueZ
-# and udev; tests need a Secret Service and Chromium), and the npm packages whenever package-lock.json has changed since the last install.
+# and udev; tests need a Secret Service and Chromium), and the npm packages whenever
+# package-lock.json has changed since the last install.
 # usage: scripts/ensure-deps.sh app|test
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +40,6 @@ fi
 # After `npm start` built the native modules for Electron, the tests need them built for Node.
 if [ "$purpose" = test ] && [ "$(cat node_modules/.devicebench-abi 2>/dev/null)" = electron ]; then
   echo "Building native modules for Node"
-  npm rebuild better-sqlite3 keytar --loglevel=error
+  npm rebuild better-sqlite3 keytar @abandonware/bluetooth-hci-socket usb --loglevel=error
   rm -f node_modules/.devicebench-abi
 fi

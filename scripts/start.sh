@@ -15,7 +15,7 @@ if [ -f node_modules/electron/path.txt ]; then
   # The stamp tells scripts/ensure-deps.sh to build them for Node again before the tests.
   if [ "$(cat node_modules/.devicebench-abi 2>/dev/null)" != electron ]; then
     echo "Building native modules for Electron"
-    npm exec --yes -- @electron/rebuild --only better-sqlite3,keytar
+    npm exec --yes -- @electron/rebuild --only better-sqlite3,keytar,@abandonware/bluetooth-hci-socket,usb
     echo electron > node_modules/.devicebench-abi
   fi
   exec npx electron-vite preview
