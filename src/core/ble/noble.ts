@@ -725,7 +725,10 @@ export class NoAdapterCentral implements BleCentral {
     return () => undefined;
   }
 
-  async startScan(): Promise<ScanHandle> {
+  async startScan(
+    _filter: ScanFilter,
+    _onAdvertisement: (ad: Advertisement) => void,
+  ): Promise<ScanHandle> {
     throw new BleError('adapter', `no Bluetooth adapter: ${this.reason}`);
   }
 
