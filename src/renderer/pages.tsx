@@ -1,7 +1,10 @@
 // Every page of the app, grouped as the sidebar shows them. A page without a component is
 // listed, disabled, so users see where things will go; a new console is one line here.
 import type { ReactNode } from 'react';
+import { AuditLog } from './consoles/AuditLog';
+import { BleBench } from './consoles/BleBench';
 import { DeviceService } from './consoles/DeviceService';
+import { Provisioning } from './consoles/Provisioning';
 import { Login } from './consoles/Login';
 import { Emulator } from './pages/Emulator';
 import { Webhooks } from './pages/Webhooks';
@@ -19,7 +22,9 @@ export const PAGE_GROUPS: { title: string; pages: PageEntry[] }[] = [
   {
     title: 'Bench',
     pages: [
-      { id: 'ble-bench', label: 'BLE bench' },
+      { id: 'ble-bench', label: 'BLE bench', render: () => <BleBench /> },
+      { id: 'provisioning', label: 'Provisioning', render: () => <Provisioning /> },
+      { id: 'audit-log', label: 'Audit log', render: () => <AuditLog /> },
       { id: 'scenarios', label: 'Scenarios' },
     ],
   },

@@ -1,0 +1,206 @@
+// The audit log: which PSDI went onto which board, for which product, by which station, and
+// how it ended. Searchable and paged; exported as CSV with the same filters.
+import { useCallback, useId, useMemo, useState, type FormEvent } from 'react';
+import type { AuditRecordView } from '../../core/app/contracts/ble';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { Panel } from '../components/Panel';
+import { TableHead } from '../components/TableHead';
+import { TextField } from '../components/TextField';
+import { useApi } from '../lib/api-context';
+import { downloadText } from '../lib/files';
+import { formatTime } from '../lib/format';
+import { useAction } from '../lib/use-action';
+import { useResource } from '../lib/use-resource';
+import { RecordState } from './provisioning/RecordState';
+
+const PAGE_SIZE = 50;
+const STATES: AuditRecordView['state'][] = [
+  'reserved',
+  'written',
+  'verified',
+  'failed',
+  'released',
+];
+
+interface Filters {
+  productId: string;
+  text: string;
+  state: '' | AuditRecordView['state'];
+}
+
+export function AuditLog() {
+  const api = useApi();
+  const id = useId();
+  const products = useResource(useCallback(() => api.things.listTrialProducts({}), [api]));
+  const [draft, setDraft] = useState<Filters>({ productId: '', text: '', state: '' });
+  const [applied, setApplied] = useState<Filters>(draft);
+  const [offset, setOffset] = useState(0);
+  const query = useMemo(
+    () => ({
+      productId: applied.productId || undefined,
+      text: applied.text.trim() || undefined,
+      states: applied.state ? [applied.state] : undefined,
+    }),
+    [applied],
+  );
+  const page = useResource(
+    useCallback(
+      () => api.audit.search({ ...query, offset, limit: PAGE_SIZE }),
+      [api, query, offset],
+    ),
+  );
+  const exportCsv = useAction<{ fileName: string; rows: number }>();
+
+  function apply(next: Filters) {
+    setDraft(next);
+    setApplied(next);
+    setOffset(0);
+  }
+
+  function search(event: FormEvent) {
+    event.preventDefault();
+    apply(draft);
+  }
+
+  const items = page.value?.items ?? [];
+  const total = page.value?.total ?? 0;
+
+  return (
+    <div className="page audit-page">
+      <header className="page-header">
+        <h1>Audit log</h1>
+        <p className="muted">Every PSDI written, to which board, and whether it was verified.</p>
+      </header>
+      <Panel
+        title="Provisioning records"
+        testId="audit-log"
+        actions={
+          <>
+            <span className="muted" data-testid="audit-count" aria-live="polite">
+              {page.value
+                ? total === 0
+                  ? 'No records'
+                  : `${offset + 1}–${offset + items.length} of ${total}`
+                : 'Loading…'}
+            </span>
+            <button type="button" className="link" onClick={page.reload}>
+              Refresh
+            </button>
+          </>
+        }
+      >
+        <form className="inline-form" role="search" aria-label="Search records" onSubmit={search}>
+          <div className="field">
+            <label htmlFor={`${id}-product`}>Product</label>
+            <select
+              id={`${id}-product`}
+              value={draft.productId}
+              onChange={(event) => apply({ ...draft, productId: event.target.value })}
+            >
+              <option value="">All products</option>
+              {products.value?.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <TextField
+            label="PSDI or board address"
+            value={draft.text}
+            onChange={(text) => setDraft({ ...draft, text })}
+            maxLength={200}
+            type="search"
+          />
+          <div className="field">
+            <label htmlFor={`${id}-state`}>State</label>
+            <select
+              id={`${id}-state`}
+              value={draft.state}
+              onChange={(event) =>
+                apply({ ...draft, state: event.target.value as Filters['state'] })
+              }
+            >
+              <option value="">Any state</option>
+              {STATES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className="primary">
+            Search
+          </button>
+          <button
+            type="button"
+            disabled={exportCsv.busy}
+            onClick={() =>
+              void exportCsv.run(async () => {
+                const file = await api.audit.exportCsv(query);
+                downloadText(file.fileName, file.csv, 'text/csv');
+                return file;
+              })
+            }
+          >
+            {exportCsv.busy ? 'Exporting…' : 'Export CSV'}
+          </button>
+          {exportCsv.value && !exportCsv.error && (
+            <span className="notice" role="status" data-testid="export-notice">
+              Exported {exportCsv.value.rows} record{exportCsv.value.rows === 1 ? '' : 's'} to{' '}
+              {exportCsv.value.fileName}
+            </span>
+          )}
+        </form>
+        <ErrorNotice error={exportCsv.error} />
+        <ErrorNotice error={page.error} />
+        {page.value && items.length === 0 ? (
+          <p className="note empty">No records match.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="grid" data-testid="audit-table">
+              <caption className="offscreen">Provisioning records</caption>
+              <TableHead
+                columns={['Updated', 'Product', 'PSDI', 'Board', 'State', 'Detail', 'Station']}
+              />
+              <tbody>
+                {items.map((r) => (
+                  <tr key={r.id} data-testid="audit-row" data-state={r.state}>
+                    <td className="mono">{formatTime(r.updatedAt)}</td>
+                    <td>{r.productName}</td>
+                    <td className="mono">{r.psdi}</td>
+                    <td className="mono">{r.boardAddress}</td>
+                    <td>
+                      <RecordState record={r} />
+                    </td>
+                    <td>
+                      {r.failedStep && <>step {r.failedStep}: </>}
+                      {r.error ?? ''}
+                    </td>
+                    <td>{r.station}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <div className="button-row">
+          <button
+            type="button"
+            disabled={offset === 0 || page.loading}
+            onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+          >
+            Previous page
+          </button>
+          <button
+            type="button"
+            disabled={offset + PAGE_SIZE >= total || page.loading}
+            onClick={() => setOffset(offset + PAGE_SIZE)}
+          >
+            Next page
+          </button>
+        </div>
+      </Panel>
+    </div>
+  );
+}

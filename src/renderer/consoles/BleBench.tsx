@@ -1,0 +1,112 @@
+// The BLE bench: the adapter (simulated bench or hardware) and its BLE process, the live scan,
+// the simulated boards, and the GATT explorer for the board the user connects to.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ScannedDevice } from '../../core/app/contracts/ble';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { LoadFailure } from '../components/LoadFailure';
+import { useApi } from '../lib/api-context';
+import { useAction } from '../lib/use-action';
+import { AdapterStatus } from './ble-bench/AdapterStatus';
+import { GattExplorer, type Connection } from './ble-bench/GattExplorer';
+import { ScanView } from './ble-bench/ScanView';
+import { SimBench } from './ble-bench/SimBench';
+import { scanRestartKey, useBleStatus } from './ble-bench/use-ble-status';
+import { useGattLog } from './ble-bench/use-gatt-log';
+import { useScan } from './ble-bench/use-scan';
+import { useUuidChoices } from './ble-bench/use-uuid-choices';
+
+interface Open {
+  connection: Connection;
+  boardName: string;
+}
+
+export function BleBench() {
+  const api = useApi();
+  const ble = useBleStatus();
+  const [paused, setPaused] = useState(false);
+  const ready = ble.status?.adapterState === 'poweredOn';
+  const scan = useScan(ready && !paused, scanRestartKey(ble.status));
+  const uuidChoices = useUuidChoices();
+  const gattLog = useGattLog();
+  const connect = useAction<Connection>();
+  const [connectingId, setConnectingId] = useState<string>();
+  const [open, setOpen] = useState<Open>();
+  // Read when connecting, so the row callback stays the same object and rows stay memoised.
+  const openRef = useRef(open);
+  useEffect(() => {
+    openRef.current = open;
+  }, [open]);
+  const { run: runConnect } = connect;
+
+  const connectTo = useCallback(
+    (device: ScannedDevice) => {
+      setConnectingId(device.id);
+      void runConnect(async () => {
+        const previous = openRef.current;
+        // One explorer at a time: the board connected before is let go first.
+        if (previous)
+          await api.ble
+            .disconnect({ connectionId: previous.connection.connectionId })
+            .catch(() => undefined);
+        setOpen(undefined);
+        const connection = await api.ble.connect({ deviceId: device.id });
+        setOpen({ connection, boardName: device.localName ?? device.address });
+        return connection;
+      }).finally(() => setConnectingId(undefined));
+    },
+    [api, runConnect],
+  );
+
+  return (
+    <div className="page ble-page">
+      <header className="page-header">
+        <h1>BLE bench</h1>
+        <p className="muted">
+          Scan for boards, explore their GATT tables, and run the simulated bench.
+        </p>
+      </header>
+      {!ble.status ? (
+        ble.error !== undefined ? (
+          <LoadFailure error={ble.error} onRetry={ble.reload} />
+        ) : (
+          <p className="note" role="status">
+            Loading the adapter…
+          </p>
+        )
+      ) : (
+        <>
+          <AdapterStatus status={ble.status} onStatus={ble.set} />
+          <ScanView
+            title="Scanned boards"
+            testId="ble-scan"
+            scan={scan}
+            uuidChoices={uuidChoices}
+            action={{ label: 'Connect', run: connectTo, busyId: connectingId }}
+            headerActions={
+              <button
+                type="button"
+                className="link"
+                disabled={!ready}
+                onClick={() => setPaused(!paused)}
+              >
+                {paused ? 'Resume scan' : 'Pause scan'}
+              </button>
+            }
+          />
+          <ErrorNotice error={connect.error} testId="connect-error" />
+          {open && (
+            <GattExplorer
+              key={open.connection.connectionId}
+              connection={open.connection}
+              boardName={open.boardName}
+              log={gattLog.entries.filter((e) => e.connectionId === open.connection.connectionId)}
+              onClosed={() => setOpen(undefined)}
+              onClearLog={() => gattLog.clear(open.connection.connectionId)}
+            />
+          )}
+          {ble.status.mode === 'simulated' && <SimBench />}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+// Provisioning: turn blank prototypes into devices of a trial product. Unfinished records come
+// first; then the product, profile and PSDI plan; then one board at a time or a whole batch.
+import { useCallback, useEffect, useState } from 'react';
+import type { TrialProduct } from '../../core/platform/things/schema';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { LoadFailure } from '../components/LoadFailure';
+import { Panel } from '../components/Panel';
+import { useApi } from '../lib/api-context';
+import { useResource, type Resource } from '../lib/use-resource';
+import { scanRestartKey, useBleStatus } from './ble-bench/use-ble-status';
+import { useScan } from './ble-bench/use-scan';
+import { useUuidChoices } from './ble-bench/use-uuid-choices';
+import { BatchProvision } from './provisioning/BatchProvision';
+import { PlanForm, type ProfileView } from './provisioning/PlanForm';
+import { SingleProvision } from './provisioning/SingleProvision';
+import { UnfinishedRecords } from './provisioning/UnfinishedRecords';
+import { usePlan } from './provisioning/use-plan';
+import {
+  useProvisioningEvents,
+  type ProvisioningEvents,
+} from './provisioning/use-provisioning-events';
+
+export function Provisioning() {
+  const api = useApi();
+  const products = useResource(useCallback(() => api.things.listTrialProducts({}), [api]));
+  const profiles = useResource(useCallback(() => api.provisioning.listProfiles({}), [api]));
+  const unfinished = useResource(useCallback(() => api.provisioning.listUnfinished({}), [api]));
+  const [productId, setProductId] = useState<string>();
+  const product = products.value?.find((p) => p.id === productId) ?? products.value?.[0];
+
+  return (
+    <div className="page prov-page">
+      <header className="page-header">
+        <h1>Provisioning</h1>
+        <p className="muted">Write a trial product and its PSDI onto prototypes, then verify.</p>
+      </header>
+      <UnfinishedRecords unfinished={unfinished} />
+      {products.value === undefined ? (
+        products.error !== undefined ? (
+          <LoadFailure error={products.error} onRetry={products.reload} />
+        ) : (
+          <p className="note" role="status">
+            Loading trial products…
+          </p>
+        )
+      ) : !product ? (
+        <Panel title="Product and PSDI plan" testId="prov-plan">
+          <p className="note empty" data-testid="prov-no-products">
+            No trial products on this channel yet. Create one on the <strong>Device service</strong>{' '}
+            page (API consoles in the sidebar), then come back.
+          </p>
+          <button type="button" onClick={products.reload}>
+            Check again
+          </button>
+        </Panel>
+      ) : (
+        <ProductBench
+          key={product.id}
+          products={products.value}
+          product={product}
+          onSelectProduct={setProductId}
+          profiles={profiles}
+          onRunEnded={unfinished.reload}
+        />
+      )}
+      <ErrorNotice error={profiles.error} />
+    </div>
+  );
+}
+
+interface ProductBenchProps {
+  products: TrialProduct[];
+  product: TrialProduct;
+  onSelectProduct: (productId: string) => void;
+  profiles: Resource<ProfileView[]>;
+  onRunEnded: () => void;
+}
+
+function ProductBench({
+  products,
+  product,
+  onSelectProduct,
+  profiles,
+  onRunEnded,
+}: ProductBenchProps) {
+  const plan = usePlan(product.id, profiles.value?.[0]?.id ?? '');
+  const ble = useBleStatus();
+  const ready = ble.status?.adapterState === 'poweredOn';
+  const scan = useScan(ready, scanRestartKey(ble.status));
+  const uuidChoices = useUuidChoices();
+  const events = useProvisioningEvents();
+  const profile = profiles.value?.find((p) => p.id === plan.draft.profileId);
+  const summary = events.latestBatch ? events.summaries.get(events.latestBatch) : undefined;
+  const batchActive = summary?.state === 'running' || summary?.state === 'stopping';
+
+  const { refresh } = plan;
+  const runEnded = useCallback(() => {
+    refresh();
+    onRunEnded();
+  }, [refresh, onRunEnded]);
+  useBatchEnd(events, runEnded);
+
+  return (
+    <>
+      <PlanForm
+        products={products}
+        product={product}
+        onSelectProduct={onSelectProduct}
+        profiles={profiles}
+        plan={plan}
+      />
+      {ble.status && !ready && (
+        <div className="warning-box" role="alert" data-testid="prov-adapter">
+          The adapter is not ready ({ble.status.adapterState}).{' '}
+          {ble.status.guidance ?? 'See the BLE bench page.'}
+        </div>
+      )}
+      <ErrorNotice error={ble.error} />
+      <SingleProvision
+        product={product}
+        plan={plan}
+        scan={scan}
+        uuidChoices={uuidChoices}
+        profileService={profile?.service}
+        steps={events.steps}
+        disabled={!ready || batchActive || plan.loading}
+        onProvisioned={runEnded}
+      />
+      <BatchProvision
+        product={product}
+        plan={plan}
+        summary={summary}
+        boards={events.latestBatch ? events.boards.get(events.latestBatch) : undefined}
+        disabled={!ready || plan.loading}
+        onSummary={events.noteSummary}
+      />
+    </>
+  );
+}
+
+/** Calls `onEnd` once when the newest batch finishes or stops. */
+function useBatchEnd(events: ProvisioningEvents, onEnd: () => void) {
+  const summary = events.latestBatch ? events.summaries.get(events.latestBatch) : undefined;
+  const ended = summary && (summary.state === 'finished' || summary.state === 'stopped');
+  const endedRun = ended ? summary.runId : undefined;
+  useEffect(() => {
+    if (endedRun) onEnd();
+  }, [endedRun, onEnd]);
+}

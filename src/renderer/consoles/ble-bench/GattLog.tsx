@@ -1,0 +1,50 @@
+// The connection's log: every read, write, notification, subscription and error in order,
+// its bytes as hex with the text (or base64) beside them. Newest at the bottom, as a terminal.
+import { useEffect, useRef } from 'react';
+import { TableHead } from '../../components/TableHead';
+import { formatClockTime } from '../../lib/format';
+import { BytesView } from './BytesView';
+import type { GattLogEntry } from './use-gatt-log';
+
+export function GattLog({
+  entries,
+  onClear,
+}: {
+  entries: readonly GattLogEntry[];
+  onClear: () => void;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const box = scroller.current;
+    if (box) box.scrollTop = box.scrollHeight;
+  }, [entries.length]);
+
+  return (
+    <section className="ble-log" aria-label="GATT log">
+      <header className="panel-header">
+        <h3>Log</h3>
+        <button type="button" className="link" onClick={onClear}>
+          Clear log
+        </button>
+      </header>
+      <div className="scroll ble-log-scroll" ref={scroller} tabIndex={0}>
+        <table className="grid log" aria-label="GATT log entries">
+          <TableHead columns={['Time', 'What', 'Characteristic', 'Data']} />
+          <tbody>
+            {entries.map((e, i) => (
+              <tr key={i} data-testid="gatt-log-entry" className={e.kind === 'error' ? 'bad' : ''}>
+                <td className="mono">{formatClockTime(e.at)}</td>
+                <td>{e.kind}</td>
+                <td className="mono">{e.characteristicUuid ?? ''}</td>
+                <td>
+                  {e.data !== undefined && <BytesView hex={e.data} />}
+                  {e.message && <div>{e.message}</div>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,246 @@
+// The live scan list: filters (a product's service UUID, name, minimum RSSI), a stable sort,
+// one memoised row per board with its RSSI sparkline, and only the first rows drawn until the
+// user asks for all, so a tray of 500 boards stays smooth.
+import { memo, useDeferredValue, useId, useMemo, useState, type ReactNode } from 'react';
+import type { ScannedDevice } from '../../../core/app/contracts/ble';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
+import { TableHead } from '../../components/TableHead';
+import { TextField } from '../../components/TextField';
+import { formatClockTime } from '../../lib/format';
+import { RssiSparkline } from './RssiSparkline';
+import { matches, sortEntries, type ScanEntry, type SortKey } from './scan-model';
+import type { Scan } from './use-scan';
+
+/** Rows drawn before "Show all". */
+const FIRST_ROWS = 100;
+/** A board not heard for this long is shown faded. */
+const STALE_MS = 5000;
+
+export interface UuidChoice {
+  uuid: string;
+  label: string;
+}
+
+export interface RowAction {
+  label: string;
+  run: (device: ScannedDevice) => void;
+  /** The board the action is running for, shown busy. */
+  busyId?: string;
+  disabled?: boolean;
+}
+
+export interface ScanViewProps {
+  title: string;
+  scan: Scan;
+  /** Service UUIDs worth filtering by (trial products, provisioning profiles), also shown as labels. */
+  uuidChoices: readonly UuidChoice[];
+  defaultServiceUuid?: string;
+  action?: RowAction;
+  /** More buttons for the header (pause, …). */
+  headerActions?: ReactNode;
+  testId?: string;
+}
+
+function key(uuid: string): string {
+  return uuid.replace(/-/g, '').toLowerCase();
+}
+
+export function ScanView({
+  title,
+  scan,
+  uuidChoices,
+  defaultServiceUuid = '',
+  action,
+  headerActions,
+  testId,
+}: ScanViewProps) {
+  const [serviceUuid, setServiceUuid] = useState(defaultServiceUuid);
+  const [name, setName] = useState('');
+  const [minRssiText, setMinRssiText] = useState('');
+  const [sort, setSort] = useState<SortKey>('name');
+  const [showAll, setShowAll] = useState(false);
+  const id = useId();
+
+  const minRssiValue = minRssiText.trim() === '' ? undefined : Number(minRssiText);
+  const minRssiError =
+    minRssiValue !== undefined && (!Number.isInteger(minRssiValue) || minRssiValue > 20)
+      ? ['must be a whole number of dBm, e.g. -70']
+      : [];
+  const minRssi = minRssiError.length ? undefined : minRssiValue;
+
+  // Filtering and sorting follow typing and batches without blocking either.
+  const entries = useDeferredValue(scan.entries);
+  const filter = useDeferredValue(
+    useMemo(() => ({ serviceUuid, name, minRssi }), [serviceUuid, name, minRssi]),
+  );
+  const rows = useMemo(
+    () =>
+      sortEntries(
+        [...entries.values()].filter((e) => matches(e, filter)),
+        sort,
+      ),
+    [entries, filter, sort],
+  );
+  const labels = useMemo(
+    () => new Map(uuidChoices.map((c) => [key(c.uuid), c.label])),
+    [uuidChoices],
+  );
+  const shown = showAll ? rows : rows.slice(0, FIRST_ROWS);
+  const now = scan.lastBatchAt ?? 0;
+
+  return (
+    <Panel
+      title={title}
+      testId={testId}
+      actions={
+        <>
+          <span className="muted" data-testid="scan-count" aria-live="polite">
+            {scan.scanning ? 'Scanning' : 'Not scanning'} · {scan.entries.size} heard ·{' '}
+            {rows.length} shown
+          </span>
+          {headerActions}
+          <button type="button" className="link" onClick={scan.clear}>
+            Clear list
+          </button>
+        </>
+      }
+    >
+      <div className="inline-form ble-filters" role="search" aria-label={`Filter ${title}`}>
+        <div className="field">
+          <label htmlFor={`${id}-service`}>Service UUID</label>
+          <select
+            id={`${id}-service`}
+            value={serviceUuid}
+            onChange={(event) => setServiceUuid(event.target.value)}
+          >
+            <option value="">Any service</option>
+            {uuidChoices.map((c) => (
+              <option key={c.uuid} value={c.uuid}>
+                {c.label} ({c.uuid})
+              </option>
+            ))}
+          </select>
+        </div>
+        <TextField label="Name contains" value={name} onChange={setName} maxLength={64} />
+        <TextField
+          label="Minimum RSSI (dBm)"
+          className="number"
+          value={minRssiText}
+          onChange={setMinRssiText}
+          inputMode="numeric"
+          placeholder="e.g. -70"
+          messages={minRssiError}
+        />
+        <div className="field">
+          <label htmlFor={`${id}-sort`}>Sort by</label>
+          <select
+            id={`${id}-sort`}
+            value={sort}
+            onChange={(event) => setSort(event.target.value as SortKey)}
+          >
+            <option value="name">Name</option>
+            <option value="signal">Signal (strongest first)</option>
+          </select>
+        </div>
+      </div>
+      <ErrorNotice error={scan.error} />
+      {rows.length === 0 ? (
+        <p className="note empty">
+          {scan.entries.size === 0
+            ? scan.scanning
+              ? 'Listening for boards…'
+              : 'No boards heard.'
+            : 'No board matches these filters.'}
+        </p>
+      ) : (
+        <div className="table-scroll ble-scan-scroll">
+          <table className="grid ble-scan" aria-label={title}>
+            <TableHead
+              columns={['Name', 'Address', 'Services', 'RSSI', 'Last seen']}
+              rowActions={Boolean(action)}
+            />
+            <tbody>
+              {shown.map((entry) => (
+                <ScanRow
+                  key={entry.device.id}
+                  entry={entry}
+                  serviceLabels={entry.device.serviceUuids
+                    .map((u) => labels.get(key(u)))
+                    .filter(Boolean)
+                    .join(', ')}
+                  stale={now - entry.device.lastSeen > STALE_MS}
+                  actionLabel={action?.label}
+                  onAction={action?.run}
+                  actionBusy={action?.busyId === entry.device.id}
+                  actionDisabled={action?.disabled ?? false}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {rows.length > FIRST_ROWS && (
+        <button type="button" className="link" onClick={() => setShowAll(!showAll)}>
+          {showAll ? `Show the first ${FIRST_ROWS}` : `Show all ${rows.length} boards`}
+        </button>
+      )}
+    </Panel>
+  );
+}
+
+interface ScanRowProps {
+  entry: ScanEntry;
+  serviceLabels: string;
+  stale: boolean;
+  actionLabel?: string;
+  onAction?: (device: ScannedDevice) => void;
+  actionBusy: boolean;
+  actionDisabled: boolean;
+}
+
+const ScanRow = memo(function ScanRow({
+  entry,
+  serviceLabels,
+  stale,
+  actionLabel,
+  onAction,
+  actionBusy,
+  actionDisabled,
+}: ScanRowProps) {
+  const { device, history } = entry;
+  const name = device.localName ?? device.address;
+  return (
+    <tr
+      data-testid="scan-row"
+      data-device-id={device.id}
+      data-name={device.localName ?? ''}
+      className={stale ? 'ble-stale' : undefined}
+    >
+      <td className="name">{device.localName ?? <em className="muted">no name</em>}</td>
+      <td className="mono">{device.address}</td>
+      <td>
+        {serviceLabels && <div className="ble-service-label">{serviceLabels}</div>}
+        <div className="ble-uuids mono">{device.serviceUuids.join(' ')}</div>
+      </td>
+      <td className="ble-rssi">
+        <span className="mono">{device.rssi} dBm</span>
+        <RssiSparkline samples={history} />
+      </td>
+      <td className="mono">{formatClockTime(device.lastSeen)}</td>
+      {actionLabel && onAction && (
+        <td className="row-actions">
+          <button
+            type="button"
+            aria-label={`${actionLabel} ${name}`}
+            disabled={actionDisabled || actionBusy || !device.connectable}
+            title={device.connectable ? undefined : 'This board does not accept connections'}
+            onClick={() => onAction(device)}
+          >
+            {actionBusy ? 'Working…' : actionLabel}
+          </button>
+        </td>
+      )}
+    </tr>
+  );
+});

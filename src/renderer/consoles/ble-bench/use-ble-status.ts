@@ -1,0 +1,25 @@
+// The adapter and BLE process status: loaded once, then kept current by `ble:status` events
+// (mode switches, adapter state changes, crashes and restarts of the BLE process).
+import { useCallback, useEffect, useState } from 'react';
+import type { BleStatus } from '../../../core/app/contracts/ble';
+import { useApi } from '../../lib/api-context';
+import { useResource } from '../../lib/use-resource';
+
+export function useBleStatus() {
+  const api = useApi();
+  const loaded = useResource(useCallback(() => api.ble.getStatus({}), [api]));
+  const [live, setLive] = useState<BleStatus>();
+  useEffect(() => api.on('ble:status', setLive), [api]);
+  return {
+    status: live ?? loaded.value,
+    error: live ? undefined : loaded.error,
+    reload: loaded.reload,
+    /** An operation that answers a status (setMode, restartHost) counts as the newest. */
+    set: setLive,
+  };
+}
+
+/** Changes whenever scans must start over: another mode or another BLE process. */
+export function scanRestartKey(status: BleStatus | undefined): string {
+  return status ? `${status.mode}:${status.host.pid ?? ''}:${status.host.crashes}` : '';
+}

@@ -1,0 +1,181 @@
+// A tray at a time: every matching board in range, several at once, with a progress bar,
+// each board's step as it happens and the run's summary. Stopping lets boards already being
+// written finish their step, so none is left half-written.
+import { useState, type FormEvent } from 'react';
+import type { TrialProduct } from '../../../core/platform/things/schema';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
+import { TableHead } from '../../components/TableHead';
+import { TextField } from '../../components/TextField';
+import { useApi } from '../../lib/api-context';
+import { AppError } from '../../../core/app/api';
+import { useAction } from '../../lib/use-action';
+import { useFields } from '../../lib/use-fields';
+import type { Plan } from './use-plan';
+import type { BatchSummary, Progress } from './use-provisioning-events';
+
+const FIRST_ROWS = 100;
+
+export interface BatchProvisionProps {
+  product: TrialProduct;
+  plan: Plan;
+  summary: BatchSummary | undefined;
+  boards: ReadonlyMap<string, Progress> | undefined;
+  disabled: boolean;
+  onSummary: (summary: BatchSummary) => void;
+}
+
+function optionalInt(text: string, field: string): number | undefined {
+  if (text.trim() === '') return undefined;
+  const value = Number(text.trim());
+  if (!Number.isInteger(value))
+    throw new AppError({
+      code: 'invalid_input',
+      message: `${field} must be a whole number`,
+      fields: [{ field, message: 'must be a whole number' }],
+    });
+  return value;
+}
+
+export function BatchProvision({
+  product,
+  plan,
+  summary,
+  boards,
+  disabled,
+  onSummary,
+}: BatchProvisionProps) {
+  const api = useApi();
+  const start = useAction<BatchSummary>();
+  const stop = useAction<BatchSummary>();
+  const fields = useFields({ concurrency: '4', name: '', minRssi: '', limit: '' }, start.error);
+  const [showAll, setShowAll] = useState(false);
+  const active = summary && (summary.state === 'running' || summary.state === 'stopping');
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!(await plan.ensureSaved())) return;
+    await start.run(async () => {
+      const { values } = fields;
+      const answer = await api.provisioning.startBatch({
+        productId: product.id,
+        concurrency: optionalInt(values.concurrency, 'concurrency') ?? 4,
+        name: values.name.trim() || undefined,
+        minRssi: optionalInt(values.minRssi, 'minRssi'),
+        limit: optionalInt(values.limit, 'limit'),
+      });
+      onSummary(answer);
+      return answer;
+    });
+  }
+
+  const done = summary ? summary.succeeded + summary.failed : 0;
+  const rows = boards ? [...boards.values()] : [];
+  const shown = showAll ? rows : rows.slice(0, FIRST_ROWS);
+
+  return (
+    <Panel title="Batch" testId="prov-batch">
+      <form className="inline-form" onSubmit={submit} aria-label="Start a batch">
+        <TextField
+          label="Boards at once"
+          className="number"
+          inputMode="numeric"
+          {...fields.bind('concurrency')}
+        />
+        <TextField
+          label="Name contains"
+          {...fields.bind('name')}
+          maxLength={64}
+          hint="Only boards whose name contains this"
+        />
+        <TextField
+          label="Minimum RSSI (dBm)"
+          className="number"
+          placeholder="e.g. -70"
+          {...fields.bind('minRssi')}
+          hint="Skip boards further away"
+        />
+        <TextField
+          label="At most (boards)"
+          className="number"
+          inputMode="numeric"
+          placeholder="all in range"
+          {...fields.bind('limit')}
+        />
+        <button type="submit" className="primary" disabled={disabled || start.busy || active}>
+          {start.busy ? 'Starting…' : 'Start batch'}
+        </button>
+        {active && summary && (
+          <button
+            type="button"
+            className="danger"
+            disabled={stop.busy || summary.state === 'stopping'}
+            onClick={() =>
+              void stop.run(async () => {
+                const answer = await api.provisioning.stopBatch({ runId: summary.runId });
+                onSummary(answer);
+                return answer;
+              })
+            }
+          >
+            {summary.state === 'stopping' ? 'Stopping…' : 'Stop batch'}
+          </button>
+        )}
+        <ErrorNotice error={start.error} shownFields={fields.names} testId="batch-error" />
+        <ErrorNotice error={stop.error} />
+      </form>
+      {summary && (
+        <div className="prov-summary" data-testid="batch-summary">
+          <progress
+            aria-label="Batch progress"
+            max={Math.max(summary.total, done, 1)}
+            value={done}
+          />
+          <p aria-live="polite" role="status">
+            {SUMMARY_STATE[summary.state]}: {done} of {summary.total} boards done —{' '}
+            <span className="good">{summary.succeeded} verified</span>,{' '}
+            <span className={summary.failed ? 'bad' : ''}>{summary.failed} failed</span>,{' '}
+            {summary.inFlight} in progress
+            {summary.state === 'stopping' &&
+              '. Boards being written finish their step; no new board starts.'}
+          </p>
+        </div>
+      )}
+      {rows.length > 0 && (
+        <div className="table-scroll">
+          <table className="grid" aria-label="Boards in this batch">
+            <TableHead columns={['Board', 'Step', 'PSDI', 'Detail']} />
+            <tbody>
+              {shown.map((p) => (
+                <tr key={p.deviceId} data-testid="batch-board">
+                  <td className="mono">{p.address ?? p.deviceId}</td>
+                  <td>
+                    <span
+                      className={`badge ${p.phase === 'done' ? 'good' : p.phase === 'failed' ? 'bad' : p.phase === 'retrying' ? 'warn' : ''}`}
+                    >
+                      {p.phase === 'done' ? 'verified' : `${p.step} ${p.phase}`}
+                    </span>
+                  </td>
+                  <td className="mono">{p.psdi ?? ''}</td>
+                  <td>{p.message ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {rows.length > FIRST_ROWS && (
+        <button type="button" className="link" onClick={() => setShowAll(!showAll)}>
+          {showAll ? `Show the first ${FIRST_ROWS}` : `Show all ${rows.length} boards`}
+        </button>
+      )}
+    </Panel>
+  );
+}
+
+const SUMMARY_STATE: Record<BatchSummary['state'], string> = {
+  running: 'Running',
+  stopping: 'Stopping',
+  finished: 'Finished',
+  stopped: 'Stopped',
+};

@@ -1,0 +1,152 @@
+// One board at a time: pick it from the live scan (blank boards of the chosen profile by
+// default), provision it, and follow its steps as they happen.
+import { useCallback, useState } from 'react';
+import type { AuditRecordView, ScannedDevice } from '../../../core/app/contracts/ble';
+import type { TrialProduct } from '../../../core/platform/things/schema';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
+import { TableHead } from '../../components/TableHead';
+import { useApi } from '../../lib/api-context';
+import { useAction } from '../../lib/use-action';
+import { ScanView, type UuidChoice } from '../ble-bench/ScanView';
+import type { Scan } from '../ble-bench/use-scan';
+import { RecordState } from './RecordState';
+import type { Plan } from './use-plan';
+import type { Progress } from './use-provisioning-events';
+
+export interface SingleProvisionProps {
+  product: TrialProduct;
+  plan: Plan;
+  scan: Scan;
+  uuidChoices: readonly UuidChoice[];
+  /** Blank boards advertise the profile's service: the default filter. */
+  profileService: string | undefined;
+  steps: ReadonlyMap<string, readonly Progress[]>;
+  disabled: boolean;
+  onProvisioned: () => void;
+}
+
+interface Outcome {
+  device: ScannedDevice;
+  record?: AuditRecordView;
+  error?: unknown;
+}
+
+export function SingleProvision({
+  product,
+  plan,
+  scan,
+  uuidChoices,
+  profileService,
+  steps,
+  disabled,
+  onProvisioned,
+}: SingleProvisionProps) {
+  const api = useApi();
+  const provision = useAction<AuditRecordView>();
+  const [current, setCurrent] = useState<ScannedDevice>();
+  const [outcomes, setOutcomes] = useState<Outcome[]>([]);
+  const { ensureSaved } = plan;
+  const { run } = provision;
+
+  const start = useCallback(
+    (device: ScannedDevice) => {
+      setCurrent(device);
+      void (async () => {
+        if (!(await ensureSaved())) return setCurrent(undefined);
+        let outcome: Outcome = { device };
+        await run(async () => {
+          try {
+            const { record } = await api.provisioning.provisionOne({
+              productId: product.id,
+              deviceId: device.id,
+            });
+            outcome = { device, record };
+            return record;
+          } catch (error) {
+            outcome = { device, error };
+            throw error;
+          }
+        });
+        setOutcomes((prev) => [outcome, ...prev].slice(0, 100));
+        setCurrent(undefined);
+        onProvisioned();
+      })();
+    },
+    [api, ensureSaved, onProvisioned, product.id, run],
+  );
+
+  const live = current ? (steps.get(current.id) ?? []) : [];
+  const last = live.at(-1);
+
+  return (
+    <>
+      <ScanView
+        key={profileService ?? ''}
+        title="Boards to provision"
+        testId="prov-scan"
+        scan={scan}
+        uuidChoices={uuidChoices}
+        defaultServiceUuid={profileService}
+        action={{
+          label: 'Provision',
+          run: start,
+          busyId: current?.id,
+          disabled: disabled || current !== undefined,
+        }}
+      />
+      <Panel title="Single board" testId="prov-single">
+        <div aria-live="polite" data-testid="single-progress">
+          {current ? (
+            <p>
+              Provisioning <strong>{current.localName ?? current.address}</strong>
+              {last && (
+                <>
+                  : {last.step} {last.phase}
+                  {last.attempt && last.attempt > 1 ? ` (attempt ${last.attempt})` : ''}
+                  {last.psdi && (
+                    <>
+                      {' '}
+                      · PSDI <code>{last.psdi}</code>
+                    </>
+                  )}
+                </>
+              )}
+              …
+            </p>
+          ) : (
+            <p className="note">Choose “Provision” on a board above.</p>
+          )}
+        </div>
+        <ErrorNotice error={provision.error} testId="provision-error" />
+        {outcomes.length > 0 && (
+          <table className="grid" aria-label="Boards provisioned one at a time">
+            <TableHead columns={['Board', 'PSDI', 'Result', 'Detail']} />
+            <tbody>
+              {outcomes.map((o, i) => (
+                <tr key={i} data-testid="single-result">
+                  <td>
+                    {o.device.localName ?? ''}{' '}
+                    <span className="mono muted">{o.device.address}</span>
+                  </td>
+                  <td className="mono">{o.record?.psdi ?? ''}</td>
+                  <td>
+                    {o.record ? (
+                      <RecordState record={o.record} />
+                    ) : (
+                      <span className="badge bad">error</span>
+                    )}
+                  </td>
+                  <td>
+                    {o.record?.failedStep && <>step {o.record.failedStep}: </>}
+                    {o.record?.error ?? (o.error instanceof Error ? o.error.message : '')}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Panel>
+    </>
+  );
+}
