@@ -3,9 +3,13 @@
 import type { ReactNode } from 'react';
 import { AuditLog } from './consoles/AuditLog';
 import { BleBench } from './consoles/BleBench';
+import { CommonProfile } from './consoles/CommonProfile';
 import { DeviceService } from './consoles/DeviceService';
+import { EmbeddedApps } from './consoles/EmbeddedApps';
+import { InAppPurchase } from './consoles/InAppPurchase';
 import { Provisioning } from './consoles/Provisioning';
 import { Login } from './consoles/Login';
+import { ServiceMessages } from './consoles/ServiceMessages';
 import { Emulator } from './pages/Emulator';
 import { Webhooks } from './pages/Webhooks';
 
@@ -33,9 +37,10 @@ export const PAGE_GROUPS: { title: string; pages: PageEntry[] }[] = [
     pages: [
       { id: 'device-service', label: 'Device service', render: () => <DeviceService /> },
       { id: 'login', label: 'Login & profile', render: () => <Login /> },
-      { id: 'embedded-apps', label: 'Embedded apps' },
-      { id: 'service-messages', label: 'Service messages' },
-      { id: 'in-app-purchase', label: 'In-app purchase' },
+      { id: 'embedded-apps', label: 'Embedded apps', render: () => <EmbeddedApps /> },
+      { id: 'common-profile', label: 'Common profile', render: () => <CommonProfile /> },
+      { id: 'service-messages', label: 'Service messages', render: () => <ServiceMessages /> },
+      { id: 'in-app-purchase', label: 'In-app purchase', render: () => <InAppPurchase /> },
       { id: 'mission-stickers', label: 'Mission stickers' },
       { id: 'module-channels', label: 'Module channels' },
       { id: 'notification-messages', label: 'Notification messages' },

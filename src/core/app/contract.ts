@@ -4,8 +4,11 @@
 import { z } from 'zod';
 import { appOperations } from './contracts/app';
 import { bleEvents, bleOperations } from './contracts/ble';
+import { embedOperations } from './contracts/embed';
 import { emulatorEvents, emulatorOperations } from './contracts/emulator';
+import { iapOperations } from './contracts/iap';
 import { loginOperations } from './contracts/login';
+import { serviceMessagesOperations } from './contracts/service-messages';
 import { thingsOperations } from './contracts/things';
 import { webhooksEvents, webhooksOperations } from './contracts/webhooks';
 
@@ -41,6 +44,9 @@ export const operations = {
   ...thingsOperations,
   ...emulatorOperations,
   ...webhooksOperations,
+  ...embedOperations,
+  ...serviceMessagesOperations,
+  ...iapOperations,
   ...loginOperations,
   ...bleOperations,
 } as const;

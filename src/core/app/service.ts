@@ -20,9 +20,12 @@ import { appHandlers } from './handlers/app';
 import { startBle } from './handlers/ble';
 import type { AppContext, AppOptions, AreaEvents, AreaHandlers } from './handlers/context';
 import { embedHandlers } from './handlers/embed';
+import { embedHandlers } from './handlers/embed';
 import { emulatorEventSources, emulatorHandlers } from './handlers/emulator';
 import { iapHandlers } from './handlers/iap';
+import { iapHandlers } from './handlers/iap';
 import { loginHandlers } from './handlers/login';
+import { serviceMessagesHandlers } from './handlers/service-messages';
 import { serviceMessagesHandlers } from './handlers/service-messages';
 import { thingsHandlers } from './handlers/things';
 import { startWebhooks } from './handlers/webhooks';
@@ -69,6 +72,9 @@ export async function startApp(options: AppOptions): Promise<AppService> {
     ...appHandlers(ctx),
     ...thingsHandlers(ctx),
     ...emulatorHandlers(ctx),
+    ...embedHandlers(ctx),
+    ...serviceMessagesHandlers(ctx),
+    ...iapHandlers(ctx),
     ...embedHandlers(ctx),
     ...serviceMessagesHandlers(ctx),
     ...iapHandlers(ctx),

@@ -27,8 +27,14 @@ export class IapClient {
     private readonly options?: HttpOptions,
   ) {}
 
-  /** Reserve purchase with the current user's access token (§5.2). */
-  async reserve(userAccessToken: string, input: ReserveInput): Promise<string> {
+  /**
+   * Reserve purchase with the current user's access token (§5.2). Every field is a string on
+   * the wire; the platform checks the rules and answers VALIDATION_ERROR.
+   */
+  async reserve(
+    userAccessToken: string,
+    input: Record<keyof ReserveInput, string>,
+  ): Promise<string> {
     const http = new PlatformHttp(
       { baseUrl: this.target.baseUrl, channelAccessToken: userAccessToken },
       this.options,
