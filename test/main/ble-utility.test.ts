@@ -21,6 +21,7 @@ vi.mock('electron', async () => {
 });
 
 const { launchBleUtility } = await import('../../src/main/ble-utility');
+type Request = Parameters<ReturnType<typeof launchBleUtility>['send']>[0];
 
 describe('BLE utility process', () => {
   it('starts ble-host.js beside main with the config and relays messages and exit', () => {
@@ -37,13 +38,13 @@ describe('BLE utility process', () => {
     expect(channel.pid).toBe(4242);
 
     const child = fake.child as EventEmitter & { postMessage: ReturnType<typeof vi.fn> };
-    const request = {
+    const request: Request = {
       type: 'request',
       id: 1,
       target: 'central',
       method: 'stopScan',
       args: ['s'],
-    } as const;
+    };
     channel.send(request);
     expect(child.postMessage).toHaveBeenCalledWith(request);
 

@@ -3,13 +3,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { RESOURCES_DIR } from '../resources';
 import { provisioningProfileSchema, type ProvisioningProfile } from './profile';
 
-/** resources/profiles/ of the repository (or of the packaged app, which keeps the layout). */
-export const builtInProfileDir = fileURLToPath(
-  new URL('../../../resources/profiles/', import.meta.url),
-);
+export const builtInProfileDir = join(RESOURCES_DIR, 'profiles');
 
 export interface ProfileIssue {
   /** Dotted field path, e.g. `characteristics.control`; empty for the file as a whole. */

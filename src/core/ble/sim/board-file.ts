@@ -3,7 +3,7 @@
 // (`count`) into numbered boards, and names the file and field of every problem.
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { RESOURCES_DIR } from '../../resources';
 import { formatUuid } from '../port';
 import { provisioningProfileSchema, type ProvisioningProfile } from '../../provisioning/profile';
 import {
@@ -16,7 +16,6 @@ import {
 import { hashSeed } from './random';
 
 /** resources/ at the repository root (also where packaged builds put it). */
-export const RESOURCES_DIR = fileURLToPath(new URL('../../../../resources/', import.meta.url));
 export const DEFAULT_PROFILES_DIR = join(RESOURCES_DIR, 'profiles');
 export const SIM_BOARDS_DIR = join(RESOURCES_DIR, 'sim');
 
