@@ -4,8 +4,9 @@
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { emulatorThroughput } from './emulator-throughput';
 import { bleScan } from './ble-scan';
+import { provisioning } from './provisioning';
 
-const BENCHMARKS: Benchmark[] = [emulatorThroughput, bleScan];
+const BENCHMARKS: Benchmark[] = [emulatorThroughput, bleScan, provisioning];
 
 // A signal would otherwise end the process without 'exit' listeners, the ones that kill children.
 process.once('SIGINT', () => process.exit(130));

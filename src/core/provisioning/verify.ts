@@ -59,8 +59,14 @@ export interface ReadBackOptions {
   connectTimeoutMs: number;
 }
 
-/** Scans for the board in product mode and reads its PSDI (UTF-8); throws if it never shows up. */
-export async function readBackPsdi(options: ReadBackOptions): Promise<string> {
+/**
+ * Scans for the board in product mode and reads its PSDI (UTF-8); throws if it never shows up.
+ * `onRead` runs once the disconnect is under way, so bookkeeping (a durable audit write) takes
+ * place while the link closes instead of after it; what it throws is thrown from here.
+ */
+export async function readBackPsdi(
+  options: ReadBackOptions & { onRead?: (psdi: string) => void },
+): Promise<string> {
   const deadline = performance.now() + options.timeoutMs;
   const remaining = () => Math.max(1, deadline - performance.now());
   const ad = await findBoard(
@@ -74,6 +80,7 @@ export async function readBackPsdi(options: ReadBackOptions): Promise<string> {
       `the board did not advertise the product's service ${options.product.serviceUuid} within ${options.timeoutMs} ms`,
     );
   let connection: BleConnection | undefined;
+  let psdi: string;
   try {
     connection = await withTimeout(
       options.central.connect(ad.id, {
@@ -90,17 +97,33 @@ export async function readBackPsdi(options: ReadBackOptions): Promise<string> {
       'verify',
       remaining(),
     );
-    return new TextDecoder('utf-8', { fatal: true }).decode(data);
+    psdi = new TextDecoder('utf-8', { fatal: true }).decode(data);
   } catch (err) {
+    await connection?.disconnect().catch(() => undefined);
     if (err instanceof StepTimeoutError || err instanceof TypeError) throw err;
     throw new Error(`reading the PSDI back failed: ${errorMessage(err)}`, { cause: err });
-  } finally {
-    await connection?.disconnect().catch(() => undefined);
   }
+  const closing = connection.disconnect().catch(() => undefined);
+  try {
+    options.onRead?.(psdi);
+  } finally {
+    await closing;
+  }
+  return psdi;
 }
 
-/** Read-back plus comparison: resolves when the board carries `psdi`. */
-export async function verifyBoard(options: ReadBackOptions & { psdi: string }): Promise<void> {
-  const actual = await readBackPsdi(options);
-  if (actual !== options.psdi) throw new PsdiMismatchError(options.psdi, actual);
+/**
+ * Read-back plus comparison: resolves when the board carries `psdi`. `onVerified` runs on a
+ * match while the link closes (see `readBackPsdi`).
+ */
+export async function verifyBoard(
+  options: ReadBackOptions & { psdi: string; onVerified?: () => void },
+): Promise<void> {
+  await readBackPsdi({
+    ...options,
+    onRead: (actual) => {
+      if (actual !== options.psdi) throw new PsdiMismatchError(options.psdi, actual);
+      options.onVerified?.();
+    },
+  });
 }

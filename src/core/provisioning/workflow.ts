@@ -121,6 +121,8 @@ class ProvisionRun {
   private mayCarry = false;
   /** Finishing a record from an earlier run (reconcile), not a fresh one. */
   private resumed = false;
+  /** The first connection, opened while the reservation was being written. */
+  private early: Promise<BleConnection> | undefined;
   private readonly started = performance.now();
 
   constructor(private readonly options: ProvisionBoardOptions) {
@@ -144,8 +146,19 @@ class ProvisionRun {
       await this.reporter.run('select', 1, async () => this.select());
       if (this.profile.psdi.source === 'tool') {
         this.checkCancelled();
-        this.record = await this.reporter.run('reserve', 1, async () => this.reserveFromTool());
+        // The first connection opens while the reservation is written: radio and disk work at
+        // once, and still nothing reaches the board before the reservation is on disk.
+        const connecting = this.connect();
+        connecting.catch(() => undefined);
+        await new Promise((resolve) => setImmediate(resolve));
+        try {
+          this.record = await this.reporter.run('reserve', 1, async () => this.reserveFromTool());
+        } catch (err) {
+          void connecting.then((c) => c.disconnect()).catch(() => undefined);
+          throw err;
+        }
         this.reporter.record(this.record);
+        this.early = connecting;
       }
       return await this.complete();
     } catch (err) {
@@ -270,13 +283,14 @@ class ProvisionRun {
               psdi: record.psdi,
               timeoutMs: this.timing.verify.timeoutMs,
               connectTimeoutMs: this.timing.connect.timeoutMs,
+              onVerified: () => this.recordVerified(record, markedWritten, attempt),
             }),
-          (err) => !(err instanceof PsdiMismatchError) && attempt < tries,
+          (err) =>
+            !(err instanceof PsdiMismatchError || err instanceof FatalStepError) && attempt < tries,
         );
-        if (!markedWritten) this.record = this.reporter.record(this.store.markWritten(record.id));
-        this.record = this.reporter.record(this.store.markVerified(record.id, attempt));
-        return { record: this.record, durationMs: performance.now() - this.started };
+        return { record: this.requireRecord(), durationMs: performance.now() - this.started };
       } catch (err) {
+        if (err instanceof FatalStepError) throw err;
         if (err instanceof PsdiMismatchError)
           throw new FatalStepError('verify', err.message, attempt);
         if (attempt >= tries) throw new StepFailure('verify', attempt, false, err);
@@ -285,10 +299,35 @@ class ProvisionRun {
     }
   }
 
+  /** The read-back matched: written (if the ack was lost) and verified, durably. */
+  private recordVerified(
+    record: ProvisioningRecord,
+    markedWritten: boolean,
+    attempt: number,
+  ): void {
+    try {
+      if (!markedWritten) this.record = this.reporter.record(this.store.markWritten(record.id));
+      this.record = this.reporter.record(this.store.markVerified(record.id, attempt));
+    } catch (err) {
+      // A disk or database failure: the board is fine, the log is not; retrying cannot help.
+      throw new FatalStepError(
+        'verify',
+        `the audit store could not record the verification: ${errorMessage(err)}`,
+        attempt,
+        { cause: err },
+      );
+    }
+  }
+
   /** One connection: discover, check the status, (read the PSDI), write, commit. */
   private async session(attempt: number, commitAttempt: number): Promise<SessionOutcome> {
-    this.checkCancelled();
-    const connection = await this.connect();
+    const early = this.early;
+    this.early = undefined;
+    if (this.signal?.aborted) {
+      void early?.then((c) => c.disconnect()).catch(() => undefined);
+      throw new CancelledError();
+    }
+    const connection = await (early ?? this.connect());
     try {
       const status = await this.step('discover', attempt, true, async () => {
         const services = await withTimeout(
