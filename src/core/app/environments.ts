@@ -129,24 +129,13 @@ export class Environments {
 
   /** Base URL and token of the active environment, for the platform clients. */
   async activeTarget(): Promise<PlatformTarget> {
-    const id = this.activeId;
-    if (id === EMULATOR_ENV_ID) {
-      const emulator = this.emulator();
-      if (!emulator)
-        throw new AppFailure({
-          code: 'not_configured',
-          message: 'The local emulator is not running. See the status bar for why.',
-        });
-      return { baseUrl: emulator.url, channelAccessToken: emulator.channel.channelAccessToken };
-    }
-    const env = this.settings.custom.find((c) => c.id === id) as Custom;
-    const token = await this.credentials.get(account(id, 'channelAccessToken'));
-    if (!token)
+    const channel = await this.activeChannel();
+    if (!channel.channelAccessToken)
       throw new AppFailure({
         code: 'not_configured',
-        message: `Environment "${env.name}" has no channel access token stored. Enter it in Settings.`,
+        message: `Environment "${this.describeActive().name}" has no channel access token stored. Enter it in Settings.`,
       });
-    return { baseUrl: env.baseUrl, channelAccessToken: token };
+    return { baseUrl: channel.baseUrl, channelAccessToken: channel.channelAccessToken };
   }
 
   /**

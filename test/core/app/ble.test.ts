@@ -1,43 +1,19 @@
 // The BLE bench through the app's contract: the BLE process on the simulated bench, a UI scan in
 // batches, provisioning one board into the audit log and its CSV, field-named errors for bad
 // files and plans, and a crashed BLE process reported and restarted.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScannedDevice } from '../../../src/core/app/contracts/ble';
-import { startApp, type AppService } from '../../../src/core/app/service';
+import { useApp } from '../../helpers/app';
 import type { ProvisioningRecord } from '../../../src/core/audit/records';
-import { MemoryCredentialStore } from '../../../src/core/secrets/credential-store';
 
-let app: AppService;
-beforeAll(async () => {
-  app = await startApp({
-    dataDir: mkdtempSync(join(tmpdir(), 'app-ble-')),
-    credentials: new MemoryCredentialStore(),
-    keychain: { kind: 'memory', reason: 'test' },
-    version: '0.0.0-test',
-    webhookPort: 0,
-  });
-});
-afterAll(() => app.close());
-
-async function ok<T>(name: string, input: unknown = {}): Promise<T> {
-  const result = await app.invoke(name, input);
-  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
-
-async function fails(name: string, input: unknown) {
-  const result = await app.invoke(name, input);
-  if (result.ok) throw new Error(`${name} should have failed`);
-  return result.error;
-}
+const get = useApp('app-ble');
+const ok = <T>(name: string, input?: unknown) => get().ok<T>(name, input);
+const fails = (name: string, input: unknown) => get().fails(name, input);
 
 /** Scans until a board whose name contains `name` is heard, then stops. */
 async function scanFor(name: string): Promise<ScannedDevice> {
   const found = new Promise<ScannedDevice>((resolve) => {
-    const off = app.subscribe('ble:scanBatch', (batch) => {
+    const off = get().app.subscribe('ble:scanBatch', (batch) => {
       const device = (batch as { devices: ScannedDevice[] }).devices.find((d) =>
         d.localName?.includes(name),
       );
@@ -77,7 +53,7 @@ describe('BLE bench', () => {
     });
     const board = await scanFor('nRF52');
     const steps: string[] = [];
-    const off = app.subscribe('provisioning:progress', (p) => {
+    const off = get().app.subscribe('provisioning:progress', (p) => {
       const progress = p as { step: string; phase: string };
       if (progress.phase === 'finished') steps.push(progress.step);
     });
@@ -132,7 +108,7 @@ describe('BLE bench', () => {
   it('reports a crashed BLE process and starts a new one on request', async () => {
     const before = await ok<{ host: { pid: number; crashes: number } }>('ble:getStatus');
     const reported = new Promise<{ host: { running: boolean; crashes: number } }>((resolve) => {
-      const off = app.subscribe('ble:status', (s) => {
+      const off = get().app.subscribe('ble:status', (s) => {
         const status = s as { host: { running: boolean; crashes: number } };
         if (!status.host.running) {
           off();

@@ -1,30 +1,11 @@
 // The app's webhook operations end to end: an emulator channel pointed at the app's receiver
 // delivers a signed event; the receiver verifies it with that channel's secret and says so.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startApp, type AppService } from '../../../src/core/app/service';
-import { MemoryCredentialStore } from '../../../src/core/secrets/credential-store';
+import { expect, it } from 'vitest';
+import { useApp } from '../../helpers/app';
 import type { ReceivedWebhook } from '../../../src/core/webhooks/schema';
 
-let app: AppService;
-beforeAll(async () => {
-  app = await startApp({
-    dataDir: mkdtempSync(join(tmpdir(), 'app-webhooks-')),
-    credentials: new MemoryCredentialStore(),
-    keychain: { kind: 'memory', reason: 'test' },
-    version: '0.0.0-test',
-    webhookPort: 0,
-  });
-});
-afterAll(() => app.close());
-
-async function ok<T>(name: string, input: unknown = {}): Promise<T> {
-  const result = await app.invoke(name, input);
-  if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
+const get = useApp('app-webhooks');
+const ok = <T>(name: string, input?: unknown) => get().ok<T>(name, input);
 
 it('points a channel at the receiver, and a delivery arrives verified', async () => {
   const state = await ok<{ channels: { channelId: string }[] }>('emulator:getState');
@@ -34,7 +15,7 @@ it('points a channel at the receiver, and a delivery arrives verified', async ()
   expect(set.url).toBe(receiver.url);
 
   const arrived = new Promise<ReceivedWebhook>((resolve) => {
-    const off = app.subscribe('webhooks:received', (w) => {
+    const off = get().app.subscribe('webhooks:received', (w) => {
       off();
       resolve(w as ReceivedWebhook);
     });
@@ -56,7 +37,7 @@ it('points a channel at the receiver, and a delivery arrives verified', async ()
 });
 
 it('refuses a bad URL and an unknown channel, naming the field', async () => {
-  const bad = await app.invoke('webhooks:setUrl', { channelId: 'x', url: 'ftp://nowhere' });
+  const bad = await get().app.invoke('webhooks:setUrl', { channelId: 'x', url: 'ftp://nowhere' });
   expect(bad.ok).toBe(false);
   if (!bad.ok) expect(bad.error.fields?.map((f) => f.field).sort()).toEqual(['channelId', 'url']);
 });

@@ -1,0 +1,48 @@
+// Starts the app's service on a fresh data dir for one test file, with secrets in memory and
+// the webhook receiver on a free port, and calls its operations the way the UI does.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import type { AppErrorBody } from '../../src/core/app/contract';
+import { startApp, type AppService } from '../../src/core/app/service';
+import { MemoryCredentialStore } from '../../src/core/secrets/credential-store';
+
+export interface AppHarness {
+  app: AppService;
+  /** The operation's value; throws with the error body when it fails. */
+  ok<T>(name: string, input?: unknown): Promise<T>;
+  /** The operation's error; throws when it succeeds. */
+  fails(name: string, input: unknown): Promise<AppErrorBody>;
+}
+
+export function useApp(prefix: string): () => AppHarness {
+  let app: AppService | undefined;
+  beforeAll(async () => {
+    app = await startApp({
+      dataDir: mkdtempSync(join(tmpdir(), `${prefix}-`)),
+      credentials: new MemoryCredentialStore(),
+      keychain: { kind: 'memory', reason: 'test' },
+      version: '0.0.0-test',
+      webhookPort: 0,
+    });
+  });
+  afterAll(() => app?.close());
+  return () => {
+    const running = app;
+    if (!running) throw new Error('the app is not running (beforeAll failed?)');
+    return {
+      app: running,
+      async ok<T>(name: string, input: unknown = {}) {
+        const result = await running.invoke(name, input);
+        if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);
+        return result.value as T;
+      },
+      async fails(name: string, input: unknown) {
+        const result = await running.invoke(name, input);
+        if (result.ok) throw new Error(`${name} should have failed`);
+        return result.error;
+      },
+    };
+  };
+}
