@@ -99,6 +99,13 @@ class StepFailure extends Error {
   }
 }
 
+/** The commit went out and no answer says what became of it; the board has to be looked at. */
+class CommitUnknownError extends Error {
+  constructor(cause: unknown) {
+    super(`no answer to the commit (${errorMessage(cause)})`, { cause });
+  }
+}
+
 class CancelledError extends Error {
   constructor() {
     super('stopped by the operator before the commit');
@@ -376,43 +383,66 @@ class ProvisionRun {
     }
   }
 
+  /**
+   * Writes the commit value, then reads the status byte: a board whose stack cannot answer a
+   * write with an error (NimBLE-Arduino) acknowledges and reports `rejected` there instead.
+   * No status because the board is gone: after an acknowledgement that is the reboot of a good
+   * commit; after an error or no answer, only a look at the board can tell.
+   */
   private async commit(connection: BleConnection, attempt: number): Promise<SessionOutcome> {
     this.mayCarry = true;
     const started = performance.now();
     try {
-      await this.reporter.run('commit', attempt, () =>
-        withTimeout(
-          connection.write(
-            this.profile.service,
-            this.profile.characteristics.control,
-            Buffer.from(this.profile.commit.value, 'hex'),
-          ),
-          'commit',
-          this.timing.commit.timeoutMs,
-        ),
-      );
-      return 'acked';
-    } catch (err) {
-      if (err instanceof StepTimeoutError) return { unknown: err };
-      // An error answer or a dropped link? Only a board still on the line can say which.
-      const remaining = Math.max(1, this.timing.commit.timeoutMs - (performance.now() - started));
-      const status = await withTimeout(
-        connection.read(this.profile.service, this.profile.characteristics.status),
+      return await this.reporter.run(
         'commit',
-        remaining,
-      ).then(
-        (data) => data[0],
-        () => undefined,
-      );
-      if (status === STATUS.committed) return 'acked';
-      if (status === undefined) return { unknown: err };
-      this.mayCarry = false;
-      throw new FatalStepError(
-        'commit',
-        `the board refused the commit (status 0x${status.toString(16).padStart(2, '0')}): ${errorMessage(err)}`,
         attempt,
-        { cause: err },
+        async (): Promise<SessionOutcome> => {
+          let answer: unknown;
+          try {
+            await withTimeout(
+              connection.write(
+                this.profile.service,
+                this.profile.characteristics.control,
+                Buffer.from(this.profile.commit.value, 'hex'),
+              ),
+              'commit',
+              this.timing.commit.timeoutMs,
+            );
+          } catch (err) {
+            if (err instanceof StepTimeoutError) throw new CommitUnknownError(err);
+            answer = err;
+          }
+          const remaining = Math.max(
+            1,
+            this.timing.commit.timeoutMs - (performance.now() - started),
+          );
+          const status = await withTimeout(
+            connection.read(this.profile.service, this.profile.characteristics.status),
+            'commit',
+            remaining,
+          ).then(
+            (data) => data[0],
+            () => undefined,
+          );
+          if (status === STATUS.committed) return 'acked';
+          if (status === undefined) {
+            if (answer === undefined) return 'acked';
+            throw new CommitUnknownError(answer);
+          }
+          this.mayCarry = false;
+          const hex = status.toString(16).padStart(2, '0');
+          throw new FatalStepError(
+            'commit',
+            `the board refused the commit (status 0x${hex})${answer === undefined ? '' : `: ${errorMessage(answer)}`}`,
+            attempt,
+            { cause: answer },
+          );
+        },
+        (err) => err instanceof CommitUnknownError,
       );
+    } catch (err) {
+      if (err instanceof CommitUnknownError) return { unknown: err.cause };
+      throw err;
     }
   }
 

@@ -218,6 +218,21 @@ describe('faults', () => {
     expect(duplicateHeldPsdis(r.store)).toEqual([]);
   }, 30_000);
 
+  it('a refused commit fails at commit without retrying, and frees the PSDI', async () => {
+    r = rig([blankBoard(1)]);
+    // The board expects 01; a tool on a profile that says 02 is refused.
+    const wrong = { ...V1, commit: { value: '02' } };
+    const events: ProvisionEvent[] = [];
+    const err = await failure(
+      provision('c2:8e:20:00:00:01', { profile: wrong, onProgress: (e) => events.push(e) }),
+    );
+    expect(err.step).toBe('commit');
+    expect(err.message).toMatch(/the board refused the commit \(status 0x01\): .*ATT error 0x80/);
+    expect(err.record).toMatchObject({ state: 'failed', failedStep: 'commit', psdiHeld: false });
+    expect(events.filter((e) => e.type === 'step-started' && e.step === 'commit')).toHaveLength(1);
+    expect(committed('c2:8e:20:00:00:01')?.status).toBe('pending');
+  });
+
   it('a board already provisioned is refused at select', async () => {
     r = rig([blankBoard(1)]);
     await provision('c2:8e:20:00:00:01');
