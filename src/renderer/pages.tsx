@@ -7,9 +7,13 @@ import { CommonProfile } from './consoles/CommonProfile';
 import { DeviceService } from './consoles/DeviceService';
 import { EmbeddedApps } from './consoles/EmbeddedApps';
 import { InAppPurchase } from './consoles/InAppPurchase';
-import { Provisioning } from './consoles/Provisioning';
 import { Login } from './consoles/Login';
+import { MissionStickers } from './consoles/MissionStickers';
+import { ModuleChannels } from './consoles/ModuleChannels';
+import { NotificationMessages } from './consoles/NotificationMessages';
+import { Provisioning } from './consoles/Provisioning';
 import { ServiceMessages } from './consoles/ServiceMessages';
+import { VideoService } from './consoles/VideoService';
 import { Emulator } from './pages/Emulator';
 import { Webhooks } from './pages/Webhooks';
 
@@ -41,10 +45,14 @@ export const PAGE_GROUPS: { title: string; pages: PageEntry[] }[] = [
       { id: 'common-profile', label: 'Common profile', render: () => <CommonProfile /> },
       { id: 'service-messages', label: 'Service messages', render: () => <ServiceMessages /> },
       { id: 'in-app-purchase', label: 'In-app purchase', render: () => <InAppPurchase /> },
-      { id: 'mission-stickers', label: 'Mission stickers' },
-      { id: 'module-channels', label: 'Module channels' },
-      { id: 'notification-messages', label: 'Notification messages' },
-      { id: 'video-service', label: 'Video service' },
+      { id: 'mission-stickers', label: 'Mission stickers', render: () => <MissionStickers /> },
+      { id: 'module-channels', label: 'Module channels', render: () => <ModuleChannels /> },
+      {
+        id: 'notification-messages',
+        label: 'Notification messages',
+        render: () => <NotificationMessages />,
+      },
+      { id: 'video-service', label: 'Video service', render: () => <VideoService /> },
     ],
   },
   {

@@ -6,6 +6,11 @@ import { appOperations } from './contracts/app';
 import { bleEvents, bleOperations } from './contracts/ble';
 import { embedOperations } from './contracts/embed';
 import { emulatorEvents, emulatorOperations } from './contracts/emulator';
+import { messagingOperations } from './contracts/messaging';
+import { missionStickersOperations } from './contracts/mission-stickers';
+import { modulesOperations } from './contracts/modules';
+import { notificationsOperations } from './contracts/notifications';
+import { videoOperations } from './contracts/video';
 import { iapOperations } from './contracts/iap';
 import { loginOperations } from './contracts/login';
 import { serviceMessagesOperations } from './contracts/service-messages';
@@ -44,6 +49,11 @@ export const operations = {
   ...thingsOperations,
   ...emulatorOperations,
   ...webhooksOperations,
+  ...missionStickersOperations,
+  ...messagingOperations,
+  ...modulesOperations,
+  ...notificationsOperations,
+  ...videoOperations,
   ...embedOperations,
   ...serviceMessagesOperations,
   ...iapOperations,

@@ -22,6 +22,11 @@ import type { AppContext, AppOptions, AreaEvents, AreaHandlers } from './handler
 import { embedHandlers } from './handlers/embed';
 import { embedHandlers } from './handlers/embed';
 import { emulatorEventSources, emulatorHandlers } from './handlers/emulator';
+import { messagingHandlers } from './handlers/messaging';
+import { missionStickersHandlers } from './handlers/mission-stickers';
+import { modulesHandlers } from './handlers/modules';
+import { notificationsHandlers } from './handlers/notifications';
+import { videoHandlers } from './handlers/video';
 import { iapHandlers } from './handlers/iap';
 import { iapHandlers } from './handlers/iap';
 import { loginHandlers } from './handlers/login';
@@ -72,6 +77,11 @@ export async function startApp(options: AppOptions): Promise<AppService> {
     ...appHandlers(ctx),
     ...thingsHandlers(ctx),
     ...emulatorHandlers(ctx),
+    ...missionStickersHandlers(ctx),
+    ...messagingHandlers(ctx),
+    ...modulesHandlers(ctx),
+    ...notificationsHandlers(ctx),
+    ...videoHandlers(ctx),
     ...embedHandlers(ctx),
     ...serviceMessagesHandlers(ctx),
     ...iapHandlers(ctx),

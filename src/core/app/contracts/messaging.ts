@@ -1,0 +1,8 @@
+// The old mark-as-read call (seed 002 §4).
+import { z } from 'zod';
+import { op } from './op';
+import { userId } from './fields';
+
+export const messagingOperations = {
+  'messaging:markAsRead': op(z.object({ userId }), z.object({ marked: z.literal(true) })),
+} as const;
