@@ -83,7 +83,10 @@ function ProductBench({
   profiles,
   onRunEnded,
 }: ProductBenchProps) {
-  const plan = usePlan(product.id, profiles.value?.[0]?.id ?? '');
+  // A profile where this tool makes the PSDI is what a new plan is for; others need no plan.
+  const defaultProfile =
+    profiles.value?.find((p) => p.psdiSource === 'tool') ?? profiles.value?.[0];
+  const plan = usePlan(product.id, defaultProfile?.id ?? '');
   const ble = useBleStatus();
   const ready = ble.status?.adapterState === 'poweredOn';
   const scan = useScan(ready, scanRestartKey(ble.status));
@@ -116,6 +119,14 @@ function ProductBench({
         </div>
       )}
       <ErrorNotice error={ble.error} />
+      <BatchProvision
+        product={product}
+        plan={plan}
+        summary={summary}
+        boards={events.latestBatch ? events.boards.get(events.latestBatch) : undefined}
+        disabled={!ready || plan.loading}
+        onSummary={events.noteSummary}
+      />
       <SingleProvision
         product={product}
         plan={plan}
@@ -125,14 +136,6 @@ function ProductBench({
         steps={events.steps}
         disabled={!ready || batchActive || plan.loading}
         onProvisioned={runEnded}
-      />
-      <BatchProvision
-        product={product}
-        plan={plan}
-        summary={summary}
-        boards={events.latestBatch ? events.boards.get(events.latestBatch) : undefined}
-        disabled={!ready || plan.loading}
-        onSummary={events.noteSummary}
       />
     </>
   );

@@ -11,10 +11,23 @@ export function useUuidChoices(): UuidChoice[] {
   const products = useResource(useCallback(() => api.things.listTrialProducts({}), [api]));
   const profiles = useResource(useCallback(() => api.provisioning.listProfiles({}), [api]));
   return useMemo(
-    () => [
-      ...(products.value ?? []).map((p) => ({ uuid: p.serviceUuid, label: p.name })),
-      ...(profiles.value ?? []).map((p) => ({ uuid: p.service, label: `Blank: ${p.name}` })),
-    ],
+    () =>
+      merged([
+        ...(products.value ?? []).map((p) => ({ uuid: p.serviceUuid, label: p.name })),
+        ...(profiles.value ?? []).map((p) => ({ uuid: p.service, label: 'Blank (to provision)' })),
+      ]),
     [products.value, profiles.value],
   );
+}
+
+/** Profiles often share one provisioning service: one choice per UUID, naming each product. */
+function merged(choices: UuidChoice[]): UuidChoice[] {
+  const byUuid = new Map<string, UuidChoice>();
+  for (const choice of choices) {
+    const key = choice.uuid.replace(/-/g, '').toLowerCase();
+    const seen = byUuid.get(key);
+    if (seen?.label.split(' / ').includes(choice.label)) continue;
+    byUuid.set(key, seen ? { ...seen, label: `${seen.label} / ${choice.label}` } : choice);
+  }
+  return [...byUuid.values()];
 }

@@ -128,12 +128,14 @@ export function BatchProvision({
         <div className="prov-summary" data-testid="batch-summary">
           <progress
             aria-label="Batch progress"
-            max={Math.max(summary.total, done, 1)}
+            max={active ? Math.max(summary.total, done, 1) : Math.max(done, 1)}
             value={done}
           />
           <p aria-live="polite" role="status">
-            {SUMMARY_STATE[summary.state]}: {done} of {summary.total} boards done —{' '}
-            <span className="good">{summary.succeeded} verified</span>,{' '}
+            {SUMMARY_STATE[summary.state]}:{' '}
+            {/* Once a run has ended its boards are those it did, whatever it expected. */}
+            {active ? `${done} of ${summary.total}` : done} board{done === 1 && !active ? '' : 's'}{' '}
+            done — <span className="good">{summary.succeeded} verified</span>,{' '}
             <span className={summary.failed ? 'bad' : ''}>{summary.failed} failed</span>,{' '}
             {summary.inFlight} in progress
             {summary.state === 'stopping' &&

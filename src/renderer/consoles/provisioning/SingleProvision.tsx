@@ -81,20 +81,6 @@ export function SingleProvision({
 
   return (
     <>
-      <ScanView
-        key={profileService ?? ''}
-        title="Boards to provision"
-        testId="prov-scan"
-        scan={scan}
-        uuidChoices={uuidChoices}
-        defaultServiceUuid={profileService}
-        action={{
-          label: 'Provision',
-          run: start,
-          busyId: current?.id,
-          disabled: disabled || current !== undefined,
-        }}
-      />
       <Panel title="Single board" testId="prov-single">
         <div aria-live="polite" data-testid="single-progress">
           {current ? (
@@ -115,7 +101,7 @@ export function SingleProvision({
               …
             </p>
           ) : (
-            <p className="note">Choose “Provision” on a board above.</p>
+            <p className="note">Choose “Provision” on a board in the list below.</p>
           )}
         </div>
         <ErrorNotice error={provision.error} testId="provision-error" />
@@ -147,6 +133,20 @@ export function SingleProvision({
           </table>
         )}
       </Panel>
+      <ScanView
+        key={profileService ?? ''}
+        title="Boards to provision"
+        testId="prov-scan"
+        scan={scan}
+        uuidChoices={uuidChoices}
+        defaultServiceUuid={profileService}
+        action={{
+          label: 'Provision',
+          run: start,
+          busyId: current?.id,
+          disabled: disabled || current !== undefined,
+        }}
+      />
     </>
   );
 }

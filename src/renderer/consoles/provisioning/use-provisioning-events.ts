@@ -80,7 +80,17 @@ function fold(prev: ProvisioningEvents, events: readonly Progress[]): Provisioni
       touched.set(event.runId, run);
       boards.set(event.runId, run);
     }
-    run.set(event.deviceId, event);
+    // `done` and `failed` end a board: a step's own "finished" landing after its record's
+    // outcome must not make the board look unfinished again.
+    const before = run.get(event.deviceId);
+    const ended = before?.phase === 'done' || before?.phase === 'failed';
+    if (!ended)
+      // Later steps may not repeat the PSDI or address an earlier one gave; the row keeps them.
+      run.set(event.deviceId, {
+        ...event,
+        psdi: event.psdi ?? before?.psdi,
+        address: event.address ?? before?.address,
+      });
     steps.set(
       event.deviceId,
       [...(steps.get(event.deviceId) ?? []), event].slice(-STEPS_PER_BOARD),
