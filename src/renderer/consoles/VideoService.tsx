@@ -38,9 +38,9 @@ export function VideoService() {
         </p>
       </header>
       <Panel title="Search clips">
-        <form className="inline-form" role="search" aria-label="Search clips" onSubmit={submit}>
+        <form className="inline-form" role="search" aria-label="Clip search" onSubmit={submit}>
           <TextField
-            label="Search clips"
+            label="Search words"
             {...fields.bind('query')}
             placeholder="e.g. chiang mai"
             className="grow"
