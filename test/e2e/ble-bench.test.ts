@@ -159,4 +159,20 @@ describe('BLE bench', () => {
     await expectText(error, 'must be a Bluetooth address');
     expect(pageErrors).toEqual([]);
   });
+
+  it('says what to do when the hardware adapter is missing, and switches back', async () => {
+    const { page, pageErrors } = bench();
+    await page.getByRole('button', { name: 'BLE bench' }).click();
+    const adapter = page.getByTestId('ble-adapter');
+    await adapter.getByRole('radio', { name: 'Hardware adapter' }).check();
+    const state = adapter.getByTestId('adapter-state');
+    await expect.poll(() => state.innerText(), { timeout: 20_000 }).not.toContain('Ready');
+    expect(await adapter.locator('.ble-guidance').innerText()).not.toBe('');
+    expect(await page.getByTestId('sim-bench').count()).toBe(0);
+
+    await adapter.getByRole('radio', { name: 'Simulated bench' }).check();
+    await expectText(state, 'Ready');
+    await page.getByTestId('ble-scan').getByTestId('scan-row').first().waitFor();
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -1,5 +1,6 @@
 // The adapter as the user needs to know it: which bench (simulated or hardware), whether the
 // radio is usable and what to do if not, and the BLE process with its crashes and a restart.
+import { useState } from 'react';
 import type { BleStatus } from '../../../core/app/contracts/ble';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
@@ -31,6 +32,8 @@ export function AdapterStatus({
 }) {
   const api = useApi();
   const action = useAction<BleStatus>();
+  // The chosen mode shows at once; the status catches up when the switch has happened.
+  const [pendingMode, setPendingMode] = useState<BleStatus['mode']>();
   const ready = status.adapterState === 'poweredOn';
   const { host } = status;
 
@@ -45,14 +48,17 @@ export function AdapterStatus({
                 type="radio"
                 name="ble-mode"
                 value={mode}
-                checked={status.mode === mode}
-                onChange={() =>
-                  void action.run(async () => {
-                    const next = await api.ble.setMode({ mode });
-                    onStatus(next);
-                    return next;
-                  })
-                }
+                checked={(pendingMode ?? status.mode) === mode}
+                onChange={() => {
+                  setPendingMode(mode);
+                  void action
+                    .run(async () => {
+                      const next = await api.ble.setMode({ mode });
+                      onStatus(next);
+                      return next;
+                    })
+                    .finally(() => setPendingMode(undefined));
+                }}
               />
               {label}
             </label>
