@@ -133,8 +133,6 @@ CREATE TABLE IF NOT EXISTS psdi_counters (
 );
 `;
 
-const UNFINISHED: ProvisioningState[] = ['reserved', 'written'];
-
 export class AuditStore {
   readonly file: string;
   readonly station: string;
@@ -411,10 +409,6 @@ export class AuditStore {
 
 export function openAuditStore(options: AuditStoreOptions): AuditStore {
   return new AuditStore(options);
-}
-
-export function isUnfinished(record: ProvisioningRecord): boolean {
-  return UNFINISHED.includes(record.state);
 }
 
 function toRecord(row: RecordRow): ProvisioningRecord {

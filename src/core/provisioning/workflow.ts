@@ -128,6 +128,8 @@ class ProvisionRun {
   private mayCarry = false;
   /** Finishing a record from an earlier run (reconcile), not a fresh one. */
   private resumed = false;
+  /** Where an unexpected error (not one a step classified) is reported. */
+  private lastStep: ProvisioningStep = 'select';
   /** The first connection, opened while the reservation was being written. */
   private early: Promise<BleConnection> | undefined;
   private readonly started = performance.now();
@@ -145,7 +147,13 @@ class ProvisionRun {
     this.timing = resolveTiming(options.timing);
     this.signal = options.signal;
     this.board = { id: options.board.id, address: options.board.address };
-    this.reporter = new StepReporter(() => this.board, options.onProgress);
+    this.reporter = new StepReporter(
+      () => this.board,
+      (event) => {
+        if (event.type === 'step-started') this.lastStep = event.step;
+        options.onProgress?.(event);
+      },
+    );
   }
 
   async fresh(): Promise<ProvisionResult> {
@@ -602,7 +610,7 @@ class ProvisionRun {
         ? err.step
         : err instanceof BoardBusyError || err instanceof PsdiTakenError || err instanceof PsdiError
           ? 'reserve'
-          : 'write';
+          : this.lastStep;
     const attempts = err instanceof StepFailure || err instanceof FatalStepError ? err.attempts : 1;
     const message = errorMessage(err);
     let record = err instanceof FatalStepError ? (err.record ?? this.record) : this.record;
