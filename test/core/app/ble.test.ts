@@ -82,6 +82,38 @@ describe('BLE bench', () => {
     expect(csv.fileName).toMatch(/\.csv$/);
   });
 
+  it('runs a batch up to its limit and counts only the boards it took on', async () => {
+    const product = await ok<{ id: string }>('things:createTrialProduct', { name: 'Tray run' });
+    await ok('provisioning:savePlan', {
+      productId: product.id,
+      profileId: 'devicebench-v1',
+      psdi: { kind: 'random', length: 8 },
+    });
+    await ok('sim:loadBuiltIn', { name: 'blank-tray.json' });
+    const finished = new Promise<{ total: number; succeeded: number; state: string }>((resolve) => {
+      const off = get().app.subscribe('provisioning:batch', (s) => {
+        const summary = s as { total: number; succeeded: number; state: string };
+        if (summary.state === 'finished') {
+          off();
+          resolve(summary);
+        }
+      });
+    });
+    const started = await ok<{ state: string }>('provisioning:startBatch', {
+      productId: product.id,
+      concurrency: 2,
+      name: 'Tray',
+      limit: 3,
+    });
+    expect(started.state).toBe('running');
+    expect(await finished).toMatchObject({ total: 3, succeeded: 3 });
+    const page = await ok<{ items: ProvisioningRecord[] }>('audit:search', {
+      productId: product.id,
+    });
+    expect(new Set(page.items.map((r) => r.psdi)).size).toBe(3);
+    expect(page.items.every((r) => r.state === 'verified')).toBe(true);
+  });
+
   it('refuses a bad board file and a bad plan, naming the file and field', async () => {
     const badBoards = await fails('sim:loadBoards', {
       fileName: 'tray.json',

@@ -271,7 +271,8 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   }
 
   private summary(runId: string, batch: Batch, done?: CoreSummary): Summary {
-    const boards = done?.boards ?? batch.run?.boards() ?? [];
+    // Boards seen but not taken on (filtered out, over the limit, stopped) are not the batch's.
+    const boards = (done?.boards ?? batch.run?.boards() ?? []).filter((b) => b.state !== 'skipped');
     return {
       runId,
       state: batch.finishedAt
