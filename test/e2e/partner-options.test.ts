@@ -97,7 +97,9 @@ describe('video service console', () => {
     const thumb = results.getByRole('img', { name: 'Love in Chiang Mai episode 1' });
     await thumb.waitFor();
     await expect
-      .poll(() => thumb.evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .poll(() =>
+        thumb.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      )
       .toBeGreaterThan(0);
     await expectText(page.getByTestId('video-search-ranking'), 'chiang mai (1)');
 
