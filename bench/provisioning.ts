@@ -47,19 +47,14 @@ const profile = builtInProfiles().find((p) => p.id === 'devicebench-v1');
  * The sim hands out each latency from its model (`SimBoard.latency`) and reports nothing
  * else, so the meter sums what the model hands out along one board's path: every connect and
  * ATT operation, the reboot, and the wait for the first advertisement after it (the board's
- * advertising slot, also the model's). A disconnect answered while the board reboots is hidden
- * by the reboot and is not counted twice.
+ * advertising slot, also the model's). Operations that start after the commit and end before
+ * the reboot does (the status read, the disconnect) are hidden by the reboot: not counted twice.
  */
 class PathMeter {
-  private latencies: {
-    kind: 'connect' | 'operation' | 'disconnect';
-    ms: number;
-    doneAt: number;
-  }[] = [];
+  private latencies: { ms: number; at: number }[] = [];
   private committedAt: number | undefined;
   private rebootEndAt: number | undefined;
   private productAdAt: number | undefined;
-  disconnecting = false;
 
   constructor(
     private readonly bench: SimulatedBench,
@@ -70,12 +65,7 @@ class PathMeter {
     const modelled = board.latency.bind(board);
     board.latency = (kind) => {
       const latency = modelled(kind);
-      const now = bench.clock.now();
-      this.latencies.push({
-        kind: this.disconnecting ? 'disconnect' : kind,
-        ms: latency,
-        doneAt: now + latency,
-      });
+      this.latencies.push({ ms: latency, at: bench.clock.now() });
       return latency;
     };
     bench.onChange((change) => {
@@ -99,19 +89,15 @@ class PathMeter {
   }
 
   modelledMs(): number {
-    if (
-      this.committedAt === undefined ||
-      this.rebootEndAt === undefined ||
-      this.productAdAt === undefined
-    )
+    const { committedAt, rebootEndAt, productAdAt } = this;
+    if (committedAt === undefined || rebootEndAt === undefined || productAdAt === undefined)
       throw new InvalidRunError(
         'the board never committed, rebooted and advertised as the product',
       );
-    const rebootEnd = this.rebootEndAt;
     const link = this.latencies
-      .filter((l) => !(l.kind === 'disconnect' && l.doneAt <= rebootEnd))
+      .filter((l) => !(l.at >= committedAt && l.at + l.ms <= rebootEndAt))
       .reduce((sum, l) => sum + l.ms, 0);
-    return link + REBOOT_MS + (this.productAdAt - rebootEnd);
+    return link + REBOOT_MS + (productAdAt - rebootEndAt);
   }
 }
 
@@ -148,7 +134,7 @@ function preciseClock(): SimClock {
   };
 }
 
-/** A bench whose noble binding tells the active meter about every advertisement and disconnect. */
+/** A bench whose noble binding tells the active meter about every advertisement it delivers. */
 class MeteredBench extends SimulatedBench {
   meter: PathMeter | undefined;
   override createBinding(): SimBinding {
@@ -157,15 +143,6 @@ class MeteredBench extends SimulatedBench {
     binding.advertisementReceived = (board, advertisement, rssi) => {
       this.meter?.heard(board.id, advertisement.serviceUuids);
       received(board, advertisement, rssi);
-    };
-    const disconnect = binding.disconnect.bind(binding);
-    binding.disconnect = (id) => {
-      if (this.meter) this.meter.disconnecting = true;
-      try {
-        disconnect(id);
-      } finally {
-        if (this.meter) this.meter.disconnecting = false;
-      }
     };
     return binding;
   }
