@@ -20,7 +20,6 @@ import { appHandlers } from './handlers/app';
 import { startBle } from './handlers/ble';
 import type { AppContext, AppOptions, AreaEvents, AreaHandlers } from './handlers/context';
 import { embedHandlers } from './handlers/embed';
-import { embedHandlers } from './handlers/embed';
 import { emulatorEventSources, emulatorHandlers } from './handlers/emulator';
 import { messagingHandlers } from './handlers/messaging';
 import { missionStickersHandlers } from './handlers/mission-stickers';
@@ -28,9 +27,7 @@ import { modulesHandlers } from './handlers/modules';
 import { notificationsHandlers } from './handlers/notifications';
 import { videoHandlers } from './handlers/video';
 import { iapHandlers } from './handlers/iap';
-import { iapHandlers } from './handlers/iap';
 import { loginHandlers } from './handlers/login';
-import { serviceMessagesHandlers } from './handlers/service-messages';
 import { serviceMessagesHandlers } from './handlers/service-messages';
 import { thingsHandlers } from './handlers/things';
 import { startWebhooks } from './handlers/webhooks';
@@ -82,9 +79,6 @@ export async function startApp(options: AppOptions): Promise<AppService> {
     ...modulesHandlers(ctx),
     ...notificationsHandlers(ctx),
     ...videoHandlers(ctx),
-    ...embedHandlers(ctx),
-    ...serviceMessagesHandlers(ctx),
-    ...iapHandlers(ctx),
     ...embedHandlers(ctx),
     ...serviceMessagesHandlers(ctx),
     ...iapHandlers(ctx),

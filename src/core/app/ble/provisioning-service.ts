@@ -243,6 +243,12 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     return this.summary(runId, batch, summary);
   }
 
+  listBatches(): Summary[] {
+    return [...this.batches]
+      .map(([runId, batch]) => this.summary(runId, batch))
+      .sort((a, b) => b.startedAt - a.startedAt);
+  }
+
   async stopAll(): Promise<void> {
     await Promise.all([...this.batches.values()].map((b) => b.run?.stop({ cut: true })));
   }

@@ -272,6 +272,8 @@ export const bleOperations = {
     batchSummarySchema,
   ),
   'provisioning:stopBatch': op(z.object({ runId: id }), batchSummarySchema),
+  /** Batches of this session, newest first: a page opened mid-batch picks it up from here. */
+  'provisioning:listBatches': op(none, z.array(batchSummarySchema)),
   'provisioning:listUnfinished': op(none, z.array(auditRecordSchema)),
   'provisioning:reconcile': op(
     z.object({ recordId: z.number().int(), action: z.enum(['finish', 'release']) }),

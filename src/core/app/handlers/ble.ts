@@ -117,6 +117,7 @@ export async function startBle(
       provisioning.provisionOne(productId, deviceId),
     'provisioning:startBatch': (input) => provisioning.startBatch(input),
     'provisioning:stopBatch': ({ runId }) => provisioning.stopBatch(runId),
+    'provisioning:listBatches': async () => provisioning.listBatches(),
     'provisioning:listUnfinished': async () => provisioning.listUnfinished(),
     'provisioning:reconcile': ({ recordId, action }) => provisioning.reconcile(recordId, action),
 

@@ -54,6 +54,14 @@ export function useProvisioningEvents() {
     const offBatch = api.on('provisioning:batch', (summary) =>
       setState((prev) => withSummary(prev, summary)),
     );
+    // A batch started before this page opened still runs: show it, so it can be stopped.
+    api.provisioning.listBatches({}).then(
+      (summaries) =>
+        setState((prev) =>
+          summaries.reduceRight((next, summary) => withSummary(next, summary), prev),
+        ),
+      () => undefined,
+    );
     return () => {
       offProgress();
       offBatch();
