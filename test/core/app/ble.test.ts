@@ -106,7 +106,10 @@ describe('BLE bench', () => {
       limit: 3,
     });
     expect(started.state).toBe('running');
+    const listed = await ok<{ runId: string }[]>('provisioning:listBatches');
+    expect(listed[0]?.runId).toBe((started as { runId?: string }).runId);
     expect(await finished).toMatchObject({ total: 3, succeeded: 3 });
+    expect((await ok<{ state: string }[]>('provisioning:listBatches'))[0]?.state).toBe('finished');
     const page = await ok<{ items: ProvisioningRecord[] }>('audit:search', {
       productId: product.id,
     });
