@@ -10,6 +10,7 @@ import {
   type EmulatorArea,
   type EmulatorContext,
 } from '../../emulator/area';
+import { ChannelPermissions } from '../../emulator/channel-permissions';
 import { sql, type Db } from '../../emulator/store';
 import { fieldErrors } from '../field-errors';
 import {
@@ -23,6 +24,8 @@ import {
 } from './schema';
 
 /** A user the admin API has not placed is in Japan on a current app. */
+const permissions = (db: Db) => new ChannelPermissions(db, 'mission_permissions');
+
 const DEFAULT_USER = { country: 'JP', appVersion: '14.0.0' };
 const DAY_MS = 86_400_000;
 
@@ -82,13 +85,6 @@ function versionAtLeast(version: string, minimum: string): boolean {
   return true;
 }
 
-function channelAllowed(db: Db, channelId: string): boolean {
-  const row = sql(db, 'SELECT allowed FROM mission_permissions WHERE channel_id = ?').get(
-    channelId,
-  ) as { allowed: number } | undefined;
-  return row ? row.allowed === 1 : true;
-}
-
 function userProfile(db: Db, userId: string): { country: string; appVersion: string } {
   const row = sql(db, 'SELECT country, app_version FROM mission_users WHERE user_id = ?').get(
     userId,
@@ -107,7 +103,7 @@ function fail(
 function routes(app: FastifyInstance, { db, clock, directory }: EmulatorContext): void {
   app.post('/shop/v3/mission', async (req, reply) => {
     const channel = callerChannel(req);
-    if (!channelAllowed(db, channel.channelId)) return fail(reply, MISSION_ERRORS.notAllowed);
+    if (!permissions(db).allowed(channel.channelId)) return fail(reply, MISSION_ERRORS.notAllowed);
     const parsed = missionBodySchema.safeParse(req.body ?? {});
     if (!parsed.success)
       return fail(
@@ -162,7 +158,7 @@ function admin(app: FastifyInstance, { db, directory }: EmulatorContext): void {
     const channels = directory.channels().map((c) => ({
       channelId: c.channelId,
       name: c.name,
-      allowed: channelAllowed(db, c.channelId),
+      allowed: permissions(db).allowed(c.channelId),
     }));
     const users = directory
       .users()
@@ -202,22 +198,7 @@ function admin(app: FastifyInstance, { db, directory }: EmulatorContext): void {
     return reply.code(204).send();
   });
 
-  app.put<{ Params: { channelId: string } }>('/permissions/:channelId', async (req, reply) => {
-    const input = parseOr400(
-      z.object({ allowed: z.boolean({ error: 'is required' }) }),
-      req.body,
-      reply,
-    );
-    if (!input) return;
-    if (!directory.channels().some((c) => c.channelId === req.params.channelId))
-      return reply.code(404).send({ message: `No channel ${req.params.channelId}.` });
-    sql(
-      db,
-      `INSERT INTO mission_permissions (channel_id, allowed) VALUES (?, ?)
-       ON CONFLICT(channel_id) DO UPDATE SET allowed = excluded.allowed`,
-    ).run(req.params.channelId, input.allowed ? 1 : 0);
-    return { channelId: req.params.channelId, allowed: input.allowed };
-  });
+  permissions(db).route(app, directory);
 
   app.put<{ Params: { userId: string } }>('/users/:userId', async (req, reply) => {
     const input = parseOr400(stickerUserInputSchema, req.body, reply);
@@ -257,6 +238,7 @@ function seed(db: Db, now: number): void {
 export const missionStickersArea: EmulatorArea = {
   name: 'mission-stickers',
   migrate: ({ db, clock }) => {
+    permissions(db).migrate();
     db.exec(`
       CREATE TABLE IF NOT EXISTS mission_sets (
         product_id TEXT PRIMARY KEY,
@@ -268,10 +250,6 @@ export const missionStickersArea: EmulatorArea = {
         channel_ids TEXT NOT NULL,
         min_app_version TEXT,
         failure TEXT
-      );
-      CREATE TABLE IF NOT EXISTS mission_permissions (
-        channel_id TEXT PRIMARY KEY,
-        allowed INTEGER NOT NULL
       );
       CREATE TABLE IF NOT EXISTS mission_users (
         user_id TEXT PRIMARY KEY,

@@ -10,6 +10,7 @@ import {
   type EmulatorArea,
   type EmulatorContext,
 } from '../../emulator/area';
+import { ChannelPermissions } from '../../emulator/channel-permissions';
 import { sql, type Db } from '../../emulator/store';
 import { RateLimiter, withinRate } from '../messaging/rate-limit';
 import { normalizePhoneNumber, PhoneNumberError, sha256Hex } from './phone';
@@ -31,6 +32,8 @@ import {
   type PhoneUser,
 } from './schema';
 
+const permissions = (db: Db) => new ChannelPermissions(db, 'pnp_permissions');
+
 interface UserRow {
   hash: string;
   e164: string;
@@ -45,12 +48,6 @@ const toUser = (r: UserRow): PhoneUser => ({
   refused: r.refused === 1,
   policyAgreed: r.policy_agreed === 1,
 });
-
-function allowed(db: Db, channelId: string): boolean {
-  const row = sql(db, 'SELECT allowed FROM pnp_permissions WHERE channel_id = ?').get(channelId) as
-    { allowed: number } | undefined;
-  return row ? row.allowed === 1 : true;
-}
 
 function template(db: Db, key: string): NotificationTemplate | undefined {
   const row = sql(db, 'SELECT * FROM pnp_templates WHERE template_key = ?').get(key) as
@@ -114,7 +111,7 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
   ): Promise<boolean> {
     if (!withinRate(limiter, `pnp.${kind}`, req, reply)) return false;
     const channel = callerChannel(req);
-    if (!allowed(db, channel.channelId)) {
+    if (!permissions(db).allowed(channel.channelId)) {
       void reply.code(403).send({
         message: 'This channel is not authorized to use notification messages.',
       });
@@ -210,7 +207,11 @@ function admin(app: FastifyInstance, { db, clock, directory }: EmulatorContext):
     ).map((r) => template(db, r.template_key) as NotificationTemplate),
     channels: directory
       .channels()
-      .map((c) => ({ channelId: c.channelId, name: c.name, allowed: allowed(db, c.channelId) })),
+      .map((c) => ({
+        channelId: c.channelId,
+        name: c.name,
+        allowed: permissions(db).allowed(c.channelId),
+      })),
     sends: (
       sql(db, 'SELECT * FROM pnp_sends ORDER BY id DESC LIMIT 100').all() as {
         id: number;
@@ -279,22 +280,7 @@ function admin(app: FastifyInstance, { db, clock, directory }: EmulatorContext):
     return t;
   });
 
-  app.put<{ Params: { channelId: string } }>('/permissions/:channelId', async (req, reply) => {
-    const input = parseOr400(
-      z.object({ allowed: z.boolean({ error: 'is required' }) }),
-      req.body,
-      reply,
-    );
-    if (!input) return;
-    if (!directory.channels().some((c) => c.channelId === req.params.channelId))
-      return reply.code(404).send({ message: `No channel ${req.params.channelId}.` });
-    sql(
-      db,
-      `INSERT INTO pnp_permissions (channel_id, allowed) VALUES (?, ?)
-       ON CONFLICT(channel_id) DO UPDATE SET allowed = excluded.allowed`,
-    ).run(req.params.channelId, input.allowed ? 1 : 0);
-    return { channelId: req.params.channelId, allowed: input.allowed };
-  });
+  permissions(db).route(app, directory);
 }
 
 /** The template catalogue is not in the seed; a fresh emulator has two to send with. */
@@ -314,8 +300,8 @@ const SEED_TEMPLATES: NotificationTemplate[] = [
 export const notificationsArea: EmulatorArea = {
   name: 'notifications',
   migrate: ({ db }) => {
+    permissions(db).migrate();
     db.exec(`
-      CREATE TABLE IF NOT EXISTS pnp_permissions (channel_id TEXT PRIMARY KEY, allowed INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS pnp_users (
         hash TEXT PRIMARY KEY,
         e164 TEXT NOT NULL,
