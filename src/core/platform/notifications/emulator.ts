@@ -205,13 +205,11 @@ function admin(app: FastifyInstance, { db, clock, directory }: EmulatorContext):
         template_key: string;
       }[]
     ).map((r) => template(db, r.template_key) as NotificationTemplate),
-    channels: directory
-      .channels()
-      .map((c) => ({
-        channelId: c.channelId,
-        name: c.name,
-        allowed: permissions(db).allowed(c.channelId),
-      })),
+    channels: directory.channels().map((c) => ({
+      channelId: c.channelId,
+      name: c.name,
+      allowed: permissions(db).allowed(c.channelId),
+    })),
     sends: (
       sql(db, 'SELECT * FROM pnp_sends ORDER BY id DESC LIMIT 100').all() as {
         id: number;
