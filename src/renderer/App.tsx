@@ -6,6 +6,7 @@ import { LoadFailure } from './components/LoadFailure';
 import { Sidebar } from './components/Sidebar';
 import { StatusBar } from './components/StatusBar';
 import { useApi } from './lib/api-context';
+import { NavigateContext } from './lib/navigation';
 import { useActivityFeed } from './lib/use-activity';
 import { useResource } from './lib/use-resource';
 import { PAGE_GROUPS } from './pages';
@@ -30,40 +31,42 @@ export function App() {
   }, [reloadEnvironments, reloadStatus]);
 
   return (
-    <div className="shell">
-      <aside className="sidebar">
-        <div className="brand">DeviceBench</div>
-        <EnvironmentSwitcher
-          activeId={activeId}
-          environments={environments.value?.environments ?? []}
-          onSwitched={environmentsChanged}
-        />
-        <Sidebar page={page} onNavigate={setPage} />
-      </aside>
-      <main className="content">
-        {environments.error !== undefined && !environments.value ? (
-          <LoadFailure error={environments.error} onRetry={environments.reload} />
-        ) : activeId === undefined ? (
-          <p className="note" role="status">
-            Loading environments…
-          </p>
-        ) : render ? (
-          <Fragment key={activeId}>{render()}</Fragment>
-        ) : (
-          <Settings
+    <NavigateContext value={setPage}>
+      <div className="shell">
+        <aside className="sidebar">
+          <div className="brand">DeviceBench</div>
+          <EnvironmentSwitcher
             activeId={activeId}
             environments={environments.value?.environments ?? []}
-            status={status.value}
-            onChanged={environmentsChanged}
+            onSwitched={environmentsChanged}
           />
-        )}
-      </main>
-      <StatusBar
-        status={status.value}
-        statusError={status.error}
-        requestCount={feed.count}
-        lastRequest={feed.last}
-      />
-    </div>
+          <Sidebar page={page} onNavigate={setPage} />
+        </aside>
+        <main className="content">
+          {environments.error !== undefined && !environments.value ? (
+            <LoadFailure error={environments.error} onRetry={environments.reload} />
+          ) : activeId === undefined ? (
+            <p className="note" role="status">
+              Loading environments…
+            </p>
+          ) : render ? (
+            <Fragment key={activeId}>{render()}</Fragment>
+          ) : (
+            <Settings
+              activeId={activeId}
+              environments={environments.value?.environments ?? []}
+              status={status.value}
+              onChanged={environmentsChanged}
+            />
+          )}
+        </main>
+        <StatusBar
+          status={status.value}
+          statusError={status.error}
+          requestCount={feed.count}
+          lastRequest={feed.last}
+        />
+      </div>
+    </NavigateContext>
   );
 }

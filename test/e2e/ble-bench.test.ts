@@ -11,8 +11,10 @@ describe('BLE bench', () => {
   it('scans, explores a board, provisions it, and exports the verified record', async () => {
     const { page, pageErrors } = bench();
 
-    // A trial product to provision for, made on the device service console.
-    await page.getByRole('button', { name: 'Device service' }).click();
+    // With no trial product yet, Provisioning sends the user to the device service console.
+    await page.getByRole('button', { name: 'Provisioning', exact: true }).click();
+    await page.getByTestId('prov-no-products').waitFor();
+    await page.getByRole('button', { name: 'Open the Device service console' }).click();
     await page.getByLabel('New product name').fill('Bench thermostat');
     await page.getByRole('button', { name: 'Create product' }).click();
     await page.getByTestId('product-row').filter({ hasText: 'Bench thermostat' }).waitFor();

@@ -6,6 +6,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { LoadFailure } from '../components/LoadFailure';
 import { Panel } from '../components/Panel';
 import { useApi } from '../lib/api-context';
+import { useNavigate } from '../lib/navigation';
 import { useResource, type Resource } from '../lib/use-resource';
 import { scanRestartKey, useBleStatus } from './ble-bench/use-ble-status';
 import { useScan } from './ble-bench/use-scan';
@@ -22,6 +23,7 @@ import {
 
 export function Provisioning() {
   const api = useApi();
+  const navigate = useNavigate();
   const products = useResource(useCallback(() => api.things.listTrialProducts({}), [api]));
   const profiles = useResource(useCallback(() => api.provisioning.listProfiles({}), [api]));
   const unfinished = useResource(useCallback(() => api.provisioning.listUnfinished({}), [api]));
@@ -46,12 +48,17 @@ export function Provisioning() {
       ) : !product ? (
         <Panel title="Product and PSDI plan" testId="prov-plan">
           <p className="note empty" data-testid="prov-no-products">
-            No trial products on this channel yet. Create one on the <strong>Device service</strong>{' '}
-            page (API consoles in the sidebar), then come back.
+            No trial products on this channel yet. Create one on the Device service console, then
+            come back.
           </p>
-          <button type="button" onClick={products.reload}>
-            Check again
-          </button>
+          <div className="button-row">
+            <button type="button" onClick={() => navigate('device-service')}>
+              Open the Device service console
+            </button>
+            <button type="button" onClick={products.reload}>
+              Check again
+            </button>
+          </div>
         </Panel>
       ) : (
         <ProductBench
