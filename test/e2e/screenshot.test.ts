@@ -1,8 +1,9 @@
-// The README's picture of the device service console, with products and a scenario set.
-// Always written to test-results/; copied to docs/screenshot.png with UPDATE_SCREENSHOT=1 so
-// ordinary test runs don't rewrite a committed file.
+// The README's pictures: the device service console with products and a scenario set, and the
+// BLE bench scanning the simulated bench. Always written to test-results/; copied to docs/ with
+// UPDATE_SCREENSHOT=1 so ordinary test runs don't rewrite committed files.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
 import { describe, it } from 'vitest';
 import { expectText, useBench } from './fixture';
 
@@ -55,9 +56,26 @@ describe('screenshot', () => {
     await editor.getByRole('button', { name: 'Save', exact: true }).click();
     await expectText(editor.getByTestId('scenario-revision'), 'Revision 1');
 
-    mkdirSync(resolve('test-results'), { recursive: true });
-    const shot = resolve('test-results/device-service.png');
-    await page.screenshot({ path: shot });
-    if (process.env.UPDATE_SCREENSHOT === '1') copyFileSync(shot, resolve('docs/screenshot.png'));
+    await capture(page, 'device-service.png', 'screenshot.png');
+  });
+
+  it('captures the BLE bench hearing the simulated boards', async () => {
+    const { page } = bench();
+    await page.getByRole('button', { name: 'BLE bench' }).click();
+    await expectText(page.getByTestId('adapter-state'), 'Ready');
+    await page
+      .getByTestId('ble-scan')
+      .locator('[data-testid="scan-row"][data-name="DB Sensor"]')
+      .waitFor();
+    // A few batches, so each board's RSSI history has a shape.
+    await page.waitForTimeout(3000);
+    await capture(page, 'ble-bench.png', 'ble-bench.png');
   });
 });
+
+async function capture(page: Page, result: string, doc: string): Promise<void> {
+  mkdirSync(resolve('test-results'), { recursive: true });
+  const shot = resolve('test-results', result);
+  await page.screenshot({ path: shot });
+  if (process.env.UPDATE_SCREENSHOT === '1') copyFileSync(shot, resolve('docs', doc));
+}
