@@ -4,11 +4,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorArea, EmulatorContext } from '../../emulator/area';
+import { acceptForms, FormBody } from '../../emulator/form-body';
 import { adminRoutes } from './admin-routes';
 import { checkIdToken, signIdToken } from './id-token';
 import {
-  acceptForms,
-  FormBody,
   hasProfileScope,
   issuerOf,
   oauthError,

@@ -1,33 +1,8 @@
-// The HTTP edges of the login emulator: its form-body parser, the OAuth error answers, required
+// The HTTP edges of the login emulator: the OAuth error answers, required
 // field checks, the issuer it signs ID tokens with, and the user access token a request carries.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { FORM_TYPE, FormBody } from '../../emulator/form-body';
 import type { UserAccessToken, UserTokens } from '../../emulator/user-tokens';
-
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-
-/** A parsed form body; repeated parameters are kept aside because OAuth refuses them. */
-export class FormBody {
-  constructor(
-    readonly fields: Record<string, string>,
-    readonly repeated: string[],
-  ) {}
-}
-
-/**
- * Registers the form parser on the login routes' own scope only. `parseAs: 'string'` reads
- * through Fastify's body limit, so a form over 2 MB still ends in the server's 413.
- */
-export function acceptForms(scope: FastifyInstance): void {
-  scope.addContentTypeParser(FORM_TYPE, { parseAs: 'string' }, (_request, body, done) => {
-    const fields: Record<string, string> = {};
-    const repeated: string[] = [];
-    for (const [key, value] of new URLSearchParams(body as string)) {
-      if (key in fields && !repeated.includes(key)) repeated.push(key);
-      fields[key] = value;
-    }
-    done(null, new FormBody(fields, repeated));
-  });
-}
 
 export function oauthError(
   reply: FastifyReply,

@@ -4,19 +4,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../../emulator/area';
+import { acceptForms, FORM_TYPE, FormBody } from '../../emulator/form-body';
 import { sendModuleEvent } from './events';
 import { ATTACH_MATCHED_FIELDS, DEFAULT_SCOPES } from './schema';
 import type { CodeRow, ModuleStore } from './store';
-
-const FORM_TYPE = 'application/x-www-form-urlencoded';
-
-/** A parsed form; repeated parameters are kept aside because OAuth refuses them. */
-class FormBody {
-  constructor(
-    readonly fields: Record<string, string>,
-    readonly repeated: string[],
-  ) {}
-}
 
 /** OAuth-style error body, with `message` as well so it reads like the rest of the platform. */
 function oauthError(
@@ -83,15 +74,7 @@ function clientCredentials(
 export function attachRoutes(app: FastifyInstance, ctx: EmulatorContext, store: ModuleStore): void {
   // The form parser lives in this scope only; the rest of the emulator speaks JSON.
   void app.register(async (scope) => {
-    scope.addContentTypeParser(FORM_TYPE, { parseAs: 'string' }, (_request, body, done) => {
-      const fields: Record<string, string> = {};
-      const repeated: string[] = [];
-      for (const [key, value] of new URLSearchParams(body as string)) {
-        if (key in fields && !repeated.includes(key)) repeated.push(key);
-        fields[key] = value;
-      }
-      done(null, new FormBody(fields, repeated));
-    });
+    acceptForms(scope);
 
     scope.post('/module/auth/v1/token', { config: { auth: 'none' } }, async (req, reply) => {
       if (!(req.body instanceof FormBody))
