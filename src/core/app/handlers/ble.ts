@@ -124,7 +124,8 @@ export async function startBle(
     'audit:search': async (query) => provisioning.store.search(query),
     'audit:exportCsv': async (query) => {
       const csv = provisioning.store.exportCsv(query);
-      const rows = Math.max(0, csv.split('\n').filter((l) => l.trim()).length - 1);
+      // Counted by the store: a quoted error message may span lines of the CSV.
+      const rows = provisioning.store.search({ ...query, limit: 1 }).total;
       const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
       return { fileName: `devicebench-audit-${stamp}.csv`, csv, rows };
     },

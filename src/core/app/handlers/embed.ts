@@ -2,8 +2,7 @@
 // and issued tokens to the embedded emulator's admin API.
 import { EmbedAdminClient, EmbedClient } from '../../platform/embed/client';
 import type { embedOperations } from '../contracts/embed';
-import type { AppContext, AreaHandlers } from './context';
-import { emulatorChannel } from './mini-app-channel';
+import { emulatorChannel, type AppContext, type AreaHandlers } from './context';
 
 export function embedHandlers(ctx: AppContext): AreaHandlers<typeof embedOperations> {
   const embed = async () => new EmbedClient(await ctx.envs.activeTarget(), ctx.options.http);

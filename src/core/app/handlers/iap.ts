@@ -2,8 +2,7 @@
 // users, orders and their settlement (which sends the webhooks) on the emulator's admin API.
 import { IapAdminClient, IapClient } from '../../platform/iap/client';
 import type { iapOperations } from '../contracts/iap';
-import { emulatorAdmin, type AppContext, type AreaHandlers } from './context';
-import { emulatorChannel } from './mini-app-channel';
+import { emulatorAdmin, emulatorChannel, type AppContext, type AreaHandlers } from './context';
 
 export function iapHandlers(ctx: AppContext): AreaHandlers<typeof iapOperations> {
   const iap = async () => new IapClient(await ctx.envs.activeTarget(), ctx.options.http);

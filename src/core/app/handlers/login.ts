@@ -12,20 +12,12 @@ import type { LoginSendInput, loginOperations } from '../contracts/login';
 import type { OpParsedInput } from '../contract';
 import type { ActiveChannel } from '../environments';
 import { AppFailure } from '../errors';
-import { runningEmulator, type AppContext, type AreaHandlers } from './context';
+import { emulatorChannel, runningEmulator, type AppContext, type AreaHandlers } from './context';
 
 /** Recent exchanges, unmasked, so "copy as curl" can reveal secrets when asked. */
 const KEPT_EXCHANGES = 200;
 
 type SendInput = OpParsedInput<'login:send'>;
-
-function emulatorOnly(channel: ActiveChannel, what: string): void {
-  if (channel.kind !== 'emulator')
-    throw new AppFailure({
-      code: 'not_configured',
-      message: `${what} needs the local emulator. On a real platform a code comes from its authorization page after the user signs in in a browser; paste the code your redirect URI received instead.`,
-    });
-}
 
 function secretOf(
   channel: ActiveChannel,
@@ -111,11 +103,12 @@ function parseBody(text: string): unknown {
 export function loginHandlers(ctx: AppContext): AreaHandlers<typeof loginOperations> {
   const exchanges = new Map<string, Exchange>();
   const admin = () => new LoginAdminClient(runningEmulator(ctx).adminUrl);
-  const emulatorChannel = async (what: string) => {
-    const channel = await ctx.envs.activeChannel();
-    emulatorOnly(channel, what);
-    return channel;
-  };
+  const onEmulator = (what: string) =>
+    emulatorChannel(
+      ctx,
+      what,
+      'on a real platform a code comes from its authorization page after the user signs in in a browser; paste the code your redirect URI received instead.',
+    );
   /** The emulator's virtual clock when it is the target, so expiry matches what it answers. */
   const now = (channel: ActiveChannel) =>
     channel.kind === 'emulator' && ctx.emulator ? ctx.emulator.ctx.clock.now() : Date.now();
@@ -195,7 +188,7 @@ export function loginHandlers(ctx: AppContext): AreaHandlers<typeof loginOperati
     },
 
     'login:emulatorState': async () => {
-      const channel = await emulatorChannel('The emulator panel');
+      const channel = await onEmulator('The emulator panel');
       const client = admin();
       const [channels, users] = await Promise.all([client.channels(), client.users()]);
       const settings = channels.find((c) => c.channelId === channel.channelId);
@@ -205,7 +198,7 @@ export function loginHandlers(ctx: AppContext): AreaHandlers<typeof loginOperati
     },
 
     'login:mintCode': async ({ pkce, ...input }) => {
-      const channel = await emulatorChannel('Minting an authorization code');
+      const channel = await onEmulator('Minting an authorization code');
       const codeVerifier = pkce === 'none' ? undefined : randomBytes(48).toString('base64url');
       const codeChallenge =
         codeVerifier &&
@@ -222,7 +215,7 @@ export function loginHandlers(ctx: AppContext): AreaHandlers<typeof loginOperati
     },
 
     'login:saveChannel': async (input) => {
-      const channel = await emulatorChannel('Channel login settings');
+      const channel = await onEmulator('Channel login settings');
       return admin().saveChannel(channel.channelId, {
         appType: input.appType,
         linkedAccount: input.linkedAccount === undefined ? undefined : input.linkedAccount || null,
@@ -230,7 +223,7 @@ export function loginHandlers(ctx: AppContext): AreaHandlers<typeof loginOperati
     },
 
     'login:saveProfile': async ({ userId, ...extras }) => {
-      await emulatorChannel('Profile data');
+      await onEmulator('Profile data');
       return admin().saveProfile(userId, {
         pictureUrl: extras.pictureUrl || null,
         statusMessage: extras.statusMessage || null,
@@ -239,12 +232,12 @@ export function loginHandlers(ctx: AppContext): AreaHandlers<typeof loginOperati
     },
 
     'login:setFriendship': async (input) => {
-      const channel = await emulatorChannel('Friendship state');
+      const channel = await onEmulator('Friendship state');
       return admin().setFriendship({ ...input, channelId: channel.channelId });
     },
 
     'login:tokenState': async ({ accessToken }) => {
-      await emulatorChannel('Token state');
+      await onEmulator('Token state');
       return admin().tokenState(accessToken);
     },
   };

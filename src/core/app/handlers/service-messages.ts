@@ -5,8 +5,7 @@ import {
   ServiceMessagesClient,
 } from '../../platform/service-messages/client';
 import type { serviceMessagesOperations } from '../contracts/service-messages';
-import type { AppContext, AreaHandlers } from './context';
-import { emulatorChannel } from './mini-app-channel';
+import { emulatorChannel, type AppContext, type AreaHandlers } from './context';
 
 export function serviceMessagesHandlers(
   ctx: AppContext,
