@@ -21,15 +21,15 @@ import { startBle } from './handlers/ble';
 import type { AppContext, AppOptions, AreaEvents, AreaHandlers } from './handlers/context';
 import { embedHandlers } from './handlers/embed';
 import { emulatorEventSources, emulatorHandlers } from './handlers/emulator';
+import { iapHandlers } from './handlers/iap';
+import { loginHandlers } from './handlers/login';
 import { messagingHandlers } from './handlers/messaging';
 import { missionStickersHandlers } from './handlers/mission-stickers';
 import { modulesHandlers } from './handlers/modules';
 import { notificationsHandlers } from './handlers/notifications';
-import { videoHandlers } from './handlers/video';
-import { iapHandlers } from './handlers/iap';
-import { loginHandlers } from './handlers/login';
 import { serviceMessagesHandlers } from './handlers/service-messages';
 import { thingsHandlers } from './handlers/things';
+import { videoHandlers } from './handlers/video';
 import { startWebhooks } from './handlers/webhooks';
 
 export type { AppOptions } from './handlers/context';
