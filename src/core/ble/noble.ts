@@ -7,6 +7,7 @@ import type { Characteristic, Peripheral, Service } from '@abandonware/noble';
 import type { NobleInstance } from '@abandonware/noble/with-bindings';
 import {
   BleError,
+  expandUuid,
   formatUuid,
   normalizeUuid,
   type AdapterState,
@@ -153,16 +154,6 @@ const PROPERTIES: readonly CharacteristicProperty[] = [
 
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-/**
- * The 128-bit form, for comparing: a 16- or 32-bit UUID is short for the Bluetooth base UUID,
- * so a filter for `0000180f-0000-1000-8000-00805f9b34fb` matches a board advertising `180f`.
- */
-function expandUuid(uuid: string): string {
-  if (uuid.length === 4) return `0000${uuid}00001000800000805f9b34fb`;
-  if (uuid.length === 8) return `${uuid}00001000800000805f9b34fb`;
-  return uuid;
 }
 
 function safeUuid(uuid: string): string {

@@ -134,8 +134,19 @@ export function formatUuid(uuid: string): string {
   return `${u.slice(0, 8)}-${u.slice(8, 12)}-${u.slice(12, 16)}-${u.slice(16, 20)}-${u.slice(20)}`;
 }
 
+/** Whether two UUIDs name the same attribute, whatever their form (16-bit short or 128-bit). */
 export function sameUuid(a: string, b: string): boolean {
-  return normalizeUuid(a) === normalizeUuid(b);
+  return expandUuid(normalizeUuid(a)) === expandUuid(normalizeUuid(b));
+}
+
+/**
+ * The 128-bit form, for comparing: a 16- or 32-bit UUID is short for the Bluetooth base UUID,
+ * so a filter for `0000180f-0000-1000-8000-00805f9b34fb` matches a board advertising `180f`.
+ */
+export function expandUuid(uuid: string): string {
+  if (uuid.length === 4) return `0000${uuid}00001000800000805f9b34fb`;
+  if (uuid.length === 8) return `${uuid}00001000800000805f9b34fb`;
+  return uuid;
 }
 
 /** A zod field for UUIDs in any accepted form, normalised on parse. */

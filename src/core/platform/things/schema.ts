@@ -14,7 +14,8 @@ export const ACTION_TYPES = ['SLEEP', 'GATT_READ', 'GATT_WRITE'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 export type ActionType = (typeof ACTION_TYPES)[number];
 
-function base64ByteLength(data: string): number {
+/** Bytes a (valid, padded) base64 string decodes to. */
+export function base64ByteLength(data: string): number {
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   return (data.length / 4) * 3 - padding;
 }

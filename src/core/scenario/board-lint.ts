@@ -1,0 +1,98 @@
+// Lint of a scenario set against one board's GATT table, as discovered over BLE: every GATT
+// action and notification trigger must name a service and characteristic the board has, with
+// the property the client needs, and a write must fit the board's MTU. Warnings, not errors:
+// the board on the bench may not be the one that ships. Browser-safe.
+import { base64ByteLength, type ScenarioSetInput } from '../platform/things/schema';
+import { sameUuid, type CharacteristicInfo, type ServiceInfo } from '../ble/port';
+import type { Finding } from './schema';
+
+export interface BoardGatt {
+  /** The negotiated ATT MTU: one write carries at most `mtu - 3` bytes. */
+  mtu: number;
+  services: ServiceInfo[];
+}
+
+type Need = 'read' | 'write' | 'notify';
+
+const NEEDS: Record<
+  Need,
+  { properties: CharacteristicInfo['properties']; rule: string; what: string }
+> = {
+  read: { properties: ['read'], rule: 'read-not-permitted', what: 'read' },
+  write: {
+    properties: ['write', 'writeWithoutResponse'],
+    rule: 'write-not-permitted',
+    what: 'write',
+  },
+  notify: {
+    properties: ['notify', 'indicate'],
+    rule: 'notify-not-supported',
+    what: 'notify or indicate',
+  },
+};
+
+export function lintAgainstBoard(set: ScenarioSetInput, board: BoardGatt): Finding[] {
+  const findings: Finding[] = [];
+  const check = (base: string, serviceUuid: string, characteristicUuid: string, need: Need) => {
+    const service = board.services.find((s) => same(s.uuid, serviceUuid));
+    if (!service) {
+      findings.push({
+        field: `${base}.serviceUuid`,
+        severity: 'warning',
+        rule: 'no-such-service',
+        message: `the board has no service ${serviceUuid}`,
+      });
+      return;
+    }
+    const characteristic = service.characteristics.find((c) => same(c.uuid, characteristicUuid));
+    if (!characteristic) {
+      findings.push({
+        field: `${base}.characteristicUuid`,
+        severity: 'warning',
+        rule: 'no-such-characteristic',
+        message: `service ${serviceUuid} on the board has no characteristic ${characteristicUuid}`,
+      });
+      return;
+    }
+    const { properties, rule, what } = NEEDS[need];
+    if (!properties.some((p) => characteristic.properties.includes(p)))
+      findings.push({
+        field: `${base}.characteristicUuid`,
+        severity: 'warning',
+        rule,
+        message: `${characteristicUuid} does not allow ${what} on the board (it allows ${characteristic.properties.join(', ') || 'nothing'})`,
+      });
+  };
+
+  set.scenarios.forEach((scenario, i) => {
+    const { trigger } = scenario;
+    if (trigger.type === 'BLE_NOTIFICATION' && trigger.serviceUuid && trigger.characteristicUuid)
+      check(`scenarios[${i}].trigger`, trigger.serviceUuid, trigger.characteristicUuid, 'notify');
+    scenario.actions.forEach((action, j) => {
+      const base = `scenarios[${i}].actions[${j}]`;
+      if (!action.serviceUuid || !action.characteristicUuid) return;
+      if (action.type === 'GATT_READ')
+        check(base, action.serviceUuid, action.characteristicUuid, 'read');
+      if (action.type === 'GATT_WRITE') {
+        check(base, action.serviceUuid, action.characteristicUuid, 'write');
+        const bytes = base64ByteLength(action.data ?? '');
+        if (bytes > board.mtu - 3)
+          findings.push({
+            field: `${base}.data`,
+            severity: 'warning',
+            rule: 'data-exceeds-mtu',
+            message: `is ${bytes} bytes: the board's MTU of ${board.mtu} carries at most ${board.mtu - 3} in one write`,
+          });
+      }
+    });
+  });
+  return findings;
+}
+
+function same(a: string, b: string): boolean {
+  try {
+    return sameUuid(a, b);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,157 @@
+// What a dry run produces, shared by the engine, the audit log, the contract and the timeline:
+// the scenario result (shaped like the platform's scenario result event, docs/decisions.md),
+// the timeline events, and the findings of validation and board lint. Browser-safe: zod only.
+import { z } from 'zod';
+import { ACTION_TYPES, TRIGGER_TYPES } from '../platform/things/schema';
+
+export const RESULT_CODES = [
+  'SUCCESS',
+  /** The board answered an ATT error, or has no such service or characteristic. */
+  'GATT_ERROR',
+  /** The link dropped, or the board stopped answering, while the scenario ran. */
+  'BLE_CONNECTION_ERROR',
+  /** Anything else the client could not do (a bug, an unusable action). */
+  'RUNTIME_ERROR',
+] as const;
+export type ResultCode = (typeof RESULT_CODES)[number];
+
+export const actionResultSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('void') }),
+  /** A GATT_READ: the bytes read, base64. */
+  z.object({ type: z.literal('binary'), data: z.string() }),
+]);
+export type ActionResult = z.infer<typeof actionResultSchema>;
+
+export const scenarioResultSchema = z.object({
+  scenarioId: z.string(),
+  /** The set's revision; 0 for an editor draft that was never saved. */
+  revision: z.number().int(),
+  /** ms since the epoch. */
+  startTime: z.number(),
+  endTime: z.number(),
+  resultCode: z.enum(RESULT_CODES),
+  /** One per action that completed, in order; all of them when `resultCode` is SUCCESS. */
+  actionResults: z.array(actionResultSchema),
+  /** base64 of the notification that triggered a BLE_NOTIFICATION scenario. */
+  bleNotificationPayload: z.string().optional(),
+  errorReason: z.string().optional(),
+});
+export type ScenarioResult = z.infer<typeof scenarioResultSchema>;
+
+/** A scenario set ready to run: what the platform holds (or the editor's draft, ids filled in). */
+export const runnableSetSchema = z.object({
+  autoClose: z.boolean(),
+  suppressionInterval: z.number().int().nonnegative(),
+  revision: z.number().int().nonnegative(),
+  scenarios: z.array(
+    z.object({
+      id: z.string(),
+      trigger: z.object({
+        type: z.enum(TRIGGER_TYPES),
+        serviceUuid: z.string().optional(),
+        characteristicUuid: z.string().optional(),
+      }),
+      actions: z.array(
+        z.object({
+          type: z.enum(ACTION_TYPES),
+          sleepMillis: z.number().optional(),
+          serviceUuid: z.string().optional(),
+          characteristicUuid: z.string().optional(),
+          data: z.string().optional(),
+        }),
+      ),
+    }),
+  ),
+});
+export type RunnableSet = z.infer<typeof runnableSetSchema>;
+
+/** Why a run ended. */
+export const STOP_REASONS = ['operator', 'cycles', 'duration', 'error'] as const;
+
+const at = z.number();
+const run = z.number().int().positive();
+
+/**
+ * Every step of a dry run, in the order it happened. Times are ms since the epoch. `run`
+ * numbers the scenario runs of one dry run from 1; `scenario` is the index in the set.
+ */
+export const timelineEventSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('connecting'), at, cycle: z.number().int().positive() }),
+  z.object({ kind: z.literal('connected'), at, mtu: z.number().int() }),
+  z.object({ kind: z.literal('connect-failed'), at, error: z.string() }),
+  z.object({
+    kind: z.literal('notification'),
+    at,
+    serviceUuid: z.string(),
+    characteristicUuid: z.string(),
+    data: z.string(),
+  }),
+  z.object({
+    kind: z.literal('scenario-start'),
+    at,
+    run,
+    scenario: z.number().int(),
+    scenarioId: z.string(),
+    trigger: z.enum(TRIGGER_TYPES),
+  }),
+  z.object({
+    kind: z.literal('action-start'),
+    at,
+    run,
+    scenario: z.number().int(),
+    action: z.number().int(),
+    type: z.enum(ACTION_TYPES),
+  }),
+  z.object({
+    kind: z.literal('action'),
+    run,
+    scenario: z.number().int(),
+    action: z.number().int(),
+    type: z.enum(ACTION_TYPES),
+    startedAt: at,
+    endedAt: at,
+    serviceUuid: z.string().optional(),
+    characteristicUuid: z.string().optional(),
+    sleepMillis: z.number().optional(),
+    /** base64: what was written, or what was read. */
+    data: z.string().optional(),
+    error: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('scenario-end'),
+    at,
+    run,
+    scenario: z.number().int(),
+    result: scenarioResultSchema,
+  }),
+  /** A scenario run the stop interrupted: it has no result, as the platform's client sends none. */
+  z.object({ kind: z.literal('scenario-cancelled'), at, run, scenario: z.number().int() }),
+  /** A scenario that was queued when autoClose ended the connection: it never ran. */
+  z.object({ kind: z.literal('scenario-dropped'), at, scenario: z.number().int() }),
+  z.object({
+    kind: z.literal('disconnected'),
+    at,
+    by: z.enum(['autoClose', 'link', 'stop']),
+    reason: z.string(),
+  }),
+  z.object({
+    kind: z.literal('waiting'),
+    at,
+    until: at,
+    why: z.enum(['suppressionInterval', 'reconnect']),
+  }),
+  z.object({ kind: z.literal('error'), at, message: z.string() }),
+  z.object({ kind: z.literal('stopped'), at, reason: z.enum(STOP_REASONS) }),
+]);
+export type TimelineEvent = z.infer<typeof timelineEventSchema>;
+
+/** A problem found before upload: `error` blocks Save, `warning` is for the engineer to weigh. */
+export const findingSchema = z.object({
+  /** Field path in the set, e.g. `scenarios[0].actions[1].characteristicUuid`. */
+  field: z.string(),
+  message: z.string(),
+  severity: z.enum(['error', 'warning']),
+  /** Which rule fired (docs/decisions.md, "Scenario sets"). */
+  rule: z.string(),
+});
+export type Finding = z.infer<typeof findingSchema>;

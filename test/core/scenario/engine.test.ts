@@ -1,0 +1,264 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  rig,
+  sensorBoard,
+  SENSOR_SERVICE,
+  BUTTON,
+  TEMPERATURE,
+  LED,
+  type Rig,
+} from '../ble/fixture';
+import { startDryRun, type DryRunOptions } from '../../../src/core/scenario/engine';
+import type { RunnableSet, TimelineEvent } from '../../../src/core/scenario/schema';
+
+let r: Rig;
+afterEach(() => r.close());
+
+type Scenario = RunnableSet['scenarios'][number];
+const immediate = (id: string, actions: Scenario['actions']): Scenario => ({
+  id,
+  trigger: { type: 'IMMEDIATE' },
+  actions,
+});
+const onNotify = (
+  id: string,
+  characteristicUuid: string,
+  actions: Scenario['actions'],
+): Scenario => ({
+  id,
+  trigger: { type: 'BLE_NOTIFICATION', serviceUuid: SENSOR_SERVICE, characteristicUuid },
+  actions,
+});
+const set = (scenarios: Scenario[], over: Partial<RunnableSet> = {}): RunnableSet => ({
+  autoClose: false,
+  suppressionInterval: 0,
+  revision: 3,
+  scenarios,
+  ...over,
+});
+
+async function start(s: RunnableSet, over: Partial<DryRunOptions> = {}) {
+  const ad = await r.find({ name: 'sensor' });
+  const events: TimelineEvent[] = [];
+  const run = startDryRun({
+    central: r.central,
+    deviceId: ad.id,
+    set: s,
+    clock: r.clock,
+    onEvent: (e) => events.push(e),
+    ...over,
+  });
+  return { run, events, deviceId: ad.id };
+}
+
+const kinds = (events: TimelineEvent[]) => events.map((e) => e.kind);
+const ends = (events: TimelineEvent[]) =>
+  events.flatMap((e) => (e.kind === 'scenario-end' ? [e.result] : []));
+
+describe('the scenario engine on the simulated bench', () => {
+  it('runs the IMMEDIATE scenarios on connect, actions in order, SLEEP on the clock', async () => {
+    r = rig([sensorBoard()]);
+    const { run, events } = await start(
+      set([
+        immediate('s1', [
+          {
+            type: 'GATT_WRITE',
+            serviceUuid: SENSOR_SERVICE,
+            characteristicUuid: LED,
+            data: 'AQ==',
+          },
+          { type: 'SLEEP', sleepMillis: 250 },
+          { type: 'GATT_READ', serviceUuid: SENSOR_SERVICE, characteristicUuid: LED },
+        ]),
+      ]),
+    );
+    await r.clock.advance(1_000);
+    const [result] = ends(events);
+    expect(result).toMatchObject({
+      scenarioId: 's1',
+      revision: 3,
+      resultCode: 'SUCCESS',
+      actionResults: [{ type: 'void' }, { type: 'void' }, { type: 'binary', data: 'AQ==' }],
+    });
+    expect(result?.bleNotificationPayload).toBeUndefined();
+    expect(result?.errorReason).toBeUndefined();
+    const sleep = events.find((e) => e.kind === 'action' && e.type === 'SLEEP');
+    expect(sleep?.kind === 'action' && sleep.endedAt - sleep.startedAt).toBe(250);
+    // Write 5 ms + sleep 250 ms + read 5 ms of simulated link time.
+    expect(result!.endTime - result!.startTime).toBe(260);
+    expect(kinds(events).slice(0, 4)).toEqual([
+      'connecting',
+      'connected',
+      'scenario-start',
+      'action-start',
+    ]);
+    // autoClose false: still connected, nothing else happens.
+    expect(kinds(events).at(-1)).toBe('scenario-end');
+    const outcome = await r.drive(run.stop());
+    expect(outcome.reason).toBe('operator');
+    expect(outcome.results).toHaveLength(1);
+  });
+
+  it('runs a BLE_NOTIFICATION scenario per notification, carrying its payload', async () => {
+    r = rig([sensorBoard()]);
+    const { run, events, deviceId } = await start(
+      set([
+        onNotify('button', BUTTON, [
+          { type: 'GATT_READ', serviceUuid: SENSOR_SERVICE, characteristicUuid: TEMPERATURE },
+        ]),
+        onNotify('collect', TEMPERATURE, []),
+      ]),
+    );
+    // After the first periodic temperature notification (0409) changed the value read.
+    await r.clock.advance(300);
+    r.bench.pressButton(deviceId);
+    await r.clock.advance(50);
+    r.bench.pressButton(deviceId);
+    await r.clock.advance(50);
+    await r.drive(run.stop());
+    const results = ends(events);
+    const button = results.filter((x) => x.scenarioId === 'button');
+    expect(button.map((x) => x.bleNotificationPayload)).toEqual(['AQ==', 'Ag==']);
+    expect(button[0]?.actionResults).toEqual([{ type: 'binary', data: 'BAk=' }]);
+    // The periodic temperature notification (every 100 ms, 0409) runs the collecting scenario.
+    const collected = results.filter((x) => x.scenarioId === 'collect');
+    expect(collected.length).toBeGreaterThanOrEqual(1);
+    expect(collected[0]).toMatchObject({
+      resultCode: 'SUCCESS',
+      actionResults: [],
+      bleNotificationPayload: 'BAk=',
+    });
+    expect(events.filter((e) => e.kind === 'notification').length).toBe(results.length);
+  });
+
+  it('with autoClose: connect → run → disconnect → wait suppressionInterval → reconnect', async () => {
+    r = rig([sensorBoard()]);
+    const { run, events } = await start(
+      set([immediate('blink', [{ type: 'SLEEP', sleepMillis: 40 }])], {
+        autoClose: true,
+        suppressionInterval: 500,
+      }),
+      { cycles: 3 },
+    );
+    for (let i = 0; i < 40; i++) await r.clock.advance(50);
+    const outcome = await r.drive(run.done);
+    expect(outcome.reason).toBe('cycles');
+    expect(outcome.results.map((x) => x.resultCode)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
+    const cycle = [
+      'connecting',
+      'connected',
+      'scenario-start',
+      'action-start',
+      'action',
+      'scenario-end',
+      'disconnected',
+    ];
+    expect(kinds(events)).toEqual([...cycle, 'waiting', ...cycle, 'waiting', ...cycle, 'stopped']);
+    const disconnects = events.filter((e) => e.kind === 'disconnected');
+    expect(disconnects.every((e) => e.kind === 'disconnected' && e.by === 'autoClose')).toBe(true);
+    const waits = events.filter((e) => e.kind === 'waiting');
+    const connects = events.filter((e) => e.kind === 'connecting').slice(1);
+    waits.forEach((w, i) => {
+      expect(w.kind === 'waiting' && w.until - w.at).toBe(500);
+      expect(w.kind === 'waiting' && w.why).toBe('suppressionInterval');
+      expect(connects[i]!.at - w.at).toBe(500);
+    });
+  });
+
+  it('a GATT error ends that run only, with GATT_ERROR and the failing action', async () => {
+    r = rig([sensorBoard()]);
+    const { run, events, deviceId } = await start(
+      set([
+        immediate('bad', [
+          { type: 'GATT_READ', serviceUuid: SENSOR_SERVICE, characteristicUuid: LED },
+          {
+            type: 'GATT_WRITE',
+            serviceUuid: SENSOR_SERVICE,
+            characteristicUuid: TEMPERATURE,
+            data: 'AQ==',
+          },
+          { type: 'SLEEP', sleepMillis: 10 },
+        ]),
+        onNotify('after', BUTTON, [{ type: 'SLEEP', sleepMillis: 10 }]),
+      ]),
+    );
+    await r.clock.advance(100);
+    r.bench.pressButton(deviceId);
+    await r.clock.advance(100);
+    await r.drive(run.stop());
+    const [bad, after] = ends(events);
+    expect(bad).toMatchObject({
+      scenarioId: 'bad',
+      resultCode: 'GATT_ERROR',
+      actionResults: [{ type: 'binary', data: 'AA==' }],
+      errorReason: expect.stringMatching(/^actions\[1\] GATT_WRITE: .*does not allow write/),
+    });
+    expect(events.filter((e) => e.kind === 'action' && e.scenario === 0)).toHaveLength(2);
+    expect(after).toMatchObject({ scenarioId: 'after', resultCode: 'SUCCESS' });
+  });
+
+  it('a link lost mid-scenario gives BLE_CONNECTION_ERROR, then the engine reconnects', async () => {
+    r = rig([sensorBoard({ faults: { dropLinkDuringWrite: { characteristic: LED } } })]);
+    const { run, events } = await start(
+      set([
+        immediate('write', [
+          {
+            type: 'GATT_WRITE',
+            serviceUuid: SENSOR_SERVICE,
+            characteristicUuid: LED,
+            data: 'AQ==',
+          },
+        ]),
+      ]),
+      { retryDelayMs: 300 },
+    );
+    for (let i = 0; i < 100; i++) await r.clock.advance(50);
+    await r.drive(run.stop());
+    const [lost, retried] = ends(events);
+    expect(lost).toMatchObject({ resultCode: 'BLE_CONNECTION_ERROR', actionResults: [] });
+    expect(lost?.errorReason).toMatch(/^actions\[0\] GATT_WRITE: /);
+    expect(events.find((e) => e.kind === 'disconnected')).toMatchObject({ by: 'link' });
+    expect(events.find((e) => e.kind === 'waiting')).toMatchObject({ why: 'reconnect' });
+    // The fault fires once: the second connection's run succeeds.
+    expect(retried).toMatchObject({ resultCode: 'SUCCESS' });
+  });
+
+  it('stopping mid-SLEEP ends cleanly: no result, link closed, no timer left', async () => {
+    r = rig([sensorBoard({ notifications: {} })]);
+    const { run, events, deviceId } = await start(
+      set([immediate('long', [{ type: 'SLEEP', sleepMillis: 60_000 }])]),
+    );
+    await r.clock.advance(1_000);
+    expect(r.bench.view(deviceId).connected).toBe(true);
+    const pending = r.clock.timerCount;
+    const outcome = await r.drive(run.stop());
+    await r.clock.advance(100);
+    expect(outcome).toEqual({ reason: 'operator', results: [] });
+    expect(kinds(events).slice(-4)).toEqual([
+      'action',
+      'scenario-cancelled',
+      'disconnected',
+      'stopped',
+    ]);
+    expect(events.at(-2)).toMatchObject({ kind: 'disconnected', by: 'stop' });
+    expect(r.bench.view(deviceId).connected).toBe(false);
+    // The SLEEP's timer is gone: only the board's advertising timer remains.
+    expect(r.clock.timerCount).toBeLessThan(pending);
+    expect(r.clock.timerCount).toBeLessThanOrEqual(1);
+  });
+
+  it('stops by itself after durationMs', async () => {
+    r = rig([sensorBoard()]);
+    const { run } = await start(
+      set([immediate('loop', [{ type: 'SLEEP', sleepMillis: 100 }])], {
+        autoClose: true,
+        suppressionInterval: 100,
+      }),
+      { durationMs: 2_000 },
+    );
+    for (let i = 0; i < 50; i++) await r.clock.advance(50);
+    const outcome = await r.drive(run.done);
+    expect(outcome.reason).toBe('duration');
+    expect(outcome.results.length).toBeGreaterThanOrEqual(5);
+  });
+});
