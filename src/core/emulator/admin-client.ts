@@ -1,6 +1,7 @@
 // Typed client for the emulator's admin API, used by the app's Emulator page and by tests.
 import { z } from 'zod';
 import { PlatformHttp, type HttpOptions } from '../platform/http';
+import type { DeliverScenarioResultsInput } from '../platform/things/event-schema';
 import { deviceSchema } from '../platform/things/schema';
 import {
   activitySchema,
@@ -116,5 +117,13 @@ export class EmulatorAdminClient {
     const query: Record<string, string> = {};
     for (const [key, value] of Object.entries(filter)) if (value) query[key] = value;
     return this.http.request('GET', '/user-tokens', { query, schema: z.array(userTokenSchema) });
+  }
+
+  /** Sends each result to the product's channel as a scenario result event, in order. */
+  deliverScenarioResults(input: DeliverScenarioResultsInput) {
+    return this.http.request('POST', '/things/scenario-results', {
+      body: input,
+      schema: z.array(webhookDeliverySchema),
+    });
   }
 }

@@ -1,13 +1,11 @@
 // The emulator's webhook dispatcher: each channel may have a webhook URL; areas hand it an
 // event envelope and it signs the body with the channel secret, POSTs it, and keeps the
 // delivery (status, response, timing) so the admin API, the UI and history endpoints can show it.
-import { signBody, SIGNATURE_HEADER } from '../webhooks/signature';
+import { postSigned } from '../webhooks/send';
+import { signBody } from '../webhooks/signature';
 import type { Directory } from './channels';
 import type { Clock } from './clock';
 import { sql, type Db } from './store';
-
-/** Real time allowed for the receiver to answer; the platform's own limit is not in the seeds. */
-const DELIVERY_TIMEOUT_MS = 5_000;
 
 export type DeliveryStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
 
@@ -107,7 +105,10 @@ export class Webhooks {
     let outcome: { status: DeliveryStatus; responseStatus?: number; error?: string };
     if (!channel) outcome = { status: 'FAILED', error: `no channel ${channelId}` };
     else if (!url) outcome = { status: 'FAILED', error: 'no webhook URL is set for the channel' };
-    else outcome = await post(url, body, signature);
+    else
+      outcome = await postSigned(url, body, channel.channelSecret, {
+        userAgent: 'DeviceBench-Emulator',
+      });
 
     sql(
       this.db,
@@ -149,39 +150,6 @@ export class Webhooks {
   onDelivery(listener: (delivery: WebhookDelivery) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-}
-
-async function post(
-  url: string,
-  body: string,
-  signature: string,
-): Promise<{ status: DeliveryStatus; responseStatus?: number; error?: string }> {
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        [SIGNATURE_HEADER]: signature,
-        'user-agent': 'DeviceBench-Emulator',
-      },
-      body,
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-    });
-    await response.body?.cancel();
-    return response.ok
-      ? { status: 'SUCCESS', responseStatus: response.status }
-      : {
-          status: 'FAILED',
-          responseStatus: response.status,
-          error: `the receiver answered ${response.status}`,
-        };
-  } catch (err) {
-    const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
-    return {
-      status: 'FAILED',
-      error: cause instanceof Error ? cause.message : String(cause),
-    };
   }
 }
 

@@ -1,18 +1,8 @@
 // Module webhook events (seed 002 §2, §6) in their envelope, sent signed to the module
 // channel's webhook URL through the emulator's dispatcher.
-import { randomBytes } from 'node:crypto';
 import type { EmulatorContext } from '../../emulator/area';
+import { webhookEventId } from '../../webhooks/event-id';
 import type { ModuleStore } from './store';
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-/** A ULID (26 characters, time-ordered), the form the platform's webhook event IDs take. */
-export function webhookEventId(now: number): string {
-  let time = '';
-  for (let t = now, i = 0; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32] + time;
-  const random = [...randomBytes(16)].map((b) => CROCKFORD[b % 32]).join('');
-  return time + random;
-}
 
 /** The `source` of activated and deactivated events, by the kind of chat ID. */
 export function chatSource(chatId: string): Record<string, string> {

@@ -12,6 +12,9 @@ import {
   type EmulatorContext,
 } from '../../emulator/area';
 import { nextSequence, sql, type Db } from '../../emulator/store';
+import type { WebhookDelivery } from '../../emulator/webhooks';
+import { deliverScenarioResultsInputSchema, SCENARIO_RESULT_KIND } from './event-schema';
+import { dryRunDeviceId, scenarioResultEnvelope } from './events';
 import {
   createTrialProductSchema,
   scenarioSetInputSchema,
@@ -246,7 +249,7 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
   );
 }
 
-function admin(app: FastifyInstance, { db, clock, directory }: EmulatorContext): void {
+function admin(app: FastifyInstance, { db, clock, directory, webhooks }: EmulatorContext): void {
   const linkDevice = (deviceId: string, userId: string) => {
     if (!directory.user(userId)) directory.createUser('Bench user', userId);
     sql(
@@ -308,6 +311,45 @@ function admin(app: FastifyInstance, { db, clock, directory }: EmulatorContext):
       req.params.deviceId,
     );
     return changes ? reply.code(204).send() : notFound(reply, 'No link for that device.');
+  });
+
+  // Stands in for the platform's client reporting scenario runs: each result goes to the
+  // product's channel as its own envelope, in order, and the call answers once all are kept.
+  app.post('/scenario-results', async (req, reply) => {
+    const input = parseOr400(deliverScenarioResultsInputSchema, req.body, reply);
+    if (!input) return;
+    const product = sql(db, 'SELECT id, channel_id FROM things_products WHERE id = ?').get(
+      input.productId,
+    ) as { id: string; channel_id: number } | undefined;
+    if (!product) return notFound(reply, `productId: no trial product ${input.productId}.`);
+    const device =
+      input.productSpecificDeviceId === undefined
+        ? undefined
+        : (sql(
+            db,
+            `SELECT d.id, l.user_id AS userId FROM things_devices d
+               LEFT JOIN things_links l ON l.device_id = d.id
+             WHERE d.product_id = ? AND d.psdi = ?`,
+          ).get(product.id, input.productSpecificDeviceId) as
+            { id: string; userId: string | null } | undefined);
+    const deviceId = device?.id ?? dryRunDeviceId(product.id, input.productSpecificDeviceId);
+    const userId =
+      input.userId ??
+      device?.userId ??
+      (directory.users()[0] ?? directory.createUser('Bench user')).userId;
+    const channelId = String(product.channel_id);
+    const deliveries: WebhookDelivery[] = [];
+    for (const result of input.results) {
+      const envelope = scenarioResultEnvelope({
+        destination: channelId,
+        deviceId,
+        userId,
+        result,
+        now: clock.now(),
+      });
+      deliveries.push(await webhooks.deliver(channelId, SCENARIO_RESULT_KIND, envelope));
+    }
+    return deliveries;
   });
 }
 
