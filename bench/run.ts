@@ -5,8 +5,15 @@ import { InvalidRunError, type Benchmark } from './benchmark';
 import { emulatorThroughput } from './emulator-throughput';
 import { bleScan } from './ble-scan';
 import { provisioning } from './provisioning';
+import { scenarioOverhead, scenarioSleep } from './scenario';
 
-const BENCHMARKS: Benchmark[] = [emulatorThroughput, bleScan, provisioning];
+const BENCHMARKS: Benchmark[] = [
+  emulatorThroughput,
+  bleScan,
+  provisioning,
+  scenarioSleep,
+  scenarioOverhead,
+];
 
 // A signal would otherwise end the process without 'exit' listeners, the ones that kill children.
 process.once('SIGINT', () => process.exit(130));
