@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { AppErrorBody } from '../../src/core/app/contract';
+import type { ScannedDevice } from '../../src/core/app/contracts/ble';
 import { startApp, type AppService } from '../../src/core/app/service';
 import { MemoryCredentialStore } from '../../src/core/secrets/credential-store';
 
@@ -45,4 +46,23 @@ export function useApp(prefix: string): () => AppHarness {
       },
     };
   };
+}
+
+/** Scans until a board whose name contains `name` is heard, then stops. */
+export async function scanFor(harness: AppHarness, name: string): Promise<ScannedDevice> {
+  const found = new Promise<ScannedDevice>((resolve) => {
+    const off = harness.app.subscribe('ble:scanBatch', (batch) => {
+      const device = (batch as { devices: ScannedDevice[] }).devices.find((d) =>
+        d.localName?.includes(name),
+      );
+      if (device) {
+        off();
+        resolve(device);
+      }
+    });
+  });
+  const { scanId } = await harness.ok<{ scanId: string }>('ble:startScan', {});
+  const device = await found;
+  await harness.ok('ble:stopScan', { scanId });
+  return device;
 }

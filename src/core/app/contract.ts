@@ -13,6 +13,7 @@ import { notificationsOperations } from './contracts/notifications';
 import { videoOperations } from './contracts/video';
 import { iapOperations } from './contracts/iap';
 import { loginOperations } from './contracts/login';
+import { scenariosEvents, scenariosOperations } from './contracts/scenarios';
 import { serviceMessagesOperations } from './contracts/service-messages';
 import { thingsOperations } from './contracts/things';
 import { webhooksEvents, webhooksOperations } from './contracts/webhooks';
@@ -59,6 +60,7 @@ export const operations = {
   ...iapOperations,
   ...loginOperations,
   ...bleOperations,
+  ...scenariosOperations,
 } as const;
 
 /** The Electron IPC channel events travel on, as `(name, payload)`; the preload filters by name. */
@@ -68,6 +70,7 @@ export const events = {
   ...emulatorEvents,
   ...webhooksEvents,
   ...bleEvents,
+  ...scenariosEvents,
 } as const;
 
 export type Operations = typeof operations;

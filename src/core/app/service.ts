@@ -27,6 +27,7 @@ import { messagingHandlers } from './handlers/messaging';
 import { missionStickersHandlers } from './handlers/mission-stickers';
 import { modulesHandlers } from './handlers/modules';
 import { notificationsHandlers } from './handlers/notifications';
+import { startScenarios } from './handlers/scenarios';
 import { serviceMessagesHandlers } from './handlers/service-messages';
 import { thingsHandlers } from './handlers/things';
 import { videoHandlers } from './handlers/video';
@@ -69,6 +70,7 @@ export async function startApp(options: AppOptions): Promise<AppService> {
 
   const webhooks = await startWebhooks(ctx);
   const ble = await startBle(ctx, options.bleHost);
+  const scenarios = startScenarios(ctx, ble.supervisor, ble.provisioning.store);
 
   const handlers: AreaHandlers<typeof operations> = {
     ...appHandlers(ctx),
@@ -85,11 +87,13 @@ export async function startApp(options: AppOptions): Promise<AppService> {
     ...loginHandlers(ctx),
     ...webhooks.handlers,
     ...ble.handlers,
+    ...scenarios.handlers,
   };
   const sources: AreaEvents<typeof events> = {
     ...emulatorEventSources(ctx),
     ...webhooks.sources,
     ...ble.sources,
+    ...scenarios.sources,
   };
 
   return {

@@ -3,21 +3,18 @@
 // the property the client needs, and a write must fit the board's MTU. Warnings, not errors:
 // the board on the bench may not be the one that ships. Browser-safe.
 import { base64ByteLength, type ScenarioSetInput } from '../platform/things/schema';
-import { sameUuid, type CharacteristicInfo, type ServiceInfo } from '../ble/port';
+import { sameUuid, type CharacteristicProperty } from '../ble/port';
 import type { Finding } from './schema';
 
 export interface BoardGatt {
   /** The negotiated ATT MTU: one write carries at most `mtu - 3` bytes. */
   mtu: number;
-  services: ServiceInfo[];
+  services: { uuid: string; characteristics: { uuid: string; properties: readonly string[] }[] }[];
 }
 
 type Need = 'read' | 'write' | 'notify';
 
-const NEEDS: Record<
-  Need,
-  { properties: CharacteristicInfo['properties']; rule: string; what: string }
-> = {
+const NEEDS: Record<Need, { properties: CharacteristicProperty[]; rule: string; what: string }> = {
   read: { properties: ['read'], rule: 'read-not-permitted', what: 'read' },
   write: {
     properties: ['write', 'writeWithoutResponse'],

@@ -12,11 +12,9 @@ import type {
   ResultCode,
   RunnableSet,
   ScenarioResult,
-  STOP_REASONS,
+  StopReason,
   TimelineEvent,
 } from './schema';
-
-export type StopReason = (typeof STOP_REASONS)[number];
 
 export interface DryRunOptions {
   central: BleCentral;

@@ -67,6 +67,7 @@ export type RunnableSet = z.infer<typeof runnableSetSchema>;
 
 /** Why a run ended. */
 export const STOP_REASONS = ['operator', 'cycles', 'duration', 'error'] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
 
 const at = z.number();
 const run = z.number().int().positive();
@@ -155,3 +156,32 @@ export const findingSchema = z.object({
   rule: z.string(),
 });
 export type Finding = z.infer<typeof findingSchema>;
+
+/** One dry run as the audit log keeps it. */
+export const scenarioRunSummarySchema = z.object({
+  id: z.number().int(),
+  startedAt: z.number(),
+  endedAt: z.number().nullable(),
+  productId: z.string(),
+  productName: z.string(),
+  /** The board, as BleCentral connects to it, and its advertised name. */
+  deviceId: z.string(),
+  boardName: z.string(),
+  bench: z.enum(['simulated', 'hardware']),
+  setSource: z.enum(['saved', 'draft']),
+  revision: z.number().int(),
+  station: z.string(),
+  /** `interrupted`: the app ended while it ran. */
+  status: z.enum(['running', 'finished', 'interrupted']),
+  stopReason: z.enum(STOP_REASONS).nullable(),
+  results: z.number().int(),
+  /** Results whose code is not SUCCESS. */
+  failures: z.number().int(),
+});
+export type ScenarioRunSummary = z.infer<typeof scenarioRunSummarySchema>;
+
+export const runListQuerySchema = z.object({
+  productId: z.string().min(1).optional(),
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(200).default(20),
+});

@@ -2,32 +2,13 @@
 // batches, provisioning one board into the audit log and its CSV, field-named errors for bad
 // files and plans, and a crashed BLE process reported and restarted.
 import { describe, expect, it } from 'vitest';
-import type { ScannedDevice } from '../../../src/core/app/contracts/ble';
-import { useApp } from '../../helpers/app';
+import { scanFor as scanOn, useApp } from '../../helpers/app';
 import type { ProvisioningRecord } from '../../../src/core/audit/records';
 
 const get = useApp('app-ble');
 const ok = <T>(name: string, input?: unknown) => get().ok<T>(name, input);
 const fails = (name: string, input: unknown) => get().fails(name, input);
-
-/** Scans until a board whose name contains `name` is heard, then stops. */
-async function scanFor(name: string): Promise<ScannedDevice> {
-  const found = new Promise<ScannedDevice>((resolve) => {
-    const off = get().app.subscribe('ble:scanBatch', (batch) => {
-      const device = (batch as { devices: ScannedDevice[] }).devices.find((d) =>
-        d.localName?.includes(name),
-      );
-      if (device) {
-        off();
-        resolve(device);
-      }
-    });
-  });
-  const { scanId } = await ok<{ scanId: string }>('ble:startScan', {});
-  const device = await found;
-  await ok('ble:stopScan', { scanId });
-  return device;
-}
+const scanFor = (name: string) => scanOn(get(), name);
 
 describe('BLE bench', () => {
   it('starts the simulated bench in its own process', async () => {

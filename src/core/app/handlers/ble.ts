@@ -21,7 +21,12 @@ type Handlers = AreaHandlers<typeof bleOperations>;
 export async function startBle(
   ctx: AppContext,
   launch?: HostLauncher,
-): Promise<{ handlers: Handlers; sources: AreaEvents<typeof bleEvents> }> {
+): Promise<{
+  handlers: Handlers;
+  sources: AreaEvents<typeof bleEvents>;
+  supervisor: HostSupervisor;
+  provisioning: ProvisioningService;
+}> {
   const supervisor = await HostSupervisor.open(ctx.options.dataDir, launch);
   const scans = new ScanFeed(supervisor);
   const explorer = new Explorer(supervisor);
@@ -132,6 +137,8 @@ export async function startBle(
   };
 
   return {
+    supervisor,
+    provisioning,
     handlers: withBleErrors(handlers),
     sources: {
       'ble:status': (handler) => on(supervisor, 'status', handler),
@@ -249,7 +256,8 @@ function fieldsOf(err: Error): AppErrorBody['fields'] {
   return issues.map((i) => ({ field: i.path || 'file', message: i.message }));
 }
 
-function withBleErrors(handlers: Handlers): Handlers {
+/** Handlers whose BLE, board-file and provisioning failures become contract errors. */
+export function withBleErrors<H extends object>(handlers: H): H {
   const wrapped: Record<string, (input: never) => Promise<unknown>> = {};
   for (const [name, handler] of Object.entries(handlers) as [
     string,
@@ -262,5 +270,5 @@ function withBleErrors(handlers: Handlers): Handlers {
         throw bleError(err);
       }
     };
-  return wrapped as unknown as Handlers;
+  return wrapped as H;
 }

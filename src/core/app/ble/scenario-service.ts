@@ -1,0 +1,205 @@
+// Dry runs as the app offers them: the saved set or the editor's draft, on one board of the
+// current BLE central (simulated bench or hardware), one run per board at a time. Every
+// timeline event goes to the UI as it happens and to the audit log in batches; each result is
+// handed to the chosen delivery (the emulator's webhook log by default).
+import { EventEmitter } from 'node:events';
+import { realSimClock } from '../../ble/sim/clock';
+import type { ScenarioRunLog } from '../../audit/scenario-runs';
+import type { ThingsClient } from '../../platform/things/client';
+import type { ScenarioSet, ScenarioSetInput, TrialProduct } from '../../platform/things/schema';
+import { startDryRun, type DryRun } from '../../scenario/engine';
+import { describeFieldErrors, fieldErrors } from '../../platform/field-errors';
+import {
+  runnableSetSchema,
+  type RunnableSet,
+  type ScenarioResult,
+  type ScenarioRunSummary,
+  type TimelineEvent,
+} from '../../scenario/schema';
+import { AppFailure } from '../errors';
+import type { HostSupervisor } from './host-supervisor';
+
+/** Timeline events are written at least this often while a scenario runs. */
+const FLUSH_MS = 500;
+
+export interface StartRunInput {
+  productId: string;
+  deviceId: string;
+  boardName?: string;
+  set: { source: 'saved' } | { source: 'draft'; draft: ScenarioSetInput };
+  cycles?: number;
+  durationMs?: number;
+}
+
+/** Where each result goes; resolves with a problem to show on the timeline, if any. */
+export type DeliverResult = (result: ScenarioResult) => Promise<string | undefined>;
+
+export interface RunEvent {
+  runId: number;
+  event: TimelineEvent;
+}
+
+interface Active {
+  run: DryRun;
+  deviceId: string;
+  /** Events not yet in the log. */
+  buffer: TimelineEvent[];
+  /** The final record, once the run ended, its results were handed on and the log written. */
+  finished: Promise<ScenarioRunSummary>;
+}
+
+export class ScenarioService extends EventEmitter<{
+  event: [RunEvent];
+  run: [ScenarioRunSummary];
+}> {
+  private readonly active = new Map<number, Active>();
+
+  constructor(
+    readonly log: ScenarioRunLog,
+    private readonly supervisor: HostSupervisor,
+    private readonly things: () => Promise<ThingsClient>,
+  ) {
+    super();
+  }
+
+  async start(
+    input: StartRunInput,
+    delivery: (product: TrialProduct) => Promise<DeliverResult | undefined>,
+  ): Promise<ScenarioRunSummary> {
+    const busy = [...this.active.values()].find((a) => a.deviceId === input.deviceId);
+    if (busy)
+      throw AppFailure.field(
+        'deviceId',
+        'a dry run is already running on this board: stop it first',
+      );
+    const things = await this.things();
+    const product = (await things.listTrialProducts()).find((p) => p.id === input.productId);
+    if (!product)
+      throw AppFailure.field(
+        'productId',
+        `no trial product ${input.productId} on the active environment`,
+      );
+    const set =
+      input.set.source === 'saved'
+        ? savedSet(await things.getScenarioSet(product.id).catch(noSavedSet))
+        : draftSet(input.set.draft);
+    const central = await this.supervisor.central();
+    const deliver = await delivery(product);
+
+    const summary = this.log.start({
+      productId: product.id,
+      productName: product.name,
+      deviceId: input.deviceId,
+      boardName: input.boardName ?? input.deviceId,
+      bench: this.supervisor.status().mode,
+      setSource: input.set.source,
+      set,
+    });
+    const id = summary.id;
+    const buffer: TimelineEvent[] = [];
+    let deliveries = Promise.resolve();
+    const flush = () => {
+      if (buffer.length) this.log.append(id, buffer.splice(0));
+    };
+    const ticker = setInterval(flush, FLUSH_MS);
+    const run = startDryRun({
+      central,
+      deviceId: input.deviceId,
+      set,
+      clock: realSimClock(),
+      cycles: input.cycles,
+      durationMs: input.durationMs,
+      onEvent: (event) => {
+        buffer.push(event);
+        this.emit('event', { runId: id, event });
+        if (event.kind !== 'scenario-end') return;
+        flush();
+        if (deliver) deliveries = deliveries.then(() => this.hand(id, deliver, event.result));
+      },
+    });
+    const finished = run.done.then(async ({ reason }) => {
+      clearInterval(ticker);
+      await deliveries;
+      flush();
+      this.active.delete(id);
+      const final = this.log.finish(id, reason);
+      this.emit('run', final);
+      return final;
+    });
+    this.active.set(id, { run, deviceId: input.deviceId, buffer, finished });
+    this.emit('run', summary);
+    return summary;
+  }
+
+  async stop(runId: number): Promise<ScenarioRunSummary> {
+    const entry = this.active.get(runId);
+    if (!entry) return this.summary(runId);
+    await entry.run.stop();
+    return entry.finished;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.active.keys()].map((id) => this.stop(id)));
+  }
+
+  summary(runId: number): ScenarioRunSummary {
+    const run = this.log.get(runId);
+    if (!run) throw AppFailure.field('runId', `no dry run ${runId}`);
+    return run;
+  }
+
+  read(runId: number) {
+    const read = this.log.read(runId);
+    if (!read) throw AppFailure.field('runId', `no dry run ${runId}`);
+    // Events not yet flushed belong to the answer too.
+    return { ...read, events: [...read.events, ...(this.active.get(runId)?.buffer ?? [])] };
+  }
+
+  private async hand(runId: number, deliver: DeliverResult, result: ScenarioResult): Promise<void> {
+    const problem = await deliver(result).catch((err: unknown) =>
+      err instanceof Error ? err.message : String(err),
+    );
+    if (problem === undefined) return;
+    const event: TimelineEvent = {
+      kind: 'error',
+      at: Date.now(),
+      message: `result of ${result.scenarioId} not delivered: ${problem}`,
+    };
+    this.active.get(runId)?.buffer.push(event);
+    this.emit('event', { runId, event });
+  }
+}
+
+function noSavedSet(err: unknown): never {
+  if ((err as { status?: number }).status === 404)
+    throw AppFailure.field(
+      'set.source',
+      'the product has no saved scenario set on the platform: save it first, or run the draft',
+    );
+  throw err;
+}
+
+/** The platform's answer is parsed tolerantly; the engine needs the types it knows. */
+function savedSet(set: ScenarioSet): RunnableSet {
+  const parsed = runnableSetSchema.safeParse(set);
+  if (!parsed.success)
+    throw new AppFailure({
+      code: 'platform',
+      message: `The saved scenario set cannot be run: ${describeFieldErrors(fieldErrors(parsed.error))}`,
+    });
+  return parsed.data;
+}
+
+/** A draft was never saved: revision 0, and scenarios without an id get `draft-<n>`. */
+function draftSet(draft: ScenarioSetInput): RunnableSet {
+  return {
+    autoClose: draft.autoClose,
+    suppressionInterval: draft.suppressionInterval,
+    revision: 0,
+    scenarios: draft.scenarios.map((s, i) => ({
+      id: s.id ?? `draft-${i + 1}`,
+      trigger: s.trigger,
+      actions: s.actions,
+    })),
+  };
+}

@@ -1,0 +1,82 @@
+// Scenario dry runs on the BLE bench's central, kept in the audit log. Results go to the
+// embedded emulator's webhook log, straight to a bot's webhook URL, or nowhere.
+import { join } from 'node:path';
+import { ScenarioRunLog } from '../../audit/scenario-runs';
+import type { AuditStore } from '../../audit/store';
+import { ThingsClient } from '../../platform/things/client';
+import type { TrialProduct } from '../../platform/things/schema';
+import type { Delivery, scenariosEvents, scenariosOperations } from '../contracts/scenarios';
+import type { HostSupervisor } from '../ble/host-supervisor';
+import { ScenarioService, type DeliverResult } from '../ble/scenario-service';
+import { deliverToEmulator, deliverToWebhook } from '../ble/result-delivery';
+import { withBleErrors } from './ble';
+import { emulatorAdmin, type AppContext, type AreaEvents, type AreaHandlers } from './context';
+
+const READ_BOARD_TIMEOUT_MS = 10_000;
+
+export function startScenarios(
+  ctx: AppContext,
+  supervisor: HostSupervisor,
+  provisioning: AuditStore,
+): {
+  handlers: AreaHandlers<typeof scenariosOperations>;
+  sources: AreaEvents<typeof scenariosEvents>;
+} {
+  const log = new ScenarioRunLog({ file: join(ctx.options.dataDir, 'audit.sqlite') });
+  const service = new ScenarioService(
+    log,
+    supervisor,
+    async () => new ThingsClient(await ctx.envs.activeTarget(), ctx.options.http),
+  );
+  ctx.onClose(async () => {
+    await service.stopAll().catch(() => undefined);
+    log.close();
+  });
+
+  /** The PSDI the audit log says this board verified with for the product, if any. */
+  const psdiOf = (productId: string, deviceId: string) =>
+    provisioning
+      .search({ productId, states: ['verified'], limit: 500 })
+      .items.find((r) => r.boardId === deviceId)?.psdi;
+
+  const delivery =
+    (mode: Delivery, deviceId: string) =>
+    async (product: TrialProduct): Promise<DeliverResult | undefined> => {
+      const psdi = psdiOf(product.id, deviceId);
+      if (mode.mode === 'emulator') return deliverToEmulator(emulatorAdmin(ctx), product, psdi);
+      if (mode.mode === 'webhook') {
+        const channel = await ctx.envs.activeChannel();
+        return deliverToWebhook(mode.url, channel.channelSecret, product, psdi);
+      }
+      return undefined;
+    };
+
+  return {
+    handlers: withBleErrors({
+      'scenarios:readBoard': async ({ deviceId }) => {
+        const central = await supervisor.central();
+        const connection = await central.connect(deviceId, { timeoutMs: READ_BOARD_TIMEOUT_MS });
+        try {
+          return { deviceId, mtu: connection.mtu, services: await connection.discover() };
+        } finally {
+          await connection.disconnect().catch(() => undefined);
+        }
+      },
+      'scenarios:start': async ({ delivery: mode, ...input }) =>
+        service.start(input, await delivery(mode, input.deviceId)),
+      'scenarios:stop': ({ runId }) => service.stop(runId),
+      'scenarios:listRuns': async (query) => log.list(query),
+      'scenarios:getRun': async ({ runId }) => service.read(runId),
+    }),
+    sources: {
+      'scenarios:event': (handler) => {
+        service.on('event', handler);
+        return () => service.off('event', handler);
+      },
+      'scenarios:run': (handler) => {
+        service.on('run', handler);
+        return () => service.off('run', handler);
+      },
+    },
+  };
+}

@@ -1,0 +1,238 @@
+// Dry runs in the audit log: each run's summary, the set it ran (so a run can be read back
+// after the set changed) and every timeline event, in the same SQLite file as provisioning.
+// Events are appended in batches (a scenario's worth) so the log costs the radio nothing;
+// a run the app did not finish is marked `interrupted` when the log next opens.
+import { hostname } from 'node:os';
+import Database from 'better-sqlite3';
+import {
+  RESULT_CODES,
+  runListQuerySchema,
+  runnableSetSchema,
+  timelineEventSchema,
+  type RunnableSet,
+  type ScenarioRunSummary,
+  type StopReason,
+  type TimelineEvent,
+} from '../scenario/schema';
+import type { z } from 'zod';
+
+const MIGRATION = `
+CREATE TABLE IF NOT EXISTS scenario_runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  started_at INTEGER NOT NULL,
+  ended_at INTEGER,
+  product_id TEXT NOT NULL,
+  product_name TEXT NOT NULL,
+  device_id TEXT NOT NULL,
+  board_name TEXT NOT NULL,
+  bench TEXT NOT NULL CHECK (bench IN ('simulated', 'hardware')),
+  set_source TEXT NOT NULL CHECK (set_source IN ('saved', 'draft')),
+  revision INTEGER NOT NULL,
+  set_json TEXT NOT NULL,
+  station TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'interrupted')),
+  stop_reason TEXT,
+  results INTEGER NOT NULL DEFAULT 0,
+  failures INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS scenario_runs_started ON scenario_runs (started_at, id);
+CREATE TABLE IF NOT EXISTS scenario_run_events (
+  run_id INTEGER NOT NULL REFERENCES scenario_runs (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  event TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+`;
+
+interface RunRow {
+  id: number;
+  started_at: number;
+  ended_at: number | null;
+  product_id: string;
+  product_name: string;
+  device_id: string;
+  board_name: string;
+  bench: 'simulated' | 'hardware';
+  set_source: 'saved' | 'draft';
+  revision: number;
+  set_json: string;
+  station: string;
+  status: ScenarioRunSummary['status'];
+  stop_reason: StopReason | null;
+  results: number;
+  failures: number;
+}
+
+export interface NewRun {
+  productId: string;
+  productName: string;
+  deviceId: string;
+  boardName: string;
+  bench: 'simulated' | 'hardware';
+  setSource: 'saved' | 'draft';
+  set: RunnableSet;
+}
+
+const FAILURE = RESULT_CODES.filter((c) => c !== 'SUCCESS');
+
+export class ScenarioRunLog {
+  private readonly db: Database.Database;
+  private readonly station: string;
+  private readonly now: () => number;
+  private readonly nextSeq = new Map<number, number>();
+
+  constructor(options: { file: string; station?: string; now?: () => number }) {
+    this.station = options.station?.trim() || hostname();
+    this.now = options.now ?? Date.now;
+    this.db = new Database(options.file);
+    if (options.file !== ':memory:') this.db.pragma('journal_mode = WAL');
+    // A lost batch of timeline events on power loss is acceptable; provisioning's FULL is not needed.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('foreign_keys = ON');
+    this.db.exec(MIGRATION);
+    this.db
+      .prepare(
+        `UPDATE scenario_runs SET status = 'interrupted', ended_at = ? WHERE status = 'running'`,
+      )
+      .run(this.now());
+  }
+
+  start(run: NewRun): ScenarioRunSummary {
+    const { lastInsertRowid } = this.db
+      .prepare(
+        `INSERT INTO scenario_runs (started_at, product_id, product_name, device_id, board_name,
+           bench, set_source, revision, set_json, station, status)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running')`,
+      )
+      .run(
+        this.now(),
+        run.productId,
+        run.productName,
+        run.deviceId,
+        run.boardName,
+        run.bench,
+        run.setSource,
+        run.set.revision,
+        JSON.stringify(run.set),
+        this.station,
+      );
+    const id = Number(lastInsertRowid);
+    this.nextSeq.set(id, 0);
+    return this.require(id);
+  }
+
+  /** Appends events in one transaction, counting the results among them. */
+  append(id: number, events: readonly TimelineEvent[]): void {
+    if (!events.length) return;
+    const insert = this.db.prepare(
+      'INSERT INTO scenario_run_events (run_id, seq, event) VALUES (?, ?, ?)',
+    );
+    const count = this.db.prepare(
+      'UPDATE scenario_runs SET results = results + ?, failures = failures + ? WHERE id = ?',
+    );
+    this.db.transaction(() => {
+      let seq = this.nextSeq.get(id) ?? this.lastSeq(id) + 1;
+      let results = 0;
+      let failures = 0;
+      for (const event of events) {
+        insert.run(id, seq++, JSON.stringify(event));
+        if (event.kind === 'scenario-end') {
+          results++;
+          if ((FAILURE as readonly string[]).includes(event.result.resultCode)) failures++;
+        }
+      }
+      this.nextSeq.set(id, seq);
+      if (results) count.run(results, failures, id);
+    })();
+  }
+
+  finish(id: number, reason: StopReason): ScenarioRunSummary {
+    this.db
+      .prepare(
+        `UPDATE scenario_runs SET status = 'finished', ended_at = ?, stop_reason = ? WHERE id = ?`,
+      )
+      .run(this.now(), reason, id);
+    this.nextSeq.delete(id);
+    return this.require(id);
+  }
+
+  get(id: number): ScenarioRunSummary | undefined {
+    const row = this.db.prepare('SELECT * FROM scenario_runs WHERE id = ?').get(id) as
+      RunRow | undefined;
+    return row && toSummary(row);
+  }
+
+  /** The run with the set it ran and every event, in order. */
+  read(
+    id: number,
+  ): { run: ScenarioRunSummary; set: RunnableSet; events: TimelineEvent[] } | undefined {
+    const row = this.db.prepare('SELECT * FROM scenario_runs WHERE id = ?').get(id) as
+      RunRow | undefined;
+    if (!row) return undefined;
+    const events = (
+      this.db
+        .prepare('SELECT event FROM scenario_run_events WHERE run_id = ? ORDER BY seq')
+        .all(id) as {
+        event: string;
+      }[]
+    ).map((e) => timelineEventSchema.parse(JSON.parse(e.event)));
+    return { run: toSummary(row), set: runnableSetSchema.parse(JSON.parse(row.set_json)), events };
+  }
+
+  /** Newest first. */
+  list(query: z.input<typeof runListQuerySchema> = {}): {
+    items: ScenarioRunSummary[];
+    total: number;
+  } {
+    const q = runListQuerySchema.parse(query);
+    const where = 'WHERE (@productId IS NULL OR product_id = @productId)';
+    const params = { productId: q.productId ?? null };
+    const rows = this.db
+      .prepare(`SELECT * FROM scenario_runs ${where} ORDER BY id DESC LIMIT @limit OFFSET @offset`)
+      .all({ ...params, limit: q.limit, offset: q.offset }) as RunRow[];
+    const { total } = this.db
+      .prepare(`SELECT COUNT(*) AS total FROM scenario_runs ${where}`)
+      .get(params) as {
+      total: number;
+    };
+    return { items: rows.map(toSummary), total };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private lastSeq(id: number): number {
+    const row = this.db
+      .prepare('SELECT MAX(seq) AS seq FROM scenario_run_events WHERE run_id = ?')
+      .get(id) as { seq: number | null };
+    return row.seq ?? -1;
+  }
+
+  private require(id: number): ScenarioRunSummary {
+    const run = this.get(id);
+    if (!run) throw new Error(`no scenario run ${id}`);
+    return run;
+  }
+}
+
+function toSummary(row: RunRow): ScenarioRunSummary {
+  return {
+    id: row.id,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    productId: row.product_id,
+    productName: row.product_name,
+    deviceId: row.device_id,
+    boardName: row.board_name,
+    bench: row.bench,
+    setSource: row.set_source,
+    revision: row.revision,
+    station: row.station,
+    status: row.status,
+    stopReason: row.stop_reason,
+    results: row.results,
+    failures: row.failures,
+  };
+}

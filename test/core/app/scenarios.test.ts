@@ -1,0 +1,232 @@
+// Scenario dry runs through the app's contract: the simulated bench in the BLE process, the
+// saved set and the editor's draft, the timeline as events, runs in the audit log, results in
+// the emulator's webhook log and at a bot's receiver with valid signatures, field-named errors.
+import { describe, expect, it } from 'vitest';
+import type { ScannedDevice } from '../../../src/core/app/contracts/ble';
+import {
+  SCENARIO_RESULT_KIND,
+  scenarioResultEnvelopeSchema,
+} from '../../../src/core/platform/things/event-schema';
+import type { ScenarioRunSummary, TimelineEvent } from '../../../src/core/scenario/schema';
+import { scanFor, useApp } from '../../helpers/app';
+
+const get = useApp('app-scenarios');
+const ok = <T>(name: string, input?: unknown) => get().ok<T>(name, input);
+const fails = (name: string, input: unknown) => get().fails(name, input);
+
+const SENSOR = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+const BUTTON = 'a3c80001-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+const LED = 'a3c80003-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+
+const blink = {
+  autoClose: true,
+  suppressionInterval: 200,
+  scenarios: [
+    {
+      trigger: { type: 'IMMEDIATE' },
+      actions: [
+        { type: 'GATT_WRITE', serviceUuid: SENSOR, characteristicUuid: LED, data: 'AQ==' },
+        { type: 'SLEEP', sleepMillis: 50 },
+        { type: 'GATT_READ', serviceUuid: SENSOR, characteristicUuid: LED },
+      ],
+    },
+  ],
+};
+
+let board: ScannedDevice | undefined;
+async function sensor(): Promise<ScannedDevice> {
+  board ??= await scanFor(get(), 'DB Sensor');
+  return board;
+}
+
+async function product(name: string): Promise<{ id: string; channelId: number }> {
+  return ok('things:createTrialProduct', { name });
+}
+
+/** Starts a run and collects its events until its final record arrives. */
+async function run(input: Record<string, unknown>) {
+  const events: TimelineEvent[] = [];
+  let runId: number | undefined;
+  const early: { runId: number; event: TimelineEvent }[] = [];
+  const offEvents = get().app.subscribe('scenarios:event', (p) => {
+    const { runId: id, event } = p as { runId: number; event: TimelineEvent };
+    if (runId === undefined) early.push({ runId: id, event });
+    else if (id === runId) events.push(event);
+  });
+  let finish!: (summary: ScenarioRunSummary) => void;
+  const finished = new Promise<ScenarioRunSummary>((resolve) => (finish = resolve));
+  const offRuns = get().app.subscribe('scenarios:run', (p) => {
+    const summary = p as ScenarioRunSummary;
+    if (summary.id === runId && summary.status === 'finished') finish(summary);
+  });
+  const started = await ok<ScenarioRunSummary>('scenarios:start', input);
+  runId = started.id;
+  events.unshift(...early.filter((e) => e.runId === runId).map((e) => e.event));
+  return {
+    started,
+    events,
+    finished: finished.finally(() => {
+      offEvents();
+      offRuns();
+    }),
+  };
+}
+
+describe('scenario dry runs through the contract', () => {
+  it('reads the board GATT table that the editor lints against', async () => {
+    const { id } = await sensor();
+    const table = await ok<{ mtu: number; services: { uuid: string }[] }>('scenarios:readBoard', {
+      deviceId: id,
+    });
+    expect(table.mtu).toBe(185);
+    expect(table.services.map((s) => s.uuid)).toContain(SENSOR.replaceAll('-', ''));
+  });
+
+  it('runs a draft for 2 cycles, keeps the run, and sends each result to the emulator log', async () => {
+    const { id: productId } = await product('Dry-run lamp');
+    const { id: deviceId } = await sensor();
+    const { started, events, finished } = await run({
+      productId,
+      deviceId,
+      boardName: 'DB Sensor',
+      set: { source: 'draft', draft: blink },
+      cycles: 2,
+    });
+    expect(started).toMatchObject({ status: 'running', setSource: 'draft', revision: 0 });
+    const summary = await finished;
+    expect(summary).toMatchObject({ stopReason: 'cycles', results: 2, failures: 0 });
+    const results = events.flatMap((e) => (e.kind === 'scenario-end' ? [e.result] : []));
+    expect(results).toEqual([
+      expect.objectContaining({
+        scenarioId: 'draft-1',
+        revision: 0,
+        resultCode: 'SUCCESS',
+        actionResults: [{ type: 'void' }, { type: 'void' }, { type: 'binary', data: 'AQ==' }],
+      }),
+      expect.objectContaining({ scenarioId: 'draft-1', resultCode: 'SUCCESS' }),
+    ]);
+    expect(
+      events.filter((e) => e.kind === 'disconnected').map((e) => e.kind === 'disconnected' && e.by),
+    ).toEqual(['autoClose', 'autoClose']);
+
+    const kept = await ok<{ run: ScenarioRunSummary; events: TimelineEvent[] }>(
+      'scenarios:getRun',
+      {
+        runId: started.id,
+      },
+    );
+    expect(kept.events).toEqual(events);
+    const list = await ok<{ items: ScenarioRunSummary[] }>('scenarios:listRuns', { productId });
+    expect(list.items.map((r) => r.id)).toEqual([started.id]);
+
+    const deliveries = await ok<{ body: string }[]>('webhooks:listDeliveries', {
+      kind: SCENARIO_RESULT_KIND,
+    });
+    const delivered = deliveries
+      .map((d) => scenarioResultEnvelopeSchema.parse(JSON.parse(d.body)))
+      .filter((e) => e.events[0]?.things.result.startTime >= started.startedAt);
+    expect(delivered.map((e) => e.events[0]?.things.result)).toEqual(
+      expect.arrayContaining(results),
+    );
+  });
+
+  it('delivers straight to a bot webhook URL, signed with the channel secret', async () => {
+    const { id: productId, channelId } = await product('Direct delivery');
+    const { id: deviceId } = await sensor();
+    await ok('webhooks:clearReceived');
+    const { url } = await ok<{ url: string }>('webhooks:getReceiver');
+    const { finished } = await run({
+      productId,
+      deviceId,
+      set: { source: 'draft', draft: blink },
+      cycles: 1,
+      delivery: { mode: 'webhook', url },
+    });
+    await finished;
+    const { received } = await ok<{ received: { signature: string; channelId?: string; body: string }[] }>(
+      'webhooks:getReceiver',
+    );
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({ signature: 'valid', channelId: String(channelId) });
+    const envelope = scenarioResultEnvelopeSchema.parse(JSON.parse(received[0]!.body));
+    expect(envelope.destination).toBe(String(channelId));
+    expect(envelope.events[0]?.things).toMatchObject({
+      type: 'scenarioResult',
+      result: { scenarioId: 'draft-1', resultCode: 'SUCCESS' },
+    });
+  });
+
+  it('runs the saved set, and stops a run mid-SLEEP on request', async () => {
+    const { id: productId } = await product('Saved set');
+    const { id: deviceId } = await sensor();
+    const missing = await fails('scenarios:start', {
+      productId,
+      deviceId,
+      set: { source: 'saved' },
+    });
+    expect(missing.fields?.[0]?.field).toBe('set.source');
+
+    const saved = await ok<{ revision: number; scenarios: { id: string }[] }>(
+      'things:putScenarioSet',
+      {
+        productId,
+        scenarioSet: {
+          autoClose: false,
+          suppressionInterval: 0,
+          scenarios: [
+            { trigger: { type: 'IMMEDIATE' }, actions: [{ type: 'SLEEP', sleepMillis: 60_000 }] },
+          ],
+        },
+      },
+    );
+    const { started, events, finished } = await run({
+      productId,
+      deviceId,
+      set: { source: 'saved' },
+    });
+    expect(started.revision).toBe(saved.revision);
+    while (!events.some((e) => e.kind === 'action-start'))
+      await new Promise((r) => setTimeout(r, 20));
+    const busy = await fails('scenarios:start', { productId, deviceId, set: { source: 'saved' } });
+    expect(busy.fields?.[0]?.field).toBe('deviceId');
+    const stopped = await ok<ScenarioRunSummary>('scenarios:stop', { runId: started.id });
+    expect(stopped).toMatchObject({ status: 'finished', stopReason: 'operator', results: 0 });
+    await finished;
+    expect(events.map((e) => e.kind).slice(-3)).toEqual([
+      'scenario-cancelled',
+      'disconnected',
+      'stopped',
+    ]);
+    expect(events.find((e) => e.kind === 'scenario-start')).toMatchObject({
+      scenarioId: saved.scenarios[0]?.id,
+    });
+  });
+
+  it('names the field of bad input', async () => {
+    const empty = await fails('scenarios:start', {
+      productId: 'x',
+      deviceId: ' ',
+      set: { source: 'saved' },
+    });
+    expect(empty.fields?.map((f) => f.field)).toEqual(['deviceId']);
+    const url = await fails('scenarios:start', {
+      productId: 'x',
+      deviceId: 'y',
+      set: { source: 'saved' },
+      delivery: { mode: 'webhook', url: 'ftp://bot' },
+    });
+    expect(url.fields?.map((f) => f.field)).toEqual(['delivery.url']);
+    const draft = await fails('scenarios:start', {
+      productId: 'x',
+      deviceId: 'y',
+      set: { source: 'draft', draft: { ...blink, suppressionInterval: -1 } },
+    });
+    expect(draft.fields?.map((f) => f.field)).toEqual(['set.draft.suppressionInterval']);
+    const product = await fails('scenarios:start', {
+      productId: 'nope',
+      deviceId: 'y',
+      set: { source: 'saved' },
+    });
+    expect(product.fields?.map((f) => f.field)).toEqual(['productId']);
+  });
+});
