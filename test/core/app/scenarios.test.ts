@@ -15,7 +15,6 @@ const ok = <T>(name: string, input?: unknown) => get().ok<T>(name, input);
 const fails = (name: string, input: unknown) => get().fails(name, input);
 
 const SENSOR = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
-const BUTTON = 'a3c80001-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 const LED = 'a3c80003-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 
 const blink = {
@@ -43,32 +42,31 @@ async function product(name: string): Promise<{ id: string; channelId: number }>
   return ok('things:createTrialProduct', { name });
 }
 
-/** Starts a run and collects its events until its final record arrives. */
+/** Starts a run and collects its events (kept in order, live) until its final record arrives. */
 async function run(input: Record<string, unknown>) {
-  const events: TimelineEvent[] = [];
-  let runId: number | undefined;
-  const early: { runId: number; event: TimelineEvent }[] = [];
+  const byRun = new Map<number, TimelineEvent[]>();
+  const finals = new Map<number, ScenarioRunSummary>();
   const offEvents = get().app.subscribe('scenarios:event', (p) => {
-    const { runId: id, event } = p as { runId: number; event: TimelineEvent };
-    if (runId === undefined) early.push({ runId: id, event });
-    else if (id === runId) events.push(event);
+    const { runId, event } = p as { runId: number; event: TimelineEvent };
+    byRun.set(runId, [...(byRun.get(runId) ?? []), event]);
   });
-  let finish!: (summary: ScenarioRunSummary) => void;
-  const finished = new Promise<ScenarioRunSummary>((resolve) => (finish = resolve));
   const offRuns = get().app.subscribe('scenarios:run', (p) => {
     const summary = p as ScenarioRunSummary;
-    if (summary.id === runId && summary.status === 'finished') finish(summary);
+    if (summary.status === 'finished') finals.set(summary.id, summary);
   });
   const started = await ok<ScenarioRunSummary>('scenarios:start', input);
-  runId = started.id;
-  events.unshift(...early.filter((e) => e.runId === runId).map((e) => e.event));
+  const finished = (async () => {
+    while (!finals.has(started.id)) await new Promise((r) => setTimeout(r, 20));
+    offEvents();
+    offRuns();
+    return finals.get(started.id) as ScenarioRunSummary;
+  })();
   return {
     started,
-    events,
-    finished: finished.finally(() => {
-      offEvents();
-      offRuns();
-    }),
+    get events() {
+      return byRun.get(started.id) ?? [];
+    },
+    finished,
   };
 }
 
@@ -85,15 +83,17 @@ describe('scenario dry runs through the contract', () => {
   it('runs a draft for 2 cycles, keeps the run, and sends each result to the emulator log', async () => {
     const { id: productId } = await product('Dry-run lamp');
     const { id: deviceId } = await sensor();
-    const { started, events, finished } = await run({
+    const dry = await run({
       productId,
       deviceId,
       boardName: 'DB Sensor',
       set: { source: 'draft', draft: blink },
       cycles: 2,
     });
+    const { started, finished } = dry;
     expect(started).toMatchObject({ status: 'running', setSource: 'draft', revision: 0 });
     const summary = await finished;
+    const events = dry.events;
     expect(summary).toMatchObject({ stopReason: 'cycles', results: 2, failures: 0 });
     const results = events.flatMap((e) => (e.kind === 'scenario-end' ? [e.result] : []));
     expect(results).toEqual([
@@ -143,9 +143,9 @@ describe('scenario dry runs through the contract', () => {
       delivery: { mode: 'webhook', url },
     });
     await finished;
-    const { received } = await ok<{ received: { signature: string; channelId?: string; body: string }[] }>(
-      'webhooks:getReceiver',
-    );
+    const { received } = await ok<{
+      received: { signature: string; channelId?: string; body: string }[];
+    }>('webhooks:getReceiver');
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ signature: 'valid', channelId: String(channelId) });
     const envelope = scenarioResultEnvelopeSchema.parse(JSON.parse(received[0]!.body));
@@ -179,25 +179,22 @@ describe('scenario dry runs through the contract', () => {
         },
       },
     );
-    const { started, events, finished } = await run({
-      productId,
-      deviceId,
-      set: { source: 'saved' },
-    });
+    const dry = await run({ productId, deviceId, set: { source: 'saved' } });
+    const { started, finished } = dry;
     expect(started.revision).toBe(saved.revision);
-    while (!events.some((e) => e.kind === 'action-start'))
+    while (!dry.events.some((e) => e.kind === 'action-start'))
       await new Promise((r) => setTimeout(r, 20));
     const busy = await fails('scenarios:start', { productId, deviceId, set: { source: 'saved' } });
     expect(busy.fields?.[0]?.field).toBe('deviceId');
     const stopped = await ok<ScenarioRunSummary>('scenarios:stop', { runId: started.id });
     expect(stopped).toMatchObject({ status: 'finished', stopReason: 'operator', results: 0 });
     await finished;
-    expect(events.map((e) => e.kind).slice(-3)).toEqual([
+    expect(dry.events.map((e) => e.kind).slice(-3)).toEqual([
       'scenario-cancelled',
       'disconnected',
       'stopped',
     ]);
-    expect(events.find((e) => e.kind === 'scenario-start')).toMatchObject({
+    expect(dry.events.find((e) => e.kind === 'scenario-start')).toMatchObject({
       scenarioId: saved.scenarios[0]?.id,
     });
   });
