@@ -12,6 +12,7 @@ import { MissionStickers } from './consoles/MissionStickers';
 import { ModuleChannels } from './consoles/ModuleChannels';
 import { NotificationMessages } from './consoles/NotificationMessages';
 import { Provisioning } from './consoles/Provisioning';
+import { Scenarios } from './consoles/Scenarios';
 import { ServiceMessages } from './consoles/ServiceMessages';
 import { VideoService } from './consoles/VideoService';
 import { Emulator } from './pages/Emulator';
@@ -33,7 +34,7 @@ export const PAGE_GROUPS: { title: string; pages: PageEntry[] }[] = [
       { id: 'ble-bench', label: 'BLE bench', render: () => <BleBench /> },
       { id: 'provisioning', label: 'Provisioning', render: () => <Provisioning /> },
       { id: 'audit-log', label: 'Audit log', render: () => <AuditLog /> },
-      { id: 'scenarios', label: 'Scenarios' },
+      { id: 'scenarios', label: 'Scenarios', render: () => <Scenarios /> },
     ],
   },
   {

@@ -46,10 +46,19 @@ export function ErrorNotice({ error, shownFields = [], testId }: ErrorNoticeProp
 }
 
 /** Messages for one field, shown under its input; `id` lets the input point at them. */
-export function FieldMessages({ id, messages }: { id: string; messages: readonly string[] }) {
+export function FieldMessages({
+  id,
+  messages,
+  tone = 'error',
+}: {
+  id: string;
+  messages: readonly string[];
+  /** A warning does not make the field invalid: it is for the user to weigh. */
+  tone?: 'error' | 'warning';
+}) {
   if (messages.length === 0) return null;
   return (
-    <div id={id} className="field-error">
+    <div id={id} className={tone === 'error' ? 'field-error' : 'field-warning'}>
       {messages.map((m, i) => (
         <div key={i}>{m}</div>
       ))}

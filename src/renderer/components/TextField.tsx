@@ -13,6 +13,8 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   value: string;
   onChange: (value: string) => void;
   messages?: readonly string[];
+  /** Shown under the errors; they leave the field valid. */
+  warnings?: readonly string[];
   hint?: string;
   mono?: boolean;
   suggestions?: readonly Suggestion[];
@@ -25,6 +27,7 @@ export function TextField({
   value,
   onChange,
   messages = [],
+  warnings = [],
   hint,
   mono = false,
   suggestions,
@@ -34,7 +37,13 @@ export function TextField({
 }: TextFieldProps) {
   const id = useId();
   const invalid = messages.length > 0;
-  const described = [hint && `${id}-hint`, invalid && `${id}-error`].filter(Boolean).join(' ');
+  const described = [
+    hint && `${id}-hint`,
+    invalid && `${id}-error`,
+    warnings.length > 0 && `${id}-warning`,
+  ]
+    .filter(Boolean)
+    .join(' ');
   return (
     <div className={`field ${className ?? ''}`}>
       <label htmlFor={id}>{label}</label>
@@ -68,6 +77,7 @@ export function TextField({
         </div>
       )}
       <FieldMessages id={`${id}-error`} messages={messages} />
+      <FieldMessages id={`${id}-warning`} messages={warnings} tone="warning" />
     </div>
   );
 }

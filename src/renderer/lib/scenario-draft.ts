@@ -11,6 +11,9 @@ import {
   type ScenarioSetInput,
   type TriggerType,
 } from '../../core/platform/things/schema';
+import { lintAgainstBoard, type BoardGatt } from '../../core/scenario/board-lint';
+import { setRules } from '../../core/scenario/rules';
+import type { Finding } from '../../core/scenario/schema';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -187,14 +190,31 @@ export function withoutServerKeys(value: Json): Json {
   return copy;
 }
 
+/**
+ * `errors` block Save: what the PUT rejects, then the set rules. `warnings` do not: the rules
+ * that are advice, and the lint against the board on the bench. `input` is there whenever the
+ * PUT would take the draft (a dry run can use it even when a rule says it should not be saved).
+ */
 export type Validation =
-  { ok: true; input: ScenarioSetInput; errors: [] } | { ok: false; errors: FieldError[] };
+  | { ok: true; input: ScenarioSetInput; errors: []; warnings: FieldError[] }
+  | { ok: false; input?: ScenarioSetInput; errors: FieldError[]; warnings: FieldError[] };
 
-export function validateDraft(value: Json): Validation {
+export function validateDraft(value: Json, board?: BoardGatt): Validation {
   const parsed = scenarioSetInputSchema.safeParse(value);
-  return parsed.success
-    ? { ok: true, input: parsed.data, errors: [] }
-    : { ok: false, errors: fieldErrors(parsed.error) };
+  if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error), warnings: [] };
+  const findings = [
+    ...setRules(parsed.data),
+    ...(board ? lintAgainstBoard(parsed.data, board) : []),
+  ];
+  const of = (severity: Finding['severity']) =>
+    findings
+      .filter((f) => f.severity === severity)
+      .map(({ field, message }) => ({ field, message }));
+  const errors = of('error');
+  const warnings = of('warning');
+  return errors.length
+    ? { ok: false, input: parsed.data, errors, warnings }
+    : { ok: true, input: parsed.data, errors: [], warnings };
 }
 
 export function errorsByField(errors: readonly FieldError[]): Map<string, string[]> {

@@ -54,7 +54,7 @@ async function run(input: Record<string, unknown>) {
     const summary = p as ScenarioRunSummary;
     if (summary.status === 'finished') finals.set(summary.id, summary);
   });
-  const started = await ok<ScenarioRunSummary>('scenarios:start', input);
+  const { run: started } = await ok<{ run: ScenarioRunSummary }>('scenarios:start', input);
   const finished = (async () => {
     while (!finals.has(started.id)) await new Promise((r) => setTimeout(r, 20));
     offEvents();
@@ -124,7 +124,7 @@ describe('scenario dry runs through the contract', () => {
     });
     const delivered = deliveries
       .map((d) => scenarioResultEnvelopeSchema.parse(JSON.parse(d.body)))
-      .filter((e) => e.events[0]?.things.result.startTime >= started.startedAt);
+      .filter((e) => (e.events[0]?.things.result.startTime ?? 0) >= started.startedAt);
     expect(delivered.map((e) => e.events[0]?.things.result)).toEqual(
       expect.arrayContaining(results),
     );

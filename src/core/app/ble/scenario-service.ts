@@ -65,7 +65,7 @@ export class ScenarioService extends EventEmitter<{
   async start(
     input: StartRunInput,
     delivery: (product: TrialProduct) => Promise<DeliverResult | undefined>,
-  ): Promise<ScenarioRunSummary> {
+  ): Promise<{ run: ScenarioRunSummary; set: RunnableSet }> {
     const busy = [...this.active.values()].find((a) => a.deviceId === input.deviceId);
     if (busy)
       throw AppFailure.field(
@@ -128,7 +128,7 @@ export class ScenarioService extends EventEmitter<{
     });
     this.active.set(id, { run, deviceId: input.deviceId, buffer, finished });
     this.emit('run', summary);
-    return summary;
+    return { run: summary, set };
   }
 
   async stop(runId: number): Promise<ScenarioRunSummary> {

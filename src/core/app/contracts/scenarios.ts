@@ -64,7 +64,11 @@ export const scenariosOperations = {
     z.object({ deviceId }),
     z.object({ deviceId: z.string(), mtu: z.number(), services: z.array(gattServiceSchema) }),
   ),
-  'scenarios:start': op(startRunInputSchema, scenarioRunSummarySchema),
+  /** The new run's record, and the set as it runs (a draft's scenarios get `draft-<n>` ids). */
+  'scenarios:start': op(
+    startRunInputSchema,
+    z.object({ run: scenarioRunSummarySchema, set: runnableSetSchema }),
+  ),
   'scenarios:stop': op(z.object({ runId }), scenarioRunSummarySchema),
   'scenarios:listRuns': op(
     runListQuerySchema,

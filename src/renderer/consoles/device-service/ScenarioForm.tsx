@@ -30,6 +30,8 @@ import {
 export interface Draft {
   value: Json;
   errors: ReadonlyMap<string, string[]>;
+  /** Rules and board lint that do not block Save, by field path. */
+  warnings: ReadonlyMap<string, string[]>;
   set: (path: JsonPath, value: Json | undefined) => void;
   move: (path: JsonPath, from: number, to: number) => void;
   /** Id of a <datalist> of the product's UUIDs, offered in UUID inputs. */
@@ -47,9 +49,9 @@ const TRIGGER_LABELS: Record<TriggerField, string> = {
   characteristicUuid: 'Notification characteristic UUID',
 };
 
-function messagesAt(draft: Draft, path: JsonPath): string[] {
+function messagesAt(draft: Draft, path: JsonPath, of: 'errors' | 'warnings' = 'errors'): string[] {
   const key = pathKey(path);
-  return (draft.errors.get(key) ?? []).map((m) => `${key}: ${m}`);
+  return (draft[of].get(key) ?? []).map((m) => `${key}: ${m}`);
 }
 
 function asText(value: Json | undefined): string {
@@ -84,6 +86,7 @@ function DraftInput({
       value={asText(getIn(draft.value, path))}
       onChange={(text) => draft.set(path, numeric ? fromNumberText(text) : text)}
       messages={messagesAt(draft, path)}
+      warnings={messagesAt(draft, path, 'warnings')}
       mono={!numeric}
       inputMode={numeric ? 'numeric' : undefined}
       list={uuid ? draft.uuidListId : undefined}
@@ -144,6 +147,11 @@ function TypeSelect<T extends string>({
         ))}
       </select>
       <FieldMessages id={`${id}-error`} messages={messages} />
+      <FieldMessages
+        id={`${id}-warning`}
+        messages={messagesAt(draft, path, 'warnings')}
+        tone="warning"
+      />
     </div>
   );
 }
@@ -196,7 +204,12 @@ function ItemControls({
 
 function ObjectMessages({ draft, path }: { draft: Draft; path: JsonPath }) {
   const id = useId();
-  return <FieldMessages id={id} messages={messagesAt(draft, path)} />;
+  return (
+    <>
+      <FieldMessages id={id} messages={messagesAt(draft, path)} />
+      <FieldMessages id={`${id}-w`} messages={messagesAt(draft, path, 'warnings')} tone="warning" />
+    </>
+  );
 }
 
 function ActionRow({
@@ -355,7 +368,6 @@ export function ScenarioForm({ draft }: { draft: Draft }) {
   }
   const scenarios = draft.value.scenarios;
   const autoClose = draft.value.autoClose;
-  const interval = draft.value.suppressionInterval;
 
   return (
     <div className="scenario-form" data-testid="scenario-form">
@@ -377,11 +389,6 @@ export function ScenarioForm({ draft }: { draft: Draft }) {
           label="suppressionInterval (ms)"
           numeric
         />
-        {autoClose === false && typeof interval === 'number' && interval !== 0 && (
-          <p className="hint warn">
-            The platform expects suppressionInterval 0 when autoClose is false.
-          </p>
-        )}
       </div>
       <ObjectMessages draft={draft} path={['scenarios']} />
       {Array.isArray(scenarios) ? (

@@ -6,9 +6,10 @@ export interface ScenarioJsonProps {
   text: string;
   onChange: (text: string) => void;
   problems: readonly FieldError[];
+  warnings: readonly FieldError[];
 }
 
-export function ScenarioJson({ text, onChange, problems }: ScenarioJsonProps) {
+export function ScenarioJson({ text, onChange, problems, warnings }: ScenarioJsonProps) {
   const id = useId();
   return (
     <div className="scenario-json">
@@ -18,6 +19,15 @@ export function ScenarioJson({ text, onChange, problems }: ScenarioJsonProps) {
       {problems.length > 0 && (
         <ul id={`${id}-problems`} className="problems" data-testid="json-problems">
           {problems.map((p, i) => (
+            <li key={i}>
+              <code className="mono">{p.field}</code> {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {warnings.length > 0 && (
+        <ul className="problems warnings" data-testid="json-warnings">
+          {warnings.map((p, i) => (
             <li key={i}>
               <code className="mono">{p.field}</code> {p.message}
             </li>

@@ -1,7 +1,16 @@
 // Loads, edits, validates, imports/exports, saves and deletes one product's scenario set.
 // A 404 on load means the product has no set yet: the editor starts from an empty draft.
-import { useCallback, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
 import type { ScenarioSet, TrialProduct } from '../../../core/platform/things/schema';
+import type { BoardGatt } from '../../../core/scenario/board-lint';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { LoadFailure } from '../../components/LoadFailure';
@@ -23,6 +32,7 @@ import {
   withoutServerKeys,
   type Json,
   type JsonPath,
+  type Validation,
 } from '../../lib/scenario-draft';
 import { useResource } from '../../lib/use-resource';
 import { ScenarioForm, type Draft } from './ScenarioForm';
@@ -31,7 +41,21 @@ import { ScenarioJson } from './ScenarioJson';
 /** Each load gets a fresh number so the draft editor restarts from what was loaded. */
 let loads = 0;
 
-export function ScenarioSetEditor({ product }: { product: TrialProduct }) {
+/** What the editor holds, for a page that runs it (the Scenarios page's dry run). */
+export interface DraftState {
+  validation: Validation;
+  saved: ScenarioSet | null;
+  dirty: boolean;
+}
+
+export interface ScenarioSetEditorProps {
+  product: TrialProduct;
+  /** A board's GATT table to lint the draft against, named in the panel. */
+  board?: BoardGatt & { name: string };
+  onDraft?: (state: DraftState) => void;
+}
+
+export function ScenarioSetEditor({ product, board, onDraft }: ScenarioSetEditorProps) {
   const api = useApi();
   const load = useCallback(async () => {
     try {
@@ -59,7 +83,13 @@ export function ScenarioSetEditor({ product }: { product: TrialProduct }) {
           Loading scenario set…
         </p>
       ) : (
-        <DraftEditor key={loaded.value.load} product={product} initial={loaded.value.set} />
+        <DraftEditor
+          key={loaded.value.load}
+          product={product}
+          initial={loaded.value.set}
+          board={board}
+          onDraft={onDraft}
+        />
       )}
     </Panel>
   );
@@ -75,7 +105,15 @@ function docFrom(value: Json): Doc {
   return { value, text: formatJson(value) };
 }
 
-function DraftEditor({ product, initial }: { product: TrialProduct; initial: ScenarioSet | null }) {
+function DraftEditor({
+  product,
+  initial,
+  board,
+  onDraft,
+}: Omit<ScenarioSetEditorProps, 'product'> & {
+  product: TrialProduct;
+  initial: ScenarioSet | null;
+}) {
   const api = useApi();
   const uuidListId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -89,19 +127,28 @@ function DraftEditor({ product, initial }: { product: TrialProduct; initial: Sce
   const [notice, setNotice] = useState<string>();
   const [confirmingDelete, setConfirmingDelete] = useState(false);
 
-  const validation = useMemo(
+  const validation: Validation = useMemo(
     () =>
       doc.syntaxError === undefined
-        ? validateDraft(doc.value)
-        : { ok: false as const, errors: [{ field: '(JSON syntax)', message: doc.syntaxError }] },
-    [doc],
+        ? validateDraft(doc.value, board)
+        : {
+            ok: false as const,
+            errors: [{ field: '(JSON syntax)', message: doc.syntaxError }],
+            warnings: [],
+          },
+    [doc, board],
   );
   const errors = useMemo(() => errorsByField(validation.errors), [validation]);
+  const warnings = useMemo(() => errorsByField(validation.warnings), [validation]);
   const unplaced = useMemo(() => {
     const paths = formPaths(doc.value);
-    return validation.errors.filter((e) => !paths.has(e.field));
+    return {
+      errors: validation.errors.filter((e) => !paths.has(e.field)),
+      warnings: validation.warnings.filter((e) => !paths.has(e.field)),
+    };
   }, [doc.value, validation]);
   const dirty = doc.text !== baseline;
+  useEffect(() => onDraft?.({ validation, saved, dirty }), [onDraft, validation, saved, dirty]);
 
   const edit = useCallback((next: Json) => {
     setDoc(docFrom(next));
@@ -111,11 +158,12 @@ function DraftEditor({ product, initial }: { product: TrialProduct; initial: Sce
     () => ({
       value: doc.value,
       errors,
+      warnings,
       uuidListId,
       set: (path: JsonPath, value: Json | undefined) => edit(setIn(doc.value, path, value)),
       move: (path: JsonPath, from: number, to: number) => edit(moveIn(doc.value, path, from, to)),
     }),
-    [doc.value, errors, uuidListId, edit],
+    [doc.value, errors, warnings, uuidListId, edit],
   );
 
   function editText(text: string) {
@@ -184,6 +232,7 @@ function DraftEditor({ product, initial }: { product: TrialProduct; initial: Sce
   }
 
   const problemCount = validation.errors.length;
+  const warningCount = validation.warnings.length;
   return (
     <div className="draft-editor" onKeyDown={onKeyDown}>
       <div className="editor-status">
@@ -204,6 +253,16 @@ function DraftEditor({ product, initial }: { product: TrialProduct; initial: Sce
         >
           {problemCount === 0 ? 'valid' : `${problemCount} problem${problemCount === 1 ? '' : 's'}`}
         </span>
+        {warningCount > 0 && (
+          <span data-testid="warning-summary" className="badge warn">
+            {warningCount} warning{warningCount === 1 ? '' : 's'}
+          </span>
+        )}
+        {board && (
+          <span className="muted" data-testid="lint-board">
+            linted against {board.name} (MTU {board.mtu})
+          </span>
+        )}
         {notice && (
           <span className="notice" role="status" data-testid="editor-notice">
             {notice}
@@ -294,9 +353,18 @@ function DraftEditor({ product, initial }: { product: TrialProduct; initial: Sce
             </p>
           ) : (
             <>
-              {unplaced.length > 0 && (
+              {unplaced.errors.length > 0 && (
                 <ul className="problems" data-testid="form-problems">
-                  {unplaced.map((p, i) => (
+                  {unplaced.errors.map((p, i) => (
+                    <li key={i}>
+                      <code className="mono">{p.field}</code> {p.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {unplaced.warnings.length > 0 && (
+                <ul className="problems warnings" data-testid="form-warnings">
+                  {unplaced.warnings.map((p, i) => (
                     <li key={i}>
                       <code className="mono">{p.field}</code> {p.message}
                     </li>
@@ -309,7 +377,12 @@ function DraftEditor({ product, initial }: { product: TrialProduct; initial: Sce
         </div>
       ) : (
         <div role="tabpanel" aria-label="JSON">
-          <ScenarioJson text={doc.text} onChange={editText} problems={validation.errors} />
+          <ScenarioJson
+            text={doc.text}
+            onChange={editText}
+            problems={validation.errors}
+            warnings={validation.warnings}
+          />
         </div>
       )}
 

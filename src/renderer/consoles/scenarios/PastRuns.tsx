@@ -1,0 +1,64 @@
+// The product's dry runs in the audit log, newest first; open one to read its timeline again.
+import { useCallback, useEffect } from 'react';
+import { LoadFailure } from '../../components/LoadFailure';
+import { Panel } from '../../components/Panel';
+import { TableHead } from '../../components/TableHead';
+import { useApi } from '../../lib/api-context';
+import { formatTime } from '../../lib/format';
+import { useResource } from '../../lib/use-resource';
+
+export function PastRuns({
+  productId,
+  version,
+  openId,
+  onOpen,
+}: {
+  productId: string;
+  /** Changes when the list may have changed (a run started or ended). */
+  version: number;
+  openId: number | undefined;
+  onOpen: (runId: number) => void;
+}) {
+  const api = useApi();
+  const runs = useResource(
+    useCallback(() => api.scenarios.listRuns({ productId, limit: 20 }), [api, productId]),
+  );
+  const { reload } = runs;
+  useEffect(() => reload(), [version, reload]);
+
+  return (
+    <Panel title="Past dry runs" testId="past-runs">
+      {runs.error !== undefined && !runs.value ? (
+        <LoadFailure error={runs.error} onRetry={runs.reload} />
+      ) : !runs.value?.items.length ? (
+        <p className="note empty">No dry runs of this product yet.</p>
+      ) : (
+        <div className="scroll table-scroll">
+          <table className="grid" aria-label="Past dry runs">
+            <TableHead columns={['Run', 'Started', 'Board', 'Set', 'Results', 'Status', '']} />
+            <tbody>
+              {runs.value.items.map((r) => (
+                <tr key={r.id} data-testid="past-run" aria-current={r.id === openId || undefined}>
+                  <td className="mono">#{r.id}</td>
+                  <td className="mono">{formatTime(r.startedAt)}</td>
+                  <td>{r.boardName}</td>
+                  <td>{r.setSource === 'draft' ? 'draft' : `revision ${r.revision}`}</td>
+                  <td>
+                    {r.results}
+                    {r.failures > 0 && <span className="badge bad">{r.failures} failed</span>}
+                  </td>
+                  <td>{r.status}</td>
+                  <td>
+                    <button type="button" className="link" onClick={() => onOpen(r.id)}>
+                      Open run #{r.id}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Panel>
+  );
+}

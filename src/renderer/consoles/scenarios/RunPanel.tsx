@@ -1,0 +1,224 @@
+// The dry run's controls: product, board (from the live scan; its GATT table lints the set),
+// which set (the saved one or the editor's draft), how long, where the results go; start, stop.
+import { useState } from 'react';
+import type { BleStatus, ScannedDevice } from '../../../core/app/contracts/ble';
+import type { Delivery } from '../../../core/app/contracts/scenarios';
+import type { TrialProduct } from '../../../core/platform/things/schema';
+import type { RunnableSet, ScenarioRunSummary } from '../../../core/scenario/schema';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
+import { useApi } from '../../lib/api-context';
+import { useAction } from '../../lib/use-action';
+import type { Scan } from '../ble-bench/use-scan';
+import type { DraftState } from '../device-service/ScenarioSetEditor';
+import type { LintBoard } from '../Scenarios';
+import type { ShownRun } from './use-dry-run';
+
+type Length = 'stopped' | 'cycles' | 'seconds';
+
+export interface RunPanelProps {
+  products: TrialProduct[];
+  product: TrialProduct;
+  onSelectProduct: (productId: string) => void;
+  ble: BleStatus | undefined;
+  scan: Scan;
+  board: ScannedDevice | undefined;
+  onSelectBoard: (board: ScannedDevice | undefined) => void;
+  lintBoard: LintBoard | undefined;
+  reading: boolean;
+  onLint: (board: ScannedDevice) => void;
+  draft: DraftState | undefined;
+  shown: ShownRun | undefined;
+  onStarted: (run: ScenarioRunSummary, set: RunnableSet) => void;
+}
+
+export function RunPanel(props: RunPanelProps) {
+  const { products, product, ble, scan, board, draft, shown } = props;
+  const api = useApi();
+  const start = useAction();
+  const stop = useAction();
+  const [source, setSource] = useState<'saved' | 'draft'>('draft');
+  const [length, setLength] = useState<Length>('cycles');
+  const [amount, setAmount] = useState('3');
+  const [deliveryMode, setDeliveryMode] = useState<Delivery['mode']>('emulator');
+  const [url, setUrl] = useState('');
+
+  const boards = [...scan.entries.values()]
+    .map((e) => e.device)
+    .sort((a, b) => (a.localName ?? a.address).localeCompare(b.localName ?? b.address));
+  const ready = ble?.adapterState === 'poweredOn';
+  const running = shown?.run.status === 'running' ? shown.run : undefined;
+  const draftInput = draft?.validation.input;
+  const chosen = source === 'saved' && draft?.saved ? 'saved' : draftInput ? 'draft' : undefined;
+  const n = Number(amount);
+
+  const run = () =>
+    void start.run(async () => {
+      if (!board || !chosen) return;
+      const { run: started, set } = await api.scenarios.start({
+        productId: product.id,
+        deviceId: board.id,
+        boardName: board.localName ?? board.address,
+        set:
+          chosen === 'saved' || !draftInput
+            ? { source: 'saved' }
+            : { source: 'draft', draft: draftInput },
+        cycles: length === 'cycles' ? n : undefined,
+        durationMs: length === 'seconds' ? Math.round(n * 1000) : undefined,
+        delivery: deliveryMode === 'webhook' ? { mode: 'webhook', url } : { mode: deliveryMode },
+      });
+      props.onStarted(started, set);
+    });
+
+  return (
+    <Panel title="Dry run" testId="run-panel">
+      {ble && !ready && (
+        <div className="warning-box" role="alert">
+          The adapter is not ready ({ble.adapterState}). {ble.guidance ?? 'See the BLE bench page.'}
+        </div>
+      )}
+      <div className="form-grid run-form">
+        <label>
+          Product
+          <select value={product.id} onChange={(e) => props.onSelectProduct(e.target.value)}>
+            {products.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name} ({p.id})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Board ({ble?.mode === 'hardware' ? 'hardware' : 'simulated bench'})
+          <select
+            value={board?.id ?? ''}
+            data-testid="run-board"
+            onChange={(e) => props.onSelectBoard(boards.find((b) => b.id === e.target.value))}
+          >
+            <option value="">{boards.length ? 'Choose a board…' : 'Scanning…'}</option>
+            {boards.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.localName ?? '(no name)'} · {b.address} · {b.rssi} dBm
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="button-row">
+          <button
+            type="button"
+            disabled={!board || props.reading || Boolean(running)}
+            onClick={() => board && props.onLint(board)}
+          >
+            {props.reading ? 'Reading GATT table…' : 'Check the set against this board'}
+          </button>
+          {props.lintBoard && (
+            <span className="muted" data-testid="lint-status">
+              GATT table of {props.lintBoard.name}: {props.lintBoard.services.length} services
+            </span>
+          )}
+        </div>
+
+        <fieldset className="radio-row">
+          <legend>Scenario set</legend>
+          <label>
+            <input
+              type="radio"
+              name="run-source"
+              checked={chosen === 'draft'}
+              disabled={!draftInput}
+              onChange={() => setSource('draft')}
+            />
+            Editor draft{draft?.dirty ? ' (unsaved changes)' : ''}
+            {draft && !draftInput && ' — fix its problems first'}
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="run-source"
+              checked={chosen === 'saved'}
+              disabled={!draft?.saved}
+              onChange={() => setSource('saved')}
+            />
+            Saved set{draft?.saved ? ` (revision ${draft.saved.revision})` : ' (none yet)'}
+          </label>
+        </fieldset>
+
+        <label>
+          Run
+          <span className="inline">
+            <select
+              value={length}
+              aria-label="Run length"
+              onChange={(e) => setLength(e.target.value as Length)}
+            >
+              <option value="cycles">for a number of connections</option>
+              <option value="seconds">for a number of seconds</option>
+              <option value="stopped">until stopped</option>
+            </select>
+            {length !== 'stopped' && (
+              <input
+                className="number"
+                aria-label={length === 'cycles' ? 'Connections' : 'Seconds'}
+                inputMode="numeric"
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+              />
+            )}
+          </span>
+        </label>
+        <label>
+          Result events
+          <span className="inline">
+            <select
+              value={deliveryMode}
+              aria-label="Where result events go"
+              onChange={(e) => setDeliveryMode(e.target.value as Delivery['mode'])}
+            >
+              <option value="emulator">to the emulator&apos;s webhook log</option>
+              <option value="webhook">to a bot&apos;s webhook URL (signed)</option>
+              <option value="off">nowhere (timeline only)</option>
+            </select>
+            {deliveryMode === 'webhook' && (
+              <input
+                className="mono grow"
+                aria-label="Bot webhook URL"
+                placeholder="https://bot.example/webhook"
+                value={url}
+                onChange={(e) => setUrl(e.target.value)}
+              />
+            )}
+          </span>
+        </label>
+      </div>
+      <div className="button-row">
+        {running ? (
+          <button
+            type="button"
+            className="danger"
+            disabled={stop.busy}
+            onClick={() => void stop.run(() => api.scenarios.stop({ runId: running.id }))}
+          >
+            {stop.busy ? 'Stopping…' : 'Stop'}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            disabled={!ready || !board || !chosen || start.busy}
+            title={!board ? 'Choose a board first' : !chosen ? 'No set to run' : undefined}
+            onClick={run}
+          >
+            {start.busy ? 'Starting…' : 'Start dry run'}
+          </button>
+        )}
+        {running && (
+          <span className="badge warn" role="status" data-testid="run-status">
+            running on {running.boardName}
+          </span>
+        )}
+      </div>
+      <ErrorNotice error={start.error} testId="start-error" />
+      <ErrorNotice error={stop.error} />
+    </Panel>
+  );
+}

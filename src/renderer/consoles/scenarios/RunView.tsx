@@ -1,0 +1,175 @@
+// One dry run, live or from the audit log: its record, the timeline, the result events it
+// produced, what the emulator did with them, and the whole run as a JSON file.
+import { useCallback, useEffect, useMemo } from 'react';
+import type { ScenarioRunSummary } from '../../../core/scenario/schema';
+import {
+  SCENARIO_RESULT_KIND,
+  scenarioResultEnvelopeSchema,
+} from '../../../core/platform/things/event-schema';
+import { Panel } from '../../components/Panel';
+import { TableHead } from '../../components/TableHead';
+import { useApi } from '../../lib/api-context';
+import { downloadText } from '../../lib/files';
+import { formatTime } from '../../lib/format';
+import { useNavigate } from '../../lib/navigation';
+import { useResource } from '../../lib/use-resource';
+import { ResultEvents } from './ResultEvents';
+import { Timeline } from './Timeline';
+import { runExport } from './timeline-model';
+import type { ShownRun } from './use-dry-run';
+
+const DELIVERY_TONE = { SUCCESS: 'good', FAILED: 'bad', PENDING: 'warn' } as const;
+
+export function RunView({ shown }: { shown: ShownRun }) {
+  const { run, set, events } = shown;
+  const live = run.status === 'running';
+  const scenarios = useMemo(
+    () =>
+      set.scenarios.map((s) => ({
+        id: s.id,
+        trigger: s.trigger.type,
+      })),
+    [set],
+  );
+  const results = useMemo(
+    () => events.flatMap((e) => (e.kind === 'scenario-end' ? [e.result] : [])),
+    [events],
+  );
+
+  return (
+    <Panel
+      title={
+        <>
+          Dry run #{run.id} · {run.boardName}
+        </>
+      }
+      testId="run-view"
+      actions={
+        <button
+          type="button"
+          className="link"
+          onClick={() =>
+            downloadText(
+              `scenario-run-${run.id}.json`,
+              `${JSON.stringify(runExport({ run, set }, events), null, 2)}\n`,
+            )
+          }
+        >
+          Export JSON
+        </button>
+      }
+    >
+      <RunFacts run={run} />
+      <Timeline
+        events={events}
+        scenarios={scenarios}
+        now={live ? Date.now() : undefined}
+        following={live}
+      />
+      <h3>Result events</h3>
+      <ResultEvents results={results} />
+      <Delivered run={run} count={results.length} />
+    </Panel>
+  );
+}
+
+function RunFacts({ run }: { run: ScenarioRunSummary }) {
+  return (
+    <dl className="facts" data-testid="run-facts">
+      <dt>Status</dt>
+      <dd data-testid="run-state">
+        {run.status}
+        {run.stopReason && ` (${STOP_TEXT[run.stopReason]})`}
+      </dd>
+      <dt>Set</dt>
+      <dd>
+        {run.setSource === 'draft' ? 'editor draft' : `saved revision ${run.revision}`} ·{' '}
+        {run.productName}
+      </dd>
+      <dt>Board</dt>
+      <dd>
+        {run.boardName} <code className="mono">{run.deviceId}</code> ({run.bench})
+      </dd>
+      <dt>Results</dt>
+      <dd data-testid="run-results">
+        {run.results} · {run.failures} failed
+      </dd>
+      <dt>Started</dt>
+      <dd>{formatTime(run.startedAt)}</dd>
+    </dl>
+  );
+}
+
+const STOP_TEXT = {
+  operator: 'stopped',
+  cycles: 'connections done',
+  duration: 'time up',
+  error: 'failed',
+} as const;
+
+/** The emulator's deliveries of this run's results, read from its webhook log. */
+function Delivered({ run, count }: { run: ScenarioRunSummary; count: number }) {
+  const api = useApi();
+  const navigate = useNavigate();
+  const deliveries = useResource(
+    useCallback(
+      () => api.webhooks.listDeliveries({ kind: SCENARIO_RESULT_KIND, limit: 200 }),
+      [api],
+    ),
+  );
+  const { reload } = deliveries;
+  useEffect(() => reload(), [count, run.status, reload]);
+  const mine = useMemo(
+    () =>
+      (deliveries.value ?? []).flatMap((d) => {
+        const parsed = scenarioResultEnvelopeSchema.safeParse(safeJson(d.body));
+        const result = parsed.success ? parsed.data.events[0]?.things.result : undefined;
+        const inRun =
+          result &&
+          result.startTime >= run.startedAt &&
+          (run.endedAt === null || result.startTime <= run.endedAt);
+        return inRun ? [{ delivery: d, result }] : [];
+      }),
+    [deliveries.value, run.startedAt, run.endedAt],
+  );
+  if (!mine.length) return null;
+  return (
+    <>
+      <h3>
+        In the emulator&apos;s webhook log{' '}
+        <button type="button" className="link" onClick={() => navigate('webhooks')}>
+          open Webhooks
+        </button>
+      </h3>
+      <div className="scroll table-scroll">
+        <table className="grid" aria-label="Delivered result events" data-testid="run-deliveries">
+          <TableHead columns={['Delivery', 'Scenario', 'Result', 'Sent to', 'Status']} />
+          <tbody>
+            {mine.map(({ delivery, result }) => (
+              <tr key={delivery.id} data-testid="run-delivery">
+                <td className="mono">{delivery.id}</td>
+                <td className="mono">{result.scenarioId}</td>
+                <td>{result.resultCode}</td>
+                <td className="mono">{delivery.url ?? '(no webhook URL set)'}</td>
+                <td>
+                  <span className={`badge ${DELIVERY_TONE[delivery.status]}`}>
+                    {delivery.status}
+                  </span>{' '}
+                  {delivery.error && <span className="muted">{delivery.error}</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
