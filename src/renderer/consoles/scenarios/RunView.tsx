@@ -1,6 +1,6 @@
 // One dry run, live or from the audit log: its record, the timeline, the result events it
 // produced, what the emulator did with them, and the whole run as a JSON file.
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ScenarioRunSummary } from '../../../core/scenario/schema';
 import {
   SCENARIO_RESULT_KIND,
@@ -20,9 +20,21 @@ import type { ShownRun } from './use-dry-run';
 
 const DELIVERY_TONE = { SUCCESS: 'good', FAILED: 'bad', PENDING: 'warn' } as const;
 
+/** While a run goes, its open blocks and waits grow with the clock, four times a second. */
+function useNow(live: boolean): number | undefined {
+  const [now, setNow] = useState<number>();
+  useEffect(() => {
+    if (!live) return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [live]);
+  return live ? now : undefined;
+}
+
 export function RunView({ shown }: { shown: ShownRun }) {
   const { run, set, events } = shown;
   const live = run.status === 'running';
+  const now = useNow(live);
   const scenarios = useMemo(
     () =>
       set.scenarios.map((s) => ({
@@ -60,12 +72,7 @@ export function RunView({ shown }: { shown: ShownRun }) {
       }
     >
       <RunFacts run={run} />
-      <Timeline
-        events={events}
-        scenarios={scenarios}
-        now={live ? Date.now() : undefined}
-        following={live}
-      />
+      <Timeline events={events} scenarios={scenarios} now={now} following={live} />
       <h3>Result events</h3>
       <ResultEvents results={results} />
       <Delivered run={run} count={results.length} />
