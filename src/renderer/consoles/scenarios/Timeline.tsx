@@ -1,0 +1,498 @@
+// The timeline of a scenario dry run: a time axis, the link lane on top and one lane per
+// scenario, each action a block at its real time and length. Blocks and markers are buttons
+// (arrow keys move within a lane); the chosen one's bytes, UUIDs and result show below. A long
+// run draws only the newest blocks of each lane that are in view, so it stays smooth.
+import {
+  useDeferredValue,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
+import type { TimelineEvent } from '../../../core/scenario/schema';
+import { Base64Bytes } from './Base64Bytes';
+import { OutcomeBadge } from './ResultEvents';
+import {
+  badgesThatFit,
+  buildTimeline,
+  eventTime,
+  formatInstant,
+  formatMs,
+  formatOffset,
+  hasLength,
+  inWindow,
+  itemLabel,
+  itemTitle,
+  LAST_MS,
+  placement,
+  ticks,
+  visibleRange,
+  type RunSpan,
+  type Tick,
+  type TimelineItem,
+  type TimelineScenario,
+  type TimeRange,
+  type Zoom,
+} from './timeline-model';
+
+/** Items drawn per lane at most: the newest in view. */
+const MAX_PER_LANE = 2000;
+
+export interface TimelineProps {
+  /** The dry run's events in the order they happened. */
+  events: readonly TimelineEvent[];
+  /** The set's scenarios by index, a lane each; keep it stable, a new array rebuilds the model. */
+  scenarios: readonly TimelineScenario[];
+  /** ms since the epoch; what is still going runs to it. Defaults to the last event's time. */
+  now?: number;
+  /** The run is live: show the last 10 s, which move with `now`, until the user zooms. */
+  following?: boolean;
+}
+
+export function Timeline({ events, scenarios, now, following = false }: TimelineProps) {
+  // Rebuilding the model for thousands of events waits behind typing and clicks.
+  const shownEvents = useDeferredValue(events);
+  const last = shownEvents.at(-1);
+  const at = now ?? (last ? eventTime(last) : 0);
+  const model = useMemo(
+    () => buildTimeline(shownEvents, scenarios, at),
+    [shownEvents, scenarios, at],
+  );
+  // A run's span comes before its actions, so arrow keys meet them in the order they began.
+  const laneItems = useMemo(
+    () => model.lanes.map((l) => [...l.runs, ...l.actions].sort((a, b) => a.start - b.start)),
+    [model],
+  );
+  const [zoomChoice, setZoom] = useState<Zoom>();
+  const [axisRef, trackPx] = useWidth<HTMLDivElement>();
+  const [selectedKey, setSelectedKey] = useState<string>();
+
+  const zoom = zoomChoice ?? (following ? 'last10s' : 'fit');
+  const view = visibleRange(model.range, zoom);
+  const origin = model.range.start;
+  const axis = ticks(view, origin);
+  const selected = selectedKey === undefined ? undefined : model.items.get(selectedKey);
+  const lane = {
+    view,
+    origin,
+    axis,
+    selectedKey,
+    trackPx,
+    onSelect: (key: string) => setSelectedKey((k) => (k === key ? undefined : key)),
+  };
+
+  return (
+    <div className="timeline" data-testid="timeline">
+      <div className="tl-toolbar">
+        <div className="tabs" role="group" aria-label="Zoom">
+          <button type="button" aria-pressed={zoom === 'fit'} onClick={() => setZoom('fit')}>
+            Fit
+          </button>
+          <button
+            type="button"
+            aria-pressed={zoom === 'last10s'}
+            onClick={() => setZoom('last10s')}
+          >
+            Last {formatMs(LAST_MS)}
+          </button>
+        </div>
+        <span className="muted">
+          {formatOffset(view.start, origin)} to {formatOffset(view.end, origin)}
+        </span>
+        <ul className="tl-legend" aria-label="Colours">
+          {(['SLEEP', 'GATT_READ', 'GATT_WRITE'] as const).map((type) => (
+            <li key={type}>
+              <span className="tl-swatch" data-type={type} /> {type}
+            </li>
+          ))}
+          <li>
+            <span className="tl-swatch" data-error="true" /> failed
+          </li>
+        </ul>
+      </div>
+      {events.length === 0 && <p className="note">No events yet.</p>}
+      <div className="tl-grid">
+        <div className="tl-lane tl-axis" aria-hidden="true">
+          <div className="tl-label muted">from start</div>
+          <div className="tl-track" ref={axisRef}>
+            {axis.map((t) => (
+              <span key={t.offset} className="tl-tick" style={{ left: `${t.at}%` }}>
+                {t.offset === 0 ? '0' : formatMs(t.offset)}
+              </span>
+            ))}
+          </div>
+        </div>
+        <Lane {...lane} testId="timeline-lane-link" label="Link" items={model.link} />
+        {model.lanes.map((l, i) => (
+          <Lane
+            {...lane}
+            key={l.scenario}
+            testId={`timeline-lane-${l.scenario}`}
+            label={l.label}
+            title={`${l.id} (${l.trigger})`}
+            items={laneItems[i] ?? []}
+          />
+        ))}
+      </div>
+      {selected && (
+        <Detail item={selected} origin={origin} onClose={() => setSelectedKey(undefined)} />
+      )}
+    </div>
+  );
+}
+
+interface LaneProps {
+  testId: string;
+  label: string;
+  title?: string;
+  items: readonly TimelineItem[];
+  view: TimeRange;
+  origin: number;
+  axis: readonly Tick[];
+  selectedKey: string | undefined;
+  /** The tracks' width, to leave out result badges that would cover each other. */
+  trackPx: number;
+  onSelect: (key: string) => void;
+}
+
+function Lane({
+  testId,
+  label,
+  title,
+  items,
+  view,
+  origin,
+  axis,
+  selectedKey,
+  trackPx,
+  onSelect,
+}: LaneProps) {
+  const { shown, total } = inWindow(items, view, MAX_PER_LANE);
+  const ended = shown.filter((i): i is RunSpan => i.kind === 'run' && !i.open && i.end <= view.end);
+  const badged = badgesThatFit(ended, view, trackPx);
+  const tabStop = shown.some((i) => i.key === selectedKey) ? selectedKey : shown.at(-1)?.key;
+  return (
+    <div
+      className={`tl-lane ${testId === 'timeline-lane-link' ? 'tl-link' : 'tl-scenario'}`}
+      role="group"
+      aria-label={`${label} lane`}
+      data-testid={testId}
+    >
+      <div className="tl-label" title={title ?? label}>
+        <span className="mono">{label}</span>
+        {total > shown.length && (
+          <span className="hint">
+            newest {shown.length.toLocaleString()} of {total.toLocaleString()}
+          </span>
+        )}
+      </div>
+      <div className="tl-track" onKeyDown={moveFocus}>
+        {axis.map((t) => (
+          <span key={t.offset} className="tl-gridline" style={{ left: `${t.at}%` }} />
+        ))}
+        {shown.map((item) => (
+          <ItemButton
+            key={item.key}
+            item={item}
+            view={view}
+            origin={origin}
+            selected={item.key === selectedKey}
+            tabStop={item.key === tabStop}
+            onSelect={onSelect}
+          />
+        ))}
+        {ended.map(
+          (run) =>
+            badged.has(run.key) && (
+              <span
+                key={`badge-${run.key}`}
+                className="tl-badge"
+                style={{ left: `${placement(run.end, run.end, view).left}%` }}
+                aria-hidden="true"
+              >
+                <OutcomeBadge outcome={run.outcome} />
+              </span>
+            ),
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** An element's width in px, kept up to date as the window or the panel resizes. */
+function useWidth<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    setWidth(element.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width] as const;
+}
+
+/** Arrow keys, Home and End move between the lane's buttons; Tab leaves the lane. */
+function moveFocus(e: KeyboardEvent<HTMLDivElement>) {
+  const step = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[e.key];
+  if (step === undefined) return;
+  const buttons = [...e.currentTarget.querySelectorAll('button')];
+  const from = buttons.findIndex((b) => b === document.activeElement);
+  if (from < 0) return;
+  e.preventDefault();
+  buttons[Math.min(buttons.length - 1, Math.max(0, from + step))]?.focus();
+}
+
+function dataType(item: TimelineItem): string {
+  switch (item.kind) {
+    case 'action':
+      return item.type;
+    case 'run':
+      return item.outcome;
+    case 'waiting':
+      return item.why;
+    case 'disconnected':
+      return item.by;
+    case 'stopped':
+      return item.reason;
+    default:
+      return item.kind;
+  }
+}
+
+function ItemButton({
+  item,
+  view,
+  origin,
+  selected,
+  tabStop,
+  onSelect,
+}: {
+  item: TimelineItem;
+  view: TimeRange;
+  origin: number;
+  selected: boolean;
+  tabStop: boolean;
+  onSelect: (key: string) => void;
+}) {
+  const { left, width } = placement(item.start, item.end, view);
+  const span = hasLength(item);
+  const shape =
+    item.kind === 'action'
+      ? 'tl-block'
+      : item.kind === 'run'
+        ? 'tl-run'
+        : span
+          ? 'tl-span'
+          : 'tl-marker';
+  const label = itemLabel(item, origin);
+  const failed =
+    (item.kind === 'action' && item.error !== undefined) ||
+    item.kind === 'error' ||
+    item.kind === 'connect-failed';
+  return (
+    <button
+      type="button"
+      className={`tl-item ${shape}`}
+      style={span ? { left: `${left}%`, width: `${width}%` } : { left: `${left}%` }}
+      data-testid="timeline-block"
+      data-kind={item.kind}
+      data-type={dataType(item)}
+      data-error={failed || undefined}
+      data-open={item.open || undefined}
+      aria-label={label}
+      aria-pressed={selected}
+      title={label}
+      tabIndex={tabStop ? 0 : -1}
+      onClick={() => onSelect(item.key)}
+    />
+  );
+}
+
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}
+
+function BytesFacts({ data, hex }: { data: string; hex: string | undefined }) {
+  return (
+    <>
+      <Fact term="Bytes (hex)">
+        {data === '' ? (
+          <em className="muted">empty</em>
+        ) : hex === undefined ? (
+          <span className="bad">not base64</span>
+        ) : (
+          <code>{hex}</code>
+        )}
+      </Fact>
+      <Fact term="Bytes (base64)">
+        <code>{data}</code>
+      </Fact>
+    </>
+  );
+}
+
+function Detail({
+  item,
+  origin,
+  onClose,
+}: {
+  item: TimelineItem;
+  origin: number;
+  onClose: () => void;
+}) {
+  return (
+    <section
+      className="tl-detail"
+      data-testid="timeline-detail"
+      aria-label="Selected on the timeline"
+    >
+      <header className="panel-header">
+        <h3>{itemTitle(item)}</h3>
+        <button type="button" className="link" onClick={onClose}>
+          Close
+        </button>
+      </header>
+      <dl className="facts">
+        <Fact term="Start">
+          <span className="mono">{formatOffset(item.start, origin)}</span>{' '}
+          <span className="muted">{formatInstant(item.start)}</span>
+        </Fact>
+        {hasLength(item) && (
+          <Fact term="Duration">
+            {formatMs(item.end - item.start)}
+            {item.open && ' so far'}
+          </Fact>
+        )}
+        <KindFacts item={item} origin={origin} />
+      </dl>
+      {item.kind === 'run' && item.result && (
+        <figure className="tl-json">
+          <figcaption>Result record</figcaption>
+          <pre>{JSON.stringify(item.result, null, 2)}</pre>
+        </figure>
+      )}
+    </section>
+  );
+}
+
+function Uuids({ service, characteristic }: { service?: string; characteristic?: string }) {
+  return (
+    <>
+      {service !== undefined && (
+        <Fact term="Service UUID">
+          <code>{service}</code>
+        </Fact>
+      )}
+      {characteristic !== undefined && (
+        <Fact term="Characteristic UUID">
+          <code>{characteristic}</code>
+        </Fact>
+      )}
+    </>
+  );
+}
+
+function KindFacts({ item, origin }: { item: TimelineItem; origin: number }) {
+  switch (item.kind) {
+    case 'action':
+      return (
+        <>
+          <Fact term="Type">{item.type}</Fact>
+          <Fact term="Step">
+            run {item.run}, action {item.action}
+          </Fact>
+          <Uuids service={item.serviceUuid} characteristic={item.characteristicUuid} />
+          {item.sleepMillis !== undefined && <Fact term="Sleep">{item.sleepMillis} ms</Fact>}
+          {item.data !== undefined && <BytesFacts data={item.data} hex={item.hex} />}
+          {item.error !== undefined && (
+            <Fact term="Error">
+              <span className="bad">{item.error}</span>
+            </Fact>
+          )}
+        </>
+      );
+    case 'run':
+      return (
+        <>
+          <Fact term="Scenario">
+            #{item.scenario} <code>{item.scenarioId}</code>
+          </Fact>
+          <Fact term="Trigger">{item.trigger}</Fact>
+          <Fact term="Result">
+            <OutcomeBadge outcome={item.outcome} />
+          </Fact>
+          {item.result?.bleNotificationPayload !== undefined && (
+            <Fact term="Notification payload">
+              <Base64Bytes data={item.result.bleNotificationPayload} />
+            </Fact>
+          )}
+          {item.result?.errorReason !== undefined && (
+            <Fact term="Error reason">
+              <span className="bad">{item.result.errorReason}</span>
+            </Fact>
+          )}
+        </>
+      );
+    case 'connecting':
+      return <Fact term="Cycle">{item.cycle}</Fact>;
+    case 'connection':
+      return (
+        <>
+          <Fact term="MTU">{item.mtu}</Fact>
+          {item.endedBy !== undefined && <Fact term="Ended by">{item.endedBy}</Fact>}
+          {item.reason && <Fact term="Reason">{item.reason}</Fact>}
+        </>
+      );
+    case 'connect-failed':
+      return (
+        <Fact term="Error">
+          <span className="bad">{item.error}</span>
+        </Fact>
+      );
+    case 'disconnected':
+      return (
+        <>
+          <Fact term="By">{item.by}</Fact>
+          {item.reason && <Fact term="Reason">{item.reason}</Fact>}
+        </>
+      );
+    case 'waiting':
+      return (
+        <>
+          <Fact term="Why">{item.why}</Fact>
+          <Fact term="Due">{formatOffset(item.until, origin)}</Fact>
+        </>
+      );
+    case 'notification':
+      return (
+        <>
+          <Uuids service={item.serviceUuid} characteristic={item.characteristicUuid} />
+          <BytesFacts data={item.data} hex={item.hex} />
+        </>
+      );
+    case 'error':
+      return (
+        <Fact term="Message">
+          <span className="bad">{item.message}</span>
+        </Fact>
+      );
+    case 'stopped':
+      return <Fact term="Reason">{item.reason}</Fact>;
+    case 'dropped':
+      return (
+        <Fact term="Scenario">
+          #{item.scenario} {item.scenarioId && <code>{item.scenarioId}</code>}
+        </Fact>
+      );
+  }
+}

@@ -1,0 +1,513 @@
+// The timeline of a scenario dry run, computed from its events: one lane per scenario holding
+// its runs and their actions at their real times, and a link lane for the connection's life.
+// Pure, so the view only places what this returns and the tests can check it to the millisecond.
+import type { ActionType, TriggerType } from '../../../core/platform/things/schema';
+import type {
+  ResultCode,
+  ScenarioResult,
+  STOP_REASONS,
+  TimelineEvent,
+} from '../../../core/scenario/schema';
+
+export interface TimelineScenario {
+  id: string;
+  trigger: TriggerType;
+  label?: string;
+}
+
+/** ms since the epoch. */
+export interface TimeRange {
+  start: number;
+  end: number;
+}
+
+interface Extent {
+  /** Unique in the model; the view's selection holds it. */
+  key: string;
+  start: number;
+  end: number;
+  /** Still going: `end` is the `now` the model was built at. */
+  open: boolean;
+}
+
+export interface ActionBlock extends Extent {
+  kind: 'action';
+  run: number;
+  scenario: number;
+  action: number;
+  type: ActionType;
+  serviceUuid?: string;
+  characteristicUuid?: string;
+  sleepMillis?: number;
+  /** base64: what was written, or what was read. */
+  data?: string;
+  /** `data` as spaced hex; undefined when `data` is not base64. */
+  hex?: string;
+  error?: string;
+}
+
+export type RunOutcome = ResultCode | 'CANCELLED' | 'RUNNING';
+
+export interface RunSpan extends Extent {
+  kind: 'run';
+  run: number;
+  scenario: number;
+  scenarioId: string;
+  trigger: TriggerType;
+  outcome: RunOutcome;
+  /** The scenario result the run ended with; a cancelled or running one has none. */
+  result?: ScenarioResult;
+  /** The triggering notification's payload as spaced hex. */
+  payloadHex?: string;
+}
+
+export type LinkItem = Extent &
+  (
+    | { kind: 'connecting'; cycle: number }
+    | {
+        kind: 'connection';
+        mtu: number;
+        endedBy?: DisconnectedBy;
+        reason?: string;
+      }
+    | { kind: 'connect-failed'; error: string }
+    | { kind: 'disconnected'; by: DisconnectedBy; reason: string }
+    | { kind: 'waiting'; why: 'suppressionInterval' | 'reconnect'; until: number }
+    | {
+        kind: 'notification';
+        serviceUuid: string;
+        characteristicUuid: string;
+        data: string;
+        hex?: string;
+      }
+    | { kind: 'error'; message: string }
+    | { kind: 'stopped'; reason: (typeof STOP_REASONS)[number] }
+    | { kind: 'dropped'; scenario: number; scenarioId?: string }
+  );
+
+type DisconnectedBy = 'autoClose' | 'link' | 'stop';
+
+export type TimelineItem = ActionBlock | RunSpan | LinkItem;
+
+/** Link items drawn as spans; the others are instants. */
+export const LINK_SPAN_KINDS: ReadonlySet<LinkItem['kind']> = new Set([
+  'connecting',
+  'connection',
+  'waiting',
+]);
+
+export interface ScenarioLane {
+  scenario: number;
+  id: string;
+  trigger: TriggerType;
+  label: string;
+  /** Both in start order. */
+  runs: RunSpan[];
+  actions: ActionBlock[];
+}
+
+export interface TimelineModel {
+  range: TimeRange;
+  /** One per scenario of the set, by index, plus any other index the events name. */
+  lanes: ScenarioLane[];
+  /** In start order. */
+  link: LinkItem[];
+  items: ReadonlyMap<string, TimelineItem>;
+}
+
+/** The time an event happened; an action's is when it ended. */
+export function eventTime(event: TimelineEvent): number {
+  return event.kind === 'action' ? event.endedAt : event.at;
+}
+
+export function buildTimeline(
+  events: readonly TimelineEvent[],
+  scenarios: readonly TimelineScenario[],
+  now: number,
+): TimelineModel {
+  const lanes = new Map<number, ScenarioLane>();
+  scenarios.forEach((s, i) => lanes.set(i, newLane(i, s)));
+  const laneOf = (index: number, id = '', trigger: TriggerType = 'IMMEDIATE') => {
+    let lane = lanes.get(index);
+    if (!lane) {
+      lane = newLane(index, { id, trigger });
+      lanes.set(index, lane);
+    }
+    return lane;
+  };
+
+  const link: LinkItem[] = [];
+  const items = new Map<string, TimelineItem>();
+  const open = new Set<TimelineItem>();
+  const runs = new Map<number, RunSpan>();
+  const actions = new Map<string, ActionBlock>();
+  let connecting: LinkItem | undefined;
+  let connection: Extract<LinkItem, { kind: 'connection' }> | undefined;
+  let waiting: Extract<LinkItem, { kind: 'waiting' }> | undefined;
+
+  const add = <L extends TimelineItem, T extends L>(item: T, list: L[]): T => {
+    list.push(item);
+    items.set(item.key, item);
+    if (item.open) open.add(item);
+    return item;
+  };
+  const close = (item: TimelineItem | undefined, at: number) => {
+    if (!item?.open) return;
+    item.end = Math.max(item.start, at);
+    item.open = false;
+    open.delete(item);
+  };
+  const mark = (at: number, i: number) => ({ key: `link-${i}`, start: at, end: at, open: false });
+
+  const startAction = (
+    run: number,
+    scenario: number,
+    action: number,
+    type: ActionType,
+    at: number,
+  ): ActionBlock => {
+    const key = `action-${run}-${action}`;
+    const block: ActionBlock = {
+      key,
+      start: at,
+      end: at,
+      open: true,
+      kind: 'action',
+      run,
+      scenario,
+      action,
+      type,
+    };
+    actions.set(key, block);
+    return add(block, laneOf(scenario).actions);
+  };
+
+  events.forEach((e, i) => {
+    switch (e.kind) {
+      case 'connecting':
+        connecting = add(
+          { ...mark(e.at, i), open: true, kind: 'connecting', cycle: e.cycle },
+          link,
+        );
+        break;
+      case 'connected':
+        close(connecting, e.at);
+        connection = add({ ...mark(e.at, i), open: true, kind: 'connection', mtu: e.mtu }, link);
+        break;
+      case 'connect-failed':
+        close(connecting, e.at);
+        add({ ...mark(e.at, i), kind: 'connect-failed', error: e.error }, link);
+        break;
+      case 'disconnected':
+        if (connection?.open) {
+          close(connection, e.at);
+          connection.endedBy = e.by;
+          connection.reason = e.reason;
+        }
+        add({ ...mark(e.at, i), kind: 'disconnected', by: e.by, reason: e.reason }, link);
+        break;
+      case 'waiting':
+        waiting = add(
+          {
+            ...mark(e.at, i),
+            end: Math.max(e.at, e.until),
+            kind: 'waiting',
+            why: e.why,
+            until: e.until,
+          },
+          link,
+        );
+        break;
+      case 'notification':
+        add(
+          {
+            ...mark(e.at, i),
+            kind: 'notification',
+            serviceUuid: e.serviceUuid,
+            characteristicUuid: e.characteristicUuid,
+            data: e.data,
+            hex: base64ToHex(e.data),
+          },
+          link,
+        );
+        break;
+      case 'error':
+        add({ ...mark(e.at, i), kind: 'error', message: e.message }, link);
+        break;
+      case 'stopped':
+        // The engine closes what it opened before it stops, except an attempt to connect; and a
+        // wait the stop cut short ends here, not when it was due.
+        for (const item of [...open]) close(item, e.at);
+        if (waiting && waiting.end > e.at) waiting.end = Math.max(waiting.start, e.at);
+        add({ ...mark(e.at, i), kind: 'stopped', reason: e.reason }, link);
+        break;
+      case 'scenario-dropped':
+        add(
+          {
+            ...mark(e.at, i),
+            kind: 'dropped',
+            scenario: e.scenario,
+            scenarioId: lanes.get(e.scenario)?.id,
+          },
+          link,
+        );
+        break;
+      case 'scenario-start': {
+        const lane = laneOf(e.scenario, e.scenarioId, e.trigger);
+        const span: RunSpan = {
+          key: `run-${e.run}`,
+          start: e.at,
+          end: e.at,
+          open: true,
+          kind: 'run',
+          run: e.run,
+          scenario: e.scenario,
+          scenarioId: e.scenarioId,
+          trigger: e.trigger,
+          outcome: 'RUNNING',
+        };
+        runs.set(e.run, add(span, lane.runs));
+        break;
+      }
+      case 'scenario-end': {
+        const span = runs.get(e.run);
+        if (!span) break;
+        close(span, e.at);
+        span.outcome = e.result.resultCode;
+        span.result = e.result;
+        if (e.result.bleNotificationPayload !== undefined)
+          span.payloadHex = base64ToHex(e.result.bleNotificationPayload);
+        break;
+      }
+      case 'scenario-cancelled': {
+        const span = runs.get(e.run);
+        close(span, e.at);
+        if (span) span.outcome = 'CANCELLED';
+        break;
+      }
+      case 'action-start':
+        startAction(e.run, e.scenario, e.action, e.type, e.at);
+        break;
+      case 'action': {
+        // An action whose start was not seen (a buffer that dropped it) still gets its block.
+        const block =
+          actions.get(`action-${e.run}-${e.action}`) ??
+          startAction(e.run, e.scenario, e.action, e.type, e.startedAt);
+        block.start = e.startedAt;
+        close(block, e.endedAt);
+        block.serviceUuid = e.serviceUuid;
+        block.characteristicUuid = e.characteristicUuid;
+        block.sleepMillis = e.sleepMillis;
+        block.data = e.data;
+        block.hex = e.data === undefined ? undefined : base64ToHex(e.data);
+        block.error = e.error;
+        break;
+      }
+    }
+  });
+
+  for (const item of open) item.end = Math.max(item.start, now);
+
+  let start = Infinity;
+  let end = -Infinity;
+  for (const item of items.values()) {
+    start = Math.min(start, item.start);
+    end = Math.max(end, item.end);
+  }
+  const range = Number.isFinite(start) ? { start, end } : { start: now, end: now };
+
+  return {
+    range,
+    lanes: [...lanes.values()].sort((a, b) => a.scenario - b.scenario),
+    link,
+    items,
+  };
+}
+
+function newLane(index: number, s: TimelineScenario): ScenarioLane {
+  const short = s.id.length > 8 ? `${s.id.slice(0, 8)}…` : s.id;
+  return {
+    scenario: index,
+    id: s.id,
+    trigger: s.trigger,
+    label: s.label ?? `#${index} ${short || '(no id)'} ${s.trigger}`,
+    runs: [],
+    actions: [],
+  };
+}
+
+/** base64 as spaced lowercase hex ("0a 1b ff"); undefined when it is not base64. */
+export function base64ToHex(data: string): string | undefined {
+  if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return undefined;
+  return Array.from(atob(data), (c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join(' ');
+}
+
+export type Zoom = 'fit' | 'last10s';
+export const LAST_MS = 10_000;
+/** The narrowest window shown, so a run of one instant still has an axis. */
+const MIN_WINDOW_MS = 100;
+
+export function visibleRange(range: TimeRange, zoom: Zoom): TimeRange {
+  const start = zoom === 'last10s' ? Math.max(range.start, range.end - LAST_MS) : range.start;
+  return { start, end: Math.max(range.end, start + MIN_WINDOW_MS) };
+}
+
+/**
+ * The items that overlap the window, at most the last `cap` of them: a long run has thousands
+ * and the newest are what the operator is watching. `items` must be in start order.
+ */
+export function inWindow<T extends Extent>(
+  items: readonly T[],
+  window: TimeRange,
+  cap: number,
+): { shown: T[]; total: number } {
+  const overlapping = items.filter((i) => i.end >= window.start && i.start <= window.end);
+  return { shown: overlapping.slice(-cap), total: overlapping.length };
+}
+
+/** Where `[start, end]` falls in the window, in percent, clipped to it. */
+export function placement(
+  start: number,
+  end: number,
+  window: TimeRange,
+): { left: number; width: number } {
+  const span = window.end - window.start;
+  const left = Math.max(0, ((start - window.start) / span) * 100);
+  const right = Math.min(100, ((end - window.start) / span) * 100);
+  return { left, width: Math.max(0, right - left) };
+}
+
+/** A result badge's width in px at the timeline's font size, for deciding which ones fit. */
+export function badgeWidth(outcome: RunOutcome): number {
+  return Math.ceil(outcome.length * 6.5) + 12;
+}
+
+/**
+ * The runs whose result badge is drawn: a badge sits just left of its run's end, and one that
+ * would cover another is left out, a failure winning over a success (its bar is still coloured).
+ * `runs` must be in end order; `trackPx` is the track's width.
+ */
+export function badgesThatFit(
+  runs: readonly Pick<RunSpan, 'key' | 'end' | 'outcome'>[],
+  window: TimeRange,
+  trackPx: number,
+): Set<string> {
+  const pxPerMs = trackPx / (window.end - window.start);
+  const placed: { key: string; x: number; failed: boolean }[] = [];
+  for (const run of runs) {
+    const x = (run.end - window.start) * pxPerMs;
+    const failed = run.outcome !== 'SUCCESS';
+    const left = x - badgeWidth(run.outcome) - 2;
+    let fits = true;
+    for (let last = placed.at(-1); last && last.x > left; last = placed.at(-1)) {
+      if (last.failed || !failed) {
+        fits = false;
+        break;
+      }
+      placed.pop();
+    }
+    if (fits) placed.push({ key: run.key, x, failed });
+  }
+  return new Set(placed.map((p) => p.key));
+}
+
+export interface Tick {
+  /** ms from the run's start. */
+  offset: number;
+  /** Percent of the window. */
+  at: number;
+}
+
+/** Axis ticks at a round step (1, 2 or 5 × 10ⁿ ms), at most about `count` of them. */
+export function ticks(window: TimeRange, origin: number, count = 8): Tick[] {
+  const span = window.end - window.start;
+  if (!(span > 0)) return [];
+  const rough = span / count;
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough) ?? rough;
+  const first = Math.ceil((window.start - origin) / step);
+  const result: Tick[] = [];
+  // Multiplied, not summed, so a fractional step does not drift.
+  for (let k = first; origin + k * step <= window.end; k++)
+    result.push({ offset: k * step, at: ((origin + k * step - window.start) / span) * 100 });
+  return result;
+}
+
+/** A length of time as people read it: "340 ms", "1.25 s", "2 min 3.5 s". */
+export function formatMs(ms: number): string {
+  const rounded = Math.round(ms);
+  if (Math.abs(rounded) < 1000) return `${rounded} ms`;
+  if (Math.abs(rounded) < 60_000) return `${Number((rounded / 1000).toFixed(2))} s`;
+  const minutes = Math.trunc(rounded / 60_000);
+  const seconds = Number(((Math.abs(rounded) % 60_000) / 1000).toFixed(1));
+  return `${minutes} min ${seconds} s`;
+}
+
+/** An instant to the millisecond, in UTC as the results carry it: "2025-01-02 03:04:05.678Z". */
+export function formatInstant(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ');
+}
+
+export function formatOffset(at: number, origin: number): string {
+  return `+${formatMs(at - origin)}`;
+}
+
+const DISCONNECTED_BY: Record<DisconnectedBy, string> = {
+  autoClose: 'by autoClose',
+  link: 'link lost',
+  stop: 'by the stop',
+};
+
+/** What an item is, in a few words: the heading of its detail. */
+export function itemTitle(item: TimelineItem): string {
+  switch (item.kind) {
+    case 'action':
+      return item.type;
+    case 'run':
+      return `Run ${item.run} of ${item.scenarioId || `#${item.scenario}`}: ${item.outcome}`;
+    case 'connecting':
+      return `Connecting (cycle ${item.cycle})`;
+    case 'connection':
+      return `Connected, MTU ${item.mtu}`;
+    case 'connect-failed':
+      return 'Connection failed';
+    case 'disconnected':
+      return `Disconnected ${DISCONNECTED_BY[item.by]}`;
+    case 'waiting':
+      return item.why === 'suppressionInterval' ? 'Suppression interval' : 'Waiting to reconnect';
+    case 'notification':
+      return 'Notification';
+    case 'error':
+      return 'Error';
+    case 'stopped':
+      return `Stopped (${item.reason})`;
+    case 'dropped':
+      return `Dropped scenario #${item.scenario}${item.scenarioId ? ` ${item.scenarioId}` : ''}`;
+  }
+}
+
+/** Whether the item lasts (a block or span) rather than marks an instant. */
+export function hasLength(item: TimelineItem): boolean {
+  return item.kind === 'action' || item.kind === 'run' || LINK_SPAN_KINDS.has(item.kind);
+}
+
+/** The accessible name of an item's button, e.g. "GATT_WRITE 12 ms at +340 ms". */
+export function itemLabel(item: TimelineItem, origin: number): string {
+  const length = !hasLength(item)
+    ? ''
+    : ` ${formatMs(item.end - item.start)}${item.open ? ' so far' : ''}`;
+  const error = item.kind === 'action' && item.error ? `, failed: ${item.error}` : '';
+  return `${itemTitle(item)}${length} at ${formatOffset(item.start, origin)}${error}`;
+}
+
+/** A run's JSON export: the caller's metadata, every event, and the results in order. */
+export function runExport<M extends object>(
+  meta: M,
+  events: readonly TimelineEvent[],
+): M & { events: TimelineEvent[]; results: ScenarioResult[] } {
+  return {
+    ...meta,
+    events: [...events],
+    results: events.flatMap((e) => (e.kind === 'scenario-end' ? [e.result] : [])),
+  };
+}
