@@ -3,7 +3,8 @@
 // Events are appended in batches (a scenario's worth) so the log costs the radio nothing;
 // a run the app did not finish is marked `interrupted` when the log next opens.
 import { hostname } from 'node:os';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openAuditDatabase } from './database';
 import {
   RESULT_CODES,
   runListQuerySchema,
@@ -84,11 +85,8 @@ export class ScenarioRunLog {
   constructor(options: { file: string; station?: string; now?: () => number }) {
     this.station = options.station?.trim() || hostname();
     this.now = options.now ?? Date.now;
-    this.db = new Database(options.file);
-    if (options.file !== ':memory:') this.db.pragma('journal_mode = WAL');
     // A lost batch of timeline events on power loss is acceptable; provisioning's FULL is not needed.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openAuditDatabase(options.file, 'NORMAL');
     this.db.pragma('foreign_keys = ON');
     this.db.exec(MIGRATION);
     this.db

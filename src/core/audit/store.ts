@@ -2,7 +2,8 @@
 // folder. Every state change is committed to disk before the caller takes its next BLE step,
 // and a partial unique index keeps a PSDI on at most one live record per product.
 import { hostname } from 'node:os';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openAuditDatabase } from './database';
 import {
   BoardBusyError,
   InvalidTransitionError,
@@ -144,13 +145,9 @@ export class AuditStore {
     this.file = options.file;
     this.station = options.station?.trim() || hostname();
     this.now = options.now ?? Date.now;
-    this.db = new Database(options.file);
-    // WAL lets the UI read while a batch writes; FULL makes each commit durable against power
-    // loss too, not only a crash: a transition must be on disk before the radio acts on it.
-    if (options.file !== ':memory:') this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    // Two app windows or a second process on the same file wait for each other, not fail.
-    this.db.pragma('busy_timeout = 5000');
+    // FULL makes each commit durable against power loss too, not only a crash: a transition
+    // must be on disk before the radio acts on it.
+    this.db = openAuditDatabase(options.file, 'FULL');
     this.migrate();
   }
 

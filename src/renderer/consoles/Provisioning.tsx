@@ -3,10 +3,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { TrialProduct } from '../../core/platform/things/schema';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { LoadFailure } from '../components/LoadFailure';
-import { Panel } from '../components/Panel';
+import { TrialProductsGate } from '../components/TrialProductsGate';
 import { useApi } from '../lib/api-context';
-import { useNavigate } from '../lib/navigation';
 import { useResource, type Resource } from '../lib/use-resource';
 import { scanRestartKey, useBleStatus } from './ble-bench/use-ble-status';
 import { useScan } from './ble-bench/use-scan';
@@ -23,12 +21,10 @@ import {
 
 export function Provisioning() {
   const api = useApi();
-  const navigate = useNavigate();
   const products = useResource(useCallback(() => api.things.listTrialProducts({}), [api]));
   const profiles = useResource(useCallback(() => api.provisioning.listProfiles({}), [api]));
   const unfinished = useResource(useCallback(() => api.provisioning.listUnfinished({}), [api]));
   const [productId, setProductId] = useState<string>();
-  const product = products.value?.find((p) => p.id === productId) ?? products.value?.[0];
 
   return (
     <div className="page prov-page">
@@ -37,39 +33,26 @@ export function Provisioning() {
         <p className="muted">Write a trial product and its PSDI onto prototypes, then verify.</p>
       </header>
       <UnfinishedRecords unfinished={unfinished} />
-      {products.value === undefined ? (
-        products.error !== undefined ? (
-          <LoadFailure error={products.error} onRetry={products.reload} />
-        ) : (
-          <p className="note" role="status">
-            Loading trial products…
-          </p>
-        )
-      ) : !product ? (
-        <Panel title="Product and PSDI plan" testId="prov-plan">
-          <p className="note empty" data-testid="prov-no-products">
-            No trial products on this channel yet. Create one on the Device service console, then
-            come back.
-          </p>
-          <div className="button-row">
-            <button type="button" onClick={() => navigate('device-service')}>
-              Open the Device service console
-            </button>
-            <button type="button" onClick={products.reload}>
-              Check again
-            </button>
-          </div>
-        </Panel>
-      ) : (
-        <ProductBench
-          key={product.id}
-          products={products.value}
-          product={product}
-          onSelectProduct={setProductId}
-          profiles={profiles}
-          onRunEnded={unfinished.reload}
-        />
-      )}
+      <TrialProductsGate
+        products={products}
+        title="Product and PSDI plan"
+        testId="prov-plan"
+        emptyTestId="prov-no-products"
+      >
+        {(list) => {
+          const product = list.find((p) => p.id === productId) ?? list[0];
+          return (
+            <ProductBench
+              key={product.id}
+              products={list}
+              product={product}
+              onSelectProduct={setProductId}
+              profiles={profiles}
+              onRunEnded={unfinished.reload}
+            />
+          );
+        }}
+      </TrialProductsGate>
       <ErrorNotice error={profiles.error} />
     </div>
   );

@@ -6,10 +6,8 @@ import { useCallback, useState } from 'react';
 import type { ScannedDevice } from '../../core/app/contracts/ble';
 import type { BoardGatt } from '../../core/scenario/board-lint';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { LoadFailure } from '../components/LoadFailure';
-import { Panel } from '../components/Panel';
+import { TrialProductsGate } from '../components/TrialProductsGate';
 import { useApi } from '../lib/api-context';
-import { useNavigate } from '../lib/navigation';
 import { useAction } from '../lib/use-action';
 import { useResource } from '../lib/use-resource';
 import { scanRestartKey, useBleStatus } from './ble-bench/use-ble-status';
@@ -24,10 +22,8 @@ export type LintBoard = BoardGatt & { name: string; deviceId: string };
 
 export function Scenarios() {
   const api = useApi();
-  const navigate = useNavigate();
   const products = useResource(useCallback(() => api.things.listTrialProducts({}), [api]));
   const [productId, setProductId] = useState<string>();
-  const product = products.value?.find((p) => p.id === productId) ?? products.value?.[0];
   const ble = useBleStatus();
   const ready = ble.status?.adapterState === 'poweredOn';
   const scan = useScan(ready, scanRestartKey(ble.status));
@@ -57,68 +53,56 @@ export function Scenarios() {
           before uploading it.
         </p>
       </header>
-      {products.value === undefined ? (
-        products.error !== undefined ? (
-          <LoadFailure error={products.error} onRetry={products.reload} />
-        ) : (
-          <p className="note" role="status">
-            Loading trial products…
-          </p>
-        )
-      ) : !product ? (
-        <Panel title="Product" testId="scenario-product">
-          <p className="note empty">
-            No trial products on this channel yet. Create one on the Device service console.
-          </p>
-          <div className="button-row">
-            <button type="button" onClick={() => navigate('device-service')}>
-              Open the Device service console
-            </button>
-            <button type="button" onClick={products.reload}>
-              Check again
-            </button>
-          </div>
-        </Panel>
-      ) : (
-        <>
-          <RunPanel
-            products={products.value}
-            product={product}
-            onSelectProduct={(id) => {
-              setProductId(id);
-              setDraft(undefined);
-            }}
-            ble={ble.status}
-            scan={scan}
-            board={board}
-            onSelectBoard={chooseBoard}
-            lintBoard={lintBoard}
-            reading={readBoard.busy}
-            onLint={lint}
-            draft={draft}
-            shown={dryRun.shown}
-            onStarted={(run, set) => {
-              dryRun.follow(run, set);
-              setRunsVersion((v) => v + 1);
-            }}
-          />
-          <ErrorNotice error={readBoard.error} testId="read-board-error" />
-          <ErrorNotice error={ble.error} />
-          <ScenarioSetEditor
-            key={product.id}
-            product={product}
-            board={lintBoard}
-            onDraft={setDraft}
-          />
-          {dryRun.shown && <RunView shown={dryRun.shown} />}
-          <PastRuns
-            productId={product.id}
-            version={runsVersion + (dryRun.shown?.run.status === 'running' ? 0 : 1)}
-            onOpen={(id) => void dryRun.open(id)}
-            openId={dryRun.shown?.run.id}
-          />
-        </>
-      )}
+      <TrialProductsGate
+        products={products}
+        title="Product"
+        testId="scenario-product"
+        emptyTestId="scenario-no-products"
+      >
+        {(list) => {
+          const product = list.find((p) => p.id === productId) ?? list[0];
+          return (
+            <>
+              <RunPanel
+                products={list}
+                product={product}
+                onSelectProduct={(id) => {
+                  setProductId(id);
+                  setDraft(undefined);
+                }}
+                ble={ble.status}
+                scan={scan}
+                board={board}
+                onSelectBoard={chooseBoard}
+                lintBoard={lintBoard}
+                reading={readBoard.busy}
+                onLint={lint}
+                draft={draft}
+                shown={dryRun.shown}
+                onStarted={(run, set) => {
+                  dryRun.follow(run, set);
+                  setRunsVersion((v) => v + 1);
+                }}
+              />
+              <ErrorNotice error={readBoard.error} testId="read-board-error" />
+              <ErrorNotice error={ble.error} />
+              <ScenarioSetEditor
+                key={product.id}
+                product={product}
+                board={lintBoard}
+                onDraft={setDraft}
+              />
+              {dryRun.shown && <RunView shown={dryRun.shown} />}
+              <PastRuns
+                productId={product.id}
+                version={runsVersion + (dryRun.shown?.run.status === 'running' ? 0 : 1)}
+                onOpen={(id) => void dryRun.open(id)}
+                openId={dryRun.shown?.run.id}
+              />
+            </>
+          );
+        }}
+      </TrialProductsGate>
     </div>
   );
 }
