@@ -1,5 +1,5 @@
-// The README's pictures: the device service console with products and a scenario set, and the
-// BLE bench scanning the simulated bench. Always written to test-results/; copied to docs/ with
+// The README's pictures: the device service console with products and a scenario set, the
+// BLE bench scanning the simulated bench, and a dry run's timeline. Always written to test-results/; copied to docs/ with
 // UPDATE_SCREENSHOT=1 so ordinary test runs don't rewrite committed files.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -71,7 +71,78 @@ describe('screenshot', () => {
     await page.waitForTimeout(3000);
     await capture(page, 'ble-bench.png', 'ble-bench.png');
   });
+
+  it('captures a dry run of a scenario set on the simulated sensor board', async () => {
+    const { page } = bench();
+    await page.getByRole('button', { name: 'Device service' }).click();
+    await page.getByLabel('New product name').fill('Sensor lamp');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByTestId('product-row').filter({ hasText: 'Sensor lamp' }).waitFor();
+    await page.getByRole('button', { name: 'Scenarios', exact: true }).click();
+    const panel = page.getByTestId('run-panel');
+    const sensor = panel.getByTestId('run-board').locator('option', { hasText: 'DB Sensor' });
+    await sensor.waitFor({ state: 'attached' });
+    await panel.getByTestId('run-board').selectOption((await sensor.getAttribute('value')) ?? '');
+    const editor = page.getByTestId('scenario-editor');
+    await editor.getByRole('tab', { name: 'JSON' }).click();
+    await editor.getByTestId('scenario-json').fill(JSON.stringify(DRY_RUN_SET, null, 2));
+    await panel.getByRole('button', { name: 'Check the set against this board' }).click();
+    await panel.getByTestId('lint-status').waitFor();
+    await panel.getByLabel('Run length').selectOption('seconds');
+    await panel.getByLabel('Seconds').fill('4');
+    await panel.getByRole('button', { name: 'Start dry run' }).click();
+    const view = page.getByTestId('run-view');
+    await expectText(view.getByTestId('run-state'), 'finished');
+    await view
+      .getByTestId('timeline-lane-1')
+      .locator('[data-testid="timeline-block"][data-type="GATT_READ"]')
+      .first()
+      .click();
+    await view.getByTestId('timeline').scrollIntoViewIfNeeded();
+    await view.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await capture(page, 'scenarios.png', 'scenarios.png');
+  });
 });
+
+const SENSOR = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+const DRY_RUN_SET = {
+  autoClose: false,
+  suppressionInterval: 0,
+  scenarios: [
+    {
+      trigger: { type: 'IMMEDIATE' },
+      actions: [
+        {
+          type: 'GATT_WRITE',
+          serviceUuid: SENSOR,
+          characteristicUuid: 'a3c80003-7f2e-4b61-9c0d-5e1f2a3b4c5d',
+          data: 'AQ==',
+        },
+        { type: 'SLEEP', sleepMillis: 300 },
+        {
+          type: 'GATT_READ',
+          serviceUuid: SENSOR,
+          characteristicUuid: 'a3c80003-7f2e-4b61-9c0d-5e1f2a3b4c5d',
+        },
+      ],
+    },
+    {
+      trigger: {
+        type: 'BLE_NOTIFICATION',
+        serviceUuid: SENSOR,
+        characteristicUuid: 'a3c80002-7f2e-4b61-9c0d-5e1f2a3b4c5d',
+      },
+      actions: [
+        {
+          type: 'GATT_READ',
+          serviceUuid: SENSOR,
+          characteristicUuid: 'a3c80002-7f2e-4b61-9c0d-5e1f2a3b4c5d',
+        },
+        { type: 'SLEEP', sleepMillis: 150 },
+      ],
+    },
+  ],
+};
 
 async function capture(page: Page, result: string, doc: string): Promise<void> {
   mkdirSync(resolve('test-results'), { recursive: true });

@@ -37,6 +37,12 @@ import {
   type Zoom,
 } from './timeline-model';
 
+/**
+ * A block narrower than this share of the view is drawn above its neighbours: its minimum width
+ * overlaps the next block (a 5 ms read before a long SLEEP), which must not hide it.
+ */
+const SHORT_PERCENT = 1;
+
 /** Items drawn per lane at most: the newest in view. */
 const MAX_PER_LANE = 2000;
 
@@ -304,6 +310,7 @@ function ItemButton({
       data-type={dataType(item)}
       data-error={failed || undefined}
       data-open={item.open || undefined}
+      data-short={(shape === 'tl-block' && width < SHORT_PERCENT) || undefined}
       aria-label={label}
       aria-pressed={selected}
       title={label}
