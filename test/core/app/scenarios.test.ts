@@ -226,4 +226,46 @@ describe('scenario dry runs through the contract', () => {
     });
     expect(product.fields?.map((f) => f.field)).toEqual(['productId']);
   });
+  it('on another environment, refuses the emulator log and delivers to a bot, signed with its secret', async () => {
+    const { url: emulatorUrl } = await ok<{ url: string }>('emulator:getState');
+    const created = await fetch(`${emulatorUrl}/__admin/channels`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Other channel' }),
+    });
+    const channel = (await created.json()) as {
+      channelId: string;
+      channelAccessToken: string;
+      channelSecret: string;
+    };
+    const env = await ok<{ id: string }>('settings:saveEnvironment', {
+      name: 'Another channel',
+      baseUrl: `${emulatorUrl}/`,
+      ...channel,
+    });
+    await ok('settings:selectEnvironment', { id: env.id });
+    const { id: productId } = await product('On another channel');
+    const { id: deviceId } = await sensor();
+    const draft = { source: 'draft', draft: blink };
+
+    const refused = await fails('scenarios:start', { productId, deviceId, set: draft });
+    expect(refused.fields?.map((f) => f.field)).toEqual(['delivery']);
+
+    await ok('webhooks:clearReceived');
+    const { url } = await ok<{ url: string }>('webhooks:getReceiver');
+    const { finished } = await run({
+      productId,
+      deviceId,
+      set: draft,
+      cycles: 1,
+      delivery: { mode: 'webhook', url },
+    });
+    await finished;
+    const { received } = await ok<{ received: { signature: string; channelId?: string }[] }>(
+      'webhooks:getReceiver',
+    );
+    expect(received).toEqual([
+      expect.objectContaining({ signature: 'valid', channelId: channel.channelId }),
+    ]);
+  });
 });

@@ -9,6 +9,7 @@ import type { Delivery, scenariosEvents, scenariosOperations } from '../contract
 import type { HostSupervisor } from '../ble/host-supervisor';
 import { ScenarioService, type DeliverResult } from '../ble/scenario-service';
 import { deliverToEmulator, deliverToWebhook } from '../ble/result-delivery';
+import { AppFailure } from '../errors';
 import { withBleErrors } from './ble';
 import { emulatorAdmin, type AppContext, type AreaEvents, type AreaHandlers } from './context';
 
@@ -42,13 +43,18 @@ export function startScenarios(
   const delivery =
     (mode: Delivery, deviceId: string) =>
     async (product: TrialProduct): Promise<DeliverResult | undefined> => {
+      if (mode.mode === 'off') return undefined;
       const psdi = psdiOf(product.id, deviceId);
-      if (mode.mode === 'emulator') return deliverToEmulator(emulatorAdmin(ctx), product, psdi);
-      if (mode.mode === 'webhook') {
-        const channel = await ctx.envs.activeChannel();
+      const channel = await ctx.envs.activeChannel();
+      if (mode.mode === 'webhook')
         return deliverToWebhook(mode.url, channel.channelSecret, product, psdi);
-      }
-      return undefined;
+      // The emulator knows only its own products: a real platform's would be refused per result.
+      if (channel.kind !== 'emulator')
+        throw AppFailure.field(
+          'delivery',
+          "the emulator's webhook log takes results of Local emulator products only: send them to a bot webhook URL, or nowhere",
+        );
+      return deliverToEmulator(emulatorAdmin(ctx), product, psdi);
     };
 
   return {
