@@ -203,8 +203,14 @@ export class DryRun {
         if (!finished) return 'stop';
         if (set.autoClose) {
           this.drop(queue);
-          await connection.disconnect().catch(() => undefined);
-          await linkDown;
+          // A disconnect that failed (the board stopped answering) has no link-down to wait for.
+          if (
+            await connection.disconnect().then(
+              () => true,
+              () => false,
+            )
+          )
+            await Promise.race([linkDown, this.stopSignal]);
           if (this.stopping) return 'stop';
           this.emit({ kind: 'disconnected', at: this.now(), by: 'autoClose', reason: lost ?? '' });
           return 'autoClose';
