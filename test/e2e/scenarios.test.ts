@@ -115,6 +115,18 @@ describe('Scenarios', () => {
     // The run is kept: it is in the audit log's list and opens again.
     const past = page.getByTestId('past-run').filter({ hasText: `#${exported.run.id}` });
     await expectText(past, 'finished');
+
+    // The draft is not lost on another page: the Device service console's editor has it.
+    await page.getByRole('button', { name: 'Device service' }).click();
+    await page
+      .getByTestId('product-row')
+      .filter({ hasText: 'Scenario lamp' })
+      .getByRole('button', { name: 'Scenario set' })
+      .click();
+    await expectText(editor.getByTestId('editor-notice'), 'Your unsaved changes are back');
+    expect(
+      await editor.locator('[data-path="scenarios[0].actions[0].characteristicUuid"]').inputValue(),
+    ).toBe(LED);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -34,6 +34,7 @@ import {
   type JsonPath,
   type Validation,
 } from '../../lib/scenario-draft';
+import { keepUnsavedDraft, unsavedDraft, type UnsavedDraft } from '../../lib/unsaved-drafts';
 import { useResource } from '../../lib/use-resource';
 import { ScenarioForm, type Draft } from './ScenarioForm';
 import { ScenarioJson } from './ScenarioJson';
@@ -95,11 +96,8 @@ export function ScenarioSetEditor({ product, board, onDraft }: ScenarioSetEditor
   );
 }
 
-interface Doc {
-  value: Json;
-  text: string;
-  syntaxError?: string;
-}
+/** The draft as both views hold it; kept across pages while unsaved. */
+type Doc = UnsavedDraft;
 
 function docFrom(value: Json): Doc {
   return { value, text: formatJson(value) };
@@ -118,13 +116,21 @@ function DraftEditor({
   const uuidListId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const [saved, setSaved] = useState(initial);
-  const [doc, setDoc] = useState(() => docFrom(initial ? draftFromSet(initial) : emptyDraft()));
   // The text of what the platform holds (or of the empty draft when it holds nothing).
-  const [baseline, setBaseline] = useState(doc.text);
-  const [view, setView] = useState<'form' | 'json'>('form');
+  const [baseline, setBaseline] = useState(
+    () => docFrom(initial ? draftFromSet(initial) : emptyDraft()).text,
+  );
+  const [restored] = useState(() => unsavedDraft(product.id));
+  const [doc, setDoc] = useState<Doc>(
+    () => restored ?? docFrom(initial ? draftFromSet(initial) : emptyDraft()),
+  );
+  const [view, setView] = useState<'form' | 'json'>(restored?.syntaxError ? 'json' : 'form');
   const [saving, setSaving] = useState(false);
   const [actionError, setActionError] = useState<unknown>();
-  const [notice, setNotice] = useState<string>();
+  const [notice, setNotice] = useState<string | undefined>(
+    restored && 'Your unsaved changes are back; Discard changes returns to the saved set',
+  );
+  useEffect(() => keepUnsavedDraft(product.id, doc, baseline), [product.id, doc, baseline]);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
 
   const validation: Validation = useMemo(
