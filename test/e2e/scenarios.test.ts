@@ -81,7 +81,13 @@ describe('Scenarios', () => {
     await expect
       .poll(() => lane.locator('[data-testid="timeline-block"][data-kind="action"]').count())
       .toBe(6);
-    await expectText(view.getByTestId('timeline-lane-link'), '');
+    // The link lane: two connections, each ended by autoClose, and the suppression wait between.
+    const link = view.getByTestId('timeline-lane-link');
+    expect(await link.locator('[data-kind="connection"]').count()).toBe(2);
+    expect(await link.locator('[data-kind="disconnected"][data-type="autoClose"]').count()).toBe(2);
+    expect(
+      await link.locator('[data-kind="waiting"][data-type="suppressionInterval"]').count(),
+    ).toBeGreaterThanOrEqual(1);
     await lane.locator('[data-testid="timeline-block"][data-type="GATT_READ"]').first().click();
     const detail = view.getByTestId('timeline-detail');
     await expectText(detail, 'GATT_READ');

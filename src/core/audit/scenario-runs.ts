@@ -130,7 +130,8 @@ export class ScenarioRunLog {
       'UPDATE scenario_runs SET results = results + ?, failures = failures + ? WHERE id = ?',
     );
     this.db.transaction(() => {
-      let seq = this.nextSeq.get(id) ?? this.lastSeq(id) + 1;
+      let seq = this.nextSeq.get(id);
+      if (seq === undefined) throw new Error(`scenario run ${id} is not running in this log`);
       let results = 0;
       let failures = 0;
       for (const event of events) {
@@ -199,13 +200,6 @@ export class ScenarioRunLog {
 
   close(): void {
     this.db.close();
-  }
-
-  private lastSeq(id: number): number {
-    const row = this.db
-      .prepare('SELECT MAX(seq) AS seq FROM scenario_run_events WHERE run_id = ?')
-      .get(id) as { seq: number | null };
-    return row.seq ?? -1;
   }
 
   private require(id: number): ScenarioRunSummary {

@@ -1,7 +1,7 @@
 // The emulator's webhook dispatcher: each channel may have a webhook URL; areas hand it an
 // event envelope and it signs the body with the channel secret, POSTs it, and keeps the
 // delivery (status, response, timing) so the admin API, the UI and history endpoints can show it.
-import { postSigned } from '../webhooks/send';
+import { postWithSignature } from '../webhooks/send';
 import { signBody } from '../webhooks/signature';
 import type { Directory } from './channels';
 import type { Clock } from './clock';
@@ -106,7 +106,7 @@ export class Webhooks {
     if (!channel) outcome = { status: 'FAILED', error: `no channel ${channelId}` };
     else if (!url) outcome = { status: 'FAILED', error: 'no webhook URL is set for the channel' };
     else
-      outcome = await postSigned(url, body, channel.channelSecret, {
+      outcome = await postWithSignature(url, body, signature, {
         userAgent: 'DeviceBench-Emulator',
       });
 

@@ -19,13 +19,22 @@ export interface SendOutcome {
  * POSTs `body`, the exact JSON text to send, signed over those bytes. Never throws: a failure
  * is a FAILED outcome with the reason.
  */
-export async function postSigned(
+export function postSigned(
   url: string,
   body: string,
   channelSecret: string,
   options: { userAgent?: string } = {},
 ): Promise<SendOutcome> {
-  const signature = signBody(body, channelSecret);
+  return postWithSignature(url, body, signBody(body, channelSecret), options);
+}
+
+/** As `postSigned`, with the signature already made (the emulator records it before sending). */
+export async function postWithSignature(
+  url: string,
+  body: string,
+  signature: string,
+  options: { userAgent?: string } = {},
+): Promise<SendOutcome> {
   try {
     const response = await fetch(url, {
       method: 'POST',

@@ -32,7 +32,6 @@ export function Scenarios() {
   const [draft, setDraft] = useState<DraftState>();
   const readBoard = useAction();
   const dryRun = useDryRun();
-  const [runsVersion, setRunsVersion] = useState(0);
 
   const chooseBoard = (device: ScannedDevice | undefined) => {
     setBoard(device);
@@ -79,10 +78,7 @@ export function Scenarios() {
                 onLint={lint}
                 draft={draft}
                 shown={dryRun.shown}
-                onStarted={(run, set) => {
-                  dryRun.follow(run, set);
-                  setRunsVersion((v) => v + 1);
-                }}
+                onStarted={dryRun.follow}
               />
               <ErrorNotice error={readBoard.error} testId="read-board-error" />
               <ErrorNotice error={ble.error} />
@@ -95,7 +91,7 @@ export function Scenarios() {
               {dryRun.shown && <RunView shown={dryRun.shown} />}
               <PastRuns
                 productId={product.id}
-                version={runsVersion + (dryRun.shown?.run.status === 'running' ? 0 : 1)}
+                refreshKey={`${dryRun.shown?.run.id}:${dryRun.shown?.run.status}`}
                 onOpen={(id) => void dryRun.open(id)}
                 openId={dryRun.shown?.run.id}
               />

@@ -3,12 +3,14 @@
 // timeline event goes to the UI as it happens and to the audit log in batches; each result is
 // handed to the chosen delivery (the emulator's webhook log by default).
 import { EventEmitter } from 'node:events';
+import type { z } from 'zod';
 import { realSimClock } from '../../ble/sim/clock';
 import type { ScenarioRunLog } from '../../audit/scenario-runs';
 import type { ThingsClient } from '../../platform/things/client';
 import type { ScenarioSet, ScenarioSetInput, TrialProduct } from '../../platform/things/schema';
 import { startDryRun, type DryRun } from '../../scenario/engine';
 import { describeFieldErrors, fieldErrors } from '../../platform/field-errors';
+import { PlatformError } from '../../platform/http';
 import {
   runnableSetSchema,
   type RunnableSet,
@@ -16,20 +18,15 @@ import {
   type ScenarioRunSummary,
   type TimelineEvent,
 } from '../../scenario/schema';
+import type { startRunInputSchema } from '../contracts/scenarios';
 import { AppFailure } from '../errors';
 import type { HostSupervisor } from './host-supervisor';
 
 /** Timeline events are written at least this often while a scenario runs. */
 const FLUSH_MS = 500;
 
-export interface StartRunInput {
-  productId: string;
-  deviceId: string;
-  boardName?: string;
-  set: { source: 'saved' } | { source: 'draft'; draft: ScenarioSetInput };
-  cycles?: number;
-  durationMs?: number;
-}
+/** What the contract's `scenarios:start` takes, except where the results go. */
+export type StartRunInput = Omit<z.output<typeof startRunInputSchema>, 'delivery'>;
 
 /** Where each result goes; resolves with a problem to show on the timeline, if any. */
 export type DeliverResult = (result: ScenarioResult) => Promise<string | undefined>;
@@ -171,7 +168,7 @@ export class ScenarioService extends EventEmitter<{
 }
 
 function noSavedSet(err: unknown): never {
-  if ((err as { status?: number }).status === 404)
+  if (err instanceof PlatformError && err.status === 404)
     throw AppFailure.field(
       'set.source',
       'the product has no saved scenario set on the platform: save it first, or run the draft',

@@ -9,13 +9,13 @@ import { useResource } from '../../lib/use-resource';
 
 export function PastRuns({
   productId,
-  version,
+  refreshKey,
   openId,
   onOpen,
 }: {
   productId: string;
-  /** Changes when the list may have changed (a run started or ended). */
-  version: number;
+  /** Changes when the list may have changed (the shown run started or ended). */
+  refreshKey: string;
   openId: number | undefined;
   onOpen: (runId: number) => void;
 }) {
@@ -24,7 +24,7 @@ export function PastRuns({
     useCallback(() => api.scenarios.listRuns({ productId, limit: 20 }), [api, productId]),
   );
   const { reload } = runs;
-  useEffect(() => reload(), [version, reload]);
+  useEffect(() => reload(), [refreshKey, reload]);
 
   return (
     <Panel title="Past dry runs" testId="past-runs">

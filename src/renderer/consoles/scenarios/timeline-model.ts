@@ -90,7 +90,7 @@ type DisconnectedBy = 'autoClose' | 'link' | 'stop';
 export type TimelineItem = ActionBlock | RunSpan | LinkItem;
 
 /** Link items drawn as spans; the others are instants. */
-export const LINK_SPAN_KINDS: ReadonlySet<LinkItem['kind']> = new Set([
+const LINK_SPAN_KINDS: ReadonlySet<LinkItem['kind']> = new Set([
   'connecting',
   'connection',
   'waiting',

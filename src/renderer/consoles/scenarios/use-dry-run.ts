@@ -24,7 +24,11 @@ export function useDryRun() {
   useEffect(() => {
     const offEvents = api.on('scenarios:event', ({ runId: id, event }) => {
       if (id === runId.current) pending.current.push(event);
-      else early.current.set(id, [...(early.current.get(id) ?? []), event].slice(-10_000));
+      else {
+        // Only the newest run can be the one `start` is about to answer.
+        if (!early.current.has(id)) early.current.clear();
+        early.current.set(id, [...(early.current.get(id) ?? []), event].slice(-10_000));
+      }
     });
     const offRuns = api.on('scenarios:run', (run) => {
       if (run.id === runId.current) setShown((prev) => prev && { ...prev, run });
