@@ -21,6 +21,8 @@ import {
   type ServiceInfo,
 } from './port';
 import type { SimulatedBench } from './sim/bench';
+import { describeAttError } from './att/codes';
+import { describeHciError } from './hci/codes';
 
 const require = createRequire(import.meta.url);
 
@@ -83,47 +85,13 @@ export class AttError extends Error {
     readonly code: number,
     readonly operation: string,
   ) {
-    super(`ATT error 0x${code.toString(16).padStart(2, '0')} (${attErrorName(code)})`);
+    super(`ATT error ${describeAttError(code)}`);
   }
 }
 
-const ATT_ERRORS: Record<number, string> = {
-  0x01: 'invalid handle',
-  0x02: 'read not permitted',
-  0x03: 'write not permitted',
-  0x05: 'insufficient authentication',
-  0x06: 'request not supported',
-  0x07: 'invalid offset',
-  0x0a: 'attribute not found',
-  0x0d: 'invalid attribute value length',
-  0x0e: 'unlikely error',
-  0x0f: 'insufficient encryption',
-};
-
-function attErrorName(code: number): string {
-  return (
-    ATT_ERRORS[code] ??
-    (code >= 0x80 && code <= 0x9f ? 'application error: the board refused the value' : 'error')
-  );
-}
-
-const HCI_REASONS: Record<number, string> = {
-  0x05: 'authentication failure',
-  0x08: 'connection timeout (link lost)',
-  0x13: 'the board ended the connection',
-  0x14: 'the board ended the connection (low resources)',
-  0x15: 'the board ended the connection (power off)',
-  0x16: 'disconnected by this computer',
-  0x22: 'LMP response timeout',
-  0x3b: 'unacceptable connection parameters',
-  0x3d: 'connection terminated due to MIC failure',
-  0x3e: 'connection failed to be established',
-};
-
 /** noble's disconnect reason (an HCI code on Linux, absent elsewhere) in words. */
 export function disconnectReason(reason: unknown): string {
-  if (typeof reason === 'number')
-    return `${HCI_REASONS[reason] ?? 'HCI reason'} (0x${reason.toString(16).padStart(2, '0')})`;
+  if (typeof reason === 'number') return describeHciError(reason);
   if (typeof reason === 'string' && reason) return reason;
   return 'disconnected';
 }

@@ -37,6 +37,11 @@ export const provisioningProfileSchema = z.object({
       source: z.enum(['tool', 'device']).default('tool'),
       /** The PSDI travels as UTF-8; longer than this is refused before anything is written. */
       maxBytes: z.number().int().min(1).max(244).default(20),
+      /**
+       * Who may read the PSDI characteristic once the board is in product mode: any link, or
+       * only an encrypted one (the board answers Insufficient Authentication until paired).
+       */
+      readPermission: z.enum(['open', 'encrypted']).default('open'),
     })
     .prefault({}),
   commit: z.object({ value: hexBytes.default('01') }).prefault({}),

@@ -5,7 +5,9 @@
 // event for, are also emitted as `attError` for the adapter (noble.ts) to pick up.
 import { EventEmitter } from 'node:events';
 import type { AdapterState } from '../port';
-import { ATT, HCI_REASON, type AttResult, type SimBoard } from './board';
+import { ATT_ERROR } from '../att/codes';
+import { HCI_ERROR } from '../hci/codes';
+import type { AttResult, SimBoard } from './board';
 import type { SimClock, SimTimer } from './clock';
 
 /** The descriptor every notifying characteristic has: the Client Characteristic Configuration. */
@@ -78,7 +80,7 @@ export class SimBinding extends EventEmitter {
     if (state !== 'poweredOn') {
       if (this.scanFilter) this.stopScanning();
       for (const link of [...this.links.values()])
-        this.closeLink(link, HCI_REASON.connectionTimeout);
+        this.closeLink(link, HCI_ERROR.connectionTimeout);
     }
     this.emit('stateChange', state === 'noAdapter' ? 'unsupported' : state);
   }
@@ -88,7 +90,7 @@ export class SimBinding extends EventEmitter {
     for (const timer of this.connecting.values()) this.host.clock.clearTimeout(timer);
     this.connecting.clear();
     for (const link of [...this.links.values()])
-      this.closeLink(link, HCI_REASON.localHostTerminated);
+      this.closeLink(link, HCI_ERROR.localHostTerminated);
     this.scanFilter = null;
     this.host.detachBinding(this);
     this.host.scanningChanged();
@@ -144,7 +146,7 @@ export class SimBinding extends EventEmitter {
           'connect',
           id,
           new Error(
-            `Connection Failed to be Established (0x${HCI_REASON.connectionFailedToBeEstablished.toString(16)})`,
+            `Connection Failed to be Established (0x${HCI_ERROR.connectionFailedToBeEstablished.toString(16)})`,
           ),
         );
         return;
@@ -179,12 +181,12 @@ export class SimBinding extends EventEmitter {
   disconnect(id: string): void {
     const link = this.links.get(id);
     if (!link) return;
-    this.operation(link, () => this.closeLink(link, HCI_REASON.localHostTerminated));
+    this.operation(link, () => this.closeLink(link, HCI_ERROR.localHostTerminated));
   }
 
   reset(): void {
     for (const link of [...this.links.values()])
-      this.closeLink(link, HCI_REASON.localHostTerminated);
+      this.closeLink(link, HCI_ERROR.localHostTerminated);
   }
 
   updateRssi(id: string): void {
@@ -258,7 +260,7 @@ export class SimBinding extends EventEmitter {
         withoutResponse,
       );
       if ('drop' in result) {
-        this.closeLink(link, HCI_REASON.connectionTimeout);
+        this.closeLink(link, HCI_ERROR.connectionTimeout);
         return;
       }
       // A write without response has no answer to carry an error: noble reports it sent.
@@ -303,7 +305,7 @@ export class SimBinding extends EventEmitter {
           serviceUuid,
           characteristicUuid,
           'readDescriptor',
-          ATT.attributeNotFound,
+          ATT_ERROR.attributeNotFound,
         );
       const on = link.board.isSubscribed(serviceUuid, characteristicUuid);
       this.emit(
@@ -328,7 +330,7 @@ export class SimBinding extends EventEmitter {
       const result: AttResult =
         descriptorUuid === CCCD
           ? link.board.setNotify(serviceUuid, characteristicUuid, ((data[0] ?? 0) & 0x03) !== 0)
-          : { ok: false, code: ATT.attributeNotFound };
+          : { ok: false, code: ATT_ERROR.attributeNotFound };
       if (result.ok) this.emit('valueWrite', id, serviceUuid, characteristicUuid, descriptorUuid);
       else this.attError(id, serviceUuid, characteristicUuid, 'writeDescriptor', result.code);
     });
@@ -339,7 +341,7 @@ export class SimBinding extends EventEmitter {
       const target = this.handleTable(link).values.get(handle);
       const result: AttResult = target
         ? link.board.read(target.service, target.characteristic)
-        : { ok: false, code: ATT.invalidHandle };
+        : { ok: false, code: ATT_ERROR.invalidHandle };
       if (result.ok) this.emit('handleRead', id, handle, Buffer.from(result.data));
       else
         this.attError(
@@ -362,8 +364,8 @@ export class SimBinding extends EventEmitter {
             Uint8Array.from(data),
             withoutResponse,
           )
-        : { ok: false as const, code: ATT.invalidHandle };
-      if ('drop' in result) return this.closeLink(link, HCI_REASON.connectionTimeout);
+        : { ok: false as const, code: ATT_ERROR.invalidHandle };
+      if ('drop' in result) return this.closeLink(link, HCI_ERROR.connectionTimeout);
       if (result.ok || withoutResponse) this.emit('handleWrite', id, handle);
       else
         this.attError(

@@ -35,6 +35,8 @@ export interface CharacteristicDefinition {
   properties: BoardSpec['gatt'][number]['characteristics'][number]['properties'];
   value: Uint8Array;
   maxLength: number;
+  /** Absent or an absent access: open. */
+  permissions?: BoardSpec['gatt'][number]['characteristics'][number]['permissions'];
 }
 
 export interface ServiceDefinition {
@@ -168,6 +170,7 @@ function expandBoard(
           ? Buffer.from(c.value.hex, 'hex')
           : Buffer.from(c.value?.utf8 ?? '', 'utf8'),
       maxLength: c.maxLength,
+      permissions: c.permissions,
     })),
   }));
   checkGatt(services, report);
@@ -305,6 +308,18 @@ function checkGatt(services: ServiceDefinition[], report: Report): void {
           `${formatUuid(c.uuid)} is used twice in this service`,
         );
       chars.add(c.uuid);
+      const can = (...ps: CharacteristicDefinition['properties']) =>
+        ps.some((p) => c.properties.includes(p));
+      if (c.permissions?.read && !can('read'))
+        report(
+          ['gatt', si, 'characteristics', ci, 'permissions', 'read'],
+          'the characteristic has no read property',
+        );
+      if (c.permissions?.write && !can('write', 'writeWithoutResponse'))
+        report(
+          ['gatt', si, 'characteristics', ci, 'permissions', 'write'],
+          'the characteristic has no write or writeWithoutResponse property',
+        );
       if (c.value.length > c.maxLength)
         report(
           ['gatt', si, 'characteristics', ci, 'value'],

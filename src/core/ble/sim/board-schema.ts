@@ -35,6 +35,14 @@ export const characteristicPropertySchema = z.enum([
   'extendedProperties',
 ]);
 
+/** What the link must be for an access: any link, or an encrypted one (after pairing). */
+export const linkPermissionSchema = z.enum(['open', 'encrypted']);
+
+/** Absent accesses are open. */
+const permissionsSpec = z
+  .object({ read: linkPermissionSchema.optional(), write: linkPermissionSchema.optional() })
+  .strict();
+
 const characteristicSpec = z
   .object({
     uuid: uuidSchema,
@@ -43,6 +51,8 @@ const characteristicSpec = z
     value: initialValue.optional(),
     /** Longest value a write may store (ATT allows 512). */
     maxLength: z.number().int().min(1).max(512).default(512),
+    /** A read or write needing an encrypted link is answered Insufficient Authentication until paired. */
+    permissions: permissionsSpec.optional(),
   })
   .strict();
 

@@ -12,26 +12,10 @@ import type { BoardFaults, NotificationPayload } from './board-schema';
 import type { BoardDefinition, CharacteristicDefinition, ServiceDefinition } from './board-file';
 import type { SimClock, SimTimer } from './clock';
 import { SeededRandom } from './random';
-
-/** ATT error codes the board answers with (Bluetooth Core, Vol 3, Part F, 3.4.1.1). */
-export const ATT = {
-  invalidHandle: 0x01,
-  readNotPermitted: 0x02,
-  writeNotPermitted: 0x03,
-  requestNotSupported: 0x06,
-  attributeNotFound: 0x0a,
-  invalidAttributeValueLength: 0x0d,
-  /** The first application error: the board refused the value (e.g. a commit with a value missing). */
-  application: 0x80,
-} as const;
-
-/** HCI disconnect reasons, as noble's HCI binding reports them. */
-export const HCI_REASON = {
-  connectionTimeout: 0x08,
-  remoteUserTerminated: 0x13,
-  localHostTerminated: 0x16,
-  connectionFailedToBeEstablished: 0x3e,
-} as const;
+import { ATT_ERROR } from '../att/codes';
+import { HCI_ERROR } from '../hci/codes';
+import type { AttValues } from './att-server';
+import type { GattServiceSpec } from './gatt-database';
 
 export type AttResult = { ok: true; data: Uint8Array } | { ok: false; code: number };
 export type WriteResult = AttResult | { ok: false; drop: true };
@@ -109,7 +93,7 @@ interface Service extends Omit<ServiceDefinition, 'characteristics'> {
 
 const key = (service: string, characteristic: string) => `${service}/${characteristic}`;
 
-export class SimBoard {
+export class SimBoard implements AttValues {
   readonly id: string;
   readonly address: string;
   readonly name: string;
@@ -234,17 +218,24 @@ export class SimBoard {
     this.ctx.changed(this);
   }
 
-  services(): { uuid: string; characteristics: { uuid: string; properties: string[] }[] }[] {
+  /** The current GATT table, as the board's ATT server lays it out. */
+  services(): GattServiceSpec[] {
     return this.table.map((s) => ({
       uuid: s.uuid,
-      characteristics: s.characteristics.map((c) => ({ uuid: c.uuid, properties: c.properties })),
+      characteristics: s.characteristics.map((c) => ({
+        uuid: c.uuid,
+        name: c.name,
+        properties: c.properties,
+        permissions: c.permissions,
+        maxLength: c.maxLength,
+      })),
     }));
   }
 
   read(service: string, characteristic: string): AttResult {
     const c = this.find(service, characteristic);
-    if (!c) return { ok: false, code: ATT.attributeNotFound };
-    if (!c.properties.includes('read')) return { ok: false, code: ATT.readNotPermitted };
+    if (!c) return { ok: false, code: ATT_ERROR.attributeNotFound };
+    if (!c.properties.includes('read')) return { ok: false, code: ATT_ERROR.readNotPermitted };
     return {
       ok: true,
       data: c.read ? c.read() : (this.values.get(key(service, characteristic)) ?? new Uint8Array()),
@@ -258,9 +249,9 @@ export class SimBoard {
     withoutResponse: boolean,
   ): WriteResult {
     const c = this.find(service, characteristic);
-    if (!c) return { ok: false, code: ATT.attributeNotFound };
+    if (!c) return { ok: false, code: ATT_ERROR.attributeNotFound };
     if (!c.properties.includes(withoutResponse ? 'writeWithoutResponse' : 'write'))
-      return { ok: false, code: ATT.writeNotPermitted };
+      return { ok: false, code: ATT_ERROR.writeNotPermitted };
     const drop = this.faultState.dropLinkDuringWrite;
     if (drop && (drop.characteristic === undefined || drop.characteristic === characteristic)) {
       this.matchingWrites++;
@@ -271,7 +262,8 @@ export class SimBoard {
         return { ok: false, drop: true };
       }
     }
-    if (data.length > c.maxLength) return { ok: false, code: ATT.invalidAttributeValueLength };
+    if (data.length > c.maxLength)
+      return { ok: false, code: ATT_ERROR.invalidAttributeValueLength };
     if (c.write) return c.write(data);
     this.values.set(key(service, characteristic), Uint8Array.from(data));
     return { ok: true, data: new Uint8Array() };
@@ -279,9 +271,9 @@ export class SimBoard {
 
   setNotify(service: string, characteristic: string, on: boolean): AttResult {
     const c = this.find(service, characteristic);
-    if (!c) return { ok: false, code: ATT.attributeNotFound };
+    if (!c) return { ok: false, code: ATT_ERROR.attributeNotFound };
     if (!c.properties.includes('notify') && !c.properties.includes('indicate'))
-      return { ok: false, code: ATT.requestNotSupported };
+      return { ok: false, code: ATT_ERROR.requestNotSupported };
     const k = key(service, characteristic);
     if (on && !this.subscribed.has(k)) {
       this.subscribed.add(k);
@@ -335,7 +327,7 @@ export class SimBoard {
     if (this.rebootTimer) this.ctx.clock.clearTimeout(this.rebootTimer);
     this.rebootTimer = null;
     for (const k of [...this.periodicTimers.keys()]) this.stopPeriodic(k);
-    this.link?.drop(HCI_REASON.connectionTimeout);
+    this.link?.drop(HCI_ERROR.connectionTimeout);
   }
 
   view(): BoardView {
@@ -401,6 +393,7 @@ export class SimBoard {
             uuid: compact(this.identity.psdiCharacteristicUuid),
             name: 'PSDI',
             properties: ['read'],
+            permissions: { read: p.profile.psdi.readPermission },
             value: psdi,
             maxLength: psdi.length,
             read: () => psdi,
@@ -436,7 +429,7 @@ export class SimBoard {
           uuid = decodeUuid(profile, data);
           if (uuid.length !== 32) throw new Error('not 128-bit');
         } catch {
-          return { ok: false, code: ATT.invalidAttributeValueLength };
+          return { ok: false, code: ATT_ERROR.invalidAttributeValueLength };
         }
         return this.store(field, uuid);
       },
@@ -464,9 +457,9 @@ export class SimBoard {
               try {
                 psdi = text.decode(data);
               } catch {
-                return { ok: false, code: ATT.application };
+                return { ok: false, code: ATT_ERROR.application };
               }
-              if (!psdi) return { ok: false, code: ATT.invalidAttributeValueLength };
+              if (!psdi) return { ok: false, code: ATT_ERROR.invalidAttributeValueLength };
               return this.store('psdi', psdi);
             },
           };
@@ -510,12 +503,12 @@ export class SimBoard {
     derivedPsdi: string | undefined,
   ): AttResult {
     if (Buffer.from(data).toString('hex') !== profile.commit.value)
-      return { ok: false, code: ATT.application };
+      return { ok: false, code: ATT_ERROR.application };
     const w = this.written;
     const psdi = profile.psdi.source === 'device' ? derivedPsdi : w.psdi;
     if (!w.serviceUuid || !w.psdiServiceUuid || !w.psdiCharacteristicUuid || !psdi) {
       this.setStatus('rejected');
-      return { ok: false, code: ATT.application };
+      return { ok: false, code: ATT_ERROR.application };
     }
     const identity: CommittedIdentity = {
       serviceUuid: formatUuid(w.serviceUuid),
@@ -554,7 +547,7 @@ export class SimBoard {
   private reboot(ms: number): void {
     if (this.rebootTimer) this.ctx.clock.clearTimeout(this.rebootTimer);
     this.rebootTimer = this.ctx.clock.setTimeout(() => {
-      this.link?.drop(HCI_REASON.remoteUserTerminated);
+      this.link?.drop(HCI_ERROR.remoteUserTerminated);
       this.rebuild();
       this.rebootTimer = null;
       this.ctx.changed(this);
