@@ -34,9 +34,9 @@ describe('device service console', () => {
     await editor.getByRole('button', { name: '+ Add scenario' }).click();
     await editor.getByRole('button', { name: '+ GATT_WRITE' }).click();
     const at = (path: string) => editor.locator(`[data-path="${path}"]`);
-    await at('scenarios[0].actions[0].serviceUuid').fill('c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a01');
+    await at('scenarios[0].actions[0].serviceUuid').fill('e625601e-9e55-4597-a598-76018a0d293d');
     await at('scenarios[0].actions[0].characteristicUuid').fill(
-      'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a02',
+      '26e2b12b-85f0-4f3f-9fdd-91d114270e6e',
     );
     await at('scenarios[0].actions[0].data').fill('not base64!');
 

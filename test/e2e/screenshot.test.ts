@@ -18,8 +18,8 @@ const SCENARIO_SET = {
       actions: [
         {
           type: 'GATT_READ',
-          serviceUuid: 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a01',
-          characteristicUuid: 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a02',
+          serviceUuid: 'e625601e-9e55-4597-a598-76018a0d293d',
+          characteristicUuid: '26e2b12b-85f0-4f3f-9fdd-91d114270e6e',
         },
         {
           type: 'GATT_WRITE',

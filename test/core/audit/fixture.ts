@@ -8,8 +8,8 @@ export const PRODUCT: ReserveInput['product'] = {
   id: '3000000001',
   name: 'Bench sensor',
   serviceUuid: '9d5e00004a1b4c8e9f0d000000000001',
-  psdiServiceUuid: 'c4a0e5f65b2d4f4e8a3c1d7e9b2f6a01',
-  psdiCharacteristicUuid: 'c4a0e5f65b2d4f4e8a3c1d7e9b2f6a02',
+  psdiServiceUuid: 'e625601e9e554597a59876018a0d293d',
+  psdiCharacteristicUuid: '26e2b12b85f04f3f9fdd91d114270e6e',
 };
 
 export function boardNo(n: number): ReserveInput['board'] {

@@ -22,8 +22,8 @@ const C = v1.characteristics;
 
 const PRODUCT = {
   serviceUuid: '9d5e0000-4a1b-4c8e-9f0d-000000000001',
-  psdiServiceUuid: 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a01',
-  psdiCharacteristicUuid: 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a02',
+  psdiServiceUuid: 'e625601e-9e55-4597-a598-76018a0d293d',
+  psdiCharacteristicUuid: '26e2b12b-85f0-4f3f-9fdd-91d114270e6e',
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'devicebench-sim-'));

@@ -10,7 +10,8 @@ const hexBytes = z
   .regex(/^(?:[0-9a-fA-F]{2})*$/, 'must be hex bytes, e.g. "0a1b"')
   .transform((h) => h.toLowerCase());
 
-const address = z
+/** A Bluetooth device address as people write it, most significant octet first. */
+export const bluetoothAddressSchema = z
   .string()
   .regex(
     /^(?:[0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$/,
@@ -183,7 +184,7 @@ export const boardSpecSchema = z
     /** The local name; with `count`, `{n}` is the board's number (else " {n}" is appended). */
     name: z.string().trim().min(1, 'is required').max(29),
     /** The first board's address; with `count` the others count up. Generated from the name if absent. */
-    address: address.optional(),
+    address: bluetoothAddressSchema.optional(),
     addressType: z.enum(['public', 'random']).default('random'),
     /** Identical boards on a tray. */
     count: z.number().int().min(1).max(1000).default(1),

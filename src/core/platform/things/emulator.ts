@@ -17,6 +17,8 @@ import { deliverScenarioResultsInputSchema, SCENARIO_RESULT_KIND } from './event
 import { dryRunDeviceId, scenarioResultEnvelope } from './events';
 import {
   createTrialProductSchema,
+  PLATFORM_PSDI_CHARACTERISTIC_UUID,
+  PLATFORM_PSDI_SERVICE_UUID,
   scenarioSetInputSchema,
   TRIAL_PRODUCT_LIMIT,
   USER_ID_PATTERN,
@@ -27,8 +29,6 @@ import {
 
 /** Every trial product's service UUID shares this prefix; the last group is its number. */
 const SERVICE_UUID_PREFIX = '9d5e0000-4a1b-4c8e-9f0d-';
-const PSDI_SERVICE_UUID = 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a01';
-const PSDI_CHARACTERISTIC_UUID = 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a02';
 const FIRST_PRODUCT_ID = 3_000_000_000;
 
 const userIdParam = z.string().regex(USER_ID_PATTERN, 'must match U[0-9a-f]{32}');
@@ -67,8 +67,8 @@ function toProduct(row: ProductRow): TrialProduct {
     type: 'BLE',
     channelId: row.channel_id,
     serviceUuid: row.service_uuid,
-    psdiServiceUuid: PSDI_SERVICE_UUID,
-    psdiCharacteristicUuid: PSDI_CHARACTERISTIC_UUID,
+    psdiServiceUuid: PLATFORM_PSDI_SERVICE_UUID,
+    psdiCharacteristicUuid: PLATFORM_PSDI_CHARACTERISTIC_UUID,
   };
 }
 

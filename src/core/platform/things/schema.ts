@@ -4,6 +4,12 @@ import { z } from 'zod';
 
 export const TRIAL_PRODUCT_LIMIT = 10;
 export const USER_ID_PATTERN = /^U[0-9a-f]{32}$/;
+/**
+ * The PSDI service and characteristic the platform hands out with every trial product, the
+ * pair its starter firmware serves (docs/decisions.md, Device service).
+ */
+export const PLATFORM_PSDI_SERVICE_UUID = 'e625601e-9e55-4597-a598-76018a0d293d';
+export const PLATFORM_PSDI_CHARACTERISTIC_UUID = '26e2b12b-85f0-4f3f-9fdd-91d114270e6e';
 const UUID_128 = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** Longest value one GATT write can carry (ATT attribute value limit). */

@@ -59,6 +59,18 @@ describe('trial products', () => {
     expect(a.id).not.toBe(b.id);
   });
 
+  it('hands every product the platform PSDI pair its starter firmware serves', async () => {
+    const platformPair = {
+      psdiServiceUuid: 'e625601e-9e55-4597-a598-76018a0d293d',
+      psdiCharacteristicUuid: '26e2b12b-85f0-4f3f-9fdd-91d114270e6e',
+    };
+    const other = await newChannel();
+    const created = [await createProduct('Lamp'), await createProduct('Fan', other)];
+    for (const product of created) expect(product).toMatchObject(platformPair);
+    const listed = await call('GET', '/things/v1/trial/products', undefined, other);
+    expect(listed.body).toEqual([expect.objectContaining({ name: 'Fan', ...platformPair })]);
+  });
+
   it('lists only the caller channel products, oldest first', async () => {
     const token = await newChannel();
     await createProduct('One', token);
