@@ -7,7 +7,6 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
