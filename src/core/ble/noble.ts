@@ -20,36 +20,50 @@ import {
   type ScanHandle,
   type ServiceInfo,
 } from './port';
-import type { SimulatedBench } from './sim/bench';
-import { describeAttError } from './att/codes';
+import { ATT_ERROR, ATT_OP, attOpcodeName, describeAttError } from './att/codes';
 import { describeHciError } from './hci/codes';
+import { loadNativeHciSocket, nobleOverSocket, releaseSigint } from './hci/noble-over-socket';
+import { HciTap, type AttErrorReport, type SecurityFailure, type TraceSink } from './hci/tap';
+import type { HciSocket } from './hci/socket';
+import type { AdapterProfileInput } from './sim/adapter-profile';
+import type { SimulatedBench } from './sim/bench';
 
 const require = createRequire(import.meta.url);
 
+/** Requests that read or write a value: an error to one of these fails the operation. */
+const VALUE_REQUESTS: ReadonlySet<number> = new Set([
+  ATT_OP.readReq,
+  ATT_OP.readBlobReq,
+  ATT_OP.readMultipleReq,
+  ATT_OP.writeReq,
+  ATT_OP.prepareWriteReq,
+  ATT_OP.executeWriteReq,
+]);
+
+/** The errors on which noble's gatt.js pairs by itself before it retries the request. */
+const SECURITY_ERRORS: ReadonlySet<number> = new Set([
+  ATT_ERROR.insufficientAuthentication,
+  ATT_ERROR.insufficientAuthorization,
+  ATT_ERROR.insufficientEncryption,
+]);
+
 export type { NobleInstance };
 
-/** Where an ATT error reaches the adapter: noble has no event for it, the sim binding adds one. */
-export interface AttErrorSource {
-  on(
-    event: 'attError',
-    listener: (
-      id: string,
-      service: string,
-      characteristic: string,
-      operation: string,
-      code: number,
-    ) => void,
-  ): unknown;
-  off(
-    event: 'attError',
-    listener: (
-      id: string,
-      service: string,
-      characteristic: string,
-      operation: string,
-      code: number,
-    ) => void,
-  ): unknown;
+/**
+ * What the HCI tap under noble reports (hci/tap.ts): noble's own stack answers an ATT error
+ * with an empty read or with silence, and says nothing when pairing fails.
+ */
+export interface HciReports {
+  on(event: 'attError', listener: (report: AttErrorReport) => void): unknown;
+  on(event: 'securityFailed', listener: (failure: SecurityFailure) => void): unknown;
+  off(event: 'attError', listener: (report: AttErrorReport) => void): unknown;
+  off(event: 'securityFailed', listener: (failure: SecurityFailure) => void): unknown;
+}
+
+/** noble's HCI bindings announce the MTU each link negotiated (noble itself only stores it). */
+export interface MtuEvents {
+  on(event: 'onMtu', listener: (peripheralId: string, mtu: number) => void): unknown;
+  off(event: 'onMtu', listener: (peripheralId: string, mtu: number) => void): unknown;
 }
 
 export interface NobleCentralOptions {
@@ -61,7 +75,10 @@ export interface NobleCentralOptions {
   operationTimeoutMs?: number;
   /** Waiting for an adapter in state `unknown` to settle before scan/connect. Default 5 s. */
   adapterTimeoutMs?: number;
-  attErrors?: AttErrorSource;
+  /** The tap under noble's HCI stack, where there is one (Linux adapter, simulated bench). */
+  hci?: HciReports;
+  /** Where the link's MTU exchange is announced: connect waits for it, as noble starts it. */
+  mtu?: MtuEvents;
   /**
    * Runs `callback` after `ms`, returning a cancel function. Default Node's timers; the sim
    * central uses the bench clock, so timeouts are simulated time like everything else there.
@@ -83,9 +100,12 @@ export class AttError extends Error {
   override name = 'AttError';
   constructor(
     readonly code: number,
-    readonly operation: string,
+    /** The ATT request the board refused, e.g. "readReq". */
+    readonly request: string,
+    readonly attHandle: number,
   ) {
-    super(`ATT error ${describeAttError(code)}`);
+    const handle = `0x${attHandle.toString(16).padStart(4, '0')}`;
+    super(`ATT error ${describeAttError(code)} to ${request} on handle ${handle}`);
   }
 }
 
@@ -159,13 +179,10 @@ export class NobleCentral implements BleCentral {
     if (warning.startsWith('Initialization')) this.setState('noAdapter', warning);
   };
   private readonly onDiscover = (peripheral: Peripheral) => this.discovered(peripheral);
-  private readonly onAttError = (
-    id: string,
-    service: string,
-    characteristic: string,
-    operation: string,
-    code: number,
-  ) => this.connections.get(id)?.attFailed(service, characteristic, operation, code);
+  private readonly onAttError = (report: AttErrorReport) =>
+    this.connections.get(report.peripheralId)?.attFailed(report);
+  private readonly onSecurityFailed = (failure: SecurityFailure) =>
+    this.connections.get(failure.peripheralId)?.securityFailed(failure);
 
   constructor(noble: NobleInstance, options: NobleCentralOptions = {}) {
     this.noble = noble;
@@ -177,7 +194,8 @@ export class NobleCentral implements BleCentral {
     // The first stateChange listener is what makes noble initialise its binding.
     noble.on('stateChange', this.onStateChange_);
     this.current = adapterState(noble._state);
-    options.attErrors?.on('attError', this.onAttError);
+    options.hci?.on('attError', this.onAttError);
+    options.hci?.on('securityFailed', this.onSecurityFailed);
   }
 
   state(): AdapterState {
@@ -237,11 +255,17 @@ export class NobleCentral implements BleCentral {
       );
     if (this.connections.has(id)) throw new BleError('connect', `already connected to ${id}`, id);
     const timeoutMs = options.timeoutMs ?? this.options.connectTimeoutMs ?? 10_000;
+    const mtu = this.mtuExchange(id);
     try {
       await withTimeout(this.schedule, peripheral.connectAsync(), timeoutMs, () =>
         peripheral.cancelConnect(),
       );
+      // noble exchanges the MTU first thing on every link; callers size writes by it.
+      await withTimeout(this.schedule, mtu.done, this.options.operationTimeoutMs ?? 10_000).catch(
+        () => undefined,
+      );
     } catch (err) {
+      mtu.cancel();
       if (err instanceof TimeoutError)
         throw new BleError('connect', `no connection to ${id} within ${timeoutMs} ms`, id, {
           cause: err,
@@ -268,8 +292,26 @@ export class NobleCentral implements BleCentral {
     this.noble.off('warning', this.onWarning);
     this.noble.off('discover', this.onDiscover);
     this.noble.off('stateChange', this.onStateChange_);
-    this.options.attErrors?.off('attError', this.onAttError);
+    this.options.hci?.off('attError', this.onAttError);
+    this.options.hci?.off('securityFailed', this.onSecurityFailed);
     this.options.onClose?.();
+  }
+
+  /** Resolves once noble announces the MTU of the link to `id` (at once without a source). */
+  private mtuExchange(id: string): { done: Promise<void>; cancel: () => void } {
+    const source = this.options.mtu;
+    if (!source) return { done: Promise.resolve(), cancel: () => undefined };
+    let cancel = () => undefined as void;
+    const done = new Promise<void>((resolve) => {
+      const listener = (peripheralId: string) => {
+        if (peripheralId !== id) return;
+        cancel();
+        resolve();
+      };
+      cancel = () => void source.off('onMtu', listener);
+      source.on('onMtu', listener);
+    });
+    return { done, cancel };
   }
 
   private setState(state: AdapterState, reason?: string): void {
@@ -543,10 +585,25 @@ class NobleConnection implements BleConnection {
     return () => this.handlers.delete(handler);
   }
 
-  /** From the binding's `attError`: the operation in flight failed with this code. */
-  attFailed(_service: string, _characteristic: string, operation: string, code: number): void {
-    const error = new AttError(code, operation);
+  /**
+   * From the tap: the board refused the request in flight. Refusals for want of security on a
+   * link not yet encrypted are noble's to handle: it pairs and sends the request again.
+   */
+  attFailed(report: AttErrorReport): void {
+    // Discovery ends with an error by design (Attribute Not Found past the last handle).
+    if (!VALUE_REQUESTS.has(report.request)) return;
+    if (!report.encrypted && SECURITY_ERRORS.has(report.code)) return;
+    const error = new AttError(report.code, attOpcodeName(report.request), report.attHandle);
     this.inFlight?.fail(`the board answered ${error.message}`, error);
+  }
+
+  /** From the tap: pairing or encryption failed, so the request noble held back never goes. */
+  securityFailed(failure: SecurityFailure): void {
+    const what =
+      failure.stage === 'pairing'
+        ? `pairing failed (SMP reason 0x${failure.code.toString(16).padStart(2, '0')})`
+        : `encryption refused: ${describeHciError(failure.code)}`;
+    this.inFlight?.fail(`the board needs an encrypted link and ${what}`);
   }
 
   private linkDown(reason: string): void {
@@ -699,12 +756,23 @@ export class NoAdapterCentral implements BleCentral {
 }
 
 /**
- * The machine's own adapter through noble's default binding, loaded only now: a driver that
- * fails to load (no HCI socket, no permission, unsupported OS) gives a `noAdapter` central.
+ * The machine's own adapter, loaded only now: on Linux noble's HCI host stack over the kernel's
+ * HCI socket with the tap between them (as in the simulated bench), elsewhere noble's default
+ * binding. A driver that fails to load (no HCI socket, no permission, unsupported OS) gives a
+ * `noAdapter` central.
  */
 export function createHardwareCentral(
-  options: NobleCentralOptions = {},
+  options: HciCentralOptions = {},
 ): NobleCentral | NoAdapterCentral {
+  if (process.platform === 'linux') {
+    let socket: HciSocket;
+    try {
+      socket = new (loadNativeHciSocket())();
+    } catch (err) {
+      return new NoAdapterCentral(`the Bluetooth driver could not be loaded (${message(err)})`);
+    }
+    return hciCentral(socket, options, () => socket.stop());
+  }
   let noble: NobleInstance;
   try {
     noble = require('@abandonware/noble') as NobleInstance;
@@ -714,25 +782,55 @@ export function createHardwareCentral(
   return new NobleCentral(noble, options);
 }
 
-/** A real noble over the simulated bench's binding: the same code path as hardware. */
-export function createSimulatedCentral(
-  bench: SimulatedBench,
-  options: NobleCentralOptions = {},
+export interface HciCentralOptions extends NobleCentralOptions {
+  /** Where the tap records the HCI traffic (a btsnoop trace writer). */
+  trace?: TraceSink;
+}
+
+export interface SimulatedCentralOptions extends HciCentralOptions {
+  /** The simulated controller's limits (connections, interval, buffers); defaults documented there. */
+  adapter?: AdapterProfileInput;
+}
+
+/** noble's HCI host stack over `socket`, with the tap between them. */
+function hciCentral(
+  socket: HciSocket,
+  options: HciCentralOptions,
+  release: () => void,
 ): NobleCentral {
-  const withBindings =
-    require('@abandonware/noble/with-bindings') as typeof import('@abandonware/noble/with-bindings');
-  const binding = bench.createBinding();
-  return new NobleCentral(withBindings(binding), {
-    now: () => bench.clock.now(),
-    schedule: (callback, ms) => {
-      const timer = bench.clock.setTimeout(callback, ms);
-      return () => bench.clock.clearTimeout(timer);
-    },
+  const tap = new HciTap(socket, options.trace);
+  const { noble, bindings } = nobleOverSocket(tap);
+  return new NobleCentral(noble, {
     ...options,
-    attErrors: binding,
+    hci: tap,
+    mtu: bindings,
     onClose: () => {
-      binding.dispose();
+      release();
+      releaseSigint(noble);
       options.onClose?.();
     },
   });
+}
+
+/**
+ * A real noble over a virtual LE controller on the simulated bench: noble's own HCI host stack
+ * runs above it, the same code path as a Linux adapter.
+ */
+export function createSimulatedCentral(
+  bench: SimulatedBench,
+  options: SimulatedCentralOptions = {},
+): NobleCentral {
+  const controller = bench.createController(options.adapter);
+  return hciCentral(
+    controller,
+    {
+      now: () => bench.clock.now(),
+      schedule: (callback, ms) => {
+        const timer = bench.clock.setTimeout(callback, ms);
+        return () => bench.clock.clearTimeout(timer);
+      },
+      ...options,
+    },
+    () => controller.dispose(),
+  );
 }

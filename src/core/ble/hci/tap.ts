@@ -8,31 +8,7 @@ import { EventEmitter } from 'node:events';
 import { ATT_OP, L2CAP_CID } from '../att/codes';
 import type { Direction } from './btsnoop';
 import { HCI_CMD, HCI_EVENT, HCI_PACKET, LE_SUBEVENT, SMP_CODE } from './codes';
-
-/** One entry of the native socket's device list. */
-export interface HciDevice {
-  devId: number;
-  devUp: boolean;
-  idVendor: number | null;
-  idProduct: number | null;
-  busNumber: number | null;
-  deviceAddress: number | null;
-}
-
-/** What noble's `lib/hci-socket/hci.js` calls on the socket it opens, and listens to. */
-export interface HciSocket {
-  bindRaw(deviceId?: number): number;
-  bindUser(deviceId?: number): number;
-  bindControl(): void;
-  isDevUp(): boolean;
-  setFilter(filter: Buffer): void;
-  start(): void;
-  stop(): void;
-  write(packet: Buffer): void;
-  getDeviceList(): HciDevice[];
-  on(event: 'data', listener: (packet: Buffer) => void): unknown;
-  on(event: 'error', listener: (err: Error) => void): unknown;
-}
+import type { HciDevice, HciSocket } from './socket';
 
 export interface AttErrorReport {
   /** noble's peripheral id: the peer address without colons, lowercase. */

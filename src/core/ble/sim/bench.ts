@@ -1,6 +1,7 @@
 // The simulated bench: the boards on it, their advertising (batched: one timer per interval
-// slot however many boards share it), the noble bindings listening, and the flash that keeps
-// provisioned identities across restarts (an optional JSON state file).
+// slot however many boards share it), the virtual LE controllers listening (one per simulated
+// central, each under a real noble), and the flash that keeps provisioned identities across
+// restarts (an optional JSON state file).
 import {
   closeSync,
   existsSync,
@@ -27,8 +28,12 @@ import {
   type BoardFaultsInput,
   type BoardSpecInput,
 } from './board-schema';
-import { SimBinding, type SimBindingHost } from './binding';
+import { adapterProfileSchema, type AdapterProfileInput } from './adapter-profile';
+import { encodeAdvertisement, type AdvertisingPayloads } from './advertising-data';
+import { BoardPeer } from './board-peer';
 import { realSimClock, type SimClock, type SimTimer } from './clock';
+import { VirtualController, type CentralIdentity, type RadioHost } from './controller';
+import type { Link } from './link';
 import { hashSeed } from './random';
 
 export interface SimulatedBenchOptions {
@@ -67,7 +72,7 @@ interface Slot {
   nextAt: number;
 }
 
-export class SimulatedBench implements SimBindingHost {
+export class SimulatedBench implements RadioHost<SimBoard> {
   readonly clock: SimClock;
   private readonly seed: number;
   private readonly stateFile: string | undefined;
@@ -76,7 +81,10 @@ export class SimulatedBench implements SimBindingHost {
   private readonly identities: Map<string, CommittedIdentity>;
   private readonly boardsById = new Map<string, SimBoard>();
   private readonly slots = new Map<number, Slot>();
-  private readonly bindings = new Set<SimBinding>();
+  private readonly radios = new Set<VirtualController<SimBoard>>();
+  private readonly byAddress = new Map<string, SimBoard>();
+  /** Encoded once per advertisement object: the board builds a new one only when it changes. */
+  private readonly payloads = new WeakMap<object, AdvertisingPayloads>();
   private readonly listeners = new Set<(change: BenchChange) => void>();
   private adapter: AdapterState = 'poweredOn';
   private closed = false;
@@ -110,6 +118,7 @@ export class SimulatedBench implements SimBindingHost {
     const board = this.get(id);
     board.dispose();
     this.boardsById.delete(id);
+    this.byAddress.delete(board.address);
     const slot = this.slots.get(board.intervalMs);
     slot?.boards.delete(board);
     if (slot && !slot.boards.size) {
@@ -167,13 +176,16 @@ export class SimulatedBench implements SimBindingHost {
   /** Switches the simulated adapter (e.g. `poweredOff` to see how the app copes). */
   setAdapterState(state: AdapterState): void {
     this.adapter = state;
-    for (const binding of this.bindings) binding.adapterStateChanged();
+    for (const radio of this.radios) radio.adapterStateChanged();
   }
 
-  /** A fresh noble binding over this bench: one per simulated central. */
-  createBinding(): SimBinding {
+  /** A fresh LE controller on this bench: one per simulated central (noble opens it as its socket). */
+  createController(profile: AdapterProfileInput = {}): VirtualController<SimBoard> {
     if (this.closed) throw new SimBenchError('the simulated bench is closed');
-    return new SimBinding(this);
+    const parsed = adapterProfileSchema.safeParse(profile);
+    if (!parsed.success)
+      throw new SimBenchError(`adapter profile: ${describeIssues(parsed.error.issues).join('; ')}`);
+    return new VirtualController(this, parsed.data);
   }
 
   onChange(listener: (change: BenchChange) => void): () => void {
@@ -184,24 +196,32 @@ export class SimulatedBench implements SimBindingHost {
   /** Stops every timer and link; the bench cannot be used afterwards. */
   close(): void {
     this.closed = true;
-    for (const binding of [...this.bindings]) binding.dispose();
+    for (const radio of [...this.radios]) radio.dispose();
     for (const board of this.boardsById.values()) board.dispose();
     for (const slot of this.slots.values()) if (slot.timer) this.clock.clearTimeout(slot.timer);
     this.slots.clear();
     this.listeners.clear();
   }
 
-  attachBinding(binding: SimBinding): void {
-    this.bindings.add(binding);
+  boardAt(address: string): SimBoard | undefined {
+    return this.byAddress.get(address.toLowerCase());
   }
 
-  detachBinding(binding: SimBinding): void {
-    this.bindings.delete(binding);
+  attachRadio(radio: VirtualController<SimBoard>): void {
+    this.radios.add(radio);
+  }
+
+  detachRadio(radio: VirtualController<SimBoard>): void {
+    this.radios.delete(radio);
+  }
+
+  openPeer(board: SimBoard, link: Link, central: CentralIdentity): BoardPeer {
+    return new BoardPeer(board, link, central, () => this.clock.now());
   }
 
   /** Advertising runs only while some central scans: idle benches cost nothing. */
   scanningChanged(): void {
-    const scanning = [...this.bindings].some((b) => b.scanning);
+    const scanning = this.scanning();
     for (const [interval, slot] of this.slots) {
       if (scanning && !slot.timer) this.schedule(interval, slot, this.clock.now() + interval);
       if (!scanning && slot.timer) {
@@ -229,7 +249,7 @@ export class SimulatedBench implements SimBindingHost {
       throw new SimBenchError(
         `${clash.source}: a board with address ${clash.address} is already on the bench`,
       );
-    const scanning = [...this.bindings].some((b) => b.scanning);
+    const scanning = this.scanning();
     return defs.map((def) => {
       const board = new SimBoard(def, {
         clock: this.clock,
@@ -239,6 +259,7 @@ export class SimulatedBench implements SimBindingHost {
         changed: (b) => this.publish({ kind: 'board', board: b.view() }),
       });
       this.boardsById.set(def.id, board);
+      this.byAddress.set(board.address.toLowerCase(), board);
       let slot = this.slots.get(board.intervalMs);
       if (!slot) {
         slot = { boards: new Set(), timer: null, nextAt: 0 };
@@ -257,13 +278,12 @@ export class SimulatedBench implements SimBindingHost {
     slot.nextAt = at;
     const timer = this.clock.setTimeout(
       () => {
-        const listening = [...this.bindings].filter((b) => b.scanning);
+        const listening = [...this.radios].filter((r) => r.scanning);
         for (const board of slot.boards) {
           if (!board.advertising) continue;
-          const advertisement = board.advertisement();
+          const payloads = this.encoded(board);
           const rssi = board.rssi();
-          for (const binding of listening)
-            binding.advertisementReceived(board, advertisement, rssi);
+          for (const radio of listening) radio.advertisementHeard(board, payloads, rssi);
         }
         // Drift-free: the next slot is due one interval after this one was, however late it ran.
         if (slot.timer === timer)
@@ -272,6 +292,21 @@ export class SimulatedBench implements SimBindingHost {
       Math.max(0, at - this.clock.now()),
     );
     slot.timer = timer;
+  }
+
+  private scanning(): boolean {
+    return [...this.radios].some((r) => r.scanning);
+  }
+
+  private encoded(board: SimBoard): AdvertisingPayloads {
+    const ad = board.advertisement();
+    // The board rebuilds its advertisement only when it changes; its UUID list is the marker.
+    let payloads = this.payloads.get(ad.serviceUuids);
+    if (!payloads) {
+      payloads = encodeAdvertisement(ad, board.connectable);
+      this.payloads.set(ad.serviceUuids, payloads);
+    }
+    return payloads;
   }
 
   private publish(change: BenchChange): void {

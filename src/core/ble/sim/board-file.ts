@@ -67,6 +67,7 @@ export interface BoardDefinition {
   buttons: (NotificationDefinition & { id: string })[];
   latency: BoardSpec['latency'];
   mtu: number;
+  pairing: BoardSpec['pairing'];
   faults: BoardSpec['faults'];
 }
 
@@ -288,6 +289,7 @@ function expandBoard(
       buttons,
       latency: spec.latency,
       mtu: spec.mtu,
+      pairing: spec.pairing,
       faults: spec.faults,
     });
   }

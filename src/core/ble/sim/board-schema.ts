@@ -194,6 +194,11 @@ export const boardSpecSchema = z
     notifications: notificationsSpec.prefault({}),
     latency: latencySpec.prefault({}),
     mtu: z.number().int().min(23).max(517).default(247),
+    /**
+     * How the board answers a Pairing Request: LE legacy Just Works, or Pairing Not Supported
+     * (to see how the tool copes with a board that will not pair).
+     */
+    pairing: z.enum(['justWorks', 'refuse']).default('justWorks'),
     faults: faultsSchema.prefault({}),
   })
   .strict();

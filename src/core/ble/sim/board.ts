@@ -146,6 +146,11 @@ export class SimBoard implements AttValues {
     return this.def.mtu;
   }
 
+  /** How the board answers a Pairing Request. */
+  get pairing(): 'justWorks' | 'refuse' {
+    return this.def.pairing;
+  }
+
   get intervalMs(): number {
     return this.def.advertising.intervalMs;
   }

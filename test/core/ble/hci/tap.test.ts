@@ -4,11 +4,10 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ATT_ERROR, ATT_OP } from '../../../../src/core/ble/att/codes';
 import { HCI_ERROR, SMP_FAILURE } from '../../../../src/core/ble/hci/codes';
+import type { HciDevice, HciSocket } from '../../../../src/core/ble/hci/socket';
 import {
   HciTap,
   type AttErrorReport,
-  type HciDevice,
-  type HciSocket,
   type SecurityFailure,
 } from '../../../../src/core/ble/hci/tap';
 

@@ -1,0 +1,112 @@
+// The board's end of one LE link: its L2CAP channels (ATT to the board's GATT server, SMP to its
+// pairing responder, signaling answered with Command Reject), the time it takes to answer, and
+// its faults as the air shows them — a board that resets mid-write goes silent, a rebooting one
+// sends LL_TERMINATE_IND.
+import { L2CAP_CID } from '../att/codes';
+import { HCI_ERROR } from '../hci/codes';
+import { AttServer } from './att-server';
+import type { SimBoard } from './board';
+import type { CentralIdentity, EncryptionVerdict, RadioPeer } from './controller';
+import type { Link, LinkPeer } from './link';
+import { SmpResponder } from './smp-responder';
+
+/** L2CAP signaling Command Reject, reason "command not understood" (Vol 3, Part A, 4.1). */
+function commandReject(identifier: number): Buffer {
+  return Buffer.of(0x01, identifier, 0x02, 0x00, 0x00, 0x00);
+}
+
+export class BoardPeer implements LinkPeer, RadioPeer {
+  private readonly board: SimBoard;
+  private readonly link: Link;
+  private readonly att: AttServer;
+  private readonly smp: SmpResponder;
+  /** ATT and SMP are answered one at a time, each after the board's processing time. */
+  private busyUntil = 0;
+  private attached = true;
+
+  constructor(board: SimBoard, link: Link, central: CentralIdentity, now: () => number) {
+    this.board = board;
+    this.link = link;
+    this.now = now;
+    this.att = new AttServer(
+      board.services(),
+      board,
+      { encrypted: () => link.encrypted },
+      {
+        serverMtu: board.mtu,
+      },
+    );
+    this.smp = new SmpResponder({
+      initiator: { address: central.address, type: central.addressType },
+      responder: { address: board.address, type: board.addressType },
+      pairing: board.pairing,
+    });
+    link.attach(this);
+    board.attach({
+      notify: (service, characteristic, data) => {
+        const pdu = this.att.push(service, characteristic, data);
+        if (pdu) this.link.send(L2CAP_CID.att, Buffer.from(pdu));
+      },
+      drop: (reason) => {
+        // A reboot says goodbye on the air; a board that lost power just stops answering.
+        if (reason === HCI_ERROR.connectionTimeout) this.silence();
+        else this.link.terminate(reason);
+      },
+    });
+  }
+
+  private readonly now: () => number;
+
+  receive(cid: number, payload: Buffer): void {
+    if (!this.attached) return;
+    if (cid === L2CAP_CID.att) {
+      const outcome = this.att.handle(payload);
+      if (outcome.kind === 'drop') return this.silence();
+      if (outcome.kind === 'respond') this.answer(cid, [outcome.pdu]);
+    } else if (cid === L2CAP_CID.smp) {
+      this.answer(cid, this.smp.handle(payload));
+    } else if (cid === L2CAP_CID.signaling && payload.length >= 2 && payload[0]! % 2 === 0) {
+      // Requests have even codes; a board that sends no requests of its own rejects them all.
+      this.answer(cid, [commandReject(payload[1]!)]);
+    }
+  }
+
+  encryptionRequested(key: Buffer): EncryptionVerdict {
+    const stk = this.smp.stk;
+    if (!stk) return 'keyMissing';
+    return Buffer.from(stk).equals(key) ? 'encrypted' : 'micFailure';
+  }
+
+  encrypted(): void {
+    this.answer(L2CAP_CID.smp, this.smp.keyDistribution());
+  }
+
+  closed(): void {
+    this.detach();
+  }
+
+  /** A slow link (the board's `slowLink` fault) loses PDUs: each takes that many events. */
+  eventsPerPdu(): number {
+    return Math.max(1, Math.round(this.board.faults.slowLink));
+  }
+
+  private answer(cid: number, pdus: Uint8Array[]): void {
+    if (!pdus.length) return;
+    const now = this.now();
+    const ready = Math.max(now, this.busyUntil) + this.board.latency('operation');
+    this.busyUntil = ready;
+    for (const pdu of pdus) this.link.send(cid, Buffer.from(pdu), ready - now);
+  }
+
+  /** The board reset: it forgets the link at once; the central notices at supervision timeout. */
+  private silence(): void {
+    this.link.goSilent();
+    this.detach();
+  }
+
+  private detach(): void {
+    if (!this.attached) return;
+    this.attached = false;
+    this.board.detach();
+  }
+}

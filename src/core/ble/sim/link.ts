@@ -1,0 +1,290 @@
+// One LE link of the virtual controller, timed as the link layer times it: data moves only at
+// connection events (every `intervalMs` from the anchor), at most `pdusPerEvent` data PDUs of
+// `dataLength` octets each way per event; a host ACL packet is freed (Number Of Completed
+// Packets) once all its PDUs went out; a peer that stops answering is lost after the
+// supervision timeout (Core Specification v5.3, Vol 6, Part B, 4.5).
+import { HCI_ERROR } from '../hci/codes';
+import type { SimClock, SimTimer } from './clock';
+
+/** The board's end of the link, as the link layer sees it. */
+export interface LinkPeer {
+  /** One complete L2CAP PDU (basic frame payload) from the central on channel `cid`. */
+  receive(cid: number, payload: Buffer): void;
+  /** The link is down: drop timers and state. */
+  closed(): void;
+  /**
+   * Connection events each data PDU takes to get through: 1 on a clean link, more on a poor one
+   * (the rest are retransmissions).
+   */
+  eventsPerPdu(): number;
+}
+
+export interface LinkEvents {
+  /** ACL data towards the host: one HCI ACL packet per link-layer PDU, first one flagged start. */
+  toHost(handle: number, data: Buffer, start: boolean): void;
+  /** Host ACL packets that went out (the controller reports them as completed). */
+  completed(handle: number, count: number): void;
+  /** The link is gone, with the reason the host is told. */
+  down(handle: number, reason: number): void;
+  /** A connection event carried data (for the link model's accounting). */
+  eventUsed(handle: number): void;
+}
+
+export interface LinkTiming {
+  intervalMs: number;
+  supervisionTimeoutMs: number;
+  dataLength: number;
+  pdusPerEvent: number;
+}
+
+interface HostPacket {
+  data: Buffer;
+  start: boolean;
+  /** Octets of `data` already sent over the air. */
+  sent: number;
+}
+
+interface PeerPdu {
+  data: Buffer;
+  start: boolean;
+  readyAt: number;
+}
+
+export class Link {
+  readonly handle: number;
+  private readonly clock: SimClock;
+  private readonly events: LinkEvents;
+  private timing: LinkTiming;
+  private anchor: number;
+  private lastEvent: number;
+  private peer: LinkPeer | null = null;
+  private readonly fromHost: HostPacket[] = [];
+  private readonly toHost: PeerPdu[] = [];
+  private reassembly: { cid: number; length: number; parts: Buffer[]; received: number } | null =
+    null;
+  private timer: SimTimer | null = null;
+  private timerAt = 0;
+  private supervision: SimTimer | null = null;
+  /** The peer went silent (a board that reset or lost power): nothing is exchanged any more. */
+  private silent = false;
+  private terminating: number | null = null;
+  private readonly atEvent: Array<() => void> = [];
+  /** Events since the last one that got data through, on a link that needs retransmissions. */
+  private attempts = 0;
+  private open = true;
+  encrypted = false;
+
+  constructor(handle: number, clock: SimClock, timing: LinkTiming, events: LinkEvents) {
+    this.handle = handle;
+    this.clock = clock;
+    this.timing = timing;
+    this.events = events;
+    this.anchor = clock.now();
+    this.lastEvent = this.anchor;
+  }
+
+  get intervalMs(): number {
+    return this.timing.intervalMs;
+  }
+
+  get supervisionTimeoutMs(): number {
+    return this.timing.supervisionTimeoutMs;
+  }
+
+  get isOpen(): boolean {
+    return this.open;
+  }
+
+  attach(peer: LinkPeer): void {
+    this.peer = peer;
+  }
+
+  /** One HCI ACL packet from the host (its payload, after the 4-byte ACL header). */
+  fromHostPacket(data: Buffer, start: boolean): void {
+    if (!this.open) return;
+    this.fromHost.push({ data, start, sent: 0 });
+    this.wake();
+  }
+
+  /** An L2CAP PDU the peer sends, ready `delayMs` from now; split into data PDUs. */
+  send(cid: number, payload: Buffer, delayMs = 0): void {
+    if (!this.open || this.silent) return;
+    const frame = Buffer.alloc(4 + payload.length);
+    frame.writeUInt16LE(payload.length, 0);
+    frame.writeUInt16LE(cid, 2);
+    payload.copy(frame, 4);
+    const readyAt = this.clock.now() + delayMs;
+    // The board's stack queues a PDU when it is ready: later-ready ones never block earlier ones.
+    let at = this.toHost.length;
+    while (at > 0 && this.toHost[at - 1]!.readyAt > readyAt) at--;
+    const pdus: PeerPdu[] = [];
+    for (let offset = 0; offset < frame.length; offset += this.timing.dataLength)
+      pdus.push({
+        data: frame.subarray(offset, offset + this.timing.dataLength),
+        start: offset === 0,
+        readyAt,
+      });
+    this.toHost.splice(at, 0, ...pdus);
+    this.wake(readyAt);
+  }
+
+  /** Runs `action` at the next connection event (a control procedure's instant). */
+  nextEvent(action: () => void): void {
+    if (!this.open) return;
+    this.atEvent.push(action);
+    this.wake();
+  }
+
+  /** New timing from a connection update, applied from the next event on. */
+  retime(timing: Partial<LinkTiming>): void {
+    this.anchor = this.nextEventAt(this.clock.now());
+    this.lastEvent = this.anchor - this.timing.intervalMs;
+    this.timing = { ...this.timing, ...timing };
+  }
+
+  /** Ends the link at the next event with LL_TERMINATE_IND (host or board initiated). */
+  terminate(reason: number): void {
+    if (!this.open || this.terminating !== null) return;
+    if (this.silent) return;
+    this.terminating = reason;
+    this.wake();
+  }
+
+  /** The peer stops answering: the central finds out after the supervision timeout. */
+  goSilent(): void {
+    if (!this.open || this.silent) return;
+    this.silent = true;
+    this.toHost.length = 0;
+    this.armSupervision();
+  }
+
+  /** The controller itself is going away (reset, power off): no air time, no timeout. */
+  abort(reason: number): void {
+    this.close(reason);
+  }
+
+  private armSupervision(): void {
+    if (this.supervision) this.clock.clearTimeout(this.supervision);
+    // An idle link still has its events (empty PDUs): the peer was last heard at the latest one.
+    const interval = this.timing.intervalMs;
+    const latest = this.anchor + Math.floor((this.clock.now() - this.anchor) / interval) * interval;
+    const deadline = Math.max(this.lastEvent, latest) + this.timing.supervisionTimeoutMs;
+    this.supervision = this.clock.setTimeout(
+      () => this.close(HCI_ERROR.connectionTimeout),
+      Math.max(0, deadline - this.clock.now()),
+    );
+  }
+
+  /** The first connection event strictly after `t`. */
+  private nextEventAt(t: number): number {
+    const interval = this.timing.intervalMs;
+    const n = Math.floor((t - this.anchor) / interval) + 1;
+    return Math.max(this.anchor + n * interval, this.lastEvent + interval);
+  }
+
+  /** Makes sure a connection event runs at the first one not before `notBefore`. */
+  private wake(notBefore = this.clock.now()): void {
+    if (!this.open) return;
+    const at = this.nextEventAt(Math.max(notBefore, this.clock.now()) - 1e-9);
+    if (this.timer && this.timerAt <= at) return;
+    if (this.timer) this.clock.clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = this.clock.setTimeout(() => this.connectionEvent(at), at - this.clock.now());
+  }
+
+  private connectionEvent(at: number): void {
+    this.timer = null;
+    if (!this.open) return;
+    this.lastEvent = at;
+    if (this.silent) return;
+    let used = false;
+    for (const action of this.atEvent.splice(0)) {
+      action();
+      used = true;
+    }
+    if (this.terminating !== null) {
+      this.events.eventUsed(this.handle);
+      this.close(this.terminating);
+      return;
+    }
+    if (this.fromHost.length || (this.toHost[0]?.readyAt ?? Infinity) <= at) {
+      // On a poor link only every n-th event gets data through; the others retransmit.
+      this.attempts++;
+      if (this.attempts >= (this.peer?.eventsPerPdu() ?? 1)) {
+        this.attempts = 0;
+        used = this.centralToPeer() || used;
+        used = this.peerToCentral(at) || used;
+      } else used = true;
+    }
+    if (used) this.events.eventUsed(this.handle);
+    const soon = at + 1e-6;
+    if (this.fromHost.length || this.atEvent.length || this.terminating !== null) this.wake(soon);
+    else if (this.toHost.length) this.wake(Math.max(this.toHost[0]!.readyAt, soon));
+  }
+
+  private centralToPeer(): boolean {
+    let budget = this.timing.pdusPerEvent;
+    let completed = 0;
+    while (budget > 0 && this.fromHost.length && !this.silent) {
+      const packet = this.fromHost[0]!;
+      const chunk = packet.data.subarray(packet.sent, packet.sent + this.timing.dataLength);
+      this.reassemble(chunk, packet.start && packet.sent === 0);
+      packet.sent += chunk.length;
+      budget--;
+      if (packet.sent >= packet.data.length) {
+        this.fromHost.shift();
+        completed++;
+      }
+      if (!this.open) return true;
+    }
+    if (completed) this.events.completed(this.handle, completed);
+    return budget < this.timing.pdusPerEvent;
+  }
+
+  private peerToCentral(at: number): boolean {
+    let budget = this.timing.pdusPerEvent;
+    while (budget > 0 && this.toHost.length && this.toHost[0]!.readyAt <= at) {
+      const pdu = this.toHost.shift()!;
+      this.events.toHost(this.handle, pdu.data, pdu.start);
+      budget--;
+    }
+    return budget < this.timing.pdusPerEvent;
+  }
+
+  /** The board's L2CAP layer: basic frames rebuilt from the central's fragments. */
+  private reassemble(chunk: Buffer, start: boolean): void {
+    if (start) {
+      if (chunk.length < 4) {
+        this.reassembly = null;
+        return;
+      }
+      this.reassembly = {
+        length: chunk.readUInt16LE(0),
+        cid: chunk.readUInt16LE(2),
+        parts: [chunk.subarray(4)],
+        received: chunk.length - 4,
+      };
+    } else if (this.reassembly) {
+      this.reassembly.parts.push(chunk);
+      this.reassembly.received += chunk.length;
+    } else return;
+    const r = this.reassembly;
+    if (r.received >= r.length) {
+      this.reassembly = null;
+      this.peer?.receive(r.cid, Buffer.concat(r.parts).subarray(0, r.length));
+    }
+  }
+
+  private close(reason: number): void {
+    if (!this.open) return;
+    this.open = false;
+    if (this.timer) this.clock.clearTimeout(this.timer);
+    if (this.supervision) this.clock.clearTimeout(this.supervision);
+    this.timer = null;
+    this.supervision = null;
+    this.fromHost.length = 0;
+    this.toHost.length = 0;
+    this.peer?.closed();
+    this.events.down(this.handle, reason);
+  }
+}
