@@ -138,14 +138,18 @@ export class SmpResponder {
       case SMP_CODE.identityInformation:
       case SMP_CODE.identityAddressInformation:
       case SMP_CODE.signingInformation:
-        // A responder that asked for no initiator keys expects none of these.
+        // The central's own command, or keys from a central the board asked for none.
         return this.fail(SMP_FAILURE.unspecifiedReason);
-      case undefined:
-        return this.fail(SMP_FAILURE.invalidParameters);
-      default:
-        // Security Request is the peripheral's own command; the Secure Connections commands
-        // and reserved codes are beyond a legacy-only board.
+      case SMP_CODE.securityRequest:
+      case SMP_CODE.pairingPublicKey:
+      case SMP_CODE.pairingDhKeyCheck:
+      case SMP_CODE.keypressNotification:
+        // The peripheral's own request and the Secure Connections commands, beyond a
+        // legacy-only board.
         return this.fail(SMP_FAILURE.commandNotSupported);
+      default:
+        // An empty PDU has no command to answer, and a reserved code is ignored (Vol 3, Part H, 3.3).
+        return [];
     }
   }
 
