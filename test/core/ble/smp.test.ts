@@ -175,6 +175,16 @@ describe('SMP responder, Just Works', () => {
     expect(board.state).toBe('paired');
   });
 
+  it.each([
+    ['no bonding', 0x00],
+    ['the reserved bonding flags 0b10', 0x02],
+  ])('answers %s without bonding', (_name, authReq) => {
+    const board = responder();
+    const { pres } = pairFully(board, pairingRequest(authReq, 16, 0x01));
+    expect(pres[3]).toBe(0x00);
+    expect(board.state).toBe('paired');
+  });
+
   it('cuts the STK and the LTK to the negotiated key size', () => {
     const board = responder();
     const { pres } = pairFully(board, pairingRequest(0x01, 10, 0x01));
@@ -313,6 +323,25 @@ describe('SMP responder failures', () => {
     ).toEqual([]);
     expect(board.state).toBe('failed');
     expect(board.failure).toBe(SMP_FAILURE.passkeyEntryFailed);
+  });
+
+  it('drops the STK when the central rejects the board’s confirm after its random', () => {
+    const board = responder();
+    pairFully(board);
+    expect(
+      board.handle(Uint8Array.of(SMP_CODE.pairingFailed, SMP_FAILURE.confirmValueFailed)),
+    ).toEqual([]);
+    expect(board.state).toBe('failed');
+    expect(board.failure).toBe(SMP_FAILURE.confirmValueFailed);
+    expect(board.stk).toBeUndefined();
+    expect(board.keyDistribution()).toEqual([]);
+  });
+
+  it('ignores a Pairing Failed when no pairing is under way', () => {
+    const board = responder();
+    expect(board.handle(Uint8Array.of(SMP_CODE.pairingFailed, 0x08))).toEqual([]);
+    expect(board.state).toBe('idle');
+    expect(board.failure).toBeUndefined();
   });
 
   it('pairs after a failure when the central asks again', () => {
