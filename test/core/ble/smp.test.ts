@@ -1,6 +1,6 @@
 // LE legacy pairing on the simulated boards: the spec's sample data for c1 and s1, the board's
-// SMP responder PDU by PDU with each failure, and noble's own central (lib/hci-socket/smp.js)
-// pairing against it.
+// SMP responder PDU by PDU with each failure, and two independent centrals pairing against it:
+// noble's own (lib/hci-socket/smp.js) and ble-host's.
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
