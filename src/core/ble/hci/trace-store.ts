@@ -138,7 +138,9 @@ export class TraceWriter {
     return this.drops;
   }
 
+  /** Never throws: a trace that cannot be written must not stop the radio (see `onError`). */
   record(direction: Direction, packet: Uint8Array): void {
+    // A packet of a socket still closing after the session ended has no file to go to.
     if (this.closed) return;
     const size = btsnoopRecordBytes(packet);
     const at = this.now();
