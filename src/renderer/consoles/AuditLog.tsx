@@ -6,6 +6,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { Panel } from '../components/Panel';
 import { TableHead } from '../components/TableHead';
 import { TextField } from '../components/TextField';
+import { TraceButton } from '../components/TraceButton';
 import { useApi } from '../lib/api-context';
 import { downloadText } from '../lib/files';
 import { formatTime } from '../lib/format';
@@ -161,7 +162,16 @@ export function AuditLog() {
             <table className="grid" data-testid="audit-table">
               <caption className="offscreen">Provisioning records</caption>
               <TableHead
-                columns={['Updated', 'Product', 'PSDI', 'Board', 'State', 'Detail', 'Station']}
+                columns={[
+                  'Updated',
+                  'Product',
+                  'PSDI',
+                  'Board',
+                  'State',
+                  'Detail',
+                  'Station',
+                  'Trace',
+                ]}
               />
               <tbody>
                 {items.map((r) => (
@@ -178,6 +188,12 @@ export function AuditLog() {
                       {r.error ?? ''}
                     </td>
                     <td>{r.station}</td>
+                    <td>
+                      <TraceButton
+                        span={() => ({ from: r.createdAt, to: r.updatedAt })}
+                        label={`provisioning-${r.id}`}
+                      />
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -8,6 +8,7 @@ import { useApi } from '../lib/api-context';
 import { useAction } from '../lib/use-action';
 import { AdapterStatus } from './ble-bench/AdapterStatus';
 import { GattExplorer, type Connection } from './ble-bench/GattExplorer';
+import { HciTrace } from './ble-bench/HciTrace';
 import { ScanView } from './ble-bench/ScanView';
 import { SimBench } from './ble-bench/SimBench';
 import { scanRestartKey, useBleStatus } from './ble-bench/use-ble-status';
@@ -105,6 +106,7 @@ export function BleBench() {
             />
           )}
           {ble.status.mode === 'simulated' && <SimBench />}
+          <HciTrace />
         </>
       )}
     </div>

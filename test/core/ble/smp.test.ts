@@ -1,6 +1,6 @@
 // LE legacy pairing on the simulated boards: the spec's sample data for c1 and s1, the board's
-// SMP responder PDU by PDU with each failure, and noble's own central (lib/hci-socket/smp.js)
-// pairing against it.
+// SMP responder PDU by PDU with each failure, and two independent centrals pairing against it:
+// noble's own (lib/hci-socket/smp.js) and ble-host's.
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -175,6 +175,16 @@ describe('SMP responder, Just Works', () => {
     expect(board.state).toBe('paired');
   });
 
+  it.each([
+    ['no bonding', 0x00],
+    ['the reserved bonding flags 0b10', 0x02],
+  ])('answers %s without bonding', (_name, authReq) => {
+    const board = responder();
+    const { pres } = pairFully(board, pairingRequest(authReq, 16, 0x01));
+    expect(pres[3]).toBe(0x00);
+    expect(board.state).toBe('paired');
+  });
+
   it('cuts the STK and the LTK to the negotiated key size', () => {
     const board = responder();
     const { pres } = pairFully(board, pairingRequest(0x01, 10, 0x01));
@@ -265,7 +275,6 @@ describe('SMP responder failures', () => {
     ['an OOB flag out of range', [], Uint8Array.of(0x01, 0x03, 2, 1, 16, 0, 1)],
     ['a key size above 16', [], pairingRequest(0x01, 17, 0x01)],
     ['a short Pairing Confirm', [NOBLE_PREQ], Uint8Array.of(SMP_CODE.pairingConfirm, 1, 2)],
-    ['an empty PDU', [], new Uint8Array(0)],
   ])('Invalid Parameters for %s', (_name, before, pdu) => {
     const board = responder();
     for (const earlier of before) board.handle(earlier);
@@ -275,13 +284,35 @@ describe('SMP responder failures', () => {
 
   it.each([
     ['Security Request', SMP_CODE.securityRequest],
-    ['Pairing Public Key (Secure Connections)', 0x0c],
-    ['a reserved code', 0x3f],
-  ])('Command Not Supported for %s', (_name, code) => {
+    ['Pairing Public Key', SMP_CODE.pairingPublicKey],
+    ['Pairing DHKey Check', SMP_CODE.pairingDhKeyCheck],
+    ['Keypress Notification', SMP_CODE.keypressNotification],
+  ])(
+    'Command Not Supported for %s, a command of Secure Connections or of the board',
+    (_name, code) => {
+      const board = responder();
+      expect(board.handle(Uint8Array.of(code, 0x01))).toEqual(
+        failed(SMP_FAILURE.commandNotSupported),
+      );
+      expect(board.failure).toBe(SMP_FAILURE.commandNotSupported);
+    },
+  );
+
+  it('ignores a reserved code and an empty PDU, mid-pairing too (Vol 3, Part H, 3.3)', () => {
     const board = responder();
-    expect(board.handle(Uint8Array.of(code, 0x01))).toEqual(
-      failed(SMP_FAILURE.commandNotSupported),
-    );
+    const [pres] = board.handle(NOBLE_PREQ);
+    for (const pdu of [
+      Uint8Array.of(0x00, 1),
+      Uint8Array.of(0x0f, 1),
+      Uint8Array.of(0xff),
+      new Uint8Array(0),
+    ])
+      expect(board.handle(pdu)).toEqual([]);
+    expect(board.state).toBe('pairing');
+    const m = central(NOBLE_PREQ, pres!);
+    board.handle(m.confirm);
+    board.handle(m.random);
+    expect(board.state).toBe('paired');
   });
 
   it('takes the central’s Pairing Failed without answering', () => {
@@ -292,6 +323,25 @@ describe('SMP responder failures', () => {
     ).toEqual([]);
     expect(board.state).toBe('failed');
     expect(board.failure).toBe(SMP_FAILURE.passkeyEntryFailed);
+  });
+
+  it('drops the STK when the central rejects the board’s confirm after its random', () => {
+    const board = responder();
+    pairFully(board);
+    expect(
+      board.handle(Uint8Array.of(SMP_CODE.pairingFailed, SMP_FAILURE.confirmValueFailed)),
+    ).toEqual([]);
+    expect(board.state).toBe('failed');
+    expect(board.failure).toBe(SMP_FAILURE.confirmValueFailed);
+    expect(board.stk).toBeUndefined();
+    expect(board.keyDistribution()).toEqual([]);
+  });
+
+  it('ignores a Pairing Failed when no pairing is under way', () => {
+    const board = responder();
+    expect(board.handle(Uint8Array.of(SMP_CODE.pairingFailed, 0x08))).toEqual([]);
+    expect(board.state).toBe('idle');
+    expect(board.failure).toBeUndefined();
   });
 
   it('pairs after a failure when the central asks again', () => {
@@ -422,5 +472,116 @@ describe("noble's Smp against the board", () => {
     expect(outcome.failed).toBe(true);
     expect(board.failure).toBe(SMP_FAILURE.confirmValueFailed);
     expect(board.stk).toBeUndefined();
+  });
+});
+
+// A second, independent central: the SMP of the `ble-host` package, which speaks Secure
+// Connections and so asks for it, and cuts the STK to the key size on its side.
+interface BleHostPairing {
+  rspLtk: Buffer | null;
+  rspEdiv: number | null;
+  rspRand: Buffer | null;
+  sc: boolean;
+  bond: boolean;
+}
+interface BleHostSmp extends EventEmitter {
+  sendPairingRequest(request: {
+    bondingFlags: number;
+    maxKeySize: number;
+    initKeyDistr: { encKey: boolean; idKey: boolean };
+    rspKeyDistr: { encKey: boolean; idKey: boolean };
+  }): boolean;
+}
+type Sent = ((...args: unknown[]) => void) | null | undefined;
+const { SmpMasterConnection } = nodeRequire('ble-host/lib/internal/smp.js') as {
+  SmpMasterConnection: new (
+    connection: object,
+    registerOnData: (handler: (data: Buffer) => void) => void,
+    send: (data: Buffer, sent?: Sent, complete?: Sent) => void,
+    startEncryption: (
+      rand: Buffer,
+      ediv: number,
+      key: Buffer,
+      done: (status: number, on: boolean) => void,
+    ) => void,
+    updateIdentityAddress: () => void,
+    bondDone: () => void,
+  ) => BleHostSmp;
+};
+
+async function bleHostPairsWith(board: SmpResponder, maxKeySize: number) {
+  let deliver: (data: Buffer) => void = () => undefined;
+  const later = (fn: () => void) => setImmediate(fn);
+  const boardSays = (pdus: Uint8Array[]) =>
+    pdus.forEach((pdu) => later(() => deliver(Buffer.from(pdu))));
+  let encryptedWith: string | undefined;
+  const wire: string[] = [];
+  const smp = new SmpMasterConnection(
+    {
+      ownAddressType: CENTRAL.type,
+      ownAddress: CENTRAL.address,
+      peerAddressType: BOARD.type,
+      peerAddress: BOARD.address,
+      setTimeout: () => () => undefined,
+      disconnect: () => undefined,
+    },
+    (handler) => (deliver = handler),
+    (data, sent, complete) => {
+      const replies = board.handle(data);
+      wire.push(hex(data), ...replies.map(hex));
+      later(() => {
+        sent?.();
+        complete?.();
+        boardSays(replies);
+      });
+    },
+    (_rand, _ediv, key, done) => {
+      // The controller's part: the link is encrypted with this key, then the board hands out its keys.
+      encryptedWith = hex(key);
+      later(() => {
+        done(0, true);
+        boardSays(board.keyDistribution());
+      });
+    },
+    () => undefined,
+    () => undefined,
+  );
+  const outcome = new Promise<BleHostPairing | { failed: number }>((resolve) => {
+    smp.once('pairingComplete', resolve);
+    smp.once('pairingFail', (reason: number) => resolve({ failed: reason }));
+  });
+  smp.sendPairingRequest({
+    bondingFlags: 0,
+    maxKeySize,
+    initKeyDistr: { encKey: true, idKey: true },
+    rspKeyDistr: { encKey: true, idKey: true },
+  });
+  return { outcome: await outcome, encryptedWith, wire };
+}
+
+describe("ble-host's SMP against the board", () => {
+  it.each([16, 7, 10])(
+    'pairs legacy on a Secure Connections request, key size %i',
+    async (maxKeySize) => {
+      const board = responder({}, maxKeySize);
+      const { outcome, encryptedWith, wire } = await bleHostPairsWith(board, maxKeySize);
+      // Request: NoInputNoOutput, Secure Connections asked, keys both ways; response: legacy,
+      // no keys from the central, the board's encryption key only.
+      const size = maxKeySize.toString(16).padStart(2, '0');
+      expect(wire.slice(0, 2)).toEqual([`01030008${size}0303`, '02030000100001']);
+      expect(outcome).toMatchObject({ sc: false, bond: false });
+      expect(encryptedWith).toBe(hex(board.stk));
+      expect(encryptedWith?.slice(maxKeySize * 2)).toBe('00'.repeat(16 - maxKeySize));
+      const [encInfo, centralId] = board.keyDistribution();
+      const done = outcome as BleHostPairing;
+      expect(hex(done.rspLtk ?? undefined)).toBe(hex(encInfo!.slice(1)));
+      expect(done.rspEdiv).toBe(Buffer.from(centralId!).readUInt16LE(1));
+      expect(hex(done.rspRand ?? undefined)).toBe(hex(centralId!.slice(3)));
+    },
+  );
+
+  it('hears Pairing Not Supported from a refusing board', async () => {
+    const { outcome } = await bleHostPairsWith(responder({ pairing: 'refuse' }), 16);
+    expect(outcome).toEqual({ failed: SMP_FAILURE.pairingNotSupported });
   });
 });

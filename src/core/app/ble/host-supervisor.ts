@@ -34,6 +34,11 @@ const settingsSchema = z.object({
 
 export type HostLauncher = (config: HostConfig) => HostChannel;
 
+/** The BLE process's btsnoop traces: `traces/` in the data folder (docs/decisions.md). */
+export function traceDirOf(dataDir: string): string {
+  return join(dataDir, 'traces');
+}
+
 export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
   private host: BleHost | undefined;
   private starting: Promise<BleHost> | undefined;
@@ -126,14 +131,16 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
   }
 
   private async start(): Promise<BleHost> {
+    const traceDir = traceDirOf(this.dataDir);
     const config: HostConfig =
       this.mode === 'simulated'
         ? {
             mode: 'simulated',
             stateFile: join(this.dataDir, 'sim-bench-state.json'),
             boardFiles: DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f)),
+            traceDir,
           }
-        : { mode: 'hardware' };
+        : { mode: 'hardware', traceDir };
     try {
       const host = await BleHost.start(this.launch(config));
       this.startError = undefined;

@@ -7,6 +7,7 @@ import {
   provisioningRecordSchema,
   type ProvisioningRecord,
 } from '../../audit/records';
+import { traceWindowSchema } from '../../ble/hci/trace-window';
 import { uuidSchema } from '../../ble/port';
 import { none, op } from './op';
 
@@ -211,6 +212,17 @@ export const batchSummarySchema = z.object({
   finishedAt: z.number().optional(),
 });
 
+/** The HCI traffic of a time window as one btsnoop file, for Wireshark. */
+export const hciTraceSchema = z.object({
+  fileName: z.string(),
+  /** The btsnoop file, base64: a window can hold megabytes, hex would double them. */
+  data: z.base64(),
+  /** HCI packets in the file; 0 when nothing crossed the HCI in the window. */
+  packets: z.number(),
+  bytes: z.number(),
+});
+export type HciTrace = z.infer<typeof hciTraceSchema>;
+
 export const bleOperations = {
   'ble:getStatus': op(none, bleStatusSchema),
   'ble:setMode': op(z.object({ mode: z.enum(['simulated', 'hardware']) }), bleStatusSchema),
@@ -226,6 +238,16 @@ export const bleOperations = {
   ),
   'ble:subscribe': op(target, z.object({ subscribed: z.literal(true) })),
   'ble:unsubscribe': op(target, z.object({ unsubscribed: z.literal(true) })),
+  /** `from`–`to` in ms since the epoch; `label` names what the window was, in the file name. */
+  'ble:exportTrace': op(
+    traceWindowSchema.safeExtend({
+      label: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'must be up to 40 lowercase letters, digits or dashes')
+        .optional(),
+    }),
+    hciTraceSchema,
+  ),
 
   'sim:listBoards': op(none, z.array(simBoardSchema)),
   'sim:listBoardFiles': op(

@@ -7,9 +7,11 @@ import type { AppErrorBody } from '../contract';
 import type { bleEvents, bleOperations, SimBoard } from '../contracts/ble';
 import { AppFailure } from '../errors';
 import { Explorer } from '../ble/explorer';
-import { HostSupervisor, type HostLauncher } from '../ble/host-supervisor';
+import { HostSupervisor, traceDirOf, type HostLauncher } from '../ble/host-supervisor';
 import { ProvisioningService } from '../ble/provisioning-service';
 import { ScanFeed } from '../ble/scan-feed';
+import { parseBtsnoop } from '../../ble/hci/btsnoop';
+import { extractTrace } from '../../ble/hci/trace-store';
 import type { BoardView } from '../../ble/sim/board';
 import { SIM_BOARDS_DIR } from '../../ble/sim/board-file';
 import { readdir, readFile } from 'node:fs/promises';
@@ -65,6 +67,16 @@ export async function startBle(
       explorer.subscribe(connectionId, serviceUuid, characteristicUuid),
     'ble:unsubscribe': ({ connectionId, serviceUuid, characteristicUuid }) =>
       explorer.unsubscribe(connectionId, serviceUuid, characteristicUuid),
+    'ble:exportTrace': async ({ from, to, label }) => {
+      const file = extractTrace(traceDirOf(ctx.options.dataDir), { from, to });
+      const stamp = new Date(from).toISOString().slice(0, 19).replace(/[:T]/g, '-');
+      return {
+        fileName: `devicebench-hci-${label ?? 'window'}-${stamp}.btsnoop`,
+        data: file.toString('base64'),
+        packets: parseBtsnoop(file).records.length,
+        bytes: file.length,
+      };
+    },
 
     'sim:listBoards': boards,
     'sim:listBoardFiles': async () => {

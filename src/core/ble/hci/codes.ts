@@ -138,6 +138,9 @@ export const SMP_CODE = {
   identityAddressInformation: 0x09,
   signingInformation: 0x0a,
   securityRequest: 0x0b,
+  pairingPublicKey: 0x0c,
+  pairingDhKeyCheck: 0x0d,
+  keypressNotification: 0x0e,
 } as const;
 
 /** SMP Pairing Failed reasons (Vol 3, Part H, 3.5.5). */

@@ -23,6 +23,7 @@ import {
   type BtsnoopRecord,
   type Direction,
 } from './btsnoop';
+import { traceWindowSchema, type TraceWindow } from './trace-window';
 
 export const TRACE_DEFAULTS = {
   /** A file is closed and the next one started once it would pass this size. */
@@ -137,7 +138,9 @@ export class TraceWriter {
     return this.drops;
   }
 
+  /** Never throws: a trace that cannot be written must not stop the radio (see `onError`). */
   record(direction: Direction, packet: Uint8Array): void {
+    // A packet of a socket still closing after the session ended has no file to go to.
     if (this.closed) return;
     const size = btsnoopRecordBytes(packet);
     const at = this.now();
@@ -310,20 +313,12 @@ export function listTraces(dir: string): TraceFileInfo[] {
   return readTraces(dir).map((t) => t.info);
 }
 
-export const traceWindowSchema = z
-  .object({
-    from: z.number({ error: 'must be a time in ms since the epoch' }).int().min(0),
-    to: z.number({ error: 'must be a time in ms since the epoch' }).int().min(0),
-  })
-  .refine((w) => w.to >= w.from, { path: ['to'], error: 'must not be before from' });
-export type TraceWindow = z.infer<typeof traceWindowSchema>;
-
 /**
  * One btsnoop file holding every record of every trace file from `from` to `to` (epoch ms, both
  * inclusive), in time order; records are copied as they are. A window with no traffic gives a
  * file with the header only.
  */
-export function extractTrace(dir: string, window: { from: number; to: number }): Buffer {
+export function extractTrace(dir: string, window: TraceWindow): Buffer {
   const parsed = traceWindowSchema.safeParse(window);
   if (!parsed.success) throw firstIssue(parsed.error);
   const fromUs = parsed.data.from * 1000;

@@ -12,6 +12,11 @@ export const hostConfigSchema = z.object({
   /** Simulated bench: board files loaded at start. */
   boardFiles: z.array(z.string()).optional(),
   seed: z.number().int().optional(),
+  /**
+   * Where the session's HCI traffic goes as btsnoop files (src/core/ble/hci/trace-store.ts),
+   * simulated bench and hardware alike; no traces without it.
+   */
+  traceDir: z.string().min(1, 'is empty').optional(),
 });
 export type HostConfig = z.infer<typeof hostConfigSchema>;
 

@@ -13,6 +13,7 @@ import { c1, s1 } from './smp-crypto';
 const IO_CAPABILITY_NO_INPUT_NO_OUTPUT = 0x03;
 const IO_CAPABILITY_MAX = 0x04;
 const AUTH_REQ_BONDING_FLAGS = 0x03;
+const BONDING = 0x01;
 const KEY_DIST_ENC_KEY = 0x01;
 const MIN_KEY_SIZE = 7;
 const MAX_KEY_SIZE = 16;
@@ -138,14 +139,18 @@ export class SmpResponder {
       case SMP_CODE.identityInformation:
       case SMP_CODE.identityAddressInformation:
       case SMP_CODE.signingInformation:
-        // A responder that asked for no initiator keys expects none of these.
+        // The central's own command, or keys from a central the board asked for none.
         return this.fail(SMP_FAILURE.unspecifiedReason);
-      case undefined:
-        return this.fail(SMP_FAILURE.invalidParameters);
-      default:
-        // Security Request is the peripheral's own command; the Secure Connections commands
-        // and reserved codes are beyond a legacy-only board.
+      case SMP_CODE.securityRequest:
+      case SMP_CODE.pairingPublicKey:
+      case SMP_CODE.pairingDhKeyCheck:
+      case SMP_CODE.keypressNotification:
+        // The peripheral's own request and the Secure Connections commands, beyond a
+        // legacy-only board.
         return this.fail(SMP_FAILURE.commandNotSupported);
+      default:
+        // An empty PDU has no command to answer, and a reserved code is ignored (Vol 3, Part H, 3.3).
+        return [];
     }
   }
 
@@ -169,7 +174,7 @@ export class SmpResponder {
       SMP_CODE.pairingResponse,
       IO_CAPABILITY_NO_INPUT_NO_OUTPUT,
       0x00,
-      authReq & AUTH_REQ_BONDING_FLAGS,
+      (authReq & AUTH_REQ_BONDING_FLAGS) === BONDING ? BONDING : 0x00,
       MAX_KEY_SIZE,
       0x00,
       agreedKeys,
@@ -191,7 +196,7 @@ export class SmpResponder {
       return this.fail(SMP_FAILURE.unspecifiedReason);
     if (pdu.length !== VALUE_PDU_LENGTH) return this.fail(SMP_FAILURE.invalidParameters);
     const srand = this.random(16);
-    exchange.mconfirm = pdu.slice(1);
+    exchange.mconfirm = Uint8Array.from(pdu.subarray(1));
     exchange.srand = srand;
     exchange.phase = 'awaitRandom';
     return [Uint8Array.of(SMP_CODE.pairingConfirm, ...this.confirm(exchange, srand))];
@@ -207,7 +212,7 @@ export class SmpResponder {
     )
       return this.fail(SMP_FAILURE.unspecifiedReason);
     if (pdu.length !== VALUE_PDU_LENGTH) return this.fail(SMP_FAILURE.invalidParameters);
-    const mrand = pdu.slice(1);
+    const mrand = Uint8Array.from(pdu.subarray(1));
     if (!equalBytes(this.confirm(exchange, mrand), exchange.mconfirm))
       return this.fail(SMP_FAILURE.confirmValueFailed);
     const stk = masked(s1(this.tk, exchange.srand, mrand), exchange.keySize);
@@ -218,11 +223,10 @@ export class SmpResponder {
   }
 
   private onPairingFailed(pdu: Uint8Array): Uint8Array[] {
-    // The central gives up: nothing is sent back (Vol 3, Part H, 3.5.5).
-    if (this.current !== 'pairing') return [];
-    this.current = 'failed';
-    this.reason = pdu[1] ?? SMP_FAILURE.unspecifiedReason;
-    this.exchange = undefined;
+    // The central gives up, nothing is sent back (Vol 3, Part H, 3.5.5). After the board's
+    // random it may still: that is where the central checks the board's confirm.
+    if (this.current !== 'pairing' && this.current !== 'paired') return [];
+    this.fail(pdu[1] ?? SMP_FAILURE.unspecifiedReason);
     return [];
   }
 

@@ -6,6 +6,7 @@ import type { TrialProduct } from '../../../core/platform/things/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
+import { TraceButton } from '../../components/TraceButton';
 import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { AppError } from '../../../core/app/api';
@@ -142,6 +143,12 @@ export function BatchProvision({
               '. Boards being written finish their step; no new board starts.'}
           </p>
         </div>
+      )}
+      {summary && (
+        <TraceButton
+          span={() => ({ from: summary.startedAt, to: summary.finishedAt ?? Date.now() })}
+          label="provisioning-batch"
+        />
       )}
       {rows.length > 0 && (
         <div className="table-scroll">

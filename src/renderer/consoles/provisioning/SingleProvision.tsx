@@ -6,6 +6,7 @@ import type { TrialProduct } from '../../../core/platform/things/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
+import { TraceButton } from '../../components/TraceButton';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { ScanView, type UuidChoice } from '../ble-bench/ScanView';
@@ -30,6 +31,9 @@ interface Outcome {
   device: ScannedDevice;
   record?: AuditRecordView;
   error?: unknown;
+  /** The whole attempt, scan result to verdict: the window of its HCI trace. */
+  startedAt: number;
+  endedAt: number;
 }
 
 export function SingleProvision({
@@ -54,17 +58,18 @@ export function SingleProvision({
       setCurrent(device);
       void (async () => {
         if (!(await ensureSaved())) return setCurrent(undefined);
-        let outcome: Outcome = { device };
+        const startedAt = Date.now();
+        let outcome: Outcome = { device, startedAt, endedAt: startedAt };
         await run(async () => {
           try {
             const { record } = await api.provisioning.provisionOne({
               productId: product.id,
               deviceId: device.id,
             });
-            outcome = { device, record };
+            outcome = { device, record, startedAt, endedAt: Date.now() };
             return record;
           } catch (error) {
-            outcome = { device, error };
+            outcome = { device, error, startedAt, endedAt: Date.now() };
             throw error;
           }
         });
@@ -107,7 +112,7 @@ export function SingleProvision({
         <ErrorNotice error={provision.error} testId="provision-error" />
         {outcomes.length > 0 && (
           <table className="grid" aria-label="Boards provisioned one at a time">
-            <TableHead columns={['Board', 'PSDI', 'Result', 'Detail']} />
+            <TableHead columns={['Board', 'PSDI', 'Result', 'Detail', 'Trace']} />
             <tbody>
               {outcomes.map((o, i) => (
                 <tr key={i} data-testid="single-result">
@@ -126,6 +131,12 @@ export function SingleProvision({
                   <td>
                     {o.record?.failedStep && <>step {o.record.failedStep}: </>}
                     {o.record?.error ?? (o.error instanceof Error ? o.error.message : '')}
+                  </td>
+                  <td>
+                    <TraceButton
+                      span={() => ({ from: o.startedAt, to: o.endedAt })}
+                      label={o.record ? `provisioning-${o.record.id}` : 'provisioning'}
+                    />
                   </td>
                 </tr>
               ))}

@@ -8,6 +8,7 @@ import {
 } from '../../../core/platform/things/event-schema';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
+import { TraceButton } from '../../components/TraceButton';
 import { useApi } from '../../lib/api-context';
 import { downloadText } from '../../lib/files';
 import { formatTime } from '../../lib/format';
@@ -57,18 +58,25 @@ export function RunView({ shown }: { shown: ShownRun }) {
       }
       testId="run-view"
       actions={
-        <button
-          type="button"
-          className="link"
-          onClick={() =>
-            downloadText(
-              `scenario-run-${run.id}.json`,
-              `${JSON.stringify(runExport({ run, set }, events), null, 2)}\n`,
-            )
-          }
-        >
-          Export JSON
-        </button>
+        <>
+          <TraceButton
+            span={() => ({ from: run.startedAt, to: run.endedAt ?? Date.now() })}
+            label={`scenario-run-${run.id}`}
+            testId="run-trace"
+          />
+          <button
+            type="button"
+            className="link"
+            onClick={() =>
+              downloadText(
+                `scenario-run-${run.id}.json`,
+                `${JSON.stringify(runExport({ run, set }, events), null, 2)}\n`,
+              )
+            }
+          >
+            Export JSON
+          </button>
+        </>
       }
     >
       <RunFacts run={run} />
