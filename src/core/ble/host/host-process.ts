@@ -9,6 +9,8 @@ import {
   type BleConnection,
 } from '../port';
 import { createHardwareCentral, createSimulatedCentral, NoAdapterCentral } from '../noble';
+import type { Direction } from '../hci/btsnoop';
+import { TraceWriter } from '../hci/trace-store';
 import { SimulatedBench } from '../sim/bench';
 import {
   SIM_METHODS,
@@ -34,12 +36,15 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
   let bench: SimulatedBench | undefined;
   let central: BleCentral;
   let reason: string | undefined;
+  // Every session's HCI traffic, simulated or hardware, goes to a btsnoop trace (docs/decisions.md).
+  const writer = config.traceDir ? new TraceWriter(config.traceDir) : undefined;
+  const trace = writer && ((direction: Direction, packet: Uint8Array) => writer.record(direction, packet));
   if (config.mode === 'simulated') {
     bench = new SimulatedBench({ stateFile: config.stateFile, seed: config.seed });
     for (const file of config.boardFiles ?? []) bench.loadBoardFile(file);
-    central = createSimulatedCentral(bench);
+    central = createSimulatedCentral(bench, { trace });
   } else {
-    central = createHardwareCentral();
+    central = createHardwareCentral({ trace });
     if (central instanceof NoAdapterCentral) reason = central.reason;
   }
 
