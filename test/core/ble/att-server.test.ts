@@ -1,7 +1,11 @@
 // The board's ATT server, request by request and error by error. PDUs are written out in the
 // byte layouts of the Bluetooth Core Specification v5.3, Vol 3, Part F, 3.4 (little-endian
 // handles, opcode first).
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SIM_BOARDS_DIR, readBoardFile } from '../../../src/core/ble/sim/board-file';
+import { SimBoard } from '../../../src/core/ble/sim/board';
+import { ManualSimClock } from '../../../src/core/ble/sim/clock';
 import {
   AttServer,
   type AttValues,
@@ -570,5 +574,61 @@ describe('AttServer against ble-host, an independent GATT server', () => {
     } finally {
       theirs.close();
     }
+  });
+});
+
+describe('AttServer over a SimBoard: the starter board', () => {
+  const PSDI_SERVICE = 'e625601e9e554597a59876018a0d293d';
+  const PSDI_CHARACTERISTIC = '26e2b12b85f04f3f9fdd91d114270e6e';
+
+  function starter(committed: boolean) {
+    const [def] = readBoardFile(join(SIM_BOARDS_DIR, 'starter-board.json'));
+    const board = new SimBoard(def!, {
+      clock: new ManualSimClock(),
+      seed: 1,
+      committed: committed
+        ? {
+            serviceUuid: '11111111-2222-4333-8444-555555555555',
+            psdiServiceUuid: 'E625601E-9E55-4597-A598-76018A0D293D',
+            psdiCharacteristicUuid: '26E2B12B-85F0-4F3F-9FDD-91D114270E6E',
+            psdi: 'STARTER-D25A7E003001',
+            committedAt: 0,
+          }
+        : undefined,
+      persist: () => undefined,
+      changed: () => undefined,
+    });
+    const link = { isEncrypted: false, encrypted: () => link.isEncrypted };
+    const server = new AttServer(board.services(), board, link, { serverMtu: def!.mtu });
+    return { server, link };
+  }
+
+  it('once committed, its PSDI is read-only and needs an encrypted link', () => {
+    const { server, link } = starter(true);
+    const value = server.attributes.find(
+      (a) => a.kind === 'value' && a.characteristic === PSDI_CHARACTERISTIC,
+    )!;
+    expect(value.service).toBe(PSDI_SERVICE);
+    const at = Buffer.from(le16(value.handle)).toString('hex');
+    const declaration = server.handle(
+      h(`0a ${Buffer.from(le16(value.handle - 1)).toString('hex')}`),
+    );
+    expect(declaration.kind === 'respond' && hex(declaration.pdu)!.slice(2, 4)).toBe('02');
+    expect(server.handle(h(`0a ${at}`))).toEqual({ kind: 'respond', pdu: h(`01 0a ${at} 05`) });
+    expect(server.handle(h(`12 ${at} 00`))).toEqual({ kind: 'respond', pdu: h(`01 12 ${at} 03`) });
+    link.isEncrypted = true;
+    expect(server.handle(h(`0a ${at}`))).toEqual({
+      kind: 'respond',
+      pdu: h(`0b ${text('STARTER-D25A7E003001')}`),
+    });
+  });
+
+  it('before the commit, its derived PSDI reads over an open link', () => {
+    const { server } = starter(false);
+    const value = server.attributes.find(
+      (a) => a.kind === 'value' && a.characteristic === char(4),
+    )!;
+    const answer = server.handle(h(`0a ${Buffer.from(le16(value.handle)).toString('hex')}`));
+    expect(answer).toEqual({ kind: 'respond', pdu: h(`0b ${text('STARTER-D25A7E003001')}`) });
   });
 });
