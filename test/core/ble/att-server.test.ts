@@ -2,6 +2,7 @@
 // byte layouts of the Bluetooth Core Specification v5.3, Vol 3, Part F, 3.4 (little-endian
 // handles, opcode first).
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SIM_BOARDS_DIR, readBoardFile } from '../../../src/core/ble/sim/board-file';
 import { SimBoard } from '../../../src/core/ble/sim/board';
@@ -412,6 +413,37 @@ describe('AttServer: CCCDs, notifications and indications', () => {
     expect(ask('1e')).toBe('none');
     expect(ask('1e')).toBe('none'); // a confirmation with nothing outstanding
     expect(hex(server.push(PROV, char(7), h('04')))).toBe('1d100004');
+  });
+});
+
+describe('AttServer: any bytes', () => {
+  it('never throws, and every answer fits ATT_MTU and is a response to the request', () => {
+    const opcodes = [0x02, 0x04, 0x06, 0x08, 0x0a, 0x0c, 0x0e, 0x10, 0x12, 0x16, 0x18, 0x1e, 0x52];
+    const pduArbitrary = fc.oneof(
+      fc.uint8Array({ maxLength: 40 }),
+      fc
+        .tuple(fc.constantFrom(...opcodes), fc.uint8Array({ maxLength: 30 }))
+        .map(([op, rest]) => Uint8Array.of(op, ...rest)),
+    );
+    fc.assert(
+      fc.property(fc.array(pduArbitrary, { maxLength: 12 }), fc.boolean(), (pdus, encrypted) => {
+        const { server } = setup();
+        const link = { encrypted: () => encrypted };
+        const other = new AttServer(SERVICES, new FakeBoard(), link, { serverMtu: 64 });
+        for (const candidate of [server, other])
+          for (const request of pdus) {
+            const outcome = candidate.handle(request);
+            if (outcome.kind !== 'respond') continue;
+            expect(outcome.pdu.length).toBeLessThanOrEqual(candidate.mtu);
+            const op = outcome.pdu[0]!;
+            // An Error Response names the request; otherwise the response is request + 1, or the
+            // next indication after a confirmation.
+            if (op === 0x01) expect(outcome.pdu[1]).toBe(request[0]);
+            else expect([request[0]! + 1, 0x1d]).toContain(op);
+          }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
