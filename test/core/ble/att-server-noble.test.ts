@@ -28,6 +28,7 @@ const SERVICE = '8f1d00006b4e4c5a9d3e2a7c5b1e0f00';
 const LONG_VALUE = '8f1d00016b4e4c5a9d3e2a7c5b1e0f00';
 const SECRET = '8f1d00046b4e4c5a9d3e2a7c5b1e0f00';
 const REFUSING = '8f1d00056b4e4c5a9d3e2a7c5b1e0f00';
+const INDICATING = '8f1d00066b4e4c5a9d3e2a7c5b1e0f00';
 const SERVICES: GattServiceSpec[] = [
   {
     uuid: '180f',
@@ -41,6 +42,7 @@ const SERVICES: GattServiceSpec[] = [
       { uuid: LONG_VALUE, properties: ['read', 'write'], maxLength: 512 },
       { uuid: SECRET, properties: ['read'], permissions: { read: 'encrypted' }, maxLength: 20 },
       { uuid: REFUSING, properties: ['read', 'write'], maxLength: 20 },
+      { uuid: INDICATING, properties: ['indicate'], maxLength: 20 },
     ],
   },
 ];
@@ -116,6 +118,7 @@ describe("noble's GATT client against the board's ATT server", () => {
       { uuid: LONG_VALUE, properties: ['read', 'write'] },
       { uuid: SECRET, properties: ['read'] },
       { uuid: REFUSING, properties: ['read', 'write'] },
+      { uuid: INDICATING, properties: ['indicate'] },
     ]);
     gatt.discoverDescriptors('180f', '2a19');
     const [, , , descriptors] = (await once(gatt, 'descriptorsDiscover')) as unknown[];
@@ -154,6 +157,24 @@ describe("noble's GATT client against the board's ATT server", () => {
     push('180f', '2a19', Uint8Array.of(0x63));
     const [, , , data] = (await notification) as [string, string, string, Buffer];
     expect(data).toEqual(Buffer.of(0x63));
+  });
+
+  it('confirms indications, and the next one goes out after each confirmation', async () => {
+    const { gatt, push } = connect();
+    await discover(gatt);
+    gatt.notify(SERVICE, INDICATING, true);
+    await once(gatt, 'notify');
+    const received: string[] = [];
+    gatt.on('notification', (_a: string, _s: string, _c: string, data: Buffer) =>
+      received.push(data.toString('hex')),
+    );
+    const confirmed = new Promise<void>((resolve) => {
+      let confirmations = 0;
+      gatt.on('handleConfirmation', () => ++confirmations === 3 && resolve());
+    });
+    for (const byte of [1, 2, 3]) push(SERVICE, INDICATING, Uint8Array.of(byte));
+    await confirmed;
+    expect(received).toEqual(['01', '02', '03']);
   });
 
   it('pairs on Insufficient Authentication and reads the encrypted value after', async () => {
