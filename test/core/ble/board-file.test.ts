@@ -38,13 +38,13 @@ const gattBoard = (uuid: string) => ({
 });
 
 describe('board files', () => {
-  it('loads every shipped board: nRF52, ESP32, sensor, flaky and a tray of 20', () => {
+  it('loads every shipped board: nRF52, ESP32, sensor, flaky, starter and a tray of 20', () => {
     fresh();
     const views = readdirSync(SIM_BOARDS_DIR)
       .filter((f) => f.endsWith('.json'))
       .flatMap((f) => bench.loadBoardFile(join(SIM_BOARDS_DIR, f)));
-    expect(views.length).toBe(24);
-    expect(new Set(views.map((v) => v.address)).size).toBe(24);
+    expect(views.length).toBe(25);
+    expect(new Set(views.map((v) => v.address)).size).toBe(25);
     const tray = views.filter((v) => v.name.startsWith('DB Tray'));
     expect(tray.map((v) => v.name)).toEqual(
       Array.from({ length: 20 }, (_, i) => `DB Tray ${String(i + 1).padStart(2, '0')}`),
@@ -52,6 +52,10 @@ describe('board files', () => {
     expect(tray[19]!.address).toBe('c2:8e:10:00:00:14');
     expect(views.find((v) => v.name === 'DB ESP32-C3')?.provisioning?.psdiSource).toBe('device');
     expect(views.find((v) => v.name === 'DB Sensor')?.buttons).toEqual(['button']);
+    expect(views.find((v) => v.name === 'DB Starter')?.provisioning).toMatchObject({
+      profileId: 'platform-starter',
+      psdiSource: 'device',
+    });
     expect(views.find((v) => v.name === 'DB Flaky')?.faults).toMatchObject({
       slowLink: 4,
       refuseConnection: 0.33,
@@ -61,6 +65,56 @@ describe('board files', () => {
   it('names the file and the field path of a bad UUID', () => {
     expect(problems(file([gattBoard('not-a-uuid')]))).toEqual([
       'tray.json: boards[0].gatt[1].characteristics[0].uuid: must be a UUID (16-, 32- or 128-bit hex)',
+    ]);
+  });
+
+  it('takes read and write permissions per characteristic, open by default', () => {
+    fresh();
+    const [board] = bench.loadBoards(
+      file([
+        {
+          name: 'Locked',
+          gatt: [
+            {
+              uuid: '180f',
+              characteristics: [
+                { uuid: '2a19', properties: ['read', 'write'], permissions: { read: 'encrypted' } },
+                { uuid: '2a1a', properties: ['read'] },
+              ],
+            },
+          ],
+        },
+      ]),
+    );
+    expect(board?.name).toBe('Locked');
+    expect(
+      bench
+        .board(board!.id)
+        ?.services()[0]
+        ?.characteristics.map((c) => c.permissions),
+    ).toEqual([{ read: 'encrypted' }, undefined]);
+  });
+
+  it('names the field of a bad permission and of one the properties do not allow', () => {
+    const withPermissions = (properties: string[], permissions: unknown) =>
+      file([
+        {
+          name: 'A',
+          gatt: [{ uuid: '180f', characteristics: [{ uuid: '2a19', properties, permissions }] }],
+        },
+      ]);
+    const [bad] = problems(withPermissions(['read'], { read: 'secret' }));
+    expect(bad).toMatch(
+      /^tray\.json: boards\[0\]\.gatt\[0\]\.characteristics\[0\]\.permissions\.read: /,
+    );
+    expect(problems(withPermissions(['read'], { notify: 'open' }))).toEqual([
+      'tray.json: boards[0].gatt[0].characteristics[0].permissions.notify: is not a known field',
+    ]);
+    expect(problems(withPermissions(['read'], { write: 'encrypted' }))).toEqual([
+      'tray.json: boards[0].gatt[0].characteristics[0].permissions.write: the characteristic has no write or writeWithoutResponse property',
+    ]);
+    expect(problems(withPermissions(['write'], { read: 'encrypted' }))).toEqual([
+      'tray.json: boards[0].gatt[0].characteristics[0].permissions.read: the characteristic has no read property',
     ]);
   });
 

@@ -26,6 +26,8 @@ export const HCI_CMD = {
   leSetEventMask: opcode(0x08, 0x0001),
   leReadBufferSize: opcode(0x08, 0x0002),
   leSetRandomAddress: opcode(0x08, 0x0005),
+  leSetAdvertisingParameters: opcode(0x08, 0x0006),
+  leSetAdvertisingEnable: opcode(0x08, 0x000a),
   leSetScanParameters: opcode(0x08, 0x000b),
   leSetScanEnable: opcode(0x08, 0x000c),
   leCreateConnection: opcode(0x08, 0x000d),
