@@ -138,7 +138,17 @@ async function main(): Promise<ExitCode> {
   return code;
 }
 
+// Nothing left to wait for while a command is unfinished is a bug, never a pass.
+const onDrained = () => {
+  process.stderr.write(
+    'devicebench: stopped before the command finished (nothing left to wait for)\n',
+  );
+  process.exit(EXIT.failed);
+};
+process.once('beforeExit', onDrained);
+
 void main().then((code) => {
+  process.off('beforeExit', onDrained);
   // Open handles (the emulator, noble's timers) must not keep a finished command alive.
   process.stdout.write('', () => process.exit(code));
 });

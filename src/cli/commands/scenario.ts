@@ -117,7 +117,7 @@ export function scenarioCommand(runner: Runner): CommandModule {
               })
               .option('cycles', {
                 type: 'number',
-                describe: 'stop after this many connections (default 1)',
+                describe: 'stop after this many connections (default 1; sets with autoClose true)',
               })
               .option('duration', { type: 'number', describe: 'stop after this many seconds' })
               .option('junit', { type: 'string', describe: 'write a JUnit report here' })
@@ -204,6 +204,11 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
   const central = await session.central();
   const product = flags.product ? await session.product(flags.product) : undefined;
   const set = draft ? draftSet(draft) : await loadSaved(ctx, product as TrialProduct);
+  if (!set.autoClose && flags.duration === undefined)
+    throw new UsageError(
+      '--duration',
+      'is required for a set with autoClose false: the client never disconnects, so no connection ends on its own',
+    );
   const deliver =
     flags.deliver && product ? await delivery(ctx, flags.deliver, product, flags.board) : undefined;
 
