@@ -13,8 +13,10 @@ export function parseFlags<S extends z.ZodType>(schema: S, argv: unknown): z.out
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const key = issue?.path[0];
-  throw new UsageError(
-    typeof key === 'string' ? flagName(key) : 'flags',
-    issue?.message ?? 'invalid',
-  );
+  // yargs turns a number flag given words into NaN; say what was expected instead.
+  const message =
+    issue?.code === 'invalid_type' && issue.expected === 'number'
+      ? 'must be a number'
+      : (issue?.message ?? 'invalid');
+  throw new UsageError(typeof key === 'string' ? flagName(key) : 'flags', message);
 }

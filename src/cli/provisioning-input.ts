@@ -40,18 +40,10 @@ export async function provisioningInput(options: {
     ? { ...(await readPlanFile(options.plan)), source: basename(options.plan) }
     : await savedPlan(options.dataDir, options.productId);
   const profileRef = options.profile ?? plan?.profileId;
-  if (!profileRef)
-    throw new UsageError(
-      '--profile',
-      'is required: the plan names no profile (an id or a profile file)',
-    );
+  if (!profileRef) throw noPlan(options, plan !== undefined);
   const profile = await resolveProfile(options.dataDir, profileRef);
   if (profile.psdi.source === 'device') return { profile, psdi: undefined };
-  if (!plan)
-    throw new UsageError(
-      '--plan',
-      `is required: product ${options.productId} has no saved PSDI plan in ${options.dataDir} (a JSON plan or a CSV list of PSDIs)`,
-    );
+  if (!plan) throw noPlan(options, false);
   try {
     return {
       profile,
@@ -63,6 +55,18 @@ export async function provisioningInput(options: {
       throw new UsageError(`${plan.source}: psdi${err.field ? `.${err.field}` : ''}`, err.message);
     throw err;
   }
+}
+
+function noPlan(options: { productId: string; dataDir: string }, hasPlan: boolean): UsageError {
+  return hasPlan
+    ? new UsageError(
+        '--profile',
+        'is required: the plan names no profile (an id or a profile file)',
+      )
+    : new UsageError(
+        '--plan',
+        `is required: product ${options.productId} has no saved PSDI plan in ${options.dataDir} (a JSON plan or a CSV list of PSDIs)`,
+      );
 }
 
 async function readPlanFile(path: string): Promise<{ profileId?: string; psdi: PsdiPlan }> {

@@ -9,16 +9,13 @@ import { DEFAULT_SIM_FILES } from '../core/app/ble/host-supervisor';
 import { Environments } from '../core/app/environments';
 import { openAuditStore, type AuditStore } from '../core/audit/store';
 import { ScenarioRunLog } from '../core/audit/scenario-runs';
-import { createHardwareCentral, createSimulatedCentral } from '../core/ble/noble';
-import { settledState } from '../core/ble/host/host-process';
 import type { BleCentral } from '../core/ble/port';
 import { SimulatedBench } from '../core/ble/sim/bench';
 import { SIM_BOARDS_DIR } from '../core/ble/sim/board-file';
 import { EmulatorAdminClient } from '../core/emulator/admin-client';
-import { startEmulator, type RunningEmulator } from '../core/emulator/server';
+import type { RunningEmulator } from '../core/emulator/server';
 import { ThingsClient } from '../core/platform/things/client';
 import type { TrialProduct } from '../core/platform/things/schema';
-import { openKeychain } from '../core/secrets/keychain';
 import { EnvironmentError, UsageError } from './exit';
 
 export interface SessionOptions {
@@ -77,7 +74,10 @@ export class Session {
     return this.centralOpen;
   }
 
+  // noble, the emulator's HTTP server and keytar load only when a command gets that far, so a
+  // bad flag is answered at once.
   private async openCentral(): Promise<BleCentral> {
+    const { createHardwareCentral, createSimulatedCentral } = await import('../core/ble/noble');
     if (this.options.bench === 'simulated') {
       const bench = new SimulatedBench({
         stateFile: join(this.options.dataDir, 'sim-bench-state.json'),
@@ -88,6 +88,7 @@ export class Session {
       return createSimulatedCentral(bench);
     }
     const central = createHardwareCentral();
+    const { settledState } = await import('../core/ble/host/host-process');
     const state = await settledState(central);
     if (state !== 'poweredOn') {
       const reason = central.stateReason();
@@ -137,6 +138,7 @@ export class Session {
 
   private async embeddedEmulator(): Promise<Platform> {
     this.ensureDataDir();
+    const { startEmulator } = await import('../core/emulator/server');
     try {
       this.emulator = await startEmulator({
         dataFile: join(this.options.dataDir, 'emulator.sqlite'),
@@ -161,6 +163,7 @@ export class Session {
   }
 
   private async settingsEnvironment(name: string): Promise<Platform> {
+    const { openKeychain } = await import('../core/secrets/keychain');
     const keychain = await openKeychain();
     const envs = await Environments.open(this.options.dataDir, keychain.store, () => undefined);
     const { environments } = await envs.list();

@@ -22,7 +22,7 @@ export interface CliResult {
 
 /** Environment for the child: no CI platform variables leaking in from the test runner. */
 function childEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const env = { ...process.env, NO_COLOR: '1', ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extra };
   for (const name of Object.keys(env))
     if (name.startsWith('DEVICEBENCH_') && !(name in extra)) delete env[name];
   return env;
