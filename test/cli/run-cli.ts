@@ -40,6 +40,17 @@ export function finished(child: ChildProcess): Promise<CliResult> {
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
+/** The package's `bin` launcher, as `npx devicebench` runs it. */
+export function runBin(args: string[]): Promise<CliResult> {
+  return finished(
+    spawn(process.execPath, [join(ROOT, 'bin', 'devicebench.mjs'), ...args], {
+      cwd: tmpdir(),
+      env: childEnv({}),
+      stdio: 'pipe',
+    }),
+  );
+}
+
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return finished(startCli(args, env));
 }

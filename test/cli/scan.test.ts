@@ -1,8 +1,8 @@
-// `devicebench scan`, `--help` and `completion` as child processes over the default simulated
+// `devicebench scan`, `--help`, `completion` and the `bin` launcher as child processes over the default simulated
 // bench (the app's three boards).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './run-cli';
+import { runBin, runCli, tempDir } from './run-cli';
 
 describe('devicebench scan', { timeout: 60_000 }, () => {
   it('lists the default bench as JSON and as lines, with filters', async () => {
@@ -31,12 +31,15 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
   });
 
   it('has generated help, shell completion, and refuses unknown commands and flags', async () => {
-    const [help, completion, unknown, badRssi] = await Promise.all([
+    const [help, completion, unknown, badRssi, bin] = await Promise.all([
       runCli(['scenario', 'run', '--help']),
       runCli(['completion']),
       runCli(['frobnicate']),
       runCli(['scan', '--rssi', '-300']),
+      runBin(['--version']),
     ]);
+    expect(bin.code, bin.stderr).toBe(0);
+    expect(bin.stdout).toMatch(/^\d+\.\d+\.\d+/);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--junit');
     expect(help.stdout).toContain('--cycles');
