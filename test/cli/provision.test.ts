@@ -1,7 +1,7 @@
 // `devicebench provision|verify|audit` end to end as child processes over the simulated bench and
 // the embedded emulator: records in the audit log, the CSV export, a batch, Ctrl-C mid-batch,
 // and the app's own service opening the same data folder before and after the command.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startApp } from '../../src/core/app/service';
@@ -85,18 +85,21 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
     const product = await seedProduct(data);
     const common = ['--sim-boards', boards, '--data-dir', data];
 
-    const batch = await runCli([
-      'provision',
-      '--product',
-      product,
-      '--count',
-      '3',
-      '--concurrency',
-      '2',
-      '--plan',
-      writeJson(dir, 'plan.json', plan),
-      ...common,
-    ]);
+    const batch = await runCli(
+      [
+        'provision',
+        '--product',
+        product,
+        '--count',
+        '3',
+        '--concurrency',
+        '2',
+        '--plan',
+        writeJson(dir, 'plan.json', plan),
+        ...common,
+      ],
+      { DEVICEBENCH_STATION: 'line-9' },
+    );
     expect(batch.code, batch.stderr).toBe(0);
     expect(batch.stdout).toContain('3 of 3 boards verified');
     expect(batch.stdout.match(/^PASS /gm)).toHaveLength(3);
@@ -112,6 +115,8 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
     try {
       const records = await app.invoke('audit:search', { productId: product });
       expect(records).toMatchObject({ ok: true, value: { total: 3 } });
+      const stations = (records as { value: { items: { station: string }[] } }).value.items;
+      expect(stations.map((r) => r.station)).toEqual(['line-9', 'line-9', 'line-9']);
       const products = await app.invoke('things:listTrialProducts', {});
       expect(JSON.stringify(products)).toContain(product);
       const saved = await app.invoke('provisioning:savePlan', {
@@ -218,6 +223,12 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
       ],
       [[...base, '--count', '1'], {}, 2, /--plan: is required/],
       [
+        [...base, '--count', '1', '--plan', good, '--env', 'nope'],
+        {},
+        2,
+        /--env: no environment "nope"/,
+      ],
+      [
         [...base, '--count', '1', '--plan', good],
         { DEVICEBENCH_BASE_URL: 'http://127.0.0.1:9' },
         2,
@@ -246,5 +257,43 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
     });
     expect(unreachable.code, unreachable.stderr).toBe(3);
     expect(unreachable.stderr).toContain('127.0.0.1:9');
+  });
+  it('reconciles a record a killed run left reserved: the board is blank, so its PSDI goes back', async () => {
+    const dir = tempDir('reconcile');
+    const data = join(dir, 'data');
+    const boards = tray(dir, 1);
+    mkdirSync(data, { recursive: true });
+    const store = openAuditStore({ file: join(data, 'audit.sqlite') });
+    const reserved = store.reserve({
+      product: {
+        id: '3000000001',
+        name: 'CLI test product',
+        serviceUuid: '9d5e0000-4a1b-4c8e-9f0d-000000000001',
+        psdiServiceUuid: 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a01',
+        psdiCharacteristicUuid: 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a02',
+      },
+      board: { id: 'c28e10000001', address: 'c2:8e:10:00:00:01' },
+      profileId: 'devicebench-v1',
+      psdiSource: 'tool',
+      psdi: 'FW-0042',
+    });
+    store.close();
+
+    const result = await runCli([
+      'audit',
+      'reconcile',
+      '--json',
+      '--sim-boards',
+      boards,
+      '--data-dir',
+      data,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).outcomes).toMatchObject([
+      { recordId: reserved.id, action: 'released', state: 'released' },
+    ]);
+    const after = openAuditStore({ file: join(data, 'audit.sqlite') });
+    expect(after.get(reserved.id)).toMatchObject({ state: 'released', psdiHeld: false });
+    after.close();
   });
 });

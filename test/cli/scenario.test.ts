@@ -5,6 +5,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
+import { startApp } from '../../src/core/app/service';
+import { MemoryCredentialStore } from '../../src/core/secrets/credential-store';
 import { runCli, seedProduct, tempDir, writeJson } from './run-cli';
 
 const SERVICE = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
@@ -174,6 +176,27 @@ describe('devicebench scenario', { timeout: 60_000 }, () => {
     const report = parseJunit(junit);
     expect(report).toMatchObject({ tests: 2, failures: 0 });
     expect(report.cases[0]?.['@_classname']).toMatch(/^scenario\./);
+
+    // The app opens the same folder and lists the command's dry run among its past runs.
+    const app = await startApp({
+      dataDir: data,
+      credentials: new MemoryCredentialStore(),
+      keychain: { kind: 'memory', reason: 'test' },
+      version: '0.0.0-test',
+      webhookPort: 0,
+    });
+    try {
+      const runs = await app.invoke('scenarios:listRuns', { productId });
+      expect(runs).toMatchObject({
+        ok: true,
+        value: {
+          total: 1,
+          items: [{ setSource: 'saved', results: 2, failures: 0, bench: 'simulated' }],
+        },
+      });
+    } finally {
+      await app.close();
+    }
 
     const lint = await runCli([
       'scenario',
