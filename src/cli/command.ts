@@ -20,3 +20,6 @@ export interface CommandContext {
 }
 
 export type CommandRun = (ctx: CommandContext) => Promise<ExitCode>;
+
+/** Runs one command: opens the session lazily, closes it, and records the exit code. */
+export type Runner = (flags: GlobalFlags & { json?: boolean }, run: CommandRun) => Promise<void>;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { RESOURCES_DIR } from '../core/resources';
-import type { CommandRun, GlobalFlags } from './command';
+import type { Runner } from './command';
 import { auditCommand } from './commands/audit';
 import { provisionCommand } from './commands/provision';
 import { scanCommand } from './commands/scan';
@@ -16,9 +16,6 @@ import { verifyCommand } from './commands/verify';
 import { EXIT, exitCodeOf, UsageError, type ExitCode } from './exit';
 import { Output } from './output';
 import { Session } from './session';
-
-/** Runs one command: opens the session lazily, closes it, and returns the exit code. */
-export type Runner = (flags: GlobalFlags & { json?: boolean }, run: CommandRun) => Promise<void>;
 
 /** The desktop app's data folder (Electron's user-data folder for "DeviceBench"). */
 function appDataDir(): string {

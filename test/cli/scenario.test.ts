@@ -2,6 +2,8 @@
 // file whose LED takes one byte and which lacks a characteristic the set reads) and the embedded
 // emulator; the JUnit file parsed, the JSON export, the audit log, exit codes, bad files.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
@@ -155,9 +157,24 @@ describe('devicebench scenario', { timeout: 60_000 }, () => {
     const productId = await seedProduct(data, passingSet as never);
     const junit = join(dir, 'junit.xml');
 
+    // A bot's webhook: results are posted to it, signed with the channel secret.
+    const posts: { signature: string | undefined; body: string }[] = [];
+    const bot = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        posts.push({ signature: req.headers['x-platform-signature'] as string | undefined, body });
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => bot.listen(0, '127.0.0.1', resolve));
+    const { port } = bot.address() as AddressInfo;
+
     const run = await runCli([
       'scenario',
       'run',
+      '--deliver',
+      `http://127.0.0.1:${port}/webhook`,
       '--product',
       productId,
       '--saved',
@@ -172,7 +189,14 @@ describe('devicebench scenario', { timeout: 60_000 }, () => {
       '--data-dir',
       data,
     ]);
+    bot.close();
     expect(run.code, run.stderr).toBe(0);
+    expect(posts).toHaveLength(2);
+    for (const post of posts) {
+      expect(post.signature).toMatch(/^[A-Za-z0-9+/]+=*$/);
+      expect(JSON.parse(post.body).events[0]).toMatchObject({ type: 'things' });
+      expect(post.body).toContain('"resultCode":"SUCCESS"');
+    }
     const report = parseJunit(junit);
     expect(report).toMatchObject({ tests: 2, failures: 0 });
     expect(report.cases[0]?.['@_classname']).toMatch(/^scenario\./);

@@ -9,10 +9,9 @@ import { provisioningStates, type ProvisioningRecord } from '../../core/audit/re
 import { builtInProfiles } from '../../core/provisioning/profiles';
 import { needsReconciling, reconcile } from '../../core/provisioning/reconcile';
 import { errorMessage } from '../../core/provisioning/steps';
-import type { CommandContext } from '../command';
+import type { CommandContext, Runner } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit';
 import { parseFlags } from '../flags';
-import type { Runner } from '../main';
 import { globalFlags } from './shared';
 
 /** A date or a date and time (ISO 8601), or ms since the epoch. */

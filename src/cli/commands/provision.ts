@@ -8,10 +8,9 @@ import { startBatch, type BatchBoardStatus } from '../../core/provisioning/batch
 import { errorMessage, ProvisionError, type ProvisionEvent } from '../../core/provisioning/steps';
 import { provisionBoard } from '../../core/provisioning/workflow';
 import { findBoard } from '../../core/provisioning/verify';
-import type { CommandContext } from '../command';
+import type { CommandContext, Runner } from '../command';
 import { EXIT, type ExitCode } from '../exit';
 import { parseFlags } from '../flags';
-import type { Runner } from '../main';
 import type { Output } from '../output';
 import { provisioningInput, type ProvisioningInput } from '../provisioning-input';
 import { addressSchema, FIND_BOARD_MS, globalFlags } from './shared';

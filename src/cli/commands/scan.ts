@@ -2,9 +2,9 @@
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
 import { uuidSchema, type Advertisement } from '../../core/ble/port';
+import type { Runner } from '../command';
 import { parseFlags } from '../flags';
 import { EXIT } from '../exit';
-import type { Runner } from '../main';
 import { globalFlags, untilAborted } from './shared';
 
 const flagsSchema = z.object({

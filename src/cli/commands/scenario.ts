@@ -24,11 +24,10 @@ import { lintAgainstBoard } from '../../core/scenario/board-lint';
 import { startDryRun } from '../../core/scenario/engine';
 import { setRules } from '../../core/scenario/rules';
 import type { Finding, RunnableSet, TimelineEvent } from '../../core/scenario/schema';
-import type { CommandContext } from '../command';
+import type { CommandContext, Runner } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit';
 import { parseFlags } from '../flags';
 import { junitReport, failureMessage, type ReportedRun } from '../junit';
-import type { Runner } from '../main';
 import { addressSchema, findByAddress, FIND_BOARD_MS, globalFlags } from './shared';
 
 const lintFlagsSchema = z.object({
@@ -203,6 +202,7 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
   const draft = flags.file ? await readSetFile(flags.file) : undefined;
   const central = await session.central();
   const product = flags.product ? await session.product(flags.product) : undefined;
+  // Without a file the flags required --saved and --product.
   const set = draft ? draftSet(draft) : await loadSaved(ctx, product as TrialProduct);
   if (!set.autoClose && flags.duration === undefined)
     throw new UsageError(

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { defaultTiming, errorMessage } from '../../core/provisioning/steps';
 import { readBackPsdi, sameAddress } from '../../core/provisioning/verify';
 import { EXIT } from '../exit';
+import type { Runner } from '../command';
 import { parseFlags } from '../flags';
-import type { Runner } from '../main';
 import { addressSchema, globalFlags } from './shared';
 
 const flagsSchema = z.object({
