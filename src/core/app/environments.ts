@@ -144,7 +144,16 @@ export class Environments {
    * undefined; the caller says which one it needed.
    */
   async activeChannel(): Promise<ActiveChannel> {
-    const id = this.activeId;
+    return this.channel(this.activeId);
+  }
+
+  /**
+   * Any environment's channel by id, without making it the active one (the `devicebench`
+   * command's `--env`). Throws `invalid_input` on field `id` for an unknown id.
+   */
+  async channel(id: string): Promise<ActiveChannel> {
+    if (id !== EMULATOR_ENV_ID && !this.settings.custom.some((c) => c.id === id))
+      throw AppFailure.field('id', `no environment ${id}`);
     if (id === EMULATOR_ENV_ID) {
       const emulator = this.emulator();
       if (!emulator)

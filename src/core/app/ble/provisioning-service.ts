@@ -2,9 +2,9 @@
 // a PSDI plan per product, one board or a batch on the current BLE central, reconciliation of
 // what a crash left unfinished, and the audit log — with progress as events.
 import { EventEmitter } from 'node:events';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { openAuditStore, type AuditStore } from '../../audit/store';
 import type { ProvisioningRecord } from '../../audit/records';
 import {
@@ -14,26 +14,26 @@ import {
 } from '../../provisioning/batch';
 import type { ProvisioningProfile } from '../../provisioning/profile';
 import { builtInProfiles, parseProfile } from '../../provisioning/profiles';
-import { createPsdiAllocator, parsePsdiCsv, type PsdiStrategy } from '../../provisioning/psdi';
+import { createPsdiAllocator } from '../../provisioning/psdi';
 import { reconcile } from '../../provisioning/reconcile';
 import type { ProvisionEvent } from '../../provisioning/steps';
 import { provisionBoard, type ProductTarget } from '../../provisioning/workflow';
 import type { ThingsClient } from '../../platform/things/client';
-import {
-  productPlanSchema,
-  type batchSummarySchema,
-  type provisioningProgressSchema,
-} from '../contracts/ble';
+import type { batchSummarySchema, provisioningProgressSchema } from '../contracts/ble';
 import { AppFailure } from '../errors';
-import { readJsonFile, writeJsonFile } from '../json-file';
 import type { HostSupervisor } from './host-supervisor';
+import {
+  planStrategy,
+  profilesDir,
+  readPlans,
+  readSavedProfiles,
+  writePlans,
+  type Plan,
+} from './provisioning-settings';
 import type { ScanFeed } from './scan-feed';
 
 type Progress = z.infer<typeof provisioningProgressSchema>;
 type Summary = z.infer<typeof batchSummarySchema>;
-type Plan = z.output<typeof productPlanSchema>;
-
-const plansSchema = z.object({ plans: z.record(z.string(), productPlanSchema) });
 
 interface Batch {
   /** Set as soon as startBatch returns; its first events can come before. */
@@ -95,60 +95,29 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     const profile = parseProfile(text, fileName);
     if (builtInProfiles().some((p) => p.id === profile.id))
       throw AppFailure.field('id', `"${profile.id}" is a built-in profile; give yours another id`);
-    await mkdir(this.profilesDir, { recursive: true });
-    await writeFile(join(this.profilesDir, `${profile.id}.json`), text);
+    await mkdir(profilesDir(this.dataDir), { recursive: true });
+    await writeFile(join(profilesDir(this.dataDir), `${profile.id}.json`), text);
     this.loaded.set(profile.id, { profile, source: fileName });
     return { profile, source: fileName };
   }
 
-  private get profilesDir() {
-    return join(this.dataDir, 'profiles');
-  }
-
   private async loadSavedProfiles(): Promise<void> {
-    const files = await readdir(this.profilesDir).catch(() => [] as string[]);
-    for (const file of files.filter((f) => f.endsWith('.json'))) {
-      try {
-        const profile = parseProfile(await readFile(join(this.profilesDir, file), 'utf8'), file);
-        this.loaded.set(profile.id, { profile, source: file });
-      } catch {
-        // A saved file that no longer validates is left on disk and simply not offered.
-      }
-    }
+    for (const saved of await readSavedProfiles(this.dataDir))
+      this.loaded.set(saved.profile.id, saved);
   }
 
   // ---- plans ----
 
   async plan(productId: string): Promise<Plan | null> {
-    return (await this.readPlans()).plans[productId] ?? null;
+    return (await readPlans(this.dataDir)).plans[productId] ?? null;
   }
 
   async savePlan(plan: Plan): Promise<Plan> {
-    const profile = this.profile(plan.profileId);
-    this.strategy(plan, profile);
-    const file = await this.readPlans();
+    planStrategy(plan.psdi, this.profile(plan.profileId));
+    const file = await readPlans(this.dataDir);
     file.plans[plan.productId] = plan;
-    await writeJsonFile(join(this.dataDir, 'provisioning-plans.json'), file);
+    await writePlans(this.dataDir, file);
     return plan;
-  }
-
-  private async readPlans() {
-    return (
-      await readJsonFile(join(this.dataDir, 'provisioning-plans.json'), plansSchema, { plans: {} })
-    ).value;
-  }
-
-  /** The plan's PSDI strategy for the allocator; a CSV list is parsed and checked here. */
-  private strategy(plan: Plan, profile: ProvisioningProfile): PsdiStrategy {
-    const psdi = plan.psdi;
-    if (psdi.kind !== 'list') return psdi;
-    const csv = parsePsdiCsv(psdi.csv, { column: psdi.column, maxBytes: profile.psdi.maxBytes });
-    if (!csv.values.length)
-      throw AppFailure.field(
-        'psdi.csv',
-        `has no usable PSDI${csv.problems.length ? `: ${csv.problems.map((p) => `line ${p.line}: ${p.message}`).join('; ')}` : ''}`,
-      );
-    return { kind: 'list', values: csv.values };
   }
 
   private async setup(productId: string) {
@@ -172,7 +141,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     };
     const psdi =
       profile.psdi.source === 'tool'
-        ? createPsdiAllocator(this.strategy(plan, profile), profile.psdi.maxBytes)
+        ? createPsdiAllocator(planStrategy(plan.psdi, profile), profile.psdi.maxBytes)
         : undefined;
     return { profile, product, psdi, central: await this.supervisor.central() };
   }

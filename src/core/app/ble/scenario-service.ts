@@ -167,7 +167,7 @@ export class ScenarioService extends EventEmitter<{
   }
 }
 
-function noSavedSet(err: unknown): never {
+export function noSavedSet(err: unknown): never {
   if (err instanceof PlatformError && err.status === 404)
     throw AppFailure.field(
       'set.source',
@@ -177,7 +177,7 @@ function noSavedSet(err: unknown): never {
 }
 
 /** The platform's answer is parsed tolerantly; the engine needs the types it knows. */
-function savedSet(set: ScenarioSet): RunnableSet {
+export function savedSet(set: ScenarioSet): RunnableSet {
   const parsed = runnableSetSchema.safeParse(set);
   if (!parsed.success)
     throw new AppFailure({
@@ -188,7 +188,7 @@ function savedSet(set: ScenarioSet): RunnableSet {
 }
 
 /** A draft was never saved: revision 0, and scenarios without an id get `draft-<n>`. */
-function draftSet(draft: ScenarioSetInput): RunnableSet {
+export function draftSet(draft: ScenarioSetInput): RunnableSet {
   return {
     autoClose: draft.autoClose,
     suppressionInterval: draft.suppressionInterval,

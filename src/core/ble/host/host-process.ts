@@ -148,7 +148,7 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
 }
 
 /** noble reports `unknown` until its binding has opened the adapter; wait for a real answer. */
-function settledState(central: BleCentral): Promise<AdapterState> {
+export function settledState(central: BleCentral): Promise<AdapterState> {
   if (central.state() !== 'unknown') return Promise.resolve(central.state());
   return new Promise((resolve) => {
     const timer = setTimeout(() => done(central.state()), STATE_WAIT_MS);

@@ -1,0 +1,226 @@
+// `devicebench audit search|export|reconcile`: the audit log the app keeps, searched with the
+// same filters, exported as the same CSV, and what a crash left unfinished put right.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Argv, CommandModule } from 'yargs';
+import { z } from 'zod';
+import { readSavedProfiles } from '../../core/app/ble/provisioning-settings';
+import { provisioningStates, type ProvisioningRecord } from '../../core/audit/records';
+import { builtInProfiles } from '../../core/provisioning/profiles';
+import { needsReconciling, reconcile } from '../../core/provisioning/reconcile';
+import { errorMessage } from '../../core/provisioning/steps';
+import type { CommandContext, Runner } from '../command';
+import { EXIT, UsageError, type ExitCode } from '../exit';
+import { parseFlags } from '../flags';
+import { globalFlags } from './shared';
+
+/** A date or a date and time (ISO 8601), or ms since the epoch. */
+const instant = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const ms = typeof v === 'number' ? v : /^\d+$/.test(v) ? Number(v) : Date.parse(v);
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  ctx.addIssue({
+    code: 'custom',
+    message: 'must be a date, e.g. 2026-11-23 or 2026-11-23T08:00:00Z',
+  });
+  return z.NEVER;
+});
+
+const filtersSchema = z.object({
+  product: z.string().min(1).optional(),
+  text: z.string().max(200).optional(),
+  state: z.array(z.enum(provisioningStates)).optional(),
+  from: instant.optional(),
+  to: instant.optional(),
+});
+
+const searchSchema = filtersSchema.extend({
+  limit: z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(500, 'must be at most 500'),
+  json: z.boolean(),
+});
+const exportSchema = filtersSchema.extend({
+  csv: z.string().min(1, 'needs a file name').optional(),
+});
+const reconcileSchema = z.object({
+  record: z.number().int().positive('must be a record id').optional(),
+  blank: z.enum(['finish', 'release']),
+  json: z.boolean(),
+});
+
+function filterOptions(y: Argv): Argv {
+  return y
+    .option('product', { type: 'string', describe: 'trial product ID' })
+    .option('text', { type: 'string', describe: 'part of a PSDI or board address' })
+    .option('state', {
+      type: 'string',
+      array: true,
+      choices: provisioningStates,
+      describe: 'record states',
+    })
+    .option('from', { type: 'string', describe: 'created at or after (ISO 8601)' })
+    .option('to', { type: 'string', describe: 'created at or before (ISO 8601)' });
+}
+
+function query(f: z.output<typeof filtersSchema>) {
+  return { productId: f.product, text: f.text, states: f.state, from: f.from, to: f.to };
+}
+
+export function auditCommand(runner: Runner): CommandModule {
+  return {
+    command: 'audit <command>',
+    describe: 'search, export and reconcile the provisioning audit log',
+    builder: (y: Argv) =>
+      y
+        .command({
+          command: 'search',
+          describe: 'provisioning records, newest first',
+          builder: (c) =>
+            filterOptions(c)
+              .option('limit', {
+                type: 'number',
+                default: 50,
+                describe: 'at most this many (1–500)',
+              })
+              .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+          handler: (argv) => {
+            const flags = parseFlags(searchSchema, argv);
+            return runner({ ...globalFlags(argv), json: flags.json }, async ({ session, out }) => {
+              const page = session.audit().search({ ...query(flags), limit: flags.limit });
+              if (flags.json) out.document(page);
+              for (const r of page.items) out.line(describeRecord(r));
+              out.line(`${page.items.length} of ${page.total} records`);
+              return EXIT.ok;
+            });
+          },
+        })
+        .command({
+          command: 'export',
+          describe: 'records as CSV, oldest first (to stdout, or --csv FILE)',
+          builder: (c) =>
+            filterOptions(c).option('csv', { type: 'string', describe: 'write the CSV here' }),
+          handler: (argv) => {
+            const flags = parseFlags(exportSchema, argv);
+            return runner(globalFlags(argv), async ({ session, out }) => {
+              const csv = session.audit().exportCsv(query(flags));
+              if (!flags.csv) {
+                process.stdout.write(csv);
+                return EXIT.ok;
+              }
+              await mkdir(dirname(flags.csv), { recursive: true });
+              await writeFile(flags.csv, csv);
+              const rows = session.audit().search({ ...query(flags), limit: 1 }).total;
+              out.note(`${rows} records written to ${flags.csv}`);
+              return EXIT.ok;
+            });
+          },
+        })
+        .command({
+          command: 'reconcile',
+          describe: 'look at the boards of records a crash left unfinished and settle them',
+          builder: (c) =>
+            c
+              .option('record', { type: 'number', describe: 'only this record' })
+              .option('blank', {
+                choices: ['finish', 'release'] as const,
+                default: 'release' as const,
+                describe:
+                  'a board found uncommitted: write the same PSDI again, or give the PSDI back',
+              })
+              .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+          handler: (argv) => {
+            const flags = parseFlags(reconcileSchema, argv);
+            return runner({ ...globalFlags(argv), json: flags.json }, (ctx) =>
+              reconcileAll(ctx, flags),
+            );
+          },
+        })
+        .demandCommand(1, 'name an audit command: search, export or reconcile'),
+    handler: () => undefined,
+  };
+}
+
+function describeRecord(r: ProvisioningRecord): string {
+  return [
+    `#${r.id}`,
+    new Date(r.createdAt).toISOString(),
+    r.state.padEnd(8),
+    r.psdi,
+    r.boardAddress,
+    `product ${r.productId}`,
+    `station ${r.station}`,
+    r.failedStep ? `${r.failedStep}: ${r.error}` : '',
+  ]
+    .filter(Boolean)
+    .join('  ');
+}
+
+async function reconcileAll(
+  ctx: CommandContext,
+  flags: z.output<typeof reconcileSchema>,
+): Promise<ExitCode> {
+  const store = ctx.session.audit();
+  let records = store.listUnfinished();
+  if (flags.record !== undefined) {
+    const record = store.get(flags.record);
+    if (!record) throw new UsageError('--record', `no record ${flags.record}`);
+    if (!needsReconciling(record))
+      throw new UsageError(
+        '--record',
+        `record ${record.id} is ${record.state}: nothing to reconcile`,
+      );
+    records = [record];
+  }
+  if (!records.length) {
+    if (flags.json) ctx.out.document({ outcomes: [] });
+    ctx.out.line('nothing to reconcile');
+    return EXIT.ok;
+  }
+  const central = await ctx.session.central();
+  const profiles = [
+    ...builtInProfiles(),
+    ...(await readSavedProfiles(ctx.session.options.dataDir)).map((s) => s.profile),
+  ];
+  const outcomes: { recordId: number; action: string; state: string; message: string }[] = [];
+  for (const record of records) {
+    if (ctx.interrupt.aborted) break;
+    const profile = profiles.find((p) => p.id === record.profileId);
+    if (!profile) {
+      outcomes.push({
+        recordId: record.id,
+        action: 'failed',
+        state: record.state,
+        message: `profile ${record.profileId} is not known here`,
+      });
+      continue;
+    }
+    try {
+      const outcome = await reconcile({ central, store, profile, record, whenBlank: flags.blank });
+      outcomes.push({
+        recordId: record.id,
+        action: outcome.action,
+        state: outcome.record.state,
+        message: outcome.message,
+      });
+    } catch (err) {
+      outcomes.push({
+        recordId: record.id,
+        action: 'failed',
+        state: record.state,
+        message: errorMessage(err),
+      });
+    }
+  }
+  if (flags.json) ctx.out.document({ outcomes });
+  for (const o of outcomes) {
+    const text = `record #${o.recordId} ${o.action} (now ${o.state}): ${o.message}`;
+    if (o.action === 'not-found' || o.action === 'failed') ctx.out.fail(text);
+    else ctx.out.pass(text);
+  }
+  if (ctx.interrupt.aborted) return EXIT.interrupted;
+  return outcomes.every((o) => o.action !== 'not-found' && o.action !== 'failed')
+    ? EXIT.ok
+    : EXIT.failed;
+}

@@ -1,0 +1,234 @@
+// `devicebench provision`: one board by address, or a batch of N, with the app's guarantees
+// (the PSDI reserved in the audit log before it is written, read back, recorded). Ctrl-C cuts
+// running boards at their next safe point: before the commit their PSDI is released, after it
+// the board is verified, so no record is left holding a PSDI it may not carry.
+import type { CommandModule } from 'yargs';
+import { z } from 'zod';
+import { startBatch, type BatchBoardStatus } from '../../core/provisioning/batch';
+import { errorMessage, ProvisionError, type ProvisionEvent } from '../../core/provisioning/steps';
+import { provisionBoard } from '../../core/provisioning/workflow';
+import { findBoard } from '../../core/provisioning/verify';
+import type { CommandContext, Runner } from '../command';
+import { EXIT, type ExitCode } from '../exit';
+import { parseFlags } from '../flags';
+import type { Output } from '../output';
+import { provisioningInput, type ProvisioningInput } from '../provisioning-input';
+import { addressSchema, FIND_BOARD_MS, globalFlags } from './shared';
+
+const flagsSchema = z
+  .object({
+    product: z.string().min(1, 'is required'),
+    board: addressSchema.optional(),
+    count: z
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(10_000)
+      .optional(),
+    concurrency: z
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(16, 'must be at most 16'),
+    profile: z.string().min(1).optional(),
+    plan: z.string().min(1).optional(),
+    json: z.boolean(),
+  })
+  .refine((f) => (f.board === undefined) !== (f.count === undefined), {
+    path: ['board'],
+    message: 'give either --board ADDRESS (one board) or --count N (a batch)',
+  });
+type Flags = z.output<typeof flagsSchema>;
+
+/** One board's outcome, as printed and as JSON. */
+interface BoardOutcome {
+  address: string;
+  name: string | null;
+  state: 'verified' | 'failed' | 'stopped' | 'not-found';
+  psdi: string | null;
+  recordId: number | null;
+  step: string | null;
+  error: string | null;
+}
+
+export function provisionCommand(runner: Runner): CommandModule {
+  return {
+    command: 'provision',
+    describe: 'provision one board (--board) or a batch (--count) for a trial product',
+    builder: (y) =>
+      y
+        .option('product', { type: 'string', demandOption: true, describe: 'trial product ID' })
+        .option('board', { type: 'string', describe: 'the board’s Bluetooth address' })
+        .option('count', { type: 'number', describe: 'provision this many blank boards in range' })
+        .option('concurrency', { type: 'number', default: 4, describe: 'boards at once (1–16)' })
+        .option('profile', {
+          type: 'string',
+          describe: 'provisioning profile: an id or a .json file',
+        })
+        .option('plan', {
+          type: 'string',
+          describe: 'PSDI plan: a JSON plan or a CSV list (default: the plan saved in the app)',
+        })
+        .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+    handler: (argv) => {
+      const flags = parseFlags(flagsSchema, argv);
+      const global = globalFlags(argv);
+      return runner({ ...global, json: flags.json }, async (ctx) => {
+        const input = await provisioningInput({
+          dataDir: global.dataDir,
+          productId: flags.product,
+          profile: flags.profile,
+          plan: flags.plan,
+        });
+        const central = await ctx.session.central();
+        const product = await ctx.session.product(flags.product);
+        const run = { central, store: ctx.session.audit(), product, profile: input.profile };
+        const outcomes = flags.board
+          ? [await one(ctx, flags.board, input, run)]
+          : await batch(ctx, flags, input, run);
+        return report(ctx.out, flags, outcomes, ctx.interrupt.aborted);
+      });
+    },
+  };
+}
+
+type Run = Omit<Parameters<typeof provisionBoard>[0], 'board' | 'psdi'>;
+
+async function one(
+  ctx: CommandContext,
+  address: string,
+  input: ProvisioningInput,
+  run: Run,
+): Promise<BoardOutcome> {
+  const ad = await findBoard(run.central, address, [input.profile.service], FIND_BOARD_MS);
+  if (!ad)
+    return outcome(address, null, {
+      state: 'not-found',
+      error: `not seen advertising the provisioning service ${input.profile.service} within ${FIND_BOARD_MS / 1000} s`,
+    });
+  const cut = new AbortController();
+  const onAbort = () => cut.abort();
+  ctx.interrupt.addEventListener('abort', onAbort, { once: true });
+  try {
+    const { record } = await provisionBoard({
+      ...run,
+      board: ad,
+      psdi: input.psdi,
+      signal: cut.signal,
+      onProgress: (event) => progressLine(ctx.out, event),
+    });
+    return outcome(ad.address, ad.localName, {
+      state: 'verified',
+      psdi: record.psdi,
+      recordId: record.id,
+    });
+  } catch (err) {
+    const record = err instanceof ProvisionError ? err.record : undefined;
+    return outcome(ad.address, ad.localName, {
+      state: cut.signal.aborted && record?.state !== 'failed' ? 'stopped' : 'failed',
+      psdi: record?.psdi,
+      recordId: record?.id,
+      step: err instanceof ProvisionError ? err.step : undefined,
+      error: errorMessage(err),
+    });
+  } finally {
+    ctx.interrupt.removeEventListener('abort', onAbort);
+  }
+}
+
+async function batch(
+  ctx: CommandContext,
+  flags: Flags,
+  input: ProvisioningInput,
+  run: Run,
+): Promise<BoardOutcome[]> {
+  const total = flags.count ?? 1;
+  const progress = ctx.out.progress(total, 'provisioning');
+  let finished = 0;
+  const running = startBatch({
+    ...run,
+    psdi: input.psdi,
+    concurrency: flags.concurrency,
+    maxBoards: total,
+    onEvent: (event) => {
+      if (event.type === 'progress') return progressLine(ctx.out, event.event);
+      if (event.type !== 'board') return;
+      const status = event.status;
+      if (status.state !== 'verified' && status.state !== 'failed') return;
+      finished += 1;
+      progress.update(finished, status.board.address);
+      printOutcome(ctx.out, fromStatus(status));
+    },
+  });
+  const onAbort = () => void running.stop({ cut: true });
+  ctx.interrupt.addEventListener('abort', onAbort, { once: true });
+  const summary = await running.done;
+  ctx.interrupt.removeEventListener('abort', onAbort);
+  progress.stop();
+  if (summary.scanError) ctx.out.error(`scan failed: ${summary.scanError}`);
+  return summary.boards
+    .filter((b) => b.state !== 'skipped' || b.recordId !== undefined)
+    .map(fromStatus);
+}
+
+function fromStatus(status: BatchBoardStatus): BoardOutcome {
+  return outcome(status.board.address, status.localName, {
+    state:
+      status.state === 'verified' ? 'verified' : status.state === 'failed' ? 'failed' : 'stopped',
+    psdi: status.psdi,
+    recordId: status.recordId,
+    step: status.step,
+    error: status.error ?? status.skipReason,
+  });
+}
+
+function outcome(
+  address: string,
+  name: string | undefined | null,
+  fields: Partial<Omit<BoardOutcome, 'address' | 'name'>> & Pick<BoardOutcome, 'state'>,
+): BoardOutcome {
+  return {
+    address,
+    name: name ?? null,
+    psdi: fields.psdi ?? null,
+    recordId: fields.recordId ?? null,
+    step: fields.step ?? null,
+    error: fields.error ?? null,
+    state: fields.state,
+  };
+}
+
+/** Piped, every retry is worth a line; on a terminal the bar and the outcomes say enough. */
+function progressLine(out: Output, event: ProvisionEvent): void {
+  if (out.tty || event.type !== 'step-failed') return;
+  out.line(
+    `  ${event.board.address} ${event.step} attempt ${event.attempt}: ${event.error}${event.willRetry ? ' (retrying)' : ''}`,
+  );
+}
+
+function printOutcome(out: Output, o: BoardOutcome): void {
+  const who = `${o.address}${o.name ? ` (${o.name})` : ''}`;
+  if (o.state === 'verified') out.pass(`${who} PSDI ${o.psdi} verified, record #${o.recordId}`);
+  else
+    out.fail(
+      `${who} ${o.state}${o.step ? ` at ${o.step}` : ''}${o.error ? `: ${o.error}` : ''}${o.recordId !== null ? `, record #${o.recordId}` : ''}`,
+    );
+}
+
+function report(
+  out: Output,
+  flags: Flags,
+  outcomes: BoardOutcome[],
+  interrupted: boolean,
+): ExitCode {
+  if (flags.board) outcomes.forEach((o) => printOutcome(out, o));
+  const verified = outcomes.filter((o) => o.state === 'verified').length;
+  const wanted = flags.count ?? 1;
+  const line = `${verified} of ${wanted} board${wanted === 1 ? '' : 's'} verified${interrupted ? ' (stopped by Ctrl-C)' : ''}`;
+  if (flags.json) out.document({ wanted, verified, interrupted, boards: outcomes });
+  out.line(line);
+  if (interrupted) return EXIT.interrupted;
+  return verified === wanted && outcomes.every((o) => o.state === 'verified')
+    ? EXIT.ok
+    : EXIT.failed;
+}

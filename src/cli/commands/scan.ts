@@ -1,0 +1,92 @@
+// `devicebench scan`: which boards are in range, with the same filters as the BLE bench.
+import type { CommandModule } from 'yargs';
+import { z } from 'zod';
+import { uuidSchema, type Advertisement } from '../../core/ble/port';
+import type { Runner } from '../command';
+import { parseFlags } from '../flags';
+import { EXIT } from '../exit';
+import { globalFlags, untilAborted } from './shared';
+
+const flagsSchema = z.object({
+  service: uuidSchema.optional(),
+  name: z.string().min(1, 'must not be empty').optional(),
+  rssi: z
+    .number()
+    .int()
+    .min(-127, 'must be at least -127 dBm')
+    .max(20, 'must be at most 20 dBm')
+    .optional(),
+  for: z.number().positive('must be more than 0 seconds').max(3600, 'must be at most 3600 seconds'),
+  json: z.boolean(),
+});
+
+export function scanCommand(runner: Runner): CommandModule {
+  return {
+    command: 'scan',
+    describe: 'list the boards in range',
+    builder: (y) =>
+      y
+        .option('service', {
+          type: 'string',
+          describe: 'only boards advertising this service UUID',
+        })
+        .option('name', { type: 'string', describe: 'only boards whose name contains this' })
+        .option('rssi', {
+          type: 'number',
+          describe: 'only boards heard at least this strong (dBm)',
+        })
+        .option('for', { type: 'number', default: 5, describe: 'how long to listen, in seconds' })
+        .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+    handler: (argv) => {
+      const flags = parseFlags(flagsSchema, argv);
+      return runner(
+        { ...globalFlags(argv), json: flags.json },
+        async ({ session, out, interrupt }) => {
+          const central = await session.central();
+          const boards = new Map<string, Advertisement>();
+          const progress = out.progress(Math.round(flags.for * 10), 'scanning');
+          const started = Date.now();
+          const ticker = setInterval(
+            () =>
+              progress.update(
+                Math.min(flags.for * 10, (Date.now() - started) / 100),
+                `${boards.size} boards`,
+              ),
+            100,
+          );
+          const scan = await central.startScan(
+            {
+              serviceUuids: flags.service ? [flags.service] : undefined,
+              name: flags.name,
+              minRssi: flags.rssi,
+            },
+            (ad) => boards.set(ad.address, ad),
+          );
+          await untilAborted(interrupt, flags.for * 1000);
+          await scan.stop();
+          clearInterval(ticker);
+          progress.stop();
+
+          const found = [...boards.values()].sort((a, b) => b.rssi - a.rssi);
+          if (flags.json)
+            out.document({
+              boards: found.map((ad) => ({
+                id: ad.id,
+                address: ad.address,
+                name: ad.localName ?? null,
+                rssi: ad.rssi,
+                connectable: ad.connectable,
+                serviceUuids: ad.serviceUuids,
+              })),
+            });
+          for (const ad of found)
+            out.line(
+              `${ad.address}  ${String(ad.rssi).padStart(4)} dBm  ${(ad.localName ?? '(no name)').padEnd(20)}  ${ad.serviceUuids.join(' ')}`,
+            );
+          out.line(`${found.length} board${found.length === 1 ? '' : 's'} in ${flags.for} s`);
+          return interrupt.aborted ? EXIT.interrupted : EXIT.ok;
+        },
+      );
+    },
+  };
+}

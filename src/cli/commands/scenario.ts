@@ -1,0 +1,373 @@
+// `devicebench scenario lint|run`: check a scenario set file (against the board's GATT table
+// with --board) and dry-run a set on a board exactly as the app does, each run kept in the
+// audit log, with a JUnit report (one test case per scenario run) and the app's JSON export.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import type { Argv, CommandModule } from 'yargs';
+import { z } from 'zod';
+import { deliverToWebhook } from '../../core/app/ble/result-delivery';
+import {
+  draftSet,
+  noSavedSet,
+  savedSet,
+  type DeliverResult,
+} from '../../core/app/ble/scenario-service';
+import { AppFailure } from '../../core/app/errors';
+import { realSimClock } from '../../core/ble/sim/clock';
+import { fieldErrors } from '../../core/platform/field-errors';
+import {
+  scenarioSetInputSchema,
+  type ScenarioSetInput,
+  type TrialProduct,
+} from '../../core/platform/things/schema';
+import { lintAgainstBoard } from '../../core/scenario/board-lint';
+import { startDryRun } from '../../core/scenario/engine';
+import { setRules } from '../../core/scenario/rules';
+import type { Finding, RunnableSet, TimelineEvent } from '../../core/scenario/schema';
+import type { CommandContext, Runner } from '../command';
+import { EXIT, UsageError, type ExitCode } from '../exit';
+import { parseFlags } from '../flags';
+import { junitReport, failureMessage, type ReportedRun } from '../junit';
+import { addressSchema, findByAddress, FIND_BOARD_MS, globalFlags } from './shared';
+
+const lintFlagsSchema = z.object({
+  file: z.string().min(1, 'is required'),
+  board: addressSchema.optional(),
+  json: z.boolean(),
+});
+
+const runFlagsSchema = z
+  .object({
+    file: z.string().min(1).optional(),
+    product: z.string().min(1).optional(),
+    saved: z.boolean(),
+    board: addressSchema,
+    cycles: z
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(100_000)
+      .optional(),
+    duration: z
+      .number()
+      .min(0.1, 'must be at least 0.1 seconds')
+      .max(86_400, 'must be at most a day')
+      .optional(),
+    junit: z.string().min(1).optional(),
+    json: z.string().min(1, 'needs a file name').optional(),
+    deliver: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+  })
+  .refine((f) => (f.file !== undefined) !== f.saved, {
+    path: ['saved'],
+    message: 'give either a scenario set FILE or --product ID --saved',
+  })
+  .refine((f) => !f.saved || f.product !== undefined, {
+    path: ['product'],
+    message: 'is required with --saved',
+  })
+  .refine((f) => f.cycles === undefined || f.duration === undefined, {
+    path: ['duration'],
+    message: 'give --cycles or --duration, not both',
+  })
+  .refine((f) => f.deliver === undefined || f.product !== undefined, {
+    path: ['product'],
+    message: 'is required with --deliver: a result event names the product’s channel and device',
+  });
+type RunFlags = z.output<typeof runFlagsSchema>;
+
+export function scenarioCommand(runner: Runner): CommandModule {
+  return {
+    command: 'scenario <command>',
+    describe: 'lint a scenario set, or dry-run it on a board',
+    builder: (y: Argv) =>
+      y
+        .command({
+          command: 'lint <file>',
+          describe: 'check a scenario set file (and against a board’s GATT table with --board)',
+          builder: (c) =>
+            c
+              .positional('file', { type: 'string', describe: 'scenario set JSON' })
+              .option('board', { type: 'string', describe: 'the board’s Bluetooth address' })
+              .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+          handler: (argv) => {
+            const flags = parseFlags(lintFlagsSchema, argv);
+            return runner({ ...globalFlags(argv), json: flags.json }, (ctx) => lint(ctx, flags));
+          },
+        })
+        .command({
+          command: 'run [file]',
+          describe: 'dry-run a scenario set file, or a product’s saved set, on a board',
+          builder: (c) =>
+            c
+              .positional('file', {
+                type: 'string',
+                describe: 'scenario set JSON (no product needed)',
+              })
+              .option('product', { type: 'string', describe: 'trial product ID' })
+              .option('saved', {
+                type: 'boolean',
+                default: false,
+                describe: 'run the product’s saved set',
+              })
+              .option('board', {
+                type: 'string',
+                demandOption: true,
+                describe: 'the board’s Bluetooth address',
+              })
+              .option('cycles', {
+                type: 'number',
+                describe: 'stop after this many connections (default 1; sets with autoClose true)',
+              })
+              .option('duration', { type: 'number', describe: 'stop after this many seconds' })
+              .option('junit', { type: 'string', describe: 'write a JUnit report here' })
+              .option('json', {
+                type: 'string',
+                describe: 'write the run (set, timeline, results) here as JSON',
+              })
+              .option('deliver', {
+                type: 'string',
+                describe: 'post each result, signed, to this bot webhook URL',
+              }),
+          handler: (argv) => {
+            const flags = parseFlags(runFlagsSchema, argv);
+            return runner(globalFlags(argv), (ctx) => run(ctx, flags));
+          },
+        })
+        .demandCommand(1, 'name a scenario command: lint or run'),
+    handler: () => undefined,
+  };
+}
+
+/** A scenario set file as the editor exports it; refused with the file and field named. */
+async function readSetFile(path: string): Promise<ScenarioSetInput> {
+  const name = basename(path);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError('file', `cannot read ${path} (${(err as Error).message})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(name, `not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = scenarioSetInputSchema.safeParse(json);
+  if (!parsed.success) {
+    const [first] = fieldErrors(parsed.error);
+    throw new UsageError(`${name}: ${first?.field}`, first?.message ?? 'invalid');
+  }
+  return parsed.data;
+}
+
+async function lint(
+  ctx: CommandContext,
+  flags: z.output<typeof lintFlagsSchema>,
+): Promise<ExitCode> {
+  const set = await readSetFile(flags.file);
+  const findings: Finding[] = setRules(set);
+  if (flags.board) {
+    const central = await ctx.session.central();
+    const ad = await findByAddress(central, flags.board);
+    if (!ad)
+      throw new UsageError(
+        '--board',
+        `${flags.board} was not seen within ${FIND_BOARD_MS / 1000} s`,
+      );
+    const connection = await central.connect(ad.id);
+    try {
+      findings.push(
+        ...lintAgainstBoard(set, { mtu: connection.mtu, services: await connection.discover() }),
+      );
+    } finally {
+      await connection.disconnect().catch(() => undefined);
+    }
+  }
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  if (flags.json) ctx.out.document({ file: flags.file, board: flags.board ?? null, findings });
+  for (const f of findings) {
+    const text = `${f.field}: ${f.message} (${f.rule})`;
+    if (f.severity === 'error') ctx.out.fail(text);
+    else ctx.out.line(`warning ${text}`);
+  }
+  ctx.out.line(
+    `${errors} error${errors === 1 ? '' : 's'}, ${findings.length - errors} warning${findings.length - errors === 1 ? '' : 's'}`,
+  );
+  return errors ? EXIT.failed : EXIT.ok;
+}
+
+async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
+  const { session, out } = ctx;
+  const draft = flags.file ? await readSetFile(flags.file) : undefined;
+  const central = await session.central();
+  const product = flags.product ? await session.product(flags.product) : undefined;
+  // Without a file the flags required --saved and --product.
+  const set = draft ? draftSet(draft) : await loadSaved(ctx, product as TrialProduct);
+  if (!set.autoClose && flags.duration === undefined)
+    throw new UsageError(
+      '--duration',
+      'is required for a set with autoClose false: the client never disconnects, so no connection ends on its own',
+    );
+  const deliver =
+    flags.deliver && product ? await delivery(ctx, flags.deliver, product, flags.board) : undefined;
+
+  const ad = await findByAddress(central, flags.board);
+  const suite = flags.file
+    ? basename(flags.file)
+    : `product ${product?.id} saved set r${set.revision}`;
+  if (!ad) {
+    const noRun = `board ${flags.board} was not seen within ${FIND_BOARD_MS / 1000} s`;
+    out.fail(noRun);
+    await writeReports(flags, { suite, board: flags.board, runs: [], noRun }, undefined);
+    return EXIT.failed;
+  }
+
+  const log = session.scenarioLog();
+  const summary = log.start({
+    productId: product?.id ?? '',
+    productName: product?.name ?? suite,
+    deviceId: ad.id,
+    boardName: ad.localName ?? flags.board,
+    bench: session.options.bench,
+    setSource: draft ? 'draft' : 'saved',
+    set,
+  });
+  const events: TimelineEvent[] = [];
+  let pending: TimelineEvent[] = [];
+  const runs: ReportedRun[] = [];
+  const failedActions = new Map<number, Extract<TimelineEvent, { kind: 'action' }>>();
+  let lastConnectError: string | undefined;
+  let deliveries = Promise.resolve();
+  const cycles = flags.duration === undefined ? (flags.cycles ?? 1) : undefined;
+  const progress = out.progress(
+    cycles ?? Math.round(flags.duration ?? 0),
+    cycles ? 'connections' : 'seconds',
+  );
+  const started = Date.now();
+  let connections = 0;
+
+  const dryRun = startDryRun({
+    central,
+    deviceId: ad.id,
+    set,
+    clock: realSimClock(),
+    cycles,
+    durationMs: flags.duration === undefined ? undefined : flags.duration * 1000,
+    onEvent: (event) => {
+      events.push(event);
+      pending.push(event);
+      if (event.kind === 'connect-failed') {
+        lastConnectError = event.error;
+        out.line(`  connect failed: ${event.error}`);
+      }
+      if (event.kind === 'disconnected') connections += 1;
+      // A failed write's event carries no bytes; the set says what was being written.
+      if (event.kind === 'action' && event.error)
+        failedActions.set(event.run, {
+          ...event,
+          data: event.data ?? set.scenarios[event.scenario]?.actions[event.action]?.data,
+        });
+      progress.update(
+        cycles ? connections : (Date.now() - started) / 1000,
+        `${runs.length} scenario runs`,
+      );
+      if (event.kind !== 'scenario-end') return;
+      log.append(summary.id, pending);
+      pending = [];
+      const reported = {
+        run: event.run,
+        result: event.result,
+        failedAction: failedActions.get(event.run),
+      };
+      runs.push(reported);
+      const title = `${event.result.scenarioId} run ${event.run} (${event.result.endTime - event.result.startTime} ms)`;
+      if (event.result.resultCode === 'SUCCESS') out.pass(title);
+      else out.fail(`${title}: ${failureMessage(event.result, reported.failedAction)}`);
+      if (deliver) deliveries = deliveries.then(() => hand(ctx, deliver, event.result));
+    },
+  });
+  const onAbort = () => void dryRun.stop();
+  ctx.interrupt.addEventListener('abort', onAbort, { once: true });
+  const outcome = await dryRun.done;
+  ctx.interrupt.removeEventListener('abort', onAbort);
+  progress.stop();
+  await deliveries;
+  if (pending.length) log.append(summary.id, pending);
+  const final = log.finish(summary.id, outcome.reason);
+
+  const noRun = runs.length ? undefined : (lastConnectError ?? 'no scenario ran');
+  await writeReports(
+    flags,
+    { suite, board: flags.board, runs, noRun },
+    { run: final, set, events, results: outcome.results },
+  );
+  const failures = runs.filter((r) => r.result.resultCode !== 'SUCCESS').length;
+  out.line(
+    `${runs.length} scenario run${runs.length === 1 ? '' : 's'}, ${failures} failed (dry run #${final.id}, stopped: ${outcome.reason})`,
+  );
+  if (noRun) out.fail(noRun);
+  if (ctx.interrupt.aborted) return EXIT.interrupted;
+  return runs.length && !failures ? EXIT.ok : EXIT.failed;
+}
+
+async function loadSaved(ctx: CommandContext, product: TrialProduct): Promise<RunnableSet> {
+  const { things } = await ctx.session.platform();
+  try {
+    return savedSet(await things.getScenarioSet(product.id).catch(noSavedSet));
+  } catch (err) {
+    if (err instanceof AppFailure && err.body.code === 'invalid_input')
+      throw new UsageError('--saved', err.body.fields?.[0]?.message ?? err.message);
+    throw err;
+  }
+}
+
+/** Results to a bot, signed with the environment's channel secret, as the app sends them. */
+async function delivery(
+  ctx: CommandContext,
+  url: string,
+  product: TrialProduct,
+  board: string,
+): Promise<DeliverResult> {
+  const platform = await ctx.session.platform();
+  const psdi = ctx.session
+    .audit()
+    .search({ productId: product.id, text: board, states: ['verified'], limit: 1 }).items[0]?.psdi;
+  try {
+    return deliverToWebhook(url, platform.channelSecret, product, psdi);
+  } catch (err) {
+    if (err instanceof AppFailure)
+      throw new UsageError(
+        '--deliver',
+        `${platform.name} has no channel secret to sign results with (Settings, or DEVICEBENCH_CHANNEL_SECRET)`,
+      );
+    throw err;
+  }
+}
+
+async function hand(
+  ctx: CommandContext,
+  deliver: DeliverResult,
+  result: Parameters<DeliverResult>[0],
+): Promise<void> {
+  const problem = await deliver(result).catch((err: unknown) =>
+    err instanceof Error ? err.message : String(err),
+  );
+  if (problem !== undefined)
+    ctx.out.error(`result of ${result.scenarioId} not delivered: ${problem}`);
+}
+
+async function writeReports(
+  flags: RunFlags,
+  junit: Parameters<typeof junitReport>[0],
+  json: unknown,
+): Promise<void> {
+  if (flags.junit) await writeOut(flags.junit, junitReport(junit));
+  if (flags.json && json !== undefined)
+    await writeOut(flags.json, `${JSON.stringify(json, null, 2)}\n`);
+}
+
+async function writeOut(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, text);
+}

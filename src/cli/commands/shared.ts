@@ -1,0 +1,51 @@
+// Small pieces the commands share: the global flags as yargs parsed them, Bluetooth addresses,
+// finding a board by address, and waiting that a Ctrl-C cuts short.
+import { z } from 'zod';
+import type { Advertisement, BleCentral } from '../../core/ble/port';
+import { defaultTiming } from '../../core/provisioning/steps';
+import { findBoard } from '../../core/provisioning/verify';
+import type { GlobalFlags } from '../command';
+
+/** How long a board named by `--board` may take to show up: provisioning's `select` bound. */
+export const FIND_BOARD_MS = defaultTiming.select.timeoutMs;
+
+export function globalFlags(argv: Record<string, unknown>): GlobalFlags {
+  return {
+    bench: argv.bench as GlobalFlags['bench'],
+    simBoards: argv.simBoards as string[] | undefined,
+    env: argv.env as string | undefined,
+    dataDir: argv.dataDir as string,
+    station: argv.station as string | undefined,
+  };
+}
+
+/** A board's Bluetooth address, `c4:7f:51:00:00:01` (either case, `:` or `-`). */
+export const addressSchema = z
+  .string()
+  .regex(
+    /^(?:[0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}$/,
+    'must be a Bluetooth address, e.g. c4:7f:51:00:00:01',
+  )
+  .transform((a) => a.toLowerCase().replace(/-/g, ':'));
+
+/** The board advertising from `address` (any service), or undefined after FIND_BOARD_MS. */
+export function findByAddress(
+  central: BleCentral,
+  address: string,
+): Promise<Advertisement | undefined> {
+  return findBoard(central, address, [], FIND_BOARD_MS);
+}
+
+/** Resolves after `ms`, or at once when interrupted. */
+export function untilAborted(signal: AbortSignal, ms: number): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}

@@ -1,0 +1,58 @@
+// The command's exit codes (issue 17) and the errors that choose them. Anything the user can fix
+// by changing a flag or a file is a UsageError naming the flag or the file's field; anything
+// about the machine (adapter, platform, keychain) is an EnvironmentError.
+import { AppFailure } from '../core/app/errors';
+import { BoardFileError } from '../core/ble/sim/board-file';
+import { SimBenchError } from '../core/ble/sim/bench';
+import { PlatformError, PlatformUnreachableError } from '../core/platform/http';
+import { ProfileError } from '../core/provisioning/profiles';
+import { PsdiError } from '../core/provisioning/psdi';
+
+export const EXIT = {
+  /** Every board and scenario passed. */
+  ok: 0,
+  /** Some board or scenario failed. */
+  failed: 1,
+  /** Bad usage or input: a flag or a file field is named. */
+  usage: 2,
+  /** No adapter, or the environment (platform, keychain, emulator) is not usable. */
+  environment: 3,
+  /** Stopped by Ctrl-C (128 + SIGINT). */
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+  constructor(
+    /** The flag (`--count`), environment variable or `file: field` at fault; none for yargs' own. */
+    readonly field: string | undefined,
+    message: string,
+  ) {
+    super(field ? `${field}: ${message}` : message);
+  }
+}
+
+export class EnvironmentError extends Error {
+  override name = 'EnvironmentError';
+}
+
+export function exitCodeOf(err: unknown): ExitCode {
+  if (
+    err instanceof UsageError ||
+    err instanceof BoardFileError ||
+    err instanceof ProfileError ||
+    err instanceof PsdiError ||
+    err instanceof SimBenchError
+  )
+    return EXIT.usage;
+  if (err instanceof AppFailure)
+    return err.body.code === 'invalid_input' ? EXIT.usage : EXIT.environment;
+  if (
+    err instanceof EnvironmentError ||
+    err instanceof PlatformError ||
+    err instanceof PlatformUnreachableError
+  )
+    return EXIT.environment;
+  return EXIT.failed;
+}

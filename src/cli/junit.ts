@@ -1,0 +1,53 @@
+// The JUnit report of a dry run (`scenario run --junit`): one test case per scenario run; a
+// result other than SUCCESS fails it with the action, the characteristic, the bytes and what
+// the board answered (an ATT error names its code). A run in which no scenario ran at all
+// (the board never connected) is one failed case, so CI never reads "0 tests" as a pass.
+import builder from 'junit-report-builder';
+import type { ScenarioResult, TimelineEvent } from '../core/scenario/schema';
+
+type ActionEvent = Extract<TimelineEvent, { kind: 'action' }>;
+
+export interface ReportedRun {
+  run: number;
+  result: ScenarioResult;
+  /** The action that failed, from the timeline. */
+  failedAction?: ActionEvent;
+}
+
+export interface JunitInput {
+  suite: string;
+  board: string;
+  runs: ReportedRun[];
+  /** Why no scenario ran, when none did. */
+  noRun?: string;
+}
+
+export function junitReport(input: JunitInput): string {
+  const report = builder.newBuilder();
+  const suite = report.testSuite().name(input.suite).property('board', input.board);
+  for (const { run, result, failedAction } of input.runs) {
+    const test = suite
+      .testCase()
+      .className(`scenario.${result.scenarioId}`)
+      .name(`${result.scenarioId} run ${run}`)
+      .time((result.endTime - result.startTime) / 1000);
+    if (result.resultCode !== 'SUCCESS')
+      test.failure(failureMessage(result, failedAction), result.resultCode);
+  }
+  if (!input.runs.length)
+    suite
+      .testCase()
+      .className('scenario')
+      .name('connect')
+      .failure(input.noRun ?? 'no scenario ran', 'BLE_CONNECTION_ERROR');
+  return report.build();
+}
+
+/** `GATT_ERROR: actions[1] GATT_WRITE …: the board answered ATT error 0x0d (…); characteristic …; bytes 0102`. */
+export function failureMessage(result: ScenarioResult, action?: ActionEvent): string {
+  const parts = [`${result.resultCode}: ${result.errorReason ?? 'failed'}`];
+  if (action?.characteristicUuid)
+    parts.push(`characteristic ${action.characteristicUuid} of service ${action.serviceUuid}`);
+  if (action?.data) parts.push(`bytes ${Buffer.from(action.data, 'base64').toString('hex')}`);
+  return parts.join('; ');
+}

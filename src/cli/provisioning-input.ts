@@ -1,0 +1,114 @@
+// What `provision` provisions with: the profile (`--profile` id or file, else the plan's) and
+// the PSDI plan (`--plan` JSON or CSV file, else the plan the app saved for the product). Read
+// and checked before anything is opened, so bad files exit 2 naming the field and write nothing.
+import { readFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { z } from 'zod';
+import {
+  planStrategy,
+  readPlans,
+  readSavedProfiles,
+  type PsdiPlan,
+} from '../core/app/ble/provisioning-settings';
+import { psdiPlanSchema } from '../core/app/contracts/ble';
+import { AppFailure } from '../core/app/errors';
+import type { PsdiAllocator } from '../core/audit/store';
+import { describeFieldErrors, fieldErrors } from '../core/platform/field-errors';
+import type { ProvisioningProfile } from '../core/provisioning/profile';
+import { builtInProfiles, loadProfileFile } from '../core/provisioning/profiles';
+import { createPsdiAllocator, PsdiError } from '../core/provisioning/psdi';
+import { UsageError } from './exit';
+
+const planFileSchema = z.object({
+  profileId: z.string().min(1).optional(),
+  psdi: psdiPlanSchema,
+});
+
+export interface ProvisioningInput {
+  profile: ProvisioningProfile;
+  /** Undefined when the profile's board reports its own PSDI. */
+  psdi: PsdiAllocator | undefined;
+}
+
+export async function provisioningInput(options: {
+  dataDir: string;
+  productId: string;
+  profile?: string;
+  plan?: string;
+}): Promise<ProvisioningInput> {
+  const plan = options.plan
+    ? { ...(await readPlanFile(options.plan)), source: basename(options.plan) }
+    : await savedPlan(options.dataDir, options.productId);
+  const profileRef = options.profile ?? plan?.profileId;
+  if (!profileRef) throw noPlan(options, plan !== undefined);
+  const profile = await resolveProfile(options.dataDir, profileRef);
+  if (profile.psdi.source === 'device') return { profile, psdi: undefined };
+  if (!plan) throw noPlan(options, false);
+  try {
+    return {
+      profile,
+      psdi: createPsdiAllocator(planStrategy(plan.psdi, profile), profile.psdi.maxBytes),
+    };
+  } catch (err) {
+    if (err instanceof AppFailure) throw new UsageError(plan.source, err.message);
+    if (err instanceof PsdiError)
+      throw new UsageError(`${plan.source}: psdi${err.field ? `.${err.field}` : ''}`, err.message);
+    throw err;
+  }
+}
+
+function noPlan(options: { productId: string; dataDir: string }, hasPlan: boolean): UsageError {
+  return hasPlan
+    ? new UsageError(
+        '--profile',
+        'is required: the plan names no profile (an id or a profile file)',
+      )
+    : new UsageError(
+        '--plan',
+        `is required: product ${options.productId} has no saved PSDI plan in ${options.dataDir} (a JSON plan or a CSV list of PSDIs)`,
+      );
+}
+
+async function readPlanFile(path: string): Promise<{ profileId?: string; psdi: PsdiPlan }> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError('--plan', `cannot read ${path} (${(err as Error).message})`);
+  }
+  const name = basename(path);
+  if (extname(path).toLowerCase() === '.csv') return { psdi: { kind: 'list', csv: text } };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(name, `not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = planFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const [first] = fieldErrors(parsed.error);
+    throw new UsageError(
+      `${name}: ${first?.field ?? '(file)'}`,
+      first?.message ?? describeFieldErrors([]),
+    );
+  }
+  return parsed.data;
+}
+
+async function savedPlan(dataDir: string, productId: string) {
+  const plan = (await readPlans(dataDir)).plans[productId];
+  return plan && { profileId: plan.profileId, psdi: plan.psdi, source: 'provisioning-plans.json' };
+}
+
+/** A profile file (a path ending in .json), else an id: built in, or loaded earlier in the app. */
+async function resolveProfile(dataDir: string, ref: string): Promise<ProvisioningProfile> {
+  if (extname(ref).toLowerCase() === '.json') return loadProfileFile(ref);
+  const known = [...builtInProfiles(), ...(await readSavedProfiles(dataDir)).map((s) => s.profile)];
+  const found = known.find((p) => p.id === ref);
+  if (!found)
+    throw new UsageError(
+      '--profile',
+      `no profile "${ref}" (known: ${known.map((p) => p.id).join(', ')}; or give a profile .json file)`,
+    );
+  return found;
+}

@@ -1,0 +1,247 @@
+// Everything a command works with, opened only when the command needs it and in the order that
+// keeps bad input from writing anything: the BLE central (in this process: the simulated bench
+// or the machine's adapter), the platform environment, the audit store and the dry-run log,
+// all in the app's data folder so the app sees what the command did and the other way round.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_SIM_FILES } from '../core/app/ble/host-supervisor';
+import { Environments } from '../core/app/environments';
+import { openAuditStore, type AuditStore } from '../core/audit/store';
+import { ScenarioRunLog } from '../core/audit/scenario-runs';
+import type { BleCentral } from '../core/ble/port';
+import { SimulatedBench } from '../core/ble/sim/bench';
+import { SIM_BOARDS_DIR } from '../core/ble/sim/board-file';
+import { EmulatorAdminClient } from '../core/emulator/admin-client';
+import type { RunningEmulator } from '../core/emulator/server';
+import { ThingsClient } from '../core/platform/things/client';
+import type { TrialProduct } from '../core/platform/things/schema';
+import { EnvironmentError, UsageError } from './exit';
+
+export interface SessionOptions {
+  dataDir: string;
+  bench: 'simulated' | 'hardware';
+  /** Board files that replace the default simulated bench. */
+  simBoards?: string[];
+  /** An environment from Settings, by name. */
+  env?: string;
+  /** Recorded on audit records and dry runs; the host name when absent. */
+  station?: string;
+}
+
+/** The platform a command talks to, and who it is there. */
+export interface Platform {
+  name: string;
+  kind: 'emulator' | 'custom';
+  things: ThingsClient;
+  channelId: string;
+  channelSecret?: string;
+  /** The embedded emulator's admin API, when that is the platform. */
+  admin?: EmulatorAdminClient;
+}
+
+/** The issue's CI variables; all or none (the secret only signs `--deliver` results). */
+const ciEnvironmentSchema = z.object({
+  DEVICEBENCH_BASE_URL: z.url({
+    protocol: /^https?$/,
+    error: 'must be the platform base URL (http or https)',
+  }),
+  DEVICEBENCH_CHANNEL_ID: z.string().regex(/^\d+$/, 'must be the channel ID (digits)'),
+  DEVICEBENCH_CHANNEL_TOKEN: z.string().min(1, 'must be the channel access token'),
+  DEVICEBENCH_CHANNEL_SECRET: z.string().min(1).optional(),
+});
+const CI_VARIABLES = Object.keys(ciEnvironmentSchema.shape);
+
+export class Session {
+  private centralOpen: Promise<BleCentral> | undefined;
+  private bench: SimulatedBench | undefined;
+  private platformOpen: Promise<Platform> | undefined;
+  private emulator: RunningEmulator | undefined;
+  private store: AuditStore | undefined;
+  private log: ScenarioRunLog | undefined;
+
+  constructor(
+    readonly options: SessionOptions,
+    private readonly environ: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  /**
+   * The central, opened on first use. Simulated: the default boards (or `--sim-boards`) with the
+   * app's `sim-bench-state.json`, so a board provisioned here is provisioned in the app too.
+   */
+  central(): Promise<BleCentral> {
+    this.centralOpen ??= this.openCentral();
+    return this.centralOpen;
+  }
+
+  // noble, the emulator's HTTP server and keytar load only when a command gets that far, so a
+  // bad flag is answered at once.
+  private async openCentral(): Promise<BleCentral> {
+    const { createHardwareCentral, createSimulatedCentral } = await import('../core/ble/noble');
+    if (this.options.bench === 'simulated') {
+      const bench = new SimulatedBench({
+        stateFile: join(this.options.dataDir, 'sim-bench-state.json'),
+      });
+      this.bench = bench;
+      const files = this.options.simBoards ?? DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f));
+      for (const file of files) bench.loadBoardFile(file);
+      return createSimulatedCentral(bench);
+    }
+    const central = createHardwareCentral();
+    const { settledState } = await import('../core/ble/host/host-process');
+    const state = await settledState(central);
+    if (state !== 'poweredOn') {
+      const reason = central.stateReason();
+      await central.close().catch(() => undefined);
+      throw new EnvironmentError(
+        `no usable Bluetooth adapter (${state}${reason ? `: ${reason}` : ''}); use --bench simulated to run without one`,
+      );
+    }
+    return central;
+  }
+
+  /**
+   * Checks the CI variables before anything is opened: partly set is bad input, named.
+   * Returns them when set.
+   */
+  ciEnvironment(): z.output<typeof ciEnvironmentSchema> | undefined {
+    if (!CI_VARIABLES.some((name) => this.environ[name] !== undefined)) return undefined;
+    const parsed = ciEnvironmentSchema.safeParse(this.environ);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0];
+    throw new UsageError(String(issue?.path[0] ?? 'environment'), issue?.message ?? 'invalid');
+  }
+
+  /** `--env`, else the DEVICEBENCH_* variables, else the embedded emulator (as the app starts). */
+  platform(): Promise<Platform> {
+    this.platformOpen ??= this.openPlatform();
+    return this.platformOpen;
+  }
+
+  private async openPlatform(): Promise<Platform> {
+    const ci = this.ciEnvironment();
+    if (this.options.env !== undefined && this.options.env !== 'Local emulator')
+      return this.settingsEnvironment(this.options.env);
+    if (ci && this.options.env === undefined)
+      return {
+        name: ci.DEVICEBENCH_BASE_URL,
+        kind: 'custom',
+        things: new ThingsClient({
+          baseUrl: ci.DEVICEBENCH_BASE_URL,
+          channelAccessToken: ci.DEVICEBENCH_CHANNEL_TOKEN,
+        }),
+        channelId: ci.DEVICEBENCH_CHANNEL_ID,
+        channelSecret: ci.DEVICEBENCH_CHANNEL_SECRET,
+      };
+    return this.embeddedEmulator();
+  }
+
+  private async embeddedEmulator(): Promise<Platform> {
+    this.ensureDataDir();
+    const { startEmulator } = await import('../core/emulator/server');
+    try {
+      this.emulator = await startEmulator({
+        dataFile: join(this.options.dataDir, 'emulator.sqlite'),
+        port: 0,
+      });
+    } catch (err) {
+      throw new EnvironmentError(`the embedded emulator did not start: ${messageOf(err)}`);
+    }
+    const channel = this.emulator.channels()[0];
+    if (!channel) throw new EnvironmentError('the embedded emulator has no channel');
+    return {
+      name: 'Local emulator',
+      kind: 'emulator',
+      things: new ThingsClient({
+        baseUrl: this.emulator.url,
+        channelAccessToken: channel.channelAccessToken,
+      }),
+      channelId: channel.channelId,
+      channelSecret: channel.channelSecret,
+      admin: new EmulatorAdminClient(this.emulator.adminUrl),
+    };
+  }
+
+  private async settingsEnvironment(name: string): Promise<Platform> {
+    const { openKeychain } = await import('../core/secrets/keychain');
+    const keychain = await openKeychain();
+    const envs = await Environments.open(this.options.dataDir, keychain.store, () => undefined);
+    const { environments } = await envs.list();
+    const found = environments.find(
+      (e) => e.kind === 'custom' && (e.name === name || e.id === name),
+    );
+    if (!found)
+      throw new UsageError(
+        '--env',
+        `no environment "${name}" in Settings (there: ${environments.map((e) => `"${e.name}"`).join(', ')})`,
+      );
+    const channel = await envs.channel(found.id);
+    if (!channel.channelAccessToken)
+      throw new EnvironmentError(
+        keychain.status.kind === 'memory'
+          ? `environment "${name}": no keychain to read its token from (${keychain.status.reason}); in CI set ${CI_VARIABLES.join(', ')} instead`
+          : `environment "${name}" has no channel access token in the keychain: enter it in Settings`,
+      );
+    return {
+      name,
+      kind: 'custom',
+      things: new ThingsClient({
+        baseUrl: channel.baseUrl,
+        channelAccessToken: channel.channelAccessToken,
+      }),
+      channelId: channel.channelId,
+      channelSecret: channel.channelSecret,
+    };
+  }
+
+  /** A trial product of the platform; an unknown id is bad input on `--product`. */
+  async product(productId: string): Promise<TrialProduct> {
+    const platform = await this.platform();
+    const products = await platform.things.listTrialProducts();
+    const product = products.find((p) => p.id === productId);
+    if (!product)
+      throw new UsageError('--product', `no trial product ${productId} on ${platform.name}`);
+    return product;
+  }
+
+  /** The app's audit log (`audit.sqlite` in the data folder). */
+  audit(): AuditStore {
+    if (!this.store) {
+      this.ensureDataDir();
+      this.store = openAuditStore({
+        file: join(this.options.dataDir, 'audit.sqlite'),
+        station: this.options.station,
+      });
+    }
+    return this.store;
+  }
+
+  /** Dry runs, in the same `audit.sqlite`. */
+  scenarioLog(): ScenarioRunLog {
+    if (!this.log) {
+      this.ensureDataDir();
+      this.log = new ScenarioRunLog({
+        file: join(this.options.dataDir, 'audit.sqlite'),
+        station: this.options.station,
+      });
+    }
+    return this.log;
+  }
+
+  async close(): Promise<void> {
+    const central = await this.centralOpen?.catch(() => undefined);
+    await central?.close().catch(() => undefined);
+    this.bench?.close();
+    await this.emulator?.close().catch(() => undefined);
+    this.store?.close();
+    this.log?.close();
+  }
+
+  private ensureDataDir(): void {
+    mkdirSync(this.options.dataDir, { recursive: true });
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,299 @@
+// `devicebench provision|verify|audit` end to end as child processes over the simulated bench and
+// the embedded emulator: records in the audit log, the CSV export, a batch, Ctrl-C mid-batch,
+// and the app's own service opening the same data folder before and after the command.
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startApp } from '../../src/core/app/service';
+import { openAuditStore } from '../../src/core/audit/store';
+import { MemoryCredentialStore } from '../../src/core/secrets/credential-store';
+import { finished, runCli, seedProduct, startCli, tempDir, writeJson } from './run-cli';
+
+const plan = { profileId: 'devicebench-v1', psdi: { kind: 'sequence', prefix: 'FW-', width: 4 } };
+
+/** A tray of blank boards, `c2:8e:10:00:00:01` up. */
+function tray(dir: string, count: number): string {
+  return writeJson(dir, `tray-${count}.json`, {
+    boards: [
+      {
+        name: 'CLI Tray {n}',
+        address: 'c2:8e:10:00:00:01',
+        count,
+        advertising: { intervalMs: 50 },
+        provisioning: { profile: 'devicebench-v1', rebootMs: 100 },
+        latency: { connectMs: 20, perOperationMs: 4 },
+      },
+    ],
+  });
+}
+
+describe('devicebench provision', { timeout: 90_000 }, () => {
+  it('provisions one board, verifies it, and finds it in the audit log and its CSV export', async () => {
+    const dir = tempDir('one');
+    const data = join(dir, 'data');
+    const boards = tray(dir, 2);
+    const product = await seedProduct(data);
+    const planFile = writeJson(dir, 'plan.json', plan);
+    const common = ['--sim-boards', boards, '--data-dir', data];
+
+    const provision = await runCli([
+      'provision',
+      '--product',
+      product,
+      '--board',
+      'C2:8E:10:00:00:01',
+      '--plan',
+      planFile,
+      '--station',
+      'line-7',
+      '--json',
+      ...common,
+    ]);
+    expect(provision.code, provision.stderr).toBe(0);
+    const summary = JSON.parse(provision.stdout);
+    expect(summary).toMatchObject({ wanted: 1, verified: 1, interrupted: false });
+    expect(summary.boards[0]).toMatchObject({
+      address: 'c2:8e:10:00:00:01',
+      state: 'verified',
+      psdi: 'FW-0001',
+    });
+
+    const csv = join(dir, 'out', 'audit.csv');
+    const [verify, exported, search] = await Promise.all([
+      runCli(['verify', '--product', product, '--board', 'c2:8e:10:00:00:01', ...common]),
+      runCli(['audit', 'export', '--csv', csv, '--product', product, ...common]),
+      runCli(['audit', 'search', '--json', '--state', 'verified', ...common]),
+    ]);
+    expect(verify.code, verify.stderr).toBe(0);
+    expect(verify.stdout).toMatch(/^PASS c2:8e:10:00:00:01 carries PSDI FW-0001 \(record #1\)/m);
+    expect(exported.code, exported.stderr).toBe(0);
+    const rows = readFileSync(csv, 'utf8').trim().split('\r\n');
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toContain('FW-0001');
+    expect(rows[1]).toContain('line-7');
+    expect(search.code, search.stderr).toBe(0);
+    expect(JSON.parse(search.stdout)).toMatchObject({
+      total: 1,
+      items: [{ psdi: 'FW-0001', state: 'verified', station: 'line-7', productId: product }],
+    });
+  });
+
+  it('runs a batch, and shares the data folder with the app one after the other', async () => {
+    const dir = tempDir('batch');
+    const data = join(dir, 'data');
+    const boards = tray(dir, 4);
+    const product = await seedProduct(data);
+    const common = ['--sim-boards', boards, '--data-dir', data];
+
+    const batch = await runCli(
+      [
+        'provision',
+        '--product',
+        product,
+        '--count',
+        '3',
+        '--concurrency',
+        '2',
+        '--plan',
+        writeJson(dir, 'plan.json', plan),
+        ...common,
+      ],
+      { DEVICEBENCH_STATION: 'line-9' },
+    );
+    expect(batch.code, batch.stderr).toBe(0);
+    expect(batch.stdout).toContain('3 of 3 boards verified');
+    expect(batch.stdout.match(/^PASS /gm)).toHaveLength(3);
+
+    // The app opens the same folder: it sees the product and the records, and saves a plan.
+    const app = await startApp({
+      dataDir: data,
+      credentials: new MemoryCredentialStore(),
+      keychain: { kind: 'memory', reason: 'test' },
+      version: '0.0.0-test',
+      webhookPort: 0,
+    });
+    try {
+      const records = await app.invoke('audit:search', { productId: product });
+      expect(records).toMatchObject({ ok: true, value: { total: 3 } });
+      const stations = (records as { value: { items: { station: string }[] } }).value.items;
+      expect(stations.map((r) => r.station)).toEqual(['line-9', 'line-9', 'line-9']);
+      const products = await app.invoke('things:listTrialProducts', {});
+      expect(JSON.stringify(products)).toContain(product);
+      const saved = await app.invoke('provisioning:savePlan', {
+        productId: product,
+        profileId: 'devicebench-v1',
+        psdi: { kind: 'sequence', prefix: 'APP-', width: 2 },
+      });
+      expect(saved.ok).toBe(true);
+    } finally {
+      await app.close();
+    }
+
+    // Back on the command line, without --plan: the app's plan, and only the board still blank.
+    const next = await runCli([
+      'provision',
+      '--product',
+      product,
+      '--count',
+      '1',
+      '--json',
+      ...common,
+    ]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(JSON.parse(next.stdout).boards).toMatchObject([
+      { address: 'c2:8e:10:00:00:04', state: 'verified', psdi: 'APP-01' },
+    ]);
+    const store = openAuditStore({ file: join(data, 'audit.sqlite') });
+    try {
+      const all = store.search({ productId: product, limit: 500 }).items;
+      expect(all.map((r) => r.psdi).sort()).toEqual(['APP-01', 'FW-0001', 'FW-0002', 'FW-0003']);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('stops a batch on Ctrl-C with exit 130: every record settled, no PSDI held twice, flash matches the log', async () => {
+    const dir = tempDir('sigint');
+    const data = join(dir, 'data');
+    const product = await seedProduct(data);
+    const child = startCli([
+      'provision',
+      '--product',
+      product,
+      '--count',
+      '20',
+      '--concurrency',
+      '2',
+      '--plan',
+      writeJson(dir, 'plan.json', plan),
+      '--sim-boards',
+      tray(dir, 20),
+      '--data-dir',
+      data,
+    ]);
+    const result = finished(child);
+    await new Promise<void>((resolve) => {
+      let seen = '';
+      child.stdout?.on('data', (d: Buffer) => {
+        seen += d.toString();
+        if (/^PASS /m.test(seen)) resolve();
+      });
+    });
+    child.kill('SIGINT');
+    const { code, stdout, stderr } = await result;
+
+    expect(code, stderr).toBe(130);
+    expect(stdout).toContain('(stopped by Ctrl-C)');
+    const store = openAuditStore({ file: join(data, 'audit.sqlite') });
+    const records = store.search({ productId: product, limit: 500 }).items;
+    store.close();
+    const verified = records.filter((r) => r.state === 'verified');
+    expect(verified.length).toBeGreaterThan(0);
+    expect(verified.length).toBeLessThan(20);
+    expect(records.filter((r) => r.state === 'reserved' || r.state === 'written')).toEqual([]);
+    const held = records.filter((r) => r.psdiHeld).map((r) => r.psdi);
+    expect(new Set(held).size).toBe(held.length);
+    expect(stdout.match(/^PASS /gm)?.length).toBe(verified.length);
+
+    // What the boards' flash says matches the log: each committed board has its verified record.
+    const flash = JSON.parse(readFileSync(join(data, 'sim-bench-state.json'), 'utf8')) as {
+      boards: Record<string, { psdi: string }>;
+    };
+    const committed = Object.entries(flash.boards)
+      .map(([id, b]) => `${id}=${b.psdi}`)
+      .sort();
+    expect(committed).toEqual(verified.map((r) => `${r.boardId}=${r.psdi}`).sort());
+  });
+
+  it('refuses bad flags, files and environment variables with exit 2 and an unusable environment with exit 3, writing nothing', async () => {
+    const dir = tempDir('bad');
+    const data = join(dir, 'data');
+    const good = writeJson(dir, 'plan.json', plan);
+    const badPlan = writeJson(dir, 'bad-plan.json', { psdi: { kind: 'counter' } });
+    const base = ['provision', '--product', '3000000001', '--data-dir', data];
+    const cases: [string[], NodeJS.ProcessEnv, number, RegExp][] = [
+      [[...base, '--count', '0', '--plan', good], {}, 2, /--count: must be at least 1/],
+      [[...base, '--count', 'two', '--plan', good], {}, 2, /--count: must be a number/],
+      [[...base, '--count', '1', '--plan', badPlan], {}, 2, /bad-plan\.json: psdi/],
+      [
+        [...base, '--count', '1', '--plan', good, '--profile', 'no-such'],
+        {},
+        2,
+        /--profile: no profile "no-such"/,
+      ],
+      [[...base, '--count', '1'], {}, 2, /--plan: is required/],
+      [
+        [...base, '--count', '1', '--plan', good, '--env', 'nope'],
+        {},
+        2,
+        /--env: no environment "nope"/,
+      ],
+      [
+        [...base, '--count', '1', '--plan', good],
+        { DEVICEBENCH_BASE_URL: 'http://127.0.0.1:9' },
+        2,
+        /DEVICEBENCH_CHANNEL_ID/,
+      ],
+      [
+        [...base, '--count', '1', '--plan', good, '--bench', 'hardware'],
+        {},
+        3,
+        /no usable Bluetooth adapter/,
+      ],
+    ];
+    const results = await Promise.all(cases.map(([args, env]) => runCli(args, env)));
+    results.forEach((result, i) => {
+      const [args, , code, message] = cases[i] as (typeof cases)[number];
+      expect(result.code, `${args.join(' ')}\n${result.stderr}`).toBe(code);
+      expect(result.stderr).toMatch(message);
+    });
+    expect(existsSync(data) ? readdirSync(data) : []).toEqual([]);
+
+    // A platform that does not answer is the environment's problem: exit 3.
+    const unreachable = await runCli([...base, '--count', '1', '--plan', good], {
+      DEVICEBENCH_BASE_URL: 'http://127.0.0.1:9',
+      DEVICEBENCH_CHANNEL_ID: '2000000001',
+      DEVICEBENCH_CHANNEL_TOKEN: 'token',
+    });
+    expect(unreachable.code, unreachable.stderr).toBe(3);
+    expect(unreachable.stderr).toContain('127.0.0.1:9');
+  });
+  it('reconciles a record a killed run left reserved: the board is blank, so its PSDI goes back', async () => {
+    const dir = tempDir('reconcile');
+    const data = join(dir, 'data');
+    const boards = tray(dir, 1);
+    mkdirSync(data, { recursive: true });
+    const store = openAuditStore({ file: join(data, 'audit.sqlite') });
+    const reserved = store.reserve({
+      product: {
+        id: '3000000001',
+        name: 'CLI test product',
+        serviceUuid: '9d5e0000-4a1b-4c8e-9f0d-000000000001',
+        psdiServiceUuid: 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a01',
+        psdiCharacteristicUuid: 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a02',
+      },
+      board: { id: 'c28e10000001', address: 'c2:8e:10:00:00:01' },
+      profileId: 'devicebench-v1',
+      psdiSource: 'tool',
+      psdi: 'FW-0042',
+    });
+    store.close();
+
+    const result = await runCli([
+      'audit',
+      'reconcile',
+      '--json',
+      '--sim-boards',
+      boards,
+      '--data-dir',
+      data,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).outcomes).toMatchObject([
+      { recordId: reserved.id, action: 'released', state: 'released' },
+    ]);
+    const after = openAuditStore({ file: join(data, 'audit.sqlite') });
+    expect(after.get(reserved.id)).toMatchObject({ state: 'released', psdiHeld: false });
+    after.close();
+  });
+});

@@ -1,0 +1,53 @@
+// `devicebench scan`, `--help`, `completion` and the `bin` launcher as child processes over the default simulated
+// bench (the app's three boards).
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runBin, runCli, tempDir } from './run-cli';
+
+describe('devicebench scan', { timeout: 60_000 }, () => {
+  it('lists the default bench as JSON and as lines, with filters', async () => {
+    const data = join(tempDir('scan'), 'data');
+    const [all, named, piped] = await Promise.all([
+      runCli(['scan', '--for', '1', '--json', '--data-dir', data]),
+      runCli(['scan', '--for', '1', '--json', '--name', 'sensor', '--data-dir', data]),
+      runCli(['scan', '--for', '1', '--rssi', '-120', '--data-dir', data]),
+    ]);
+    expect(all.code, all.stderr).toBe(0);
+    const boards = JSON.parse(all.stdout).boards as {
+      address: string;
+      name: string;
+      rssi: number;
+    }[];
+    expect(boards.map((b) => b.name).sort()).toEqual(['DB ESP32-C3', 'DB Sensor', 'DB nRF52 DK']);
+    expect(boards.every((b) => b.rssi < 0)).toBe(true);
+    expect(JSON.parse(named.stdout).boards).toMatchObject([
+      { name: 'DB Sensor', address: 'd6:3a:41:00:20:01' },
+    ]);
+    // Piped: plain lines, no escape codes, no progress bar.
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toMatch(/^d6:3a:41:00:20:01 +-\d+ dBm +DB Sensor/m);
+    expect(piped.stdout).toContain('3 boards in 1 s');
+    expect(piped.stdout + piped.stderr).not.toContain('\u001b[');
+  });
+
+  it('has generated help, shell completion, and refuses unknown commands and flags', async () => {
+    const [help, completion, unknown, badRssi, bin] = await Promise.all([
+      runCli(['scenario', 'run', '--help']),
+      runCli(['completion']),
+      runCli(['frobnicate']),
+      runCli(['scan', '--rssi', '-300']),
+      runBin(['--version']),
+    ]);
+    expect(bin.code, bin.stderr).toBe(0);
+    expect(bin.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--junit');
+    expect(help.stdout).toContain('--cycles');
+    expect(completion.code).toBe(0);
+    expect(completion.stdout).toContain('devicebench');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Unknown argument: frobnicate');
+    expect(badRssi.code).toBe(2);
+    expect(badRssi.stderr).toContain('--rssi: must be at least -127 dBm');
+  });
+});
