@@ -7,6 +7,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify from 'fastify';
 import { events, type AppErrorBody, type EventName } from '../core/app/contract';
 import { startApp, type AppService } from '../core/app/service';
+import { guardLoopback } from '../core/net/loopback-guard';
 import {
   MemoryCredentialStore,
   type CredentialStore,
@@ -54,15 +55,9 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
   });
 
   const app = Fastify({ logger: false });
-  let allowedHosts = new Set<string>();
-
-  // Only this server's own page may drive the app: blocks other web pages and DNS rebinding.
-  app.addHook('onRequest', async (request, reply) => {
-    const host = request.headers.host ?? '';
-    const origin = request.headers.origin;
-    if (!allowedHosts.has(host) || (origin !== undefined && origin !== `http://${host}`))
-      return reply.code(403).send({ message: 'The bench server only answers its own page.' });
-  });
+  // Only this machine's clients and this server's own page may drive the app: blocks other web
+  // pages and DNS rebinding, and closes what it refuses (docs/decisions.md, "Hardening").
+  guardLoopback(app);
 
   await app.register(fastifyWebsocket);
   app.get('/api/events', { websocket: true }, (socket) => {
@@ -96,7 +91,6 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
   }
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('bench server has no TCP address');
-  allowedHosts = new Set([`127.0.0.1:${address.port}`, `localhost:${address.port}`]);
 
   return {
     url: `http://127.0.0.1:${address.port}`,
