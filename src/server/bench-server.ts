@@ -4,9 +4,12 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify from 'fastify';
+import Fastify, { type FastifyError } from 'fastify';
 import { events, type AppErrorBody, type EventName } from '../core/app/contract';
+import { MAX_OPERATION_BODY_BYTES } from '../core/app/contracts/fields';
+import { CONTENT_SECURITY_POLICY } from '../core/content-security-policy';
 import { startApp, type AppService } from '../core/app/service';
+import { boundJsonDepth } from '../core/net/json-body';
 import { guardLoopback } from '../core/net/loopback-guard';
 import {
   MemoryCredentialStore,
@@ -54,10 +57,36 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     version: options.version ?? '0.0.0',
   });
 
-  const app = Fastify({ logger: false });
+  const app = Fastify({ logger: false, bodyLimit: MAX_OPERATION_BODY_BYTES });
   // Only this machine's clients and this server's own page may drive the app: blocks other web
   // pages and DNS rebinding, and closes what it refuses (docs/decisions.md, "Hardening").
   guardLoopback(app);
+  // The contract's input check names a prototype key's field; the parser only bounds depth.
+  boundJsonDepth(app, 'keep');
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    done(null, payload);
+  });
+  // A body the server cannot read still gets a Result envelope naming what is wrong with it.
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500)
+      return reply
+        .code(500)
+        .send({ ok: false, error: { code: 'internal', message: error.message } });
+    const message =
+      error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? `is over ${MAX_OPERATION_BODY_BYTES} bytes, more than any operation takes (files up to 2 MB)`
+        : error.message;
+    return reply.code(status).send({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        message: `(body): ${message}`,
+        fields: [{ field: '(body)', message }],
+      },
+    });
+  });
 
   await app.register(fastifyWebsocket);
   app.get('/api/events', { websocket: true }, (socket) => {

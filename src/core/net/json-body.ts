@@ -1,7 +1,6 @@
 // JSON request bodies for the app's listeners (emulator, bench server): nesting is bounded before
 // anything is parsed, so a body nested thousands of levels deep is a 400 instead of a stack
-// overflow in a schema or a serialiser later; prototype keys (`__proto__`, `constructor.prototype`)
-// are refused by Fastify's own parser, which does the rest.
+// overflow in a schema or a serialiser later. Fastify's own parser does the rest.
 import type { FastifyInstance } from 'fastify';
 
 /** Deepest nesting of objects and arrays a JSON body may have (docs/decisions.md, "Hardening"). */
@@ -33,9 +32,17 @@ export class JsonTooDeepError extends Error {
   }
 }
 
-/** Replaces the instance's `application/json` parser with the depth-bounded one. */
-export function boundJsonDepth(app: FastifyInstance): void {
-  const parse = app.getDefaultJsonParser('error', 'error');
+/**
+ * Replaces the instance's `application/json` parser with the depth-bounded one. Prototype keys
+ * (`__proto__`, `constructor`) are refused by the parser (`error`), or kept as plain data for a
+ * later check that can name the field (`keep`; JSON.parse never sets a prototype from them).
+ */
+export function boundJsonDepth(
+  app: FastifyInstance,
+  prototypeKeys: 'error' | 'keep' = 'error',
+): void {
+  const action = prototypeKeys === 'keep' ? 'ignore' : 'error';
+  const parse = app.getDefaultJsonParser(action, action);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     // `parseAs: 'string'` always hands over a string.
