@@ -83,9 +83,14 @@ export async function startWebhookReceiver(
       return reply.code(400).send({
         message: `Event timestamp ${stale.timestamp} is more than ${REPLAY_WINDOW_MS / 60_000} minutes from now: refused as a possible replay.`,
       });
-    // An event is known by its ID; a body without event IDs by its signature, i.e. its bytes.
+    // An event is known by its ID; other bodies by their signature, i.e. their bytes. An envelope
+    // with no events (the URL check) carries nothing to act on and is the same every time.
     const ids = events.flatMap((e) => (e.webhookEventId ? [`event:${e.webhookEventId}`] : []));
-    const keys = ids.length ? ids : [`signature:${match.channelId}:${signatureHeader}`];
+    const keys = ids.length
+      ? ids
+      : isEmptyEnvelope(json)
+        ? []
+        : [`signature:${match.channelId}:${signatureHeader}`];
     if (keys.some((key) => seen.has(key)))
       return reply.code(409).send({ message: 'Already received: a replay is refused.' });
     for (const key of keys) remember(key);
@@ -143,6 +148,16 @@ function parseJson(body: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+function isEmptyEnvelope(json: unknown): boolean {
+  return (
+    !!json &&
+    typeof json === 'object' &&
+    'events' in json &&
+    Array.isArray(json.events) &&
+    json.events.length === 0
+  );
 }
 
 function inWindow(timestamp: number, clocks: (number | undefined)[]): boolean {
