@@ -10,6 +10,7 @@ import { MAX_JSON_DEPTH } from '../../../src/core/net/json-body';
 import { startEmulator } from '../../../src/core/emulator/server';
 import { MAX_CLOCK_OFFSET_MS } from '../../../src/core/emulator/schema';
 import { request, useEmulator } from '../../helpers/emulator';
+import { refusedUpgrades } from '../../helpers/refused-upgrade';
 
 const emu = useEmulator();
 
@@ -63,6 +64,12 @@ describe('emulator hardening', () => {
     } finally {
       await emulator.close();
     }
+  });
+
+  it('finding 1: closes the connections it refuses, upgrades included, and keeps answering', async () => {
+    const url = new URL(emu().emulator.url);
+    expect(await refusedUpgrades(url, '/__admin/state', 200)).toBe(200);
+    expect((await emu().admin('GET', '/state')).status).toBe(200);
   });
 
   it('finding 4: a repeated query parameter is a 400 naming it, never an array reaching SQLite', async () => {

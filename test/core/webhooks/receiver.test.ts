@@ -9,6 +9,7 @@ import {
   type WebhookReceiver,
 } from '../../../src/core/webhooks/receiver';
 import { signBody, SIGNATURE_HEADER } from '../../../src/core/webhooks/signature';
+import { refusedUpgrades } from '../../helpers/refused-upgrade';
 
 const open: WebhookReceiver[] = [];
 afterEach(async () => {
@@ -181,6 +182,7 @@ describe('webhook receiver', () => {
       req.once('error', reject).end(body);
     });
     expect(rebound).toBe(403);
+    expect(await refusedUpgrades(new URL(r.url), '/webhook', 200)).toBe(200);
     expect(r.list()).toEqual([]);
   });
 
