@@ -32,6 +32,8 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
+const OPS_PREFIX = '/api/ops/';
+
 const STATUS_BY_CODE: Record<AppErrorBody['code'], number> = {
   invalid_input: 400,
   unknown_operation: 404,
@@ -67,9 +69,11 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
     done(null, payload);
   });
-  // A body the server cannot read still gets a Result envelope naming what is wrong with it.
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
+  // An operation whose body the server cannot read still gets a Result envelope naming it.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;
+    if (!request.url.startsWith(OPS_PREFIX))
+      return reply.code(status).send({ message: status < 500 ? error.message : 'Internal error' });
     if (status >= 500)
       return reply
         .code(500)
@@ -96,7 +100,7 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     socket.on('close', () => unsubscribe.forEach((u) => u()));
   });
 
-  app.post<{ Params: { name: string } }>('/api/ops/:name', async (request, reply) => {
+  app.post<{ Params: { name: string } }>(`${OPS_PREFIX}:name`, async (request, reply) => {
     const result = await service.invoke(request.params.name, request.body);
     return reply.code(result.ok ? 200 : STATUS_BY_CODE[result.error.code]).send(result);
   });
