@@ -4,6 +4,7 @@
 // Unsigned, badly signed, stale and replayed deliveries are refused and not kept, so no page
 // or sender without a secret can push real entries out (docs/decisions.md, "Hardening").
 import Fastify from 'fastify';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../net/json-body';
 import { guardLoopback } from '../net/loopback-guard';
 import { MAX_REQUEST_BYTES } from '../platform/http';
 import { SIGNATURE_HEADER, verifySignature } from './signature';
@@ -142,7 +143,9 @@ export async function startWebhookReceiver(
   };
 }
 
+/** The body as JSON for the UI; kept as text only when it is not JSON or nests too deep to show. */
 function parseJson(body: string): unknown {
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) return undefined;
   try {
     return JSON.parse(body) as unknown;
   } catch {
