@@ -34,7 +34,7 @@ export class JsonTooDeepError extends Error {
 
 /**
  * Replaces the instance's `application/json` parser with the depth-bounded one. Prototype keys
- * (`__proto__`, `constructor`) are refused by the parser (`error`), or kept as plain data for a
+ * (`__proto__`, `constructor.prototype`) are refused by the parser (`error`), or kept as plain data for a
  * later check that can name the field (`keep`; JSON.parse never sets a prototype from them).
  */
 export function boundJsonDepth(
