@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { cspMetaPlugin } from './src/core/content-security-policy';
 
 // Native addons and server-side packages stay external (listed in `dependencies`).
 export default defineConfig({
@@ -29,6 +30,6 @@ export default defineConfig({
   renderer: {
     root: 'src/renderer',
     build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
-    plugins: [react()],
+    plugins: [react(), cspMetaPlugin()],
   },
 });

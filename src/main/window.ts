@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BrowserWindow, session, shell } from 'electron';
+import { contentSecurityPolicy } from '../core/content-security-policy';
 
 /** The vite dev server while developing (`electron-vite dev`), unset in a built app. */
 function devServerUrl(): string | undefined {
@@ -35,34 +36,18 @@ export function isAppUrl(url: string): boolean {
   return candidate.origin === app.origin;
 }
 
-export function contentSecurityPolicy(): string {
+/** The renderer's policy (src/core/content-security-policy.ts), with the dev server let in. */
+function policy(): string {
   const dev = devServerUrl();
-  const devOrigin = dev ? new URL(dev).origin : undefined;
-  const devWs = devOrigin?.replace(/^http/, 'ws');
-  // In dev, @vitejs/plugin-react injects an inline module script (the fast-refresh preamble) and
-  // vite's client opens a WebSocket to the dev server; a built app needs neither.
-  const script = devOrigin ? `'self' 'unsafe-inline' ${devOrigin}` : `'self'`;
-  const connect = ["'self'", 'ws://127.0.0.1:*', 'http://127.0.0.1:*', devOrigin, devWs]
-    .filter(Boolean)
-    .join(' ');
-  return [
-    "default-src 'self'",
-    `script-src ${script}`,
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    `connect-src ${connect}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  return contentSecurityPolicy({ devOrigin: dev ? new URL(dev).origin : undefined });
 }
 
 /** Applies the CSP to every response and refuses every permission request (camera, USB, …). */
 export function hardenSession(): void {
-  const policy = contentSecurityPolicy();
+  const header = policy();
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({
-      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] },
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [header] },
     });
   });
   session.defaultSession.setPermissionRequestHandler((_webContents, _permission, callback) =>

@@ -4,9 +4,13 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify from 'fastify';
+import Fastify, { type FastifyError } from 'fastify';
 import { events, type AppErrorBody, type EventName } from '../core/app/contract';
+import { MAX_OPERATION_BODY_BYTES } from '../core/app/contracts/fields';
+import { CONTENT_SECURITY_POLICY } from '../core/content-security-policy';
 import { startApp, type AppService } from '../core/app/service';
+import { boundJsonDepth } from '../core/net/json-body';
+import { guardLoopback } from '../core/net/loopback-guard';
 import {
   MemoryCredentialStore,
   type CredentialStore,
@@ -27,6 +31,8 @@ export interface BenchServer {
   service: AppService;
   close(): Promise<void>;
 }
+
+const OPS_PREFIX = '/api/ops/';
 
 const STATUS_BY_CODE: Record<AppErrorBody['code'], number> = {
   invalid_input: 400,
@@ -53,15 +59,37 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     version: options.version ?? '0.0.0',
   });
 
-  const app = Fastify({ logger: false });
-  let allowedHosts = new Set<string>();
-
-  // Only this server's own page may drive the app: blocks other web pages and DNS rebinding.
-  app.addHook('onRequest', async (request, reply) => {
-    const host = request.headers.host ?? '';
-    const origin = request.headers.origin;
-    if (!allowedHosts.has(host) || (origin !== undefined && origin !== `http://${host}`))
-      return reply.code(403).send({ message: 'The bench server only answers its own page.' });
+  const app = Fastify({ logger: false, bodyLimit: MAX_OPERATION_BODY_BYTES });
+  // Only this machine's clients and this server's own page may drive the app: blocks other web
+  // pages and DNS rebinding, and closes what it refuses (docs/decisions.md, "Hardening").
+  guardLoopback(app);
+  // The contract's input check names a prototype key's field; the parser only bounds depth.
+  boundJsonDepth(app, 'keep');
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    done(null, payload);
+  });
+  // An operation whose body the server cannot read still gets a Result envelope naming it.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (!request.url.startsWith(OPS_PREFIX))
+      return reply.code(status).send({ message: status < 500 ? error.message : 'Internal error' });
+    if (status >= 500)
+      return reply
+        .code(500)
+        .send({ ok: false, error: { code: 'internal', message: error.message } });
+    const message =
+      error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+        ? `is over ${MAX_OPERATION_BODY_BYTES} bytes, more than any operation takes (files up to 2 MB)`
+        : error.message;
+    return reply.code(status).send({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        message: `(body): ${message}`,
+        fields: [{ field: '(body)', message }],
+      },
+    });
   });
 
   await app.register(fastifyWebsocket);
@@ -72,7 +100,7 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     socket.on('close', () => unsubscribe.forEach((u) => u()));
   });
 
-  app.post<{ Params: { name: string } }>('/api/ops/:name', async (request, reply) => {
+  app.post<{ Params: { name: string } }>(`${OPS_PREFIX}:name`, async (request, reply) => {
     const result = await service.invoke(request.params.name, request.body);
     return reply.code(result.ok ? 200 : STATUS_BY_CODE[result.error.code]).send(result);
   });
@@ -96,7 +124,6 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
   }
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('bench server has no TCP address');
-  allowedHosts = new Set([`127.0.0.1:${address.port}`, `localhost:${address.port}`]);
 
   return {
     url: `http://127.0.0.1:${address.port}`,

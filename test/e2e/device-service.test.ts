@@ -3,6 +3,7 @@
 // and the platform's 403 at product 11.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { PRODUCT_NAME_MAX } from '../../src/core/platform/things/schema';
 import { expectText, useBench } from './fixture';
 
 const bench = useBench();
@@ -186,6 +187,8 @@ describe('device service console', () => {
   it('shows the platform message, status and request id when the 11th product is refused', async () => {
     const { page, pageErrors } = bench();
     const name = page.getByLabel('New product name');
+    // Issue 15, finding 6: the box takes what the schema takes, no more.
+    expect(await name.getAttribute('maxlength')).toBe(String(PRODUCT_NAME_MAX));
     for (let i = 1; i <= 10; i++) {
       await name.fill(`Prototype ${i}`);
       await page.getByRole('button', { name: 'Create product' }).click();

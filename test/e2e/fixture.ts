@@ -9,23 +9,14 @@ import { startBenchServer, type BenchServer } from '../../src/server/bench-serve
 
 export const VIEWPORT = { width: 1280, height: 800 };
 const RESULTS_DIR = resolve('test-results');
-/** The policy the Electron window applies to the built renderer; the page must live within it. */
-const ELECTRON_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self' ws://127.0.0.1:* http://127.0.0.1:*",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
 export interface Bench {
   url: string;
   context: BrowserContext;
   page: Page;
-  /** Uncaught errors and CSP violations in the page: a test ends by expecting none. */
+  /**
+   * Uncaught errors and CSP violations in the page (the bench server sends the app's own policy):
+   * a test ends by expecting none.
+   */
   pageErrors: string[];
 }
 
@@ -60,9 +51,6 @@ export function useBench(options: BenchOptions = {}): () => Bench {
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
-        // A document fulfilled by page.route (to add the CSP below) has no IP address space,
-        // so Chromium's local-network checks would block its WebSocket to loopback.
-        '--disable-features=LocalNetworkAccessChecks',
       ],
     });
     const page = browser.pages()[0] ?? (await browser.newPage());
@@ -72,14 +60,6 @@ export function useBench(options: BenchOptions = {}): () => Bench {
     page.on('console', (message) => {
       if (message.type() === 'error' && message.text().includes('Content Security Policy'))
         pageErrors.push(message.text());
-    });
-    await page.route('**/*', async (route) => {
-      if (route.request().resourceType() !== 'document') return route.continue();
-      const response = await route.fetch();
-      await route.fulfill({
-        response,
-        headers: { ...response.headers(), 'content-security-policy': ELECTRON_CSP },
-      });
     });
     await page.goto(server.url);
     bench = { url: server.url, context: browser, page, pageErrors };

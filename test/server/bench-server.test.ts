@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { MAX_OPERATION_BODY_BYTES } from '../../src/core/app/contracts/fields';
+import { CONTENT_SECURITY_POLICY } from '../../src/core/content-security-policy';
 import { startBenchServer, type BenchServer } from '../../src/server/bench-server';
 import { request } from '../helpers/emulator';
 
@@ -78,6 +80,66 @@ describe('bench server', () => {
       payload: { path: '/things/v1/trial/products', status: 200 },
     });
     ws.close();
+  });
+
+  it('finding 6: takes a 1.3 MB CSV plan, as the contract allows; a body over the limit is a field-named 413', async () => {
+    const csv = Array.from({ length: 120_000 }, (_, i) => `PSDI${String(i).padStart(6, '0')}`)
+      .join('\n')
+      .concat('\n');
+    expect(csv.length).toBeGreaterThan(1_300_000);
+    const saved = await op('provisioning:savePlan', {
+      productId: '3000000001',
+      profileId: 'devicebench-v1',
+      psdi: { kind: 'list', csv },
+    });
+    expect(saved.status).not.toBe(413);
+    expect(saved.body).toMatchObject({ ok: true });
+
+    const tooBig = await op('sim:loadBoards', {
+      fileName: 'huge.json',
+      text: 'x'.repeat(MAX_OPERATION_BODY_BYTES),
+    });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', fields: [{ field: '(body)' }] },
+    });
+  });
+
+  it('finding 8: a __proto__ or constructor key anywhere is a field-named 400; unknown properties are stripped', async () => {
+    const proto = await op('things:createTrialProduct', '{"name":"Lamp","__proto__":{"x":1}}');
+    expect(proto.status).toBe(400);
+    expect(proto.body).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', fields: [{ field: '__proto__' }] },
+    });
+    const nested = await op(
+      'things:createTrialProduct',
+      '{"name":"Lamp","extra":[{"constructor":{"prototype":{}}}]}',
+    );
+    expect(nested.body).toMatchObject({
+      error: { code: 'invalid_input', fields: [{ field: 'extra[0].constructor' }] },
+    });
+    const extra = await op('things:createTrialProduct', { name: 'Stripped', color: 'red' });
+    expect(extra.body).toMatchObject({ ok: true, value: { name: 'Stripped' } });
+    expect(extra.body).not.toHaveProperty('value.color');
+  });
+
+  it('finding 4 (bench server side): JSON nested past the limit and malformed JSON are field-named 400s', async () => {
+    const deep = await op('things:createTrialProduct', `${'['.repeat(5_000)}${']'.repeat(5_000)}`);
+    expect(deep.status).toBe(400);
+    expect(deep.body).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    const broken = await op('things:createTrialProduct', '{"name":');
+    expect(broken.status).toBe(400);
+    expect(broken.body).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', fields: [{ field: '(body)' }] },
+    });
+  });
+
+  it("finding 7: sends the renderer's content security policy", async () => {
+    const res = await request(`${server.url}/`, 'GET');
+    expect(res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
   });
 
   it('says how to build the renderer when it is missing', async () => {

@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../emulator/server';
-import { describeFieldErrors, fieldErrors } from '../platform/field-errors';
+import { describeFieldErrors } from '../platform/field-errors';
 import {
   events,
   isEventName,
@@ -14,6 +14,7 @@ import {
   type EventName,
   type Result,
 } from './contract';
+import { parseInput } from './contracts/op';
 import { Environments } from './environments';
 import { toAppError } from './errors';
 import { appHandlers } from './handlers/app';
@@ -104,9 +105,9 @@ export async function startApp(options: AppOptions): Promise<AppService> {
           error: { code: 'unknown_operation', message: `No operation ${name}.` },
         };
       const spec = operations[name];
-      const parsed = spec.input.safeParse(input ?? {});
-      if (!parsed.success) {
-        const fields = fieldErrors(parsed.error);
+      const parsed = parseInput(spec, input);
+      if (!parsed.ok) {
+        const { fields } = parsed;
         return {
           ok: false,
           error: { code: 'invalid_input', message: describeFieldErrors(fields), fields },
@@ -114,7 +115,7 @@ export async function startApp(options: AppOptions): Promise<AppService> {
       }
       try {
         const handler = handlers[name] as (input: unknown) => Promise<unknown>;
-        return { ok: true, value: spec.output.parse(await handler(parsed.data)) };
+        return { ok: true, value: spec.output.parse(await handler(parsed.value)) };
       } catch (err) {
         return { ok: false, error: toAppError(err) };
       }

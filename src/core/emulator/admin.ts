@@ -5,7 +5,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { parseOr400, type EmulatorContext } from './area';
 import type { Faults } from './faults';
-import { faultInputSchema, mintUserTokenInputSchema, webhookUrlInputSchema } from './schema';
+import {
+  clockAdvanceInputSchema,
+  faultInputSchema,
+  MAX_CLOCK_OFFSET_MS,
+  mintUserTokenInputSchema,
+  webhookUrlInputSchema,
+} from './schema';
 
 const channelInput = z.object({ name: z.string().trim().min(1).max(100).default('Channel') });
 const userInput = z.object({
@@ -14,12 +20,6 @@ const userInput = z.object({
     .string()
     .regex(/^U[0-9a-f]{32}$/, 'must match U followed by 32 lowercase hex digits')
     .optional(),
-});
-const advanceInput = z.object({
-  ms: z
-    .number({ error: 'is required: milliseconds to move the clock forward' })
-    .int()
-    .positive('must be positive: the clock only moves forward'),
 });
 const logQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
 const deliveriesQuery = logQuery.extend({
@@ -51,9 +51,13 @@ export function adminRoutes(app: FastifyInstance, ctx: EmulatorContext, faults: 
 
   app.get('/clock', async () => ({ now: ctx.clock.now(), offsetMs: ctx.clock.offsetMs }));
   app.post('/clock/advance', async (request, reply) => {
-    const input = parseOr400(advanceInput, request.body, reply);
+    const input = parseOr400(clockAdvanceInputSchema, request.body, reply);
     if (!input) return;
-    ctx.clock.advance(input.ms);
+    if (!ctx.clock.advance(input.ms))
+      return reply.code(400).send({
+        message: `Invalid value: ms: the clock would run more than ${MAX_CLOCK_OFFSET_MS} ms (100 years) ahead; reset it first`,
+        details: [{ property: 'ms', message: 'would move the clock more than 100 years ahead' }],
+      });
     return { now: ctx.clock.now(), offsetMs: ctx.clock.offsetMs };
   });
   app.post('/clock/reset', async () => {

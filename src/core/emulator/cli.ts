@@ -1,9 +1,13 @@
-// `npm run emulator -- --port <n> [--host <h>] [--data <file>]`: the platform emulator on its
-// own, for scripts and other projects. Prints one JSON line with its URLs and seeded channels.
+// `npm run emulator -- --port <n> [--host <h>] [--data <file>] [--allow-host <name>…]`: the
+// platform emulator on its own, for scripts and other projects. Prints one JSON line with its
+// URLs and seeded channels. It answers loopback Host names, the address it listens on, and
+// each --allow-host name (docs/decisions.md, "Hardening").
 import { parseArgs } from 'node:util';
 import { startEmulator } from './server';
 
-const USAGE = 'usage: npm run emulator -- [--port <n>] [--host <address>] [--data <file.sqlite>]';
+const USAGE =
+  'usage: npm run emulator -- [--port <n>] [--host <address>] [--data <file.sqlite>] [--allow-host <name>]…';
+const WILDCARDS = ['0.0.0.0', '::'];
 
 async function main(): Promise<void> {
   let values;
@@ -13,6 +17,7 @@ async function main(): Promise<void> {
         port: { type: 'string', default: '0' },
         host: { type: 'string', default: '127.0.0.1' },
         data: { type: 'string' },
+        'allow-host': { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -27,7 +32,15 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     fail(`--port must be a whole number from 0 to 65535, not "${values.port}"`);
 
-  const emulator = await startEmulator({ port, host: values.host, dataFile: values.data });
+  const listening = WILDCARDS.includes(values.host)
+    ? []
+    : [values.host.includes(':') ? `[${values.host}]` : values.host];
+  const emulator = await startEmulator({
+    port,
+    host: values.host,
+    dataFile: values.data,
+    allowedHostnames: [...listening, ...values['allow-host']].map((h) => h.toLowerCase()),
+  });
   process.stdout.write(
     JSON.stringify({
       url: emulator.url,

@@ -46,6 +46,19 @@ export const activitySchema = z.object({
 export type Activity = z.infer<typeof activitySchema>;
 
 export const clockSchema = z.object({ now: z.number(), offsetMs: z.number() });
+
+/**
+ * How far the virtual clock may run ahead of real time: 100 years (36,500 days). Far enough for
+ * every expiry in the seeds, near enough that every date stays a valid date.
+ */
+export const MAX_CLOCK_OFFSET_MS = 36_500 * 24 * 3_600_000;
+export const clockAdvanceInputSchema = z.object({
+  ms: z
+    .number({ error: 'is required: milliseconds to move the clock forward' })
+    .int('must be a whole number of milliseconds')
+    .positive('must be positive: the clock only moves forward')
+    .max(MAX_CLOCK_OFFSET_MS, `must be at most ${MAX_CLOCK_OFFSET_MS} (100 years)`),
+});
 export const userSchema = z.object({ userId: z.string(), displayName: z.string() });
 export const channelSchema = z.object({
   channelId: z.string(),

@@ -1,6 +1,8 @@
 // The embedded platform emulator: one Fastify server mounting every area's routes, with the
 // cross-cutting behaviour of the real platform (request IDs, 2 MB limit, Bearer channel auth,
-// JSON error bodies) plus the admin API, fault injection and the activity log.
+// JSON error bodies) plus the admin API, fault injection and the activity log. Every input is
+// bounded before a route sees it: loopback Host and Origin only, JSON depth, one value per query
+// parameter (docs/decisions.md, "Hardening").
 import { randomUUID } from 'node:crypto';
 import Fastify, {
   type FastifyError,
@@ -8,6 +10,8 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
+import { boundJsonDepth } from '../net/json-body';
+import { admitLoopback, type LoopbackGuardOptions } from '../net/loopback-guard';
 import { MAX_REQUEST_BYTES, REQUEST_ID_HEADER } from '../platform/http';
 import { ActivityLog } from './activity-log';
 import { adminRoutes } from './admin';
@@ -29,6 +33,13 @@ export interface EmulatorOptions {
   /** 0 picks a free port. */
   port?: number;
   areas?: EmulatorArea[];
+  /** Host names besides the loopback ones it answers to (e.g. a container's service name). */
+  allowedHostnames?: readonly string[];
+}
+
+export interface EmulatorRoute {
+  method: string;
+  url: string;
 }
 
 export interface RunningEmulator {
@@ -37,6 +48,8 @@ export interface RunningEmulator {
   ctx: EmulatorContext;
   faults: Faults;
   channels(): Channel[];
+  /** Every route it serves, as Fastify registered them (path parameters as `:name`). */
+  routes: readonly EmulatorRoute[];
   close(): Promise<void>;
 }
 
@@ -57,7 +70,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const areas = options.areas ?? PLATFORM_AREAS;
   for (const area of areas) area.migrate(ctx);
 
-  const app = buildApp(ctx, faults, areas);
+  const routes: EmulatorRoute[] = [];
+  const app = buildApp(ctx, faults, areas, routes, {
+    extraHostnames: options.allowedHostnames,
+  });
   try {
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   } catch (err) {
@@ -74,6 +90,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ctx,
     faults,
     channels: () => ctx.directory.channels(),
+    routes,
     close: async () => {
       await app.close();
       db.close();
@@ -81,22 +98,35 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 }
 
-function buildApp(ctx: EmulatorContext, faults: Faults, areas: EmulatorArea[]): FastifyInstance {
+function buildApp(
+  ctx: EmulatorContext,
+  faults: Faults,
+  areas: EmulatorArea[],
+  routes: EmulatorRoute[],
+  guard: LoopbackGuardOptions,
+): FastifyInstance {
   const app = Fastify({ bodyLimit: MAX_REQUEST_BYTES, logger: false, return503OnClosing: false });
+  app.addHook('onRoute', ({ method, url }) => {
+    for (const m of [method].flat()) routes.push({ method: m, url });
+  });
+  boundJsonDepth(app);
 
   // One hook in, one out, callback style: they run on every request, and each hook Fastify
   // iterates (and each promise an async one makes) is a measurable share of a small request.
   app.addHook('onRequest', (request, reply, done) => {
     request.platformRequestId = randomUUID();
     reply.header(REQUEST_ID_HEADER, request.platformRequestId);
-    if (request.is404 || request.url.startsWith(ADMIN_PREFIX)) return done();
+    if (!admitLoopback(request, reply, guard)) return;
+    if (request.is404) return done();
+    if (request.url.startsWith(ADMIN_PREFIX)) return singleQueryValues(request, reply) && done();
 
     const fault = faults.take(request.url);
     if (fault?.kind === 'status') {
       request.faultApplied = `status ${fault.status}`;
       return void reply.code(fault.status).send(faultBody(fault.status));
     }
-    const proceed = () => (authenticate(request, reply) ? done() : undefined);
+    const proceed = () =>
+      authenticate(request, reply) && singleQueryValues(request, reply) ? done() : undefined;
     if (fault?.kind === 'latency') {
       request.faultApplied = `latency ${fault.latencyMs} ms`;
       setTimeout(proceed, fault.latencyMs);
@@ -130,6 +160,21 @@ function buildApp(ctx: EmulatorContext, faults: Faults, areas: EmulatorArea[]): 
       message: match
         ? 'Authentication failed: the channel access token is not valid.'
         : 'Authentication failed: an Authorization: Bearer <channel access token> header is required.',
+    });
+    return false;
+  }
+
+  /**
+   * A repeated query parameter arrives as an array, which no route's schema expects and SQLite
+   * must never see: answers 400 naming it.
+   */
+  function singleQueryValues(request: FastifyRequest, reply: FastifyReply): boolean {
+    const query = request.query as Record<string, unknown>;
+    const repeated = Object.keys(query).filter((key) => Array.isArray(query[key]));
+    if (repeated.length === 0) return true;
+    void reply.code(400).send({
+      message: `Invalid value: ${repeated.map((key) => `${key}: must be given once`).join('; ')}`,
+      details: repeated.map((key) => ({ property: key, message: 'must be given once' })),
     });
     return false;
   }

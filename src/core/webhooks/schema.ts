@@ -8,9 +8,10 @@ export const receivedWebhookSchema = z.object({
   path: z.string(),
   contentType: z.string().optional(),
   signatureHeader: z.string().optional(),
-  /** `valid` names the channel whose secret verified it. */
-  signature: z.enum(['valid', 'invalid', 'missing']),
-  channelId: z.string().optional(),
+  /** Only verified deliveries are kept (docs/decisions.md, "Hardening"). */
+  signature: z.literal('valid'),
+  /** The channel whose secret verified it. */
+  channelId: z.string(),
   body: z.string(),
   /** The body parsed as JSON, when it is JSON. */
   json: z.unknown().optional(),

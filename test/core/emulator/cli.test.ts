@@ -2,6 +2,7 @@
 // a clean stop on SIGTERM/SIGINT, and state kept in the --data file.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -99,6 +100,26 @@ describe('emulator CLI', () => {
     const list = await request(`${b.url}/things/v1/trial/products`, 'GET', undefined, auth);
     expect((list.body as { name: string }[]).map((p) => p.name)).toEqual(['Persisted']);
   });
+
+  it('finding 3: answers loopback names and --allow-host names, and refuses any other Host', async () => {
+    const { banner } = launch(['--port', '0', '--allow-host', 'emulator']);
+    const { adminUrl } = await banner;
+    const { port } = new URL(adminUrl);
+    const status = (host: string) =>
+      new Promise<number | undefined>((resolveStatus, reject) => {
+        const req = httpRequest(
+          { hostname: '127.0.0.1', port, path: '/__admin/state', headers: { host } },
+          (res) => {
+            res.resume();
+            resolveStatus(res.statusCode);
+          },
+        );
+        req.once('error', reject).end();
+      });
+    expect(await status('evil.example')).toBe(403);
+    expect(await status('emulator:4000')).toBe(200);
+    expect(await status('localhost:9')).toBe(200);
+  }, 15_000);
 
   it('rejects a bad --port with a clear message and exit code 2', async () => {
     const { child, stderr } = launch(['--port', 'eighty']);

@@ -9,6 +9,7 @@ import {
 } from '../../audit/records';
 import { traceWindowSchema } from '../../ble/hci/trace-window';
 import { uuidSchema } from '../../ble/port';
+import { fileTextField } from './fields';
 import { none, op } from './op';
 
 const hex = z.string().regex(/^(?:[0-9a-f]{2})*$/, 'must be lowercase hex bytes');
@@ -137,7 +138,7 @@ export type SimBoard = z.infer<typeof simBoardSchema>;
 
 const fileText = z.object({
   fileName: z.string().trim().min(1, 'is required').max(255),
-  text: z.string().min(1, 'is empty').max(2_000_000, 'must be at most 2 MB'),
+  text: fileTextField,
 });
 
 export const psdiPlanSchema = z.discriminatedUnion(
@@ -162,7 +163,7 @@ export const psdiPlanSchema = z.discriminatedUnion(
     z.object({
       kind: z.literal('list'),
       /** The CSV as loaded; the first column (or `column`) holds the PSDIs. */
-      csv: z.string().min(1, 'is empty').max(2_000_000),
+      csv: fileTextField,
       column: z.string().optional(),
     }),
   ],

@@ -1,6 +1,7 @@
 // The embedded emulator's page: its state, seeding, the virtual clock and faults.
 import { z } from 'zod';
 import {
+  clockAdvanceInputSchema,
   activitySchema,
   clockSchema,
   emulatorDeviceSchema,
@@ -44,10 +45,7 @@ export const emulatorOperations = {
     z.object({ deviceId: z.string().min(1, 'is required'), userId }),
     z.object({ deviceId: z.string(), userId: z.string() }),
   ),
-  'emulator:advanceClock': op(
-    z.object({ ms: z.number().int().positive('must be positive: the clock only moves forward') }),
-    clockSchema,
-  ),
+  'emulator:advanceClock': op(clockAdvanceInputSchema, clockSchema),
   'emulator:resetClock': op(none, clockSchema),
   'emulator:injectFault': op(faultInputSchema, faultSchema),
   'emulator:clearFaults': op(none, z.object({ cleared: z.literal(true) })),

@@ -4,3 +4,17 @@ import { USER_ID_PATTERN } from '../../platform/things/schema';
 
 export const productId = z.string().trim().min(1, 'is required');
 export const userId = z.string().trim().regex(USER_ID_PATTERN, 'must match U[0-9a-f]{32}');
+
+/** The longest file an operation takes as text: board files, profiles, CSV PSDI plans (2 MB). */
+export const MAX_FILE_TEXT_LENGTH = 2_000_000;
+export const fileTextField = z
+  .string()
+  .min(1, 'is empty')
+  .max(MAX_FILE_TEXT_LENGTH, 'must be at most 2 MB');
+
+/**
+ * The largest operation body a transport takes: a file of MAX_FILE_TEXT_LENGTH characters at
+ * three UTF-8 bytes each (any character of the Basic Multilingual Plane, or an escaped quote or
+ * line break), plus 1 MiB for the rest of the input.
+ */
+export const MAX_OPERATION_BODY_BYTES = 3 * MAX_FILE_TEXT_LENGTH + 1024 * 1024;

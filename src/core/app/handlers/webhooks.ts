@@ -16,10 +16,15 @@ export async function startWebhooks(ctx: AppContext): Promise<{
   const receiver = await startWebhookReceiver({
     port: ctx.options.webhookPort ?? PREFERRED_RECEIVER_PORT,
     secrets: async () => {
-      const secrets: ChannelSecret[] = (ctx.emulator?.channels() ?? []).map((c) => ({
-        channelId: c.channelId,
-        channelSecret: c.channelSecret,
-      }));
+      const emulator = ctx.emulator;
+      // Emulator events carry its virtual clock's time, which may be moved far ahead.
+      const secrets: ChannelSecret[] = emulator
+        ? emulator.channels().map((c) => ({
+            channelId: c.channelId,
+            channelSecret: c.channelSecret,
+            now: () => emulator.ctx.clock.now(),
+          }))
+        : [];
       const active = await ctx.envs.activeChannel().catch(() => undefined);
       if (active?.channelSecret)
         secrets.push({ channelId: active.channelId, channelSecret: active.channelSecret });

@@ -4,13 +4,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FORM_TYPE, FormBody } from '../../emulator/form-body';
 import type { UserAccessToken, UserTokens } from '../../emulator/user-tokens';
 
+/** An OAuth error body, with `message` as on every other emulator error (docs/decisions.md). */
 export function oauthError(
   reply: FastifyReply,
   status: number,
   error: string,
   description: string,
 ): void {
-  void reply.code(status).send({ error, error_description: description });
+  void reply.code(status).send({ error, error_description: description, message: description });
 }
 
 /** The form's fields, or undefined after answering 400 for a body that is not a proper form. */

@@ -3,6 +3,7 @@
 // and the send that finds it expired or uses the last count goes out without renewing it.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
 import { notFound, parseOr400, type EmulatorArea, type EmulatorContext } from '../../emulator/area';
 import { sql } from '../../emulator/store';
 import { ChannelAccess, type Caller } from '../embed/channel-access';
@@ -48,6 +49,7 @@ interface MessageRow {
 }
 
 const newToken = () => randomBytes(32).toString('base64url');
+const messagesQuery = z.object({ channelId: z.string().optional() });
 
 function badRequest(reply: FastifyReply, property: string, message: string): void {
   void reply
@@ -283,15 +285,17 @@ function admin(app: FastifyInstance, { db }: EmulatorContext): void {
     const { changes } = sql(db, 'DELETE FROM sm_templates WHERE name = ?').run(req.params.name);
     return changes ? reply.code(204).send() : notFound(reply, `No template ${req.params.name}.`);
   });
-  app.get<{ Querystring: { channelId?: string } }>('/messages', async (req) =>
-    (
+  app.get('/messages', async (req, reply) => {
+    const query = parseOr400(messagesQuery, req.query, reply);
+    if (!query) return;
+    return (
       sql(
         db,
         `SELECT * FROM sm_messages WHERE (@channelId IS NULL OR channel_id = @channelId)
          ORDER BY id DESC LIMIT 200`,
-      ).all({ channelId: req.query.channelId ?? null }) as MessageRow[]
-    ).map(toMessage),
-  );
+      ).all({ channelId: query.channelId ?? null }) as MessageRow[]
+    ).map(toMessage);
+  });
 }
 
 function saveTemplate(db: Parameters<typeof sql>[0], t: Template): void {

@@ -80,12 +80,15 @@ export type ScenarioSet = z.infer<typeof scenarioSetSchema>;
 
 // ---- requests: every rule of seed 002 §2 ----
 
+/** Longest trial product name (docs/decisions.md); the create form's box takes no more. */
+export const PRODUCT_NAME_MAX = 100;
+
 export const createTrialProductSchema = z.object({
   name: z
     .string({ error: 'is required and must be a string' })
     .trim()
     .min(1, 'must not be empty')
-    .max(100, 'must be at most 100 characters'),
+    .max(PRODUCT_NAME_MAX, `must be at most ${PRODUCT_NAME_MAX} characters`),
 });
 
 const uuid128 = z.string({ error: 'must be a string' }).regex(UUID_128, 'must be a 128-bit UUID');

@@ -1,6 +1,7 @@
 // The scan list's model: boards keyed by id, each with its latest advertisement and a short
 // RSSI history, merged batch by batch so a row object changes only when its board was heard.
 import type { ScannedDevice } from '../../../core/app/contracts/ble';
+import { sameUuid } from '../../../core/ble/port';
 
 /** RSSI samples kept per board for its sparkline. */
 export const HISTORY = 60;
@@ -26,7 +27,7 @@ export function mergeBatch(prev: ScanMap, devices: readonly ScannedDevice[]): Sc
 }
 
 export interface ScanFilter {
-  /** Normalised like the contract's UUIDs (lowercase, as advertised); empty means any. */
+  /** Any UUID form; empty means any. */
   serviceUuid: string;
   name: string;
   minRssi: number | undefined;
@@ -34,9 +35,19 @@ export interface ScanFilter {
 
 export const NO_FILTER: ScanFilter = { serviceUuid: '', name: '', minRssi: undefined };
 
-/** UUIDs compare without dashes and case, whichever form each side uses. */
-export function sameUuid(a: string, b: string): boolean {
-  return a.replace(/-/g, '').toLowerCase() === b.replace(/-/g, '').toLowerCase();
+/**
+ * Whether the board advertises the service, by the core's UUID rule (a 16-bit `180f` is the
+ * 128-bit `0000180f-0000-1000-8000-00805f9b34fb`); an advertised value that is no UUID matches
+ * nothing.
+ */
+function advertises(device: ScannedDevice, serviceUuid: string): boolean {
+  return device.serviceUuids.some((uuid) => {
+    try {
+      return sameUuid(uuid, serviceUuid);
+    } catch {
+      return false;
+    }
+  });
 }
 
 export function matches(entry: ScanEntry, filter: ScanFilter): boolean {
@@ -44,8 +55,7 @@ export function matches(entry: ScanEntry, filter: ScanFilter): boolean {
   if (filter.minRssi !== undefined && device.rssi < filter.minRssi) return false;
   const name = filter.name.trim().toLowerCase();
   if (name && !(device.localName ?? '').toLowerCase().includes(name)) return false;
-  if (filter.serviceUuid && !device.serviceUuids.some((u) => sameUuid(u, filter.serviceUuid)))
-    return false;
+  if (filter.serviceUuid && !advertises(device, filter.serviceUuid)) return false;
   return true;
 }
 

@@ -1,7 +1,11 @@
 // Trial products of the active channel: create, list with copyable UUIDs, pick one to edit its
 // scenario set, delete (after confirming).
 import { useState, type FormEvent } from 'react';
-import { TRIAL_PRODUCT_LIMIT, type TrialProduct } from '../../../core/platform/things/schema';
+import {
+  PRODUCT_NAME_MAX,
+  TRIAL_PRODUCT_LIMIT,
+  type TrialProduct,
+} from '../../../core/platform/things/schema';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyableId } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -168,7 +172,7 @@ function CreateProductForm({ onCreated }: { onCreated: (product: TrialProduct) =
         label="New product name"
         {...fields.bind('name')}
         placeholder="e.g. Thermostat rev B"
-        maxLength={200}
+        maxLength={PRODUCT_NAME_MAX}
       />
       <button type="submit" className="primary" disabled={create.busy}>
         {create.busy ? 'Creating…' : 'Create product'}

@@ -113,5 +113,5 @@ export async function advance(h: EmulatorHarness, ms: number): Promise<void> {
 }
 
 export function oauth(error: string, description: string) {
-  return { error, error_description: description };
+  return { error, error_description: description, message: description };
 }
