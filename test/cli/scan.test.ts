@@ -18,7 +18,12 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
       name: string;
       rssi: number;
     }[];
-    expect(boards.map((b) => b.name).sort()).toEqual(['DB ESP32-C3', 'DB Sensor', 'DB nRF52 DK']);
+    expect(boards.map((b) => b.name).sort()).toEqual([
+      'DB ESP32-C3',
+      'DB Sensor',
+      'DB Starter',
+      'DB nRF52 DK',
+    ]);
     expect(boards.every((b) => b.rssi < 0)).toBe(true);
     expect(JSON.parse(named.stdout).boards).toMatchObject([
       { name: 'DB Sensor', address: 'd6:3a:41:00:20:01' },
@@ -26,7 +31,7 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
     // Piped: plain lines, no escape codes, no progress bar.
     expect(piped.code).toBe(0);
     expect(piped.stdout).toMatch(/^d6:3a:41:00:20:01 +-\d+ dBm +DB Sensor/m);
-    expect(piped.stdout).toContain('3 boards in 1 s');
+    expect(piped.stdout).toContain('4 boards in 1 s');
     expect(piped.stdout + piped.stderr).not.toContain('\u001b[');
   });
 

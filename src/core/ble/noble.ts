@@ -603,7 +603,10 @@ class NobleConnection implements BleConnection {
       failure.stage === 'pairing'
         ? `pairing failed (SMP reason 0x${failure.code.toString(16).padStart(2, '0')})`
         : `encryption refused: ${describeHciError(failure.code)}`;
-    this.inFlight?.fail(`the board needs an encrypted link and ${what}`);
+    this.inFlight?.fail(`the board needs an encrypted link and ${what}; the link is closed`);
+    // noble's gatt.js keeps the refused request as its current command for good, so nothing
+    // more would move on this link: end it, so the next connection starts clean.
+    void this.peripheral.disconnectAsync().catch(() => undefined);
   }
 
   private linkDown(reason: string): void {
@@ -800,6 +803,9 @@ function hciCentral(
 ): NobleCentral {
   const tap = new HciTap(socket, options.trace);
   const { noble, bindings } = nobleOverSocket(tap);
+  // The bindings add their exit-on-SIGINT handler when they start; DeviceBench's processes stop
+  // on their own terms (a batch stops safely first), so it goes once the adapter has a state.
+  noble.once('stateChange', () => releaseSigint(noble));
   return new NobleCentral(noble, {
     ...options,
     hci: tap,

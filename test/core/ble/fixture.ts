@@ -2,7 +2,11 @@
 import { ManualSimClock } from '../../../src/core/ble/sim/clock';
 import { SimulatedBench, type SimulatedBenchOptions } from '../../../src/core/ble/sim/bench';
 import type { BoardSpecInput } from '../../../src/core/ble/sim/board-schema';
-import { createSimulatedCentral, type NobleCentral } from '../../../src/core/ble/noble';
+import {
+  createSimulatedCentral,
+  type NobleCentral,
+  type SimulatedCentralOptions,
+} from '../../../src/core/ble/noble';
 import type { Advertisement, ScanFilter } from '../../../src/core/ble/port';
 
 export const SENSOR_SERVICE = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
@@ -68,13 +72,18 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export function rig(boards: BoardSpecInput[], options: SimulatedBenchOptions = {}): Rig {
+export function rig(
+  boards: BoardSpecInput[],
+  options: SimulatedBenchOptions = {},
+  centralOptions: SimulatedCentralOptions = {},
+): Rig {
   const clock = new ManualSimClock(1_700_000_000_000);
   const bench = new SimulatedBench({ clock, seed: 7, ...options });
   for (const b of boards) bench.addBoard(b, 'test');
   const central = createSimulatedCentral(bench, {
     connectTimeoutMs: 2_000,
     operationTimeoutMs: 2_000,
+    ...centralOptions,
   });
   const drive = async <T>(promise: Promise<T>, limitMs = 60_000): Promise<T> => {
     let done = false;

@@ -38,7 +38,8 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
   let reason: string | undefined;
   // Every session's HCI traffic, simulated or hardware, goes to a btsnoop trace (docs/decisions.md).
   const writer = config.traceDir ? new TraceWriter(config.traceDir) : undefined;
-  const trace = writer && ((direction: Direction, packet: Uint8Array) => writer.record(direction, packet));
+  const trace =
+    writer && ((direction: Direction, packet: Uint8Array) => writer.record(direction, packet));
   if (config.mode === 'simulated') {
     bench = new SimulatedBench({ stateFile: config.stateFile, seed: config.seed });
     for (const file of config.boardFiles ?? []) bench.loadBoardFile(file);

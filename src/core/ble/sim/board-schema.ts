@@ -157,7 +157,20 @@ export const faultsSchema = z
       })
       .strict()
       .optional(),
-    /** Every latency is multiplied by this. */
+    /**
+     * The board refuses reads or writes of a characteristic (any, if none is named) with this ATT
+     * error code, as firmware with a bug or a stricter rule would: for trying how the tool and a
+     * scenario report each code.
+     */
+    refuseAccess: z
+      .object({
+        characteristic: uuidSchema.optional(),
+        operation: z.enum(['read', 'write']),
+        code: z.number().int().min(0x01).max(0xff),
+      })
+      .strict()
+      .optional(),
+    /** Every latency is multiplied by this; on the air each data PDU takes this many events. */
     slowLink: z.number().min(1).max(1000).default(1),
   })
   .strict();

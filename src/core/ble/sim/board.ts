@@ -241,6 +241,8 @@ export class SimBoard implements AttValues {
     const c = this.find(service, characteristic);
     if (!c) return { ok: false, code: ATT_ERROR.attributeNotFound };
     if (!c.properties.includes('read')) return { ok: false, code: ATT_ERROR.readNotPermitted };
+    const refused = this.refused('read', characteristic);
+    if (refused) return refused;
     return {
       ok: true,
       data: c.read ? c.read() : (this.values.get(key(service, characteristic)) ?? new Uint8Array()),
@@ -257,6 +259,8 @@ export class SimBoard implements AttValues {
     if (!c) return { ok: false, code: ATT_ERROR.attributeNotFound };
     if (!c.properties.includes(withoutResponse ? 'writeWithoutResponse' : 'write'))
       return { ok: false, code: ATT_ERROR.writeNotPermitted };
+    const refused = this.refused('write', characteristic);
+    if (refused) return refused;
     const drop = this.faultState.dropLinkDuringWrite;
     if (drop && (drop.characteristic === undefined || drop.characteristic === characteristic)) {
       this.matchingWrites++;
@@ -272,6 +276,18 @@ export class SimBoard implements AttValues {
     if (c.write) return c.write(data);
     this.values.set(key(service, characteristic), Uint8Array.from(data));
     return { ok: true, data: new Uint8Array() };
+  }
+
+  /** The `refuseAccess` fault's answer to this access, if it applies. */
+  private refused(
+    operation: 'read' | 'write',
+    characteristic: string,
+  ): { ok: false; code: number } | undefined {
+    const refuse = this.faultState.refuseAccess;
+    if (!refuse || refuse.operation !== operation) return undefined;
+    if (refuse.characteristic !== undefined && refuse.characteristic !== characteristic)
+      return undefined;
+    return { ok: false, code: refuse.code };
   }
 
   setNotify(service: string, characteristic: string, on: boolean): AttResult {
