@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TraceSink } from '../../../src/core/ble/hci/tap';
 import { createSimulatedCentral, type NobleCentral } from '../../../src/core/ble/noble';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import type { BoardSpecInput } from '../../../src/core/ble/sim/board-schema';
@@ -61,12 +62,12 @@ export interface Rig {
 
 export function rig(
   boards: BoardSpecInput[],
-  options: { stateFile?: string; dir?: string } = {},
+  options: { stateFile?: string; dir?: string; trace?: TraceSink } = {},
 ): Rig {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'devicebench-prov-'));
   const bench = new SimulatedBench({ seed: 11, stateFile: options.stateFile });
   for (const b of boards) bench.addBoard(b, 'test');
-  const central = createSimulatedCentral(bench);
+  const central = createSimulatedCentral(bench, { trace: options.trace });
   const dbFile = join(dir, 'audit.db');
   const store = openAuditStore({ file: dbFile, station: 'test-bench' });
   return {

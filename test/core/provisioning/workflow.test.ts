@@ -7,6 +7,11 @@ import {
   type ProvisionBoardOptions,
 } from '../../../src/core/provisioning/workflow';
 import { ProvisionError, type ProvisionEvent } from '../../../src/core/provisioning/steps';
+import { builtInProfiles } from '../../../src/core/provisioning/profiles';
+import {
+  PLATFORM_PSDI_CHARACTERISTIC_UUID,
+  PLATFORM_PSDI_SERVICE_UUID,
+} from '../../../src/core/platform/things/schema';
 import {
   advertisementOf,
   blankBoard,
@@ -21,6 +26,8 @@ import {
 
 let r: Rig;
 afterEach(() => r.close());
+
+const compact = (uuid: string) => uuid.replaceAll('-', '');
 
 const sequence = () => createPsdiAllocator({ kind: 'sequence', prefix: 'DB-', width: 4 }, 20);
 
@@ -141,6 +148,53 @@ describe('provisioning one board', () => {
     expect(err.record?.error).toMatch(/PSDI "SAME-1" is already held by record #\d+/);
     expect(committed('c2:8e:20:00:00:03')?.status).toBe('blank');
     expect(duplicateHeldPsdis(r.store)).toEqual([]);
+  });
+});
+
+describe('a board like the platform starter firmware', () => {
+  it('is verified by reading its read-only PSDI over a link noble encrypts (Just Works) itself', async () => {
+    const STARTER = builtInProfiles().find((p) => p.id === 'platform-starter')!;
+    const smp: string[] = [];
+    r = rig(
+      [
+        blankBoard(1, {
+          provisioning: { profile: STARTER.id, derivedPsdi: 'STARTER-{address}', rebootMs: 50 },
+        }),
+      ],
+      {
+        // SMP (L2CAP CID 6) PDUs on the air, by direction and code.
+        trace: (direction, p) => {
+          if (p[0] === 0x02 && p.length > 9 && (p[7]! | (p[8]! << 8)) === 0x0006)
+            smp.push(`${direction}:${p[9]}`);
+        },
+      },
+    );
+    const { record } = await provision('c2:8e:20:00:00:01', { profile: STARTER, psdi: undefined });
+    expect(record).toMatchObject({
+      state: 'verified',
+      psdi: 'STARTER-C28E20000001',
+      psdiSource: 'device',
+    });
+    // The product's PSDI characteristic is the platform's, read-only, readable only encrypted…
+    expect(PRODUCT.psdiServiceUuid).toBe(PLATFORM_PSDI_SERVICE_UUID);
+    expect(PRODUCT.psdiCharacteristicUuid).toBe(PLATFORM_PSDI_CHARACTERISTIC_UUID);
+    const psdi = r.bench
+      .board('c28e20000001')!
+      .services()
+      .flatMap((service) => service.characteristics)
+      .find((c) => c.uuid === compact(PLATFORM_PSDI_CHARACTERISTIC_UUID));
+    expect(psdi).toMatchObject({ properties: ['read'], permissions: { read: 'encrypted' } });
+    // …so verifying it took noble's own pairing: request, response, confirms, randoms, keys.
+    expect(smp).toEqual([
+      'sent:1',
+      'received:2',
+      'sent:3',
+      'received:3',
+      'sent:4',
+      'received:4',
+      'received:6',
+      'received:7',
+    ]);
   });
 });
 

@@ -201,6 +201,56 @@ describe('the scenario engine on the simulated bench', () => {
     expect(after).toMatchObject({ scenarioId: 'after', resultCode: 'SUCCESS' });
   });
 
+  it('a GATT_READ the board refuses is GATT_ERROR naming the ATT code, never an empty SUCCESS', async () => {
+    r = rig([
+      sensorBoard({
+        faults: { refuseAccess: { characteristic: TEMPERATURE, operation: 'read', code: 0x02 } },
+      }),
+    ]);
+    const { run, events } = await start(
+      set([
+        immediate('read', [
+          { type: 'GATT_READ', serviceUuid: SENSOR_SERVICE, characteristicUuid: TEMPERATURE },
+        ]),
+      ]),
+    );
+    await r.clock.advance(600);
+    await r.drive(run.stop());
+    const [result] = ends(events);
+    expect(result).toMatchObject({
+      scenarioId: 'read',
+      resultCode: 'GATT_ERROR',
+      actionResults: [],
+      errorReason: expect.stringMatching(
+        /^actions\[0\] GATT_READ: .*ATT error 0x02 \(read not permitted\)/,
+      ),
+    });
+  });
+
+  it('a GATT_READ of a value that needs pairing the board refuses is GATT_ERROR too', async () => {
+    const protectedBoard = sensorBoard({ pairing: 'refuse' });
+    protectedBoard.gatt![0]!.characteristics![1] = {
+      uuid: TEMPERATURE,
+      properties: ['read', 'notify'],
+      permissions: { read: 'encrypted' },
+      value: { hex: 'fa08' },
+      maxLength: 2,
+    };
+    r = rig([protectedBoard]);
+    const { run, events } = await start(
+      set([
+        immediate('read', [
+          { type: 'GATT_READ', serviceUuid: SENSOR_SERVICE, characteristicUuid: TEMPERATURE },
+        ]),
+      ]),
+    );
+    await r.clock.advance(600);
+    await r.drive(run.stop());
+    const [result] = ends(events);
+    expect(result).toMatchObject({ scenarioId: 'read', resultCode: 'GATT_ERROR' });
+    expect(result?.errorReason).toMatch(/encrypted link and pairing failed/);
+  });
+
   it('a link lost mid-scenario gives BLE_CONNECTION_ERROR, then the engine reconnects', async () => {
     r = rig([sensorBoard({ faults: { dropLinkDuringWrite: { characteristic: LED } } })]);
     const { run, events } = await start(
