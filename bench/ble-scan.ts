@@ -1,5 +1,6 @@
-// A scan of a crowded bench: 500 simulated boards advertising at 10 Hz, heard through real
-// noble over the simulated binding by one scan subscriber. Reports what share of the
+// A scan of a crowded bench: 500 simulated boards advertising at 10 Hz, each advertisement an
+// HCI LE Advertising Report (ADV_IND, then SCAN_RSP) from the virtual controller through
+// noble's own HCI stack and the tap, heard by one scan subscriber. Reports what share of the
 // advertisements on the air reached the subscriber and what share of a core it cost.
 import { loadavg } from 'node:os';
 import { InvalidRunError, type Benchmark } from './benchmark';
@@ -56,7 +57,7 @@ export const bleScan: Benchmark = {
       const delivery = deliveredPerS / expectedPerS;
       const cpuShare = (cpu.user + cpu.system) / 1e6 / wallS;
       print(
-        `ble-scan: ${BOARDS} boards at ${INTERVAL_MS} ms through noble with-bindings, one scan ` +
+        `ble-scan: ${BOARDS} boards at ${INTERVAL_MS} ms through HCI advertising reports and noble's HCI stack, one scan ` +
           `subscriber, ${WARMUP_S} s warm-up + ${wallS.toFixed(1)} s measured; load average ` +
           `${loadBefore.toFixed(2)} at start`,
       );

@@ -102,8 +102,8 @@ interface Round {
 }
 
 /**
- * Both sides of a round include real noble, the simulated binding and Node's timers (which
- * fire up to a millisecond or so late on every 20 ms operation); the engine side adds the
+ * Both sides of a round include noble's HCI stack, the virtual controller's link model and
+ * Node's timers (which fire up to a millisecond or so late on every operation); the engine side adds the
  * engine. So engine time / direct time is the engine's own overhead, and engine time /
  * modelled link time is an upper bound on it: it also charges noble, the sim and the timers
  * to the engine. PASS is judged on the first.
