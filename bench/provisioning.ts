@@ -13,7 +13,7 @@ import type { SimBinding } from '../src/core/ble/sim/binding';
 import type { SimClock, SimTimer } from '../src/core/ble/sim/clock';
 import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import type { Advertisement, BleCentral } from '../src/core/ble/port';
-import { openAuditStore } from '../src/core/audit/store';
+import { openAuditStore } from '../src/core/audit/open-store';
 import { builtInProfiles } from '../src/core/provisioning/profiles';
 import { createPsdiAllocator } from '../src/core/provisioning/psdi';
 import { provisionBoard, type ProductTarget } from '../src/core/provisioning/workflow';
@@ -210,7 +210,10 @@ async function measureOverhead(
   const bench = new MeteredBench({ seed: 1, clock: preciseClock() });
   const boards = bench.addBoard(spec('c4:00:00:00:00:01', OVERHEAD_BOARDS));
   const central = createSimulatedCentral(bench);
-  const store = openAuditStore({ file: join(dir, 'overhead.db'), station: 'bench' });
+  const store = await openAuditStore({
+    location: { kind: 'local', file: join(dir, 'overhead.db') },
+    station: 'bench',
+  });
   const psdi = createPsdiAllocator({ kind: 'sequence', prefix: 'OVH-', width: 4 }, 20);
   const results: { toolMs: number; modelledMs: number; ratio: number }[] = [];
   try {
@@ -233,7 +236,7 @@ async function measureOverhead(
   } finally {
     await central.close();
     bench.close();
-    store.close();
+    await store.close();
   }
 }
 
@@ -241,7 +244,10 @@ async function measureBatch(dir: string, concurrency: number): Promise<number> {
   const bench = new SimulatedBench({ seed: concurrency });
   bench.addBoard(spec('c5:00:00:00:00:01', BATCH_BOARDS));
   const central = createSimulatedCentral(bench);
-  const store = openAuditStore({ file: join(dir, `batch-${concurrency}.db`), station: 'bench' });
+  const store = await openAuditStore({
+    location: { kind: 'local', file: join(dir, `batch-${concurrency}.db`) },
+    station: 'bench',
+  });
   try {
     const summary = await startBatch({
       central,
@@ -260,7 +266,7 @@ async function measureBatch(dir: string, concurrency: number): Promise<number> {
   } finally {
     await central.close();
     bench.close();
-    store.close();
+    await store.close();
   }
 }
 

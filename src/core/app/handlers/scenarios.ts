@@ -18,7 +18,7 @@ const READ_BOARD_TIMEOUT_MS = 10_000;
 export function startScenarios(
   ctx: AppContext,
   supervisor: HostSupervisor,
-  provisioning: AuditStore,
+  provisioning: () => Promise<AuditStore>,
 ): {
   handlers: AreaHandlers<typeof scenariosOperations>;
   sources: AreaEvents<typeof scenariosEvents>;
@@ -35,16 +35,14 @@ export function startScenarios(
   });
 
   /** The PSDI the audit log says this board verified with for the product, if any. */
-  const psdiOf = (productId: string, deviceId: string) =>
-    provisioning
-      .search({ productId, states: ['verified'], limit: 500 })
-      .items.find((r) => r.boardId === deviceId)?.psdi;
+  const psdiOf = async (productId: string, deviceId: string) =>
+    (await provisioning()).verifiedPsdi(productId, deviceId);
 
   const delivery =
     (mode: Delivery, deviceId: string) =>
     async (product: TrialProduct): Promise<DeliverResult | undefined> => {
       if (mode.mode === 'off') return undefined;
-      const psdi = psdiOf(product.id, deviceId);
+      const psdi = await psdiOf(product.id, deviceId);
       const channel = await ctx.envs.activeChannel();
       if (mode.mode === 'webhook')
         return deliverToWebhook(mode.url, channel.channelSecret, product, psdi);
