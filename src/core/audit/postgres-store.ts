@@ -122,6 +122,7 @@ export class PostgresAuditStore implements AuditStore {
   private readonly pool: pg.Pool;
   private readonly now: () => number;
   private readonly retryForMs: number;
+  private closed = false;
 
   private constructor(options: PostgresStoreOptions) {
     this.station = stationName(options.station);
@@ -424,6 +425,8 @@ export class PostgresAuditStore implements AuditStore {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     await this.pool.end();
   }
 

@@ -102,8 +102,13 @@ export class SqliteAuditStore implements AuditStore {
   private readonly db: Database.Database;
   private readonly now: () => number;
   private readonly statements = new Map<string, Database.Statement>();
-  /** One connection: work that spans an await must not interleave with another caller's. */
-  private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Work that spans an await must not interleave with another caller's: a second store on the
+   * same file in this process would block the event loop waiting for a write lock that only
+   * this process's next tick can release. So stores on one file share one queue.
+   */
+  private readonly queue: { tail: Promise<unknown> };
+  private static readonly queues = new Map<string, { tail: Promise<unknown>; users: number }>();
 
   constructor(options: SqliteStoreOptions) {
     this.file = options.file;
@@ -112,7 +117,16 @@ export class SqliteAuditStore implements AuditStore {
     // FULL makes each commit durable against power loss too, not only a crash: a transition
     // must be on disk before the radio acts on it.
     this.db = openAuditDatabase(options.file, 'FULL');
+    this.queue = SqliteAuditStore.queueFor(options.file);
     this.migrate();
+  }
+
+  private static queueFor(file: string): { tail: Promise<unknown> } {
+    if (file === ':memory:') return { tail: Promise.resolve() };
+    let queue = SqliteAuditStore.queues.get(file);
+    if (!queue) SqliteAuditStore.queues.set(file, (queue = { tail: Promise.resolve(), users: 0 }));
+    queue.users++;
+    return queue;
   }
 
   get location(): string {
@@ -385,8 +399,11 @@ export class SqliteAuditStore implements AuditStore {
   }
 
   async close(): Promise<void> {
-    await this.queue.catch(() => undefined);
+    if (!this.db.open) return;
+    await this.queue.tail.catch(() => undefined);
     this.db.close();
+    const shared = SqliteAuditStore.queues.get(this.file);
+    if (shared === this.queue && --shared.users === 0) SqliteAuditStore.queues.delete(this.file);
   }
 
   private migrate(): void {
@@ -405,8 +422,8 @@ export class SqliteAuditStore implements AuditStore {
 
   /** Runs `work` after every earlier call on this store has settled. */
   private serial<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work, work);
-    this.queue = run.catch(() => undefined);
+    const run = this.queue.tail.then(work, work);
+    this.queue.tail = run.catch(() => undefined);
     return run;
   }
 
