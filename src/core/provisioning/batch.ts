@@ -218,7 +218,7 @@ class Batch implements BatchRun {
     this.started++;
     this.firstStart ??= performance.now();
     const started = performance.now();
-    this.update(ad.address, { state: 'running' });
+    this.update(ad.address, { state: 'running', error: undefined });
     try {
       const { record } = await provisionBoard({
         central: this.options.central,
