@@ -78,7 +78,15 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
   const log = join(options.dir, 'postgres.log');
   mkdirSync(options.dir, { recursive: true });
   const owner = asRoot ? await postgresIds() : undefined;
-  if (owner) chownSync(options.dir, owner.uid, owner.gid);
+  if (owner) {
+    chownSync(options.dir, owner.uid, owner.gid);
+    // Every folder above it must let `postgres` through too (a folder under /root does not).
+    await run('runuser', ['-u', 'postgres', '--', 'test', '-w', options.dir]).catch(() => {
+      throw new Error(
+        `${options.dir}: the postgres user cannot reach this folder (PostgreSQL refuses to run as root, so it runs as postgres); choose one outside /root, such as /var/tmp/devicebench-line`,
+      );
+    });
+  }
   const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
   if (fresh) {
     const args = ['-D', dataDir, '-U', 'postgres', '--encoding=UTF8', '--no-instructions'];

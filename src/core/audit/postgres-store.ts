@@ -120,6 +120,12 @@ export class PostgresAuditStore implements AuditStore {
   readonly station: string;
   readonly location: string;
   private readonly pool: pg.Pool;
+  /**
+   * Connections that commit without waiting for the WAL flush, for sequence numbers only. Safe:
+   * a record that uses a number is committed after it and waits for the flush, which covers the
+   * number's WAL too; a number lost in a crash was used by no committed record.
+   */
+  private readonly counters: pg.Pool;
   private readonly now: () => number;
   private readonly retryForMs: number;
   private closed = false;
@@ -141,9 +147,19 @@ export class PostgresAuditStore implements AuditStore {
       idle_in_transaction_session_timeout: timeoutMs * 2,
       application_name: `devicebench ${this.station}`.slice(0, 63),
     });
+    this.counters = new pg.Pool({
+      connectionString: urlWithPassword(options.url, options.password),
+      max: 2,
+      connectionTimeoutMillis: timeoutMs,
+      statement_timeout: timeoutMs,
+      lock_timeout: timeoutMs,
+      options: '-c synchronous_commit=off',
+      application_name: `devicebench ${this.station} counters`.slice(0, 63),
+    });
     // An idle connection the server dropped (restart, failover) must not crash the app; the
     // next query reconnects or reports the store unavailable.
     this.pool.on('error', () => undefined);
+    this.counters.on('error', () => undefined);
   }
 
   /** Connects and brings the schema up to date before the first reservation. */
@@ -152,7 +168,7 @@ export class PostgresAuditStore implements AuditStore {
     try {
       await store.migrate();
     } catch (err) {
-      await store.pool.end().catch(() => undefined);
+      await store.close().catch(() => undefined);
       throw err;
     }
     return store;
@@ -160,7 +176,8 @@ export class PostgresAuditStore implements AuditStore {
 
   reserve(input: ReserveInput): Promise<ProvisioningRecord> {
     return this.guard(async () => {
-      await this.refuseBusyBoard(input);
+      // A busy board is caught by its unique index on insert; a PSDI given as such is checked
+      // first so the refusal can name its holder.
       if (typeof input.psdi === 'string') {
         const holder = await this.holderOf(input.product.id, input.psdi);
         if (holder !== undefined) throw new PsdiTakenError(input.product.id, input.psdi, holder);
@@ -427,7 +444,7 @@ export class PostgresAuditStore implements AuditStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.counters.end()]);
   }
 
   private async migrate(): Promise<void> {
@@ -541,7 +558,7 @@ export class PostgresAuditStore implements AuditStore {
       // One statement: the row lock lasts only as long as the upsert, so stations taking
       // numbers at once queue for microseconds, not for each other's reservations.
       takeNumber: async (key, start) => {
-        const { rows } = await this.pool.query<{ n: string }>(
+        const { rows } = await this.counters.query<{ n: string }>(
           `INSERT INTO psdi_counters (product_id, key, value) VALUES ($1, $2, $3::bigint + 1)
            ON CONFLICT (product_id, key)
              DO UPDATE SET value = GREATEST(psdi_counters.value, $3::bigint) + 1
