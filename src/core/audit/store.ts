@@ -8,7 +8,6 @@ import type {
   AuditQuery,
   LineStatus,
   ProvisioningRecord,
-  ProvisioningState,
   ProvisioningStep,
 } from './records';
 
@@ -123,8 +122,5 @@ export interface AuditStore {
 export function stationName(given?: string): string {
   return given?.trim() || hostname();
 }
-
-/** The states a reconcile still has work in, besides held failures (see listUnfinished). */
-export const UNFINISHED_STATES: readonly ProvisioningState[] = ['reserved', 'written'];
 
 export type { AuditPage, AuditQuery, ProvisioningRecord };
