@@ -48,7 +48,9 @@ function station(options: StationOptions): { child: ChildProcess; done: Promise<
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<string>((resolve, reject) =>
     child.on('exit', (code, signal) =>
-      code === 0 ? resolve(stdout) : reject(new Error(`station exited ${code ?? signal}: ${stderr}`)),
+      code === 0
+        ? resolve(stdout)
+        : reject(new Error(`station exited ${code ?? signal}: ${stderr}`)),
     ),
   );
   done.catch(() => undefined);
@@ -144,8 +146,8 @@ describe('a line of stations on one PostgreSQL', () => {
           timing: FAST,
         });
         expect(['verified', 'released', 'failed']).toContain(outcome.action);
-        const carried = bench.boards().find((b) => b.address === record.boardAddress)
-          ?.provisioning?.committed?.psdi;
+        const carried = bench.boards().find((b) => b.address === record.boardAddress)?.provisioning
+          ?.committed?.psdi;
         if (outcome.action === 'verified') expect(carried).toBe(record.psdi);
         else expect(carried).toBeUndefined();
       }
@@ -187,12 +189,36 @@ describe('a line of stations on one PostgreSQL', () => {
     for (const spec of stationTray(options)) bench.addBoard(spec, 'test');
     const central = createSimulatedCentral(bench);
     const held: string[] = [];
+    // The fifth reservation is sent only once the server is down, so the outage always lands
+    // mid-batch: boards before it are in flight, boards after it must wait for the restart.
+    let reservations = 0;
+    let restarted: Promise<void> | undefined;
+    const outage = (): Promise<void> => {
+      let down!: () => void;
+      const stopped = new Promise<void>((resolve) => (down = resolve));
+      restarted = (async () => {
+        await postgres.server().stop('immediate');
+        down();
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await postgres.server().start();
+      })();
+      return stopped;
+    };
+    const timed = new Proxy(store, {
+      get(target, prop) {
+        if (prop === 'reserve')
+          return async (input: Parameters<AuditStore['reserve']>[0]) => {
+            if (++reservations === 5) await outage();
+            return target.reserve(input);
+          };
+        const value = Reflect.get(target, prop) as unknown;
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
     try {
-      let verified = 0;
-      let restarted: Promise<void> | undefined;
       const run = startBatch({
         central,
-        store,
+        store: timed,
         profile: V1,
         product: PRODUCT,
         psdi: createPsdiAllocator({ kind: 'sequence', prefix: 'R-', width: 4 }, 20),
@@ -203,12 +229,6 @@ describe('a line of stations on one PostgreSQL', () => {
         storeRetryMs: 200,
         onEvent: (event) => {
           if (event.type === 'store' && !event.available) held.push(event.error ?? '');
-          if (event.type === 'board' && event.status.state === 'verified' && ++verified === 2)
-            restarted ??= (async () => {
-              await postgres.server().stop('immediate');
-              await new Promise((resolve) => setTimeout(resolve, 1_500));
-              await postgres.server().start();
-            })();
         },
       });
       const summary = await run.done;
