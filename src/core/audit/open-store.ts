@@ -18,8 +18,7 @@ export const postgresUrlSchema = z
   }, 'must be a postgres://user@host:port/database URL');
 
 export type AuditLocation =
-  | { kind: 'local'; file: string }
-  | { kind: 'postgres'; url: string; password?: string };
+  { kind: 'local'; file: string } | { kind: 'postgres'; url: string; password?: string };
 
 export interface OpenAuditOptions {
   location: AuditLocation;

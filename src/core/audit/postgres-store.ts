@@ -13,6 +13,8 @@ import {
   StoreUnavailableError,
 } from './errors';
 import { exportRecordsCsv } from './csv-export';
+import { PostgresScenarioRunLog } from './postgres-scenario-runs';
+import type { ScenarioRunLog } from './scenario-runs';
 import {
   copyValues,
   HOUR_MS,
@@ -103,6 +105,34 @@ CREATE TABLE psdi_counters (
 );
 CREATE TABLE audit_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `,
+  // 2: dry runs, beside the records (src/core/audit/scenario-runs.ts).
+  `
+CREATE TABLE scenario_runs (
+  id BIGSERIAL PRIMARY KEY,
+  started_at BIGINT NOT NULL,
+  ended_at BIGINT,
+  product_id TEXT NOT NULL,
+  product_name TEXT NOT NULL,
+  device_id TEXT NOT NULL,
+  board_name TEXT NOT NULL,
+  bench TEXT NOT NULL CHECK (bench IN ('simulated', 'hardware')),
+  set_source TEXT NOT NULL CHECK (set_source IN ('saved', 'draft')),
+  revision INTEGER NOT NULL,
+  set_json TEXT NOT NULL,
+  station TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'interrupted')),
+  stop_reason TEXT,
+  results INTEGER NOT NULL DEFAULT 0,
+  failures INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX scenario_runs_product ON scenario_runs (product_id, id);
+CREATE TABLE scenario_run_events (
+  run_id BIGINT NOT NULL REFERENCES scenario_runs (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  event TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+`,
 ];
 
 /** Any constant: the advisory lock under which one station at a time migrates. */
@@ -129,6 +159,7 @@ export class PostgresAuditStore implements AuditStore {
   private readonly now: () => number;
   private readonly retryForMs: number;
   private closed = false;
+  private runs: PostgresScenarioRunLog | undefined;
 
   private constructor(options: PostgresStoreOptions) {
     this.station = stationName(options.station);
@@ -435,6 +466,14 @@ export class PostgresAuditStore implements AuditStore {
     });
   }
 
+  /** The dry-run log on this store's pool; this station's unfinished runs become interrupted. */
+  scenarioRuns(): Promise<ScenarioRunLog> {
+    return this.guard(async () => {
+      this.runs ??= await PostgresScenarioRunLog.open(this.pool, this.station, this.now);
+      return this.runs;
+    });
+  }
+
   ping(): Promise<void> {
     return this.guard(async () => {
       await this.pool.query('SELECT 1');
@@ -639,7 +678,11 @@ function isConnectionError(err: unknown): boolean {
   if (typeof code === 'string') {
     // Class 08: connection exception; 57P0x: the server is shutting down or starting up.
     if (code.startsWith('08') || /^57P0[1-3]$/.test(code)) return true;
-    if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code))
+    if (
+      ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH'].includes(
+        code,
+      )
+    )
       return true;
   }
   return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is/i.test(

@@ -1,6 +1,11 @@
 // Rows of provisioning_records as both engines return them, turned into records, and the search
 // filter turned into a WHERE clause of bound parameters: one definition for SQLite and PostgreSQL.
-import type { auditQuerySchema, ProvisioningRecord, ProvisioningState, ProvisioningStep } from './records';
+import type {
+  auditQuerySchema,
+  ProvisioningRecord,
+  ProvisioningState,
+  ProvisioningStep,
+} from './records';
 import type { z } from 'zod';
 
 /** PostgreSQL hands BIGINT columns back as strings, SQLite as numbers: both are read with Number. */

@@ -11,6 +11,7 @@ import {
   RecordNotFoundError,
 } from './errors';
 import { exportRecordsCsv } from './csv-export';
+import { SqliteScenarioRunLog, type ScenarioRunLog } from './scenario-runs';
 import {
   copyValues,
   HOUR_MS,
@@ -108,6 +109,7 @@ export class SqliteAuditStore implements AuditStore {
    * this process's next tick can release. So stores on one file share one queue.
    */
   private readonly queue: { tail: Promise<unknown> };
+  private runs: SqliteScenarioRunLog | undefined;
   private static readonly queues = new Map<string, { tail: Promise<unknown>; users: number }>();
 
   constructor(options: SqliteStoreOptions) {
@@ -283,7 +285,9 @@ export class SqliteAuditStore implements AuditStore {
     return this.serial(async () => {
       const { where, params } = whereClause(q, () => '?', 'LIKE');
       const total = (
-        this.db.prepare(`SELECT COUNT(*) AS n FROM provisioning_records ${where}`).get(...params) as {
+        this.db
+          .prepare(`SELECT COUNT(*) AS n FROM provisioning_records ${where}`)
+          .get(...params) as {
           n: number;
         }
       ).n;
@@ -385,8 +389,7 @@ export class SqliteAuditStore implements AuditStore {
   sourceId(): Promise<string> {
     return this.serial(async () => {
       const row = this.sql("SELECT value FROM audit_meta WHERE key = 'source_id'").get() as
-        | { value: string }
-        | undefined;
+        { value: string } | undefined;
       if (row) return row.value;
       const id = randomUUID();
       this.sql("INSERT INTO audit_meta (key, value) VALUES ('source_id', ?)").run(id);
@@ -394,11 +397,22 @@ export class SqliteAuditStore implements AuditStore {
     });
   }
 
+  /** The dry-run log in the same file (its own connection, synchronous=NORMAL). */
+  async scenarioRuns(): Promise<ScenarioRunLog> {
+    this.runs ??= new SqliteScenarioRunLog({
+      file: this.file,
+      station: this.station,
+      now: this.now,
+    });
+    return this.runs;
+  }
+
   async ping(): Promise<void> {
     this.sql('SELECT 1').get();
   }
 
   async close(): Promise<void> {
+    await this.runs?.close();
     if (!this.db.open) return;
     await this.queue.tail.catch(() => undefined);
     this.db.close();
@@ -413,10 +427,12 @@ export class SqliteAuditStore implements AuditStore {
         `${this.file}: audit database version ${version} is newer than this app understands (${MIGRATIONS.length})`,
       );
     for (let v = version; v < MIGRATIONS.length; v++) {
-      this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[v] as string);
-        this.db.pragma(`user_version = ${v + 1}`);
-      }).immediate();
+      this.db
+        .transaction(() => {
+          this.db.exec(MIGRATIONS[v] as string);
+          this.db.pragma(`user_version = ${v + 1}`);
+        })
+        .immediate();
     }
   }
 
@@ -444,8 +460,7 @@ export class SqliteAuditStore implements AuditStore {
 
   private read(id: number): ProvisioningRecord | undefined {
     const row = this.sql('SELECT * FROM provisioning_records WHERE id = ?').get(id) as
-      | RecordRow
-      | undefined;
+      RecordRow | undefined;
     return row && toRecord(row);
   }
 
@@ -481,7 +496,8 @@ export class SqliteAuditStore implements AuditStore {
         ).run(productId, key, n + 1);
         return n;
       },
-      firstFree: async (values) => values.find((psdi) => this.holderOf(productId, psdi) === undefined),
+      firstFree: async (values) =>
+        values.find((psdi) => this.holderOf(productId, psdi) === undefined),
     };
   }
 

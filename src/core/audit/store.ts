@@ -10,6 +10,7 @@ import type {
   ProvisioningRecord,
   ProvisioningStep,
 } from './records';
+import type { ScenarioRunLog } from './scenario-runs';
 
 /** What an allocator may ask while it picks a PSDI for one reservation. */
 export interface AllocationContext {
@@ -113,6 +114,8 @@ export interface AuditStore {
   copyFrom(sourceId: string, records: readonly ProvisioningRecord[]): Promise<CopyResult>;
   /** This log's own id, stable across opens: what a copy made from it is keyed on. */
   sourceId(): Promise<string>;
+  /** Dry runs, kept beside the records in the same database. */
+  scenarioRuns(): Promise<ScenarioRunLog>;
   /** Resolves once the database answers; throws StoreUnavailableError otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

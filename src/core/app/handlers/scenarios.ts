@@ -1,7 +1,5 @@
 // Scenario dry runs on the BLE bench's central, kept in the audit log. Results go to the
 // embedded emulator's webhook log, straight to a bot's webhook URL, or nowhere.
-import { join } from 'node:path';
-import { ScenarioRunLog } from '../../audit/scenario-runs';
 import type { AuditStore } from '../../audit/store';
 import { ThingsClient } from '../../platform/things/client';
 import type { TrialProduct } from '../../platform/things/schema';
@@ -23,7 +21,8 @@ export function startScenarios(
   handlers: AreaHandlers<typeof scenariosOperations>;
   sources: AreaEvents<typeof scenariosEvents>;
 } {
-  const log = new ScenarioRunLog({ file: join(ctx.options.dataDir, 'audit.sqlite') });
+  // The run log lives beside the records, so it follows the store to a line's shared log.
+  const log = async () => (await provisioning()).scenarioRuns();
   const service = new ScenarioService(
     log,
     supervisor,
@@ -31,7 +30,6 @@ export function startScenarios(
   );
   ctx.onClose(async () => {
     await service.stopAll().catch(() => undefined);
-    log.close();
   });
 
   /** The PSDI the audit log says this board verified with for the product, if any. */
@@ -69,7 +67,7 @@ export function startScenarios(
       'scenarios:start': async ({ delivery: mode, ...input }) =>
         service.start(input, await delivery(mode, input.deviceId)),
       'scenarios:stop': ({ runId }) => service.stop(runId),
-      'scenarios:listRuns': async (query) => log.list(query),
+      'scenarios:listRuns': async (query) => (await log()).list(query),
       'scenarios:getRun': async ({ runId }) => service.read(runId),
     }),
     sources: {
