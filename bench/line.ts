@@ -45,7 +45,12 @@ export const line: Benchmark = {
       const results: Measured[] = [];
       for (const stations of STATIONS)
         results.push(
-          await measure('postgres', { kind: 'postgres', url: server.url }, stations, `pg${stations}`),
+          await measure(
+            'postgres',
+            { kind: 'postgres', url: server.url },
+            stations,
+            `pg${stations}`,
+          ),
         );
       for (const stations of STATIONS)
         results.push(

@@ -133,8 +133,7 @@ export interface PreparedAudit {
 /** The keychain as it will be once `password` is saved, without saving it yet. */
 function withPassword(credentials: CredentialStore, password: string): CredentialStore {
   return {
-    get: async (account) =>
-      account === PASSWORD_ACCOUNT ? password : credentials.get(account),
+    get: async (account) => (account === PASSWORD_ACCOUNT ? password : credentials.get(account)),
     set: (account, secret) => credentials.set(account, secret),
     delete: (account) => credentials.delete(account),
   };

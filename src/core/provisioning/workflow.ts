@@ -321,7 +321,8 @@ class ProvisionRun {
     attempt: number,
   ): Promise<void> {
     try {
-      if (!markedWritten) this.record = this.reporter.record(await this.store.markWritten(record.id));
+      if (!markedWritten)
+        this.record = this.reporter.record(await this.store.markWritten(record.id));
       this.record = this.reporter.record(await this.store.markVerified(record.id, attempt));
     } catch (err) {
       // A disk or database failure: the board is fine, the log is not; retrying cannot help.

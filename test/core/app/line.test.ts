@@ -102,8 +102,16 @@ describe('a station joining a line', () => {
     expect(view.url).toBe(url);
     expect(view.passwordSet).toBe(true);
 
-    expect(await ok('line:copyLocalToShared')).toEqual({ copied: 1, alreadyCopied: 0, refused: [] });
-    expect(await ok('line:copyLocalToShared')).toEqual({ copied: 0, alreadyCopied: 1, refused: [] });
+    expect(await ok('line:copyLocalToShared')).toEqual({
+      copied: 1,
+      alreadyCopied: 0,
+      refused: [],
+    });
+    expect(await ok('line:copyLocalToShared')).toEqual({
+      copied: 0,
+      alreadyCopied: 1,
+      refused: [],
+    });
 
     const status = await ok<{ stations: { station: string }[]; engine: string }>('line:getStatus');
     expect(status.engine).toBe('postgres');
@@ -156,8 +164,7 @@ describe('a station joining a line', () => {
       });
     const written = files(dataDir);
     expect(written.some((f) => f.endsWith('audit-settings.json'))).toBe(true);
-    for (const file of written)
-      expect(readFileSync(file).includes(PASSWORD), file).toBe(false);
+    for (const file of written) expect(readFileSync(file).includes(PASSWORD), file).toBe(false);
     expect(answers.length).toBeGreaterThan(5);
     for (const answer of answers) expect(answer).not.toContain(PASSWORD);
     for (const line of logged) expect(line).not.toContain(PASSWORD);

@@ -105,9 +105,7 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
       await t.store.markFailed(after.id, { step: 'commit', error: 'no answer', psdiHeld: true });
       await expect(t.store.reserve(reserveInput(4, 'DB-0002'))).rejects.toThrow(PsdiTakenError);
       // A freed PSDI cannot be taken back by the record that let it go.
-      await expect(t.store.markWritten(failedEarly.id)).rejects.toThrow(
-        'no longer holds its PSDI',
-      );
+      await expect(t.store.markWritten(failedEarly.id)).rejects.toThrow('no longer holds its PSDI');
     });
 
     it('survives a reopen', async () => {
@@ -301,9 +299,7 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
     });
 
     it('matches a PSDI or address substring without case, taking % and _ literally', async () => {
-      expect(
-        (await t.store.search({ text: 'db-001' })).items.map((r) => r.psdi).sort(),
-      ).toEqual([
+      expect((await t.store.search({ text: 'db-001' })).items.map((r) => r.psdi).sort()).toEqual([
         'DB-0010',
         'DB-0011',
         'DB-0012',
@@ -318,9 +314,7 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
       expect((await t.store.search({ text: 'ee:ff' })).items.map((r) => r.psdi)).toEqual([
         '50%_off',
       ]);
-      expect((await t.store.search({ text: '0%_' })).items.map((r) => r.psdi)).toEqual([
-        '50%_off',
-      ]);
+      expect((await t.store.search({ text: '0%_' })).items.map((r) => r.psdi)).toEqual(['50%_off']);
       expect((await t.store.search({ text: '%' })).total).toBe(1);
     });
 

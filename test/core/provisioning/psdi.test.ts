@@ -33,7 +33,11 @@ describe('sequence', () => {
   it('counts up from start with the prefix and zero padding, and resumes after a restart', async () => {
     const seq = () =>
       createPsdiAllocator({ kind: 'sequence', prefix: 'DB-', start: 7, width: 4 }, 20);
-    expect([await take(seq()), await take(seq()), await take(seq())]).toEqual(['DB-0007', 'DB-0008', 'DB-0009']);
+    expect([await take(seq()), await take(seq()), await take(seq())]).toEqual([
+      'DB-0007',
+      'DB-0008',
+      'DB-0009',
+    ]);
     await t.reopen();
     expect(await take(seq())).toBe('DB-0010');
   });

@@ -168,7 +168,10 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   async copyLocalToShared(): Promise<CopyResult> {
     const shared = await this.store();
     if (shared.engine !== 'postgres')
-      throw AppFailure.field('mode', 'choose a shared PostgreSQL log first; this machine’s log is in use');
+      throw AppFailure.field(
+        'mode',
+        'choose a shared PostgreSQL log first; this machine’s log is in use',
+      );
     const local = await openAuditStore({
       location: { kind: 'local', file: this.audit.localFile },
       station: shared.station,
@@ -176,7 +179,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     try {
       const sourceId = await local.sourceId();
       const total: CopyResult = { copied: 0, alreadyCopied: 0, refused: [] };
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const page = await local.records(after, 500);
         if (!page.length) return total;
         const result = await shared.copyFrom(sourceId, page);
