@@ -490,8 +490,10 @@ describe('PostgreSQL specifics', () => {
     const client = new pg.Client({ connectionString: (t.location as { url: string }).url });
     await client.connect();
     try {
-      const { rows } = await client.query('SELECT version FROM devicebench_migrations');
-      expect(rows).toEqual([{ version: 1 }]);
+      const { rows } = await client.query(
+        'SELECT version FROM devicebench_migrations ORDER BY version',
+      );
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
     } finally {
       await client.end();
     }
