@@ -16,7 +16,7 @@ import { SimulatedBench } from '../src/core/ble/sim/bench';
 import { ManualSimClock, type SimClock, type SimTimer } from '../src/core/ble/sim/clock';
 import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import type { Advertisement, BleCentral } from '../src/core/ble/port';
-import { openAuditStore } from '../src/core/audit/store';
+import { openAuditStore } from '../src/core/audit/open-store';
 import { builtInProfiles } from '../src/core/provisioning/profiles';
 import { createPsdiAllocator } from '../src/core/provisioning/psdi';
 import { provisionBoard, type ProductTarget } from '../src/core/provisioning/workflow';
@@ -168,13 +168,15 @@ async function provisionEach(
   const boards = bench.addBoard(spec('c4:00:00:00:00:01', OVERHEAD_BOARDS));
   let events = 0;
   const central = createSimulatedCentral(bench, {
-    adapter: {},
     trace: (direction, packet) => {
       // Number Of Completed Packets marks each connection event that carried the host's data.
       if (direction === 'received' && packet[0] === 0x04 && packet[1] === 0x13) events++;
     },
   });
-  const store = openAuditStore({ file: join(dir, `overhead-${label}.db`), station: 'bench' });
+  const store = await openAuditStore({
+    location: { kind: 'local', file: join(dir, `overhead-${label}.db`) },
+    station: 'bench',
+  });
   const psdi = createPsdiAllocator({ kind: 'sequence', prefix: 'OVH-', width: 4 }, 20);
   // On the model's clock time moves only here, in steps of 0.1 ms, while the tool waits.
   const drive = async <T>(promise: Promise<T>): Promise<T> => {
@@ -200,7 +202,7 @@ async function provisionEach(
   } finally {
     await drive(central.close());
     bench.close();
-    store.close();
+    await store.close();
   }
 }
 
@@ -208,7 +210,10 @@ async function measureBatch(dir: string, concurrency: number): Promise<number> {
   const bench = new SimulatedBench({ seed: concurrency });
   bench.addBoard(spec('c5:00:00:00:00:01', BATCH_BOARDS));
   const central = createSimulatedCentral(bench);
-  const store = openAuditStore({ file: join(dir, `batch-${concurrency}.db`), station: 'bench' });
+  const store = await openAuditStore({
+    location: { kind: 'local', file: join(dir, `batch-${concurrency}.db`) },
+    station: 'bench',
+  });
   try {
     const summary = await startBatch({
       central,
@@ -227,7 +232,7 @@ async function measureBatch(dir: string, concurrency: number): Promise<number> {
   } finally {
     await central.close();
     bench.close();
-    store.close();
+    await store.close();
   }
 }
 

@@ -4,6 +4,7 @@
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { emulatorThroughput } from './emulator-throughput';
 import { bleScan } from './ble-scan';
+import { line } from './line';
 import { provisioning } from './provisioning';
 import { scenarioOverhead, scenarioSleep } from './scenario';
 
@@ -11,6 +12,7 @@ const BENCHMARKS: Benchmark[] = [
   emulatorThroughput,
   bleScan,
   provisioning,
+  line,
   scenarioSleep,
   scenarioOverhead,
 ];

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 purpose=${1:-test}
 
 packages=(libsecret-1-dev libbluetooth-dev libudev-dev)
-[ "$purpose" = test ] && packages+=(gnome-keyring dbus chromium)
+# postgresql: the shared audit log's tests start their own server from it (test/helpers/postgres.ts).
+[ "$purpose" = test ] && packages+=(gnome-keyring dbus chromium postgresql)
 
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()

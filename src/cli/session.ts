@@ -7,8 +7,10 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SIM_FILES } from '../core/app/ble/host-supervisor';
 import { Environments } from '../core/app/environments';
-import { openAuditStore, type AuditStore } from '../core/audit/store';
-import { ScenarioRunLog } from '../core/audit/scenario-runs';
+import { AuditSettings } from '../core/app/audit-settings';
+import { openAuditStore } from '../core/audit/open-store';
+import type { ScenarioRunLog } from '../core/audit/scenario-runs';
+import type { AuditStore } from '../core/audit/store';
 import type { BleCentral } from '../core/ble/port';
 import { SimulatedBench } from '../core/ble/sim/bench';
 import { SIM_BOARDS_DIR } from '../core/ble/sim/board-file';
@@ -57,8 +59,7 @@ export class Session {
   private bench: SimulatedBench | undefined;
   private platformOpen: Promise<Platform> | undefined;
   private emulator: RunningEmulator | undefined;
-  private store: AuditStore | undefined;
-  private log: ScenarioRunLog | undefined;
+  private store: Promise<AuditStore> | undefined;
 
   constructor(
     readonly options: SessionOptions,
@@ -204,28 +205,38 @@ export class Session {
     return product;
   }
 
-  /** The app's audit log (`audit.sqlite` in the data folder). */
-  audit(): AuditStore {
-    if (!this.store) {
-      this.ensureDataDir();
-      this.store = openAuditStore({
-        file: join(this.options.dataDir, 'audit.sqlite'),
-        station: this.options.station,
-      });
-    }
+  /**
+   * The app's audit log: `audit.sqlite` in the data folder, or the shared PostgreSQL log that the
+   * app's settings or `DEVICEBENCH_AUDIT_URL` name (docs/decisions.md, "Production line").
+   */
+  audit(): Promise<AuditStore> {
+    this.store ??= this.openAudit();
     return this.store;
   }
 
-  /** Dry runs, in the same `audit.sqlite`. */
-  scenarioLog(): ScenarioRunLog {
-    if (!this.log) {
-      this.ensureDataDir();
-      this.log = new ScenarioRunLog({
-        file: join(this.options.dataDir, 'audit.sqlite'),
-        station: this.options.station,
-      });
+  /** Dry runs, in the same log. */
+  async scenarioLog(): Promise<ScenarioRunLog> {
+    return (await this.audit()).scenarioRuns();
+  }
+
+  private async openAudit(): Promise<AuditStore> {
+    this.ensureDataDir();
+    const { openKeychain } = await import('../core/secrets/keychain');
+    let resolved;
+    try {
+      const keychain = await openKeychain();
+      resolved = await (await AuditSettings.open(this.options.dataDir, keychain.store)).resolve();
+    } catch (err) {
+      throw new UsageError('DEVICEBENCH_AUDIT_URL', (err as Error).message);
     }
-    return this.log;
+    try {
+      return await openAuditStore({
+        location: resolved.location,
+        station: this.options.station ?? resolved.station,
+      });
+    } catch (err) {
+      throw new EnvironmentError(`the audit log cannot be opened: ${(err as Error).message}`);
+    }
   }
 
   async close(): Promise<void> {
@@ -233,8 +244,8 @@ export class Session {
     await central?.close().catch(() => undefined);
     this.bench?.close();
     await this.emulator?.close().catch(() => undefined);
-    this.store?.close();
-    this.log?.close();
+    const store = await this.store?.catch(() => undefined);
+    await store?.close().catch(() => undefined);
   }
 
   private ensureDataDir(): void {

@@ -16,6 +16,7 @@ import { Scenarios } from './consoles/Scenarios';
 import { ServiceMessages } from './consoles/ServiceMessages';
 import { VideoService } from './consoles/VideoService';
 import { Emulator } from './pages/Emulator';
+import { Line } from './pages/Line';
 import { Webhooks } from './pages/Webhooks';
 
 export const SETTINGS_PAGE = 'settings';
@@ -34,6 +35,7 @@ export const PAGE_GROUPS: { title: string; pages: PageEntry[] }[] = [
       { id: 'ble-bench', label: 'BLE bench', render: () => <BleBench /> },
       { id: 'provisioning', label: 'Provisioning', render: () => <Provisioning /> },
       { id: 'audit-log', label: 'Audit log', render: () => <AuditLog /> },
+      { id: 'line', label: 'Line', render: () => <Line /> },
       { id: 'scenarios', label: 'Scenarios', render: () => <Scenarios /> },
     ],
   },

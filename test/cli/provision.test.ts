@@ -5,9 +5,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startApp } from '../../src/core/app/service';
-import { openAuditStore } from '../../src/core/audit/store';
+import { openAuditStore } from '../../src/core/audit/open-store';
 import { MemoryCredentialStore } from '../../src/core/secrets/credential-store';
 import { finished, runCli, seedProduct, startCli, tempDir, writeJson } from './run-cli';
+
+/** The data folder's own audit log, as the app opens it. */
+const openLog = (data: string) =>
+  openAuditStore({ location: { kind: 'local', file: join(data, 'audit.sqlite') } });
 
 const plan = { profileId: 'devicebench-v1', psdi: { kind: 'sequence', prefix: 'FW-', width: 4 } };
 
@@ -143,12 +147,12 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
     expect(JSON.parse(next.stdout).boards).toMatchObject([
       { address: 'c2:8e:10:00:00:04', state: 'verified', psdi: 'APP-01' },
     ]);
-    const store = openAuditStore({ file: join(data, 'audit.sqlite') });
+    const store = await openLog(data);
     try {
-      const all = store.search({ productId: product, limit: 500 }).items;
+      const all = (await store.search({ productId: product, limit: 500 })).items;
       expect(all.map((r) => r.psdi).sort()).toEqual(['APP-01', 'FW-0001', 'FW-0002', 'FW-0003']);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -184,9 +188,9 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
 
     expect(code, stderr).toBe(130);
     expect(stdout).toContain('(stopped by Ctrl-C)');
-    const store = openAuditStore({ file: join(data, 'audit.sqlite') });
-    const records = store.search({ productId: product, limit: 500 }).items;
-    store.close();
+    const store = await openLog(data);
+    const records = (await store.search({ productId: product, limit: 500 })).items;
+    await store.close();
     const verified = records.filter((r) => r.state === 'verified');
     expect(verified.length).toBeGreaterThan(0);
     expect(verified.length).toBeLessThan(20);
@@ -263,21 +267,21 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
     const data = join(dir, 'data');
     const boards = tray(dir, 1);
     mkdirSync(data, { recursive: true });
-    const store = openAuditStore({ file: join(data, 'audit.sqlite') });
-    const reserved = store.reserve({
+    const store = await openLog(data);
+    const reserved = await store.reserve({
       product: {
         id: '3000000001',
         name: 'CLI test product',
         serviceUuid: '9d5e0000-4a1b-4c8e-9f0d-000000000001',
-        psdiServiceUuid: 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a01',
-        psdiCharacteristicUuid: 'c4a0e5f6-5b2d-4f4e-8a3c-1d7e9b2f6a02',
+        psdiServiceUuid: 'e625601e-9e55-4597-a598-76018a0d293d',
+        psdiCharacteristicUuid: '26e2b12b-85f0-4f3f-9fdd-91d114270e6e',
       },
       board: { id: 'c28e10000001', address: 'c2:8e:10:00:00:01' },
       profileId: 'devicebench-v1',
       psdiSource: 'tool',
       psdi: 'FW-0042',
     });
-    store.close();
+    await store.close();
 
     const result = await runCli([
       'audit',
@@ -292,8 +296,8 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
     expect(JSON.parse(result.stdout).outcomes).toMatchObject([
       { recordId: reserved.id, action: 'released', state: 'released' },
     ]);
-    const after = openAuditStore({ file: join(data, 'audit.sqlite') });
-    expect(after.get(reserved.id)).toMatchObject({ state: 'released', psdiHeld: false });
-    after.close();
+    const after = await openLog(data);
+    expect(await after.get(reserved.id)).toMatchObject({ state: 'released', psdiHeld: false });
+    await after.close();
   });
 });

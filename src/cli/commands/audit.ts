@@ -88,7 +88,9 @@ export function auditCommand(runner: Runner): CommandModule {
           handler: (argv) => {
             const flags = parseFlags(searchSchema, argv);
             return runner({ ...globalFlags(argv), json: flags.json }, async ({ session, out }) => {
-              const page = session.audit().search({ ...query(flags), limit: flags.limit });
+              const page = await (
+                await session.audit()
+              ).search({ ...query(flags), limit: flags.limit });
               if (flags.json) out.document(page);
               for (const r of page.items) out.line(describeRecord(r));
               out.line(`${page.items.length} of ${page.total} records`);
@@ -104,14 +106,15 @@ export function auditCommand(runner: Runner): CommandModule {
           handler: (argv) => {
             const flags = parseFlags(exportSchema, argv);
             return runner(globalFlags(argv), async ({ session, out }) => {
-              const csv = session.audit().exportCsv(query(flags));
+              const store = await session.audit();
+              const csv = await store.exportCsv(query(flags));
               if (!flags.csv) {
                 process.stdout.write(csv);
                 return EXIT.ok;
               }
               await mkdir(dirname(flags.csv), { recursive: true });
               await writeFile(flags.csv, csv);
-              const rows = session.audit().search({ ...query(flags), limit: 1 }).total;
+              const rows = (await store.search({ ...query(flags), limit: 1 })).total;
               out.note(`${rows} records written to ${flags.csv}`);
               return EXIT.ok;
             });
@@ -161,10 +164,10 @@ async function reconcileAll(
   ctx: CommandContext,
   flags: z.output<typeof reconcileSchema>,
 ): Promise<ExitCode> {
-  const store = ctx.session.audit();
-  let records = store.listUnfinished();
+  const store = await ctx.session.audit();
+  let records = await store.listUnfinished();
   if (flags.record !== undefined) {
-    const record = store.get(flags.record);
+    const record = await store.get(flags.record);
     if (!record) throw new UsageError('--record', `no record ${flags.record}`);
     if (!needsReconciling(record))
       throw new UsageError(

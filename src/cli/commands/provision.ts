@@ -82,7 +82,7 @@ export function provisionCommand(runner: Runner): CommandModule {
         });
         const central = await ctx.session.central();
         const product = await ctx.session.product(flags.product);
-        const run = { central, store: ctx.session.audit(), product, profile: input.profile };
+        const run = { central, store: await ctx.session.audit(), product, profile: input.profile };
         const outcomes = flags.board
           ? [await one(ctx, flags.board, input, run)]
           : await batch(ctx, flags, input, run);

@@ -223,8 +223,8 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
     return EXIT.failed;
   }
 
-  const log = session.scenarioLog();
-  const summary = log.start({
+  const log = await session.scenarioLog();
+  const summary = await log.start({
     productId: product?.id ?? '',
     productName: product?.name ?? suite,
     deviceId: ad.id,
@@ -235,6 +235,8 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
   });
   const events: TimelineEvent[] = [];
   let pending: TimelineEvent[] = [];
+  /** Event batches go to the log in order, one write after another. */
+  let appended: Promise<void> = Promise.resolve();
   const runs: ReportedRun[] = [];
   const failedActions = new Map<number, Extract<TimelineEvent, { kind: 'action' }>>();
   let lastConnectError: string | undefined;
@@ -273,8 +275,9 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
         `${runs.length} scenario runs`,
       );
       if (event.kind !== 'scenario-end') return;
-      log.append(summary.id, pending);
+      const batch = pending;
       pending = [];
+      appended = appended.then(() => log.append(summary.id, batch));
       const reported = {
         run: event.run,
         result: event.result,
@@ -293,8 +296,9 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
   ctx.interrupt.removeEventListener('abort', onAbort);
   progress.stop();
   await deliveries;
-  if (pending.length) log.append(summary.id, pending);
-  const final = log.finish(summary.id, outcome.reason);
+  await appended;
+  if (pending.length) await log.append(summary.id, pending);
+  const final = await log.finish(summary.id, outcome.reason);
 
   const noRun = runs.length ? undefined : (lastConnectError ?? 'no scenario ran');
   await writeReports(
@@ -330,9 +334,9 @@ async function delivery(
   board: string,
 ): Promise<DeliverResult> {
   const platform = await ctx.session.platform();
-  const psdi = ctx.session
-    .audit()
-    .search({ productId: product.id, text: board, states: ['verified'], limit: 1 }).items[0]?.psdi;
+  // The board's id is its address as noble names it: 12 hex digits, no colons.
+  const boardId = board.replaceAll(':', '').toLowerCase();
+  const psdi = await (await ctx.session.audit()).verifiedPsdi(product.id, boardId);
   try {
     return deliverToWebhook(url, platform.channelSecret, product, psdi);
   } catch (err) {

@@ -33,11 +33,14 @@ export function verifyCommand(runner: Runner): CommandModule {
       return runner({ ...globalFlags(argv), json: flags.json }, async ({ session, out }) => {
         const central = await session.central();
         const product = await session.product(flags.product);
-        const record =
-          session
-            .audit()
-            .search({ productId: product.id, text: flags.board, states: ['verified'], limit: 500 })
-            .items.find((r) => sameAddress(r.boardAddress, flags.board)) ?? null;
+        const store = await session.audit();
+        const page = await store.search({
+          productId: product.id,
+          text: flags.board,
+          states: ['verified'],
+          limit: 500,
+        });
+        const record = page.items.find((r) => sameAddress(r.boardAddress, flags.board)) ?? null;
         let psdi: string | null = null;
         let problem: string | undefined;
         try {

@@ -12,6 +12,7 @@ import { modulesOperations } from './contracts/modules';
 import { notificationsOperations } from './contracts/notifications';
 import { videoOperations } from './contracts/video';
 import { iapOperations } from './contracts/iap';
+import { lineOperations } from './contracts/line';
 import { loginOperations } from './contracts/login';
 import { scenariosEvents, scenariosOperations } from './contracts/scenarios';
 import { serviceMessagesOperations } from './contracts/service-messages';
@@ -60,6 +61,7 @@ export const operations = {
   ...iapOperations,
   ...loginOperations,
   ...bleOperations,
+  ...lineOperations,
   ...scenariosOperations,
 } as const;
 

@@ -2,6 +2,7 @@
 // UI shows, naming the field where there is one, with the platform's status and request id.
 import { PlatformError, PlatformUnreachableError, RequestTooLargeError } from '../platform/http';
 import type { FieldError } from '../platform/field-errors';
+import { StoreUnavailableError } from '../audit/errors';
 import type { AppErrorBody } from './contract';
 
 /** A failure the app itself decided on (bad input it could only check late, missing setup). */
@@ -25,6 +26,7 @@ export function toAppError(err: unknown): AppErrorBody {
   if (err instanceof PlatformError) return platformError(err);
   if (err instanceof PlatformUnreachableError) return { code: 'unreachable', message: err.message };
   if (err instanceof RequestTooLargeError) return { code: 'invalid_input', message: err.message };
+  if (err instanceof StoreUnavailableError) return { code: 'unreachable', message: err.message };
   return {
     code: 'internal',
     message: `Unexpected error: ${err instanceof Error ? err.message : String(err)}`,

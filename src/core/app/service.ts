@@ -23,6 +23,7 @@ import type { AppContext, AppOptions, AreaEvents, AreaHandlers } from './handler
 import { embedHandlers } from './handlers/embed';
 import { emulatorEventSources, emulatorHandlers } from './handlers/emulator';
 import { iapHandlers } from './handlers/iap';
+import { lineHandlers } from './handlers/line';
 import { loginHandlers } from './handlers/login';
 import { messagingHandlers } from './handlers/messaging';
 import { missionStickersHandlers } from './handlers/mission-stickers';
@@ -71,7 +72,7 @@ export async function startApp(options: AppOptions): Promise<AppService> {
 
   const webhooks = await startWebhooks(ctx);
   const ble = await startBle(ctx, options.bleHost);
-  const scenarios = startScenarios(ctx, ble.supervisor, ble.provisioning.store);
+  const scenarios = startScenarios(ctx, ble.supervisor, () => ble.provisioning.store());
 
   const handlers: AreaHandlers<typeof operations> = {
     ...appHandlers(ctx),
@@ -88,6 +89,7 @@ export async function startApp(options: AppOptions): Promise<AppService> {
     ...loginHandlers(ctx),
     ...webhooks.handlers,
     ...ble.handlers,
+    ...lineHandlers(ble.provisioning),
     ...scenarios.handlers,
   };
   const sources: AreaEvents<typeof events> = {

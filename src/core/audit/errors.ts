@@ -49,3 +49,20 @@ export class InvalidTransitionError extends Error {
     super(`record #${recordId} cannot go from ${from} to ${to}${reason ? `: ${reason}` : ''}`);
   }
 }
+
+/**
+ * The database could not be reached or dropped the connection. Whatever the statement was, its
+ * outcome is unknown to the caller: a batch stops taking boards until the store answers again.
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+  constructor(
+    readonly location: string,
+    cause: unknown,
+  ) {
+    super(
+      `the audit log at ${location} is unreachable (${cause instanceof Error ? cause.message : String(cause)})`,
+      { cause },
+    );
+  }
+}

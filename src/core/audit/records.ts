@@ -70,6 +70,8 @@ export type ProvisioningRecord = z.output<typeof provisioningRecordSchema>;
 
 export const auditQuerySchema = z.object({
   productId: z.string().min(1).optional(),
+  /** Records taken at this station only (a line's log holds every station's). */
+  station: z.string().min(1).max(100).optional(),
   /** Case-insensitive substring of the PSDI or of the board address. */
   text: z.string().max(200).optional(),
   states: z.array(z.enum(provisioningStates)).optional(),
@@ -88,3 +90,24 @@ export interface AuditPage {
   offset: number;
   limit: number;
 }
+
+/** The line as the shared log sees it (docs/decisions.md, "Production line"). */
+export const lineStationSchema = z.object({
+  station: z.string(),
+  /** The newest change any of its records saw, ms since the epoch. */
+  lastSeenAt: z.number(),
+  /** Verified in the last hour. */
+  boardsPerHour: z.number().int(),
+  /** Records reserved or written now: boards in flight, or left by a crash. */
+  inFlight: z.number().int(),
+  failedLastHour: z.number().int(),
+});
+export const lineStatusSchema = z.object({
+  at: z.number(),
+  stations: z.array(lineStationSchema),
+  /** Failures of the last hour by the step that failed. */
+  failuresByStep: z.array(z.object({ step: z.string(), count: z.number().int() })),
+  /** What reconcile works on, with the station that holds each. */
+  unfinished: z.array(provisioningRecordSchema),
+});
+export type LineStatus = z.output<typeof lineStatusSchema>;

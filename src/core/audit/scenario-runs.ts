@@ -1,7 +1,8 @@
 // Dry runs in the audit log: each run's summary, the set it ran (so a run can be read back
-// after the set changed) and every timeline event, in the same SQLite file as provisioning.
-// Events are appended in batches (a scenario's worth) so the log costs the radio nothing;
-// a run the app did not finish is marked `interrupted` when the log next opens.
+// after the set changed) and every timeline event, beside the provisioning records (the same
+// SQLite file, or the line's PostgreSQL: postgres-scenario-runs.ts). Events are appended in
+// batches (a scenario's worth) so the log costs the radio nothing; a run the station did not
+// finish is marked `interrupted` when its log next opens.
 import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import { openAuditDatabase } from './database';
@@ -45,7 +46,32 @@ CREATE TABLE IF NOT EXISTS scenario_run_events (
 );
 `;
 
-interface RunRow {
+/** The run log as the scenario service uses it, on either engine. */
+export interface ScenarioRunLog {
+  start(run: NewRun): Promise<ScenarioRunSummary>;
+  /** Appends events in order, counting the results among them. */
+  append(id: number, events: readonly TimelineEvent[]): Promise<void>;
+  finish(id: number, reason: StopReason): Promise<ScenarioRunSummary>;
+  get(id: number): Promise<ScenarioRunSummary | undefined>;
+  /** The run with the set it ran and every event, in order. */
+  read(id: number): Promise<RunRead | undefined>;
+  /** Newest first. */
+  list(query?: z.input<typeof runListQuerySchema>): Promise<RunList>;
+  close(): Promise<void>;
+}
+
+export interface RunRead {
+  run: ScenarioRunSummary;
+  set: RunnableSet;
+  events: TimelineEvent[];
+}
+
+export interface RunList {
+  items: ScenarioRunSummary[];
+  total: number;
+}
+
+export interface RunRow {
   id: number;
   started_at: number;
   ended_at: number | null;
@@ -76,7 +102,22 @@ export interface NewRun {
 
 const FAILURE = RESULT_CODES.filter((c) => c !== 'SUCCESS');
 
-export class ScenarioRunLog {
+/** Results and failures among a batch of events: what a run's counters go up by. */
+export function countResults(events: readonly TimelineEvent[]): {
+  results: number;
+  failures: number;
+} {
+  let results = 0;
+  let failures = 0;
+  for (const event of events)
+    if (event.kind === 'scenario-end') {
+      results++;
+      if ((FAILURE as readonly string[]).includes(event.result.resultCode)) failures++;
+    }
+  return { results, failures };
+}
+
+export class SqliteScenarioRunLog implements ScenarioRunLog {
   private readonly db: Database.Database;
   private readonly station: string;
   private readonly now: () => number;
@@ -91,12 +132,13 @@ export class ScenarioRunLog {
     this.db.exec(MIGRATION);
     this.db
       .prepare(
-        `UPDATE scenario_runs SET status = 'interrupted', ended_at = ? WHERE status = 'running'`,
+        `UPDATE scenario_runs SET status = 'interrupted', ended_at = ?
+         WHERE status = 'running' AND station = ?`,
       )
-      .run(this.now());
+      .run(this.now(), this.station);
   }
 
-  start(run: NewRun): ScenarioRunSummary {
+  async start(run: NewRun): Promise<ScenarioRunSummary> {
     const { lastInsertRowid } = this.db
       .prepare(
         `INSERT INTO scenario_runs (started_at, product_id, product_name, device_id, board_name,
@@ -121,7 +163,7 @@ export class ScenarioRunLog {
   }
 
   /** Appends events in one transaction, counting the results among them. */
-  append(id: number, events: readonly TimelineEvent[]): void {
+  async append(id: number, events: readonly TimelineEvent[]): Promise<void> {
     if (!events.length) return;
     const insert = this.db.prepare(
       'INSERT INTO scenario_run_events (run_id, seq, event) VALUES (?, ?, ?)',
@@ -132,21 +174,14 @@ export class ScenarioRunLog {
     this.db.transaction(() => {
       let seq = this.nextSeq.get(id);
       if (seq === undefined) throw new Error(`scenario run ${id} is not running in this log`);
-      let results = 0;
-      let failures = 0;
-      for (const event of events) {
-        insert.run(id, seq++, JSON.stringify(event));
-        if (event.kind === 'scenario-end') {
-          results++;
-          if ((FAILURE as readonly string[]).includes(event.result.resultCode)) failures++;
-        }
-      }
+      for (const event of events) insert.run(id, seq++, JSON.stringify(event));
+      const { results, failures } = countResults(events);
       this.nextSeq.set(id, seq);
       if (results) count.run(results, failures, id);
     })();
   }
 
-  finish(id: number, reason: StopReason): ScenarioRunSummary {
+  async finish(id: number, reason: StopReason): Promise<ScenarioRunSummary> {
     this.db
       .prepare(
         `UPDATE scenario_runs SET status = 'finished', ended_at = ?, stop_reason = ? WHERE id = ?`,
@@ -156,16 +191,17 @@ export class ScenarioRunLog {
     return this.require(id);
   }
 
-  get(id: number): ScenarioRunSummary | undefined {
+  async get(id: number): Promise<ScenarioRunSummary | undefined> {
+    return this.summary(id);
+  }
+
+  private summary(id: number): ScenarioRunSummary | undefined {
     const row = this.db.prepare('SELECT * FROM scenario_runs WHERE id = ?').get(id) as
       RunRow | undefined;
     return row && toSummary(row);
   }
 
-  /** The run with the set it ran and every event, in order. */
-  read(
-    id: number,
-  ): { run: ScenarioRunSummary; set: RunnableSet; events: TimelineEvent[] } | undefined {
+  async read(id: number): Promise<RunRead | undefined> {
     const row = this.db.prepare('SELECT * FROM scenario_runs WHERE id = ?').get(id) as
       RunRow | undefined;
     if (!row) return undefined;
@@ -179,11 +215,7 @@ export class ScenarioRunLog {
     return { run: toSummary(row), set: runnableSetSchema.parse(JSON.parse(row.set_json)), events };
   }
 
-  /** Newest first. */
-  list(query: z.input<typeof runListQuerySchema> = {}): {
-    items: ScenarioRunSummary[];
-    total: number;
-  } {
+  async list(query: z.input<typeof runListQuerySchema> = {}): Promise<RunList> {
     const q = runListQuerySchema.parse(query);
     const where = 'WHERE (@productId IS NULL OR product_id = @productId)';
     const params = { productId: q.productId ?? null };
@@ -198,18 +230,18 @@ export class ScenarioRunLog {
     return { items: rows.map(toSummary), total };
   }
 
-  close(): void {
-    this.db.close();
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
   }
 
   private require(id: number): ScenarioRunSummary {
-    const run = this.get(id);
+    const run = this.summary(id);
     if (!run) throw new Error(`no scenario run ${id}`);
     return run;
   }
 }
 
-function toSummary(row: RunRow): ScenarioRunSummary {
+export function toSummary(row: RunRow): ScenarioRunSummary {
   return {
     id: row.id,
     startedAt: row.started_at,

@@ -1,8 +1,11 @@
 // Provisioning every blank board in range: scan for the profile's service, queue each new
 // board once, run at most `concurrency` at a time, and end when no new board has shown up for
 // `idleMs`. stop() starts no new board and lets the running ones end with correct records.
+// When the audit log cannot be reached the batch holds: no new board starts (nothing may be
+// written without a committed reservation), boards turned away go back in the queue, and it
+// carries on once the log answers again.
 import type { Advertisement, BleCentral } from '../ble/port';
-import { BoardBusyError } from '../audit/errors';
+import { BoardBusyError, StoreUnavailableError } from '../audit/errors';
 import type { ProvisioningStep } from '../audit/records';
 import type { AuditStore, PsdiAllocator } from '../audit/store';
 import type { ProvisioningProfile } from './profile';
@@ -34,6 +37,8 @@ export interface BatchOptions {
   idleMs?: number;
   /** Start at most this many boards. */
   maxBoards?: number;
+  /** How often a held batch asks whether the audit log is back; default 1 s. */
+  storeRetryMs?: number;
   onEvent?: (event: BatchEvent) => void;
 }
 
@@ -76,6 +81,8 @@ export interface BatchSummary {
 export type BatchEvent =
   | { type: 'board'; status: BatchBoardStatus }
   | { type: 'progress'; event: ProvisionEvent }
+  /** The audit log went away (`error`) or came back (no `error`). */
+  | { type: 'store'; available: boolean; error?: string }
   | { type: 'finished'; summary: BatchSummary };
 
 export interface BatchRun {
@@ -87,6 +94,8 @@ export interface BatchRun {
    */
   stop(options?: { cut?: boolean }): Promise<BatchSummary>;
   boards(): BatchBoardStatus[];
+  /** Why the batch is holding, while the audit log cannot be reached. */
+  storeError(): string | undefined;
 }
 
 export function startBatch(options: BatchOptions): BatchRun {
@@ -116,6 +125,8 @@ class Batch implements BatchRun {
   private stopped = false;
   private ended = false;
   private scanError: string | undefined;
+  private storeDown: string | undefined;
+  private storeTimer: ReturnType<typeof setTimeout> | undefined;
   private scan: Promise<{ stop(): Promise<void> } | undefined>;
   private resolve!: (summary: BatchSummary) => void;
 
@@ -140,6 +151,10 @@ class Batch implements BatchRun {
 
   boards(): BatchBoardStatus[] {
     return [...this.statuses.values()].map((s) => ({ ...s }));
+  }
+
+  storeError(): string | undefined {
+    return this.storeDown;
   }
 
   async stop(options: { cut?: boolean } = {}): Promise<BatchSummary> {
@@ -187,7 +202,12 @@ class Batch implements BatchRun {
   }
 
   private pump(): void {
-    while (!this.stopped && this.running < this.concurrency && this.queue.length) {
+    while (
+      !this.stopped &&
+      this.storeDown === undefined &&
+      this.running < this.concurrency &&
+      this.queue.length
+    ) {
       const ad = this.queue.shift() as Advertisement;
       void this.provision(ad);
     }
@@ -198,7 +218,7 @@ class Batch implements BatchRun {
     this.started++;
     this.firstStart ??= performance.now();
     const started = performance.now();
-    this.update(ad.address, { state: 'running' });
+    this.update(ad.address, { state: 'running', error: undefined });
     try {
       const { record } = await provisionBoard({
         central: this.options.central,
@@ -219,7 +239,28 @@ class Batch implements BatchRun {
       });
     } catch (err) {
       const durationMs = performance.now() - started;
-      if (err instanceof ProvisionCancelledError)
+      if (
+        err instanceof ProvisionError &&
+        err.cause instanceof StoreUnavailableError &&
+        !err.record &&
+        !this.stopped
+      ) {
+        // Turned away before anything was reserved, so nothing reached the board: queue it again.
+        this.update(ad.address, { state: 'queued', error: err.cause.message, durationMs });
+        this.queue.unshift(ad);
+        this.started--;
+        this.holdForStore(err.cause);
+      } else if (err instanceof ProvisionError && err.cause instanceof StoreUnavailableError) {
+        this.holdForStore(err.cause);
+        this.update(ad.address, {
+          state: 'failed',
+          error: errorMessage(err),
+          step: err.step,
+          recordId: err.record?.id,
+          psdi: err.record?.psdi,
+          durationMs,
+        });
+      } else if (err instanceof ProvisionCancelledError)
         this.update(ad.address, {
           state: 'skipped',
           skipReason: 'stopped',
@@ -243,6 +284,29 @@ class Batch implements BatchRun {
       this.pump();
       this.maybeEnd();
     }
+  }
+
+  /** Holds the batch and asks the log every `storeRetryMs` until it answers. */
+  private holdForStore(err: StoreUnavailableError): void {
+    if (this.storeDown !== undefined) return;
+    this.storeDown = err.message;
+    this.emit({ type: 'store', available: false, error: err.message });
+    const check = () => {
+      this.storeTimer = undefined;
+      if (this.ended) return;
+      this.options.store.ping().then(
+        () => {
+          this.storeDown = undefined;
+          this.emit({ type: 'store', available: true });
+          this.pump();
+          this.maybeEnd();
+        },
+        () => {
+          if (!this.ended) this.storeTimer = setTimeout(check, this.options.storeRetryMs ?? 1_000);
+        },
+      );
+    };
+    this.storeTimer = setTimeout(check, this.options.storeRetryMs ?? 1_000);
   }
 
   private progress(address: string, event: ProvisionEvent): void {
@@ -269,6 +333,7 @@ class Batch implements BatchRun {
     }
     this.ended = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.storeTimer) clearTimeout(this.storeTimer);
     void this.scan
       .then((handle) => handle?.stop())
       .catch(() => undefined)

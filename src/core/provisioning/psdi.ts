@@ -1,6 +1,6 @@
 // PSDI allocation per product: a prefixed sequence, random strings, or a list from CSV. An
-// allocator only picks; the audit store runs it inside the reserving transaction, so a PSDI
-// is checked and taken atomically and never handed to two live boards.
+// allocator only picks; the audit store takes the pick atomically (and asks again when another
+// station took it first), so a PSDI is never handed to two live boards.
 import { randomInt } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
@@ -94,13 +94,13 @@ function sequenceAllocator(
   // The counter is per prefix: changing the prefix starts a new series, going back resumes it.
   const key = `sequence:${prefix}`;
   return {
-    allocate(context: AllocationContext): string {
-      let n = Math.max(context.readCounter(key) ?? start, start);
-      // A sequence never repeats: numbers already in the log (even released) are skipped.
-      while (context.wasRecorded(format(n))) n++;
+    async allocate(context: AllocationContext): Promise<string> {
+      // A sequence never repeats: a number is taken once, at any station, and numbers already
+      // in the log (entered by hand, even released) are skipped.
+      let n = await context.takeNumber(key, start);
+      while (await context.wasRecorded(format(n))) n = await context.takeNumber(key, start);
       const psdi = format(n);
       checkPsdi(psdi, maxBytes);
-      context.writeCounter(key, n + 1);
       return psdi;
     },
   };
@@ -127,12 +127,12 @@ function randomAllocator(
       'length',
     );
   return {
-    allocate(context: AllocationContext): string {
+    async allocate(context: AllocationContext): Promise<string> {
       // A random PSDI is never reissued, even released: the space is large, a clash is a fluke.
       for (let tries = 0; tries < 100; tries++) {
         const psdi =
           prefix + Array.from({ length }, () => symbols[randomInt(symbols.length)]).join('');
-        if (!context.wasRecorded(psdi)) return psdi;
+        if (!(await context.wasRecorded(psdi))) return psdi;
       }
       throw new PsdiError(
         `100 random PSDIs of ${length} characters were all taken; use a longer length`,
@@ -156,10 +156,10 @@ function listAllocator(values: string[], maxBytes: number): PsdiAllocator {
     seen.set(psdi, i);
   });
   return {
-    allocate(context: AllocationContext): string {
+    async allocate(context: AllocationContext): Promise<string> {
       // A list is finite and curated: an entry whose record let it go (released, or failed
       // before the board could take it) is handed out again.
-      const free = values.find((psdi) => !context.isHeld(psdi));
+      const free = await context.firstFree(values);
       if (free === undefined)
         throw new PsdiError(`all ${values.length} PSDIs in the list are taken`, 'values');
       return free;

@@ -65,7 +65,7 @@ export function needsReconciling(record: ProvisioningRecord): boolean {
 export async function reconcile(options: ReconcileOptions): Promise<ReconcileOutcome> {
   const { store, profile } = options;
   const id = typeof options.record === 'number' ? options.record : options.record.id;
-  const record = store.get(id);
+  const record = await store.get(id);
   if (!record) throw new Error(`no provisioning record #${id}`);
   if (!needsReconciling(record))
     throw new Error(
@@ -104,8 +104,8 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileOut
       );
     case 'carries-psdi': {
       let next = record;
-      if (next.state !== 'written') next = reporter.record(store.markWritten(id));
-      next = reporter.record(store.markVerified(id));
+      if (next.state !== 'written') next = reporter.record(await store.markWritten(id));
+      next = reporter.record(await store.markVerified(id));
       return outcome(
         'verified',
         next,
@@ -116,7 +116,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileOut
       const error = `the board carries PSDI "${finding.psdi}", not the reserved "${record.psdi}"`;
       // The reserved PSDI is not on its board, and no other board was ever given it.
       const next = reporter.record(
-        store.markFailed(id, { step: 'reconcile', error, psdiHeld: false }),
+        await store.markFailed(id, { step: 'reconcile', error, psdiHeld: false }),
       );
       return outcome('failed', next, error);
     }
@@ -124,7 +124,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileOut
       if (finding.devicePsdi !== undefined && finding.devicePsdi !== record.psdi) {
         const error = `the board reports PSDI "${finding.devicePsdi}", not the recorded "${record.psdi}"`;
         const next = reporter.record(
-          store.markFailed(id, { step: 'reconcile', error, psdiHeld: false }),
+          await store.markFailed(id, { step: 'reconcile', error, psdiHeld: false }),
         );
         return outcome('failed', next, error);
       }
@@ -134,7 +134,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileOut
           : options.whenBlank;
       if (choice === 'release') {
         const next = reporter.record(
-          store.release(id, 'released by reconcile: the board was found uncommitted'),
+          await store.release(id, 'released by reconcile: the board was found uncommitted'),
         );
         return outcome(
           'released',
@@ -168,7 +168,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileOut
         );
       } catch (err) {
         if (!(err instanceof ProvisionError)) throw err;
-        return outcome('failed', err.record ?? store.get(id) ?? record, err.message);
+        return outcome('failed', err.record ?? (await store.get(id)) ?? record, err.message);
       }
     }
   }

@@ -65,7 +65,7 @@ export interface ReadBackOptions {
  * place while the link closes instead of after it; what it throws is thrown from here.
  */
 export async function readBackPsdi(
-  options: ReadBackOptions & { onRead?: (psdi: string) => void },
+  options: ReadBackOptions & { onRead?: (psdi: string) => void | Promise<void> },
 ): Promise<string> {
   const deadline = performance.now() + options.timeoutMs;
   const remaining = () => Math.max(1, deadline - performance.now());
@@ -105,7 +105,7 @@ export async function readBackPsdi(
   }
   const closing = connection.disconnect().catch(() => undefined);
   try {
-    options.onRead?.(psdi);
+    await options.onRead?.(psdi);
   } finally {
     await closing;
   }
@@ -117,13 +117,13 @@ export async function readBackPsdi(
  * match while the link closes (see `readBackPsdi`).
  */
 export async function verifyBoard(
-  options: ReadBackOptions & { psdi: string; onVerified?: () => void },
+  options: ReadBackOptions & { psdi: string; onVerified?: () => void | Promise<void> },
 ): Promise<void> {
   await readBackPsdi({
     ...options,
-    onRead: (actual) => {
+    onRead: async (actual) => {
       if (actual !== options.psdi) throw new PsdiMismatchError(options.psdi, actual);
-      options.onVerified?.();
+      await options.onVerified?.();
     },
   });
 }

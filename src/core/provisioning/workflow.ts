@@ -3,7 +3,7 @@
 // disk before the next radio step (docs/provisioning-protocol.md, "The tool's steps").
 import type { Advertisement, BleCentral, BleConnection, ServiceInfo } from '../ble/port';
 import { normalizeUuid } from '../ble/port';
-import { BoardBusyError, PsdiTakenError } from '../audit/errors';
+import { BoardBusyError, PsdiTakenError, StoreUnavailableError } from '../audit/errors';
 import type { ProvisioningRecord, ProvisioningStep } from '../audit/records';
 import type { AuditStore, PsdiAllocator, ReserveInput } from '../audit/store';
 import { encodeUuid, STATUS, type ProvisioningProfile } from './profile';
@@ -177,7 +177,7 @@ class ProvisionRun {
       }
       return await this.complete();
     } catch (err) {
-      throw this.failed(err);
+      throw await this.failed(err);
     }
   }
 
@@ -189,7 +189,7 @@ class ProvisionRun {
       this.resumed = true;
       return await this.complete();
     } catch (err) {
-      throw this.failed(err);
+      throw await this.failed(err);
     }
   }
 
@@ -206,7 +206,7 @@ class ProvisionRun {
     }
   }
 
-  private reserveFromTool(): ProvisioningRecord {
+  private async reserveFromTool(): Promise<ProvisioningRecord> {
     const source = this.options.psdi;
     if (source === undefined)
       throw new FatalStepError('reserve', 'no PSDI or PSDI strategy was given', 1);
@@ -216,13 +216,13 @@ class ProvisionRun {
       typeof source === 'string'
         ? (checkPsdi(source, maxBytes), source)
         : {
-            allocate: (context) => {
-              const value = source.allocate(context);
+            allocate: async (context) => {
+              const value = await source.allocate(context);
               checkPsdi(value, maxBytes);
               return value;
             },
           };
-    return this.store.reserve(this.reserveInput(psdi));
+    return await this.store.reserve(this.reserveInput(psdi));
   }
 
   private reserveInput(psdi: PsdiAllocator | string): ReserveInput {
@@ -277,7 +277,7 @@ class ProvisionRun {
       }
       written = true;
       const record = this.requireRecord();
-      this.record = this.reporter.record(this.store.markWritten(record.id, writeAttempt));
+      this.record = this.reporter.record(await this.store.markWritten(record.id, writeAttempt));
     }
     return this.verifyAndRecord(true);
   }
@@ -315,14 +315,15 @@ class ProvisionRun {
   }
 
   /** The read-back matched: written (if the ack was lost) and verified, durably. */
-  private recordVerified(
+  private async recordVerified(
     record: ProvisioningRecord,
     markedWritten: boolean,
     attempt: number,
-  ): void {
+  ): Promise<void> {
     try {
-      if (!markedWritten) this.record = this.reporter.record(this.store.markWritten(record.id));
-      this.record = this.reporter.record(this.store.markVerified(record.id, attempt));
+      if (!markedWritten)
+        this.record = this.reporter.record(await this.store.markWritten(record.id));
+      this.record = this.reporter.record(await this.store.markVerified(record.id, attempt));
     } catch (err) {
       // A disk or database failure: the board is fine, the log is not; retrying cannot help.
       throw new FatalStepError(
@@ -563,12 +564,12 @@ class ProvisionRun {
       return;
     }
     try {
-      this.record = this.reporter.record(this.store.reserve(this.reserveInput(psdi)));
+      this.record = this.reporter.record(await this.store.reserve(this.reserveInput(psdi)));
     } catch (err) {
       if (!(err instanceof PsdiTakenError))
         throw new FatalStepError('reserve', errorMessage(err), 1);
       // A duplicate from the board is logged, but never holds the PSDI: the holder keeps it.
-      const refused = this.store.recordRefused({
+      const refused = await this.store.recordRefused({
         ...this.reserveInput(psdi),
         psdi,
         step: 'reserve',
@@ -602,32 +603,45 @@ class ProvisionRun {
     return this.record;
   }
 
-  /** Records the failure durably and turns it into the ProvisionError the caller sees. */
-  private failed(err: unknown): ProvisionError {
+  /**
+   * Records the failure durably and turns it into the ProvisionError the caller sees. When the
+   * log itself cannot be written (the database went away), the record stays unfinished there:
+   * reconcile settles it by what the board carries.
+   */
+  private async failed(err: unknown): Promise<ProvisionError> {
     if (err instanceof ProvisionError) return err;
     const step: ProvisioningStep =
       err instanceof StepFailure || err instanceof FatalStepError
         ? err.step
-        : err instanceof BoardBusyError || err instanceof PsdiTakenError || err instanceof PsdiError
+        : err instanceof BoardBusyError ||
+            err instanceof PsdiTakenError ||
+            err instanceof PsdiError ||
+            (err instanceof StoreUnavailableError && !this.record)
           ? 'reserve'
           : this.lastStep;
     const attempts = err instanceof StepFailure || err instanceof FatalStepError ? err.attempts : 1;
-    const message = errorMessage(err);
+    let message = errorMessage(err);
     let record = err instanceof FatalStepError ? (err.record ?? this.record) : this.record;
-    if (err instanceof CancelledError) {
-      if (record && record.psdiHeld && !this.mayCarry)
-        record = this.reporter.record(this.store.release(record.id, message));
-      return new ProvisionCancelledError(step, message, this.board, { record, attempts });
+    try {
+      if (err instanceof CancelledError) {
+        if (record && record.psdiHeld && !this.mayCarry)
+          record = this.reporter.record(await this.store.release(record.id, message));
+        return new ProvisionCancelledError(step, message, this.board, { record, attempts });
+      }
+      if (record && record.psdiHeld && record.state !== 'verified')
+        record = this.reporter.record(
+          await this.store.markFailed(record.id, {
+            step,
+            error: message,
+            psdiHeld: this.mayCarry,
+            attempts,
+          }),
+        );
+    } catch (storeErr) {
+      if (!(storeErr instanceof StoreUnavailableError)) throw storeErr;
+      message = `${message}; ${storeErr.message}: record #${record?.id} is left ${record?.state} for reconcile`;
+      err = storeErr;
     }
-    if (record && record.psdiHeld && record.state !== 'verified')
-      record = this.reporter.record(
-        this.store.markFailed(record.id, {
-          step,
-          error: message,
-          psdiHeld: this.mayCarry,
-          attempts,
-        }),
-      );
     return new ProvisionError(step, message, this.board, { cause: err, record, attempts });
   }
 }

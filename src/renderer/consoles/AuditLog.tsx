@@ -25,6 +25,7 @@ const STATES: AuditRecordView['state'][] = [
 
 interface Filters {
   productId: string;
+  station: string;
   text: string;
   state: '' | AuditRecordView['state'];
 }
@@ -33,12 +34,20 @@ export function AuditLog() {
   const api = useApi();
   const id = useId();
   const products = useResource(useCallback(() => api.things.listTrialProducts({}), [api]));
-  const [draft, setDraft] = useState<Filters>({ productId: '', text: '', state: '' });
+  // Every station that wrote to this log (one on this machine's log, several on a line's).
+  const line = useResource(useCallback(() => api.line.getStatus({}), [api]));
+  const [draft, setDraft] = useState<Filters>({
+    productId: '',
+    station: '',
+    text: '',
+    state: '',
+  });
   const [applied, setApplied] = useState<Filters>(draft);
   const [offset, setOffset] = useState(0);
   const query = useMemo(
     () => ({
       productId: applied.productId || undefined,
+      station: applied.station || undefined,
       text: applied.text.trim() || undefined,
       states: applied.state ? [applied.state] : undefined,
     }),
@@ -102,6 +111,21 @@ export function AuditLog() {
               {products.value?.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-station`}>Station</label>
+            <select
+              id={`${id}-station`}
+              value={draft.station}
+              onChange={(event) => apply({ ...draft, station: event.target.value })}
+            >
+              <option value="">All stations</option>
+              {line.value?.stations.map((s) => (
+                <option key={s.station} value={s.station}>
+                  {s.station}
                 </option>
               ))}
             </select>

@@ -4,6 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import type { AppStatus, EnvironmentView } from '../../core/app/contract';
 import { ConfirmDialog } from '../components/ConfirmDialog';
+import { AuditPoolSettings } from './AuditPoolSettings';
 import { CopyableId } from '../components/CopyButton';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Panel } from '../components/Panel';
@@ -43,6 +44,8 @@ export function Settings({ activeId, environments, status, onChanged }: Settings
       </header>
 
       <KeychainStatus status={status} />
+
+      <AuditPoolSettings />
 
       <Panel
         title="Environments"

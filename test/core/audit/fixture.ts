@@ -1,8 +1,10 @@
-// Audit-store test helpers: a fresh store file per test and product/board inputs.
+// Audit-store test helpers: a fresh store per test on either engine, and product/board inputs.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openAuditStore, type AuditStore, type ReserveInput } from '../../../src/core/audit/store';
+import { openAuditStore, type AuditLocation } from '../../../src/core/audit/open-store';
+import type { AuditStore, ReserveInput } from '../../../src/core/audit/store';
+import type { TestPostgres } from '../../helpers/postgres';
 
 export const PRODUCT: ReserveInput['product'] = {
   id: '3000000001',
@@ -25,39 +27,59 @@ export function reserveInput(
   return { product, board: boardNo(n), profileId: 'devicebench-v1', psdiSource: 'tool', psdi };
 }
 
+export type Engine = 'sqlite' | 'postgres';
+
 export interface TempStore {
+  engine: Engine;
   dir: string;
-  file: string;
+  location: AuditLocation;
   store: AuditStore;
   /** A manual clock the store reads: set `now.value`. */
   now: { value: number };
-  reopen(): AuditStore;
-  cleanup(): void;
+  /** Another store on the same log, as another station would open it. */
+  open(station: string): Promise<AuditStore>;
+  reopen(): Promise<AuditStore>;
+  cleanup(): Promise<void>;
 }
 
-export function tempStore(station = 'bench-1'): TempStore {
+export async function tempStore(
+  engine: Engine,
+  postgres: TestPostgres | undefined,
+  station = 'bench-1',
+): Promise<TempStore> {
   const dir = mkdtempSync(join(tmpdir(), 'devicebench-audit-'));
-  const file = join(dir, 'audit.db');
+  let location: AuditLocation;
+  if (engine === 'sqlite') location = { kind: 'local', file: join(dir, 'audit.db') };
+  else {
+    if (!postgres) throw new Error('a PostgreSQL test store needs usePostgres()');
+    location = { kind: 'postgres', url: await postgres.database() };
+  }
   const now = { value: Date.UTC(2026, 0, 5, 9, 0, 0) };
-  const open = () => openAuditStore({ file, station, now: () => now.value });
+  const opened: AuditStore[] = [];
+  const open = async (name: string) => {
+    const store = await openAuditStore({ location, station: name, now: () => now.value });
+    opened.push(store);
+    return store;
+  };
   const t: TempStore = {
+    engine,
     dir,
-    file,
+    location,
     now,
-    store: open(),
-    reopen() {
-      t.store.close();
-      t.store = open();
+    store: await open(station),
+    open,
+    async reopen() {
+      await t.store.close();
+      t.store = await open(station);
       return t.store;
     },
-    cleanup() {
-      try {
-        t.store.close();
-      } catch {
-        /* already closed */
-      }
+    async cleanup() {
+      for (const store of opened) await store.close().catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },
   };
   return t;
 }
+
+/** Engines the shared store suite runs on. */
+export const ENGINES: Engine[] = ['sqlite', 'postgres'];

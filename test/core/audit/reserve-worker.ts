@@ -1,17 +1,20 @@
-// Child process for the concurrency test: reserves `count` sequence PSDIs on a shared audit
-// file as fast as it can and prints them as JSON. Run with `node --import tsx`.
-import { openAuditStore } from '../../../src/core/audit/store';
+// Child process for the concurrency tests: one station reserving `count` sequence PSDIs on a
+// shared log as fast as it can, printing them as JSON. Run with `node --import tsx`.
+import { openAuditStore, type AuditLocation } from '../../../src/core/audit/open-store';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import { reserveInput } from './fixture';
 
-const [file, worker, count] = process.argv.slice(2);
-const store = openAuditStore({ file: file as string, station: `worker-${worker}` });
+const [location, worker, count] = process.argv.slice(2);
+const store = await openAuditStore({
+  location: JSON.parse(location as string) as AuditLocation,
+  station: `worker-${worker}`,
+});
 const allocator = createPsdiAllocator({ kind: 'sequence', prefix: 'DB-', width: 5 }, 20);
 const psdis: string[] = [];
 for (let i = 0; i < Number(count); i++) {
   // Each worker owns a range of board numbers so BoardBusy never interferes.
-  const record = store.reserve(reserveInput(Number(worker) * 1000 + i, allocator));
+  const record = await store.reserve(reserveInput(Number(worker) * 1000 + i, allocator));
   psdis.push(record.psdi);
 }
-store.close();
+await store.close();
 process.stdout.write(JSON.stringify(psdis));

@@ -1,11 +1,11 @@
-// Dry runs in the audit log: events kept in order with the results counted, the set kept as it
-// ran, newest first per product, and a run the app never finished marked interrupted.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ScenarioRunLog, type NewRun } from '../../../src/core/audit/scenario-runs';
+// Dry runs in the audit log, on SQLite and on PostgreSQL: events kept in order with the results
+// counted, the set kept as it ran, newest first per product, and a run the station never
+// finished marked interrupted — on a line, only that station's.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NewRun } from '../../../src/core/audit/scenario-runs';
 import type { ScenarioResult, TimelineEvent } from '../../../src/core/scenario/schema';
+import { usePostgres } from '../../helpers/postgres';
+import { ENGINES, tempStore, type TempStore } from './fixture';
 
 const run = (productId = 'p1'): NewRun => ({
   productId,
@@ -39,18 +39,26 @@ const end = (n: number, code: ScenarioResult['resultCode']): TimelineEvent => ({
   result: result(code, n),
 });
 
-describe('scenario runs in the audit log', () => {
-  it('keeps events in order across batches and counts results and failures', () => {
-    let now = 1_000;
-    const log = new ScenarioRunLog({ file: ':memory:', station: 'bench-1', now: () => now });
-    const started = log.start(run());
+const postgres = usePostgres();
+
+describe.each(ENGINES)('scenario runs in the audit log on %s', (engine) => {
+  let t: TempStore;
+  beforeEach(async () => {
+    t = await tempStore(engine, postgres);
+  }, 30_000);
+  afterEach(() => t.cleanup());
+
+  it('keeps events in order across batches and counts results and failures', async () => {
+    t.now.value = 1_000;
+    const log = await t.store.scenarioRuns();
+    const started = await log.start(run());
     expect(started).toMatchObject({ status: 'running', station: 'bench-1', results: 0 });
     const first: TimelineEvent[] = [{ kind: 'connecting', at: 1, cycle: 1 }, end(1, 'SUCCESS')];
     const second: TimelineEvent[] = [end(2, 'GATT_ERROR'), end(3, 'BLE_CONNECTION_ERROR')];
-    log.append(started.id, first);
-    log.append(started.id, second);
-    now = 2_000;
-    const finished = log.finish(started.id, 'cycles');
+    await log.append(started.id, first);
+    await log.append(started.id, second);
+    t.now.value = 2_000;
+    const finished = await log.finish(started.id, 'cycles');
     expect(finished).toMatchObject({
       status: 'finished',
       stopReason: 'cycles',
@@ -58,27 +66,29 @@ describe('scenario runs in the audit log', () => {
       results: 3,
       failures: 2,
     });
-    const read = log.read(started.id);
+    const read = await log.read(started.id);
     expect(read?.events).toEqual([...first, ...second]);
     expect(read?.set).toEqual(run().set);
-    log.close();
   });
 
-  it('lists newest first per product, and marks a run left running as interrupted', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'scenario-runs-')), 'audit.sqlite');
-    const log = new ScenarioRunLog({ file, now: () => 5 });
-    const a = log.start(run('p1'));
-    log.finish(a.id, 'operator');
-    const b = log.start(run('p1'));
-    log.start(run('p2'));
-    expect(log.list({ productId: 'p1' }).items.map((r) => r.id)).toEqual([b.id, a.id]);
-    expect(log.list().total).toBe(3);
-    log.close();
+  it('lists newest first per product, and marks this station’s run left running as interrupted', async () => {
+    t.now.value = 5;
+    const log = await t.store.scenarioRuns();
+    const a = await log.start(run('p1'));
+    await log.finish(a.id, 'operator');
+    const b = await log.start(run('p1'));
+    await log.start(run('p2'));
+    expect((await log.list({ productId: 'p1' })).items.map((r) => r.id)).toEqual([b.id, a.id]);
+    expect((await log.list()).total).toBe(3);
+    const elsewhere = await (await t.open('bench-2')).scenarioRuns();
+    const other = await elsewhere.start(run('p3'));
 
-    // The app ended while b ran: on the next open it is interrupted, a is untouched.
-    const reopened = new ScenarioRunLog({ file, now: () => 9 });
-    expect(reopened.get(b.id)).toMatchObject({ status: 'interrupted', endedAt: 9 });
-    expect(reopened.get(a.id)).toMatchObject({ status: 'finished', endedAt: 5 });
-    reopened.close();
+    // This station ended while b ran: on its next open b is interrupted; a and the other
+    // station's run are untouched.
+    t.now.value = 9;
+    const reopened = await (await t.reopen()).scenarioRuns();
+    expect(await reopened.get(b.id)).toMatchObject({ status: 'interrupted', endedAt: 9 });
+    expect(await reopened.get(a.id)).toMatchObject({ status: 'finished', endedAt: 5 });
+    expect(await reopened.get(other.id)).toMatchObject({ status: 'running' });
   });
 });

@@ -22,8 +22,8 @@ function batch(options: Partial<BatchOptions> = {}) {
 }
 
 /** Every verified record is on its board, every board carrying a PSDI has a verified record. */
-function expectRecordsMatchBoards() {
-  const records = r.store.search({ productId: PRODUCT.id, limit: 500 }).items;
+async function expectRecordsMatchBoards() {
+  const records = (await r.store.search({ productId: PRODUCT.id, limit: 500 })).items;
   const verified = new Map(
     records.filter((x) => x.state === 'verified').map((x) => [x.boardAddress, x.psdi]),
   );
@@ -31,8 +31,8 @@ function expectRecordsMatchBoards() {
     const carries = board.provisioning?.committed?.psdi;
     expect(verified.get(board.address), board.address).toBe(carries);
   }
-  expect(r.store.listUnfinished()).toEqual([]);
-  expect(duplicateHeldPsdis(r.store)).toEqual([]);
+  expect(await r.store.listUnfinished()).toEqual([]);
+  expect(await duplicateHeldPsdis(r.store)).toEqual([]);
 }
 
 const tray = (count: number, overrides = {}) =>
@@ -40,7 +40,7 @@ const tray = (count: number, overrides = {}) =>
 
 describe('batch provisioning', () => {
   it('provisions a tray of 20 at concurrency 4: all verified, all PSDIs distinct', async () => {
-    r = rig(tray(20));
+    r = await rig(tray(20));
     const running = new Set<string>();
     let peak = 0;
     const run = batch({
@@ -61,12 +61,12 @@ describe('batch provisioning', () => {
       Array.from({ length: 20 }, (_, i) => `DB-${String(i + 1).padStart(4, '0')}`),
     );
     expect(summary.boardsPerMinute).toBeGreaterThan(0);
-    expect(r.store.search({ states: ['verified'] }).total).toBe(20);
-    expectRecordsMatchBoards();
+    expect((await r.store.search({ states: ['verified'] })).total).toBe(20);
+    await expectRecordsMatchBoards();
   }, 60_000);
 
   it('ends every faulty board in a correct record and gives no PSDI twice', async () => {
-    r = rig([
+    r = await rig([
       ...tray(4),
       blankBoard(5, { faults: { refuseConnection: true } }),
       blankBoard(6, {
@@ -81,16 +81,16 @@ describe('batch provisioning', () => {
     expect(summary).toMatchObject({ ok: 7, failed: 1, skipped: 0 });
     const failed = summary.boards.find((b) => b.state === 'failed');
     expect(failed).toMatchObject({ board: { address: 'c2:8e:20:00:00:05' }, step: 'connect' });
-    expect(r.store.get(failed!.recordId!)).toMatchObject({
+    expect(await r.store.get(failed!.recordId!)).toMatchObject({
       state: 'failed',
       failedStep: 'connect',
       psdiHeld: false,
     });
-    expectRecordsMatchBoards();
+    await expectRecordsMatchBoards();
   }, 60_000);
 
   it('skips boards below the RSSI floor or not matching the name filter, and says why', async () => {
-    r = rig([
+    r = await rig([
       blankBoard(1, { name: 'DB Keep 1' }),
       blankBoard(2, {
         name: 'DB Keep 2',
@@ -103,11 +103,11 @@ describe('batch provisioning', () => {
     const reasons = Object.fromEntries(summary.boards.map((b) => [b.board.address, b.skipReason]));
     expect(reasons['c2:8e:20:00:00:02']).toBe('filter: RSSI -95 dBm below -80 dBm');
     expect(reasons['c2:8e:20:00:00:03']).toBe('filter: name does not contain "keep"');
-    expect(r.store.search().total).toBe(1);
+    expect((await r.store.search()).total).toBe(1);
   });
 
   it('stop() mid-batch starts no new board, lets running ones finish, and leaves correct records', async () => {
-    r = rig(tray(12));
+    r = await rig(tray(12));
     let verified = 0;
     const run = batch({
       concurrency: 2,
@@ -122,11 +122,11 @@ describe('batch provisioning', () => {
     expect(summary.ok).toBeGreaterThanOrEqual(3);
     expect(summary.ok).toBeLessThanOrEqual(4);
     expect(summary.failed).toBe(0);
-    expect(r.store.search().total).toBe(summary.ok);
+    expect((await r.store.search()).total).toBe(summary.ok);
     expect(
       summary.boards.filter((b) => b.state === 'skipped').every((b) => b.skipReason === 'stopped'),
     ).toBe(true);
-    expectRecordsMatchBoards();
+    await expectRecordsMatchBoards();
     // Boards that were never started are still blank.
     expect(r.bench.boards().filter((b) => b.provisioning?.status === 'blank')).toHaveLength(
       12 - summary.ok,
@@ -134,7 +134,7 @@ describe('batch provisioning', () => {
   }, 60_000);
 
   it('stop({ cut }) cuts running boards before their commit and releases their PSDIs', async () => {
-    r = rig(tray(4, { latency: { connectMs: 15, perOperationMs: 60 } }));
+    r = await rig(tray(4, { latency: { connectMs: 15, perOperationMs: 60 } }));
     const run = batch({
       concurrency: 4,
       onEvent: (e) => {
@@ -144,7 +144,7 @@ describe('batch provisioning', () => {
     });
     const summary = await run.done;
     expect(summary.stopped).toBe(true);
-    const records = r.store.search().items;
+    const records = (await r.store.search()).items;
     expect(records.length).toBeGreaterThan(0);
     for (const record of records) {
       const board = r.bench.boards().find((b) => b.address === record.boardAddress);
@@ -157,6 +157,6 @@ describe('batch provisioning', () => {
       }
     }
     expect(records.some((x) => x.state === 'released')).toBe(true);
-    expectRecordsMatchBoards();
+    await expectRecordsMatchBoards();
   }, 60_000);
 });

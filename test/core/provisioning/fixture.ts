@@ -8,7 +8,8 @@ import { createSimulatedCentral, type NobleCentral } from '../../../src/core/ble
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import type { BoardSpecInput } from '../../../src/core/ble/sim/board-schema';
 import type { Advertisement, BleCentral } from '../../../src/core/ble/port';
-import { openAuditStore, type AuditStore } from '../../../src/core/audit/store';
+import { openAuditStore } from '../../../src/core/audit/open-store';
+import type { AuditStore } from '../../../src/core/audit/store';
 import { builtInProfiles } from '../../../src/core/provisioning/profiles';
 import type { ProvisioningProfile } from '../../../src/core/provisioning/profile';
 import type { ProductTarget } from '../../../src/core/provisioning/workflow';
@@ -60,16 +61,19 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export function rig(
+export async function rig(
   boards: BoardSpecInput[],
   options: { stateFile?: string; dir?: string; trace?: TraceSink } = {},
-): Rig {
+): Promise<Rig> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'devicebench-prov-'));
   const bench = new SimulatedBench({ seed: 11, stateFile: options.stateFile });
   for (const b of boards) bench.addBoard(b, 'test');
   const central = createSimulatedCentral(bench, { trace: options.trace });
   const dbFile = join(dir, 'audit.db');
-  const store = openAuditStore({ file: dbFile, station: 'test-bench' });
+  const store = await openAuditStore({
+    location: { kind: 'local', file: dbFile },
+    station: 'test-bench',
+  });
   return {
     dir,
     dbFile,
@@ -79,7 +83,7 @@ export function rig(
     async close() {
       await central.close();
       bench.close();
-      store.close();
+      await store.close();
       if (!options.dir) rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -112,10 +116,12 @@ export async function advertisementOf(
 }
 
 /** PSDIs held by more than one live record of a product: must always be empty. */
-export function duplicateHeldPsdis(store: AuditStore, productId = PRODUCT.id): string[] {
-  const held = store
-    .search({ productId, limit: 500 })
-    .items.filter((r) => r.psdiHeld)
+export async function duplicateHeldPsdis(
+  store: AuditStore,
+  productId = PRODUCT.id,
+): Promise<string[]> {
+  const held = (await store.search({ productId, limit: 500 })).items
+    .filter((r) => r.psdiHeld)
     .map((r) => r.psdi);
   return held.filter((p, i) => held.indexOf(p) !== i);
 }

@@ -3,7 +3,7 @@
 // `node --import tsx provision-child.ts <db> <bench-state> <perOperationMs> <rebootMs>`.
 import { createSimulatedCentral } from '../../../src/core/ble/noble';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
-import { openAuditStore } from '../../../src/core/audit/store';
+import { openAuditStore } from '../../../src/core/audit/open-store';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import { provisionBoard } from '../../../src/core/provisioning/workflow';
 import { advertisementOf, blankBoard, PRODUCT, V1 } from './fixture';
@@ -17,7 +17,10 @@ bench.addBoard(
   }),
 );
 const central = createSimulatedCentral(bench);
-const store = openAuditStore({ file: dbFile as string, station: 'child' });
+const store = await openAuditStore({
+  location: { kind: 'local', file: dbFile as string },
+  station: 'child',
+});
 const board = await advertisementOf(central, 'c2:8e:20:00:00:01');
 await provisionBoard({
   central,

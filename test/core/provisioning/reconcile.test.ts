@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAuditStore } from '../../../src/core/audit/store';
+import { openAuditStore } from '../../../src/core/audit/open-store';
 import type { ProvisioningState } from '../../../src/core/audit/records';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import { needsReconciling, reconcile } from '../../../src/core/provisioning/reconcile';
@@ -28,7 +28,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const reserve = (psdi: string) =>
+const reserve = async (psdi: string) =>
   r!.store.reserve({ product: PRODUCT, board: BOARD, profileId: V1.id, psdiSource: 'tool', psdi });
 
 const boardView = () => r!.bench.boards().find((b) => b.address === ADDRESS)?.provisioning;
@@ -49,8 +49,8 @@ function flashWith(psdi: string): string {
 
 describe('reconcile', () => {
   it('finishes a blank board with the SAME reserved PSDI when the operator chooses finish', async () => {
-    r = rig([blankBoard(1)], { dir });
-    const record = reserve('DB-0042');
+    r = await rig([blankBoard(1)], { dir });
+    const record = await reserve('DB-0042');
     const outcome = await reconcile({
       central: r.central,
       store: r.store,
@@ -62,13 +62,13 @@ describe('reconcile', () => {
     expect(outcome).toMatchObject({ action: 'finished', finding: { kind: 'blank', status: 0 } });
     expect(outcome.record).toMatchObject({ id: record.id, state: 'verified', psdi: 'DB-0042' });
     expect(boardView()?.committed?.psdi).toBe('DB-0042');
-    expect(r.store.search().total).toBe(1);
+    expect((await r.store.search()).total).toBe(1);
   });
 
   it('releases the PSDI of a blank board when the operator chooses release; a list hands it out again', async () => {
-    r = rig([blankBoard(1)], { dir });
+    r = await rig([blankBoard(1)], { dir });
     const list = createPsdiAllocator({ kind: 'list', values: ['L-1', 'L-2'] }, 20);
-    const record = r.store.reserve({
+    const record = await r.store.reserve({
       product: PRODUCT,
       board: BOARD,
       profileId: V1.id,
@@ -93,7 +93,7 @@ describe('reconcile', () => {
       record: { state: 'released', psdiHeld: false },
     });
     expect(boardView()?.status).toBe('blank');
-    const again = r.store.reserve({
+    const again = await r.store.reserve({
       product: PRODUCT,
       board: { id: 'x', address: 'other' },
       profileId: V1.id,
@@ -104,8 +104,8 @@ describe('reconcile', () => {
   });
 
   it('verifies a record whose board already carries its PSDI', async () => {
-    r = rig([blankBoard(1)], { dir, stateFile: flashWith('DB-0007') });
-    const record = reserve('DB-0007');
+    r = await rig([blankBoard(1)], { dir, stateFile: flashWith('DB-0007') });
+    const record = await reserve('DB-0007');
     const outcome = await reconcile({
       central: r.central,
       store: r.store,
@@ -123,8 +123,8 @@ describe('reconcile', () => {
   });
 
   it('fails a record whose board carries a different PSDI, with a clear error', async () => {
-    r = rig([blankBoard(1)], { dir, stateFile: flashWith('DB-0999') });
-    const record = reserve('DB-0001');
+    r = await rig([blankBoard(1)], { dir, stateFile: flashWith('DB-0999') });
+    const record = await reserve('DB-0001');
     const outcome = await reconcile({
       central: r.central,
       store: r.store,
@@ -144,8 +144,8 @@ describe('reconcile', () => {
   });
 
   it('leaves the record as it is when the board is not found', async () => {
-    r = rig([], { dir });
-    const record = reserve('DB-0001');
+    r = await rig([], { dir });
+    const record = await reserve('DB-0001');
     const outcome = await reconcile({
       central: r.central,
       store: r.store,
@@ -156,13 +156,13 @@ describe('reconcile', () => {
     });
     expect(outcome).toMatchObject({ action: 'not-found', record: { state: 'reserved' } });
     expect(outcome.message).toContain('did not show up within 300 ms');
-    expect(needsReconciling(r.store.get(record.id)!)).toBe(true);
+    expect(needsReconciling((await r.store.get(record.id))!)).toBe(true);
   });
 
   it('refuses a record that has nothing to reconcile', async () => {
-    r = rig([], { dir });
-    const record = reserve('DB-0001');
-    r.store.release(record.id, 'board lost');
+    r = await rig([], { dir });
+    const record = await reserve('DB-0001');
+    await r.store.release(record.id, 'board lost');
     await expect(
       reconcile({ central: r.central, store: r.store, profile: V1, record, whenBlank: 'finish' }),
     ).rejects.toThrow(`record #${record.id} is released and holds no PSDI; nothing to reconcile`);
@@ -177,7 +177,7 @@ describe('a process killed mid-provisioning', () => {
     const dbFile = join(dir, 'audit.db');
     const stateFile = join(dir, 'bench-state.json');
     // The schema exists before the child starts, so polling never races its creation.
-    openAuditStore({ file: dbFile }).close();
+    await (await openAuditStore({ location: { kind: 'local', file: dbFile } })).close();
     const proc = spawn(
       process.execPath,
       ['--import', 'tsx', script, dbFile, stateFile, String(perOperationMs), String(rebootMs)],
@@ -213,8 +213,8 @@ describe('a process killed mid-provisioning', () => {
 
   it('killed between reserve and write: the reserved record is finished by reconcile with its PSDI', async () => {
     const { stateFile } = await killAt('reserved', 150, 50);
-    r = rig([blankBoard(1)], { dir, stateFile });
-    const unfinished = r.store.listUnfinished();
+    r = await rig([blankBoard(1)], { dir, stateFile });
+    const unfinished = await r.store.listUnfinished();
     expect(unfinished).toMatchObject([
       { state: 'reserved', psdi: 'KILL-001', boardAddress: ADDRESS, station: 'child' },
     ]);
@@ -233,14 +233,14 @@ describe('a process killed mid-provisioning', () => {
       record: { state: 'verified', psdi: 'KILL-001' },
     });
     expect(boardView()?.committed?.psdi).toBe('KILL-001');
-    expect(r.store.listUnfinished()).toEqual([]);
-    expect(r.store.search().total).toBe(1);
+    expect(await r.store.listUnfinished()).toEqual([]);
+    expect((await r.store.search()).total).toBe(1);
   }, 60_000);
 
   it('killed after the commit was acknowledged: reconcile finds the PSDI on the board and verifies', async () => {
     const { stateFile } = await killAt('written', 5, 5_000);
-    r = rig([blankBoard(1)], { dir, stateFile });
-    const [record] = r.store.listUnfinished();
+    r = await rig([blankBoard(1)], { dir, stateFile });
+    const [record] = await r.store.listUnfinished();
     expect(record).toMatchObject({ state: 'written', psdi: 'KILL-001' });
     // The board committed to flash before it answered; it comes back as the product.
     expect(boardView()?.committed?.psdi).toBe('KILL-001');
@@ -257,6 +257,6 @@ describe('a process killed mid-provisioning', () => {
       action: 'verified',
       record: { state: 'verified', psdi: 'KILL-001' },
     });
-    expect(r.store.listUnfinished()).toEqual([]);
+    expect(await r.store.listUnfinished()).toEqual([]);
   }, 60_000);
 });

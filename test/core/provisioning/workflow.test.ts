@@ -59,7 +59,7 @@ const committed = (address: string) =>
 
 describe('provisioning one board', () => {
   it('writes, commits, verifies by read-back and records each step', async () => {
-    r = rig([blankBoard(1)]);
+    r = await rig([blankBoard(1)]);
     const events: ProvisionEvent[] = [];
     const { record, durationMs } = await provision('c2:8e:20:00:00:01', {
       onProgress: (e) => events.push(e),
@@ -97,20 +97,20 @@ describe('provisioning one board', () => {
   });
 
   it('refuses a PSDI too long for the profile before reserving or writing anything', async () => {
-    r = rig([blankBoard(1)]);
+    r = await rig([blankBoard(1)]);
     const err = await failure(provision('c2:8e:20:00:00:01', { psdi: 'X'.repeat(21) }));
     expect(err.step).toBe('reserve');
     expect(err.message).toContain(
       'PSDI "XXXXXXXXXXXXXXXXXXXXX" is 21 bytes in UTF-8; the profile allows at most 20',
     );
     expect(err.record).toBeUndefined();
-    expect(r.store.search().total).toBe(0);
+    expect((await r.store.search()).total).toBe(0);
     expect(committed('c2:8e:20:00:00:01')).toMatchObject({ status: 'blank', written: {} });
   });
 
   it('refuses a board that already has an unfinished record', async () => {
-    r = rig([blankBoard(1)]);
-    const held = r.store.reserve({
+    r = await rig([blankBoard(1)]);
+    const held = await r.store.reserve({
       product: PRODUCT,
       board: { id: 'c28e20000001', address: 'c2:8e:20:00:00:01' },
       profileId: V1.id,
@@ -120,13 +120,13 @@ describe('provisioning one board', () => {
     const err = await failure(provision('c2:8e:20:00:00:01'));
     expect(err.step).toBe('reserve');
     expect(err.message).toContain(`unfinished record #${held.id}`);
-    expect(r.store.search().total).toBe(1);
+    expect((await r.store.search()).total).toBe(1);
   });
 
   it('records the PSDI a device-PSDI board reports, and fails a duplicate without holding it', async () => {
     const derived = (n: number, psdi: string) =>
       blankBoard(n, { provisioning: { profile: DEVICE_PSDI.id, derivedPsdi: psdi, rebootMs: 50 } });
-    r = rig([derived(1, 'CHIP-{address}'), derived(2, 'SAME-1'), derived(3, 'SAME-1')]);
+    r = await rig([derived(1, 'CHIP-{address}'), derived(2, 'SAME-1'), derived(3, 'SAME-1')]);
     const opts = { profile: DEVICE_PSDI, psdi: undefined };
     const first = await provision('c2:8e:20:00:00:01', opts);
     expect(first.record).toMatchObject({
@@ -147,7 +147,7 @@ describe('provisioning one board', () => {
     });
     expect(err.record?.error).toMatch(/PSDI "SAME-1" is already held by record #\d+/);
     expect(committed('c2:8e:20:00:00:03')?.status).toBe('blank');
-    expect(duplicateHeldPsdis(r.store)).toEqual([]);
+    expect(await duplicateHeldPsdis(r.store)).toEqual([]);
   });
 });
 
@@ -155,7 +155,7 @@ describe('a board like the platform starter firmware', () => {
   it('is verified by reading its read-only PSDI over a link noble encrypts (Just Works) itself', async () => {
     const STARTER = builtInProfiles().find((p) => p.id === 'platform-starter')!;
     const smp: string[] = [];
-    r = rig(
+    r = await rig(
       [
         blankBoard(1, {
           provisioning: { profile: STARTER.id, derivedPsdi: 'STARTER-{address}', rebootMs: 50 },
@@ -200,7 +200,7 @@ describe('a board like the platform starter firmware', () => {
 
 describe('faults', () => {
   it('a refused connection fails at connect after its retries; the PSDI goes back', async () => {
-    r = rig([blankBoard(1, { faults: { refuseConnection: true } })]);
+    r = await rig([blankBoard(1, { faults: { refuseConnection: true } })]);
     const events: ProvisionEvent[] = [];
     const err = await failure(
       provision('c2:8e:20:00:00:01', { onProgress: (e) => events.push(e) }),
@@ -220,7 +220,7 @@ describe('faults', () => {
   });
 
   it('a link dropped mid-write is retried with a new session and ends verified', async () => {
-    r = rig([
+    r = await rig([
       blankBoard(1, {
         faults: { dropLinkDuringWrite: { characteristic: V1.characteristics.psdi } },
       }),
@@ -228,7 +228,7 @@ describe('faults', () => {
     const events: ProvisionEvent[] = [];
     const { record } = await provision('c2:8e:20:00:00:01', { onProgress: (e) => events.push(e) });
     expect(record).toMatchObject({ state: 'verified', psdi: 'DB-0001' });
-    expect(r.store.get(record.id)?.writtenAt).not.toBeNull();
+    expect((await r.store.get(record.id))?.writtenAt).not.toBeNull();
     const writes = events.filter(
       (e) => e.type !== 'record' && e.step === 'write' && e.type !== 'step-started',
     );
@@ -237,7 +237,7 @@ describe('faults', () => {
   });
 
   it('a commit whose answer is lost is resolved by looking at the board, not by guessing', async () => {
-    r = rig([
+    r = await rig([
       blankBoard(1, {
         faults: { dropLinkDuringWrite: { characteristic: V1.characteristics.control } },
       }),
@@ -248,11 +248,11 @@ describe('faults', () => {
     // The board was seen still provisioning, so the commit was sent again.
     const commits = events.filter((e) => e.type === 'step-started' && e.step === 'commit');
     expect(commits.map((e) => e.type === 'step-started' && e.attempt)).toEqual([1, 2]);
-    expect(r.store.search().total).toBe(1);
+    expect((await r.store.search()).total).toBe(1);
   });
 
   it('a slow link within the timeouts provisions; beyond them fails at write with the PSDI freed', async () => {
-    r = rig([
+    r = await rig([
       // Each PDU takes 3 connection events: a dozen ATT round trips still fit every timeout.
       blankBoard(1, { faults: { slowLink: 3 } }),
       blankBoard(2, { latency: { connectMs: 15, perOperationMs: 40 }, faults: { slowLink: 10 } }),
@@ -275,11 +275,11 @@ describe('faults', () => {
       psdi: 'DB-0002',
     });
     expect(committed('c2:8e:20:00:00:02')?.status).not.toBe('committed');
-    expect(duplicateHeldPsdis(r.store)).toEqual([]);
+    expect(await duplicateHeldPsdis(r.store)).toEqual([]);
   }, 30_000);
 
   it('a refused commit fails at commit without retrying, and frees the PSDI', async () => {
-    r = rig([blankBoard(1)]);
+    r = await rig([blankBoard(1)]);
     // The board expects 01; a tool on a profile that says 02 is refused.
     const wrong = { ...V1, commit: { value: '02' } };
     const events: ProvisionEvent[] = [];
@@ -294,7 +294,7 @@ describe('faults', () => {
   });
 
   it('a board already provisioned is refused at select', async () => {
-    r = rig([blankBoard(1)]);
+    r = await rig([blankBoard(1)]);
     await provision('c2:8e:20:00:00:01');
     const ad = await advertisementOf(r.central, 'c2:8e:20:00:00:01', [PRODUCT.serviceUuid]);
     const err = await failure(
@@ -309,6 +309,6 @@ describe('faults', () => {
     );
     expect(err.step).toBe('select');
     expect(err.message).toContain('does not advertise the provisioning service');
-    expect(r.store.search().total).toBe(1);
+    expect((await r.store.search()).total).toBe(1);
   });
 });

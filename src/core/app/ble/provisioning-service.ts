@@ -5,7 +5,10 @@ import { EventEmitter } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { openAuditStore, type AuditStore } from '../../audit/store';
+import { redactUrl } from '../../audit/postgres-store';
+import { openAuditStore } from '../../audit/open-store';
+import type { AuditStore, CopyResult } from '../../audit/store';
+import type { AuditSettings, AuditSettingsInput } from '../audit-settings';
 import type { ProvisioningRecord } from '../../audit/records';
 import {
   startBatch,
@@ -15,7 +18,7 @@ import {
 import type { ProvisioningProfile } from '../../provisioning/profile';
 import { builtInProfiles, parseProfile } from '../../provisioning/profiles';
 import { createPsdiAllocator } from '../../provisioning/psdi';
-import { reconcile } from '../../provisioning/reconcile';
+import { needsReconciling, reconcile } from '../../provisioning/reconcile';
 import type { ProvisionEvent } from '../../provisioning/steps';
 import { provisionBoard, type ProductTarget } from '../../provisioning/workflow';
 import type { ThingsClient } from '../../platform/things/client';
@@ -47,10 +50,14 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   private readonly batches = new Map<string, Batch>();
   private loaded = new Map<string, { profile: ProvisioningProfile; source: string }>();
   private nextRun = 0;
+  private opened: AuditStore | undefined;
+  /** Why the configured log could not be opened, while it cannot. */
+  private openError: string | undefined;
+  private opening: Promise<AuditStore> | undefined;
 
   private constructor(
     private readonly dataDir: string,
-    readonly store: AuditStore,
+    readonly audit: AuditSettings,
     private readonly supervisor: HostSupervisor,
     private readonly scans: ScanFeed,
     private readonly things: () => Promise<ThingsClient>,
@@ -60,20 +67,130 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
 
   static async open(options: {
     dataDir: string;
+    audit: AuditSettings;
     supervisor: HostSupervisor;
     scans: ScanFeed;
     things: () => Promise<ThingsClient>;
   }): Promise<ProvisioningService> {
-    const store = openAuditStore({ file: join(options.dataDir, 'audit.sqlite') });
     const service = new ProvisioningService(
       options.dataDir,
-      store,
+      options.audit,
       options.supervisor,
       options.scans,
       options.things,
     );
     await service.loadSavedProfiles();
+    // A shared log that is down at start is not fatal: the app opens, provisioning says why it
+    // waits, and the next call tries again.
+    await service.store().catch(() => undefined);
     return service;
+  }
+
+  // ---- the audit log ----
+
+  /** The configured log, opened on first use and again after it could not be. */
+  async store(): Promise<AuditStore> {
+    if (this.opened) return this.opened;
+    this.opening ??= (async () => {
+      const { location, station } = await this.audit.resolve();
+      try {
+        const store = await openAuditStore({ location, station });
+        this.opened = store;
+        this.openError = undefined;
+        return store;
+      } catch (err) {
+        this.openError = err instanceof Error ? err.message : String(err);
+        throw new AppFailure({
+          code: 'unreachable',
+          message: `the audit log could not be opened: ${this.openError}`,
+        });
+      } finally {
+        this.opening = undefined;
+      }
+    })();
+    return this.opening;
+  }
+
+  /** What the settings page shows about the log in use. */
+  async auditState() {
+    const resolved = await this.audit.resolve();
+    let available = false;
+    let error = this.openError;
+    if (this.opened) {
+      try {
+        await this.opened.ping();
+        available = true;
+      } catch (err) {
+        error = err instanceof Error ? err.message : String(err);
+      }
+    }
+    return {
+      engine: resolved.location.kind === 'local' ? ('sqlite' as const) : ('postgres' as const),
+      location: this.opened?.location ?? describeLocation(resolved.location),
+      station: resolved.station,
+      available,
+      error: available ? undefined : error,
+      fromEnvironment: resolved.fromEnvironment,
+    };
+  }
+
+  /**
+   * Opens the log the new settings name before keeping them, so a wrong URL or password is
+   * refused on its field and the station goes on with the log it had.
+   */
+  async switchAudit(input: AuditSettingsInput): Promise<void> {
+    if (this.listBatches().some((b) => b.state === 'running' || b.state === 'stopping'))
+      throw AppFailure.field('mode', 'a batch is running: stop it before changing the audit log');
+    const prepared = await this.audit.prepare(input);
+    let next: AuditStore;
+    try {
+      next = await openAuditStore({
+        location: prepared.resolved.location,
+        station: prepared.resolved.station,
+      });
+    } catch (err) {
+      throw AppFailure.field(
+        input.mode === 'shared' ? 'url' : 'mode',
+        `could not open the audit log: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+    await this.audit.commit(prepared);
+    const previous = this.opened;
+    this.opened = next;
+    this.openError = undefined;
+    await previous?.close().catch(() => undefined);
+  }
+
+  /**
+   * Copies this machine's records into the shared log in use, once: each copy is keyed on the
+   * local log's id and the record's, so running it again copies nothing twice.
+   */
+  async copyLocalToShared(): Promise<CopyResult> {
+    const shared = await this.store();
+    if (shared.engine !== 'postgres')
+      throw AppFailure.field(
+        'mode',
+        'choose a shared PostgreSQL log first; this machine’s log is in use',
+      );
+    const local = await openAuditStore({
+      location: { kind: 'local', file: this.audit.localFile },
+      station: shared.station,
+    });
+    try {
+      const sourceId = await local.sourceId();
+      const total: CopyResult = { copied: 0, alreadyCopied: 0, refused: [] };
+      for (let after = 0; ;) {
+        const page = await local.records(after, 500);
+        if (!page.length) return total;
+        const result = await shared.copyFrom(sourceId, page);
+        total.copied += result.copied;
+        total.alreadyCopied += result.alreadyCopied;
+        total.refused.push(...result.refused);
+        after = (page[page.length - 1] as ProvisioningRecord).id;
+      }
+    } finally {
+      await local.close();
+    }
   }
 
   // ---- profiles ----
@@ -154,7 +271,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     const runId = `run-${++this.nextRun}`;
     const result = await provisionBoard({
       central,
-      store: this.store,
+      store: await this.store(),
       profile,
       product,
       board,
@@ -176,7 +293,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     const batch: Batch = { startedAt: Date.now(), stopping: false };
     const run = startBatch({
       central,
-      store: this.store,
+      store: await this.store(),
       profile,
       product,
       psdi,
@@ -222,16 +339,22 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     await Promise.all([...this.batches.values()].map((b) => b.run?.stop({ cut: true })));
   }
 
-  listUnfinished(): ProvisioningRecord[] {
-    return this.store.listUnfinished();
+  async listUnfinished(): Promise<ProvisioningRecord[]> {
+    return (await this.store()).listUnfinished();
   }
 
   async reconcile(recordId: number, action: 'finish' | 'release'): Promise<ProvisioningRecord> {
-    const record = this.store.get(recordId);
+    const store = await this.store();
+    const record = await store.get(recordId);
     if (!record) throw AppFailure.field('recordId', `no record ${recordId}`);
+    if (!needsReconciling(record))
+      throw AppFailure.field(
+        'recordId',
+        `record ${recordId} is ${record.state}${record.psdiHeld ? '' : ' and holds no PSDI'}: there is nothing to reconcile`,
+      );
     const outcome = await reconcile({
       central: await this.supervisor.central(),
-      store: this.store,
+      store,
       profile: this.profile(record.profileId),
       record,
       whenBlank: action,
@@ -241,8 +364,9 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     return outcome.record;
   }
 
-  close(): void {
-    this.store.close();
+  async close(): Promise<void> {
+    await this.opened?.close();
+    this.opened = undefined;
   }
 
   private summary(runId: string, batch: Batch, done?: CoreSummary): Summary {
@@ -263,6 +387,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
       inFlight: boards.filter((b) => b.state === 'running').length,
       startedAt: batch.startedAt,
       finishedAt: batch.finishedAt,
+      storeError: batch.finishedAt ? undefined : batch.run?.storeError(),
     };
   }
 
@@ -307,4 +432,10 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
         });
     }
   }
+}
+
+function describeLocation(
+  location: { kind: 'local'; file: string } | { kind: 'postgres'; url: string },
+): string {
+  return location.kind === 'local' ? location.file : redactUrl(location.url);
 }

@@ -41,6 +41,8 @@ interface Active {
   deviceId: string;
   /** Events not yet in the log. */
   buffer: TimelineEvent[];
+  /** Appends in order: resolves when every event taken from the buffer is in the log. */
+  written: () => Promise<void>;
   /** The final record, once the run ended, its results were handed on and the log written. */
   finished: Promise<ScenarioRunSummary>;
 }
@@ -52,7 +54,7 @@ export class ScenarioService extends EventEmitter<{
   private readonly active = new Map<number, Active>();
 
   constructor(
-    readonly log: ScenarioRunLog,
+    readonly log: () => Promise<ScenarioRunLog>,
     private readonly supervisor: HostSupervisor,
     private readonly things: () => Promise<ThingsClient>,
   ) {
@@ -83,7 +85,8 @@ export class ScenarioService extends EventEmitter<{
     const central = await this.supervisor.central();
     const deliver = await delivery(product);
 
-    const summary = this.log.start({
+    const log = await this.log();
+    const summary = await log.start({
       productId: product.id,
       productName: product.name,
       deviceId: input.deviceId,
@@ -95,8 +98,23 @@ export class ScenarioService extends EventEmitter<{
     const id = summary.id;
     const buffer: TimelineEvent[] = [];
     let deliveries = Promise.resolve();
+    let writes = Promise.resolve();
     const flush = () => {
-      if (buffer.length) this.log.append(id, buffer.splice(0));
+      if (!buffer.length) return;
+      const events = buffer.splice(0);
+      writes = writes.then(() =>
+        log.append(id, events).catch((err: unknown) => {
+          // The run goes on; the live timeline says what the log is missing.
+          this.emit('event', {
+            runId: id,
+            event: {
+              kind: 'error',
+              at: Date.now(),
+              message: `${events.length} timeline events could not be written to the audit log: ${err instanceof Error ? err.message : String(err)}`,
+            },
+          });
+        }),
+      );
     };
     const ticker = setInterval(flush, FLUSH_MS);
     const run = startDryRun({
@@ -118,19 +136,26 @@ export class ScenarioService extends EventEmitter<{
       clearInterval(ticker);
       await deliveries;
       flush();
+      await writes;
       this.active.delete(id);
-      const final = this.log.finish(id, reason);
+      const final = await log.finish(id, reason);
       this.emit('run', final);
       return final;
     });
-    this.active.set(id, { run, deviceId: input.deviceId, buffer, finished });
+    this.active.set(id, {
+      run,
+      deviceId: input.deviceId,
+      buffer,
+      written: () => writes,
+      finished,
+    });
     this.emit('run', summary);
     return { run: summary, set };
   }
 
   async stop(runId: number): Promise<ScenarioRunSummary> {
     const entry = this.active.get(runId);
-    if (!entry) return this.summary(runId);
+    if (!entry) return await this.summary(runId);
     await entry.run.stop();
     return entry.finished;
   }
@@ -139,17 +164,19 @@ export class ScenarioService extends EventEmitter<{
     await Promise.all([...this.active.keys()].map((id) => this.stop(id)));
   }
 
-  summary(runId: number): ScenarioRunSummary {
-    const run = this.log.get(runId);
+  async summary(runId: number): Promise<ScenarioRunSummary> {
+    const run = await (await this.log()).get(runId);
     if (!run) throw AppFailure.field('runId', `no dry run ${runId}`);
     return run;
   }
 
-  read(runId: number) {
-    const read = this.log.read(runId);
+  async read(runId: number) {
+    const active = this.active.get(runId);
+    await active?.written();
+    const read = await (await this.log()).read(runId);
     if (!read) throw AppFailure.field('runId', `no dry run ${runId}`);
     // Events not yet flushed belong to the answer too.
-    return { ...read, events: [...read.events, ...(this.active.get(runId)?.buffer ?? [])] };
+    return { ...read, events: [...read.events, ...(active?.buffer ?? [])] };
   }
 
   private async hand(runId: number, deliver: DeliverResult, result: ScenarioResult): Promise<void> {

@@ -211,6 +211,8 @@ export const batchSummarySchema = z.object({
   inFlight: z.number(),
   startedAt: z.number(),
   finishedAt: z.number().optional(),
+  /** Set while the batch holds because the audit log cannot be reached: it resumes by itself. */
+  storeError: z.string().optional(),
 });
 
 /** The HCI traffic of a time window as one btsnoop file, for Wireshark. */

@@ -8,6 +8,7 @@ import type { bleEvents, bleOperations, SimBoard } from '../contracts/ble';
 import { AppFailure } from '../errors';
 import { Explorer } from '../ble/explorer';
 import { HostSupervisor, traceDirOf, type HostLauncher } from '../ble/host-supervisor';
+import { AuditSettings } from '../audit-settings';
 import { ProvisioningService } from '../ble/provisioning-service';
 import { ScanFeed } from '../ble/scan-feed';
 import { parseBtsnoop } from '../../ble/hci/btsnoop';
@@ -34,6 +35,7 @@ export async function startBle(
   const explorer = new Explorer(supervisor);
   const provisioning = await ProvisioningService.open({
     dataDir: ctx.options.dataDir,
+    audit: await AuditSettings.open(ctx.options.dataDir, ctx.options.credentials),
     supervisor,
     scans,
     things: async () => new ThingsClient(await ctx.envs.activeTarget(), ctx.options.http),
@@ -43,7 +45,7 @@ export async function startBle(
     await scans.stopAll();
     await explorer.closeAll();
     await supervisor.stop();
-    provisioning.close();
+    await provisioning.close();
   });
 
   const boards = async () => ((await supervisor.sim('boards')) as BoardView[]).map(toSimBoard);
@@ -138,11 +140,12 @@ export async function startBle(
     'provisioning:listUnfinished': async () => provisioning.listUnfinished(),
     'provisioning:reconcile': ({ recordId, action }) => provisioning.reconcile(recordId, action),
 
-    'audit:search': async (query) => provisioning.store.search(query),
+    'audit:search': async (query) => (await provisioning.store()).search(query),
     'audit:exportCsv': async (query) => {
-      const csv = provisioning.store.exportCsv(query);
+      const store = await provisioning.store();
+      const csv = await store.exportCsv(query);
       // Counted by the store: a quoted error message may span lines of the CSV.
-      const rows = provisioning.store.search({ ...query, limit: 1 }).total;
+      const rows = (await store.search({ ...query, limit: 1 })).total;
       const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
       return { fileName: `devicebench-audit-${stamp}.csv`, csv, rows };
     },

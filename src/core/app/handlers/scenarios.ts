@@ -1,7 +1,5 @@
 // Scenario dry runs on the BLE bench's central, kept in the audit log. Results go to the
 // embedded emulator's webhook log, straight to a bot's webhook URL, or nowhere.
-import { join } from 'node:path';
-import { ScenarioRunLog } from '../../audit/scenario-runs';
 import type { AuditStore } from '../../audit/store';
 import { ThingsClient } from '../../platform/things/client';
 import type { TrialProduct } from '../../platform/things/schema';
@@ -18,12 +16,13 @@ const READ_BOARD_TIMEOUT_MS = 10_000;
 export function startScenarios(
   ctx: AppContext,
   supervisor: HostSupervisor,
-  provisioning: AuditStore,
+  provisioning: () => Promise<AuditStore>,
 ): {
   handlers: AreaHandlers<typeof scenariosOperations>;
   sources: AreaEvents<typeof scenariosEvents>;
 } {
-  const log = new ScenarioRunLog({ file: join(ctx.options.dataDir, 'audit.sqlite') });
+  // The run log lives beside the records, so it follows the store to a line's shared log.
+  const log = async () => (await provisioning()).scenarioRuns();
   const service = new ScenarioService(
     log,
     supervisor,
@@ -31,20 +30,17 @@ export function startScenarios(
   );
   ctx.onClose(async () => {
     await service.stopAll().catch(() => undefined);
-    log.close();
   });
 
   /** The PSDI the audit log says this board verified with for the product, if any. */
-  const psdiOf = (productId: string, deviceId: string) =>
-    provisioning
-      .search({ productId, states: ['verified'], limit: 500 })
-      .items.find((r) => r.boardId === deviceId)?.psdi;
+  const psdiOf = async (productId: string, deviceId: string) =>
+    (await provisioning()).verifiedPsdi(productId, deviceId);
 
   const delivery =
     (mode: Delivery, deviceId: string) =>
     async (product: TrialProduct): Promise<DeliverResult | undefined> => {
       if (mode.mode === 'off') return undefined;
-      const psdi = psdiOf(product.id, deviceId);
+      const psdi = await psdiOf(product.id, deviceId);
       const channel = await ctx.envs.activeChannel();
       if (mode.mode === 'webhook')
         return deliverToWebhook(mode.url, channel.channelSecret, product, psdi);
@@ -71,7 +67,7 @@ export function startScenarios(
       'scenarios:start': async ({ delivery: mode, ...input }) =>
         service.start(input, await delivery(mode, input.deviceId)),
       'scenarios:stop': ({ runId }) => service.stop(runId),
-      'scenarios:listRuns': async (query) => log.list(query),
+      'scenarios:listRuns': async (query) => (await log()).list(query),
       'scenarios:getRun': async ({ runId }) => service.read(runId),
     }),
     sources: {

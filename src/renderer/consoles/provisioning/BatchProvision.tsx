@@ -142,6 +142,12 @@ export function BatchProvision({
             {summary.state === 'stopping' &&
               '. Boards being written finish their step; no new board starts.'}
           </p>
+          {summary.storeError && (
+            <p className="warning-box" role="alert" data-testid="batch-store-error">
+              Holding: {summary.storeError}. No new board starts and nothing is written without a
+              committed reservation; the batch resumes by itself when the audit log answers.
+            </p>
+          )}
         </div>
       )}
       {summary && (

@@ -1,0 +1,691 @@
+// The shared audit log of a production line on PostgreSQL: several stations reserve PSDIs from
+// one pool and write one log. The database arbitrates: partial unique indexes keep a PSDI on at
+// most one live record per product and a board on at most one unfinished record, and a
+// sequence number is taken by one atomic upsert, so stations never wait on each other's
+// transactions (docs/decisions.md, "Production line").
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import {
+  BoardBusyError,
+  InvalidTransitionError,
+  PsdiTakenError,
+  RecordNotFoundError,
+  StoreUnavailableError,
+} from './errors';
+import { exportRecordsCsv } from './csv-export';
+import { PostgresScenarioRunLog } from './postgres-scenario-runs';
+import type { ScenarioRunLog } from './scenario-runs';
+import {
+  copyValues,
+  HOUR_MS,
+  INSERT_COLUMNS,
+  toRecord,
+  UNFINISHED_SQL,
+  whereClause,
+  type RecordRow,
+} from './record-rows';
+import {
+  auditQuerySchema,
+  type AuditPage,
+  type AuditQuery,
+  type LineStatus,
+  type ProvisioningState,
+} from './records';
+import {
+  stationName,
+  type AllocationContext,
+  type AuditStore,
+  type CopyResult,
+  type FailureInput,
+  type ProvisioningRecord,
+  type ReserveInput,
+} from './store';
+
+export interface PostgresStoreOptions {
+  /** `postgres://user@host:port/database`; a password in it is used but never shown. */
+  url: string;
+  /** The password from the keychain, kept out of the URL so the URL can be shown and saved. */
+  password?: string;
+  station?: string;
+  now?: () => number;
+  /** No statement, lock or connection attempt waits longer than this; default 5 s. */
+  timeoutMs?: number;
+  /**
+   * How long a state change of a reserved record keeps retrying while the database is away
+   * (the board already acted on it); default 60 s. A reservation itself is never retried.
+   */
+  retryForMs?: number;
+  /** Connections this station keeps; default 8. */
+  maxConnections?: number;
+}
+
+/** Versioned schema: entry n-1 takes the database from version n-1 to n. */
+const MIGRATIONS = [
+  `
+CREATE TABLE provisioning_records (
+  id BIGSERIAL PRIMARY KEY,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  written_at BIGINT,
+  verified_at BIGINT,
+  product_id TEXT NOT NULL,
+  product_name TEXT NOT NULL,
+  service_uuid TEXT NOT NULL,
+  psdi_service_uuid TEXT NOT NULL,
+  psdi_characteristic_uuid TEXT NOT NULL,
+  board_id TEXT NOT NULL,
+  board_address TEXT NOT NULL,
+  psdi TEXT NOT NULL,
+  psdi_source TEXT NOT NULL CHECK (psdi_source IN ('tool', 'device')),
+  profile_id TEXT NOT NULL,
+  station TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('reserved', 'written', 'verified', 'failed', 'released')),
+  psdi_held SMALLINT NOT NULL CHECK (psdi_held IN (0, 1)),
+  failed_step TEXT,
+  error TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  origin TEXT,
+  CHECK (psdi_held = 0 OR state <> 'released')
+);
+CREATE UNIQUE INDEX provisioning_records_held_psdi
+  ON provisioning_records (product_id, psdi) WHERE psdi_held = 1;
+CREATE UNIQUE INDEX provisioning_records_busy_board
+  ON provisioning_records (product_id, board_address) WHERE state IN ('reserved', 'written');
+CREATE UNIQUE INDEX provisioning_records_origin ON provisioning_records (origin) WHERE origin IS NOT NULL;
+CREATE INDEX provisioning_records_created ON provisioning_records (created_at, id);
+CREATE INDEX provisioning_records_product ON provisioning_records (product_id, psdi);
+CREATE INDEX provisioning_records_state ON provisioning_records (state);
+CREATE INDEX provisioning_records_board ON provisioning_records (product_id, board_id, state, id);
+CREATE INDEX provisioning_records_station ON provisioning_records (station, created_at);
+CREATE TABLE psdi_counters (
+  product_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value BIGINT NOT NULL,
+  PRIMARY KEY (product_id, key)
+);
+CREATE TABLE audit_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`,
+  // 2: dry runs, beside the records (src/core/audit/scenario-runs.ts).
+  `
+CREATE TABLE scenario_runs (
+  id BIGSERIAL PRIMARY KEY,
+  started_at BIGINT NOT NULL,
+  ended_at BIGINT,
+  product_id TEXT NOT NULL,
+  product_name TEXT NOT NULL,
+  device_id TEXT NOT NULL,
+  board_name TEXT NOT NULL,
+  bench TEXT NOT NULL CHECK (bench IN ('simulated', 'hardware')),
+  set_source TEXT NOT NULL CHECK (set_source IN ('saved', 'draft')),
+  revision INTEGER NOT NULL,
+  set_json TEXT NOT NULL,
+  station TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'interrupted')),
+  stop_reason TEXT,
+  results INTEGER NOT NULL DEFAULT 0,
+  failures INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX scenario_runs_product ON scenario_runs (product_id, id);
+CREATE TABLE scenario_run_events (
+  run_id BIGINT NOT NULL REFERENCES scenario_runs (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  event TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+`,
+];
+
+/** Any constant: the advisory lock under which one station at a time migrates. */
+const MIGRATION_LOCK = 7_146_218;
+
+const INSERT_SQL = `INSERT INTO provisioning_records (${INSERT_COLUMNS.join(', ')}, state, psdi_held,
+  failed_step, error, attempts, written_at, verified_at, origin)
+  VALUES (${[...INSERT_COLUMNS, 1, 2, 3, 4, 5, 6, 7, 8].map((_, i) => `$${i + 1}`).join(', ')})`;
+
+/** Another station taking the same value first: the allocator picks again, this many times. */
+const RESERVE_TRIES = 20;
+
+export class PostgresAuditStore implements AuditStore {
+  readonly engine = 'postgres' as const;
+  readonly station: string;
+  readonly location: string;
+  private readonly pool: pg.Pool;
+  /**
+   * Connections that commit without waiting for the WAL flush, for sequence numbers only. Safe:
+   * a record that uses a number is committed after it and waits for the flush, which covers the
+   * number's WAL too; a number lost in a crash was used by no committed record.
+   */
+  private readonly counters: pg.Pool;
+  private readonly now: () => number;
+  private readonly retryForMs: number;
+  private closed = false;
+  private runs: PostgresScenarioRunLog | undefined;
+
+  private constructor(options: PostgresStoreOptions) {
+    this.station = stationName(options.station);
+    this.location = redactUrl(options.url);
+    this.now = options.now ?? Date.now;
+    this.retryForMs = options.retryForMs ?? 60_000;
+    const timeoutMs = options.timeoutMs ?? 5_000;
+    this.pool = new pg.Pool({
+      // pg lets the URL's (empty) password win over a `password` option, so it goes into the
+      // URL handed to pg, and only there.
+      connectionString: urlWithPassword(options.url, options.password),
+      max: options.maxConnections ?? 8,
+      connectionTimeoutMillis: timeoutMs,
+      statement_timeout: timeoutMs,
+      lock_timeout: timeoutMs,
+      idle_in_transaction_session_timeout: timeoutMs * 2,
+      application_name: `devicebench ${this.station}`.slice(0, 63),
+    });
+    this.counters = new pg.Pool({
+      connectionString: urlWithPassword(options.url, options.password),
+      max: 2,
+      connectionTimeoutMillis: timeoutMs,
+      statement_timeout: timeoutMs,
+      lock_timeout: timeoutMs,
+      options: '-c synchronous_commit=off',
+      application_name: `devicebench ${this.station} counters`.slice(0, 63),
+    });
+    // An idle connection the server dropped (restart, failover) must not crash the app; the
+    // next query reconnects or reports the store unavailable.
+    this.pool.on('error', () => undefined);
+    this.counters.on('error', () => undefined);
+  }
+
+  /** Connects and brings the schema up to date before the first reservation. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresAuditStore> {
+    const store = new PostgresAuditStore(options);
+    try {
+      await store.migrate();
+    } catch (err) {
+      await store.close().catch(() => undefined);
+      throw err;
+    }
+    return store;
+  }
+
+  reserve(input: ReserveInput): Promise<ProvisioningRecord> {
+    return this.guard(async () => {
+      // A busy board is caught by its unique index on insert; a PSDI given as such is checked
+      // first so the refusal can name its holder.
+      if (typeof input.psdi === 'string') {
+        const holder = await this.holderOf(input.product.id, input.psdi);
+        if (holder !== undefined) throw new PsdiTakenError(input.product.id, input.psdi, holder);
+      }
+      for (let tries = 1; ; tries++) {
+        const psdi =
+          typeof input.psdi === 'string'
+            ? input.psdi
+            : await input.psdi.allocate(this.allocationContext(input.product.id));
+        try {
+          const { rows } = await this.pool.query<RecordRow>(`${INSERT_SQL} RETURNING *`, [
+            ...this.insertValues(input, psdi, this.now()),
+            'reserved',
+            1,
+            null,
+            null,
+            0,
+            null,
+            null,
+            null,
+          ]);
+          return toRecord(rows[0] as RecordRow);
+        } catch (err) {
+          const constraint = uniqueViolation(err);
+          if (constraint === 'provisioning_records_busy_board') await this.refuseBusyBoard(input);
+          if (constraint !== 'provisioning_records_held_psdi') throw err;
+          // Another station committed the same value a moment earlier.
+          if (typeof input.psdi === 'string' || tries >= RESERVE_TRIES)
+            throw new PsdiTakenError(
+              input.product.id,
+              psdi,
+              await this.holderOf(input.product.id, psdi),
+            );
+        }
+      }
+    });
+  }
+
+  recordRefused(
+    input: ReserveInput & { psdi: string } & Omit<FailureInput, 'psdiHeld'>,
+  ): Promise<ProvisioningRecord> {
+    return this.guard(async () => {
+      const { rows } = await this.pool.query<RecordRow>(`${INSERT_SQL} RETURNING *`, [
+        ...this.insertValues(input, input.psdi, this.now()),
+        'failed',
+        0,
+        input.step,
+        input.error,
+        input.attempts ?? 0,
+        null,
+        null,
+        null,
+      ]);
+      return toRecord(rows[0] as RecordRow);
+    });
+  }
+
+  markWritten(id: number, attempts?: number): Promise<ProvisioningRecord> {
+    return this.transition(
+      id,
+      'written',
+      `UPDATE provisioning_records SET state = 'written', written_at = $2, updated_at = $2,
+         failed_step = NULL, error = NULL, attempts = COALESCE($3, attempts)
+       WHERE id = $1 AND state IN ('reserved', 'written', 'failed') AND psdi_held = 1 RETURNING *`,
+      () => [this.now(), attempts ?? null],
+      (record) =>
+        ['reserved', 'written', 'failed'].includes(record.state) && !record.psdiHeld
+          ? 'it no longer holds its PSDI'
+          : undefined,
+    );
+  }
+
+  markVerified(id: number, attempts?: number): Promise<ProvisioningRecord> {
+    return this.transition(
+      id,
+      'verified',
+      `UPDATE provisioning_records SET state = 'verified', verified_at = $2, updated_at = $2,
+         attempts = COALESCE($3, attempts)
+       WHERE id = $1 AND state = 'written' RETURNING *`,
+      () => [this.now(), attempts ?? null],
+    );
+  }
+
+  markFailed(id: number, failure: FailureInput): Promise<ProvisioningRecord> {
+    return this.transition(
+      id,
+      'failed',
+      `UPDATE provisioning_records SET state = 'failed', updated_at = $2, failed_step = $3,
+         error = $4, psdi_held = CASE WHEN psdi_held = 1 AND $5 THEN 1 ELSE 0 END,
+         attempts = COALESCE($6, attempts)
+       WHERE id = $1 AND state IN ('reserved', 'written', 'failed') RETURNING *`,
+      () => [this.now(), failure.step, failure.error, failure.psdiHeld, failure.attempts ?? null],
+    );
+  }
+
+  release(id: number, reason: string): Promise<ProvisioningRecord> {
+    return this.transition(
+      id,
+      'released',
+      `UPDATE provisioning_records SET state = 'released', updated_at = $2, psdi_held = 0,
+         error = COALESCE(error, $3)
+       WHERE id = $1 AND state IN ('reserved', 'written', 'failed') RETURNING *`,
+      () => [this.now(), reason],
+    );
+  }
+
+  get(id: number): Promise<ProvisioningRecord | undefined> {
+    return this.guard(() => this.read(id));
+  }
+
+  listUnfinished(): Promise<ProvisioningRecord[]> {
+    return this.guard(async () => {
+      const { rows } = await this.pool.query<RecordRow>(
+        `SELECT * FROM provisioning_records WHERE ${UNFINISHED_SQL} ORDER BY id`,
+      );
+      return rows.map(toRecord);
+    });
+  }
+
+  verifiedPsdi(productId: string, boardId: string): Promise<string | undefined> {
+    return this.guard(async () => {
+      const { rows } = await this.pool.query<{ psdi: string }>(
+        `SELECT psdi FROM provisioning_records
+         WHERE product_id = $1 AND board_id = $2 AND state = 'verified' ORDER BY id DESC LIMIT 1`,
+        [productId, boardId],
+      );
+      return rows[0]?.psdi;
+    });
+  }
+
+  async search(query: AuditQuery = {}): Promise<AuditPage> {
+    const q = auditQuerySchema.parse(query);
+    return this.guard(async () => {
+      const { where, params } = whereClause(q, (n) => `$${n}`, 'ILIKE');
+      const count = await this.pool.query<{ n: string }>(
+        `SELECT COUNT(*) AS n FROM provisioning_records ${where}`,
+        params,
+      );
+      const { rows } = await this.pool.query<RecordRow>(
+        `SELECT * FROM provisioning_records ${where} ORDER BY created_at DESC, id DESC
+         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        [...params, q.limit, q.offset],
+      );
+      return {
+        items: rows.map(toRecord),
+        total: Number(count.rows[0]?.n ?? 0),
+        offset: q.offset,
+        limit: q.limit,
+      };
+    });
+  }
+
+  async exportCsv(query: Omit<AuditQuery, 'offset' | 'limit'> = {}): Promise<string> {
+    const q = auditQuerySchema.parse(query);
+    return this.guard(async () => {
+      const { where, params } = whereClause(q, (n) => `$${n}`, 'ILIKE');
+      const { rows } = await this.pool.query<RecordRow>(
+        `SELECT * FROM provisioning_records ${where} ORDER BY created_at, id`,
+        params,
+      );
+      return exportRecordsCsv(rows.map(toRecord));
+    });
+  }
+
+  lineStatus(): Promise<LineStatus> {
+    return this.guard(async () => {
+      const at = this.now();
+      const since = at - HOUR_MS;
+      const stations = await this.pool.query<{
+        station: string;
+        last_seen_at: string;
+        verified: string;
+        in_flight: string;
+        failed: string;
+      }>(
+        `SELECT station, MAX(updated_at) AS last_seen_at,
+           COUNT(*) FILTER (WHERE state = 'verified' AND verified_at >= $1) AS verified,
+           COUNT(*) FILTER (WHERE state IN ('reserved', 'written')) AS in_flight,
+           COUNT(*) FILTER (WHERE state = 'failed' AND updated_at >= $1) AS failed
+         FROM provisioning_records GROUP BY station ORDER BY station`,
+        [since],
+      );
+      const failures = await this.pool.query<{ step: string | null; count: string }>(
+        `SELECT failed_step AS step, COUNT(*) AS count FROM provisioning_records
+         WHERE state = 'failed' AND updated_at >= $1 GROUP BY failed_step
+         ORDER BY count DESC, step`,
+        [since],
+      );
+      const unfinished = await this.pool.query<RecordRow>(
+        `SELECT * FROM provisioning_records WHERE ${UNFINISHED_SQL} ORDER BY id`,
+      );
+      return {
+        at,
+        stations: stations.rows.map((s) => ({
+          station: s.station,
+          lastSeenAt: Number(s.last_seen_at),
+          boardsPerHour: Number(s.verified),
+          inFlight: Number(s.in_flight),
+          failedLastHour: Number(s.failed),
+        })),
+        failuresByStep: failures.rows.map((f) => ({
+          step: f.step ?? 'unknown',
+          count: Number(f.count),
+        })),
+        unfinished: unfinished.rows.map(toRecord),
+      };
+    });
+  }
+
+  records(afterId: number, batch: number): Promise<ProvisioningRecord[]> {
+    return this.guard(async () => {
+      const { rows } = await this.pool.query<RecordRow>(
+        'SELECT * FROM provisioning_records WHERE id > $1 ORDER BY id LIMIT $2',
+        [afterId, batch],
+      );
+      return rows.map(toRecord);
+    });
+  }
+
+  copyFrom(sourceId: string, records: readonly ProvisioningRecord[]): Promise<CopyResult> {
+    return this.guard(async () => {
+      const result: CopyResult = { copied: 0, alreadyCopied: 0, refused: [] };
+      for (const r of records) {
+        try {
+          const { rowCount } = await this.pool.query(
+            `${INSERT_SQL} ON CONFLICT (origin) WHERE origin IS NOT NULL DO NOTHING`,
+            copyValues(r, `${sourceId}:${r.id}`),
+          );
+          if (rowCount) result.copied++;
+          else result.alreadyCopied++;
+        } catch (err) {
+          const constraint = uniqueViolation(err);
+          if (!constraint) throw err;
+          result.refused.push({
+            id: r.id,
+            reason:
+              constraint === 'provisioning_records_held_psdi'
+                ? `PSDI "${r.psdi}" is held here already`
+                : `board ${r.boardAddress} has an unfinished record here already`,
+          });
+        }
+      }
+      return result;
+    });
+  }
+
+  sourceId(): Promise<string> {
+    return this.guard(async () => {
+      const { rows } = await this.pool.query<{ value: string }>(
+        `INSERT INTO audit_meta (key, value) VALUES ('source_id', $1)
+         ON CONFLICT (key) DO UPDATE SET value = audit_meta.value RETURNING value`,
+        [randomUUID()],
+      );
+      return (rows[0] as { value: string }).value;
+    });
+  }
+
+  /** The dry-run log on this store's pool; this station's unfinished runs become interrupted. */
+  scenarioRuns(): Promise<ScenarioRunLog> {
+    return this.guard(async () => {
+      this.runs ??= await PostgresScenarioRunLog.open(this.pool, this.station, this.now);
+      return this.runs;
+    });
+  }
+
+  ping(): Promise<void> {
+    return this.guard(async () => {
+      await this.pool.query('SELECT 1');
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([this.pool.end(), this.counters.end()]);
+  }
+
+  private async migrate(): Promise<void> {
+    await this.guard(async () => {
+      const client = await this.pool.connect();
+      try {
+        await client.query('BEGIN');
+        // Stations opening at once: one migrates, the others wait and find it done.
+        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS devicebench_migrations (
+             version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`,
+        );
+        const { rows } = await client.query<{ v: number | null }>(
+          'SELECT MAX(version) AS v FROM devicebench_migrations',
+        );
+        const version = rows[0]?.v ?? 0;
+        if (version > MIGRATIONS.length)
+          throw new Error(
+            `${this.location}: audit database version ${version} is newer than this app understands (${MIGRATIONS.length})`,
+          );
+        for (let v = version; v < MIGRATIONS.length; v++) {
+          await client.query(MIGRATIONS[v] as string);
+          await client.query(
+            'INSERT INTO devicebench_migrations (version, applied_at) VALUES ($1, $2)',
+            [v + 1, Date.now()],
+          );
+        }
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    });
+  }
+
+  /**
+   * One UPDATE that checks the state it moves from. When it changes nothing, the record says
+   * why. A board already acted on this change, so a lost connection is retried until the
+   * database is back; a retry that finds the change already made (its first answer was lost)
+   * returns the record as it is.
+   */
+  private async transition(
+    id: number,
+    to: ProvisioningState,
+    update: string,
+    params: () => unknown[],
+    refusal: (record: ProvisioningRecord) => string | undefined = () => undefined,
+  ): Promise<ProvisioningRecord> {
+    const deadline = performance.now() + this.retryForMs;
+    let retried = false;
+    for (let delayMs = 100; ; delayMs = Math.min(delayMs * 2, 2_000)) {
+      try {
+        return await this.guard(async () => {
+          const { rows } = await this.pool.query<RecordRow>(update, [id, ...params()]);
+          if (rows[0]) return toRecord(rows[0]);
+          const record = await this.read(id);
+          if (!record) throw new RecordNotFoundError(id);
+          if (retried && record.state === to) return record;
+          throw new InvalidTransitionError(id, record.state, to, refusal(record));
+        });
+      } catch (err) {
+        if (!(err instanceof StoreUnavailableError) || performance.now() + delayMs > deadline)
+          throw err;
+        retried = true;
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    }
+  }
+
+  private async read(id: number): Promise<ProvisioningRecord | undefined> {
+    const { rows } = await this.pool.query<RecordRow>(
+      'SELECT * FROM provisioning_records WHERE id = $1',
+      [id],
+    );
+    return rows[0] && toRecord(rows[0]);
+  }
+
+  private async refuseBusyBoard(input: ReserveInput): Promise<void> {
+    const { rows } = await this.pool.query<{ id: string; psdi: string }>(
+      `SELECT id, psdi FROM provisioning_records
+       WHERE product_id = $1 AND board_address = $2 AND state IN ('reserved', 'written')
+       ORDER BY id LIMIT 1`,
+      [input.product.id, input.board.address],
+    );
+    const busy = rows[0];
+    if (busy)
+      throw new BoardBusyError(input.product.id, input.board.address, Number(busy.id), busy.psdi);
+  }
+
+  private async holderOf(productId: string, psdi: string): Promise<number | undefined> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      'SELECT id FROM provisioning_records WHERE product_id = $1 AND psdi = $2 AND psdi_held = 1',
+      [productId, psdi],
+    );
+    return rows[0] ? Number(rows[0].id) : undefined;
+  }
+
+  private allocationContext(productId: string): AllocationContext {
+    return {
+      productId,
+      wasRecorded: async (psdi) =>
+        (
+          await this.pool.query(
+            'SELECT 1 FROM provisioning_records WHERE product_id = $1 AND psdi = $2 LIMIT 1',
+            [productId, psdi],
+          )
+        ).rowCount !== 0,
+      // One statement: the row lock lasts only as long as the upsert, so stations taking
+      // numbers at once queue for microseconds, not for each other's reservations.
+      takeNumber: async (key, start) => {
+        const { rows } = await this.counters.query<{ n: string }>(
+          `INSERT INTO psdi_counters (product_id, key, value) VALUES ($1, $2, $3::bigint + 1)
+           ON CONFLICT (product_id, key)
+             DO UPDATE SET value = GREATEST(psdi_counters.value, $3::bigint) + 1
+           RETURNING value - 1 AS n`,
+          [productId, key, start],
+        );
+        return Number((rows[0] as { n: string }).n);
+      },
+      firstFree: async (values) => {
+        const { rows } = await this.pool.query<{ psdi: string }>(
+          `SELECT v.psdi FROM unnest($2::text[]) WITH ORDINALITY AS v(psdi, i)
+           WHERE NOT EXISTS (SELECT 1 FROM provisioning_records r
+             WHERE r.product_id = $1 AND r.psdi = v.psdi AND r.psdi_held = 1)
+           ORDER BY v.i LIMIT 1`,
+          [productId, values],
+        );
+        return rows[0]?.psdi;
+      },
+    };
+  }
+
+  private insertValues(input: ReserveInput, psdi: string, at: number): unknown[] {
+    return [
+      at,
+      at,
+      input.product.id,
+      input.product.name,
+      input.product.serviceUuid,
+      input.product.psdiServiceUuid,
+      input.product.psdiCharacteristicUuid,
+      input.board.id,
+      input.board.address,
+      psdi,
+      input.psdiSource,
+      input.profileId,
+      this.station,
+    ];
+  }
+
+  /** Connection failures become StoreUnavailableError; every other error passes unchanged. */
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (isConnectionError(err)) throw new StoreUnavailableError(this.location, err);
+      throw err;
+    }
+  }
+}
+
+export function urlWithPassword(url: string, password: string | undefined): string {
+  if (password === undefined) return url;
+  const parsed = new URL(url);
+  parsed.password = encodeURIComponent(password);
+  return parsed.toString();
+}
+
+/** The URL as it may be shown or saved: without a password. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return 'an invalid PostgreSQL URL';
+  }
+}
+
+function uniqueViolation(err: unknown): string | undefined {
+  if (err instanceof pg.DatabaseError && err.code === '23505') return err.constraint ?? '';
+  return undefined;
+}
+
+/** Errors that say nothing about the statement, only that the server could not answer it. */
+function isConnectionError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    // Class 08: connection exception; 57P0x: the server is shutting down or starting up.
+    if (code.startsWith('08') || /^57P0[1-3]$/.test(code)) return true;
+    if (
+      ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH'].includes(
+        code,
+      )
+    )
+      return true;
+  }
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is/i.test(
+    err.message,
+  );
+}

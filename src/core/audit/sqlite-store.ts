@@ -1,0 +1,536 @@
+// The audit log in one SQLite file (WAL, synchronous=FULL) in the app's data folder: the
+// default for one bench. Every state change is committed to disk before the caller takes its
+// next BLE step, and a partial unique index keeps a PSDI on at most one live record per product.
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { openAuditDatabase } from './database';
+import {
+  BoardBusyError,
+  InvalidTransitionError,
+  PsdiTakenError,
+  RecordNotFoundError,
+} from './errors';
+import { exportRecordsCsv } from './csv-export';
+import { SqliteScenarioRunLog, type ScenarioRunLog } from './scenario-runs';
+import {
+  copyValues,
+  HOUR_MS,
+  INSERT_COLUMNS,
+  toRecord,
+  UNFINISHED_SQL,
+  whereClause,
+  type RecordRow,
+} from './record-rows';
+import { auditQuerySchema, type AuditPage, type AuditQuery, type LineStatus } from './records';
+import {
+  stationName,
+  type AllocationContext,
+  type AuditStore,
+  type CopyResult,
+  type FailureInput,
+  type ProvisioningRecord,
+  type ReserveInput,
+} from './store';
+
+export interface SqliteStoreOptions {
+  /** The database file; `:memory:` for a throwaway store. */
+  file: string;
+  /** Recorded on each record; the host name when not set. */
+  station?: string;
+  /** ms since the epoch; injectable so tests control time. */
+  now?: () => number;
+}
+
+/** Versioned schema: entry n-1 takes a database from version n-1 to n (PRAGMA user_version). */
+const MIGRATIONS = [
+  `
+CREATE TABLE IF NOT EXISTS provisioning_records (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  written_at INTEGER,
+  verified_at INTEGER,
+  product_id TEXT NOT NULL,
+  product_name TEXT NOT NULL,
+  service_uuid TEXT NOT NULL,
+  psdi_service_uuid TEXT NOT NULL,
+  psdi_characteristic_uuid TEXT NOT NULL,
+  board_id TEXT NOT NULL,
+  board_address TEXT NOT NULL,
+  psdi TEXT NOT NULL,
+  psdi_source TEXT NOT NULL CHECK (psdi_source IN ('tool', 'device')),
+  profile_id TEXT NOT NULL,
+  station TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('reserved', 'written', 'verified', 'failed', 'released')),
+  psdi_held INTEGER NOT NULL CHECK (psdi_held IN (0, 1)),
+  failed_step TEXT,
+  error TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  CHECK (psdi_held = 0 OR state <> 'released')
+);
+-- The guarantee itself: however many writers, one live record per (product, PSDI).
+CREATE UNIQUE INDEX IF NOT EXISTS provisioning_records_held_psdi
+  ON provisioning_records (product_id, psdi) WHERE psdi_held = 1;
+CREATE INDEX IF NOT EXISTS provisioning_records_created ON provisioning_records (created_at, id);
+CREATE INDEX IF NOT EXISTS provisioning_records_product ON provisioning_records (product_id, psdi);
+CREATE INDEX IF NOT EXISTS provisioning_records_state ON provisioning_records (state);
+CREATE TABLE IF NOT EXISTS psdi_counters (
+  product_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value INTEGER NOT NULL,
+  PRIMARY KEY (product_id, key)
+);
+`,
+  // 2: a line — the board lookup of dry runs, station filters, copies keyed on their source,
+  // and this log's own id for copies made from it.
+  `
+CREATE INDEX provisioning_records_board ON provisioning_records (product_id, board_id, state, id);
+CREATE INDEX provisioning_records_station ON provisioning_records (station, created_at);
+ALTER TABLE provisioning_records ADD COLUMN origin TEXT;
+CREATE UNIQUE INDEX provisioning_records_origin ON provisioning_records (origin) WHERE origin IS NOT NULL;
+CREATE TABLE audit_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`,
+];
+
+const INSERT_SQL = `INSERT INTO provisioning_records (${INSERT_COLUMNS.join(', ')}, state, psdi_held,
+  failed_step, error, attempts, written_at, verified_at, origin)
+  VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')}, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+export class SqliteAuditStore implements AuditStore {
+  readonly engine = 'sqlite' as const;
+  readonly file: string;
+  readonly station: string;
+  private readonly db: Database.Database;
+  private readonly now: () => number;
+  private readonly statements = new Map<string, Database.Statement>();
+  /**
+   * Work that spans an await must not interleave with another caller's: a second store on the
+   * same file in this process would block the event loop waiting for a write lock that only
+   * this process's next tick can release. So stores on one file share one queue.
+   */
+  private readonly queue: { tail: Promise<unknown> };
+  private runs: SqliteScenarioRunLog | undefined;
+  private static readonly queues = new Map<string, { tail: Promise<unknown>; users: number }>();
+
+  constructor(options: SqliteStoreOptions) {
+    this.file = options.file;
+    this.station = stationName(options.station);
+    this.now = options.now ?? Date.now;
+    // FULL makes each commit durable against power loss too, not only a crash: a transition
+    // must be on disk before the radio acts on it.
+    this.db = openAuditDatabase(options.file, 'FULL');
+    this.queue = SqliteAuditStore.queueFor(options.file);
+    this.migrate();
+  }
+
+  private static queueFor(file: string): { tail: Promise<unknown> } {
+    if (file === ':memory:') return { tail: Promise.resolve() };
+    let queue = SqliteAuditStore.queues.get(file);
+    if (!queue) SqliteAuditStore.queues.set(file, (queue = { tail: Promise.resolve(), users: 0 }));
+    queue.users++;
+    return queue;
+  }
+
+  get location(): string {
+    return this.file;
+  }
+
+  reserve(input: ReserveInput): Promise<ProvisioningRecord> {
+    return this.serial(async () => {
+      // IMMEDIATE takes the write lock now: another process on the file waits (busy_timeout)
+      // until this reservation is committed or rolled back.
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const busy = this.sql(
+          `SELECT id, psdi FROM provisioning_records
+           WHERE product_id = ? AND board_address = ? AND state IN ('reserved', 'written')
+           ORDER BY id LIMIT 1`,
+        ).get(input.product.id, input.board.address) as { id: number; psdi: string } | undefined;
+        if (busy)
+          throw new BoardBusyError(input.product.id, input.board.address, busy.id, busy.psdi);
+        const psdi =
+          typeof input.psdi === 'string'
+            ? input.psdi
+            : await input.psdi.allocate(this.allocationContext(input.product.id));
+        const holder = this.holderOf(input.product.id, psdi);
+        if (holder !== undefined) throw new PsdiTakenError(input.product.id, psdi, holder);
+        const at = this.now();
+        const { lastInsertRowid } = this.sql(INSERT_SQL).run(
+          ...this.insertValues(input, psdi, at),
+          'reserved',
+          1,
+          null,
+          null,
+          0,
+          null,
+          null,
+          null,
+        );
+        this.db.exec('COMMIT');
+        return this.require(Number(lastInsertRowid));
+      } catch (err) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        if (isUniqueViolation(err) && typeof input.psdi === 'string')
+          throw new PsdiTakenError(input.product.id, input.psdi);
+        throw err;
+      }
+    });
+  }
+
+  recordRefused(
+    input: ReserveInput & { psdi: string } & Omit<FailureInput, 'psdiHeld'>,
+  ): Promise<ProvisioningRecord> {
+    return this.serial(async () => {
+      const { lastInsertRowid } = this.sql(INSERT_SQL).run(
+        ...this.insertValues(input, input.psdi, this.now()),
+        'failed',
+        0,
+        input.step,
+        input.error,
+        input.attempts ?? 0,
+        null,
+        null,
+        null,
+      );
+      return this.require(Number(lastInsertRowid));
+    });
+  }
+
+  markWritten(id: number, attempts?: number): Promise<ProvisioningRecord> {
+    return this.transition(id, (record) => {
+      if (!['reserved', 'written', 'failed'].includes(record.state))
+        throw new InvalidTransitionError(id, record.state, 'written');
+      if (!record.psdiHeld)
+        throw new InvalidTransitionError(
+          id,
+          record.state,
+          'written',
+          'it no longer holds its PSDI',
+        );
+      const at = this.now();
+      this.sql(
+        `UPDATE provisioning_records SET state = 'written', written_at = ?, updated_at = ?,
+           failed_step = NULL, error = NULL, attempts = COALESCE(?, attempts) WHERE id = ?`,
+      ).run(at, at, attempts ?? null, id);
+    });
+  }
+
+  markVerified(id: number, attempts?: number): Promise<ProvisioningRecord> {
+    return this.transition(id, (record) => {
+      if (record.state !== 'written')
+        throw new InvalidTransitionError(id, record.state, 'verified');
+      const at = this.now();
+      this.sql(
+        `UPDATE provisioning_records SET state = 'verified', verified_at = ?, updated_at = ?,
+           attempts = COALESCE(?, attempts) WHERE id = ?`,
+      ).run(at, at, attempts ?? null, id);
+    });
+  }
+
+  markFailed(id: number, failure: FailureInput): Promise<ProvisioningRecord> {
+    return this.transition(id, (record) => {
+      if (!['reserved', 'written', 'failed'].includes(record.state))
+        throw new InvalidTransitionError(id, record.state, 'failed');
+      this.sql(
+        `UPDATE provisioning_records SET state = 'failed', updated_at = ?, failed_step = ?,
+           error = ?, psdi_held = ?, attempts = COALESCE(?, attempts) WHERE id = ?`,
+      ).run(
+        this.now(),
+        failure.step,
+        failure.error,
+        record.psdiHeld && failure.psdiHeld ? 1 : 0,
+        failure.attempts ?? null,
+        id,
+      );
+    });
+  }
+
+  release(id: number, reason: string): Promise<ProvisioningRecord> {
+    return this.transition(id, (record) => {
+      if (!['reserved', 'written', 'failed'].includes(record.state))
+        throw new InvalidTransitionError(id, record.state, 'released');
+      this.sql(
+        `UPDATE provisioning_records SET state = 'released', updated_at = ?, psdi_held = 0,
+           error = COALESCE(error, ?) WHERE id = ?`,
+      ).run(this.now(), reason, id);
+    });
+  }
+
+  get(id: number): Promise<ProvisioningRecord | undefined> {
+    return this.serial(async () => this.read(id));
+  }
+
+  listUnfinished(): Promise<ProvisioningRecord[]> {
+    return this.serial(async () =>
+      (
+        this.sql(
+          `SELECT * FROM provisioning_records WHERE ${UNFINISHED_SQL} ORDER BY id`,
+        ).all() as RecordRow[]
+      ).map(toRecord),
+    );
+  }
+
+  verifiedPsdi(productId: string, boardId: string): Promise<string | undefined> {
+    return this.serial(async () => {
+      const row = this.sql(
+        `SELECT psdi FROM provisioning_records
+         WHERE product_id = ? AND board_id = ? AND state = 'verified' ORDER BY id DESC LIMIT 1`,
+      ).get(productId, boardId) as { psdi: string } | undefined;
+      return row?.psdi;
+    });
+  }
+
+  async search(query: AuditQuery = {}): Promise<AuditPage> {
+    const q = auditQuerySchema.parse(query);
+    return this.serial(async () => {
+      const { where, params } = whereClause(q, () => '?', 'LIKE');
+      const total = (
+        this.db
+          .prepare(`SELECT COUNT(*) AS n FROM provisioning_records ${where}`)
+          .get(...params) as {
+          n: number;
+        }
+      ).n;
+      const rows = this.db
+        .prepare(
+          `SELECT * FROM provisioning_records ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+        )
+        .all(...params, q.limit, q.offset) as RecordRow[];
+      return { items: rows.map(toRecord), total, offset: q.offset, limit: q.limit };
+    });
+  }
+
+  async exportCsv(query: Omit<AuditQuery, 'offset' | 'limit'> = {}): Promise<string> {
+    const q = auditQuerySchema.parse(query);
+    return this.serial(async () => {
+      const { where, params } = whereClause(q, () => '?', 'LIKE');
+      const rows = this.db
+        .prepare(`SELECT * FROM provisioning_records ${where} ORDER BY created_at, id`)
+        .all(...params) as RecordRow[];
+      return exportRecordsCsv(rows.map(toRecord));
+    });
+  }
+
+  lineStatus(): Promise<LineStatus> {
+    return this.serial(async () => {
+      const at = this.now();
+      const since = at - HOUR_MS;
+      const stations = this.sql(
+        `SELECT station, MAX(updated_at) AS last_seen_at,
+           SUM(CASE WHEN state = 'verified' AND verified_at >= ? THEN 1 ELSE 0 END) AS verified,
+           SUM(CASE WHEN state IN ('reserved', 'written') THEN 1 ELSE 0 END) AS in_flight,
+           SUM(CASE WHEN state = 'failed' AND updated_at >= ? THEN 1 ELSE 0 END) AS failed
+         FROM provisioning_records GROUP BY station ORDER BY station`,
+      ).all(since, since) as {
+        station: string;
+        last_seen_at: number;
+        verified: number;
+        in_flight: number;
+        failed: number;
+      }[];
+      const failures = this.sql(
+        `SELECT failed_step AS step, COUNT(*) AS count FROM provisioning_records
+         WHERE state = 'failed' AND updated_at >= ? GROUP BY failed_step ORDER BY count DESC, step`,
+      ).all(since) as { step: string | null; count: number }[];
+      const unfinished = (
+        this.sql(
+          `SELECT * FROM provisioning_records WHERE ${UNFINISHED_SQL} ORDER BY id`,
+        ).all() as RecordRow[]
+      ).map(toRecord);
+      return {
+        at,
+        stations: stations.map((s) => ({
+          station: s.station,
+          lastSeenAt: s.last_seen_at,
+          boardsPerHour: s.verified,
+          inFlight: s.in_flight,
+          failedLastHour: s.failed,
+        })),
+        failuresByStep: failures.map((f) => ({ step: f.step ?? 'unknown', count: f.count })),
+        unfinished,
+      };
+    });
+  }
+
+  records(afterId: number, batch: number): Promise<ProvisioningRecord[]> {
+    return this.serial(async () =>
+      (
+        this.sql('SELECT * FROM provisioning_records WHERE id > ? ORDER BY id LIMIT ?').all(
+          afterId,
+          batch,
+        ) as RecordRow[]
+      ).map(toRecord),
+    );
+  }
+
+  copyFrom(sourceId: string, records: readonly ProvisioningRecord[]): Promise<CopyResult> {
+    return this.serial(async () => {
+      const result: CopyResult = { copied: 0, alreadyCopied: 0, refused: [] };
+      const tx = this.db.transaction(() => {
+        for (const r of records) {
+          const origin = `${sourceId}:${r.id}`;
+          if (this.sql('SELECT 1 FROM provisioning_records WHERE origin = ?').get(origin)) {
+            result.alreadyCopied++;
+            continue;
+          }
+          if (r.psdiHeld && this.holderOf(r.productId, r.psdi) !== undefined) {
+            result.refused.push({ id: r.id, reason: `PSDI "${r.psdi}" is held here already` });
+            continue;
+          }
+          this.sql(INSERT_SQL).run(...copyValues(r, origin));
+          result.copied++;
+        }
+      });
+      tx.immediate();
+      return result;
+    });
+  }
+
+  sourceId(): Promise<string> {
+    return this.serial(async () => {
+      const row = this.sql("SELECT value FROM audit_meta WHERE key = 'source_id'").get() as
+        { value: string } | undefined;
+      if (row) return row.value;
+      const id = randomUUID();
+      this.sql("INSERT INTO audit_meta (key, value) VALUES ('source_id', ?)").run(id);
+      return id;
+    });
+  }
+
+  /** The dry-run log in the same file (its own connection, synchronous=NORMAL). */
+  async scenarioRuns(): Promise<ScenarioRunLog> {
+    this.runs ??= new SqliteScenarioRunLog({
+      file: this.file,
+      station: this.station,
+      now: this.now,
+    });
+    return this.runs;
+  }
+
+  async ping(): Promise<void> {
+    this.sql('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    await this.runs?.close();
+    if (!this.db.open) return;
+    await this.queue.tail.catch(() => undefined);
+    this.db.close();
+    const shared = SqliteAuditStore.queues.get(this.file);
+    if (shared === this.queue && --shared.users === 0) SqliteAuditStore.queues.delete(this.file);
+  }
+
+  private migrate(): void {
+    const version = this.db.pragma('user_version', { simple: true }) as number;
+    if (version > MIGRATIONS.length)
+      throw new Error(
+        `${this.file}: audit database version ${version} is newer than this app understands (${MIGRATIONS.length})`,
+      );
+    for (let v = version; v < MIGRATIONS.length; v++) {
+      this.db
+        .transaction(() => {
+          this.db.exec(MIGRATIONS[v] as string);
+          this.db.pragma(`user_version = ${v + 1}`);
+        })
+        .immediate();
+    }
+  }
+
+  /** Runs `work` after every earlier call on this store has settled. */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.tail.then(work, work);
+    this.queue.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Reads, checks and writes in one IMMEDIATE transaction, so two writers cannot interleave. */
+  private transition(
+    id: number,
+    apply: (record: ProvisioningRecord) => void,
+  ): Promise<ProvisioningRecord> {
+    return this.serial(async () =>
+      this.db
+        .transaction(() => {
+          apply(this.require(id));
+          return this.require(id);
+        })
+        .immediate(),
+    );
+  }
+
+  private read(id: number): ProvisioningRecord | undefined {
+    const row = this.sql('SELECT * FROM provisioning_records WHERE id = ?').get(id) as
+      RecordRow | undefined;
+    return row && toRecord(row);
+  }
+
+  private require(id: number): ProvisioningRecord {
+    const record = this.read(id);
+    if (!record) throw new RecordNotFoundError(id);
+    return record;
+  }
+
+  private holderOf(productId: string, psdi: string): number | undefined {
+    const row = this.sql(
+      'SELECT id FROM provisioning_records WHERE product_id = ? AND psdi = ? AND psdi_held = 1',
+    ).get(productId, psdi) as { id: number } | undefined;
+    return row?.id;
+  }
+
+  /** Runs inside the reserve transaction: the write lock is held, nothing changes under it. */
+  private allocationContext(productId: string): AllocationContext {
+    return {
+      productId,
+      wasRecorded: async (psdi) =>
+        this.sql(
+          'SELECT 1 FROM provisioning_records WHERE product_id = ? AND psdi = ? LIMIT 1',
+        ).get(productId, psdi) !== undefined,
+      takeNumber: async (key, start) => {
+        const row = this.sql(
+          'SELECT value FROM psdi_counters WHERE product_id = ? AND key = ?',
+        ).get(productId, key) as { value: number } | undefined;
+        const n = Math.max(row?.value ?? start, start);
+        this.sql(
+          `INSERT INTO psdi_counters (product_id, key, value) VALUES (?, ?, ?)
+           ON CONFLICT (product_id, key) DO UPDATE SET value = excluded.value`,
+        ).run(productId, key, n + 1);
+        return n;
+      },
+      firstFree: async (values) =>
+        values.find((psdi) => this.holderOf(productId, psdi) === undefined),
+    };
+  }
+
+  private insertValues(input: ReserveInput, psdi: string, at: number): unknown[] {
+    return [
+      at,
+      at,
+      input.product.id,
+      input.product.name,
+      input.product.serviceUuid,
+      input.product.psdiServiceUuid,
+      input.product.psdiCharacteristicUuid,
+      input.board.id,
+      input.board.address,
+      psdi,
+      input.psdiSource,
+      input.profileId,
+      this.station,
+    ];
+  }
+
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    return statement;
+  }
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    'code' in err &&
+    (err as { code: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE'
+  );
+}
