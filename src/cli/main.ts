@@ -12,6 +12,7 @@ import { auditCommand } from './commands/audit';
 import { provisionCommand } from './commands/provision';
 import { scanCommand } from './commands/scan';
 import { scenarioCommand } from './commands/scenario';
+import { traceCommand } from './commands/trace';
 import { verifyCommand } from './commands/verify';
 import { EXIT, exitCodeOf, UsageError, type ExitCode } from './exit';
 import { Output } from './output';
@@ -75,6 +76,7 @@ export function buildParser(args: string[], runner: Runner): Argv {
     .command(verifyCommand(runner))
     .command(scenarioCommand(runner))
     .command(auditCommand(runner))
+    .command(traceCommand(runner))
     .completion('completion', 'print a bash/zsh completion script')
     .demandCommand(1, 'name a command (devicebench --help lists them)')
     .strict()

@@ -5,7 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_SIM_FILES } from '../core/app/ble/host-supervisor';
+import { DEFAULT_SIM_FILES, traceDirOf } from '../core/app/ble/host-supervisor';
+import type { Direction } from '../core/ble/hci/btsnoop';
 import { Environments } from '../core/app/environments';
 import { AuditSettings } from '../core/app/audit-settings';
 import { openAuditStore } from '../core/audit/open-store';
@@ -60,6 +61,7 @@ export class Session {
   private platformOpen: Promise<Platform> | undefined;
   private emulator: RunningEmulator | undefined;
   private store: Promise<AuditStore> | undefined;
+  private traceWriter: { close(): void } | undefined;
 
   constructor(
     readonly options: SessionOptions,
@@ -79,6 +81,13 @@ export class Session {
   // bad flag is answered at once.
   private async openCentral(): Promise<BleCentral> {
     const { createHardwareCentral, createSimulatedCentral } = await import('../core/ble/noble');
+    const { TraceWriter } = await import('../core/ble/hci/trace-store');
+    // Like the app's BLE process, every session writes its HCI traffic to the data folder's
+    // traces, for `devicebench trace` and the app's "HCI trace".
+    this.ensureDataDir();
+    const writer = new TraceWriter(traceDirOf(this.options.dataDir));
+    this.traceWriter = writer;
+    const trace = (direction: Direction, packet: Uint8Array) => writer.record(direction, packet);
     if (this.options.bench === 'simulated') {
       const bench = new SimulatedBench({
         stateFile: join(this.options.dataDir, 'sim-bench-state.json'),
@@ -86,9 +95,9 @@ export class Session {
       this.bench = bench;
       const files = this.options.simBoards ?? DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f));
       for (const file of files) bench.loadBoardFile(file);
-      return createSimulatedCentral(bench);
+      return createSimulatedCentral(bench, { trace });
     }
-    const central = createHardwareCentral();
+    const central = createHardwareCentral({ trace });
     const { settledState } = await import('../core/ble/host/host-process');
     const state = await settledState(central);
     if (state !== 'poweredOn') {
@@ -246,6 +255,7 @@ export class Session {
     await this.emulator?.close().catch(() => undefined);
     const store = await this.store?.catch(() => undefined);
     await store?.close().catch(() => undefined);
+    this.traceWriter?.close();
   }
 
   private ensureDataDir(): void {

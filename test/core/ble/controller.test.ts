@@ -8,7 +8,6 @@ import type { AdapterProfileInput } from '../../../src/core/ble/sim/adapter-prof
 import { sensorBoard } from './fixture';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
-const BOARD = 'd6:3a:41:00:99:01';
 /** The board address as it travels: least significant octet first. */
 const BOARD_LE = '01 99 00 41 3a d6';
 

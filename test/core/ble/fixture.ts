@@ -120,3 +120,34 @@ export function rig(
     },
   };
 }
+
+/** Records the SMP PDUs (L2CAP CID 6) a session's HCI traffic carries, as `direction:code`. */
+export function smpRecorder(): {
+  seen: string[];
+  trace: (direction: 'sent' | 'received', packet: Uint8Array) => void;
+} {
+  const seen: string[] = [];
+  return {
+    seen,
+    trace: (direction, p) => {
+      if (p[0] === 0x02 && p.length > 9 && (p[7]! | (p[8]! << 8)) === 0x0006)
+        seen.push(`${direction}:${p[9]}`);
+    },
+  };
+}
+
+/**
+ * LE legacy Just Works as noble and a simulated board run it: Pairing Request and Response,
+ * both Confirms and Randoms, then the board's Encryption Information and Central
+ * Identification once the link is encrypted.
+ */
+export const JUST_WORKS_PAIRING = [
+  'sent:1',
+  'received:2',
+  'sent:3',
+  'received:3',
+  'sent:4',
+  'received:4',
+  'received:6',
+  'received:7',
+];

@@ -10,6 +10,7 @@ import {
 } from '../ble/fixture';
 import { startDryRun, type DryRunOptions } from '../../../src/core/scenario/engine';
 import type { RunnableSet, TimelineEvent } from '../../../src/core/scenario/schema';
+import type { BoardSpecInput } from '../../../src/core/ble/sim/board-schema';
 
 let r: Rig;
 afterEach(() => r.close());
@@ -201,12 +202,9 @@ describe('the scenario engine on the simulated bench', () => {
     expect(after).toMatchObject({ scenarioId: 'after', resultCode: 'SUCCESS' });
   });
 
-  it('a GATT_READ the board refuses is GATT_ERROR naming the ATT code, never an empty SUCCESS', async () => {
-    r = rig([
-      sensorBoard({
-        faults: { refuseAccess: { characteristic: TEMPERATURE, operation: 'read', code: 0x02 } },
-      }),
-    ]);
+  /** One IMMEDIATE scenario that reads the temperature, run once on `board`: its result. */
+  async function readTemperatureOn(board: BoardSpecInput) {
+    r = rig([board]);
     const { run, events } = await start(
       set([
         immediate('read', [
@@ -216,7 +214,15 @@ describe('the scenario engine on the simulated bench', () => {
     );
     await r.clock.advance(600);
     await r.drive(run.stop());
-    const [result] = ends(events);
+    return ends(events)[0];
+  }
+
+  it('a GATT_READ the board refuses is GATT_ERROR naming the ATT code, never an empty SUCCESS', async () => {
+    const result = await readTemperatureOn(
+      sensorBoard({
+        faults: { refuseAccess: { characteristic: TEMPERATURE, operation: 'read', code: 0x02 } },
+      }),
+    );
     expect(result).toMatchObject({
       scenarioId: 'read',
       resultCode: 'GATT_ERROR',
@@ -228,25 +234,15 @@ describe('the scenario engine on the simulated bench', () => {
   });
 
   it('a GATT_READ of a value that needs pairing the board refuses is GATT_ERROR too', async () => {
-    const protectedBoard = sensorBoard({ pairing: 'refuse' });
-    protectedBoard.gatt![0]!.characteristics![1] = {
+    const board = sensorBoard({ pairing: 'refuse' });
+    board.gatt![0]!.characteristics![1] = {
       uuid: TEMPERATURE,
       properties: ['read', 'notify'],
       permissions: { read: 'encrypted' },
       value: { hex: 'fa08' },
       maxLength: 2,
     };
-    r = rig([protectedBoard]);
-    const { run, events } = await start(
-      set([
-        immediate('read', [
-          { type: 'GATT_READ', serviceUuid: SENSOR_SERVICE, characteristicUuid: TEMPERATURE },
-        ]),
-      ]),
-    );
-    await r.clock.advance(600);
-    await r.drive(run.stop());
-    const [result] = ends(events);
+    const result = await readTemperatureOn(board);
     expect(result).toMatchObject({ scenarioId: 'read', resultCode: 'GATT_ERROR' });
     expect(result?.errorReason).toMatch(/encrypted link and pairing failed/);
   });
