@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SIM_FILES, traceDirOf } from '../core/app/ble/host-supervisor';
 import type { Direction } from '../core/ble/hci/btsnoop';
+import { HCI_CMD } from '../core/ble/hci/codes';
 import { Environments } from '../core/app/environments';
 import { AuditSettings } from '../core/app/audit-settings';
 import { openAuditStore } from '../core/audit/open-store';
@@ -83,11 +84,22 @@ export class Session {
     const { createHardwareCentral, createSimulatedCentral } = await import('../core/ble/noble');
     const { TraceWriter } = await import('../core/ble/hci/trace-store');
     // Like the app's BLE process, every session writes its HCI traffic to the data folder's
-    // traces, for `devicebench trace` and the app's "HCI trace".
-    this.ensureDataDir();
-    const writer = new TraceWriter(traceDirOf(this.options.dataDir));
-    this.traceWriter = writer;
-    const trace = (direction: Direction, packet: Uint8Array) => writer.record(direction, packet);
+    // traces, for `devicebench trace` and the app's "HCI trace" — once it scans or connects, so a
+    // command refused before it used the radio leaves the data folder as it was.
+    let writer: InstanceType<typeof TraceWriter> | undefined;
+    const before: [Direction, Uint8Array][] = [];
+    const trace = (direction: Direction, packet: Uint8Array) => {
+      if (!writer) {
+        before.push([direction, Uint8Array.from(packet)]);
+        if (!usesRadio(direction, packet)) return;
+        this.ensureDataDir();
+        writer = new TraceWriter(traceDirOf(this.options.dataDir));
+        this.traceWriter = writer;
+        for (const [d, p] of before.splice(0)) writer.record(d, p);
+        return;
+      }
+      writer.record(direction, packet);
+    };
     if (this.options.bench === 'simulated') {
       const bench = new SimulatedBench({
         stateFile: join(this.options.dataDir, 'sim-bench-state.json'),
@@ -265,4 +277,13 @@ export class Session {
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** LE Set Scan Enable (on) or LE Create Connection from the host: the session uses the radio. */
+function usesRadio(direction: Direction, p: Uint8Array): boolean {
+  if (direction !== 'sent' || p[0] !== 0x01) return false;
+  const opcode = (p[1] ?? 0) | ((p[2] ?? 0) << 8);
+  return (
+    (opcode === HCI_CMD.leSetScanEnable && p[4] === 0x01) || opcode === HCI_CMD.leCreateConnection
+  );
 }

@@ -55,7 +55,7 @@ afterEach(async () => {
   }
 });
 
-describe('emulator CLI', () => {
+describe('emulator CLI', { timeout: 30_000 }, () => {
   it('prints exactly one JSON line with urls and the seeded channel, serves it, and stops on SIGTERM', async () => {
     const { child, banner } = launch(['--port', '0']);
     const info = await banner;

@@ -32,7 +32,7 @@ async function firstAd(host: BleHost, filter = {}): Promise<Advertisement> {
   return ad;
 }
 
-describe('BLE process', () => {
+describe('BLE process', { timeout: 30_000 }, () => {
   it('scans and reads a board across the process boundary', async () => {
     const host = await start();
     expect(host.state()).toBe('poweredOn');
