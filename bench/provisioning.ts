@@ -124,16 +124,16 @@ export const provisioning: Benchmark = {
           percent(b.perMinute / b.ideal),
         ]),
       ]).forEach((line) => print(line));
-      // As in emulator-throughput: interference (other processes on the cores) only ever slows
-      // a board, so the least disturbed one is the best estimate of the tool's own overhead.
+      // Judged on the median board: interference (other processes on the cores) only ever slows
+      // a board, so the best one flatters the tool and the worst one measures the machine.
       const ratios = overhead.map((o) => o.ratio);
-      const best = Math.min(...ratios);
+      const typical = median(ratios);
       // Ceiled so the printed ratio never reads as passing when the exact one does not.
       const shown = (n: number) => (Math.ceil(n * 1000) / 1000).toFixed(3);
       print(
-        `provisioning: tool / modelled link time = ${shown(best)} best, ${shown(median(ratios))} median, ` +
-          `${shown(Math.max(...ratios))} worst of ${OVERHEAD_BOARDS} boards (target <= ${TARGET_OVERHEAD}) ` +
-          `${best <= TARGET_OVERHEAD ? 'PASS' : 'FAIL'}`,
+        `provisioning: tool / link model time = ${shown(typical)} median, ${shown(Math.min(...ratios))} best, ` +
+          `${shown(Math.max(...ratios))} worst of ${OVERHEAD_BOARDS} boards (target <= ${TARGET_OVERHEAD} for the median) ` +
+          `${typical <= TARGET_OVERHEAD ? 'PASS' : 'FAIL'}`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
