@@ -63,6 +63,35 @@ describe('BLE bench', () => {
     expect(csv.fileName).toMatch(/\.csv$/);
   });
 
+  it('verifies the starter-style board end to end: the product has the platform PSDI pair, the board derives its PSDI, noble pairs to read it', async () => {
+    const product = await ok<{
+      id: string;
+      psdiServiceUuid: string;
+      psdiCharacteristicUuid: string;
+    }>('things:createTrialProduct', { name: 'Starter gadget' });
+    expect(product).toMatchObject({
+      psdiServiceUuid: 'e625601e-9e55-4597-a598-76018a0d293d',
+      psdiCharacteristicUuid: '26e2b12b-85f0-4f3f-9fdd-91d114270e6e',
+    });
+    await ok('provisioning:savePlan', {
+      productId: product.id,
+      profileId: 'platform-starter',
+      // The firmware derives the PSDI: the plan's sequence is never used.
+      psdi: { kind: 'sequence', prefix: 'UNUSED-', start: 1, width: 4 },
+    });
+    const board = await scanFor('Starter');
+    const { record } = await ok<{ record: ProvisioningRecord }>('provisioning:provisionOne', {
+      productId: product.id,
+      deviceId: board.id,
+    });
+    expect(record).toMatchObject({
+      state: 'verified',
+      psdiSource: 'device',
+      psdi: 'STARTER-D25A7E003001',
+      productId: product.id,
+    });
+  });
+
   it('runs a batch up to its limit and counts only the boards it took on', async () => {
     const product = await ok<{ id: string }>('things:createTrialProduct', { name: 'Tray run' });
     await ok('provisioning:savePlan', {
