@@ -44,6 +44,7 @@ const SCENARIO_SET = {
 describe('screenshot', () => {
   it('captures the device service console with a product and its scenario set', async () => {
     const { page } = bench();
+    await page.getByRole('button', { name: 'Device service' }).click();
     for (const name of ['Door sensor EVT', 'Soil probe P2', 'Thermostat rev B']) {
       await page.getByLabel('New product name').fill(name);
       await page.getByRole('button', { name: 'Create product' }).click();
