@@ -48,8 +48,8 @@ export function Start() {
       const [last] = (await api.scenarios.listRuns({ limit: 1 })).items;
       if (!last) return { text: 'No dry run yet', done: false };
       const outcome =
-        last.status === 'running'
-          ? 'running'
+        last.status !== 'finished'
+          ? last.status
           : last.failures > 0
             ? `${last.failures} of ${last.results} failed`
             : last.results > 0
@@ -58,7 +58,7 @@ export function Start() {
       return {
         text: `Last dry run ${outcome}`,
         detail: `${last.productName} on ${last.boardName}, ${formatTime(last.startedAt)}`,
-        done: last.status !== 'running' && last.results > 0 && last.failures === 0,
+        done: last.status === 'finished' && last.results > 0 && last.failures === 0,
       };
     }, [api]),
   );
