@@ -11,6 +11,8 @@ purpose=${1:-test}
 packages=(libsecret-1-dev libbluetooth-dev libudev-dev)
 # postgresql: the shared audit log's tests start their own server from it (test/helpers/postgres.ts).
 [ "$purpose" = test ] && packages+=(gnome-keyring dbus chromium postgresql)
+# fonts-noto-cjk: Japanese product names are drawn with real glyphs, not boxes (test/e2e/layout.test.ts).
+[ "$purpose" = test ] && packages+=(fonts-noto-cjk)
 
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()

@@ -9,14 +9,14 @@ import { useApi } from './lib/api-context';
 import { NavigateContext } from './lib/navigation';
 import { useActivityFeed } from './lib/use-activity';
 import { useResource } from './lib/use-resource';
-import { PAGE_GROUPS } from './pages';
+import { PAGE_GROUPS, START_PAGE } from './pages';
 import { Settings } from './pages/Settings';
 
 const PAGES = new Map(PAGE_GROUPS.flatMap((g) => g.pages).map((p) => [p.id, p]));
 
 export function App() {
   const api = useApi();
-  const [page, setPage] = useState('device-service');
+  const [page, setPage] = useState(START_PAGE);
   const environments = useResource(useCallback(() => api.settings.listEnvironments({}), [api]));
   const status = useResource(useCallback(() => api.app.getStatus({}), [api]));
   const feed = useActivityFeed();

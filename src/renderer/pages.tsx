@@ -1,5 +1,6 @@
-// Every page of the app, grouped as the sidebar shows them. A page without a component is
-// listed, disabled, so users see where things will go; a new console is one line here.
+// Every page of the app, grouped as the sidebar shows them: the bench first, the API consoles
+// below it, then the app's own pages. A page without a component is listed, disabled, so users
+// see where things will go; a new console is one line here.
 import type { ReactNode } from 'react';
 import { AuditLog } from './consoles/AuditLog';
 import { BleBench } from './consoles/BleBench';
@@ -17,9 +18,12 @@ import { ServiceMessages } from './consoles/ServiceMessages';
 import { VideoService } from './consoles/VideoService';
 import { Emulator } from './pages/Emulator';
 import { Line } from './pages/Line';
+import { Start } from './pages/Start';
 import { Webhooks } from './pages/Webhooks';
 
 export const SETTINGS_PAGE = 'settings';
+/** The page the app opens on: the bench workflow and where each step stands. */
+export const START_PAGE = 'start';
 
 export interface PageEntry {
   id: string;
@@ -32,11 +36,11 @@ export const PAGE_GROUPS: { title: string; pages: PageEntry[] }[] = [
   {
     title: 'Bench',
     pages: [
+      { id: START_PAGE, label: 'Start', render: () => <Start /> },
       { id: 'ble-bench', label: 'BLE bench', render: () => <BleBench /> },
       { id: 'provisioning', label: 'Provisioning', render: () => <Provisioning /> },
-      { id: 'audit-log', label: 'Audit log', render: () => <AuditLog /> },
-      { id: 'line', label: 'Line', render: () => <Line /> },
       { id: 'scenarios', label: 'Scenarios', render: () => <Scenarios /> },
+      { id: 'audit-log', label: 'Audit log', render: () => <AuditLog /> },
     ],
   },
   {
@@ -61,6 +65,7 @@ export const PAGE_GROUPS: { title: string; pages: PageEntry[] }[] = [
   {
     title: 'App',
     pages: [
+      { id: 'line', label: 'Line', render: () => <Line /> },
       { id: 'emulator', label: 'Emulator', render: () => <Emulator /> },
       { id: 'webhooks', label: 'Webhooks', render: () => <Webhooks /> },
       { id: SETTINGS_PAGE, label: 'Settings' },

@@ -82,6 +82,7 @@ describe('device service console', () => {
 
     // Reloading the page loads the saved set from the platform.
     await page.reload();
+    await page.getByRole('button', { name: 'Device service' }).click();
     await page.getByTestId('product-row').first().waitFor();
     await row.getByRole('button', { name: 'Scenario set' }).click();
     await expectText(editor.getByTestId('scenario-revision'), 'Revision 2');

@@ -9,6 +9,7 @@ const bench = useBench();
 describe('emulator page', () => {
   it('registers a device, then the device service console finds it and its link', async () => {
     const { page, pageErrors } = bench();
+    await page.getByRole('button', { name: 'Device service' }).click();
     await page.getByLabel('New product name').fill('Lamp proto');
     await page.getByRole('button', { name: 'Create product' }).click();
     const productRow = page.getByTestId('product-row').filter({ hasText: 'Lamp proto' });

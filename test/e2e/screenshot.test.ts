@@ -1,6 +1,7 @@
 // The README's pictures: the device service console with products and a scenario set, the
-// BLE bench scanning the simulated bench, and a dry run's timeline. Always written to test-results/; copied to docs/ with
-// UPDATE_SCREENSHOT=1 so ordinary test runs don't rewrite committed files.
+// BLE bench scanning the simulated bench, a dry run's timeline, and the start page after them.
+// Always written to test-results/; copied to docs/ with UPDATE_SCREENSHOT=1 so ordinary test
+// runs don't rewrite committed files.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -44,6 +45,7 @@ const SCENARIO_SET = {
 describe('screenshot', () => {
   it('captures the device service console with a product and its scenario set', async () => {
     const { page } = bench();
+    await page.getByRole('button', { name: 'Device service' }).click();
     for (const name of ['Door sensor EVT', 'Soil probe P2', 'Thermostat rev B']) {
       await page.getByLabel('New product name').fill(name);
       await page.getByRole('button', { name: 'Create product' }).click();
@@ -101,6 +103,20 @@ describe('screenshot', () => {
     await view.getByTestId('timeline').scrollIntoViewIfNeeded();
     await view.evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await capture(page, 'scenarios.png', 'scenarios.png');
+  });
+
+  it('captures the start page with the workflow the tests above went through', async () => {
+    const { page } = bench();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await expectText(
+      page.locator('[data-testid="workflow-step"][data-step="upload"]'),
+      'Scenario set saved rev 1',
+    );
+    await expectText(
+      page.locator('[data-testid="workflow-step"][data-step="dry-run"]'),
+      'Last dry run',
+    );
+    await capture(page, 'start.png', 'start.png');
   });
 });
 

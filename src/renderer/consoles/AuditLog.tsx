@@ -1,6 +1,6 @@
 // The audit log: which PSDI went onto which board, for which product, by which station, and
 // how it ended. Searchable and paged; exported as CSV with the same filters.
-import { useCallback, useId, useMemo, useState, type FormEvent } from 'react';
+import { Fragment, useCallback, useId, useMemo, useState, type FormEvent } from 'react';
 import type { AuditRecordView } from '../../core/app/contracts/ble';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Panel } from '../components/Panel';
@@ -186,39 +186,12 @@ export function AuditLog() {
             <table className="grid" data-testid="audit-table">
               <caption className="offscreen">Provisioning records</caption>
               <TableHead
-                columns={[
-                  'Updated',
-                  'Product',
-                  'PSDI',
-                  'Board',
-                  'State',
-                  'Detail',
-                  'Station',
-                  'Trace',
-                ]}
+                columns={['Updated', 'Product', 'PSDI', 'Board', 'State', 'Detail', 'Station']}
+                rowActions
               />
               <tbody>
                 {items.map((r) => (
-                  <tr key={r.id} data-testid="audit-row" data-state={r.state}>
-                    <td className="mono">{formatTime(r.updatedAt)}</td>
-                    <td>{r.productName}</td>
-                    <td className="mono">{r.psdi}</td>
-                    <td className="mono">{r.boardAddress}</td>
-                    <td>
-                      <RecordState record={r} />
-                    </td>
-                    <td>
-                      {r.failedStep && <>step {r.failedStep}: </>}
-                      {r.error ?? ''}
-                    </td>
-                    <td>{r.station}</td>
-                    <td>
-                      <TraceButton
-                        span={() => ({ from: r.createdAt, to: r.updatedAt })}
-                        label={`provisioning-${r.id}`}
-                      />
-                    </td>
-                  </tr>
+                  <AuditRow key={r.id} record={r} />
                 ))}
               </tbody>
             </table>
@@ -242,5 +215,91 @@ export function AuditLog() {
         </div>
       </Panel>
     </div>
+  );
+}
+
+/**
+ * One line per record, so a page of the log reads at a glance; the full error, the times, the
+ * UUIDs written and the HCI trace open beneath it on demand.
+ */
+function AuditRow({ record: r }: { record: AuditRecordView }) {
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
+  const detail = `${r.failedStep ? `step ${r.failedStep}: ` : ''}${r.error ?? ''}`;
+  return (
+    <Fragment>
+      <tr data-testid="audit-row" data-state={r.state} className="audit-row">
+        <td className="mono">{formatTime(r.updatedAt)}</td>
+        <td className="audit-clip" title={r.productName}>
+          {r.productName}
+        </td>
+        <td className="mono">{r.psdi}</td>
+        <td className="mono">{r.boardAddress}</td>
+        <td>
+          <RecordState record={r} />
+        </td>
+        <td className="audit-clip audit-detail" title={detail}>
+          {detail}
+        </td>
+        <td className="audit-clip" title={r.station}>
+          {r.station}
+        </td>
+        <td className="row-actions">
+          <button
+            type="button"
+            className="link"
+            aria-expanded={open}
+            aria-controls={detailsId}
+            aria-label={`Details of ${r.psdi}`}
+            onClick={() => setOpen(!open)}
+          >
+            {open ? 'Hide' : 'Details'}
+          </button>
+        </td>
+      </tr>
+      {open && (
+        <tr id={detailsId} className="audit-details" data-testid="audit-details">
+          <td colSpan={8}>
+            <dl className="facts">
+              <dt>Created</dt>
+              <dd className="mono">{formatTime(r.createdAt)}</dd>
+              {r.verifiedAt !== null && (
+                <>
+                  <dt>Verified</dt>
+                  <dd className="mono">{formatTime(r.verifiedAt)}</dd>
+                </>
+              )}
+              <dt>Board</dt>
+              <dd className="mono">
+                {r.boardAddress} ({r.boardId})
+              </dd>
+              <dt>PSDI</dt>
+              <dd>
+                <span className="mono">{r.psdi}</span> from the{' '}
+                {r.psdiSource === 'tool' ? 'bench' : 'board'}, profile {r.profileId}
+                {r.psdiHeld && ', held out of circulation'}
+              </dd>
+              <dt>UUIDs written</dt>
+              <dd className="mono">
+                {r.serviceUuid} · {r.psdiServiceUuid} · {r.psdiCharacteristicUuid}
+              </dd>
+              {detail && (
+                <>
+                  <dt>Error</dt>
+                  <dd>{detail}</dd>
+                </>
+              )}
+              <dt>HCI trace</dt>
+              <dd>
+                <TraceButton
+                  span={() => ({ from: r.createdAt, to: r.updatedAt })}
+                  label={`provisioning-${r.id}`}
+                />
+              </dd>
+            </dl>
+          </td>
+        </tr>
+      )}
+    </Fragment>
   );
 }

@@ -7,7 +7,7 @@ import {
   type TrialProduct,
 } from '../../../core/platform/things/schema';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { CopyableId } from '../../components/CopyButton';
+import { CopyableId, IdFact } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
@@ -70,10 +70,7 @@ export function TrialProducts({ products, selectedId, onSelect }: TrialProductsP
       ) : (
         <div className="table-scroll">
           <table className="grid products" data-testid="products-table">
-            <TableHead
-              columns={['Name', 'Product ID', 'Service UUID', 'PSDI service / characteristic UUID']}
-              rowActions
-            />
+            <TableHead columns={['Name and product ID', 'UUIDs']} rowActions />
             <tbody>
               {list.map((product) => (
                 <tr
@@ -83,27 +80,31 @@ export function TrialProducts({ products, selectedId, onSelect }: TrialProductsP
                   aria-selected={product.id === selectedId}
                   className={product.id === selectedId ? 'selected' : undefined}
                 >
-                  <td className="name">{product.name}</td>
-                  <td>
-                    <CopyableId value={product.id} label={`product ID of ${product.name}`} />
-                  </td>
-                  <td>
-                    <CopyableId
-                      value={product.serviceUuid}
-                      label={`service UUID of ${product.name}`}
-                    />
-                  </td>
-                  <td>
+                  <td className="name">
                     <div className="stack">
-                      <CopyableId
+                      <span>{product.name}</span>
+                      <CopyableId value={product.id} label={`product ID of ${product.name}`} />
+                    </div>
+                  </td>
+                  <td>
+                    {/* One column, each UUID named, so the table fits a 1024 px window. */}
+                    <dl className="facts uuid-facts">
+                      <IdFact
+                        term="Service"
+                        value={product.serviceUuid}
+                        label={`service UUID of ${product.name}`}
+                      />
+                      <IdFact
+                        term="PSDI service"
                         value={product.psdiServiceUuid}
                         label={`PSDI service UUID of ${product.name}`}
                       />
-                      <CopyableId
+                      <IdFact
+                        term="PSDI characteristic"
                         value={product.psdiCharacteristicUuid}
                         label={`PSDI characteristic UUID of ${product.name}`}
                       />
-                    </div>
+                    </dl>
                   </td>
                   <td className="row-actions">
                     <button

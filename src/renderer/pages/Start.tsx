@@ -1,0 +1,176 @@
+// The page the app opens on: the bench workflow (product → provision → dry run → upload), each
+// step with its state as the contract reports it and a link to the page that does it.
+import { useCallback, type MouseEvent } from 'react';
+import type { ScenarioSet } from '../../core/platform/things/schema';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { useApi } from '../lib/api-context';
+import { isNotFound } from '../lib/errors';
+import { formatTime } from '../lib/format';
+import { useNavigate } from '../lib/navigation';
+import { useResource, type Resource } from '../lib/use-resource';
+
+interface Step {
+  id: string;
+  title: string;
+  what: string;
+  page: string;
+  link: string;
+  /** `text` is the state in a few words; `detail` says which product, board or time. */
+  state: Resource<{ text: string; detail?: string; done: boolean }>;
+}
+
+export function Start() {
+  const api = useApi();
+  const products = useResource(
+    useCallback(async () => {
+      const list = await api.things.listTrialProducts({});
+      const n = list.length;
+      return {
+        text: n === 0 ? 'No trial product yet' : `${n} trial product${n === 1 ? '' : 's'}`,
+        done: n > 0,
+      };
+    }, [api]),
+  );
+  const provisioned = useResource(
+    useCallback(async () => {
+      const { total } = await api.audit.search({ states: ['verified'], limit: 1 });
+      return {
+        text:
+          total === 0
+            ? 'No board verified yet'
+            : `${total} board${total === 1 ? '' : 's'} verified`,
+        done: total > 0,
+      };
+    }, [api]),
+  );
+  const dryRun = useResource(
+    useCallback(async () => {
+      const [last] = (await api.scenarios.listRuns({ limit: 1 })).items;
+      if (!last) return { text: 'No dry run yet', done: false };
+      const outcome =
+        last.status !== 'finished'
+          ? last.status
+          : last.failures > 0
+            ? `${last.failures} of ${last.results} failed`
+            : last.results > 0
+              ? 'SUCCESS'
+              : 'no results';
+      return {
+        text: `Last dry run ${outcome}`,
+        detail: `${last.productName} on ${last.boardName}, ${formatTime(last.startedAt)}`,
+        done: last.status === 'finished' && last.results > 0 && last.failures === 0,
+      };
+    }, [api]),
+  );
+  const uploaded = useResource(
+    useCallback(async () => {
+      const productList = await api.things.listTrialProducts({});
+      // The platform keeps one set per product; the newest save is the one to show.
+      const sets = await Promise.all(productList.map((p) => savedSet(p.id)));
+      const newest = sets
+        .filter((s): s is ScenarioSet => s !== null)
+        .sort((a, b) => b.updatedAt - a.updatedAt)[0];
+      if (!newest) return { text: 'No scenario set saved yet', done: false };
+      const name = productList.find((p) => p.id === newest.productId)?.name ?? newest.productId;
+      return { text: `Scenario set saved rev ${newest.revision}`, detail: name, done: true };
+
+      async function savedSet(productId: string): Promise<ScenarioSet | null> {
+        try {
+          return await api.things.getScenarioSet({ productId });
+        } catch (error) {
+          if (isNotFound(error)) return null;
+          throw error;
+        }
+      }
+    }, [api]),
+  );
+
+  const steps: Step[] = [
+    {
+      id: 'product',
+      title: 'Product',
+      what: 'Create a trial product on the platform: its service and PSDI UUIDs.',
+      page: 'device-service',
+      link: 'Open the device service console',
+      state: products,
+    },
+    {
+      id: 'provision',
+      title: 'Provision',
+      what: 'Write a PSDI to each board and verify it, one board or a batch.',
+      page: 'provisioning',
+      link: 'Open provisioning',
+      state: provisioned,
+    },
+    {
+      id: 'dry-run',
+      title: 'Dry run',
+      what: 'Run a scenario set against a board on the bench before the platform does.',
+      page: 'scenarios',
+      link: 'Open the scenario runner',
+      state: dryRun,
+    },
+    {
+      id: 'upload',
+      title: 'Upload',
+      what: 'Save the scenario set to the platform as the product’s next revision.',
+      page: 'device-service',
+      link: 'Open the scenario set editor',
+      state: uploaded,
+    },
+  ];
+
+  return (
+    <div className="page start-page">
+      <header className="page-header">
+        <h1>Start</h1>
+        <p className="muted">The bench workflow, and where each step stands.</p>
+      </header>
+      <ol className="workflow" data-testid="workflow">
+        {steps.map((step, index) => (
+          <WorkflowStep key={step.id} step={step} index={index + 1} />
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+function WorkflowStep({ step, index }: { step: Step; index: number }) {
+  const navigate = useNavigate();
+  const { value, error, reload } = step.state;
+  function follow(event: MouseEvent) {
+    event.preventDefault();
+    navigate(step.page);
+  }
+  return (
+    <li
+      className={`workflow-step${value?.done ? ' done' : ''}`}
+      data-testid="workflow-step"
+      data-step={step.id}
+    >
+      <h2>
+        <span className="workflow-index" aria-hidden="true">
+          {index}
+        </span>
+        {step.title}
+      </h2>
+      <p className="muted">{step.what}</p>
+      <p className="workflow-state" data-testid="workflow-state" aria-live="polite">
+        {value ? value.text : error === undefined ? 'Loading…' : 'Could not be read'}
+      </p>
+      {value?.detail && <p className="workflow-detail">{value.detail}</p>}
+      {error !== undefined && (
+        <>
+          <ErrorNotice error={error} />
+          <button type="button" className="link" onClick={reload}>
+            Try again
+          </button>
+        </>
+      )}
+      {/* A link, not a button: it goes somewhere, and the sidebar's buttons keep their names. */}
+      <a href={`#${step.page}`} onClick={follow}>
+        {step.link} →
+      </a>
+    </li>
+  );
+}
