@@ -1,6 +1,7 @@
 // The timeline of a scenario dry run, computed from its events: one lane per scenario holding
 // its runs and their actions at their real times, and a link lane for the connection's life.
 // Pure, so the view only places what this returns and the tests can check it to the millisecond.
+import { bytesToHex, parseBase64 } from '../../../core/bytes';
 import type { ActionType, TriggerType } from '../../../core/platform/things/schema';
 import type {
   ResultCode,
@@ -338,8 +339,8 @@ function newLane(index: number, s: TimelineScenario): ScenarioLane {
 
 /** base64 as spaced lowercase hex ("0a 1b ff"); undefined when it is not base64. */
 export function base64ToHex(data: string): string | undefined {
-  if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return undefined;
-  return Array.from(atob(data), (c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join(' ');
+  const parsed = parseBase64(data);
+  return parsed.ok ? bytesToHex(parsed.bytes, ' ') : undefined;
 }
 
 export type Zoom = 'fit' | 'last10s';
