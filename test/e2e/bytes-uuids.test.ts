@@ -95,7 +95,13 @@ describe('Bytes and UUIDs', () => {
     await expectText(detail.locator('dd', { hasText: /^01$/ }), '01');
     const result = view.getByTestId('result-event').first();
     await expectText(result, 'SUCCESS');
-    await expectText(result.locator('.tl-action-results'), '01');
+    // The result row shows the byte written and the byte read back.
+    const actions = result.locator('.tl-action-results li');
+    await expectText(actions.nth(0), 'GATT_WRITE');
+    await expectText(actions.nth(0), '01');
+    await expectText(actions.nth(0), 'AQ==');
+    await expectText(actions.nth(1), 'GATT_READ');
+    await expectText(actions.nth(1), '01');
     await page.screenshot({ path: `${SHOTS}/bytes-dry-run.png`, fullPage: true });
     expect(pageErrors).toEqual([]);
   });
