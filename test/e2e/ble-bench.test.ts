@@ -54,7 +54,7 @@ describe('BLE bench', () => {
       .first();
     await writable.getByRole('textbox').fill('0g');
     await writable.getByRole('button', { name: 'Write' }).click();
-    await writable.locator('.field-error', { hasText: 'must be hex digits' }).waitFor();
+    await writable.locator('.field-error', { hasText: '"g" is not a hex digit' }).waitFor();
     await explorer.getByRole('button', { name: 'Disconnect' }).click();
     await explorer.waitFor({ state: 'detached' });
 

@@ -39,10 +39,11 @@ describe('device service console', () => {
     await at('scenarios[0].actions[0].characteristicUuid').fill(
       '26e2b12b-85f0-4f3f-9fdd-91d114270e6e',
     );
+    await editor.getByLabel('Format of Data').selectOption({ label: 'Base64' });
     await at('scenarios[0].actions[0].data').fill('not base64!');
 
     const dataError = editor.locator('.field-error', {
-      hasText: 'scenarios[0].actions[0].data: must be non-empty base64',
+      hasText: 'scenarios[0].actions[0].data: "!" is not a base64 character',
     });
     await dataError.waitFor();
     await expectText(editor.getByTestId('validation-summary'), '1 problem');
@@ -86,7 +87,8 @@ describe('device service console', () => {
     await page.getByTestId('product-row').first().waitFor();
     await row.getByRole('button', { name: 'Scenario set' }).click();
     await expectText(editor.getByTestId('scenario-revision'), 'Revision 2');
-    expect(await at('scenarios[0].actions[0].data').inputValue()).toBe('AQID');
+    // The stored base64 is shown as the hex engineers read.
+    expect(await at('scenarios[0].actions[0].data').inputValue()).toBe('01 02 03');
 
     // Delete the product in the app's own dialog: Escape backs out, the button confirms.
     await page.getByRole('button', { name: 'Delete Thermostat rev B' }).click();

@@ -116,15 +116,50 @@ export class BleError extends Error {
 }
 
 const HEX_UUID = /^(?:[0-9a-f]{4}|[0-9a-f]{8}|[0-9a-f]{32})$/;
+const DASHED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Why `text` is not a UUID in any form people write (dashed, undashed, 16- or 32-bit with or
+ * without `0x`, in braces, upper or lower case), or undefined when it is one.
+ */
+export function uuidProblem(text: string): string | undefined {
+  try {
+    normalizeUuid(text);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
 
 /**
  * The one UUID form used inside DeviceBench and by noble: lowercase hex without dashes. 16- and
- * 32-bit UUIDs stay short, as noble reports them. Throws on anything that is not a UUID.
+ * 32-bit UUIDs stay short, as noble reports them. Accepts every form `uuidProblem` names; throws
+ * a plain-language error on anything else.
  */
 export function normalizeUuid(uuid: string): string {
-  const compact = uuid.trim().toLowerCase().replace(/-/g, '');
-  if (!HEX_UUID.test(compact)) throw new Error(`"${uuid}" is not a UUID`);
+  let text = uuid.trim().toLowerCase();
+  if (text.startsWith('{') && text.endsWith('}')) text = text.slice(1, -1).trim();
+  if (text.includes('-')) {
+    if (!DASHED_UUID.test(text))
+      throw new Error(
+        `"${uuid}" is not a UUID: a dashed UUID is 8-4-4-4-12 hex digits, e.g. 0000180f-0000-1000-8000-00805f9b34fb`,
+      );
+    return text.replace(/-/g, '');
+  }
+  const compact = /^0x[0-9a-f]{4}(?:[0-9a-f]{4})?$/.test(text) ? text.slice(2) : text;
+  if (!HEX_UUID.test(compact))
+    throw new Error(
+      `"${uuid}" is not a UUID: type 4 or 8 hex digits for a short UUID (e.g. 180f) or 32, with or without dashes, for a 128-bit one`,
+    );
   return compact;
+}
+
+/**
+ * The 128-bit dashed lowercase form of any UUID, as the platform's scenario sets and products
+ * carry it: a short UUID is expanded over the Bluetooth base UUID.
+ */
+export function fullUuid(uuid: string): string {
+  return formatUuid(expandUuid(normalizeUuid(uuid)));
 }
 
 /** The dashed lowercase form people read (128-bit only; short UUIDs stay as they are). */

@@ -335,7 +335,9 @@ export class DryRun {
         this.emit({ kind: 'action', ...detail, endedAt: this.now(), data: outcome.data });
       } catch (err) {
         const message = messageOf(err);
-        this.emit({ kind: 'action', ...detail, endedAt: this.now(), error: message });
+        // A refused write still shows what it tried to write: the engineer compares it with the board's spec.
+        const tried = action.type === 'GATT_WRITE' ? action.data : undefined;
+        this.emit({ kind: 'action', ...detail, endedAt: this.now(), data: tried, error: message });
         if (this.stopping) {
           this.emit({ kind: 'scenario-cancelled', at: this.now(), run, scenario: index });
           return false;

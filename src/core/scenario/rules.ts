@@ -1,6 +1,7 @@
 // Rules a scenario set must follow that the PUT does not check: the platform's own notes on
 // seed 002 §2 fields, and what the client's behaviour implies (docs/decisions.md, "Scenario
 // sets"). Run on a set that already passed `scenarioSetInputSchema`. Browser-safe.
+import { parseBase64 } from '../bytes';
 import type { ScenarioSetInput } from '../platform/things/schema';
 import type { Finding } from './schema';
 
@@ -44,6 +45,22 @@ export function setRules(set: ScenarioSetInput): Finding[] {
           'may be empty only for a BLE_NOTIFICATION scenario (one that only collects notification data)',
       });
   });
+
+  // The PUT takes any string of base64 characters, so "0x01" passes and writes d3 1d 35: data
+  // that base64 would not write as meant is refused here (src/core/bytes.ts says why).
+  set.scenarios.forEach((scenario, i) =>
+    scenario.actions.forEach((action, j) => {
+      if (action.data === undefined) return;
+      const parsed = parseBase64(action.data);
+      if (!parsed.ok)
+        findings.push({
+          field: `scenarios[${i}].actions[${j}].data`,
+          severity: 'error',
+          rule: 'data-not-meant-as-base64',
+          message: parsed.message,
+        });
+    }),
+  );
 
   if (set.scenarios.length === 0)
     findings.push({

@@ -1,5 +1,6 @@
 // Small display helpers shared by pages.
 import type { EnvironmentView } from '../../core/app/contract';
+import { formatUuid, uuidProblem } from '../../core/ble/port';
 
 export type SecretView = EnvironmentView['channelAccessToken'];
 
@@ -37,4 +38,12 @@ export function formatDuration(ms: number): string {
   }
   if (rest > 0 || parts.length === 0) parts.push(`${rest}ms`);
   return (ms < 0 ? '-' : '+') + parts.join(' ');
+}
+
+/**
+ * A UUID in the one form the screen shows (dashed, lower case; 16-bit ones short); text that is
+ * no UUID is shown as it came, so a bad value stays visible rather than hidden.
+ */
+export function shownUuid(uuid: string): string {
+  return uuidProblem(uuid) === undefined ? formatUuid(uuid) : uuid;
 }

@@ -198,7 +198,14 @@ describe('the scenario engine on the simulated bench', () => {
       actionResults: [{ type: 'binary', data: 'AA==' }],
       errorReason: expect.stringMatching(/^actions\[1\] GATT_WRITE: .*does not allow write/),
     });
-    expect(events.filter((e) => e.kind === 'action' && e.scenario === 0)).toHaveLength(2);
+    const actions = events.filter((e) => e.kind === 'action' && e.scenario === 0);
+    expect(actions).toHaveLength(2);
+    // The refused write's block still shows the bytes it tried to write.
+    expect(actions[1]).toMatchObject({
+      type: 'GATT_WRITE',
+      data: 'AQ==',
+      error: expect.any(String),
+    });
     expect(after).toMatchObject({ scenarioId: 'after', resultCode: 'SUCCESS' });
   });
 

@@ -67,6 +67,24 @@ describe('set rules', () => {
     ]);
   });
 
+  it('refuses data the PUT takes as base64 that was not meant as base64', () => {
+    const writing = (data: string) => ({
+      ...clean,
+      scenarios: [
+        {
+          trigger: { type: 'IMMEDIATE' },
+          actions: [{ type: 'GATT_WRITE', serviceUuid: SVC, characteristicUuid: RW, data }],
+        },
+      ],
+    });
+    for (const data of ['0x01', 'AR=='])
+      expect(rules(writing(data))).toEqual([
+        ['data-not-meant-as-base64', 'scenarios[0].actions[0].data', 'error'],
+      ]);
+    expect(setRules(set(writing('0x01')))[0]?.message).toContain('looks like hex, not base64');
+    expect(rules(writing('AQ=='))).toEqual([]);
+  });
+
   it('warns that autoClose runs only the first IMMEDIATE scenario, and about an empty set', () => {
     expect(rules({ ...clean, scenarios: [clean.scenarios[0], clean.scenarios[0]] })).toEqual([
       ['auto-close-one-immediate', 'scenarios', 'warning'],

@@ -10,6 +10,7 @@ import {
   inWindow,
   itemLabel,
   placement,
+  resultRows,
   runExport,
   ticks,
   visibleRange,
@@ -441,6 +442,43 @@ describe('the timeline model', () => {
     expect(model.range).toEqual({ start: 1234, end: 1234 });
     expect(model.lanes).toHaveLength(2);
     expect(model.link).toEqual([]);
+  });
+});
+
+describe('result rows', () => {
+  it('give each result the bytes its actions wrote or read, a refused write included', () => {
+    const action = (run: number, index: number, over: Partial<TimelineEvent>) =>
+      ({
+        kind: 'action',
+        run,
+        scenario: 0,
+        action: index,
+        type: 'GATT_WRITE',
+        startedAt: 0,
+        endedAt: 0,
+        ...over,
+      }) as TimelineEvent;
+    const end = (run: number, r: ScenarioResult) =>
+      ({ kind: 'scenario-end', at: 0, run, scenario: 0, result: r }) as TimelineEvent;
+    const ok = result({ scenarioId: 'a', actionResults: [{ type: 'void' }] });
+    const refused = result({ scenarioId: 'a', resultCode: 'GATT_ERROR' });
+    const rows = resultRows([
+      action(1, 0, { data: 'AQ==' }),
+      action(2, 0, { data: 'Ag==', error: 'ATT error 0x03' }),
+      action(1, 1, { type: 'GATT_READ', data: 'AA==' }),
+      end(1, ok),
+      end(2, refused),
+    ]);
+    expect(rows).toEqual([
+      {
+        result: ok,
+        actions: [
+          { type: 'GATT_WRITE', data: 'AQ==' },
+          { type: 'GATT_READ', data: 'AA==' },
+        ],
+      },
+      { result: refused, actions: [{ type: 'GATT_WRITE', data: 'Ag==', error: 'ATT error 0x03' }] },
+    ]);
   });
 });
 

@@ -6,11 +6,12 @@ import type { z } from 'zod';
 import type { connectionSchema } from '../../../core/app/contracts/ble';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
-import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { messagesFor } from '../../lib/errors';
 import { useAction } from '../../lib/use-action';
-import { ENCODING_LABELS, ENCODINGS, toHex, type Encoding } from './bytes';
+import { formatUuid } from '../../../core/ble/port';
+import { BytesInput, type BytesText } from '../../components/BytesInput';
+import { toHex } from './bytes';
 import { BytesView } from './BytesView';
 import { GattLog } from './GattLog';
 import type { GattLogEntry } from './use-gatt-log';
@@ -75,9 +76,9 @@ export function GattExplorer({
             <section
               key={service.uuid}
               className="ble-service"
-              aria-label={`Service ${service.uuid}`}
+              aria-label={`Service ${formatUuid(service.uuid)}`}
             >
-              <h3 className="mono">{service.uuid}</h3>
+              <h3 className="mono">{formatUuid(service.uuid)}</h3>
               {service.characteristics.length === 0 && (
                 <p className="note small">No characteristics.</p>
               )}
@@ -119,10 +120,10 @@ function CharacteristicRow({
   const action = useAction<unknown>();
   const [value, setValue] = useState<string>();
   const [subscribed, setSubscribed] = useState(false);
-  const [encoding, setEncoding] = useState<Encoding>('hex');
-  const [text, setText] = useState('');
+  const [typed, setTyped] = useState<BytesText>({ format: 'hex', text: '' });
   const [withoutResponse, setWithoutResponse] = useState(!properties.includes('write'));
   const target = { connectionId, serviceUuid, characteristicUuid: uuid };
+  const shown = formatUuid(uuid);
   const canRead = properties.includes('read');
   const canWrite = properties.includes('write') || properties.includes('writeWithoutResponse');
   const canNotify = properties.includes('notify') || properties.includes('indicate');
@@ -130,7 +131,7 @@ function CharacteristicRow({
   function write(event: FormEvent) {
     event.preventDefault();
     void action.run(async () => {
-      const data = toHex(text, encoding, 'data');
+      const data = toHex(typed.text, typed.format, 'data');
       return api.ble.write({ ...target, data, withoutResponse });
     });
   }
@@ -138,7 +139,7 @@ function CharacteristicRow({
   return (
     <div className="ble-characteristic" data-testid="characteristic" data-uuid={uuid}>
       <div className="ble-characteristic-head">
-        <code className="mono">{uuid}</code>
+        <code className="mono">{shown}</code>
         {properties.map((p) => (
           <span key={p} className="badge">
             {p}
@@ -148,7 +149,7 @@ function CharacteristicRow({
         {canRead && (
           <button
             type="button"
-            aria-label={`Read ${uuid}`}
+            aria-label={`Read ${shown}`}
             disabled={disabled || action.busy}
             onClick={() =>
               void action.run(async () => {
@@ -165,7 +166,7 @@ function CharacteristicRow({
           <button
             type="button"
             aria-pressed={subscribed}
-            aria-label={`${subscribed ? 'Unsubscribe from' : 'Subscribe to'} ${uuid}`}
+            aria-label={`${subscribed ? 'Unsubscribe from' : 'Subscribe to'} ${shown}`}
             disabled={disabled || action.busy}
             onClick={() =>
               void action.run(async () => {
@@ -186,28 +187,12 @@ function CharacteristicRow({
         </div>
       )}
       {canWrite && (
-        <form className="inline-form ble-write" onSubmit={write} aria-label={`Write to ${uuid}`}>
-          <div className="field">
-            <label htmlFor={`enc-${connectionId}-${uuid}`}>Format</label>
-            <select
-              id={`enc-${connectionId}-${uuid}`}
-              value={encoding}
-              onChange={(event) => setEncoding(event.target.value as Encoding)}
-            >
-              {ENCODINGS.map((e) => (
-                <option key={e} value={e}>
-                  {ENCODING_LABELS[e]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <TextField
-            label={`Value for ${uuid}`}
+        <form className="inline-form ble-write" onSubmit={write} aria-label={`Write to ${shown}`}>
+          <BytesInput
+            label={`Value for ${shown}`}
             className="grow"
-            mono={encoding !== 'utf8'}
-            value={text}
-            onChange={setText}
-            placeholder={encoding === 'hex' ? '0a 1b 2c' : encoding === 'base64' ? 'AQID' : 'text'}
+            value={typed}
+            onChange={setTyped}
             messages={messagesFor(action.error, 'data')}
           />
           {properties.includes('write') && properties.includes('writeWithoutResponse') && (

@@ -3,6 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { TableHead } from '../../components/TableHead';
 import { formatClockTime } from '../../lib/format';
+import { shownUuid } from '../../lib/format';
 import { BytesView } from './BytesView';
 import type { GattLogEntry } from './use-gatt-log';
 
@@ -35,7 +36,9 @@ export function GattLog({
               <tr key={i} data-testid="gatt-log-entry" className={e.kind === 'error' ? 'bad' : ''}>
                 <td className="mono">{formatClockTime(e.at)}</td>
                 <td>{e.kind}</td>
-                <td className="mono">{e.characteristicUuid ?? ''}</td>
+                <td className="mono">
+                  {e.characteristicUuid === undefined ? '' : shownUuid(e.characteristicUuid)}
+                </td>
                 <td>
                   {e.data !== undefined && <BytesView hex={e.data} />}
                   {e.message && <div>{e.message}</div>}

@@ -3,11 +3,12 @@
 // user asks for all, so a tray of 500 boards stays smooth.
 import { memo, useDeferredValue, useId, useMemo, useState, type ReactNode } from 'react';
 import type { ScannedDevice } from '../../../core/app/contracts/ble';
+import { normalizeUuid, uuidProblem } from '../../../core/ble/port';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
 import { TextField } from '../../components/TextField';
-import { formatClockTime } from '../../lib/format';
+import { formatClockTime, shownUuid } from '../../lib/format';
 import { RssiSparkline } from './RssiSparkline';
 import { matches, sortEntries, type ScanEntry, type SortKey } from './scan-model';
 import type { Scan } from './use-scan';
@@ -42,8 +43,9 @@ export interface ScanViewProps {
   testId?: string;
 }
 
+/** The same UUID in any form gives one key; text that is no UUID keys itself. */
 function key(uuid: string): string {
-  return uuid.replace(/-/g, '').toLowerCase();
+  return uuidProblem(uuid) === undefined ? normalizeUuid(uuid) : uuid;
 }
 
 export function ScanView({
@@ -55,7 +57,7 @@ export function ScanView({
   headerActions,
   testId,
 }: ScanViewProps) {
-  const [serviceUuid, setServiceUuid] = useState(defaultServiceUuid);
+  const [serviceText, setServiceText] = useState(shownUuid(defaultServiceUuid));
   const [name, setName] = useState('');
   const [minRssiText, setMinRssiText] = useState('');
   const [sort, setSort] = useState<SortKey>('name');
@@ -68,6 +70,9 @@ export function ScanView({
       ? ['must be a whole number of dBm, e.g. -70']
       : [];
   const minRssi = minRssiError.length ? undefined : minRssiValue;
+  // Any UUID form filters (dashed, undashed, 16-bit, braces); a half-typed one filters nothing.
+  const serviceProblem = serviceText.trim() === '' ? undefined : uuidProblem(serviceText);
+  const serviceUuid = serviceProblem === undefined ? serviceText.trim() : '';
 
   // Filtering and sorting follow typing and batches without blocking either.
   const entries = useDeferredValue(scan.entries);
@@ -107,21 +112,17 @@ export function ScanView({
       }
     >
       <div className="inline-form ble-filters" role="search" aria-label={`Filter ${title}`}>
-        <div className="field">
-          <label htmlFor={`${id}-service`}>Service UUID</label>
-          <select
-            id={`${id}-service`}
-            value={serviceUuid}
-            onChange={(event) => setServiceUuid(event.target.value)}
-          >
-            <option value="">Any service</option>
-            {uuidChoices.map((c) => (
-              <option key={c.uuid} value={c.uuid}>
-                {c.label} ({c.uuid})
-              </option>
-            ))}
-          </select>
-        </div>
+        <TextField
+          label="Service UUID"
+          className="uuid"
+          mono
+          value={serviceText}
+          onChange={setServiceText}
+          onBlur={() => serviceProblem === undefined && setServiceText(shownUuid(serviceText))}
+          placeholder="Any service"
+          suggestions={uuidChoices.map((c) => ({ value: shownUuid(c.uuid), label: c.label }))}
+          messages={serviceProblem === undefined ? [] : [serviceProblem]}
+        />
         <TextField label="Name contains" value={name} onChange={setName} maxLength={64} />
         <TextField
           label="Minimum RSSI (dBm)"
@@ -221,7 +222,7 @@ const ScanRow = memo(function ScanRow({
       <td className="mono">{device.address}</td>
       <td>
         {serviceLabels && <div className="ble-service-label">{serviceLabels}</div>}
-        <div className="ble-uuids mono">{device.serviceUuids.join(' ')}</div>
+        <div className="ble-uuids mono">{device.serviceUuids.map(shownUuid).join(' ')}</div>
       </td>
       <td className="ble-rssi">
         <span className="mono">{device.rssi} dBm</span>

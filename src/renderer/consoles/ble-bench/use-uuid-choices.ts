@@ -3,6 +3,7 @@
 // Either list failing to load only means fewer names, so their errors are not shown here.
 import { useCallback, useMemo } from 'react';
 import { useApi } from '../../lib/api-context';
+import { shownUuid } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 import type { UuidChoice } from './ScanView';
 
@@ -24,7 +25,7 @@ export function useUuidChoices(): UuidChoice[] {
 function merged(choices: UuidChoice[]): UuidChoice[] {
   const byUuid = new Map<string, UuidChoice>();
   for (const choice of choices) {
-    const key = choice.uuid.replace(/-/g, '').toLowerCase();
+    const key = shownUuid(choice.uuid);
     const seen = byUuid.get(key);
     if (seen?.label.split(' / ').includes(choice.label)) continue;
     byUuid.set(key, seen ? { ...seen, label: `${seen.label} / ${choice.label}` } : choice);

@@ -1,12 +1,15 @@
 // The scenario set as a form. Every input reads and writes one path of the JSON draft, so the
 // JSON view stays the same document; errors are shown at their path (`scenarios[0].trigger…`).
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
+import { fullUuid, uuidProblem } from '../../../core/ble/port';
+import { bytesToBase64, formatBytes, parseBase64, parseBytes } from '../../../core/bytes';
 import {
   ACTION_TYPES,
   TRIGGER_TYPES,
   type ActionType,
   type TriggerType,
 } from '../../../core/platform/things/schema';
+import { BytesInput, type BytesText } from '../../components/BytesInput';
 import { FieldMessages } from '../../components/ErrorNotice';
 import { TextField } from '../../components/TextField';
 import {
@@ -42,7 +45,7 @@ const ACTION_LABELS: Record<ActionField, string> = {
   sleepMillis: 'Sleep (ms)',
   serviceUuid: 'Service UUID',
   characteristicUuid: 'Characteristic UUID',
-  data: 'Data (base64)',
+  data: 'Data',
 };
 const TRIGGER_LABELS: Record<TriggerField, string> = {
   serviceUuid: 'Notification service UUID',
@@ -66,6 +69,64 @@ function fromNumberText(text: string): Json | undefined {
   return Number.isFinite(n) ? n : text;
 }
 
+/**
+ * A 128-bit UUID in any form (undashed, upper case, braces), as the platform wants it: dashed
+ * and lower case. Done while typing only for a complete 128-bit UUID, so typing one digit by
+ * digit is never cut short; a 16- or 32-bit one is expanded when the field is left.
+ */
+function completeUuid(text: string): string | undefined {
+  if (uuidProblem(text) !== undefined || text.replace(/[^0-9a-f]/gi, '').length < 32)
+    return undefined;
+  return fullUuid(text);
+}
+
+function shortUuid(text: string): string | undefined {
+  return text.trim() === '' || uuidProblem(text) !== undefined ? undefined : fullUuid(text);
+}
+
+/** What the form shows for a stored base64 value: hex, or the value itself when it is not base64. */
+function shownBytes(data: string, format: BytesText['format']): BytesText {
+  const parsed = parseBase64(data);
+  if (!parsed.ok) return { format: 'base64', text: data };
+  const text = formatBytes(parsed.bytes, format);
+  return text === undefined
+    ? { format: 'hex', text: formatBytes(parsed.bytes, 'hex') ?? '' }
+    : { format, text };
+}
+
+/** What the draft stores for typed bytes: base64, or the text as typed while it is not bytes. */
+function storedBytes(value: BytesText): string {
+  const parsed = parseBytes(value.text, value.format);
+  return parsed.ok && parsed.bytes.length > 0 ? bytesToBase64(parsed.bytes) : value.text;
+}
+
+/**
+ * A GATT_WRITE's data: typed in any format, stored as the base64 the platform wants. The typed
+ * text is kept while it stands for the stored value; a change from elsewhere (the JSON view, an
+ * import) is shown anew in the chosen format.
+ */
+function DraftBytesInput({ draft, path, label }: { draft: Draft; path: JsonPath; label: string }) {
+  const stored = asText(getIn(draft.value, path));
+  const [typed, setTyped] = useState<BytesText>(() => shownBytes(stored, 'hex'));
+  const value = storedBytes(typed) === stored ? typed : shownBytes(stored, typed.format);
+  const key = pathKey(path);
+  return (
+    <BytesInput
+      label={label}
+      value={value}
+      onChange={(next) => {
+        setTyped(next);
+        draft.set(path, storedBytes(next));
+      }}
+      messages={messagesAt(draft, path)}
+      warnings={messagesAt(draft, path, 'warnings')}
+      describeRefusal={(reason) => `${key}: ${reason}`}
+      data-path={key}
+      className="grow"
+    />
+  );
+}
+
 function DraftInput({
   draft,
   path,
@@ -80,11 +141,18 @@ function DraftInput({
   removable?: boolean;
 }) {
   const uuid = path.at(-1) === 'serviceUuid' || path.at(-1) === 'characteristicUuid';
+  const text = asText(getIn(draft.value, path));
+  const typed = (value: string) => {
+    if (numeric) draft.set(path, fromNumberText(value));
+    else if (uuid) draft.set(path, completeUuid(value) ?? value);
+    else draft.set(path, value);
+  };
   return (
     <TextField
       label={label}
-      value={asText(getIn(draft.value, path))}
-      onChange={(text) => draft.set(path, numeric ? fromNumberText(text) : text)}
+      value={text}
+      onChange={typed}
+      onBlur={uuid ? () => draft.set(path, shortUuid(text) ?? text) : undefined}
       messages={messagesAt(draft, path)}
       warnings={messagesAt(draft, path, 'warnings')}
       mono={!numeric}
@@ -237,16 +305,25 @@ function ActionRow({
             types={ACTION_TYPES}
             onChoose={(type) => draft.set(path, withActionType(action, type))}
           />
-          {actionFieldsShown(action).map((field) => (
-            <DraftInput
-              key={field}
-              draft={draft}
-              path={[...path, field]}
-              label={ACTION_LABELS[field]}
-              numeric={field === 'sleepMillis'}
-              removable={!isAllowedActionField(action, field)}
-            />
-          ))}
+          {actionFieldsShown(action).map((field) =>
+            field === 'data' && isAllowedActionField(action, field) ? (
+              <DraftBytesInput
+                key={field}
+                draft={draft}
+                path={[...path, field]}
+                label={ACTION_LABELS[field]}
+              />
+            ) : (
+              <DraftInput
+                key={field}
+                draft={draft}
+                path={[...path, field]}
+                label={ACTION_LABELS[field]}
+                numeric={field === 'sleepMillis'}
+                removable={!isAllowedActionField(action, field)}
+              />
+            ),
+          )}
         </div>
         <ItemControls
           draft={draft}

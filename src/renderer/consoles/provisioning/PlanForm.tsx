@@ -9,6 +9,7 @@ import { Panel } from '../../components/Panel';
 import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { messagesFor } from '../../lib/errors';
+import { shownUuid } from '../../lib/format';
 import { useAction } from '../../lib/use-action';
 import type { Resource } from '../../lib/use-resource';
 import { FileButton } from '../ble-bench/FileButton';
@@ -119,14 +120,14 @@ export function PlanForm({ products, product, onSelectProduct, profiles, plan }:
       </div>
       {profile && (
         <p className="hint">
-          {profile.description ?? profile.name} · service <code>{profile.service}</code> · PSDI from{' '}
-          {profile.psdiSource === 'device' ? 'the board itself' : 'this tool'}
+          {profile.description ?? profile.name} · service <code>{shownUuid(profile.service)}</code>{' '}
+          · PSDI from {profile.psdiSource === 'device' ? 'the board itself' : 'this tool'}
         </p>
       )}
       <p className="hint">
-        Writes service <code>{product.serviceUuid}</code>, PSDI service{' '}
-        <code>{product.psdiServiceUuid}</code> and characteristic{' '}
-        <code>{product.psdiCharacteristicUuid}</code>.
+        Writes service <code>{shownUuid(product.serviceUuid)}</code>, PSDI service{' '}
+        <code>{shownUuid(product.psdiServiceUuid)}</code> and characteristic{' '}
+        <code>{shownUuid(product.psdiCharacteristicUuid)}</code>.
       </p>
 
       <fieldset className="prov-strategy" disabled={profile?.psdiSource === 'device'}>

@@ -1,9 +1,15 @@
 // The scenario results of a dry run, one row each, as the platform's scenario result event
-// would carry them: binary action results and the triggering payload as hex beside base64.
+// would carry them, with each action's bytes (written or read, from the timeline) and the
+// triggering payload as hex beside base64.
 import { TableHead } from '../../components/TableHead';
-import type { ScenarioResult } from '../../../core/scenario/schema';
 import { Base64Bytes } from './Base64Bytes';
-import { formatInstant, formatMs, type RunOutcome } from './timeline-model';
+import {
+  formatInstant,
+  formatMs,
+  type ResultRow,
+  type RowAction,
+  type RunOutcome,
+} from './timeline-model';
 
 /** Rows drawn at most: the newest, as a long run's log. */
 const MAX_ROWS = 1000;
@@ -14,19 +20,18 @@ export function OutcomeBadge({ outcome }: { outcome: RunOutcome }) {
   return <span className={`badge ${tone}`}>{outcome}</span>;
 }
 
-export function ResultEvents({ results }: { results: readonly ScenarioResult[] }) {
-  const rows = results.slice(-MAX_ROWS);
-  const first = results.length - rows.length;
+export function ResultEvents({ rows: all }: { rows: readonly ResultRow[] }) {
+  const rows = all.slice(-MAX_ROWS);
+  const first = all.length - rows.length;
   return (
     <div className="tl-results" data-testid="result-events">
-      {results.length === 0 ? (
+      {all.length === 0 ? (
         <p className="note">No scenario results yet.</p>
       ) : (
         <>
           {first > 0 && (
             <p className="hint">
-              The newest {rows.length.toLocaleString()} of {results.length.toLocaleString()}{' '}
-              results.
+              The newest {rows.length.toLocaleString()} of {all.length.toLocaleString()} results.
             </p>
           )}
           <div className="scroll table-scroll">
@@ -39,13 +44,13 @@ export function ResultEvents({ results }: { results: readonly ScenarioResult[] }
                   'Result',
                   'Start',
                   'Duration',
-                  'Action results',
+                  'Actions (bytes written / read)',
                   'Notification payload',
                   'Error',
                 ]}
               />
               <tbody>
-                {rows.map((r, i) => (
+                {rows.map(({ result: r, actions }, i) => (
                   <tr key={first + i} data-testid="result-event">
                     <td className="mono">{first + i + 1}</td>
                     <td className="mono">{r.scenarioId}</td>
@@ -56,18 +61,12 @@ export function ResultEvents({ results }: { results: readonly ScenarioResult[] }
                     <td className="mono">{formatInstant(r.startTime)}</td>
                     <td>{formatMs(r.endTime - r.startTime)}</td>
                     <td>
-                      {r.actionResults.length === 0 ? (
+                      {actions.length === 0 ? (
                         <span className="muted">none</span>
                       ) : (
                         <ol className="tl-action-results">
-                          {r.actionResults.map((a, j) => (
-                            <li key={j}>
-                              {a.type === 'binary' ? (
-                                <Base64Bytes data={a.data} />
-                              ) : (
-                                <span className="muted">void</span>
-                              )}
-                            </li>
+                          {actions.map((a, j) => (
+                            <ActionBytes key={j} action={a} />
                           ))}
                         </ol>
                       )}
@@ -86,5 +85,16 @@ export function ResultEvents({ results }: { results: readonly ScenarioResult[] }
         </>
       )}
     </div>
+  );
+}
+
+function ActionBytes({ action }: { action: RowAction | undefined }) {
+  if (action === undefined) return <li className="muted">not run</li>;
+  return (
+    <li className={action.error === undefined ? undefined : 'bad'} title={action.error}>
+      <span className="muted">{action.type}</span>{' '}
+      {action.data !== undefined && <Base64Bytes data={action.data} />}
+      {action.error !== undefined && <span> failed</span>}
+    </li>
   );
 }

@@ -16,7 +16,7 @@ import { useNavigate } from '../../lib/navigation';
 import { useResource } from '../../lib/use-resource';
 import { ResultEvents } from './ResultEvents';
 import { Timeline } from './Timeline';
-import { runExport } from './timeline-model';
+import { resultRows, runExport } from './timeline-model';
 import type { ShownRun } from './use-dry-run';
 
 const DELIVERY_TONE = { SUCCESS: 'good', FAILED: 'bad', PENDING: 'warn' } as const;
@@ -44,10 +44,7 @@ export function RunView({ shown }: { shown: ShownRun }) {
       })),
     [set],
   );
-  const results = useMemo(
-    () => events.flatMap((e) => (e.kind === 'scenario-end' ? [e.result] : [])),
-    [events],
-  );
+  const rows = useMemo(() => resultRows(events), [events]);
 
   return (
     <Panel
@@ -82,8 +79,8 @@ export function RunView({ shown }: { shown: ShownRun }) {
       <RunFacts run={run} />
       <Timeline events={events} scenarios={scenarios} now={now} following={live} />
       <h3>Result events</h3>
-      <ResultEvents results={results} />
-      <Delivered run={run} count={results.length} />
+      <ResultEvents rows={rows} />
+      <Delivered run={run} count={rows.length} />
     </Panel>
   );
 }

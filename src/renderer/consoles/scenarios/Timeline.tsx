@@ -12,6 +12,8 @@ import {
   type ReactNode,
 } from 'react';
 import type { TimelineEvent } from '../../../core/scenario/schema';
+import { bytesAsText, parseBase64 } from '../../../core/bytes';
+import { shownUuid } from '../../lib/format';
 import { Base64Bytes } from './Base64Bytes';
 import { OutcomeBadge } from './ResultEvents';
 import {
@@ -330,6 +332,8 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
 }
 
 function BytesFacts({ data, hex }: { data: string; hex: string | undefined }) {
+  const parsed = parseBase64(data);
+  const text = parsed.ok ? bytesAsText(parsed.bytes) : undefined;
   return (
     <>
       <Fact term="Bytes (hex)">
@@ -344,6 +348,11 @@ function BytesFacts({ data, hex }: { data: string; hex: string | undefined }) {
       <Fact term="Bytes (base64)">
         <code>{data}</code>
       </Fact>
+      {text !== undefined && (
+        <Fact term="Bytes (UTF-8)">
+          <code>“{text}”</code>
+        </Fact>
+      )}
     </>
   );
 }
@@ -397,12 +406,12 @@ function Uuids({ service, characteristic }: { service?: string; characteristic?:
     <>
       {service !== undefined && (
         <Fact term="Service UUID">
-          <code>{service}</code>
+          <code>{shownUuid(service)}</code>
         </Fact>
       )}
       {characteristic !== undefined && (
         <Fact term="Characteristic UUID">
-          <code>{characteristic}</code>
+          <code>{shownUuid(characteristic)}</code>
         </Fact>
       )}
     </>

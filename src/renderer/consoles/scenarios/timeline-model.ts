@@ -1,6 +1,7 @@
 // The timeline of a scenario dry run, computed from its events: one lane per scenario holding
 // its runs and their actions at their real times, and a link lane for the connection's life.
 // Pure, so the view only places what this returns and the tests can check it to the millisecond.
+import { bytesToHex, parseBase64 } from '../../../core/bytes';
 import type { ActionType, TriggerType } from '../../../core/platform/things/schema';
 import type {
   ResultCode,
@@ -336,10 +337,44 @@ function newLane(index: number, s: TimelineScenario): ScenarioLane {
   };
 }
 
+/** One action of a finished scenario run as its timeline event has it: the bytes it wrote or read. */
+export interface RowAction {
+  type: ActionType;
+  /** base64: written by a GATT_WRITE (refused or not), read by a GATT_READ. */
+  data?: string;
+  error?: string;
+}
+
+/** A scenario result beside its actions, so the results table shows the bytes written and read. */
+export interface ResultRow {
+  result: ScenarioResult;
+  actions: RowAction[];
+}
+
+export function resultRows(events: readonly TimelineEvent[]): ResultRow[] {
+  const actionsByRun = new Map<number, RowAction[]>();
+  const rows: ResultRow[] = [];
+  for (const e of events) {
+    if (e.kind === 'action') {
+      const actions = actionsByRun.get(e.run) ?? [];
+      actions[e.action] = {
+        type: e.type,
+        ...(e.data !== undefined && { data: e.data }),
+        ...(e.error !== undefined && { error: e.error }),
+      };
+      actionsByRun.set(e.run, actions);
+    } else if (e.kind === 'scenario-end') {
+      rows.push({ result: e.result, actions: [...(actionsByRun.get(e.run) ?? [])] });
+      actionsByRun.delete(e.run);
+    }
+  }
+  return rows;
+}
+
 /** base64 as spaced lowercase hex ("0a 1b ff"); undefined when it is not base64. */
 export function base64ToHex(data: string): string | undefined {
-  if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return undefined;
-  return Array.from(atob(data), (c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join(' ');
+  const parsed = parseBase64(data);
+  return parsed.ok ? bytesToHex(parsed.bytes, ' ') : undefined;
 }
 
 export type Zoom = 'fit' | 'last10s';
