@@ -83,11 +83,14 @@ describe('Scenarios', () => {
       .toBe(6);
     // The link lane: two connections, each ended by autoClose, and the suppression wait between.
     const link = view.getByTestId('timeline-lane-link');
-    expect(await link.locator('[data-kind="connection"]').count()).toBe(2);
-    expect(await link.locator('[data-kind="disconnected"][data-type="autoClose"]').count()).toBe(2);
-    expect(
-      await link.locator('[data-kind="waiting"][data-type="suppressionInterval"]').count(),
-    ).toBeGreaterThanOrEqual(1);
+    // Polled: the page draws the run's last events in a batch after the run state changes.
+    await expect.poll(() => link.locator('[data-kind="connection"]').count()).toBe(2);
+    await expect
+      .poll(() => link.locator('[data-kind="disconnected"][data-type="autoClose"]').count())
+      .toBe(2);
+    await expect
+      .poll(() => link.locator('[data-kind="waiting"][data-type="suppressionInterval"]').count())
+      .toBeGreaterThanOrEqual(1);
     await lane.locator('[data-testid="timeline-block"][data-type="GATT_READ"]').first().click();
     const detail = view.getByTestId('timeline-detail');
     await expectText(detail, 'GATT_READ');
