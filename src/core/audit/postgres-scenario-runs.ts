@@ -13,6 +13,7 @@ import {
 } from '../scenario/schema';
 import {
   countResults,
+  newRunValues,
   toSummary,
   type NewRun,
   type RunList,
@@ -53,18 +54,7 @@ export class PostgresScenarioRunLog implements ScenarioRunLog {
       `INSERT INTO scenario_runs (started_at, product_id, product_name, device_id, board_name,
          bench, set_source, revision, set_json, station, status)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'running') RETURNING *`,
-      [
-        this.now(),
-        run.productId,
-        run.productName,
-        run.deviceId,
-        run.boardName,
-        run.bench,
-        run.setSource,
-        run.set.revision,
-        JSON.stringify(run.set),
-        this.station,
-      ],
+      newRunValues(run, this.now(), this.station),
     );
     const summary = fromRow(rows[0] as PgRunRow);
     this.nextSeq.set(summary.id, 0);

@@ -102,6 +102,25 @@ export interface NewRun {
 
 const FAILURE = RESULT_CODES.filter((c) => c !== 'SUCCESS');
 
+/**
+ * A new run's column values, in the order both engines' INSERT names them: started_at,
+ * product_id, product_name, device_id, board_name, bench, set_source, revision, set_json, station.
+ */
+export function newRunValues(run: NewRun, startedAt: number, station: string) {
+  return [
+    startedAt,
+    run.productId,
+    run.productName,
+    run.deviceId,
+    run.boardName,
+    run.bench,
+    run.setSource,
+    run.set.revision,
+    JSON.stringify(run.set),
+    station,
+  ];
+}
+
 /** Results and failures among a batch of events: what a run's counters go up by. */
 export function countResults(events: readonly TimelineEvent[]): {
   results: number;
@@ -145,18 +164,7 @@ export class SqliteScenarioRunLog implements ScenarioRunLog {
            bench, set_source, revision, set_json, station, status)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running')`,
       )
-      .run(
-        this.now(),
-        run.productId,
-        run.productName,
-        run.deviceId,
-        run.boardName,
-        run.bench,
-        run.setSource,
-        run.set.revision,
-        JSON.stringify(run.set),
-        this.station,
-      );
+      .run(...newRunValues(run, this.now(), this.station));
     const id = Number(lastInsertRowid);
     this.nextSeq.set(id, 0);
     return this.require(id);

@@ -1,7 +1,7 @@
-// BleCentral over a noble instance: on the machine's adapter (noble's own binding, loaded
-// lazily so a missing driver is a state, not a crash) or over the simulated bench (noble's
-// with-bindings and ble/sim's binding). Multiplexes scans, bounds every operation in time and
-// turns every failure into a BleError naming the step and the device.
+// BleCentral over a noble instance: noble's HCI host stack over the machine's adapter (loaded
+// lazily so a missing driver is a state, not a crash) or over the simulated bench's virtual
+// controller, with the HCI tap between them. Multiplexes scans, bounds every operation in time
+// and turns every failure, ATT errors included, into a BleError naming the step and the device.
 import { createRequire } from 'node:module';
 import type { Characteristic, Peripheral, Service } from '@abandonware/noble';
 import type { NobleInstance } from '@abandonware/noble/with-bindings';

@@ -31,8 +31,6 @@ function install(): void {
   const cached = require.cache[path];
   if (cached?.exports === InjectedHciSocket) return;
   if (nativeSocket === undefined && cached) nativeSocket = cached.exports as new () => HciSocket;
-  if (require.cache[require.resolve('@abandonware/noble/lib/hci-socket/hci.js')] && !cached)
-    throw new Error('noble was loaded before its HCI socket could be provided');
   require.cache[path] = {
     id: path,
     filename: path,

@@ -20,6 +20,7 @@ export class BoardPeer implements LinkPeer, RadioPeer {
   private readonly link: Link;
   private readonly att: AttServer;
   private readonly smp: SmpResponder;
+  private readonly now: () => number;
   /** ATT and SMP are answered one at a time, each after the board's processing time. */
   private busyUntil = 0;
   private attached = true;
@@ -54,8 +55,6 @@ export class BoardPeer implements LinkPeer, RadioPeer {
       },
     });
   }
-
-  private readonly now: () => number;
 
   receive(cid: number, payload: Buffer): void {
     if (!this.attached) return;

@@ -1,6 +1,7 @@
 // One simulated prototype: what it advertises, its GATT table and values, the provisioning
 // state machine of its profile (blank → pending → committed, rejected on a bad commit), its
-// notifications and its faults. The binding moves bytes to and from it; the board decides.
+// notifications and its faults. Its GATT server (att-server.ts) moves bytes to and from it over
+// a link; the board decides.
 import { formatUuid } from '../port';
 import {
   STATUS,
@@ -20,7 +21,7 @@ import type { GattServiceSpec } from './gatt-database';
 export type AttResult = { ok: true; data: Uint8Array } | { ok: false; code: number };
 export type WriteResult = AttResult | { ok: false; drop: true };
 
-/** The binding's side of a connection, through which the board pushes. */
+/** The link's side of a connection (board-peer.ts), through which the board pushes. */
 export interface BoardLink {
   notify(service: string, characteristic: string, data: Uint8Array): void;
   /** The board ends the link (reboot, reset), with an HCI reason. */

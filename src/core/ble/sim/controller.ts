@@ -61,11 +61,6 @@ export interface RadioPeer {
   encrypted(): void;
 }
 
-/** Link-model accounting, for benchmarks that compare real time with what the link allows. */
-export interface LinkStats {
-  connectionEvents: number;
-}
-
 const CONNECTION_HANDLE_BASE = 0x0040;
 /** The Bluetooth SIG company identifier of The Linux Foundation, as a virtual controller's. */
 const MANUFACTURER = 0x05f1;
@@ -95,7 +90,6 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
   implements HciSocket
 {
   readonly profile: AdapterProfile;
-  readonly stats: LinkStats = { connectionEvents: 0 };
   private readonly host: RadioHost<B>;
   private readonly links = new Map<number, { link: Link; board: B; peer?: RadioPeer }>();
   private pending: PendingConnection | null = null;
@@ -350,7 +344,6 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
         toHost: (h, data, start) => this.aclToHost(h, data, start),
         completed: (h, count) => this.completedPackets(h, count),
         down: (h, reason) => this.linkDown(h, reason),
-        eventUsed: () => this.stats.connectionEvents++,
       },
     );
     const entry: { link: Link; board: B; peer?: RadioPeer } = { link, board };

@@ -26,8 +26,6 @@ export interface LinkEvents {
   completed(handle: number, count: number): void;
   /** The link is gone, with the reason the host is told. */
   down(handle: number, reason: number): void;
-  /** A connection event carried data (for the link model's accounting). */
-  eventUsed(handle: number): void;
 }
 
 export interface LinkTiming {
@@ -197,13 +195,8 @@ export class Link {
     if (!this.open) return;
     this.lastEvent = at;
     if (this.silent) return;
-    let used = false;
-    for (const action of this.atEvent.splice(0)) {
-      action();
-      used = true;
-    }
+    for (const action of this.atEvent.splice(0)) action();
     if (this.terminating !== null) {
-      this.events.eventUsed(this.handle);
       this.close(this.terminating);
       return;
     }
@@ -212,17 +205,16 @@ export class Link {
       this.attempts++;
       if (this.attempts >= (this.peer?.eventsPerPdu() ?? 1)) {
         this.attempts = 0;
-        used = this.centralToPeer() || used;
-        used = this.peerToCentral(at) || used;
-      } else used = true;
+        this.centralToPeer();
+        this.peerToCentral(at);
+      }
     }
-    if (used) this.events.eventUsed(this.handle);
     const soon = at + 1e-6;
     if (this.fromHost.length || this.atEvent.length || this.terminating !== null) this.wake(soon);
     else if (this.toHost.length) this.wake(Math.max(this.toHost[0]!.readyAt, soon));
   }
 
-  private centralToPeer(): boolean {
+  private centralToPeer(): void {
     let budget = this.timing.pdusPerEvent;
     let completed = 0;
     while (budget > 0 && this.fromHost.length && !this.silent) {
@@ -235,20 +227,18 @@ export class Link {
         this.fromHost.shift();
         completed++;
       }
-      if (!this.open) return true;
+      if (!this.open) return;
     }
     if (completed) this.events.completed(this.handle, completed);
-    return budget < this.timing.pdusPerEvent;
   }
 
-  private peerToCentral(at: number): boolean {
+  private peerToCentral(at: number): void {
     let budget = this.timing.pdusPerEvent;
     while (budget > 0 && this.toHost.length && this.toHost[0]!.readyAt <= at) {
       const pdu = this.toHost.shift()!;
       this.events.toHost(this.handle, pdu.data, pdu.start);
       budget--;
     }
-    return budget < this.timing.pdusPerEvent;
   }
 
   /** The board's L2CAP layer: basic frames rebuilt from the central's fragments. */
