@@ -22,6 +22,7 @@ import {
 } from '../../core/platform/things/schema';
 import { lintAgainstBoard } from '../../core/scenario/board-lint';
 import { startDryRun } from '../../core/scenario/engine';
+import { checkFeasibility, describeInfeasibility } from '../../core/scenario/feasibility';
 import { setRules } from '../../core/scenario/rules';
 import type { Finding, RunnableSet, TimelineEvent } from '../../core/scenario/schema';
 import type { CommandContext, Runner } from '../command';
@@ -116,7 +117,7 @@ export function scenarioCommand(runner: Runner): CommandModule {
               })
               .option('cycles', {
                 type: 'number',
-                describe: 'stop after this many connections (default 1; sets with autoClose true)',
+                describe: 'stop after this many connections (default 1; sets with autoClose true only)',
               })
               .option('duration', { type: 'number', describe: 'stop after this many seconds' })
               .option('junit', { type: 'string', describe: 'write a JUnit report here' })
@@ -200,15 +201,17 @@ async function lint(
 async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
   const { session, out } = ctx;
   const draft = flags.file ? await readSetFile(flags.file) : undefined;
-  const central = await session.central();
   const product = flags.product ? await session.product(flags.product) : undefined;
   // Without a file the flags required --saved and --product.
   const set = draft ? draftSet(draft) : await loadSaved(ctx, product as TrialProduct);
-  if (!set.autoClose && flags.duration === undefined)
-    throw new UsageError(
-      '--duration',
-      'is required for a set with autoClose false: the client never disconnects, so no connection ends on its own',
-    );
+  // The same check the app's service makes: a count the set can never reach is refused.
+  const impossible = checkFeasibility({
+    set,
+    cycles: flags.duration === undefined ? (flags.cycles ?? 1) : undefined,
+    durationMs: flags.duration === undefined ? undefined : flags.duration * 1000,
+  });
+  if (impossible.length) throw new UsageError('--cycles', describeInfeasibility(impossible));
+  const central = await session.central();
   const deliver =
     flags.deliver && product ? await delivery(ctx, flags.deliver, product, flags.board) : undefined;
 

@@ -76,7 +76,12 @@ export class DryRun {
       .then(() => {
         if (timer) this.o.clock.clearTimeout(timer);
         const reason = this.stopReason ?? 'operator';
-        this.emit({ kind: 'stopped', at: this.now(), reason });
+        this.emit({
+          kind: 'stopped',
+          at: this.now(),
+          reason,
+          ...(reason === 'duration' && { durationMs: this.o.durationMs }),
+        });
         return { reason, results: [...this.results] };
       });
   }

@@ -142,7 +142,13 @@ export const timelineEventSchema = z.discriminatedUnion('kind', [
     why: z.enum(['suppressionInterval', 'reconnect']),
   }),
   z.object({ kind: z.literal('error'), at, message: z.string() }),
-  z.object({ kind: z.literal('stopped'), at, reason: z.enum(STOP_REASONS) }),
+  z.object({
+    kind: z.literal('stopped'),
+    at,
+    reason: z.enum(STOP_REASONS),
+    /** The run length asked for, when the run stopped because it was reached. */
+    durationMs: z.number().optional(),
+  }),
 ]);
 export type TimelineEvent = z.infer<typeof timelineEventSchema>;
 

@@ -1,14 +1,17 @@
 // Dry runs as the app offers them: the saved set or the editor's draft, on one board of the
 // current BLE central (simulated bench or hardware), one run per board at a time. Every
 // timeline event goes to the UI as it happens and to the audit log in batches; each result is
-// handed to the chosen delivery (the emulator's webhook log by default).
+// handed to the chosen delivery, if any (by default results stay in the app). A run that can
+// never end as asked is refused with the reason.
 import { EventEmitter } from 'node:events';
 import type { z } from 'zod';
 import { realSimClock } from '../../ble/sim/clock';
 import type { ScenarioRunLog } from '../../audit/scenario-runs';
 import type { ThingsClient } from '../../platform/things/client';
 import type { ScenarioSet, ScenarioSetInput, TrialProduct } from '../../platform/things/schema';
+import { DEFAULT_ADAPTER_PROFILE } from '../../ble/sim/adapter-profile';
 import { startDryRun, type DryRun } from '../../scenario/engine';
+import { checkFeasibility, describeInfeasibility } from '../../scenario/feasibility';
 import { describeFieldErrors, fieldErrors } from '../../platform/field-errors';
 import { PlatformError } from '../../platform/http';
 import {
@@ -72,16 +75,16 @@ export class ScenarioService extends EventEmitter<{
         'a dry run is already running on this board: stop it first',
       );
     const things = await this.things();
+    const drafted = input.set.source === 'draft' ? draftSet(input.set.draft) : undefined;
+    if (drafted) this.refuseImpossible(input, drafted);
     const product = (await things.listTrialProducts()).find((p) => p.id === input.productId);
     if (!product)
       throw AppFailure.field(
         'productId',
         `no trial product ${input.productId} on the active environment`,
       );
-    const set =
-      input.set.source === 'saved'
-        ? savedSet(await things.getScenarioSet(product.id).catch(noSavedSet))
-        : draftSet(input.set.draft);
+    const set = drafted ?? savedSet(await things.getScenarioSet(product.id).catch(noSavedSet));
+    if (!drafted) this.refuseImpossible(input, set);
     const central = await this.supervisor.central();
     const deliver = await delivery(product);
 
@@ -151,6 +154,24 @@ export class ScenarioService extends EventEmitter<{
     });
     this.emit('run', summary);
     return { run: summary, set };
+  }
+
+  /** A run that can never end as asked is refused before it touches the radio. */
+  private refuseImpossible(input: StartRunInput, set: RunnableSet): void {
+    const found = checkFeasibility({
+      set,
+      cycles: input.cycles,
+      durationMs: input.durationMs,
+      boardsAtOnce: this.active.size + 1,
+      // The BLE process builds its simulated controller with the default profile; a real
+      // adapter does not say how many links it holds, so it is not checked (docs/decisions.md).
+      maxLinks:
+        this.supervisor.status().mode === 'simulated'
+          ? DEFAULT_ADAPTER_PROFILE.maxConnections
+          : undefined,
+    });
+    const [first] = found;
+    if (first) throw AppFailure.field(first.field, describeInfeasibility(found));
   }
 
   async stop(runId: number): Promise<ScenarioRunSummary> {

@@ -21,14 +21,15 @@ export const deliverySchema = z.discriminatedUnion(
   [
     /** The embedded emulator signs each result and sends it to the channel's webhook URL. */
     z.object({ mode: z.literal('emulator') }),
+    /** Kept in the app only: shown, counted and exported with the run; nothing is sent. */
+    z.object({ mode: z.literal('app') }),
     /** The app signs each result with the active channel's secret and posts it here. */
     z.object({
       mode: z.literal('webhook'),
       url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
     }),
-    z.object({ mode: z.literal('off') }),
   ],
-  { error: 'must be emulator, webhook (with a url) or off' },
+  { error: 'must be app, emulator or webhook (with a url)' },
 );
 export type Delivery = z.infer<typeof deliverySchema>;
 
@@ -45,7 +46,10 @@ export const startRunInputSchema = z.object({
     ],
     { error: 'must be the saved set or a draft' },
   ),
-  /** Stop after this many connections; absent: until stopped (or `durationMs`). */
+  /**
+   * Stop after this many connections; absent: until stopped (or `durationMs`). A count the set
+   * can never reach is refused (scenario/feasibility.ts).
+   */
   cycles: z.number().int().min(1, 'must be at least 1').max(100_000).optional(),
   durationMs: z
     .number()
@@ -53,7 +57,8 @@ export const startRunInputSchema = z.object({
     .min(100, 'must be at least 100 ms')
     .max(86_400_000, 'must be at most a day')
     .optional(),
-  delivery: deliverySchema.default({ mode: 'emulator' }),
+  // Nothing leaves the app unless asked: a channel without a webhook URL fails every delivery.
+  delivery: deliverySchema.default({ mode: 'app' }),
 });
 
 export const runEventSchema = z.object({ runId: z.number(), event: timelineEventSchema });

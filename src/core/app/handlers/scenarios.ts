@@ -39,7 +39,7 @@ export function startScenarios(
   const delivery =
     (mode: Delivery, deviceId: string) =>
     async (product: TrialProduct): Promise<DeliverResult | undefined> => {
-      if (mode.mode === 'off') return undefined;
+      if (mode.mode === 'app') return undefined;
       const psdi = await psdiOf(product.id, deviceId);
       const channel = await ctx.envs.activeChannel();
       if (mode.mode === 'webhook')
