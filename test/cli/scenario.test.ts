@@ -300,6 +300,20 @@ describe('devicebench scenario', { timeout: 60_000 }, () => {
         /bad-boards\.json: boards\[0\]\.address/,
       ],
       [['scenario', 'lint', badSet], /bad-set\.json: scenarios\[0\]\.actions\[0\]\.data/],
+      [
+        [
+          'scenario',
+          'run',
+          writeJson(dir, 'never-closes.json', failingSet),
+          '--board',
+          ADDRESS,
+          '--cycles',
+          '3',
+          '--junit',
+          junit,
+        ],
+        /--cycles: can never reach 3 connections: with autoClose false the client never closes the link, so the first connection ends only if the board drops it; run for a duration instead/,
+      ],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli([...args, '--data-dir', data])));
     results.forEach((result, i) => {

@@ -80,7 +80,7 @@ describe('scenario dry runs through the contract', () => {
     expect(table.services.map((s) => s.uuid)).toContain(SENSOR.replaceAll('-', ''));
   });
 
-  it('runs a draft for 2 cycles, keeps the run, and sends each result to the emulator log', async () => {
+  it('runs a draft for 2 cycles, keeps the run, and sends each result to the emulator log when asked', async () => {
     const { id: productId } = await product('Dry-run lamp');
     const { id: deviceId } = await sensor();
     const dry = await run({
@@ -89,6 +89,7 @@ describe('scenario dry runs through the contract', () => {
       boardName: 'DB Sensor',
       set: { source: 'draft', draft: blink },
       cycles: 2,
+      delivery: { mode: 'emulator' },
     });
     const { started, finished } = dry;
     expect(started).toMatchObject({ status: 'running', setSource: 'draft', revision: 0 });
@@ -199,6 +200,73 @@ describe('scenario dry runs through the contract', () => {
     });
   });
 
+  it('keeps results in the app by default: nothing is delivered, nothing fails', async () => {
+    const { id: productId } = await product('Kept in the app');
+    const { id: deviceId } = await sensor();
+    const before = await ok<{ id: number }[]>('webhooks:listDeliveries', {
+      kind: SCENARIO_RESULT_KIND,
+    });
+    const dry = await run({
+      productId,
+      deviceId,
+      set: { source: 'draft', draft: blink },
+      cycles: 2,
+    });
+    const summary = await dry.finished;
+    expect(summary).toMatchObject({ stopReason: 'cycles', results: 2, failures: 0 });
+    expect(dry.events.filter((e) => e.kind === 'error')).toEqual([]);
+    const kept = await ok<{ events: TimelineEvent[] }>('scenarios:getRun', {
+      runId: dry.started.id,
+    });
+    expect(kept.events.filter((e) => e.kind === 'scenario-end')).toHaveLength(2);
+    const after = await ok<{ id: number }[]>('webhooks:listDeliveries', {
+      kind: SCENARIO_RESULT_KIND,
+    });
+    expect(after.map((d) => d.id)).toEqual(before.map((d) => d.id));
+  });
+
+  it('refuses a count of connections the set can never reach, and runs it for a duration', async () => {
+    const { id: productId } = await product('Never closes');
+    const { id: deviceId } = await sensor();
+    const draft = { ...blink, autoClose: false, suppressionInterval: 0 };
+    const refused = await fails('scenarios:start', {
+      productId,
+      deviceId,
+      set: { source: 'draft', draft },
+      cycles: 3,
+    });
+    expect(refused.fields).toEqual([
+      {
+        field: 'cycles',
+        message: expect.stringMatching(
+          /can never reach 3 connections: with autoClose false the client never closes the link.*run for a duration instead/,
+        ),
+      },
+    ]);
+    const list = await ok<{ items: unknown[] }>('scenarios:listRuns', { productId });
+    expect(list.items).toEqual([]);
+
+    const dry = await run({
+      productId,
+      deviceId,
+      set: { source: 'draft', draft },
+      durationMs: 1_500,
+    });
+    const summary = await dry.finished;
+    expect(summary).toMatchObject({ stopReason: 'duration', results: 1, failures: 0 });
+    expect(summary.endedAt! - summary.startedAt).toBeGreaterThanOrEqual(1_500);
+    expect(summary.endedAt! - summary.startedAt).toBeLessThan(5_000);
+    expect(dry.events.at(-1)).toMatchObject({
+      kind: 'stopped',
+      reason: 'duration',
+      durationMs: 1_500,
+    });
+    // The one link was closed by the stop, not left open.
+    expect(dry.events.filter((e) => e.kind === 'disconnected')).toEqual([
+      expect.objectContaining({ by: 'stop' }),
+    ]);
+  });
+
   it('names the field of bad input', async () => {
     const empty = await fails('scenarios:start', {
       productId: 'x',
@@ -248,7 +316,12 @@ describe('scenario dry runs through the contract', () => {
     const { id: deviceId } = await sensor();
     const draft = { source: 'draft', draft: blink };
 
-    const refused = await fails('scenarios:start', { productId, deviceId, set: draft });
+    const refused = await fails('scenarios:start', {
+      productId,
+      deviceId,
+      set: draft,
+      delivery: { mode: 'emulator' },
+    });
     expect(refused.fields?.map((f) => f.field)).toEqual(['delivery']);
 
     await ok('webhooks:clearReceived');
