@@ -2,10 +2,14 @@
 // set can never reach would otherwise run until someone stops it (docs/decisions.md, "Dry runs
 // that end"). Pure and browser-safe: the run panel, the service and the CLI ask the same check.
 import { sameUuid } from '../ble/port';
-import type { RunnableSet } from './schema';
+import type { BoardGatt } from './board-lint';
+
+/** The platform's saved set may carry trigger types this app does not know: they never fire. */
+type Trigger = { type: string; serviceUuid?: string; characteristicUuid?: string };
 
 export interface RunPlan {
-  set: Pick<RunnableSet, 'autoClose' | 'scenarios'>;
+  /** A set as it runs, or an editor draft: only its triggers and autoClose matter. */
+  set: { autoClose: boolean; scenarios: readonly { trigger: Trigger }[] };
   /** Stop once this many connections have ended. */
   cycles?: number;
   /** Stop this long after the start. */
@@ -15,9 +19,7 @@ export interface RunPlan {
   /** Simultaneous LE links the adapter holds (adapter-profile.ts `maxConnections`), if known. */
   maxLinks?: number;
   /** The board's characteristics, when its GATT table was read: which of them can notify. */
-  board?: {
-    services: { uuid: string; characteristics: { uuid: string; properties: string[] }[] }[];
-  };
+  board?: Pick<BoardGatt, 'services'>;
 }
 
 export interface Infeasibility {
@@ -79,10 +81,7 @@ export function describeInfeasibility(found: readonly Infeasibility[]): string {
   return found.map((f) => f.message).join('; also ');
 }
 
-function canNotify(
-  board: NonNullable<RunPlan['board']>,
-  trigger: RunnableSet['scenarios'][number]['trigger'],
-): boolean {
+function canNotify(board: NonNullable<RunPlan['board']>, trigger: Trigger): boolean {
   const service = board.services.find((s) => sameId(s.uuid, trigger.serviceUuid));
   const characteristic = service?.characteristics.find((c) =>
     sameId(c.uuid, trigger.characteristicUuid),

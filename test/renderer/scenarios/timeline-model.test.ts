@@ -10,6 +10,7 @@ import {
   inWindow,
   itemLabel,
   placement,
+  countResults,
   resultRows,
   runExport,
   ticks,
@@ -112,7 +113,7 @@ describe('the timeline model', () => {
       [0, 'blink-on-connect', 'IMMEDIATE'],
       [1, 'read-on-press', 'BLE_NOTIFICATION'],
     ]);
-    expect(model.lanes[0]!.label).toBe('#0 blink-on… IMMEDIATE');
+    expect(model.lanes[0]!.label).toBe('#0 blink-on-connect');
 
     const [lane0, lane1] = model.lanes;
     expect(lane0!.runs.map((r) => [r.run, r.outcome, ...extent(r)])).toEqual([
@@ -479,6 +480,9 @@ describe('result rows', () => {
       },
       { result: refused, actions: [{ type: 'GATT_WRITE', data: 'Ag==', error: 'ATT error 0x03' }] },
     ]);
+    // The record's "results · failed" is counted from these very rows.
+    expect(countResults(rows)).toEqual({ results: 2, failed: 1 });
+    expect(countResults([])).toEqual({ results: 0, failed: 0 });
   });
 });
 

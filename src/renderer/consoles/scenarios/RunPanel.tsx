@@ -1,9 +1,11 @@
 // The dry run's controls: product, board (from the live scan; its GATT table lints the set),
 // which set (the saved one or the editor's draft), how long, where the results go; start, stop.
+// A length the set can never reach is said before start, with a duration offered instead.
 import { useState } from 'react';
 import type { BleStatus, ScannedDevice } from '../../../core/app/contracts/ble';
 import type { Delivery } from '../../../core/app/contracts/scenarios';
 import type { TrialProduct } from '../../../core/platform/things/schema';
+import { checkFeasibility } from '../../../core/scenario/feasibility';
 import type { RunnableSet, ScenarioRunSummary } from '../../../core/scenario/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
@@ -15,6 +17,9 @@ import type { LintBoard } from '../Scenarios';
 import type { ShownRun } from './use-dry-run';
 
 type Length = 'stopped' | 'cycles' | 'seconds';
+
+/** The duration offered when a count of connections cannot be reached. */
+const OFFERED_SECONDS = '30';
 
 export interface RunPanelProps {
   products: TrialProduct[];
@@ -40,7 +45,8 @@ export function RunPanel(props: RunPanelProps) {
   const [source, setSource] = useState<'saved' | 'draft'>('draft');
   const [length, setLength] = useState<Length>('cycles');
   const [amount, setAmount] = useState('3');
-  const [deliveryMode, setDeliveryMode] = useState<Delivery['mode']>('emulator');
+  const [deliveryMode, setDeliveryMode] = useState<Delivery['mode']>('app');
+  const [offered, setOffered] = useState(OFFERED_SECONDS);
   const [url, setUrl] = useState('');
 
   const boards = [...scan.entries.values()]
@@ -51,8 +57,16 @@ export function RunPanel(props: RunPanelProps) {
   const draftInput = draft?.validation.input;
   const chosen = source === 'saved' && draft?.saved ? 'saved' : draftInput ? 'draft' : undefined;
   const n = Number(amount);
+  const runSet = chosen === 'saved' ? draft?.saved : chosen === 'draft' ? draftInput : undefined;
+  const impossible = runSet
+    ? checkFeasibility({
+        set: runSet,
+        cycles: length === 'cycles' ? n : undefined,
+        board: props.lintBoard?.deviceId === board?.id ? props.lintBoard : undefined,
+      })
+    : [];
 
-  const run = () =>
+  const run = (length: Length, n: number) =>
     void start.run(async () => {
       if (!board || !chosen) return;
       const { run: started, set } = await api.scenarios.start({
@@ -166,6 +180,38 @@ export function RunPanel(props: RunPanelProps) {
             )}
           </span>
         </label>
+        {impossible.length > 0 && (
+          <div className="warning-box" role="alert" data-testid="run-infeasible">
+            <p>
+              This run would never end:{' '}
+              {impossible.map((f) => (
+                <span key={f.rule} data-rule={f.rule}>
+                  {f.message}.{' '}
+                </span>
+              ))}
+            </p>
+            <span className="inline">
+              <button
+                type="button"
+                disabled={!ready || !board || start.busy || !(Number(offered) >= 0.1)}
+                onClick={() => {
+                  setLength('seconds');
+                  setAmount(offered);
+                  run('seconds', Number(offered));
+                }}
+              >
+                Run for {offered} s instead
+              </button>
+              <input
+                className="number"
+                aria-label="Seconds to run instead"
+                inputMode="numeric"
+                value={offered}
+                onChange={(e) => setOffered(e.target.value)}
+              />
+            </span>
+          </div>
+        )}
         <label>
           Result events
           <span className="inline">
@@ -174,9 +220,11 @@ export function RunPanel(props: RunPanelProps) {
               aria-label="Where result events go"
               onChange={(e) => setDeliveryMode(e.target.value as Delivery['mode'])}
             >
-              <option value="emulator">to the emulator&apos;s webhook log</option>
+              <option value="app">kept here (shown, counted, exported)</option>
               <option value="webhook">to a bot&apos;s webhook URL (signed)</option>
-              <option value="off">nowhere (timeline only)</option>
+              <option value="emulator">
+                to the emulator channel&apos;s webhook URL (fails if it has none)
+              </option>
             </select>
             {deliveryMode === 'webhook' && (
               <input
@@ -204,9 +252,17 @@ export function RunPanel(props: RunPanelProps) {
           <button
             type="button"
             className="primary"
-            disabled={!ready || !board || !chosen || start.busy}
-            title={!board ? 'Choose a board first' : !chosen ? 'No set to run' : undefined}
-            onClick={run}
+            disabled={!ready || !board || !chosen || start.busy || impossible.length > 0}
+            title={
+              !board
+                ? 'Choose a board first'
+                : !chosen
+                  ? 'No set to run'
+                  : impossible.length
+                    ? 'This run would never end: see above'
+                    : undefined
+            }
+            onClick={() => run(length, n)}
           >
             {start.busy ? 'Starting…' : 'Start dry run'}
           </button>

@@ -1,7 +1,7 @@
 // One dry run, live or from the audit log: its record, the timeline, the result events it
 // produced, what the emulator did with them, and the whole run as a JSON file.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { ScenarioRunSummary } from '../../../core/scenario/schema';
+import type { ScenarioRunSummary, TimelineEvent } from '../../../core/scenario/schema';
 import {
   SCENARIO_RESULT_KIND,
   scenarioResultEnvelopeSchema,
@@ -16,7 +16,7 @@ import { useNavigate } from '../../lib/navigation';
 import { useResource } from '../../lib/use-resource';
 import { ResultEvents } from './ResultEvents';
 import { Timeline } from './Timeline';
-import { resultRows, runExport } from './timeline-model';
+import { countResults, formatMs, resultRows, runExport, type ResultCounts } from './timeline-model';
 import type { ShownRun } from './use-dry-run';
 
 const DELIVERY_TONE = { SUCCESS: 'good', FAILED: 'bad', PENDING: 'warn' } as const;
@@ -45,6 +45,12 @@ export function RunView({ shown }: { shown: ShownRun }) {
     [set],
   );
   const rows = useMemo(() => resultRows(events), [events]);
+  // The record counts the rows the table below draws, live, not the log's summary of them.
+  const counts = useMemo(() => countResults(rows), [rows]);
+  const board = useMemo(
+    () => ({ name: run.boardName, deviceId: run.deviceId }),
+    [run.boardName, run.deviceId],
+  );
 
   return (
     <Panel
@@ -76,22 +82,33 @@ export function RunView({ shown }: { shown: ShownRun }) {
         </>
       }
     >
-      <RunFacts run={run} />
-      <Timeline events={events} scenarios={scenarios} now={now} following={live} />
-      <h3>Result events</h3>
+      <RunFacts run={run} counts={counts} stopped={events.findLast(isStopped)} />
+      <Timeline events={events} scenarios={scenarios} now={now} following={live} board={board} />
+      <h3>Result events on {run.boardName}</h3>
       <ResultEvents rows={rows} />
       <Delivered run={run} count={rows.length} />
     </Panel>
   );
 }
 
-function RunFacts({ run }: { run: ScenarioRunSummary }) {
+type Stopped = Extract<TimelineEvent, { kind: 'stopped' }>;
+const isStopped = (e: TimelineEvent): e is Stopped => e.kind === 'stopped';
+
+function RunFacts({
+  run,
+  counts,
+  stopped,
+}: {
+  run: ScenarioRunSummary;
+  counts: ResultCounts;
+  stopped: Stopped | undefined;
+}) {
   return (
     <dl className="facts" data-testid="run-facts">
       <dt>Status</dt>
       <dd data-testid="run-state">
         {run.status}
-        {run.stopReason && ` (${STOP_TEXT[run.stopReason]})`}
+        {run.stopReason && ` (${stopText(run.stopReason, stopped)})`}
       </dd>
       <dt>Set</dt>
       <dd>
@@ -104,7 +121,7 @@ function RunFacts({ run }: { run: ScenarioRunSummary }) {
       </dd>
       <dt>Results</dt>
       <dd data-testid="run-results">
-        {run.results} · {run.failures} failed
+        {counts.results} · {counts.failed} failed
       </dd>
       <dt>Started</dt>
       <dd>{formatTime(run.startedAt)}</dd>
@@ -118,6 +135,12 @@ const STOP_TEXT = {
   duration: 'time up',
   error: 'failed',
 } as const;
+
+function stopText(reason: keyof typeof STOP_TEXT, stopped: Stopped | undefined): string {
+  if (reason === 'duration' && stopped?.durationMs !== undefined)
+    return `stopped after ${formatMs(stopped.durationMs)} as asked`;
+  return STOP_TEXT[reason];
+}
 
 /** The emulator's deliveries of this run's results, read from its webhook log. */
 function Delivered({ run, count }: { run: ScenarioRunSummary; count: number }) {

@@ -57,9 +57,11 @@ export interface TimelineProps {
   now?: number;
   /** The run is live: show the last 10 s, which move with `now`, until the user zooms. */
   following?: boolean;
+  /** The board the link lane is to, by its name; its address goes in the lane's title. */
+  board?: { name: string; deviceId: string };
 }
 
-export function Timeline({ events, scenarios, now, following = false }: TimelineProps) {
+export function Timeline({ events, scenarios, now, following = false, board }: TimelineProps) {
   // Rebuilding the model for thousands of events waits behind typing and clicks.
   const shownEvents = useDeferredValue(events);
   const last = shownEvents.at(-1);
@@ -132,14 +134,22 @@ export function Timeline({ events, scenarios, now, following = false }: Timeline
             ))}
           </div>
         </div>
-        <Lane {...lane} testId="timeline-lane-link" label="Link" items={model.link} />
+        <Lane
+          {...lane}
+          testId="timeline-lane-link"
+          label={board?.name ?? 'Link'}
+          detail={board ? 'link' : undefined}
+          title={board ? `Link to ${board.name} (${board.deviceId})` : undefined}
+          items={model.link}
+        />
         {model.lanes.map((l, i) => (
           <Lane
             {...lane}
             key={l.scenario}
             testId={`timeline-lane-${l.scenario}`}
             label={l.label}
-            title={`${l.id} (${l.trigger})`}
+            detail={l.trigger}
+            title={`${l.label} (${l.trigger})`}
             items={laneItems[i] ?? []}
           />
         ))}
@@ -154,6 +164,9 @@ export function Timeline({ events, scenarios, now, following = false }: Timeline
 interface LaneProps {
   testId: string;
   label: string;
+  /** A second, quieter line under the label. */
+  detail?: string;
+  /** The whole label, shown on hover however the lane wraps it. */
   title?: string;
   items: readonly TimelineItem[];
   view: TimeRange;
@@ -168,6 +181,7 @@ interface LaneProps {
 function Lane({
   testId,
   label,
+  detail,
   title,
   items,
   view,
@@ -188,8 +202,9 @@ function Lane({
       aria-label={`${label} lane`}
       data-testid={testId}
     >
-      <div className="tl-label" title={title ?? label}>
-        <span className="mono">{label}</span>
+      <div className="tl-label" title={title ?? label} data-testid="timeline-lane-label">
+        <span className="mono tl-label-name">{label}</span>
+        {detail && <span className="muted tl-label-detail">{detail}</span>}
         {total > shown.length && (
           <span className="hint">
             newest {shown.length.toLocaleString()} of {total.toLocaleString()}

@@ -326,12 +326,12 @@ export function buildTimeline(
 }
 
 function newLane(index: number, s: TimelineScenario): ScenarioLane {
-  const short = s.id.length > 8 ? `${s.id.slice(0, 8)}…` : s.id;
   return {
     scenario: index,
     id: s.id,
     trigger: s.trigger,
-    label: s.label ?? `#${index} ${short || '(no id)'} ${s.trigger}`,
+    // Whole: the lane wraps it and keeps it in its title, rather than cutting it short.
+    label: s.label ?? `#${index} ${s.id || '(no id)'}`,
     runs: [],
     actions: [],
   };
@@ -369,6 +369,20 @@ export function resultRows(events: readonly TimelineEvent[]): ResultRow[] {
     }
   }
   return rows;
+}
+
+/** What a run's record says it produced, counted from the rows the results table draws. */
+export interface ResultCounts {
+  results: number;
+  /** Rows whose result code is not SUCCESS. */
+  failed: number;
+}
+
+export function countResults(rows: readonly ResultRow[]): ResultCounts {
+  return {
+    results: rows.length,
+    failed: rows.filter((r) => r.result.resultCode !== 'SUCCESS').length,
+  };
 }
 
 /** base64 as spaced lowercase hex ("0a 1b ff"); undefined when it is not base64. */
