@@ -71,6 +71,8 @@ describe('Scenarios', () => {
 
     // Dry-run the draft for two connections.
     await panel.getByLabel('Connections').fill('2');
+    // Results stay in the app unless a destination is chosen: this run asks for the emulator's.
+    await panel.getByLabel('Where result events go').selectOption('emulator');
     await panel.getByRole('button', { name: 'Start dry run' }).click();
     const view = page.getByTestId('run-view');
     await expectText(view.getByTestId('run-state'), 'finished (connections done)');

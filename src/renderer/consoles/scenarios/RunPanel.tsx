@@ -180,38 +180,6 @@ export function RunPanel(props: RunPanelProps) {
             )}
           </span>
         </label>
-        {impossible.length > 0 && (
-          <div className="warning-box" role="alert" data-testid="run-infeasible">
-            <p>
-              This run would never end:{' '}
-              {impossible.map((f) => (
-                <span key={f.rule} data-rule={f.rule}>
-                  {f.message}.{' '}
-                </span>
-              ))}
-            </p>
-            <span className="inline">
-              <button
-                type="button"
-                disabled={!ready || !board || start.busy || !(Number(offered) >= 0.1)}
-                onClick={() => {
-                  setLength('seconds');
-                  setAmount(offered);
-                  run('seconds', Number(offered));
-                }}
-              >
-                Run for {offered} s instead
-              </button>
-              <input
-                className="number"
-                aria-label="Seconds to run instead"
-                inputMode="numeric"
-                value={offered}
-                onChange={(e) => setOffered(e.target.value)}
-              />
-            </span>
-          </div>
-        )}
         <label>
           Result events
           <span className="inline">
@@ -238,6 +206,38 @@ export function RunPanel(props: RunPanelProps) {
           </span>
         </label>
       </div>
+      {impossible.length > 0 && (
+        <div className="warning-box" role="alert" data-testid="run-infeasible">
+          <p>
+            This run would never end as asked:{' '}
+            {impossible.map((f) => (
+              <span key={f.rule} data-rule={f.rule}>
+                {f.message}.{' '}
+              </span>
+            ))}
+          </p>
+          <span className="inline">
+            <button
+              type="button"
+              disabled={!ready || !board || start.busy || !(Number(offered) >= 0.1)}
+              onClick={() => {
+                setLength('seconds');
+                setAmount(offered);
+                run('seconds', Number(offered));
+              }}
+            >
+              Run for {offered} s instead
+            </button>
+            <input
+              className="number"
+              aria-label="Seconds to run instead"
+              inputMode="numeric"
+              value={offered}
+              onChange={(e) => setOffered(e.target.value)}
+            />
+          </span>
+        </div>
+      )}
       <div className="button-row">
         {running ? (
           <button

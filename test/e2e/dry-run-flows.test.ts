@@ -1,0 +1,140 @@
+// Dry runs that end and say why (issue 16 item 4), at both window sizes: a count of connections
+// the set can never reach is said before start with a duration offered; accepting runs for that
+// long and ends saying so; the record counts the rows the table shows; results stay in the app
+// by default, so no delivery fails; lane labels are whole and the link lane is the board's name.
+// Screenshots of each step at each size are kept under test-results/.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectText, useBench } from './fixture';
+
+const bench = useBench();
+
+const SIZES = [
+  { width: 1024, height: 640 },
+  { width: 1280, height: 800 },
+] as const;
+const RESULTS_DIR = resolve('test-results');
+const SENSOR = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+const TEMPERATURE = 'a3c80002-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+const LONG_ID = 'write-the-temperature-which-the-board-only-reads-BLE_NOTIFICATION-ERROR';
+
+/** autoClose false, and a write the board refuses: one GATT_ERROR row per connection. */
+const neverCloses = {
+  autoClose: false,
+  suppressionInterval: 0,
+  scenarios: [
+    {
+      id: LONG_ID,
+      trigger: { type: 'IMMEDIATE' },
+      actions: [
+        { type: 'GATT_WRITE', serviceUuid: SENSOR, characteristicUuid: TEMPERATURE, data: 'AQ==' },
+      ],
+    },
+  ],
+};
+
+async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
+  await page.screenshot({
+    path: join(RESULTS_DIR, `dry-run-${name}-${width}x${height}.png`),
+    fullPage: true,
+  });
+}
+
+/** [scrollWidth, clientWidth] of a label's text: it is cut when the first exceeds the second. */
+function widths(locator: Locator): Promise<[number, number]> {
+  return locator.evaluate((el: { scrollWidth: number; clientWidth: number }) => [
+    el.scrollWidth,
+    el.clientWidth,
+  ]);
+}
+
+describe('dry runs that end and say why', () => {
+  for (const size of SIZES) {
+    it(`at ${size.width}×${size.height}: warns before start, runs for a duration instead, counts what it shows`, async () => {
+      const { page, pageErrors } = bench();
+      await page.setViewportSize(size);
+      const product = `Never closes ${size.width}`;
+      await page.getByRole('button', { name: 'Device service' }).click();
+      await page.getByLabel('New product name').fill(product);
+      await page.getByRole('button', { name: 'Create product' }).click();
+      await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+
+      await page.getByRole('button', { name: 'Scenarios', exact: true }).click();
+      const panel = page.getByTestId('run-panel');
+      const productSelect = panel.locator('label', { hasText: 'Product' }).locator('select');
+      const option = productSelect.locator('option', { hasText: product });
+      await option.waitFor({ state: 'attached' });
+      await productSelect.selectOption((await option.getAttribute('value')) ?? '');
+      const boardSelect = panel.getByTestId('run-board');
+      const sensor = boardSelect.locator('option', { hasText: 'DB Sensor' });
+      await sensor.waitFor({ state: 'attached' });
+      await boardSelect.selectOption((await sensor.getAttribute('value')) ?? '');
+
+      const editor = page.getByTestId('scenario-editor');
+      await editor.getByTestId('import-file').setInputFiles({
+        name: 'never-closes.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify(neverCloses)),
+      });
+      await expectText(editor.getByTestId('validation-summary'), 'valid');
+
+      // Three connections of a set that never closes its link: said before start.
+      await panel.getByLabel('Run length').selectOption('cycles');
+      await panel.getByLabel('Connections').fill('3');
+      const warning = panel.getByTestId('run-infeasible');
+      await expectText(warning, 'can never reach 3 connections');
+      await expectText(warning, 'autoClose false');
+      const start = panel.getByRole('button', { name: 'Start dry run' });
+      expect(await start.isDisabled()).toBe(true);
+      await warning.scrollIntoViewIfNeeded();
+      await shoot(page, 'warning');
+
+      // Accept the offer, for 2 s: the run ends at its deadline and says so.
+      await warning.getByLabel('Seconds to run instead').fill('2');
+      await warning.getByRole('button', { name: 'Run for 2 s instead' }).click();
+      const view = page.getByTestId('run-view');
+      await expectText(view.getByTestId('run-state'), 'finished (stopped after 2 s as asked)');
+      await expect.poll(() => panel.getByTestId('run-infeasible').count()).toBe(0);
+
+      // The record counts the rows the table shows: one refused write, one failure.
+      const rows = view.getByTestId('result-event');
+      await expect.poll(() => rows.count()).toBe(1);
+      await expectText(rows.first(), 'GATT_ERROR');
+      const failed = await rows
+        .filter({ hasText: /GATT_ERROR|BLE_CONNECTION_ERROR|RUNTIME_ERROR/ })
+        .count();
+      await expectText(view.getByTestId('run-results'), `${await rows.count()} · ${failed} failed`);
+
+      // Results stayed in the app: nothing was delivered, so nothing failed to be. The view reads
+      // the emulator's webhook log when the run ends; a second is ample for that local answer.
+      await page.waitForTimeout(1_000);
+      expect(await view.getByTestId('run-delivery').count()).toBe(0);
+      expect(
+        await view.getByTestId('timeline-lane-link').locator('[data-kind="error"]').count(),
+      ).toBe(0);
+      expect(await page.getByText('no webhook URL').count()).toBe(0);
+
+      // Lane labels: whole (wrapped, not cut), the full text in the title; the link lane is the board.
+      const scenarioLabel = view.getByTestId('timeline-lane-0').getByTestId('timeline-lane-label');
+      expect(await scenarioLabel.getAttribute('title')).toContain(LONG_ID);
+      await expectText(scenarioLabel, LONG_ID);
+      const linkLabel = view.getByTestId('timeline-lane-link').getByTestId('timeline-lane-label');
+      await expectText(linkLabel, 'DB Sensor');
+      for (const label of await view.getByTestId('timeline-lane-label').all()) {
+        const [scroll, client] = await widths(label);
+        expect(scroll).toBeLessThanOrEqual(client);
+        for (const part of await label.locator('span').all()) {
+          const [partScroll, partClient] = await widths(part);
+          expect(partScroll).toBeLessThanOrEqual(partClient);
+        }
+      }
+      await view.getByTestId('timeline-lane-0').scrollIntoViewIfNeeded();
+      await shoot(page, 'finished');
+      expect(pageErrors).toEqual([]);
+    });
+  }
+});
