@@ -117,7 +117,8 @@ export function scenarioCommand(runner: Runner): CommandModule {
               })
               .option('cycles', {
                 type: 'number',
-                describe: 'stop after this many connections (default 1; sets with autoClose true only)',
+                describe:
+                  'stop after this many connections (default 1; sets with autoClose true only)',
               })
               .option('duration', { type: 'number', describe: 'stop after this many seconds' })
               .option('junit', { type: 'string', describe: 'write a JUnit report here' })

@@ -1,5 +1,5 @@
-// Scenario dry runs on the BLE bench's central, kept in the audit log. Results go to the
-// embedded emulator's webhook log, straight to a bot's webhook URL, or nowhere.
+// Scenario dry runs on the BLE bench's central, kept in the audit log. Results stay in the app
+// by default, or go to the embedded emulator's webhook log or straight to a bot's webhook URL.
 import type { AuditStore } from '../../audit/store';
 import { ThingsClient } from '../../platform/things/client';
 import type { TrialProduct } from '../../platform/things/schema';
@@ -48,7 +48,7 @@ export function startScenarios(
       if (channel.kind !== 'emulator')
         throw AppFailure.field(
           'delivery',
-          "the emulator's webhook log takes results of Local emulator products only: send them to a bot webhook URL, or nowhere",
+          "the emulator's webhook log takes results of Local emulator products only: send them to a bot webhook URL, or keep them in the app",
         );
       return deliverToEmulator(emulatorAdmin(ctx), product, psdi);
     };
