@@ -306,16 +306,23 @@ describe('the scenario engine on the simulated bench', () => {
 
   it('stops by itself after durationMs', async () => {
     r = rig([sensorBoard()]);
-    const { run } = await start(
+    const { run, events } = await start(
       set([immediate('loop', [{ type: 'SLEEP', sleepMillis: 100 }])], {
         autoClose: true,
         suppressionInterval: 100,
       }),
       { durationMs: 2_000 },
     );
+    const started = r.clock.now();
     for (let i = 0; i < 50; i++) await r.clock.advance(50);
     const outcome = await r.drive(run.done);
     expect(outcome.reason).toBe('duration');
     expect(outcome.results.length).toBeGreaterThanOrEqual(5);
+    // The record says how long was asked, and the run ended then (the link's close aside).
+    const stopped = events.at(-1);
+    expect(stopped).toMatchObject({ kind: 'stopped', reason: 'duration', durationMs: 2_000 });
+    const took = (stopped?.at ?? 0) - started;
+    expect(took).toBeGreaterThanOrEqual(2_000);
+    expect(took).toBeLessThan(2_100);
   });
 });
