@@ -1,7 +1,7 @@
 // The audit log as CSV for a spreadsheet or a factory system: one header row, one row per
 // record, times in ISO 8601 UTC.
 import { stringify } from 'csv-stringify/sync';
-import type { ProvisioningRecord } from './records';
+import { describeRecordEvent, type ProvisioningRecord } from './records';
 
 const COLUMNS: { header: string; value: (r: ProvisioningRecord) => string | number }[] = [
   { header: 'id', value: (r) => r.id },
@@ -26,6 +26,8 @@ const COLUMNS: { header: string; value: (r: ProvisioningRecord) => string | numb
   { header: 'failed_step', value: (r) => r.failedStep ?? '' },
   { header: 'error', value: (r) => text(r.error ?? '') },
   { header: 'attempts', value: (r) => r.attempts },
+  { header: 'psdi_returned', value: (r) => (r.psdiReturned ? 'yes' : 'no') },
+  { header: 'history', value: (r) => text(r.history.map(describeRecordEvent).join(' | ')) },
 ];
 
 export const csvHeader = COLUMNS.map((c) => c.header);
