@@ -16,6 +16,7 @@ const COLUMNS: { header: string; value: (r: ProvisioningRecord) => string | numb
   { header: 'psdi_characteristic_uuid', value: (r) => r.psdiCharacteristicUuid },
   { header: 'board_id', value: (r) => text(r.boardId) },
   { header: 'board_address', value: (r) => text(r.boardAddress) },
+  { header: 'board_name', value: (r) => text(r.boardName ?? '') },
   { header: 'psdi', value: (r) => text(r.psdi) },
   { header: 'psdi_source', value: (r) => r.psdiSource },
   { header: 'psdi_held', value: (r) => (r.psdiHeld ? 'yes' : 'no') },

@@ -140,10 +140,11 @@ CREATE TABLE scenario_run_events (
   PRIMARY KEY (run_id, seq)
 );
 `,
-  // 3: every try and operator action on a record, and PSDIs given back to the pool.
+  // 3: every try and operator action on a record, PSDIs given back to the pool, board names.
   `
 ALTER TABLE provisioning_records ADD COLUMN psdi_returned SMALLINT NOT NULL DEFAULT 0;
 ALTER TABLE provisioning_records ADD COLUMN history TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE provisioning_records ADD COLUMN board_name TEXT;
 `,
 ];
 
@@ -702,6 +703,7 @@ export class PostgresAuditStore implements AuditStore {
       input.psdiSource,
       input.profileId,
       this.station,
+      input.board.name ?? null,
     ];
   }
 

@@ -24,6 +24,7 @@ export interface RecordRow {
   psdi_characteristic_uuid: string;
   board_id: string;
   board_address: string;
+  board_name: string | null;
   psdi: string;
   psdi_source: 'tool' | 'device';
   profile_id: string;
@@ -53,6 +54,7 @@ export const INSERT_COLUMNS = [
   'psdi_source',
   'profile_id',
   'station',
+  'board_name',
 ] as const;
 
 export function toRecord(row: RecordRow): ProvisioningRecord {
@@ -70,6 +72,7 @@ export function toRecord(row: RecordRow): ProvisioningRecord {
     psdiCharacteristicUuid: row.psdi_characteristic_uuid,
     boardId: row.board_id,
     boardAddress: row.board_address,
+    boardName: row.board_name,
     psdi: row.psdi,
     psdiSource: row.psdi_source,
     profileId: row.profile_id,
@@ -111,7 +114,7 @@ export function whereClause(
   if (q.text) {
     const pattern = `%${q.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     clauses.push(
-      `(psdi ${caseInsensitiveLike} ${bind(pattern)} ESCAPE '\\' OR board_address ${caseInsensitiveLike} ${bind(pattern)} ESCAPE '\\')`,
+      `(psdi ${caseInsensitiveLike} ${bind(pattern)} ESCAPE '\\' OR board_address ${caseInsensitiveLike} ${bind(pattern)} ESCAPE '\\' OR board_name ${caseInsensitiveLike} ${bind(pattern)} ESCAPE '\\')`,
     );
   }
   if (q.states?.length) clauses.push(`state IN (${q.states.map((s) => bind(s)).join(', ')})`);
@@ -141,6 +144,7 @@ export function copyValues(r: ProvisioningRecord, origin: string): unknown[] {
     r.psdiSource,
     r.profileId,
     r.station,
+    r.boardName,
     r.state,
     r.psdiHeld ? 1 : 0,
     r.failedStep,

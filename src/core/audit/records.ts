@@ -78,6 +78,8 @@ export const provisioningRecordSchema = z.object({
   /** noble's peripheral id, and the board's Bluetooth address (what verify matches on). */
   boardId: z.string(),
   boardAddress: z.string(),
+  /** The board's advertised name when it was provisioned, if it had one. */
+  boardName: z.string().nullable().default(null),
   psdi: z.string(),
   psdiSource: z.enum(['tool', 'device']),
   profileId: z.string(),
@@ -110,7 +112,7 @@ export const auditQuerySchema = z.object({
   productId: z.string().min(1).optional(),
   /** Records taken at this station only (a line's log holds every station's). */
   station: z.string().min(1).max(100).optional(),
-  /** Case-insensitive substring of the PSDI or of the board address. */
+  /** Case-insensitive substring of the PSDI, the board address or the board name. */
   text: z.string().max(200).optional(),
   states: z.array(z.enum(provisioningStates)).optional(),
   /** `createdAt` range in ms since the epoch, both ends inclusive. */

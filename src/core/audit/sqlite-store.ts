@@ -102,10 +102,11 @@ ALTER TABLE provisioning_records ADD COLUMN origin TEXT;
 CREATE UNIQUE INDEX provisioning_records_origin ON provisioning_records (origin) WHERE origin IS NOT NULL;
 CREATE TABLE audit_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `,
-  // 3: every try and operator action on a record, and PSDIs given back to the pool.
+  // 3: every try and operator action on a record, PSDIs given back to the pool, board names.
   `
 ALTER TABLE provisioning_records ADD COLUMN psdi_returned INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE provisioning_records ADD COLUMN history TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE provisioning_records ADD COLUMN board_name TEXT;
 `,
 ];
 
@@ -573,6 +574,7 @@ export class SqliteAuditStore implements AuditStore {
       input.psdiSource,
       input.profileId,
       this.station,
+      input.board.name ?? null,
     ];
   }
 

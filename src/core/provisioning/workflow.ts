@@ -154,7 +154,12 @@ class ProvisionRun {
     };
     this.timing = resolveTiming(options.timing);
     this.signal = options.signal;
-    this.board = { id: options.board.id, address: options.board.address };
+    const given = options.board;
+    this.board = {
+      id: given.id,
+      address: given.address,
+      name: 'serviceUuids' in given ? given.localName : given.name,
+    };
     this.reporter = new StepReporter(
       () => this.board,
       (event) => {
@@ -497,7 +502,7 @@ class ProvisionRun {
         this.timing.select.timeoutMs,
       );
       if (!ad) return 'not-seen';
-      this.board = { id: ad.id, address: this.board.address };
+      this.board = { ...this.board, id: ad.id };
       return ad.serviceUuids.includes(this.product.serviceUuid) ? 'committed' : 'uncommitted';
     });
   }

@@ -454,7 +454,8 @@ describe('SQLite specifics', () => {
     raw.exec(`DROP INDEX provisioning_records_board; DROP INDEX provisioning_records_station;
       DROP INDEX provisioning_records_origin; ALTER TABLE provisioning_records DROP COLUMN origin;
       DROP TABLE audit_meta; ALTER TABLE provisioning_records DROP COLUMN psdi_returned;
-      ALTER TABLE provisioning_records DROP COLUMN history; PRAGMA user_version = 1;`);
+      ALTER TABLE provisioning_records DROP COLUMN history;
+      ALTER TABLE provisioning_records DROP COLUMN board_name; PRAGMA user_version = 1;`);
     raw.close();
     const store = await t.reopen();
     expect(await store.get(r.id)).toMatchObject({
