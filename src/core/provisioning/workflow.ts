@@ -137,8 +137,8 @@ class ProvisionRun {
   private readonly started = performance.now();
   /** Every failed try of this run (after the record's earlier history) and what followed. */
   private history: RecordEvent[] = [];
-  /** Values the board acknowledged in this run, in any session. */
-  private acked = 0;
+  /** The board acknowledged a write of the PSDI itself in this run, in any session. */
+  private psdiAcked = false;
   /** The board refused an operation by rule: no retry, and the cause in the message. */
   private refused: Refusal | undefined;
 
@@ -417,7 +417,7 @@ class ProvisionRun {
             if (refusal) throw this.refusal('write', attempt, refusal, name, err);
             throw err;
           }
-          this.acked++;
+          if (name === 'psdi') this.psdiAcked = true;
         }
       });
       this.checkCancelled();
@@ -721,10 +721,10 @@ class ProvisionRun {
             error: message,
             psdiHeld: this.mayCarry,
             attempts,
-            // Nothing reached the board: the PSDI goes back to the pool, not burnt.
+            // The board refused before it ever took the PSDI: back to the pool, not burnt.
             returnPsdi:
               this.refused !== undefined &&
-              this.acked === 0 &&
+              !this.psdiAcked &&
               this.profile.psdi.source === 'tool' &&
               !this.mayCarry,
             history: this.history,
