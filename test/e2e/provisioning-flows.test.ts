@@ -95,6 +95,7 @@ describe.each(SIZES)('provisioning flows at $width×$height', (size) => {
     expect(await steps.locator('[data-step="write"]').getAttribute('data-state')).toBe('failed');
     expect(await steps.locator('[data-step="commit"]').getAttribute('data-state')).toBe('pending');
     await expectText(page.getByTestId('prov-plan').getByTestId('psdi-preview'), `X${tag}-000001`);
+    await page.getByTestId('prov-single').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/provisioning-refused-${tag}.png` });
     expect(pageErrors).toEqual([]);
   });
@@ -110,6 +111,7 @@ describe.each(SIZES)('provisioning flows at $width×$height', (size) => {
       expect(await steps.locator(`[data-step="${step}"]`).getAttribute('data-state')).toBe('done');
     await expectText(steps.locator('[data-step="write"]'), 'attempt 2');
     await expectText(page.getByTestId('prov-plan').getByTestId('psdi-preview'), `X${tag}-000002`);
+    await page.getByTestId('prov-single').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/provisioning-steps-${tag}.png` });
     expect(pageErrors).toEqual([]);
   });
