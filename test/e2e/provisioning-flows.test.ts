@@ -147,22 +147,26 @@ describe.each(SIZES)('provisioning flows at $width×$height', (size) => {
     const row = log.getByTestId('audit-row').filter({ hasText: names.keeper });
     await row.waitFor();
     const psdi = (await row.locator('td').nth(2).innerText()).trim();
-    await row.getByRole('button', { name: `Release PSDI ${psdi}` }).click();
+    // The release is in the record's details, where the history says what happened.
+    await row.getByRole('button', { name: `Details of ${psdi}` }).click();
+    const details = log.getByTestId('audit-details');
+    await expectText(details, 'verify attempt 1 failed');
+    const release = details.getByRole('button', { name: `Release PSDI ${psdi}` });
+    await release.click();
     const dialog = page.getByRole('dialog');
     await expectText(dialog, 'may carry');
     // Cancel first: nothing changes.
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await row.getAttribute('data-state')).toBe('failed');
-    await row.getByRole('button', { name: `Release PSDI ${psdi}` }).click();
+    await release.click();
     await dialog.getByLabel('Why it can be used again').fill('board erased on the bench');
     await page.screenshot({ path: `${SHOTS}/provisioning-release-confirm-${tag}.png` });
     await dialog.getByRole('button', { name: 'Release PSDI' }).click();
     await dialog.waitFor({ state: 'detached' });
     const released = log.getByTestId('audit-row').filter({ hasText: names.keeper });
     await expect.poll(() => released.getAttribute('data-state')).toBe('released');
-    await released.getByRole('button', { name: `Details of ${psdi}` }).click();
-    const details = log.getByTestId('audit-details');
+    expect(await release.count()).toBe(0);
     await expectText(details, 'released by');
     await expectText(details, 'board erased on the bench');
     await page.screenshot({ path: `${SHOTS}/provisioning-released-${tag}.png` });

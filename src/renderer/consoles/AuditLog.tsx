@@ -266,42 +266,6 @@ function AuditRow({ record: r, onChanged }: { record: AuditRecordView; onChanged
           >
             {open ? 'Hide' : 'Details'}
           </button>
-          {releasable && (
-            <button
-              type="button"
-              className="link"
-              data-testid="release-psdi"
-              aria-label={`Release PSDI ${r.psdi}`}
-              onClick={() => setReleasing(true)}
-            >
-              Release PSDI
-            </button>
-          )}
-          {releasing && (
-            <ConfirmDialog
-              title={`Release PSDI ${r.psdi}?`}
-              confirmLabel="Release PSDI"
-              onCancel={() => setReleasing(false)}
-              onConfirm={async () => {
-                await api.audit.releasePsdi({ recordId: r.id, reason });
-                setReleasing(false);
-                onChanged();
-              }}
-            >
-              <p>
-                Record #{r.id} failed at {r.failedStep ?? 'an unknown step'} after its commit went
-                out, so board {r.boardName ?? ''} <span className="mono">{r.boardAddress}</span> may
-                carry <span className="mono">{r.psdi}</span>. Release it only after checking the
-                board does not: the PSDI will be handed to the next board.
-              </p>
-              <TextField
-                label="Why it can be used again"
-                value={reason}
-                onChange={setReason}
-                maxLength={200}
-              />
-            </ConfirmDialog>
-          )}
         </td>
       </tr>
       {open && (
@@ -328,6 +292,43 @@ function AuditRow({ record: r, onChanged }: { record: AuditRecordView; onChanged
                 <span className="mono">{r.psdi}</span> from the{' '}
                 {r.psdiSource === 'tool' ? 'bench' : 'board'}, profile {r.profileId}
                 {r.psdiHeld && ', held out of circulation'}
+                {releasable && (
+                  <button
+                    type="button"
+                    className="link"
+                    data-testid="release-psdi"
+                    aria-label={`Release PSDI ${r.psdi}`}
+                    onClick={() => setReleasing(true)}
+                  >
+                    Release PSDI
+                  </button>
+                )}
+                {releasing && (
+                  <ConfirmDialog
+                    title={`Release PSDI ${r.psdi}?`}
+                    confirmLabel="Release PSDI"
+                    onCancel={() => setReleasing(false)}
+                    onConfirm={async () => {
+                      await api.audit.releasePsdi({ recordId: r.id, reason });
+                      setReleasing(false);
+                      onChanged();
+                    }}
+                  >
+                    <p>
+                      Record #{r.id} failed at {r.failedStep ?? 'an unknown step'} after its commit
+                      went out, so board {r.boardName ?? ''}{' '}
+                      <span className="mono">{r.boardAddress}</span> may carry{' '}
+                      <span className="mono">{r.psdi}</span>. Release it only after checking the
+                      board does not: the PSDI will be handed to the next board.
+                    </p>
+                    <TextField
+                      label="Why it can be used again"
+                      value={reason}
+                      onChange={setReason}
+                      maxLength={200}
+                    />
+                  </ConfirmDialog>
+                )}
               </dd>
               <dt>UUIDs written</dt>
               <dd className="mono">
