@@ -82,6 +82,74 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
     });
   });
 
+  it('prints each retry and refusal from the record, the board named first', async () => {
+    const dir = tempDir('explain');
+    const data = join(dir, 'data');
+    const psdiCharacteristic = '8f1d0004-6b4e-4c5a-9d3e-2a7c5b1e0f00';
+    const boards = writeJson(dir, 'faulty.json', {
+      boards: [
+        {
+          name: 'CLI Dropper',
+          address: 'c2:8e:10:00:00:11',
+          advertising: { intervalMs: 50 },
+          provisioning: { profile: 'devicebench-v1', rebootMs: 100 },
+          faults: { dropLinkDuringWrite: { characteristic: psdiCharacteristic } },
+        },
+        {
+          name: 'CLI Refuser',
+          address: 'c2:8e:10:00:00:12',
+          advertising: { intervalMs: 50 },
+          provisioning: { profile: 'devicebench-v1', rebootMs: 100 },
+          faults: {
+            refuseAccess: { operation: 'write', characteristic: psdiCharacteristic, code: 3 },
+          },
+        },
+      ],
+    });
+    const product = await seedProduct(data);
+    const planFile = writeJson(dir, 'plan.json', plan);
+    const common = ['--sim-boards', boards, '--data-dir', data, '--plan', planFile];
+    const dropped = await runCli([
+      'provision',
+      '--product',
+      product,
+      '--board',
+      'c2:8e:10:00:00:11',
+      ...common,
+    ]);
+    expect(dropped.code, dropped.stderr).toBe(0);
+    expect(dropped.stdout).toContain('CLI Dropper (c2:8e:10:00:00:11) PSDI FW-0001 verified');
+    expect(dropped.stdout).toMatch(
+      /write attempt 1 failed: .*link lost.* → attempt 2 after link lost: reconnect and rewrite every value/,
+    );
+    const refused = await runCli([
+      'provision',
+      '--product',
+      product,
+      '--board',
+      'c2:8e:10:00:00:12',
+      '--json',
+      ...common,
+    ]);
+    expect(refused.code).not.toBe(0);
+    const [board] = JSON.parse(refused.stdout).boards;
+    expect(board).toMatchObject({ name: 'CLI Refuser', state: 'failed', step: 'write' });
+    expect(board.error).toContain('write not permitted');
+    expect(board.error).toContain('DeviceBench v1 (firmware derives the PSDI)');
+    expect(board.history).toHaveLength(1);
+    // The refused board's PSDI went back to the pool; the record says so and names the board.
+    const log = await openLog(data);
+    try {
+      const records = (await log.search({})).items;
+      expect(records.map((r) => [r.boardName, r.psdi, r.psdiReturned])).toEqual([
+        ['CLI Refuser', 'FW-0002', true],
+        ['CLI Dropper', 'FW-0001', false],
+      ]);
+    } finally {
+      await log.close();
+    }
+  });
+
   it('runs a batch, and shares the data folder with the app one after the other', async () => {
     const dir = tempDir('batch');
     const data = join(dir, 'data');

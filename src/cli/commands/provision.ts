@@ -5,6 +5,7 @@
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
 import { startBatch, type BatchBoardStatus } from '../../core/provisioning/batch';
+import { describeRecordEvent, type RecordEvent } from '../../core/audit/records';
 import { errorMessage, ProvisionError, type ProvisionEvent } from '../../core/provisioning/steps';
 import { provisionBoard } from '../../core/provisioning/workflow';
 import { findBoard } from '../../core/provisioning/verify';
@@ -49,6 +50,8 @@ interface BoardOutcome {
   recordId: number | null;
   step: string | null;
   error: string | null;
+  /** Every failed try and what followed, from the record (empty when none failed). */
+  history: RecordEvent[];
 }
 
 export function provisionCommand(runner: Runner): CommandModule {
@@ -121,6 +124,7 @@ async function one(
       state: 'verified',
       psdi: record.psdi,
       recordId: record.id,
+      history: record.history,
     });
   } catch (err) {
     const record = err instanceof ProvisionError ? err.record : undefined;
@@ -130,6 +134,7 @@ async function one(
       recordId: record?.id,
       step: err instanceof ProvisionError ? err.step : undefined,
       error: errorMessage(err),
+      history: record?.history,
     });
   } finally {
     ctx.interrupt.removeEventListener('abort', onAbort);
@@ -194,6 +199,7 @@ function outcome(
     recordId: fields.recordId ?? null,
     step: fields.step ?? null,
     error: fields.error ?? null,
+    history: fields.history ?? [],
     state: fields.state,
   };
 }
@@ -202,17 +208,18 @@ function outcome(
 function progressLine(out: Output, event: ProvisionEvent): void {
   if (out.tty || event.type !== 'step-failed') return;
   out.line(
-    `  ${event.board.address} ${event.step} attempt ${event.attempt}: ${event.error}${event.willRetry ? ' (retrying)' : ''}`,
+    `  ${event.board.name ?? event.board.address} ${event.step} attempt ${event.attempt}: ${event.error}${event.willRetry ? ' (retrying)' : ''}`,
   );
 }
 
 function printOutcome(out: Output, o: BoardOutcome): void {
-  const who = `${o.address}${o.name ? ` (${o.name})` : ''}`;
+  const who = o.name ? `${o.name} (${o.address})` : o.address;
   if (o.state === 'verified') out.pass(`${who} PSDI ${o.psdi} verified, record #${o.recordId}`);
   else
     out.fail(
       `${who} ${o.state}${o.step ? ` at ${o.step}` : ''}${o.error ? `: ${o.error}` : ''}${o.recordId !== null ? `, record #${o.recordId}` : ''}`,
     );
+  for (const event of o.history) out.line(`    ${describeRecordEvent(event)}`);
 }
 
 function report(

@@ -1,7 +1,7 @@
 // The audit log as CSV for a spreadsheet or a factory system: one header row, one row per
 // record, times in ISO 8601 UTC.
 import { stringify } from 'csv-stringify/sync';
-import type { ProvisioningRecord } from './records';
+import { describeRecordEvent, type ProvisioningRecord } from './records';
 
 const COLUMNS: { header: string; value: (r: ProvisioningRecord) => string | number }[] = [
   { header: 'id', value: (r) => r.id },
@@ -16,6 +16,7 @@ const COLUMNS: { header: string; value: (r: ProvisioningRecord) => string | numb
   { header: 'psdi_characteristic_uuid', value: (r) => r.psdiCharacteristicUuid },
   { header: 'board_id', value: (r) => text(r.boardId) },
   { header: 'board_address', value: (r) => text(r.boardAddress) },
+  { header: 'board_name', value: (r) => text(r.boardName ?? '') },
   { header: 'psdi', value: (r) => text(r.psdi) },
   { header: 'psdi_source', value: (r) => r.psdiSource },
   { header: 'psdi_held', value: (r) => (r.psdiHeld ? 'yes' : 'no') },
@@ -26,6 +27,8 @@ const COLUMNS: { header: string; value: (r: ProvisioningRecord) => string | numb
   { header: 'failed_step', value: (r) => r.failedStep ?? '' },
   { header: 'error', value: (r) => text(r.error ?? '') },
   { header: 'attempts', value: (r) => r.attempts },
+  { header: 'psdi_returned', value: (r) => (r.psdiReturned ? 'yes' : 'no') },
+  { header: 'history', value: (r) => text(r.history.map(describeRecordEvent).join(' | ')) },
 ];
 
 export const csvHeader = COLUMNS.map((c) => c.header);

@@ -19,6 +19,10 @@ import {
   copyValues,
   HOUR_MS,
   INSERT_COLUMNS,
+  peekContext,
+  releaseEvent,
+  releaseProblem,
+  returnedSql,
   toRecord,
   UNFINISHED_SQL,
   whereClause,
@@ -30,6 +34,7 @@ import {
   type AuditQuery,
   type LineStatus,
   type ProvisioningState,
+  type RecordEvent,
 } from './records';
 import {
   stationName,
@@ -38,6 +43,8 @@ import {
   type CopyResult,
   type FailureInput,
   type ProvisioningRecord,
+  type PsdiAllocator,
+  type ReleaseInput,
   type ReserveInput,
 } from './store';
 
@@ -133,14 +140,20 @@ CREATE TABLE scenario_run_events (
   PRIMARY KEY (run_id, seq)
 );
 `,
+  // 3: every try and operator action on a record, PSDIs given back to the pool, board names.
+  `
+ALTER TABLE provisioning_records ADD COLUMN psdi_returned SMALLINT NOT NULL DEFAULT 0;
+ALTER TABLE provisioning_records ADD COLUMN history TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE provisioning_records ADD COLUMN board_name TEXT;
+`,
 ];
 
 /** Any constant: the advisory lock under which one station at a time migrates. */
 const MIGRATION_LOCK = 7_146_218;
 
 const INSERT_SQL = `INSERT INTO provisioning_records (${INSERT_COLUMNS.join(', ')}, state, psdi_held,
-  failed_step, error, attempts, written_at, verified_at, origin)
-  VALUES (${[...INSERT_COLUMNS, 1, 2, 3, 4, 5, 6, 7, 8].map((_, i) => `$${i + 1}`).join(', ')})`;
+  failed_step, error, attempts, written_at, verified_at, origin, psdi_returned, history)
+  VALUES (${[...INSERT_COLUMNS, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((_, i) => `$${i + 1}`).join(', ')})`;
 
 /** Another station taking the same value first: the allocator picks again, this many times. */
 const RESERVE_TRIES = 20;
@@ -229,6 +242,8 @@ export class PostgresAuditStore implements AuditStore {
             null,
             null,
             null,
+            0,
+            '[]',
           ]);
           return toRecord(rows[0] as RecordRow);
         } catch (err) {
@@ -261,6 +276,8 @@ export class PostgresAuditStore implements AuditStore {
         null,
         null,
         null,
+        0,
+        JSON.stringify(input.history ?? []),
       ]);
       return toRecord(rows[0] as RecordRow);
     });
@@ -281,14 +298,18 @@ export class PostgresAuditStore implements AuditStore {
     );
   }
 
-  markVerified(id: number, attempts?: number): Promise<ProvisioningRecord> {
+  markVerified(
+    id: number,
+    attempts?: number,
+    history?: RecordEvent[],
+  ): Promise<ProvisioningRecord> {
     return this.transition(
       id,
       'verified',
       `UPDATE provisioning_records SET state = 'verified', verified_at = $2, updated_at = $2,
-         attempts = COALESCE($3, attempts)
+         attempts = COALESCE($3, attempts), history = COALESCE($4, history)
        WHERE id = $1 AND state = 'written' RETURNING *`,
-      () => [this.now(), attempts ?? null],
+      () => [this.now(), attempts ?? null, history ? JSON.stringify(history) : null],
     );
   }
 
@@ -298,9 +319,17 @@ export class PostgresAuditStore implements AuditStore {
       'failed',
       `UPDATE provisioning_records SET state = 'failed', updated_at = $2, failed_step = $3,
          error = $4, psdi_held = CASE WHEN psdi_held = 1 AND $5 THEN 1 ELSE 0 END,
-         attempts = COALESCE($6, attempts)
+         attempts = COALESCE($6, attempts), psdi_returned = $7, history = COALESCE($8, history)
        WHERE id = $1 AND state IN ('reserved', 'written', 'failed') RETURNING *`,
-      () => [this.now(), failure.step, failure.error, failure.psdiHeld, failure.attempts ?? null],
+      () => [
+        this.now(),
+        failure.step,
+        failure.error,
+        failure.psdiHeld && !failure.returnPsdi,
+        failure.attempts ?? null,
+        failure.returnPsdi ? 1 : 0,
+        failure.history ? JSON.stringify(failure.history) : null,
+      ],
     );
   }
 
@@ -312,6 +341,41 @@ export class PostgresAuditStore implements AuditStore {
          error = COALESCE(error, $3)
        WHERE id = $1 AND state IN ('reserved', 'written', 'failed') RETURNING *`,
       () => [this.now(), reason],
+    );
+  }
+
+  async releaseHeld(id: number, input: ReleaseInput): Promise<ProvisioningRecord> {
+    const record = await this.guard(() => this.read(id));
+    if (!record) throw new RecordNotFoundError(id);
+    const problem = releaseProblem(record);
+    if (problem) throw new InvalidTransitionError(id, record.state, 'released', problem);
+    // The condition repeats the check: a record changed since the read is refused, not released.
+    return this.transition(
+      id,
+      'released',
+      `UPDATE provisioning_records SET state = 'released', updated_at = $2, psdi_held = 0,
+         psdi_returned = 1, history = $3
+       WHERE id = $1 AND state = 'failed' AND psdi_held = 1 RETURNING *`,
+      () => {
+        const at = this.now();
+        const event = releaseEvent(record, input, at, this.station);
+        return [at, JSON.stringify([...record.history, event])];
+      },
+      releaseProblem,
+    );
+  }
+
+  peekPsdi(productId: string, allocator: PsdiAllocator): Promise<string> {
+    return this.guard(() =>
+      allocator.allocate(
+        peekContext(this.allocationContext(productId), async (key) => {
+          const { rows } = await this.pool.query<{ value: string }>(
+            'SELECT value FROM psdi_counters WHERE product_id = $1 AND key = $2',
+            [productId, key],
+          );
+          return rows[0] ? Number(rows[0].value) : undefined;
+        }),
+      ),
     );
   }
 
@@ -590,10 +654,15 @@ export class PostgresAuditStore implements AuditStore {
       wasRecorded: async (psdi) =>
         (
           await this.pool.query(
-            'SELECT 1 FROM provisioning_records WHERE product_id = $1 AND psdi = $2 LIMIT 1',
+            `SELECT 1 FROM provisioning_records
+             WHERE product_id = $1 AND psdi = $2 AND psdi_returned = 0 LIMIT 1`,
             [productId, psdi],
           )
         ).rowCount !== 0,
+      returned: async () =>
+        (await this.pool.query<{ psdi: string }>(returnedSql('$1'), [productId])).rows.map(
+          (r) => r.psdi,
+        ),
       // One statement: the row lock lasts only as long as the upsert, so stations taking
       // numbers at once queue for microseconds, not for each other's reservations.
       takeNumber: async (key, start) => {
@@ -634,6 +703,7 @@ export class PostgresAuditStore implements AuditStore {
       input.psdiSource,
       input.profileId,
       this.station,
+      input.board.name ?? null,
     ];
   }
 

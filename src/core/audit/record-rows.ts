@@ -4,9 +4,11 @@ import type {
   auditQuerySchema,
   ProvisioningRecord,
   ProvisioningState,
+  RecordEvent,
   ProvisioningStep,
 } from './records';
 import type { z } from 'zod';
+import type { AllocationContext } from './store';
 
 /** PostgreSQL hands BIGINT columns back as strings, SQLite as numbers: both are read with Number. */
 export interface RecordRow {
@@ -22,6 +24,7 @@ export interface RecordRow {
   psdi_characteristic_uuid: string;
   board_id: string;
   board_address: string;
+  board_name: string | null;
   psdi: string;
   psdi_source: 'tool' | 'device';
   profile_id: string;
@@ -31,6 +34,9 @@ export interface RecordRow {
   failed_step: ProvisioningStep | null;
   error: string | null;
   attempts: number | string;
+  psdi_returned: number | string;
+  /** JSON: RecordEvent[]. */
+  history: string;
 }
 
 /** The columns a new record is inserted with, in this order. */
@@ -48,6 +54,7 @@ export const INSERT_COLUMNS = [
   'psdi_source',
   'profile_id',
   'station',
+  'board_name',
 ] as const;
 
 export function toRecord(row: RecordRow): ProvisioningRecord {
@@ -65,6 +72,7 @@ export function toRecord(row: RecordRow): ProvisioningRecord {
     psdiCharacteristicUuid: row.psdi_characteristic_uuid,
     boardId: row.board_id,
     boardAddress: row.board_address,
+    boardName: row.board_name,
     psdi: row.psdi,
     psdiSource: row.psdi_source,
     profileId: row.profile_id,
@@ -75,6 +83,8 @@ export function toRecord(row: RecordRow): ProvisioningRecord {
     failedStep: row.failed_step,
     error: row.error,
     attempts: Number(row.attempts),
+    psdiReturned: Number(row.psdi_returned) === 1,
+    history: JSON.parse(row.history) as RecordEvent[],
   };
 }
 
@@ -104,7 +114,7 @@ export function whereClause(
   if (q.text) {
     const pattern = `%${q.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     clauses.push(
-      `(psdi ${caseInsensitiveLike} ${bind(pattern)} ESCAPE '\\' OR board_address ${caseInsensitiveLike} ${bind(pattern)} ESCAPE '\\')`,
+      `(psdi ${caseInsensitiveLike} ${bind(pattern)} ESCAPE '\\' OR board_address ${caseInsensitiveLike} ${bind(pattern)} ESCAPE '\\' OR board_name ${caseInsensitiveLike} ${bind(pattern)} ESCAPE '\\')`,
     );
   }
   if (q.states?.length) clauses.push(`state IN (${q.states.map((s) => bind(s)).join(', ')})`);
@@ -134,6 +144,7 @@ export function copyValues(r: ProvisioningRecord, origin: string): unknown[] {
     r.psdiSource,
     r.profileId,
     r.station,
+    r.boardName,
     r.state,
     r.psdiHeld ? 1 : 0,
     r.failedStep,
@@ -142,5 +153,63 @@ export function copyValues(r: ProvisioningRecord, origin: string): unknown[] {
     r.writtenAt,
     r.verifiedAt,
     origin,
+    r.psdiReturned ? 1 : 0,
+    JSON.stringify(r.history),
   ];
+}
+
+/**
+ * PSDIs of a product given back to the pool that no record has used since, oldest first; `p`
+ * spells the one parameter (the product id).
+ */
+export function returnedSql(p: string): string {
+  return `SELECT psdi FROM provisioning_records r
+    WHERE product_id = ${p} AND psdi_returned = 1 AND NOT EXISTS (
+      SELECT 1 FROM provisioning_records o
+      WHERE o.product_id = r.product_id AND o.psdi = r.psdi AND o.psdi_returned = 0)
+    GROUP BY psdi ORDER BY MIN(id)`;
+}
+
+/** Why an operator may not release this record's PSDI from the audit log, if they may not. */
+export function releaseProblem(record: ProvisioningRecord): string | undefined {
+  if (record.state !== 'failed') return `only a failed record's PSDI can be released here`;
+  if (!record.psdiHeld) return 'it holds no PSDI';
+  return undefined;
+}
+
+export function releaseEvent(
+  record: ProvisioningRecord,
+  input: { reason: string; by: string },
+  at: number,
+  station: string,
+): RecordEvent {
+  return {
+    at,
+    step: record.failedStep ?? 'reconcile',
+    attempt: record.attempts,
+    kind: 'released',
+    message: input.reason,
+    then: `PSDI ${record.psdi} back in the pool`,
+    by: input.by,
+    station,
+  };
+}
+
+/**
+ * An allocation context that takes nothing: numbers are read, not taken, so an allocator run on
+ * it tells what it would hand out next.
+ */
+export function peekContext(
+  base: Omit<AllocationContext, 'takeNumber'>,
+  readNumber: (key: string) => Promise<number | undefined>,
+): AllocationContext {
+  const next = new Map<string, number>();
+  return {
+    ...base,
+    takeNumber: async (key, start) => {
+      const n = next.get(key) ?? Math.max((await readNumber(key)) ?? start, start);
+      next.set(key, n + 1);
+      return n;
+    },
+  };
 }

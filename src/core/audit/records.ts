@@ -33,6 +33,36 @@ export type ProvisioningStep = (typeof provisioningSteps)[number];
 /** What the operator reads in a list: pending while unfinished, then how it ended. */
 export type ProvisioningResult = 'pending' | 'ok' | 'failed' | 'released';
 
+/**
+ * One line of a record's history: a try that failed and what the tool did next, or an
+ * operator's action on the record (a release from the audit log names who and where).
+ */
+export const recordEventSchema = z.object({
+  at: z.number(),
+  step: z.enum(provisioningSteps),
+  attempt: z.number().int(),
+  /** `failed`: a try of the step failed; `released`: an operator gave the PSDI back. */
+  kind: z.enum(['failed', 'released']),
+  /** What went wrong (an ATT code in words), or why the PSDI was released. */
+  message: z.string(),
+  /** What the tool did about it, e.g. "attempt 2 after link lost: reconnected, rewrote every value". */
+  then: z.string().optional(),
+  /** For an operator's action: the person and the station. */
+  by: z.string().optional(),
+  station: z.string().optional(),
+});
+export type RecordEvent = z.output<typeof recordEventSchema>;
+
+/** One history line in words, as the audit log, the CSV and the CLI show it. */
+export function describeRecordEvent(event: RecordEvent): string {
+  const who = event.by ? ` by ${event.by}${event.station ? ` at ${event.station}` : ''}` : '';
+  const head =
+    event.kind === 'released'
+      ? `released${who}: ${event.message}`
+      : `${event.step} attempt ${event.attempt} failed: ${event.message}`;
+  return event.then ? `${head} → ${event.then}` : head;
+}
+
 export const provisioningRecordSchema = z.object({
   id: z.number().int(),
   createdAt: z.number(),
@@ -48,6 +78,8 @@ export const provisioningRecordSchema = z.object({
   /** noble's peripheral id, and the board's Bluetooth address (what verify matches on). */
   boardId: z.string(),
   boardAddress: z.string(),
+  /** The board's advertised name when it was provisioned, if it had one. */
+  boardName: z.string().nullable().default(null),
   psdi: z.string(),
   psdiSource: z.enum(['tool', 'device']),
   profileId: z.string(),
@@ -65,6 +97,14 @@ export const provisioningRecordSchema = z.object({
   error: z.string().nullable(),
   /** Tries of the last step that ran (the failing one, for a failure). */
   attempts: z.number().int(),
+  /**
+   * The PSDI went back to the pool: nothing reached the board (a refusal before any write) or an
+   * operator released it. Allocators may hand it out again (docs/decisions.md, "Provisioning
+   * that explains itself").
+   */
+  psdiReturned: z.boolean().default(false),
+  /** Every failed try, what followed it, and operator actions, oldest first. */
+  history: z.array(recordEventSchema).default([]),
 });
 export type ProvisioningRecord = z.output<typeof provisioningRecordSchema>;
 
@@ -72,7 +112,7 @@ export const auditQuerySchema = z.object({
   productId: z.string().min(1).optional(),
   /** Records taken at this station only (a line's log holds every station's). */
   station: z.string().min(1).max(100).optional(),
-  /** Case-insensitive substring of the PSDI or of the board address. */
+  /** Case-insensitive substring of the PSDI, the board address or the board name. */
   text: z.string().max(200).optional(),
   states: z.array(z.enum(provisioningStates)).optional(),
   /** `createdAt` range in ms since the epoch, both ends inclusive. */

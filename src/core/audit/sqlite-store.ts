@@ -16,12 +16,22 @@ import {
   copyValues,
   HOUR_MS,
   INSERT_COLUMNS,
+  peekContext,
+  releaseEvent,
+  releaseProblem,
+  returnedSql,
   toRecord,
   UNFINISHED_SQL,
   whereClause,
   type RecordRow,
 } from './record-rows';
-import { auditQuerySchema, type AuditPage, type AuditQuery, type LineStatus } from './records';
+import {
+  auditQuerySchema,
+  type AuditPage,
+  type AuditQuery,
+  type LineStatus,
+  type RecordEvent,
+} from './records';
 import {
   stationName,
   type AllocationContext,
@@ -29,6 +39,8 @@ import {
   type CopyResult,
   type FailureInput,
   type ProvisioningRecord,
+  type PsdiAllocator,
+  type ReleaseInput,
   type ReserveInput,
 } from './store';
 
@@ -90,11 +102,17 @@ ALTER TABLE provisioning_records ADD COLUMN origin TEXT;
 CREATE UNIQUE INDEX provisioning_records_origin ON provisioning_records (origin) WHERE origin IS NOT NULL;
 CREATE TABLE audit_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `,
+  // 3: every try and operator action on a record, PSDIs given back to the pool, board names.
+  `
+ALTER TABLE provisioning_records ADD COLUMN psdi_returned INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE provisioning_records ADD COLUMN history TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE provisioning_records ADD COLUMN board_name TEXT;
+`,
 ];
 
 const INSERT_SQL = `INSERT INTO provisioning_records (${INSERT_COLUMNS.join(', ')}, state, psdi_held,
-  failed_step, error, attempts, written_at, verified_at, origin)
-  VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')}, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  failed_step, error, attempts, written_at, verified_at, origin, psdi_returned, history)
+  VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 export class SqliteAuditStore implements AuditStore {
   readonly engine = 'sqlite' as const;
@@ -165,6 +183,8 @@ export class SqliteAuditStore implements AuditStore {
           null,
           null,
           null,
+          0,
+          '[]',
         );
         this.db.exec('COMMIT');
         return this.require(Number(lastInsertRowid));
@@ -191,6 +211,8 @@ export class SqliteAuditStore implements AuditStore {
         null,
         null,
         null,
+        0,
+        JSON.stringify(input.history ?? []),
       );
       return this.require(Number(lastInsertRowid));
     });
@@ -215,15 +237,19 @@ export class SqliteAuditStore implements AuditStore {
     });
   }
 
-  markVerified(id: number, attempts?: number): Promise<ProvisioningRecord> {
+  markVerified(
+    id: number,
+    attempts?: number,
+    history?: RecordEvent[],
+  ): Promise<ProvisioningRecord> {
     return this.transition(id, (record) => {
       if (record.state !== 'written')
         throw new InvalidTransitionError(id, record.state, 'verified');
       const at = this.now();
       this.sql(
         `UPDATE provisioning_records SET state = 'verified', verified_at = ?, updated_at = ?,
-           attempts = COALESCE(?, attempts) WHERE id = ?`,
-      ).run(at, at, attempts ?? null, id);
+           attempts = COALESCE(?, attempts), history = COALESCE(?, history) WHERE id = ?`,
+      ).run(at, at, attempts ?? null, history ? JSON.stringify(history) : null, id);
     });
   }
 
@@ -233,13 +259,16 @@ export class SqliteAuditStore implements AuditStore {
         throw new InvalidTransitionError(id, record.state, 'failed');
       this.sql(
         `UPDATE provisioning_records SET state = 'failed', updated_at = ?, failed_step = ?,
-           error = ?, psdi_held = ?, attempts = COALESCE(?, attempts) WHERE id = ?`,
+           error = ?, psdi_held = ?, attempts = COALESCE(?, attempts),
+           psdi_returned = ?, history = COALESCE(?, history) WHERE id = ?`,
       ).run(
         this.now(),
         failure.step,
         failure.error,
-        record.psdiHeld && failure.psdiHeld ? 1 : 0,
+        record.psdiHeld && failure.psdiHeld && !failure.returnPsdi ? 1 : 0,
         failure.attempts ?? null,
+        failure.returnPsdi ? 1 : 0,
+        failure.history ? JSON.stringify(failure.history) : null,
         id,
       );
     });
@@ -254,6 +283,32 @@ export class SqliteAuditStore implements AuditStore {
            error = COALESCE(error, ?) WHERE id = ?`,
       ).run(this.now(), reason, id);
     });
+  }
+
+  releaseHeld(id: number, input: ReleaseInput): Promise<ProvisioningRecord> {
+    return this.transition(id, (record) => {
+      const problem = releaseProblem(record);
+      if (problem) throw new InvalidTransitionError(id, record.state, 'released', problem);
+      const at = this.now();
+      const history = [...record.history, releaseEvent(record, input, at, this.station)];
+      this.sql(
+        `UPDATE provisioning_records SET state = 'released', updated_at = ?, psdi_held = 0,
+           psdi_returned = 1, history = ? WHERE id = ?`,
+      ).run(at, JSON.stringify(history), id);
+    });
+  }
+
+  peekPsdi(productId: string, allocator: PsdiAllocator): Promise<string> {
+    return this.serial(async () =>
+      allocator.allocate(
+        peekContext(this.allocationContext(productId), async (key) => {
+          const row = this.sql(
+            'SELECT value FROM psdi_counters WHERE product_id = ? AND key = ?',
+          ).get(productId, key) as { value: number } | undefined;
+          return row?.value;
+        }),
+      ),
+    );
   }
 
   get(id: number): Promise<ProvisioningRecord | undefined> {
@@ -483,8 +538,11 @@ export class SqliteAuditStore implements AuditStore {
       productId,
       wasRecorded: async (psdi) =>
         this.sql(
-          'SELECT 1 FROM provisioning_records WHERE product_id = ? AND psdi = ? LIMIT 1',
+          `SELECT 1 FROM provisioning_records
+           WHERE product_id = ? AND psdi = ? AND psdi_returned = 0 LIMIT 1`,
         ).get(productId, psdi) !== undefined,
+      returned: async () =>
+        (this.sql(returnedSql('?')).all(productId) as { psdi: string }[]).map((r) => r.psdi),
       takeNumber: async (key, start) => {
         const row = this.sql(
           'SELECT value FROM psdi_counters WHERE product_id = ? AND key = ?',
@@ -516,6 +574,7 @@ export class SqliteAuditStore implements AuditStore {
       input.psdiSource,
       input.profileId,
       this.station,
+      input.board.name ?? null,
     ];
   }
 

@@ -9,6 +9,7 @@ import type {
   LineStatus,
   ProvisioningRecord,
   ProvisioningStep,
+  RecordEvent,
 } from './records';
 import type { ScenarioRunLog } from './scenario-runs';
 
@@ -24,6 +25,11 @@ export interface AllocationContext {
   takeNumber(key: string, start: number): Promise<number>;
   /** The first of `values` no live record of the product holds, in list order. */
   firstFree(values: readonly string[]): Promise<string | undefined>;
+  /**
+   * PSDIs given back to the pool (psdiReturned) that no other record has used since, oldest
+   * first: what a sequence hands out again before taking a new number.
+   */
+  returned(): Promise<string[]>;
 }
 
 /**
@@ -42,7 +48,7 @@ export interface ReserveInput {
     psdiServiceUuid: string;
     psdiCharacteristicUuid: string;
   };
-  board: { id: string; address: string };
+  board: { id: string; address: string; name?: string };
   profileId: string;
   psdiSource: 'tool' | 'device';
   /** A PSDI the board reported (device source) or an allocator that picks one. */
@@ -55,6 +61,20 @@ export interface FailureInput {
   /** Whether the board may carry the PSDI (the commit was sent); false frees it for reuse. */
   psdiHeld: boolean;
   attempts?: number;
+  /**
+   * Nothing reached the board (a refusal before any write): the PSDI goes back to the pool.
+   * Implies psdiHeld false.
+   */
+  returnPsdi?: boolean;
+  /** The run's history, replacing the record's. */
+  history?: RecordEvent[];
+}
+
+/** Who gave a held PSDI back from the audit log. */
+export interface ReleaseInput {
+  reason: string;
+  /** The person (the OS user of the station). */
+  by: string;
 }
 
 export interface CopyResult {
@@ -85,11 +105,18 @@ export interface AuditStore {
   /** The board acknowledged the commit. Also the way back in for a reconciled record. */
   markWritten(id: number, attempts?: number): Promise<ProvisioningRecord>;
   /** The PSDI was read back from the board in product mode and matched. */
-  markVerified(id: number, attempts?: number): Promise<ProvisioningRecord>;
+  markVerified(id: number, attempts?: number, history?: RecordEvent[]): Promise<ProvisioningRecord>;
   /** A failure is final for the run; `psdiHeld` can only drop (a freed PSDI may be someone's). */
   markFailed(id: number, failure: FailureInput): Promise<ProvisioningRecord>;
   /** Gives the PSDI back; never for a verified record (the board carries it). */
   release(id: number, reason: string): Promise<ProvisioningRecord>;
+  /**
+   * An operator gives back the PSDI a failed record holds: released, the PSDI returned to the
+   * pool, and a history entry naming who, when and at which station.
+   */
+  releaseHeld(id: number, input: ReleaseInput): Promise<ProvisioningRecord>;
+  /** What the allocator would hand out next for the product, taking nothing. */
+  peekPsdi(productId: string, allocator: PsdiAllocator): Promise<string>;
 
   get(id: number): Promise<ProvisioningRecord | undefined>;
   /**
@@ -126,4 +153,4 @@ export function stationName(given?: string): string {
   return given?.trim() || hostname();
 }
 
-export type { AuditPage, AuditQuery, ProvisioningRecord };
+export type { AuditPage, AuditQuery, ProvisioningRecord, RecordEvent };

@@ -368,7 +368,7 @@ class Batch implements BatchRun {
 
   private set(ad: Advertisement, patch: Partial<BatchBoardStatus>): void {
     const status: BatchBoardStatus = {
-      board: { id: ad.id, address: ad.address },
+      board: { id: ad.id, address: ad.address, name: ad.localName },
       localName: ad.localName,
       rssi: ad.rssi,
       state: 'queued',

@@ -95,8 +95,22 @@ function sequenceAllocator(
   const key = `sequence:${prefix}`;
   return {
     async allocate(context: AllocationContext): Promise<string> {
-      // A sequence never repeats: a number is taken once, at any station, and numbers already
-      // in the log (entered by hand, even released) are skipped.
+      // A number given back to the pool (nothing reached the board, or an operator released
+      // it) is handed out again first, lowest first.
+      const back = (await context.returned())
+        .filter((psdi) => {
+          const digits = psdi.slice(prefix.length);
+          return (
+            psdi.startsWith(prefix) &&
+            /^\d+$/.test(digits) &&
+            Number(digits) >= start &&
+            format(Number(digits)) === psdi
+          );
+        })
+        .sort((a, b) => Number(a.slice(prefix.length)) - Number(b.slice(prefix.length)))[0];
+      if (back !== undefined) return back;
+      // Otherwise a number is taken once, at any station, and numbers already in the log
+      // (entered by hand, or a record that keeps its PSDI out of the pool) are skipped.
       let n = await context.takeNumber(key, start);
       while (await context.wasRecorded(format(n))) n = await context.takeNumber(key, start);
       const psdi = format(n);
@@ -128,7 +142,8 @@ function randomAllocator(
     );
   return {
     async allocate(context: AllocationContext): Promise<string> {
-      // A random PSDI is never reissued, even released: the space is large, a clash is a fluke.
+      // A random PSDI is never reissued unless given back to the pool: the space is large, a
+      // clash is a fluke.
       for (let tries = 0; tries < 100; tries++) {
         const psdi =
           prefix + Array.from({ length }, () => symbols[randomInt(symbols.length)]).join('');

@@ -61,6 +61,8 @@ export interface BoardRef {
   /** noble's peripheral id (what connect takes). */
   id: string;
   address: string;
+  /** The name the board advertises, when it gives one: what people know it by. */
+  name?: string;
 }
 
 /** One event per step boundary and per audit change; enough for a live per-board view. */

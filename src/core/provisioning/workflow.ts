@@ -4,9 +4,11 @@
 import type { Advertisement, BleCentral, BleConnection, ServiceInfo } from '../ble/port';
 import { normalizeUuid } from '../ble/port';
 import { BoardBusyError, PsdiTakenError, StoreUnavailableError } from '../audit/errors';
-import type { ProvisioningRecord, ProvisioningStep } from '../audit/records';
+import type { ProvisioningRecord, ProvisioningStep, RecordEvent } from '../audit/records';
 import type { AuditStore, PsdiAllocator, ReserveInput } from '../audit/store';
 import { encodeUuid, STATUS, type ProvisioningProfile } from './profile';
+import { failureKind, refusalOf, type Refusal } from './faults';
+import { builtInProfiles, derivingAlternative } from './profiles';
 import { checkPsdi, PsdiError } from './psdi';
 import {
   delay,
@@ -133,6 +135,12 @@ class ProvisionRun {
   /** The first connection, opened while the reservation was being written. */
   private early: Promise<BleConnection> | undefined;
   private readonly started = performance.now();
+  /** Every failed try of this run (after the record's earlier history) and what followed. */
+  private history: RecordEvent[] = [];
+  /** The board acknowledged a write of the PSDI itself in this run, in any session. */
+  private psdiAcked = false;
+  /** The board refused an operation by rule: no retry, and the cause in the message. */
+  private refused: Refusal | undefined;
 
   constructor(private readonly options: ProvisionBoardOptions) {
     this.central = options.central;
@@ -146,11 +154,27 @@ class ProvisionRun {
     };
     this.timing = resolveTiming(options.timing);
     this.signal = options.signal;
-    this.board = { id: options.board.id, address: options.board.address };
+    const given = options.board;
+    this.board = {
+      id: given.id,
+      address: given.address,
+      name: 'serviceUuids' in given ? given.localName : given.name,
+    };
     this.reporter = new StepReporter(
       () => this.board,
       (event) => {
         if (event.type === 'step-started') this.lastStep = event.step;
+        if (event.type === 'step-failed')
+          this.history.push({
+            at: event.at,
+            step: event.step,
+            attempt: event.attempt,
+            kind: 'failed',
+            message: event.error,
+            then: event.willRetry
+              ? this.retryPlan(event.step, event.attempt, event.error)
+              : undefined,
+          });
         options.onProgress?.(event);
       },
     );
@@ -186,6 +210,7 @@ class ProvisionRun {
       if (!record.psdiHeld)
         throw new FatalStepError('reconcile', `record #${record.id} no longer holds its PSDI`, 1);
       this.record = record;
+      this.history = [...record.history];
       this.resumed = true;
       return await this.complete();
     } catch (err) {
@@ -323,7 +348,9 @@ class ProvisionRun {
     try {
       if (!markedWritten)
         this.record = this.reporter.record(await this.store.markWritten(record.id));
-      this.record = this.reporter.record(await this.store.markVerified(record.id, attempt));
+      this.record = this.reporter.record(
+        await this.store.markVerified(record.id, attempt, this.history),
+      );
     } catch (err) {
       // A disk or database failure: the board is fine, the log is not; retrying cannot help.
       throw new FatalStepError(
@@ -378,12 +405,20 @@ class ProvisionRun {
           attempt,
         );
       await this.step('write', attempt, true, async () => {
-        for (const [name, data] of values)
-          await withTimeout(
-            connection.write(this.profile.service, this.profile.characteristics[name], data),
-            'write',
-            this.timing.write.timeoutMs,
-          );
+        for (const [name, data] of values) {
+          try {
+            await withTimeout(
+              connection.write(this.profile.service, this.profile.characteristics[name], data),
+              'write',
+              this.timing.write.timeoutMs,
+            );
+          } catch (err) {
+            const refusal = refusalOf(err);
+            if (refusal) throw this.refusal('write', attempt, refusal, name, err);
+            throw err;
+          }
+          if (name === 'psdi') this.psdiAcked = true;
+        }
       });
       this.checkCancelled();
       return await this.commit(connection, commitAttempt);
@@ -467,7 +502,7 @@ class ProvisionRun {
         this.timing.select.timeoutMs,
       );
       if (!ad) return 'not-seen';
-      this.board = { id: ad.id, address: this.board.address };
+      this.board = { ...this.board, id: ad.id };
       return ad.serviceUuids.includes(this.product.serviceUuid) ? 'committed' : 'uncommitted';
     });
   }
@@ -502,12 +537,63 @@ class ProvisionRun {
     sessionRetryable: boolean,
     work: () => Promise<T>,
   ): Promise<T> {
+    const retryable = (err: unknown) =>
+      sessionRetryable &&
+      !(err instanceof FatalStepError) &&
+      !refusalOf(err) &&
+      attempt < this.timing.write.retries + 1;
     try {
-      return await this.reporter.run(step, attempt, work, () => sessionRetryable);
+      return await this.reporter.run(step, attempt, work, retryable);
     } catch (err) {
       if (err instanceof FatalStepError || err instanceof StepFailure) throw err;
+      const refusal = refusalOf(err);
+      if (refusal) throw this.refusal(step, attempt, refusal, undefined, err);
       throw new StepFailure(step, attempt, sessionRetryable, err);
     }
+  }
+
+  /**
+   * A refusal by rule ends the run at once: the same board answers the same way every time.
+   * The message says what was refused, the likely cause, and what to use instead.
+   */
+  private refusal(
+    step: ProvisioningStep,
+    attempt: number,
+    refusal: Refusal,
+    value: string | undefined,
+    cause: unknown,
+  ): FatalStepError {
+    this.refused = refusal;
+    const what = value ? `the write of ${value}` : `the ${step}`;
+    let advice: string;
+    if (step === 'write' && this.profile.psdi.source === 'tool') {
+      const alternative = derivingAlternative(this.profile, builtInProfiles());
+      const instead = alternative
+        ? `use the profile "${alternative.name}" (${alternative.id}) instead`
+        : 'use a profile whose firmware derives the PSDI instead';
+      advice = refusal.security
+        ? `likely cause: the board requires a paired, encrypted link and pairing was refused, or its firmware derives the PSDI and takes no value from the tool; allow pairing, or ${instead}`
+        : `likely cause: the board's firmware derives the PSDI itself and takes no value from the tool; ${instead}`;
+    } else {
+      advice = refusal.security
+        ? 'likely cause: the board requires a paired, encrypted link and pairing was refused; allow pairing on the board and try again'
+        : `likely cause: the board's firmware does not match profile ${this.profile.id}`;
+    }
+    return new FatalStepError(
+      step,
+      `the board refused ${what} with ${refusal.what}; ${advice}`,
+      attempt,
+      { cause },
+    );
+  }
+
+  /** What the tool does after a failed try of `step`, for the record. */
+  private retryPlan(step: ProvisioningStep, attempt: number, error: string): string {
+    const next = `attempt ${attempt + 1} after ${failureKind(new Error(error))}`;
+    if (step === 'connect') return `${next}: connect again`;
+    if (step === 'verify') return `${next}: look for the board in product mode again`;
+    if (step === 'commit') return 'look at what the board advertises, then commit again if needed';
+    return `${next}: reconnect and rewrite every value`;
   }
 
   private checkLayout(services: ServiceInfo[], attempt: number): void {
@@ -635,6 +721,13 @@ class ProvisionRun {
             error: message,
             psdiHeld: this.mayCarry,
             attempts,
+            // The board refused before it ever took the PSDI: back to the pool, not burnt.
+            returnPsdi:
+              this.refused !== undefined &&
+              !this.psdiAcked &&
+              this.profile.psdi.source === 'tool' &&
+              !this.mayCarry,
+            history: this.history,
           }),
         );
     } catch (storeErr) {

@@ -2,6 +2,7 @@
 // how it ended. Searchable and paged; exported as CSV with the same filters.
 import { Fragment, useCallback, useId, useMemo, useState, type FormEvent } from 'react';
 import type { AuditRecordView } from '../../core/app/contracts/ble';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Panel } from '../components/Panel';
 import { TableHead } from '../components/TableHead';
@@ -12,6 +13,7 @@ import { downloadText } from '../lib/files';
 import { formatTime } from '../lib/format';
 import { useAction } from '../lib/use-action';
 import { useResource } from '../lib/use-resource';
+import { RecordHistory } from './provisioning/RecordHistory';
 import { RecordState } from './provisioning/RecordState';
 
 const PAGE_SIZE = 50;
@@ -191,7 +193,7 @@ export function AuditLog() {
               />
               <tbody>
                 {items.map((r) => (
-                  <AuditRow key={r.id} record={r} />
+                  <AuditRow key={r.id} record={r} onChanged={page.reload} />
                 ))}
               </tbody>
             </table>
@@ -222,8 +224,14 @@ export function AuditLog() {
  * One line per record, so a page of the log reads at a glance; the full error, the times, the
  * UUIDs written and the HCI trace open beneath it on demand.
  */
-function AuditRow({ record: r }: { record: AuditRecordView }) {
+function AuditRow({ record: r, onChanged }: { record: AuditRecordView; onChanged: () => void }) {
+  const api = useApi();
   const [open, setOpen] = useState(false);
+  const [releasing, setReleasing] = useState(false);
+  const [reason, setReason] = useState('');
+  // Only a failure whose commit went out holds its PSDI; the operator who checked the board
+  // gives it back (docs/decisions.md, "Provisioning that explains itself").
+  const releasable = r.state === 'failed' && r.psdiHeld;
   const detailsId = useId();
   const detail = `${r.failedStep ? `step ${r.failedStep}: ` : ''}${r.error ?? ''}`;
   return (
@@ -234,7 +242,10 @@ function AuditRow({ record: r }: { record: AuditRecordView }) {
           {r.productName}
         </td>
         <td className="mono">{r.psdi}</td>
-        <td className="mono">{r.boardAddress}</td>
+        <td className="audit-clip" title={`${r.boardName ?? ''} ${r.boardAddress}`.trim()}>
+          {r.boardName && <strong>{r.boardName}</strong>}{' '}
+          <span className="mono muted">{r.boardAddress}</span>
+        </td>
         <td>
           <RecordState record={r} />
         </td>
@@ -270,14 +281,54 @@ function AuditRow({ record: r }: { record: AuditRecordView }) {
                 </>
               )}
               <dt>Board</dt>
-              <dd className="mono">
-                {r.boardAddress} ({r.boardId})
+              <dd>
+                {r.boardName && <strong>{r.boardName}</strong>}{' '}
+                <span className="mono">
+                  {r.boardAddress} ({r.boardId})
+                </span>
               </dd>
               <dt>PSDI</dt>
               <dd>
                 <span className="mono">{r.psdi}</span> from the{' '}
                 {r.psdiSource === 'tool' ? 'bench' : 'board'}, profile {r.profileId}
                 {r.psdiHeld && ', held out of circulation'}
+                {releasable && (
+                  <button
+                    type="button"
+                    className="link"
+                    data-testid="release-psdi"
+                    aria-label={`Release PSDI ${r.psdi}`}
+                    onClick={() => setReleasing(true)}
+                  >
+                    Release PSDI
+                  </button>
+                )}
+                {releasing && (
+                  <ConfirmDialog
+                    title={`Release PSDI ${r.psdi}?`}
+                    confirmLabel="Release PSDI"
+                    onCancel={() => setReleasing(false)}
+                    onConfirm={async () => {
+                      await api.audit.releasePsdi({ recordId: r.id, reason });
+                      setReleasing(false);
+                      onChanged();
+                    }}
+                  >
+                    <p>
+                      Record #{r.id} failed at {r.failedStep ?? 'an unknown step'} after its commit
+                      went out, so board {r.boardName ?? ''}{' '}
+                      <span className="mono">{r.boardAddress}</span> may carry{' '}
+                      <span className="mono">{r.psdi}</span>. Release it only after checking the
+                      board does not: the PSDI will be handed to the next board.
+                    </p>
+                    <TextField
+                      label="Why it can be used again"
+                      value={reason}
+                      onChange={setReason}
+                      maxLength={200}
+                    />
+                  </ConfirmDialog>
+                )}
               </dd>
               <dt>UUIDs written</dt>
               <dd className="mono">
@@ -289,6 +340,12 @@ function AuditRow({ record: r }: { record: AuditRecordView }) {
                   <dd>{detail}</dd>
                 </>
               )}
+              <dt>Attempts</dt>
+              <dd>
+                {r.attempts} of the last step
+                {r.psdiReturned && ' · PSDI back in the pool'}
+                <RecordHistory history={r.history} />
+              </dd>
               <dt>HCI trace</dt>
               <dd>
                 <TraceButton

@@ -124,6 +124,7 @@ function ProductBench({
         uuidChoices={uuidChoices}
         profileService={profile?.service}
         steps={events.steps}
+        psdiSource={profile?.psdiSource}
         disabled={!ready || batchActive || plan.loading}
         onProvisioned={runEnded}
       />

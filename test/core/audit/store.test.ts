@@ -443,7 +443,7 @@ describe('SQLite specifics', () => {
   it('keeps the file in WAL mode at the newest schema version', async () => {
     const raw = new Database(file(), { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.pragma('user_version', { simple: true })).toBe(2);
+    expect(raw.pragma('user_version', { simple: true })).toBe(3);
     raw.close();
   });
 
@@ -453,10 +453,17 @@ describe('SQLite specifics', () => {
     const raw = new Database(file());
     raw.exec(`DROP INDEX provisioning_records_board; DROP INDEX provisioning_records_station;
       DROP INDEX provisioning_records_origin; ALTER TABLE provisioning_records DROP COLUMN origin;
-      DROP TABLE audit_meta; PRAGMA user_version = 1;`);
+      DROP TABLE audit_meta; ALTER TABLE provisioning_records DROP COLUMN psdi_returned;
+      ALTER TABLE provisioning_records DROP COLUMN history;
+      ALTER TABLE provisioning_records DROP COLUMN board_name; PRAGMA user_version = 1;`);
     raw.close();
     const store = await t.reopen();
-    expect(await store.get(r.id)).toMatchObject({ psdi: 'OLD-1', state: 'reserved' });
+    expect(await store.get(r.id)).toMatchObject({
+      psdi: 'OLD-1',
+      state: 'reserved',
+      psdiReturned: false,
+      history: [],
+    });
     expect(await store.sourceId()).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -493,7 +500,7 @@ describe('PostgreSQL specifics', () => {
       const { rows } = await client.query(
         'SELECT version FROM devicebench_migrations ORDER BY version',
       );
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
     } finally {
       await client.end();
     }

@@ -3,9 +3,11 @@
 // what a crash left unfinished, and the audit log — with progress as events.
 import { EventEmitter } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { redactUrl } from '../../audit/postgres-store';
+import { InvalidTransitionError, RecordNotFoundError } from '../../audit/errors';
 import { openAuditStore } from '../../audit/open-store';
 import type { AuditStore, CopyResult } from '../../audit/store';
 import type { AuditSettings, AuditSettingsInput } from '../audit-settings';
@@ -237,6 +239,14 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     return plan;
   }
 
+  /** What the plan hands out next (a draft plan too), taking nothing; null for a device PSDI. */
+  async nextPsdi(plan: Plan): Promise<string | null> {
+    const profile = this.profile(plan.profileId);
+    if (profile.psdi.source !== 'tool') return null;
+    const allocator = createPsdiAllocator(planStrategy(plan.psdi, profile), profile.psdi.maxBytes);
+    return (await this.store()).peekPsdi(plan.productId, allocator);
+  }
+
   private async setup(productId: string) {
     const plan = await this.plan(productId);
     if (!plan)
@@ -364,6 +374,21 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     return outcome.record;
   }
 
+  /**
+   * The operator gives back the PSDI a failed record holds (the board was checked and does not
+   * carry it): logged on the record with the OS user and this station.
+   */
+  async releasePsdi(recordId: number, reason: string): Promise<ProvisioningRecord> {
+    const store = await this.store();
+    try {
+      return await store.releaseHeld(recordId, { reason, by: userInfo().username });
+    } catch (err) {
+      if (err instanceof RecordNotFoundError || err instanceof InvalidTransitionError)
+        throw AppFailure.field('recordId', err.message);
+      throw err;
+    }
+  }
+
   async close(): Promise<void> {
     await this.opened?.close();
     this.opened = undefined;
@@ -392,7 +417,13 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   }
 
   private progress(runId: string, event: ProvisionEvent): void {
-    const base = { runId, deviceId: event.board.id, address: event.board.address, at: event.at };
+    const base = {
+      runId,
+      deviceId: event.board.id,
+      address: event.board.address,
+      name: event.board.name,
+      at: event.at,
+    };
     switch (event.type) {
       case 'step-started':
         return void this.emit('progress', {

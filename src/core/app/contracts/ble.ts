@@ -192,6 +192,8 @@ export const provisioningProgressSchema = z.object({
   runId: z.string(),
   deviceId: z.string(),
   address: z.string().optional(),
+  /** The board's advertised name, when it gives one. */
+  name: z.string().optional(),
   step: z.string(),
   /** `started`/`finished` per step; `done` and `failed` end the board. */
   phase: z.enum(['started', 'finished', 'retrying', 'done', 'failed']),
@@ -276,6 +278,8 @@ export const bleOperations = {
   'provisioning:loadProfile': op(fileText, provisioningProfileViewSchema),
   'provisioning:getPlan': op(z.object({ productId: id }), productPlanSchema.nullable()),
   'provisioning:savePlan': op(productPlanSchema, productPlanSchema),
+  /** The PSDI this plan would hand out next, taking nothing; null when the firmware derives it. */
+  'provisioning:nextPsdi': op(productPlanSchema, z.object({ psdi: z.string().nullable() })),
   'provisioning:provisionOne': op(
     z.object({ productId: id, deviceId: id }),
     z.object({ runId: z.string(), record: auditRecordSchema }),
@@ -313,6 +317,18 @@ export const bleOperations = {
       offset: z.number(),
       limit: z.number(),
     }),
+  ),
+  /** Gives back the PSDI a failed record holds; logged on the record with who and where. */
+  'audit:releasePsdi': op(
+    z.object({
+      recordId: z.number().int(),
+      reason: z
+        .string()
+        .trim()
+        .min(1, 'Say why the PSDI can be used again')
+        .max(200, 'Keep the reason under 200 characters'),
+    }),
+    auditRecordSchema,
   ),
   'audit:exportCsv': op(
     auditQuerySchema.omit({ limit: true, offset: true }),

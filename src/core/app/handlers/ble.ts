@@ -132,6 +132,7 @@ export async function startBle(
     },
     'provisioning:getPlan': ({ productId }) => provisioning.plan(productId),
     'provisioning:savePlan': (plan) => provisioning.savePlan(plan),
+    'provisioning:nextPsdi': async (plan) => ({ psdi: await provisioning.nextPsdi(plan) }),
     'provisioning:provisionOne': ({ productId, deviceId }) =>
       provisioning.provisionOne(productId, deviceId),
     'provisioning:startBatch': (input) => provisioning.startBatch(input),
@@ -141,6 +142,7 @@ export async function startBle(
     'provisioning:reconcile': ({ recordId, action }) => provisioning.reconcile(recordId, action),
 
     'audit:search': async (query) => (await provisioning.store()).search(query),
+    'audit:releasePsdi': ({ recordId, reason }) => provisioning.releasePsdi(recordId, reason),
     'audit:exportCsv': async (query) => {
       const store = await provisioning.store();
       const csv = await store.exportCsv(query);

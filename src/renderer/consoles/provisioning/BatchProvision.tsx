@@ -163,7 +163,10 @@ export function BatchProvision({
             <tbody>
               {shown.map((p) => (
                 <tr key={p.deviceId} data-testid="batch-board">
-                  <td className="mono">{p.address ?? p.deviceId}</td>
+                  <td data-testid="batch-board-name">
+                    {p.name && <strong>{p.name}</strong>}{' '}
+                    <span className="mono muted">{p.address ?? p.deviceId}</span>
+                  </td>
                   <td>
                     <span
                       className={`badge ${p.phase === 'done' ? 'good' : p.phase === 'failed' ? 'bad' : p.phase === 'retrying' ? 'warn' : ''}`}

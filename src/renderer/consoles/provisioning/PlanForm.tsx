@@ -164,10 +164,16 @@ export function PlanForm({ products, product, onSelectProduct, profiles, plan }:
                 inputMode="numeric"
                 {...bind('width', 'psdi.width')}
               />
-              {preview && (
+              {plan.nextPsdi ? (
                 <span className="muted" data-testid="psdi-preview">
-                  From <code>{preview}</code>
+                  Next <code>{plan.nextPsdi}</code>
                 </span>
+              ) : (
+                preview && (
+                  <span className="muted" data-testid="psdi-preview">
+                    From <code>{preview}</code>
+                  </span>
+                )
               )}
             </>
           )}

@@ -11,7 +11,9 @@ import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { ScanView, type UuidChoice } from '../ble-bench/ScanView';
 import type { Scan } from '../ble-bench/use-scan';
+import { RecordHistory } from './RecordHistory';
 import { RecordState } from './RecordState';
+import { StepProgress } from './StepProgress';
 import type { Plan } from './use-plan';
 import type { Progress } from './use-provisioning-events';
 
@@ -23,6 +25,8 @@ export interface SingleProvisionProps {
   /** Blank boards advertise the profile's service: the default filter. */
   profileService: string | undefined;
   steps: ReadonlyMap<string, readonly Progress[]>;
+  /** Where the plan's profile takes the PSDI from: which steps a run has. */
+  psdiSource: 'tool' | 'device' | undefined;
   disabled: boolean;
   onProvisioned: () => void;
 }
@@ -43,12 +47,15 @@ export function SingleProvision({
   uuidChoices,
   profileService,
   steps,
+  psdiSource,
   disabled,
   onProvisioned,
 }: SingleProvisionProps) {
   const api = useApi();
   const provision = useAction<AuditRecordView>();
   const [current, setCurrent] = useState<ScannedDevice>();
+  /** The board whose steps are shown: the one running, else the last one run. */
+  const [shown, setShown] = useState<{ device: ScannedDevice; startedAt: number }>();
   const [outcomes, setOutcomes] = useState<Outcome[]>([]);
   const { ensureSaved } = plan;
   const { run } = provision;
@@ -59,6 +66,7 @@ export function SingleProvision({
       void (async () => {
         if (!(await ensureSaved())) return setCurrent(undefined);
         const startedAt = Date.now();
+        setShown({ device, startedAt });
         let outcome: Outcome = { device, startedAt, endedAt: startedAt };
         await run(async () => {
           try {
@@ -69,7 +77,13 @@ export function SingleProvision({
             outcome = { device, record, startedAt, endedAt: Date.now() };
             return record;
           } catch (error) {
-            outcome = { device, error, startedAt, endedAt: Date.now() };
+            // The failure's record (if it got one) carries every try: show it with the error.
+            const newest = await api.audit
+              .search({ productId: product.id, text: device.address, limit: 1 })
+              .then((page) => page.items[0])
+              .catch(() => undefined);
+            const record = newest && newest.createdAt >= startedAt - 1000 ? newest : undefined;
+            outcome = { device, record, error, startedAt, endedAt: Date.now() };
             throw error;
           }
         });
@@ -83,6 +97,10 @@ export function SingleProvision({
 
   const live = current ? (steps.get(current.id) ?? []) : [];
   const last = live.at(-1);
+  // Events of the shown run only: the same board may have been provisioned before.
+  const shownSteps = shown
+    ? (steps.get(shown.device.id) ?? []).filter((e) => e.at >= shown.startedAt - 1000)
+    : [];
 
   return (
     <>
@@ -108,6 +126,7 @@ export function SingleProvision({
           ) : (
             <p className="note">Choose “Provision” on a board in the list below.</p>
           )}
+          {shown && <StepProgress events={shownSteps} psdiSource={psdiSource} />}
         </div>
         <ErrorNotice error={provision.error} testId="provision-error" />
         {outcomes.length > 0 && (
@@ -117,7 +136,7 @@ export function SingleProvision({
               {outcomes.map((o, i) => (
                 <tr key={i} data-testid="single-result">
                   <td>
-                    {o.device.localName ?? ''}{' '}
+                    <strong>{o.device.localName ?? ''}</strong>{' '}
                     <span className="mono muted">{o.device.address}</span>
                   </td>
                   <td className="mono">{o.record?.psdi ?? ''}</td>
@@ -130,7 +149,8 @@ export function SingleProvision({
                   </td>
                   <td>
                     {o.record?.failedStep && <>step {o.record.failedStep}: </>}
-                    {o.record?.error ?? (o.error instanceof Error ? o.error.message : '')}
+                    {o.error instanceof Error ? o.error.message : (o.record?.error ?? '')}
+                    {o.record && <RecordHistory history={o.record.history} />}
                   </td>
                   <td>
                     <TraceButton

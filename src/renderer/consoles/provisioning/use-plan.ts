@@ -1,7 +1,7 @@
 // One product's PSDI plan: the saved one (or the defaults when there is none yet), the form's
 // edits over it, and saving — also on demand right before provisioning, so an operator who
 // only changed the prefix never provisions with the old one.
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useResource } from '../../lib/use-resource';
@@ -43,9 +43,32 @@ export function usePlan(productId: string, defaultProfileId: string) {
     });
   }, [api, draft, dirty, exists, loadedValue, productId, run]);
 
+  // The PSDI the allocator would hand out next for this draft, from the audit log itself: a
+  // sequence that has run says 000017, not its start. Asked again after every provisioning.
+  const [next, setNext] = useState<{ key: string; psdi: string | null }>();
+  const [provisioned, setProvisioned] = useState(0);
+  const planKey = keyOf(productId, draft);
+  useEffect(() => {
+    if (planKey === undefined) return;
+    const input = JSON.parse(planKey) as ReturnType<typeof planFromDraft>;
+    let live = true;
+    const timer = setTimeout(() => {
+      api.provisioning.nextPsdi(input).then(
+        ({ psdi }) => live && setNext({ key: planKey, psdi }),
+        () => live && setNext(undefined),
+      );
+    }, 250);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [api, planKey, provisioned]);
+  const nextPsdi = planKey !== undefined && next?.key === planKey ? next.psdi : undefined;
+
   const { reload } = loaded;
   /** After provisioning: the app may have moved the plan on (a sequence's next number). */
   const refresh = useCallback(() => {
+    setProvisioned((n) => n + 1);
     if (dirty) return;
     setEdits(undefined);
     reload();
@@ -55,6 +78,8 @@ export function usePlan(productId: string, defaultProfileId: string) {
     draft,
     dirty,
     exists,
+    /** What the next reservation gets (null: the firmware derives it; undefined: unknown). */
+    nextPsdi,
     loading: loaded.loading && loaded.value === undefined,
     loadError: loaded.error,
     saving: save.busy,
@@ -67,3 +92,12 @@ export function usePlan(productId: string, defaultProfileId: string) {
 }
 
 export type Plan = ReturnType<typeof usePlan>;
+
+/** The plan a draft stands for, as text to compare; undefined while a number is not one. */
+function keyOf(productId: string, draft: PlanDraft): string | undefined {
+  try {
+    return JSON.stringify(planFromDraft(productId, draft));
+  } catch {
+    return undefined;
+  }
+}

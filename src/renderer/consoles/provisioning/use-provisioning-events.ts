@@ -98,6 +98,7 @@ function fold(prev: ProvisioningEvents, events: readonly Progress[]): Provisioni
         ...event,
         psdi: event.psdi ?? before?.psdi,
         address: event.address ?? before?.address,
+        name: event.name ?? before?.name,
       });
     steps.set(
       event.deviceId,

@@ -1,0 +1,117 @@
+// Provisioning that explains itself (issue 16, item 5): a refusal by the board stops at once with
+// its cause and the profile to use instead and burns no PSDI; a lost link is retried and the
+// record says so; a held PSDI released from the audit log is logged and handed out again.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ATT_ERROR } from '../../../src/core/ble/att/codes';
+import { describeRecordEvent } from '../../../src/core/audit/records';
+import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import { ProvisionError, type ProvisionEvent } from '../../../src/core/provisioning/steps';
+import {
+  provisionBoard,
+  type ProvisionBoardOptions,
+} from '../../../src/core/provisioning/workflow';
+import { advertisementOf, blankBoard, FAST, PRODUCT, rig, V1, type Rig } from './fixture';
+
+let r: Rig;
+afterEach(() => r.close());
+
+const sequence = () => createPsdiAllocator({ kind: 'sequence', prefix: 'DB-', width: 4 }, 20);
+
+async function provision(address: string, extra: Partial<ProvisionBoardOptions> = {}) {
+  const board = await advertisementOf(r.central, address);
+  return provisionBoard({
+    central: r.central,
+    store: r.store,
+    profile: V1,
+    product: PRODUCT,
+    board,
+    psdi: sequence(),
+    timing: FAST,
+    ...extra,
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ProvisionError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ProvisionError);
+  return err as ProvisionError;
+}
+
+const refusing = (n: number, code: number) =>
+  blankBoard(n, {
+    faults: { refuseAccess: { operation: 'write', code } },
+  });
+
+describe('a board that refuses the write', () => {
+  it('stops after the first refusal, names the profile to use, and burns no PSDI', async () => {
+    r = await rig([refusing(1, ATT_ERROR.writeNotPermitted), blankBoard(2)]);
+    const events: ProvisionEvent[] = [];
+    const err = await failure(
+      provision('c2:8e:20:00:00:01', { onProgress: (e) => events.push(e) }),
+    );
+    expect(err.step).toBe('write');
+    expect(err.attempts).toBe(1);
+    expect(err.message).toContain('ATT error 0x03 (write not permitted)');
+    expect(err.message).toContain('firmware derives the PSDI');
+    expect(err.message).toContain('devicebench-v1-device-psdi');
+    const writes = events.filter((e) => e.type === 'step-started' && e.step === 'write');
+    expect(writes).toHaveLength(1);
+    expect(events.some((e) => e.type === 'step-failed' && e.willRetry)).toBe(false);
+    expect(err.record).toMatchObject({
+      state: 'failed',
+      psdi: 'DB-0001',
+      psdiHeld: false,
+      psdiReturned: true,
+    });
+    expect(err.record?.history).toHaveLength(1);
+    // The next board gets the same number: nothing reached the refusing board.
+    const { record } = await provision('c2:8e:20:00:00:02');
+    expect(record).toMatchObject({ state: 'verified', psdi: 'DB-0001', psdiReturned: false });
+    expect((await r.store.search()).total).toBe(2);
+  });
+
+  it('a refusal for want of encryption stops at once too, with the pairing cause', async () => {
+    r = await rig([refusing(1, ATT_ERROR.insufficientEncryption)]);
+    const err = await failure(provision('c2:8e:20:00:00:01'));
+    expect(err.attempts).toBe(1);
+    expect(err.message).toMatch(/insufficient encryption.*pairing was refused/);
+    expect(err.record?.psdiReturned).toBe(true);
+  });
+
+  it('a board that fails for another reason keeps retrying and does not return the PSDI', async () => {
+    r = await rig([refusing(1, ATT_ERROR.unlikelyError)]);
+    const err = await failure(provision('c2:8e:20:00:00:01'));
+    expect(err.attempts).toBe(3);
+    expect(err.record).toMatchObject({ psdiHeld: false, psdiReturned: false });
+    expect(err.record?.history.map((e) => e.then)).toEqual([
+      expect.stringMatching(/^attempt 2 after ATT error 0x0e/),
+      expect.stringMatching(/^attempt 3 after ATT error 0x0e/),
+      undefined,
+    ]);
+  });
+});
+
+describe('a link lost mid-write', () => {
+  it('is retried and the verified record says so', async () => {
+    r = await rig([
+      blankBoard(1, {
+        faults: { dropLinkDuringWrite: { characteristic: V1.characteristics.psdi } },
+      }),
+    ]);
+    const { record } = await provision('c2:8e:20:00:00:01');
+    expect(record.state).toBe('verified');
+    expect(record.history).toHaveLength(1);
+    const [event] = record.history;
+    expect(event).toMatchObject({ step: 'write', attempt: 1, kind: 'failed' });
+    expect(event?.then).toBe('attempt 2 after link lost: reconnect and rewrite every value');
+    expect(describeRecordEvent(event as (typeof record.history)[number])).toMatch(
+      /^write attempt 1 failed: .*link lost.* → attempt 2 after link lost/,
+    );
+    const stored = await r.store.get(record.id);
+    expect(stored?.history).toEqual(record.history);
+    expect(await r.store.exportCsv()).toContain('attempt 2 after link lost');
+  });
+});

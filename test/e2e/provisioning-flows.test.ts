@@ -1,0 +1,180 @@
+// Provisioning that explains itself (issue 16, item 5), through the UI at both window sizes: one
+// board's steps live, a refused write stopped at once with the profile to use, a lost link shown
+// as a retry in the record, batch rows named, the plan's real next PSDI, and a held PSDI released
+// from the audit log after a confirmation. Screenshots go to test-results/ for a person.
+import { describe, expect, it } from 'vitest';
+import { expectText, useBench } from './fixture';
+
+const bench = useBench();
+
+const SIZES = [
+  { width: 1024, height: 640 },
+  { width: 1280, height: 800 },
+] as const;
+const SHOTS = 'test-results';
+const PSDI_CHARACTERISTIC = '8f1d0004-6b4e-4c5a-9d3e-2a7c5b1e0f00';
+const PLATFORM_PSDI = '26e2b12b-85f0-4f3f-9fdd-91d114270e6e';
+
+function board(name: string, address: string, faults: object = {}) {
+  return {
+    name,
+    address,
+    advertising: { intervalMs: 30 },
+    provisioning: { profile: 'devicebench-v1', rebootMs: 50 },
+    faults,
+  };
+}
+
+describe.each(SIZES)('provisioning flows at $width×$height', (size) => {
+  const tag = `${size.width}`;
+  /** Each size has its own product and boards: the bench is shared by the two. */
+  const hex = size.width === 1024 ? '10' : '12';
+  const names = {
+    refuser: `E2E Refuser ${tag}`,
+    dropper: `E2E Dropper ${tag}`,
+    keeper: `E2E Keeper ${tag}`,
+    tray: `E2E Tray ${tag}`,
+  };
+  const product = `Explained ${tag}`;
+
+  it('sets up a product and boards', async () => {
+    const { page } = bench();
+    await page.setViewportSize(size);
+    await page.getByRole('button', { name: 'Device service' }).click();
+    await page.getByLabel('New product name').fill(product);
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+    await page.getByRole('button', { name: 'BLE bench' }).click();
+    const sim = page.getByTestId('sim-bench');
+    await sim.getByTestId('board-file').setInputFiles({
+      name: `explain-${tag}.json`,
+      mimeType: 'application/json',
+      buffer: Buffer.from(
+        JSON.stringify({
+          boards: [
+            board(names.refuser, `e8:12:9c:${hex}:00:01`, {
+              refuseAccess: { operation: 'write', characteristic: PSDI_CHARACTERISTIC, code: 3 },
+            }),
+            board(names.dropper, `e8:12:9c:${hex}:00:02`, {
+              dropLinkDuringWrite: { characteristic: PSDI_CHARACTERISTIC },
+            }),
+            board(names.keeper, `e8:12:9c:${hex}:00:03`, {
+              refuseAccess: { operation: 'read', characteristic: PLATFORM_PSDI, code: 2 },
+            }),
+            { ...board(names.tray, `e8:12:9c:${hex}:01:01`), count: 2 },
+          ],
+        }),
+      ),
+    });
+    await sim.getByTestId('sim-board').filter({ hasText: names.keeper }).waitFor();
+    await page.getByRole('button', { name: 'Provisioning', exact: true }).click();
+    const plan = page.getByTestId('prov-plan');
+    await plan.getByLabel('Product').selectOption({ label: product });
+    await plan.getByLabel('Prefix').fill(`X${tag}-`);
+    await expectText(plan.getByTestId('psdi-preview'), `X${tag}-000001`);
+  });
+
+  async function provision(name: string) {
+    const { page } = bench();
+    await page
+      .getByTestId('prov-scan')
+      .locator(`[data-testid="scan-row"][data-name="${name}"]`)
+      .getByRole('button', { name: `Provision ${name}` })
+      .click();
+    const result = page.getByTestId('single-result').filter({ hasText: name }).first();
+    await result.waitFor({ timeout: 30_000 });
+    return result;
+  }
+
+  it('a refused write stops at once, names the profile to use, and burns no PSDI', async () => {
+    const { page, pageErrors } = bench();
+    const result = await provision(names.refuser);
+    await expectText(result, 'write not permitted');
+    await expectText(result, 'DeviceBench v1 (firmware derives the PSDI)');
+    const steps = page.getByTestId('single-steps');
+    expect(await steps.locator('[data-step="write"]').getAttribute('data-state')).toBe('failed');
+    expect(await steps.locator('[data-step="commit"]').getAttribute('data-state')).toBe('pending');
+    await expectText(page.getByTestId('prov-plan').getByTestId('psdi-preview'), `X${tag}-000001`);
+    await page.getByTestId('prov-single').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/provisioning-refused-${tag}.png` });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows each step live, a lost link as attempt 2, and the next PSDI after it', async () => {
+    const { page, pageErrors } = bench();
+    const result = await provision(names.dropper);
+    await expectText(result, 'verified');
+    await expectText(result, `X${tag}-000001`);
+    await expectText(result.getByTestId('record-history'), 'attempt 2 after link lost');
+    const steps = page.getByTestId('single-steps');
+    for (const step of ['select', 'reserve', 'connect', 'discover', 'write', 'commit', 'verify'])
+      expect(await steps.locator(`[data-step="${step}"]`).getAttribute('data-state')).toBe('done');
+    await expectText(steps.locator('[data-step="write"]'), 'attempt 2');
+    await expectText(page.getByTestId('prov-plan').getByTestId('psdi-preview'), `X${tag}-000002`);
+    await page.getByTestId('prov-single').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/provisioning-steps-${tag}.png` });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('names the boards of a batch', async () => {
+    const { page, pageErrors } = bench();
+    const batch = page.getByTestId('prov-batch');
+    await batch.getByLabel('Name contains').fill(names.tray);
+    await batch.getByLabel('At most (boards)').fill('2');
+    await batch.getByRole('button', { name: 'Start batch' }).click();
+    await expect
+      .poll(() => batch.getByTestId('batch-summary').getByRole('status').innerText(), {
+        timeout: 30_000,
+      })
+      .toContain('Finished: 2 boards done');
+    const cells = batch.getByTestId('batch-board-name');
+    await expect
+      .poll(async () =>
+        (await cells.allInnerTexts()).map((t) => t.split(' ').slice(0, 4).join(' ')),
+      )
+      .toEqual(expect.arrayContaining([`${names.tray} 01`, `${names.tray} 02`]));
+    await page.screenshot({ path: `${SHOTS}/provisioning-batch-names-${tag}.png` });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('releases a held PSDI from the audit log after a confirmation, and logs it', async () => {
+    const { page, pageErrors } = bench();
+    const result = await provision(names.keeper);
+    await expectText(result, 'failed');
+    await page.getByRole('button', { name: 'Audit log', exact: true }).click();
+    const log = page.getByTestId('audit-log');
+    await log.getByLabel('Product').selectOption({ label: product });
+    const row = log.getByTestId('audit-row').filter({ hasText: names.keeper });
+    await row.waitFor();
+    const psdi = (await row.locator('td').nth(2).innerText()).trim();
+    // The release is in the record's details, where the history says what happened.
+    await row.getByRole('button', { name: `Details of ${psdi}` }).click();
+    const details = log.getByTestId('audit-details');
+    await expectText(details, 'verify attempt 1 failed');
+    const release = details.getByRole('button', { name: `Release PSDI ${psdi}` });
+    await release.click();
+    const dialog = page.getByRole('dialog');
+    await expectText(dialog, 'may carry');
+    // Cancel first: nothing changes.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await row.getAttribute('data-state')).toBe('failed');
+    await release.click();
+    await dialog.getByLabel('Why it can be used again').fill('board erased on the bench');
+    await page.screenshot({ path: `${SHOTS}/provisioning-release-confirm-${tag}.png` });
+    await dialog.getByRole('button', { name: 'Release PSDI' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const released = log.getByTestId('audit-row').filter({ hasText: names.keeper });
+    await expect.poll(() => released.getAttribute('data-state')).toBe('released');
+    expect(await release.count()).toBe(0);
+    await expectText(details, 'released by');
+    await expectText(details, 'board erased on the bench');
+    await page.screenshot({ path: `${SHOTS}/provisioning-released-${tag}.png` });
+    // Back on Provisioning, the released PSDI is the next one again.
+    await page.getByRole('button', { name: 'Provisioning', exact: true }).click();
+    const plan = page.getByTestId('prov-plan');
+    await plan.getByLabel('Product').selectOption({ label: product });
+    await expectText(plan.getByTestId('psdi-preview'), psdi);
+    expect(pageErrors).toEqual([]);
+  });
+});
