@@ -11,6 +11,8 @@ import { HostSupervisor, traceDirOf, type HostLauncher } from '../ble/host-super
 import { AuditSettings } from '../audit-settings';
 import { ProvisioningService } from '../ble/provisioning-service';
 import { ScanFeed } from '../ble/scan-feed';
+import { NameStore } from '../ble/name-store';
+import type { ServiceInfo } from '../../ble/port';
 import { parseBtsnoop } from '../../ble/hci/btsnoop';
 import { extractTrace } from '../../ble/hci/trace-store';
 import type { BoardView } from '../../ble/sim/board';
@@ -49,6 +51,27 @@ export async function startBle(
   });
 
   const boards = async () => ((await supervisor.sim('boards')) as BoardView[]).map(toSimBoard);
+  const names = new NameStore(ctx.options.dataDir);
+
+  /** A simulated board's services and characteristics carry its board file's names. */
+  const withBoardNames = async <T extends { deviceId: string; services: ServiceInfo[] }>(
+    connection: T,
+  ) => {
+    if ((await supervisor.status()).mode !== 'simulated') return connection;
+    const address = scans.board(connection.deviceId).address;
+    const board = ((await supervisor.sim('boards')) as BoardView[]).find(
+      (b) => b.address === address,
+    );
+    if (!board) return connection;
+    const named = <A extends { uuid: string }>(a: A) => ({ ...a, name: board.names[a.uuid] });
+    return {
+      ...connection,
+      services: connection.services.map((s) => ({
+        ...named(s),
+        characteristics: s.characteristics.map(named),
+      })),
+    };
+  };
 
   const handlers: Handlers = {
     'ble:getStatus': () => supervisor.statusAfterStart(),
@@ -59,7 +82,7 @@ export async function startBle(
       await scans.stop(scanId);
       return { stopped: true as const };
     },
-    'ble:connect': ({ deviceId }) => explorer.connect(deviceId),
+    'ble:connect': async ({ deviceId }) => withBoardNames(await explorer.connect(deviceId)),
     'ble:disconnect': ({ connectionId }) => explorer.disconnect(connectionId),
     'ble:read': ({ connectionId, serviceUuid, characteristicUuid }) =>
       explorer.read(connectionId, serviceUuid, characteristicUuid),
@@ -79,6 +102,10 @@ export async function startBle(
         bytes: file.length,
       };
     },
+
+    'names:get': ({ scope }) => names.get(scope),
+    'names:setName': ({ scope, uuid, name }) => names.setName(scope, uuid, name),
+    'names:setFormat': ({ scope, uuid, format }) => names.setFormat(scope, uuid, format),
 
     'sim:listBoards': boards,
     'sim:listBoardFiles': async () => {
