@@ -137,23 +137,27 @@ function field(type: number, data: Uint8Array): AdField {
       if (data.length !== 1)
         return { kind: 'malformed', message: `needs 1 byte, got ${data.length}` };
       return { kind: 'txPower', dbm: new DataView(data.buffer, data.byteOffset).getInt8(0) };
-    case AD_TYPE.manufacturer: {
-      if (data.length < 2)
-        return {
-          kind: 'malformed',
-          message: `needs 2 bytes of company identifier, got ${data.length}`,
-        };
-      const companyId = (data[0] ?? 0) | ((data[1] ?? 0) << 8);
-      return {
-        kind: 'manufacturerData',
-        companyId,
-        company: companyName(companyId),
-        data: toHex(data.subarray(2)),
-      };
-    }
+    case AD_TYPE.manufacturer:
+      return manufacturerData(data);
     default:
       return { kind: 'other' };
   }
+}
+
+/** Manufacturer specific data: a little-endian company identifier, then the company's bytes. */
+export function manufacturerData(data: Uint8Array): AdField {
+  if (data.length < 2)
+    return {
+      kind: 'malformed',
+      message: `needs 2 bytes of company identifier, got ${data.length}`,
+    };
+  const companyId = (data[0] ?? 0) | ((data[1] ?? 0) << 8);
+  return {
+    kind: 'manufacturerData',
+    companyId,
+    company: companyName(companyId),
+    data: toHex(data.subarray(2)),
+  };
 }
 
 function typeName(type: number): string {

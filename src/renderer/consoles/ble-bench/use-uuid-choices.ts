@@ -14,7 +14,11 @@ export function useUuidChoices(): UuidChoice[] {
   return useMemo(
     () =>
       merged([
-        ...(products.value ?? []).map((p) => ({ uuid: p.serviceUuid, label: p.name })),
+        ...(products.value ?? []).map((p) => ({
+          uuid: p.serviceUuid,
+          label: p.name,
+          productId: p.id,
+        })),
         ...(profiles.value ?? []).map((p) => ({ uuid: p.service, label: 'Blank (to provision)' })),
       ]),
     [products.value, profiles.value],
