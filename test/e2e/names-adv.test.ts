@@ -146,4 +146,46 @@ describe.each(SIZES)('names and advertisements at $width×$height', (size) => {
     await explorer.getByRole('button', { name: 'Disconnect' }).click();
     expect(pageErrors).toEqual([]);
   });
+
+  it('offers the checked board’s services and characteristics, named, as the scenario editor’s UUID suggestions', async () => {
+    const { page, pageErrors } = bench();
+    await page.setViewportSize(size);
+    const product = `Names lamp ${size.width}`;
+    await page
+      .getByRole('navigation', { name: 'Areas' })
+      .getByRole('button', { name: 'Device service', exact: true })
+      .click();
+    await page.getByLabel('New product name').fill(product);
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+
+    await page
+      .getByRole('navigation', { name: 'Areas' })
+      .getByRole('button', { name: 'Scenarios', exact: true })
+      .click();
+    const panel = page.getByTestId('run-panel');
+    const productSelect = panel.locator('label', { hasText: 'Product' }).locator('select').first();
+    const productOption = productSelect.locator('option', { hasText: product });
+    await productSelect.selectOption((await productOption.getAttribute('value')) ?? '');
+    const suggestions = page.locator('datalist option[data-testid="board-uuid-choice"]');
+    expect(await suggestions.count()).toBe(0);
+    const boardSelect = panel.getByTestId('run-board');
+    const sensor = boardSelect.locator('option', { hasText: 'DB Sensor' });
+    await sensor.waitFor({ state: 'attached' });
+    await boardSelect.selectOption((await sensor.getAttribute('value')) ?? '');
+    await panel.getByRole('button', { name: 'Check the set against this board' }).click();
+    await expectText(panel.getByTestId('lint-status'), 'GATT table of DB Sensor');
+
+    const temperature = suggestions.and(page.locator(`[value="${TEMPERATURE}"]`));
+    await temperature.waitFor({ state: 'attached' });
+    expect(await temperature.textContent()).toBe('Temperature (characteristic: read, notify)');
+    const service = suggestions.and(page.locator(`[value="${SENSOR}"]`));
+    expect(await service.textContent()).toBe('DeviceBench Sensor (service)');
+    // Every service and characteristic of the board is offered, the provisioning service too.
+    const all = await suggestions.allTextContents();
+    expect(all).toHaveLength(11);
+    expect(all).toContain('Provisioning (devicebench-v1) (service)');
+    await shoot(page, 'scenario-suggestions');
+    expect(pageErrors).toEqual([]);
+  });
 });

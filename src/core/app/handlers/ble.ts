@@ -12,7 +12,7 @@ import { AuditSettings } from '../audit-settings';
 import { ProvisioningService } from '../ble/provisioning-service';
 import { ScanFeed } from '../ble/scan-feed';
 import { NameStore } from '../ble/name-store';
-import type { ServiceInfo } from '../../ble/port';
+import { withBoardNames } from '../ble/board-names';
 import { parseBtsnoop } from '../../ble/hci/btsnoop';
 import { extractTrace } from '../../ble/hci/trace-store';
 import type { BoardView } from '../../ble/sim/board';
@@ -53,26 +53,6 @@ export async function startBle(
   const boards = async () => ((await supervisor.sim('boards')) as BoardView[]).map(toSimBoard);
   const names = new NameStore(ctx.options.dataDir);
 
-  /** A simulated board's services and characteristics carry its board file's names. */
-  const withBoardNames = async <T extends { deviceId: string; services: ServiceInfo[] }>(
-    connection: T,
-  ) => {
-    if ((await supervisor.status()).mode !== 'simulated') return connection;
-    const address = scans.board(connection.deviceId).address;
-    const board = ((await supervisor.sim('boards')) as BoardView[]).find(
-      (b) => b.address === address,
-    );
-    if (!board) return connection;
-    const named = <A extends { uuid: string }>(a: A) => ({ ...a, name: board.names[a.uuid] });
-    return {
-      ...connection,
-      services: connection.services.map((s) => ({
-        ...named(s),
-        characteristics: s.characteristics.map(named),
-      })),
-    };
-  };
-
   const handlers: Handlers = {
     'ble:getStatus': () => supervisor.statusAfterStart(),
     'ble:setMode': ({ mode }) => supervisor.setMode(mode),
@@ -82,7 +62,13 @@ export async function startBle(
       await scans.stop(scanId);
       return { stopped: true as const };
     },
-    'ble:connect': async ({ deviceId }) => withBoardNames(await explorer.connect(deviceId)),
+    'ble:connect': async ({ deviceId }) => {
+      const connection = await explorer.connect(deviceId);
+      return {
+        ...connection,
+        services: await withBoardNames(supervisor, deviceId, connection.services),
+      };
+    },
     'ble:disconnect': ({ connectionId }) => explorer.disconnect(connectionId),
     'ble:read': ({ connectionId, serviceUuid, characteristicUuid }) =>
       explorer.read(connectionId, serviceUuid, characteristicUuid),
