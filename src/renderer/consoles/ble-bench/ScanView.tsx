@@ -9,6 +9,7 @@ import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
 import { TextField } from '../../components/TextField';
 import { formatClockTime, shownUuid } from '../../lib/format';
+import { sigName } from '../../../core/ble/names/sig';
 import { RssiSparkline } from './RssiSparkline';
 import { matches, sortEntries, type ScanEntry, type SortKey } from './scan-model';
 import type { Scan } from './use-scan';
@@ -174,7 +175,7 @@ export function ScanView({
                   key={entry.device.id}
                   entry={entry}
                   serviceLabels={entry.device.serviceUuids
-                    .map((u) => labels.get(key(u)))
+                    .map((u) => labels.get(key(u)) ?? sigName(u, ['service']))
                     .filter(Boolean)
                     .join(', ')}
                   stale={now - entry.device.lastSeen > STALE_MS}
