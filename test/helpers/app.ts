@@ -11,6 +11,8 @@ import { MemoryCredentialStore } from '../../src/core/secrets/credential-store';
 
 export interface AppHarness {
   app: AppService;
+  /** The app's data folder (a temp dir of this test file). */
+  dataDir: string;
   /** The operation's value; throws with the error body when it fails. */
   ok<T>(name: string, input?: unknown): Promise<T>;
   /** The operation's error; throws when it succeeds. */
@@ -19,9 +21,10 @@ export interface AppHarness {
 
 export function useApp(prefix: string): () => AppHarness {
   let app: AppService | undefined;
+  const dataDir = mkdtempSync(join(tmpdir(), `${prefix}-`));
   beforeAll(async () => {
     app = await startApp({
-      dataDir: mkdtempSync(join(tmpdir(), `${prefix}-`)),
+      dataDir,
       credentials: new MemoryCredentialStore(),
       keychain: { kind: 'memory', reason: 'test' },
       version: '0.0.0-test',
@@ -34,6 +37,7 @@ export function useApp(prefix: string): () => AppHarness {
     if (!running) throw new Error('the app is not running (beforeAll failed?)');
     return {
       app: running,
+      dataDir,
       async ok<T>(name: string, input: unknown = {}) {
         const result = await running.invoke(name, input);
         if (!result.ok) throw new Error(`${name}: ${JSON.stringify(result.error)}`);

@@ -21,9 +21,15 @@ import {
   type ServiceInfo,
 } from './port';
 import { ATT_ERROR, ATT_OP, attOpcodeName, describeAttError } from './att/codes';
-import { describeHciError } from './hci/codes';
+import { ADV_REPORT_TYPE, describeHciError } from './hci/codes';
 import { loadNativeHciSocket, nobleOverSocket, releaseSigint } from './hci/noble-over-socket';
-import { HciTap, type AttErrorReport, type SecurityFailure, type TraceSink } from './hci/tap';
+import {
+  HciTap,
+  type AdvertisingReport,
+  type AttErrorReport,
+  type SecurityFailure,
+  type TraceSink,
+} from './hci/tap';
 import type { HciSocket } from './hci/socket';
 import type { AdapterProfileInput } from './sim/adapter-profile';
 import type { SimulatedBench } from './sim/bench';
@@ -56,8 +62,10 @@ export type { NobleInstance };
 export interface HciReports {
   on(event: 'attError', listener: (report: AttErrorReport) => void): unknown;
   on(event: 'securityFailed', listener: (failure: SecurityFailure) => void): unknown;
+  on(event: 'advertisingReport', listener: (report: AdvertisingReport) => void): unknown;
   off(event: 'attError', listener: (report: AttErrorReport) => void): unknown;
   off(event: 'securityFailed', listener: (failure: SecurityFailure) => void): unknown;
+  off(event: 'advertisingReport', listener: (report: AdvertisingReport) => void): unknown;
 }
 
 /** noble's HCI bindings announce the MTU each link negotiated (noble itself only stores it). */
@@ -166,6 +174,11 @@ export class NobleCentral implements BleCentral {
   private readonly schedule: Schedule;
   private readonly scans = new Set<Scan>();
   private readonly peripherals = new Map<string, Peripheral>();
+  /** Each board's last advertising and scan response data as received (only under an HCI tap). */
+  private readonly rawAdvertising = new Map<
+    string,
+    { advertisingData?: Uint8Array; scanResponseData?: Uint8Array }
+  >();
   private readonly connections = new Map<string, NobleConnection>();
   private readonly stateHandlers = new Set<(state: AdapterState) => void>();
   private current: AdapterState = 'unknown';
@@ -183,6 +196,13 @@ export class NobleCentral implements BleCentral {
     this.connections.get(report.peripheralId)?.attFailed(report);
   private readonly onSecurityFailed = (failure: SecurityFailure) =>
     this.connections.get(failure.peripheralId)?.securityFailed(failure);
+  /** The tap reports before noble reads the same event, so `discovered` finds the bytes here. */
+  private readonly onAdvertisingReport = (report: AdvertisingReport) => {
+    const raw = this.rawAdvertising.get(report.peripheralId) ?? {};
+    if (report.eventType === ADV_REPORT_TYPE.scanRsp) raw.scanResponseData = report.data;
+    else raw.advertisingData = report.data;
+    this.rawAdvertising.set(report.peripheralId, raw);
+  };
 
   constructor(noble: NobleInstance, options: NobleCentralOptions = {}) {
     this.noble = noble;
@@ -196,6 +216,7 @@ export class NobleCentral implements BleCentral {
     this.current = adapterState(noble._state);
     options.hci?.on('attError', this.onAttError);
     options.hci?.on('securityFailed', this.onSecurityFailed);
+    options.hci?.on('advertisingReport', this.onAdvertisingReport);
   }
 
   state(): AdapterState {
@@ -294,6 +315,7 @@ export class NobleCentral implements BleCentral {
     this.noble.off('stateChange', this.onStateChange_);
     this.options.hci?.off('attError', this.onAttError);
     this.options.hci?.off('securityFailed', this.onSecurityFailed);
+    this.options.hci?.off('advertisingReport', this.onAdvertisingReport);
     this.options.onClose?.();
   }
 
@@ -380,6 +402,7 @@ export class NobleCentral implements BleCentral {
       rssi: peripheral.rssi,
       connectable: peripheral.connectable,
       seenAt: this.now(),
+      ...this.rawAdvertising.get(peripheral.id),
     };
     const name = ad.localName?.toLowerCase();
     let expanded: string[] | undefined;

@@ -41,6 +41,9 @@ export interface Advertisement {
   serviceUuids: string[];
   manufacturerData?: Uint8Array;
   txPowerLevel?: number;
+  /** The AD structures as received (Core Spec Supplement, Part A), where an HCI tap sees them. */
+  advertisingData?: Uint8Array;
+  scanResponseData?: Uint8Array;
   rssi: number;
   connectable: boolean;
   /** ms since the epoch, when this advertisement was received. */

@@ -9,7 +9,12 @@ import type { Finding } from './schema';
 export interface BoardGatt {
   /** The negotiated ATT MTU: one write carries at most `mtu - 3` bytes. */
   mtu: number;
-  services: { uuid: string; characteristics: { uuid: string; properties: readonly string[] }[] }[];
+  services: {
+    uuid: string;
+    /** The board file's name, where the board has one (simulated boards). */
+    name?: string;
+    characteristics: { uuid: string; name?: string; properties: readonly string[] }[];
+  }[];
 }
 
 type Need = 'read' | 'write' | 'notify';

@@ -1,24 +1,41 @@
 // The BLE bench: the adapter (simulated bench or hardware) and its BLE process, the live scan,
 // the simulated boards, and the GATT explorer for the board the user connects to.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ScannedDevice } from '../../core/app/contracts/ble';
+import { sameUuid } from '../../core/ble/port';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { LoadFailure } from '../components/LoadFailure';
 import { useApi } from '../lib/api-context';
 import { useAction } from '../lib/use-action';
 import { AdapterStatus } from './ble-bench/AdapterStatus';
+import { AdvertisementInspector } from './ble-bench/AdvertisementInspector';
 import { GattExplorer, type Connection } from './ble-bench/GattExplorer';
 import { HciTrace } from './ble-bench/HciTrace';
 import { ScanView } from './ble-bench/ScanView';
 import { SimBench } from './ble-bench/SimBench';
 import { scanRestartKey, useBleStatus } from './ble-bench/use-ble-status';
 import { useGattLog } from './ble-bench/use-gatt-log';
+import { useNames } from './ble-bench/use-names';
 import { useScan } from './ble-bench/use-scan';
 import { useUuidChoices } from './ble-bench/use-uuid-choices';
+import type { UuidChoice } from './ble-bench/ScanView';
 
 interface Open {
   connection: Connection;
   boardName: string;
+  /** The trial product whose names and formats apply: the one whose service it advertises. */
+  scope: string;
+  scopeLabel: string;
+}
+
+/** Names and formats are kept per trial product; a board of no product shares the bench's. */
+function scopeOf(device: ScannedDevice, choices: readonly UuidChoice[]) {
+  const product = choices.find(
+    (c) => c.productId !== undefined && device.serviceUuids.some((u) => sameUuid(u, c.uuid)),
+  );
+  return product?.productId
+    ? { scope: product.productId, scopeLabel: `the product “${product.label}”` }
+    : { scope: 'bench', scopeLabel: 'boards of no trial product' };
 }
 
 export function BleBench() {
@@ -32,11 +49,33 @@ export function BleBench() {
   const connect = useAction<Connection>();
   const [connectingId, setConnectingId] = useState<string>();
   const [open, setOpen] = useState<Open>();
+  const [inspectedId, setInspectedId] = useState<string>();
+  const inspected = inspectedId === undefined ? undefined : scan.entries.get(inspectedId)?.device;
+  const boardNames = useMemo(
+    () =>
+      Object.fromEntries(
+        (open?.connection.services ?? []).flatMap((s) =>
+          [s, ...s.characteristics].flatMap((a) => (a.name ? [[a.uuid, a.name]] : [])),
+        ),
+      ),
+    [open],
+  );
+  const names = useNames(open?.scope ?? 'bench', boardNames);
+  const serviceLabels = useMemo(
+    () => Object.fromEntries(uuidChoices.map((c) => [c.uuid, c.label])),
+    [uuidChoices],
+  );
   // Read when connecting, so the row callback stays the same object and rows stay memoised.
   const openRef = useRef(open);
+  const choicesRef = useRef(uuidChoices);
   useEffect(() => {
     openRef.current = open;
-  }, [open]);
+    choicesRef.current = uuidChoices;
+  }, [open, uuidChoices]);
+  const inspect = useCallback(
+    (device: ScannedDevice) => setInspectedId((id) => (id === device.id ? undefined : device.id)),
+    [],
+  );
   const { run: runConnect } = connect;
 
   const connectTo = useCallback(
@@ -51,7 +90,11 @@ export function BleBench() {
             .catch(() => undefined);
         setOpen(undefined);
         const connection = await api.ble.connect({ deviceId: device.id });
-        setOpen({ connection, boardName: device.localName ?? device.address });
+        setOpen({
+          connection,
+          boardName: device.localName ?? device.address,
+          ...scopeOf(device, choicesRef.current),
+        });
         return connection;
       }).finally(() => setConnectingId(undefined));
     },
@@ -83,6 +126,8 @@ export function BleBench() {
             scan={scan}
             uuidChoices={uuidChoices}
             action={{ label: 'Connect', run: connectTo, busyId: connectingId }}
+            selectedId={inspectedId}
+            onSelect={inspect}
             headerActions={
               <button
                 type="button"
@@ -94,6 +139,13 @@ export function BleBench() {
               </button>
             }
           />
+          {inspected && (
+            <AdvertisementInspector
+              device={inspected}
+              labels={serviceLabels}
+              onClose={() => setInspectedId(undefined)}
+            />
+          )}
           <ErrorNotice error={connect.error} testId="connect-error" />
           {open && (
             <GattExplorer
@@ -101,6 +153,8 @@ export function BleBench() {
               connection={open.connection}
               boardName={open.boardName}
               log={gattLog.entries.filter((e) => e.connectionId === open.connection.connectionId)}
+              names={names}
+              scopeLabel={open.scopeLabel}
               onClosed={() => setOpen(undefined)}
               onClearLog={() => gattLog.clear(open.connection.connectionId)}
             />

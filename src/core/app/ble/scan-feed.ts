@@ -42,6 +42,8 @@ export class ScanFeed extends EventEmitter<{ batch: [ScanBatch] }> {
         serviceUuids: ad.serviceUuids,
         manufacturerData: ad.manufacturerData && Buffer.from(ad.manufacturerData).toString('hex'),
         txPowerLevel: ad.txPowerLevel,
+        advertisingData: ad.advertisingData && Buffer.from(ad.advertisingData).toString('hex'),
+        scanResponseData: ad.scanResponseData && Buffer.from(ad.scanResponseData).toString('hex'),
         connectable: ad.connectable,
         rssi: ad.rssi,
         rssiSamples: known ? [...known.rssiSamples, sample] : [sample],

@@ -9,6 +9,7 @@ import {
 } from '../../audit/records';
 import { traceWindowSchema } from '../../ble/hci/trace-window';
 import { uuidSchema } from '../../ble/port';
+import { valueFormatSchema } from '../../ble/values/value-format';
 import { fileTextField } from './fields';
 import { none, op } from './op';
 
@@ -54,6 +55,9 @@ export const scannedDeviceSchema = z.object({
   serviceUuids: z.array(z.string()),
   manufacturerData: hex.optional(),
   txPowerLevel: z.number().optional(),
+  /** The AD structures as received, where the HCI is visible (simulated bench, Linux adapter). */
+  advertisingData: hex.optional(),
+  scanResponseData: hex.optional(),
   connectable: z.boolean(),
   rssi: z.number(),
   rssiSamples: z.array(z.object({ at: z.number(), rssi: z.number() })),
@@ -73,9 +77,12 @@ export const scanBatchSchema = z.object({
 const characteristicSchema = z.object({
   uuid: z.string(),
   properties: z.array(z.string()),
+  /** The board file's name for it (simulated boards). */
+  name: z.string().optional(),
 });
 export const gattServiceSchema = z.object({
   uuid: z.string(),
+  name: z.string().optional(),
   characteristics: z.array(characteristicSchema),
 });
 
@@ -228,6 +235,23 @@ export const hciTraceSchema = z.object({
 });
 export type HciTrace = z.infer<typeof hciTraceSchema>;
 
+/**
+ * Whose names and formats: a trial product's ID, or `bench` for boards of no product.
+ * See docs/decisions.md "Names and value formats".
+ */
+const nameScope = z
+  .string()
+  .trim()
+  .regex(/^(?:bench|[0-9A-Za-z_-]{1,64})$/, 'must be a trial product ID or "bench"');
+
+export const nameMapSchema = z.object({
+  /** Full 128-bit UUID (lowercase, no dashes) → the user's name for it. */
+  names: z.record(z.string(), z.string()),
+  /** Full 128-bit UUID → how its value reads. */
+  formats: z.record(z.string(), valueFormatSchema),
+});
+export type NameMap = z.output<typeof nameMapSchema>;
+
 export const bleOperations = {
   'ble:getStatus': op(none, bleStatusSchema),
   'ble:setMode': op(z.object({ mode: z.enum(['simulated', 'hardware']) }), bleStatusSchema),
@@ -252,6 +276,22 @@ export const bleOperations = {
         .optional(),
     }),
     hciTraceSchema,
+  ),
+
+  'names:get': op(z.object({ scope: nameScope }), nameMapSchema),
+  /** An empty name removes the user's name, so the board file's or the SIG's shows again. */
+  'names:setName': op(
+    z.object({
+      scope: nameScope,
+      uuid: uuidSchema,
+      name: z.string().trim().max(60, 'name must be at most 60 characters'),
+    }),
+    nameMapSchema,
+  ),
+  /** `format` null forgets the choice. */
+  'names:setFormat': op(
+    z.object({ scope: nameScope, uuid: uuidSchema, format: valueFormatSchema.nullable() }),
+    nameMapSchema,
   ),
 
   'sim:listBoards': op(none, z.array(simBoardSchema)),

@@ -11,6 +11,8 @@ import { HostSupervisor, traceDirOf, type HostLauncher } from '../ble/host-super
 import { AuditSettings } from '../audit-settings';
 import { ProvisioningService } from '../ble/provisioning-service';
 import { ScanFeed } from '../ble/scan-feed';
+import { NameStore } from '../ble/name-store';
+import { withBoardNames } from '../ble/board-names';
 import { parseBtsnoop } from '../../ble/hci/btsnoop';
 import { extractTrace } from '../../ble/hci/trace-store';
 import type { BoardView } from '../../ble/sim/board';
@@ -49,6 +51,7 @@ export async function startBle(
   });
 
   const boards = async () => ((await supervisor.sim('boards')) as BoardView[]).map(toSimBoard);
+  const names = new NameStore(ctx.options.dataDir);
 
   const handlers: Handlers = {
     'ble:getStatus': () => supervisor.statusAfterStart(),
@@ -59,7 +62,13 @@ export async function startBle(
       await scans.stop(scanId);
       return { stopped: true as const };
     },
-    'ble:connect': ({ deviceId }) => explorer.connect(deviceId),
+    'ble:connect': async ({ deviceId }) => {
+      const connection = await explorer.connect(deviceId);
+      return {
+        ...connection,
+        services: await withBoardNames(supervisor, deviceId, connection.services),
+      };
+    },
     'ble:disconnect': ({ connectionId }) => explorer.disconnect(connectionId),
     'ble:read': ({ connectionId, serviceUuid, characteristicUuid }) =>
       explorer.read(connectionId, serviceUuid, characteristicUuid),
@@ -79,6 +88,10 @@ export async function startBle(
         bytes: file.length,
       };
     },
+
+    'names:get': ({ scope }) => names.get(scope),
+    'names:setName': ({ scope, uuid, name }) => names.setName(scope, uuid, name),
+    'names:setFormat': ({ scope, uuid, format }) => names.setFormat(scope, uuid, format),
 
     'sim:listBoards': boards,
     'sim:listBoardFiles': async () => {

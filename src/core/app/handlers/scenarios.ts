@@ -4,6 +4,7 @@ import type { AuditStore } from '../../audit/store';
 import { ThingsClient } from '../../platform/things/client';
 import type { TrialProduct } from '../../platform/things/schema';
 import type { Delivery, scenariosEvents, scenariosOperations } from '../contracts/scenarios';
+import { withBoardNames } from '../ble/board-names';
 import type { HostSupervisor } from '../ble/host-supervisor';
 import { ScenarioService, type DeliverResult } from '../ble/scenario-service';
 import { deliverToEmulator, deliverToWebhook } from '../ble/result-delivery';
@@ -59,7 +60,8 @@ export function startScenarios(
         const central = await supervisor.central();
         const connection = await central.connect(deviceId, { timeoutMs: READ_BOARD_TIMEOUT_MS });
         try {
-          return { deviceId, mtu: connection.mtu, services: await connection.discover() };
+          const services = await withBoardNames(supervisor, deviceId, await connection.discover());
+          return { deviceId, mtu: connection.mtu, services };
         } finally {
           await connection.disconnect().catch(() => undefined);
         }

@@ -37,6 +37,16 @@ export interface TapEvents {
   error: [err: Error];
   attError: [report: AttErrorReport];
   securityFailed: [failure: SecurityFailure];
+  advertisingReport: [report: AdvertisingReport];
+}
+
+/** One report of an LE Advertising Report event (Vol 4, Part E, 7.7.65.2): the AD bytes as received. */
+export interface AdvertisingReport {
+  /** ADV_REPORT_TYPE: ADV_IND … SCAN_RSP. */
+  eventType: number;
+  /** noble's peripheral id: the address without colons. */
+  peripheralId: string;
+  data: Uint8Array;
 }
 
 export type TraceSink = (direction: Direction, packet: Uint8Array) => void;
@@ -98,7 +108,8 @@ interface Partial {
 
 type Report =
   | { event: 'attError'; payload: AttErrorReport }
-  | { event: 'securityFailed'; payload: SecurityFailure };
+  | { event: 'securityFailed'; payload: SecurityFailure }
+  | { event: 'advertisingReport'; payload: AdvertisingReport };
 
 class Malformed extends Error {}
 
@@ -113,6 +124,31 @@ function formatAddress(bytes: Buffer): string {
     .reverse()
     .map((b) => b.toString(16).padStart(2, '0'))
     .join(':');
+}
+
+/**
+ * LE Advertising Report (7.7.65.2): Subevent_Code, Num_Reports, then per report Event_Type,
+ * Address_Type, Address (6), Data_Length, Data, RSSI.
+ */
+function advertisingReports(p: Buffer): Report[] {
+  need(p, 2);
+  const reports: Report[] = [];
+  let at = 2;
+  for (let i = 0; i < (p[1] ?? 0); i += 1) {
+    need(p, at + 9);
+    const length = p[at + 8] ?? 0;
+    need(p, at + 10 + length);
+    reports.push({
+      event: 'advertisingReport',
+      payload: {
+        eventType: p[at] ?? 0,
+        peripheralId: formatAddress(p.subarray(at + 2, at + 8)).replace(/:/g, ''),
+        data: Uint8Array.from(p.subarray(at + 9, at + 9 + length)),
+      },
+    });
+    at += 10 + length;
+  }
+  return reports;
 }
 
 export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
@@ -194,6 +230,7 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
     }
     for (const report of reports) {
       if (report.event === 'attError') this.emit('attError', report.payload);
+      else if (report.event === 'advertisingReport') this.emit('advertisingReport', report.payload);
       else this.emit('securityFailed', report.payload);
     }
   }
@@ -266,6 +303,7 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
           p[0] === LE_SUBEVENT.enhancedConnectionComplete
         )
           this.connected(p);
+        if (p[0] === LE_SUBEVENT.advertisingReport) return advertisingReports(p);
         return [];
       default:
         return [];

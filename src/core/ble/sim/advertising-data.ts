@@ -2,18 +2,7 @@
 // Part A, 1) packed into the 31 bytes of ADV_IND and the 31 of SCAN_RSP, as firmware has to.
 // Service UUIDs lead the advertising packet (a scan filter needs them there); the name, TX power
 // and manufacturer data follow in the scan response; what does not fit is cut, as on a board.
-
-const AD = {
-  flags: 0x01,
-  incomplete16: 0x02,
-  complete16: 0x03,
-  incomplete128: 0x06,
-  complete128: 0x07,
-  shortenedName: 0x08,
-  completeName: 0x09,
-  txPower: 0x0a,
-  manufacturer: 0xff,
-} as const;
+import { AD_TYPE as AD } from '../advertising/ad-structures';
 
 /** LE General Discoverable, BR/EDR not supported. */
 const FLAGS_GENERAL_DISCOVERABLE = 0x06;

@@ -62,6 +62,8 @@ export interface BoardView {
   mtu: number;
   /** Dashed service UUIDs of the current GATT table. */
   services: string[];
+  /** The board file's names of its services and characteristics, by noble-form UUID. */
+  names: Record<string, string>;
   buttons: string[];
   provisioning?: {
     profileId: string;
@@ -374,6 +376,11 @@ export class SimBoard implements AttValues {
       connected: this.connected,
       mtu: this.def.mtu,
       services: this.table.map((s) => formatUuid(s.uuid)),
+      names: Object.fromEntries(
+        this.table.flatMap((s) =>
+          [s, ...s.characteristics].flatMap((a) => (a.name ? [[a.uuid, a.name]] : [])),
+        ),
+      ),
       buttons: this.def.buttons.map((b) => b.id),
       provisioning: p && {
         profileId: p.profile.id,

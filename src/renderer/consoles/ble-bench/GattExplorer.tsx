@@ -1,7 +1,8 @@
-// One connected board's GATT table: every service and characteristic with its properties, and
-// read, write (typed as hex, UTF-8 or base64), subscribe and unsubscribe on each, beside the
-// log of everything that happened on the connection.
-import { useState, type FormEvent } from 'react';
+// One connected board's GATT table: every service and characteristic with its name, UUID and
+// properties, and read, write (typed as hex, UTF-8 or base64), subscribe and unsubscribe on
+// each, beside the log of everything that happened on the connection. Each characteristic can
+// be renamed and given a value format, kept per product; numeric notifications are plotted.
+import { useMemo, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import type { connectionSchema } from '../../../core/app/contracts/ble';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -11,10 +12,18 @@ import { messagesFor } from '../../lib/errors';
 import { useAction } from '../../lib/use-action';
 import { formatUuid } from '../../../core/ble/port';
 import { BytesInput, type BytesText } from '../../components/BytesInput';
+import { hexToBytes } from '../../../core/bytes';
+import { decodeValue, isNumeric } from '../../../core/ble/values/value-format';
 import { toHex } from './bytes';
 import { BytesView } from './BytesView';
 import { GattLog } from './GattLog';
+import { NotificationPlot, type PlotPoint } from './NotificationPlot';
+import { ValueFormatPicker } from './ValueFormatPicker';
 import type { GattLogEntry } from './use-gatt-log';
+import type { Names } from './use-names';
+
+/** Notifications kept on a plot. */
+const PLOT_POINTS = 300;
 
 export type Connection = z.infer<typeof connectionSchema>;
 
@@ -22,6 +31,9 @@ export interface GattExplorerProps {
   connection: Connection;
   boardName: string;
   log: readonly GattLogEntry[];
+  names: Names;
+  /** What the names and formats are kept for, in words (a product's name, or the bench). */
+  scopeLabel: string;
   onClosed: () => void;
   onClearLog: () => void;
 }
@@ -30,6 +42,8 @@ export function GattExplorer({
   connection,
   boardName,
   log,
+  names,
+  scopeLabel,
   onClosed,
   onClearLog,
 }: GattExplorerProps) {
@@ -70,6 +84,10 @@ export function GattExplorer({
       }
     >
       <ErrorNotice error={disconnect.error} />
+      <p className="note small" data-testid="names-scope">
+        Names and value formats are kept for {scopeLabel}.
+      </p>
+      <ErrorNotice error={names.error} />
       <div className="ble-gatt">
         <div className="ble-services">
           {connection.services.map((service) => (
@@ -78,7 +96,9 @@ export function GattExplorer({
               className="ble-service"
               aria-label={`Service ${formatUuid(service.uuid)}`}
             >
-              <h3 className="mono">{formatUuid(service.uuid)}</h3>
+              <h3>
+                <AttributeName name={names.nameOf(service.uuid, ['service'])} uuid={service.uuid} />
+              </h3>
               {service.characteristics.length === 0 && (
                 <p className="note small">No characteristics.</p>
               )}
@@ -90,14 +110,26 @@ export function GattExplorer({
                   uuid={c.uuid}
                   properties={c.properties}
                   disabled={lost}
+                  names={names}
+                  notifications={log}
                 />
               ))}
             </section>
           ))}
         </div>
-        <GattLog entries={log} onClear={onClearLog} />
+        <GattLog entries={log} names={names} onClear={onClearLog} />
       </div>
     </Panel>
+  );
+}
+
+/** A name with its UUID beside it, or the UUID alone when nobody named it. */
+export function AttributeName({ name, uuid }: { name?: string; uuid: string }) {
+  return (
+    <span className="ble-attribute" data-testid="attribute-name">
+      {name && <span className="ble-attribute-name">{name}</span>}
+      <code className="mono muted">{formatUuid(uuid)}</code>
+    </span>
   );
 }
 
@@ -107,6 +139,9 @@ interface CharacteristicRowProps {
   uuid: string;
   properties: readonly string[];
   disabled: boolean;
+  names: Names;
+  /** The connection's log; this row plots its own notifications from it. */
+  notifications: readonly GattLogEntry[];
 }
 
 function CharacteristicRow({
@@ -115,15 +150,34 @@ function CharacteristicRow({
   uuid,
   properties,
   disabled,
+  names,
+  notifications,
 }: CharacteristicRowProps) {
   const api = useApi();
+  const rename = useAction<unknown>();
+  const [renaming, setRenaming] = useState<string>();
   const action = useAction<unknown>();
   const [value, setValue] = useState<string>();
   const [subscribed, setSubscribed] = useState(false);
   const [typed, setTyped] = useState<BytesText>({ format: 'hex', text: '' });
   const [withoutResponse, setWithoutResponse] = useState(!properties.includes('write'));
   const target = { connectionId, serviceUuid, characteristicUuid: uuid };
-  const shown = formatUuid(uuid);
+  const name = names.nameOf(uuid, ['characteristic', 'descriptor']);
+  // Controls are labelled by UUID, which stays put while the name is edited.
+  const dashed = formatUuid(uuid);
+  const shown = name ?? dashed;
+  const format = names.formatOf(uuid);
+  const decoded = value === undefined ? undefined : decodeValue(hexToBytes(value), format);
+  const points = useMemo(() => {
+    if (!isNumeric(format.type)) return [];
+    const plotted: PlotPoint[] = [];
+    for (const e of notifications) {
+      if (e.kind !== 'notify' || e.data === undefined || e.characteristicUuid !== uuid) continue;
+      const read = decodeValue(hexToBytes(e.data), format);
+      if (read.ok && read.number !== undefined) plotted.push({ at: e.at, value: read.number });
+    }
+    return plotted.slice(-PLOT_POINTS);
+  }, [notifications, uuid, format]);
   const canRead = properties.includes('read');
   const canWrite = properties.includes('write') || properties.includes('writeWithoutResponse');
   const canNotify = properties.includes('notify') || properties.includes('indicate');
@@ -139,7 +193,46 @@ function CharacteristicRow({
   return (
     <div className="ble-characteristic" data-testid="characteristic" data-uuid={uuid}>
       <div className="ble-characteristic-head">
-        <code className="mono">{shown}</code>
+        {renaming === undefined ? (
+          <>
+            <AttributeName name={name} uuid={uuid} />
+            <button
+              type="button"
+              className="link"
+              aria-label={`Rename ${dashed}`}
+              onClick={() => setRenaming(name ?? '')}
+            >
+              Rename
+            </button>
+          </>
+        ) : (
+          <form
+            className="inline-form"
+            aria-label={`Rename ${dashed}`}
+            onSubmit={(event) => {
+              event.preventDefault();
+              void rename
+                .run(() => names.rename(uuid, renaming.trim()))
+                .then((ok) => ok && setRenaming(undefined));
+            }}
+            onKeyDown={(event) => event.key === 'Escape' && setRenaming(undefined)}
+          >
+            <input
+              aria-label={`Name for ${dashed}`}
+              value={renaming}
+              maxLength={60}
+              placeholder="Empty: the board's or the SIG's name"
+              autoFocus
+              onChange={(event) => setRenaming(event.target.value)}
+            />
+            <button type="submit" disabled={rename.busy}>
+              Save
+            </button>
+            <button type="button" className="link" onClick={() => setRenaming(undefined)}>
+              Cancel
+            </button>
+          </form>
+        )}
         {properties.map((p) => (
           <span key={p} className="badge">
             {p}
@@ -149,7 +242,7 @@ function CharacteristicRow({
         {canRead && (
           <button
             type="button"
-            aria-label={`Read ${shown}`}
+            aria-label={`Read ${dashed}`}
             disabled={disabled || action.busy}
             onClick={() =>
               void action.run(async () => {
@@ -166,7 +259,7 @@ function CharacteristicRow({
           <button
             type="button"
             aria-pressed={subscribed}
-            aria-label={`${subscribed ? 'Unsubscribe from' : 'Subscribe to'} ${shown}`}
+            aria-label={`${subscribed ? 'Unsubscribe from' : 'Subscribe to'} ${dashed}`}
             disabled={disabled || action.busy}
             onClick={() =>
               void action.run(async () => {
@@ -181,15 +274,29 @@ function CharacteristicRow({
           </button>
         )}
       </div>
-      {value !== undefined && (
-        <div className="ble-value" data-testid="read-value">
-          <span className="muted">Value</span> <BytesView hex={value} />
-        </div>
+      <ErrorNotice error={rename.error} />
+      <div className="ble-value">
+        <ValueFormatPicker
+          label={dashed}
+          format={format}
+          onChange={(next) => void names.setFormat(uuid, next).catch(() => undefined)}
+        />
+        {value !== undefined && decoded && (
+          <span data-testid="read-value">
+            <strong className={decoded.ok ? 'mono' : 'bad'} data-testid="decoded-value">
+              {decoded.ok ? decoded.text : decoded.message}
+            </strong>{' '}
+            <BytesView hex={value} />
+          </span>
+        )}
+      </div>
+      {subscribed && isNumeric(format.type) && (
+        <NotificationPlot points={points} label={shown} unit={format.unit} />
       )}
       {canWrite && (
-        <form className="inline-form ble-write" onSubmit={write} aria-label={`Write to ${shown}`}>
+        <form className="inline-form ble-write" onSubmit={write} aria-label={`Write to ${dashed}`}>
           <BytesInput
-            label={`Value for ${shown}`}
+            label={`Value for ${dashed}`}
             className="grow"
             value={typed}
             onChange={setTyped}

@@ -1,17 +1,34 @@
 // The connection's log: every read, write, notification, subscription and error in order,
-// its bytes as hex with the text (or base64) beside them. Newest at the bottom, as a terminal.
+// its bytes as hex with the text (or base64) beside them, and the value in the characteristic's
+// format when one was picked. Newest at the bottom, as a terminal.
 import { useEffect, useRef } from 'react';
 import { TableHead } from '../../components/TableHead';
 import { formatClockTime } from '../../lib/format';
 import { shownUuid } from '../../lib/format';
+import { hexToBytes } from '../../../core/bytes';
+import { decodeValue } from '../../../core/ble/values/value-format';
 import { BytesView } from './BytesView';
 import type { GattLogEntry } from './use-gatt-log';
+import type { Names } from './use-names';
+
+function Decoded({ names, uuid, hex }: { names: Names; uuid: string; hex: string }) {
+  const format = names.formatOf(uuid);
+  if (format.type === 'hex') return null;
+  const decoded = decodeValue(hexToBytes(hex), format);
+  return (
+    <strong className={decoded.ok ? 'mono' : 'bad'} data-testid="log-decoded">
+      {decoded.ok ? decoded.text : decoded.message}{' '}
+    </strong>
+  );
+}
 
 export function GattLog({
   entries,
+  names,
   onClear,
 }: {
   entries: readonly GattLogEntry[];
+  names: Names;
   onClear: () => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -37,9 +54,21 @@ export function GattLog({
                 <td className="mono">{formatClockTime(e.at)}</td>
                 <td>{e.kind}</td>
                 <td className="mono">
-                  {e.characteristicUuid === undefined ? '' : shownUuid(e.characteristicUuid)}
+                  {e.characteristicUuid !== undefined && (
+                    <>
+                      {names.nameOf(e.characteristicUuid, ['characteristic']) && (
+                        <div className="ble-attribute-name" data-testid="log-name">
+                          {names.nameOf(e.characteristicUuid, ['characteristic'])}
+                        </div>
+                      )}
+                      {shownUuid(e.characteristicUuid)}
+                    </>
+                  )}
                 </td>
                 <td>
+                  {e.data !== undefined && e.characteristicUuid !== undefined && (
+                    <Decoded names={names} uuid={e.characteristicUuid} hex={e.data} />
+                  )}
                   {e.data !== undefined && <BytesView hex={e.data} />}
                   {e.message && <div>{e.message}</div>}
                 </td>

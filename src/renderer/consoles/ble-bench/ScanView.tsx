@@ -9,6 +9,7 @@ import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
 import { TextField } from '../../components/TextField';
 import { formatClockTime, shownUuid } from '../../lib/format';
+import { sigName } from '../../../core/ble/names/sig';
 import { RssiSparkline } from './RssiSparkline';
 import { matches, sortEntries, type ScanEntry, type SortKey } from './scan-model';
 import type { Scan } from './use-scan';
@@ -21,6 +22,8 @@ const STALE_MS = 5000;
 export interface UuidChoice {
   uuid: string;
   label: string;
+  /** The trial product this UUID is the service of, when it is one. */
+  productId?: string;
 }
 
 export interface RowAction {
@@ -41,6 +44,9 @@ export interface ScanViewProps {
   /** More buttons for the header (pause, …). */
   headerActions?: ReactNode;
   testId?: string;
+  /** The board whose advertisement is being inspected; its name is a button that selects it. */
+  selectedId?: string;
+  onSelect?: (device: ScannedDevice) => void;
 }
 
 /** The same UUID in any form gives one key; text that is no UUID keys itself. */
@@ -56,6 +62,8 @@ export function ScanView({
   action,
   headerActions,
   testId,
+  selectedId,
+  onSelect,
 }: ScanViewProps) {
   const [serviceText, setServiceText] = useState(shownUuid(defaultServiceUuid));
   const [name, setName] = useState('');
@@ -167,7 +175,7 @@ export function ScanView({
                   key={entry.device.id}
                   entry={entry}
                   serviceLabels={entry.device.serviceUuids
-                    .map((u) => labels.get(key(u)))
+                    .map((u) => labels.get(key(u)) ?? sigName(u, ['service']))
                     .filter(Boolean)
                     .join(', ')}
                   stale={now - entry.device.lastSeen > STALE_MS}
@@ -175,6 +183,8 @@ export function ScanView({
                   onAction={action?.run}
                   actionBusy={action?.busyId === entry.device.id}
                   actionDisabled={action?.disabled ?? false}
+                  selected={selectedId === entry.device.id}
+                  onSelect={onSelect}
                 />
               ))}
             </tbody>
@@ -198,6 +208,8 @@ interface ScanRowProps {
   onAction?: (device: ScannedDevice) => void;
   actionBusy: boolean;
   actionDisabled: boolean;
+  selected: boolean;
+  onSelect?: (device: ScannedDevice) => void;
 }
 
 const ScanRow = memo(function ScanRow({
@@ -208,6 +220,8 @@ const ScanRow = memo(function ScanRow({
   onAction,
   actionBusy,
   actionDisabled,
+  selected,
+  onSelect,
 }: ScanRowProps) {
   const { device, history } = entry;
   const name = device.localName ?? device.address;
@@ -216,9 +230,26 @@ const ScanRow = memo(function ScanRow({
       data-testid="scan-row"
       data-device-id={device.id}
       data-name={device.localName ?? ''}
-      className={stale ? 'ble-stale' : undefined}
+      className={
+        [stale && 'ble-stale', selected && 'selected'].filter(Boolean).join(' ') || undefined
+      }
+      aria-selected={onSelect ? selected : undefined}
     >
-      <td className="name">{device.localName ?? <em className="muted">no name</em>}</td>
+      <td className="name">
+        {onSelect ? (
+          <button
+            type="button"
+            className="link"
+            aria-label={`Inspect the advertisement of ${name}`}
+            aria-pressed={selected}
+            onClick={() => onSelect(device)}
+          >
+            {device.localName ?? <em className="muted">no name</em>}
+          </button>
+        ) : (
+          (device.localName ?? <em className="muted">no name</em>)
+        )}
+      </td>
       <td className="mono">{device.address}</td>
       <td>
         {serviceLabels && <div className="ble-service-label">{serviceLabels}</div>}

@@ -2,10 +2,12 @@
 // advertises it) and each provisioning profile's (a blank board waiting for provisioning).
 // Either list failing to load only means fewer names, so their errors are not shown here.
 import { useCallback, useMemo } from 'react';
+import type { BoardGatt } from '../../../core/scenario/board-lint';
 import { useApi } from '../../lib/api-context';
 import { shownUuid } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 import type { UuidChoice } from './ScanView';
+import { useNames } from './use-names';
 
 export function useUuidChoices(): UuidChoice[] {
   const api = useApi();
@@ -14,7 +16,11 @@ export function useUuidChoices(): UuidChoice[] {
   return useMemo(
     () =>
       merged([
-        ...(products.value ?? []).map((p) => ({ uuid: p.serviceUuid, label: p.name })),
+        ...(products.value ?? []).map((p) => ({
+          uuid: p.serviceUuid,
+          label: p.name,
+          productId: p.id,
+        })),
         ...(profiles.value ?? []).map((p) => ({ uuid: p.service, label: 'Blank (to provision)' })),
       ]),
     [products.value, profiles.value],
@@ -31,4 +37,35 @@ function merged(choices: UuidChoice[]): UuidChoice[] {
     byUuid.set(key, seen ? { ...seen, label: `${seen.label} / ${choice.label}` } : choice);
   }
   return [...byUuid.values()];
+}
+
+/**
+ * A checked board's services and characteristics as UUID suggestions, each with its name (the
+ * product's own, the board file's or the SIG's) and what it is.
+ */
+export function useBoardUuidChoices(productId: string, board: BoardGatt | undefined): UuidChoice[] {
+  const boardNames = useMemo(
+    () =>
+      Object.fromEntries(
+        (board?.services ?? []).flatMap((s) =>
+          [s, ...s.characteristics].flatMap((a) => (a.name ? [[a.uuid, a.name]] : [])),
+        ),
+      ),
+    [board],
+  );
+  const names = useNames(productId, boardNames);
+  return useMemo(
+    () =>
+      (board?.services ?? []).flatMap((s) => [
+        {
+          uuid: shownUuid(s.uuid),
+          label: `${names.nameOf(s.uuid, ['service']) ?? 'Unnamed'} (service)`,
+        },
+        ...s.characteristics.map((c) => ({
+          uuid: shownUuid(c.uuid),
+          label: `${names.nameOf(c.uuid, ['characteristic']) ?? 'Unnamed'} (characteristic: ${c.properties.join(', ')})`,
+        })),
+      ]),
+    [board, names],
+  );
 }

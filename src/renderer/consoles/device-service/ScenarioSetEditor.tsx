@@ -38,6 +38,8 @@ import { keepUnsavedDraft, unsavedDraft, type UnsavedDraft } from '../../lib/uns
 import { useResource } from '../../lib/use-resource';
 import { ScenarioForm, type Draft } from './ScenarioForm';
 import { ScenarioJson } from './ScenarioJson';
+import { useBoardUuidChoices } from '../ble-bench/use-uuid-choices';
+import { shownUuid } from '../../lib/format';
 
 /** Each load gets a fresh number so the draft editor restarts from what was loaded. */
 let loads = 0;
@@ -114,6 +116,7 @@ function DraftEditor({
 }) {
   const api = useApi();
   const uuidListId = useId();
+  const boardChoices = useBoardUuidChoices(product.id, board);
   const fileInput = useRef<HTMLInputElement>(null);
   const [saved, setSaved] = useState(initial);
   // The text of what the platform holds (or of the empty draft when it holds nothing).
@@ -349,6 +352,18 @@ function DraftEditor({
         <option value={product.serviceUuid}>service UUID</option>
         <option value={product.psdiServiceUuid}>PSDI service UUID</option>
         <option value={product.psdiCharacteristicUuid}>PSDI characteristic UUID</option>
+        {boardChoices
+          .filter(
+            (c) =>
+              ![product.serviceUuid, product.psdiServiceUuid, product.psdiCharacteristicUuid]
+                .map(shownUuid)
+                .includes(c.uuid),
+          )
+          .map((c) => (
+            <option key={c.uuid} value={c.uuid} data-testid="board-uuid-choice">
+              {c.label}
+            </option>
+          ))}
       </datalist>
 
       {view === 'form' ? (

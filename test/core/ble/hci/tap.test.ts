@@ -7,6 +7,7 @@ import { HCI_ERROR, SMP_FAILURE } from '../../../../src/core/ble/hci/codes';
 import type { HciDevice, HciSocket } from '../../../../src/core/ble/hci/socket';
 import {
   HciTap,
+  type AdvertisingReport,
   type AttErrorReport,
   type SecurityFailure,
 } from '../../../../src/core/ble/hci/tap';
@@ -287,5 +288,40 @@ describe('HciTap', () => {
     expect(log).toEqual([`attError ${ATT_ERROR.insufficientAuthentication}`]);
     tap.removeAllListeners('attError');
     expect(tap.listenerCount('attError')).toBe(0);
+  });
+
+  it('reports each LE Advertising Report with its AD bytes before noble reads the event', () => {
+    const { inner, tap, log } = rig();
+    const reports: AdvertisingReport[] = [];
+    tap.on('advertisingReport', (report) => {
+      reports.push(report);
+      log.push(`advertisingReport ${report.eventType}`);
+    });
+    // Vol 4, Part E, 7.7.65.2: two reports, an ADV_IND from 01:02:03:04:05:06 with flags,
+    // and a SCAN_RSP from the same board with its name, each with its RSSI.
+    const event = hex(
+      '04 3e 1e 02 02' +
+        ' 00 00 060504030201 03 020106 c5' +
+        ' 04 00 060504030201 05 0409414243 c5',
+    );
+    inner.receive(event);
+    expect(reports).toEqual([
+      { eventType: 0, peripheralId: '010203040506', data: Uint8Array.from([2, 1, 6]) },
+      {
+        eventType: 4,
+        peripheralId: '010203040506',
+        data: Uint8Array.from([4, 9, 0x41, 0x42, 0x43]),
+      },
+    ]);
+    expect(log).toEqual([
+      'advertisingReport 0',
+      'advertisingReport 4',
+      `data ${event.toString('hex')}`,
+    ]);
+
+    // A report whose data runs past the event is counted malformed and passed on unreported.
+    inner.receive(hex('04 3e 0d 02 01 00 00 060504030201 09 0201'));
+    expect(reports).toHaveLength(2);
+    expect(tap.counts.malformed).toBe(1);
   });
 });

@@ -1,0 +1,69 @@
+// The names and value formats the user gave characteristics, per trial product (or `bench` for
+// boards of no product), kept in the data folder as `names.json`. Keys are the full 128-bit
+// UUID, so a name typed against "2a19" and one against its 128-bit form are the same entry.
+import { join } from 'node:path';
+import { z } from 'zod';
+import { nameKey } from '../../ble/names/resolver';
+import type { ValueFormat } from '../../ble/values/value-format';
+import { nameMapSchema, type NameMap } from '../contracts/ble';
+import { AppFailure } from '../errors';
+import { readJsonFile, writeJsonFile } from '../json-file';
+
+const fileSchema = z.object({ scopes: z.record(z.string(), nameMapSchema) });
+type NamesFile = z.output<typeof fileSchema>;
+
+const empty = (): NameMap => ({ names: {}, formats: {} });
+
+export class NameStore {
+  /** One change at a time, so two quick renames never lose one another. */
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly dataDir: string) {}
+
+  private get file(): string {
+    return join(this.dataDir, 'names.json');
+  }
+
+  private async read(): Promise<NamesFile> {
+    return (await readJsonFile(this.file, fileSchema, { scopes: {} })).value;
+  }
+
+  async get(scope: string): Promise<NameMap> {
+    await this.chain;
+    return (await this.read()).scopes[scope] ?? empty();
+  }
+
+  setName(scope: string, uuid: string, name: string): Promise<NameMap> {
+    return this.change(scope, uuid, (map, key) => {
+      if (name === '') delete map.names[key];
+      else map.names[key] = name;
+    });
+  }
+
+  setFormat(scope: string, uuid: string, format: ValueFormat | null): Promise<NameMap> {
+    return this.change(scope, uuid, (map, key) => {
+      if (format === null) delete map.formats[key];
+      else map.formats[key] = format;
+    });
+  }
+
+  private change(
+    scope: string,
+    uuid: string,
+    edit: (map: NameMap, key: string) => void,
+  ): Promise<NameMap> {
+    const key = nameKey(uuid);
+    if (key === undefined)
+      throw AppFailure.field('uuid', 'must be a UUID (16-, 32- or 128-bit hex)');
+    const run = this.chain.then(async () => {
+      const file = await this.read();
+      const map = file.scopes[scope] ?? empty();
+      edit(map, key);
+      file.scopes[scope] = map;
+      await writeJsonFile(this.file, file);
+      return map;
+    });
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+}
