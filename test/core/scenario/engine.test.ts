@@ -321,7 +321,8 @@ describe('the scenario engine on the simulated bench', () => {
     // The record says how long was asked, and the run ended then (the link's close aside).
     const stopped = events.at(-1);
     expect(stopped).toMatchObject({ kind: 'stopped', reason: 'duration', durationMs: 2_000 });
-    const took = (stopped?.at ?? 0) - started;
+    if (stopped?.kind !== 'stopped') throw new Error('the run did not end with a stopped event');
+    const took = stopped.at - started;
     expect(took).toBeGreaterThanOrEqual(2_000);
     expect(took).toBeLessThan(2_100);
   });
