@@ -3,6 +3,7 @@
 // webhook deliveries). Not part of the platform; loopback only.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { userIdField } from '../platform/user-id';
 import { parseOr400, type EmulatorContext } from './area';
 import type { Faults } from './faults';
 import {
@@ -16,10 +17,7 @@ import {
 const channelInput = z.object({ name: z.string().trim().min(1).max(100).default('Channel') });
 const userInput = z.object({
   displayName: z.string().trim().min(1).max(100).default('Bench user'),
-  userId: z
-    .string()
-    .regex(/^U[0-9a-f]{32}$/, 'must match U followed by 32 lowercase hex digits')
-    .optional(),
+  userId: userIdField.optional(),
 });
 const logQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
 const deliveriesQuery = logQuery.extend({

@@ -1,5 +1,6 @@
 // Browser-safe shapes of the emulator's admin API, shared by the admin client and the contract.
 import { z } from 'zod';
+import { userIdField } from '../platform/user-id';
 
 const pathPrefix = z.string().startsWith('/', 'must start with /').optional();
 const count = z.number().int().min(1).max(10_000).default(1);
@@ -100,7 +101,7 @@ export const webhookUrlInputSchema = z.object({
 });
 
 export const mintUserTokenInputSchema = z.object({
-  userId: z.string().regex(/^U[0-9a-f]{32}$/, 'must match U followed by 32 lowercase hex digits'),
+  userId: userIdField,
   /** Defaults to the first channel. */
   channelId: z.string().regex(/^\d+$/, 'must be a channel ID').optional(),
   scopes: z.array(z.string().regex(/^\S+$/, 'must be one scope without spaces')).default([]),

@@ -10,15 +10,15 @@ import {
   friendshipInputSchema,
   mintCodeInputSchema,
   profileExtrasInputSchema,
-  USER_ID_PATTERN,
   type MintedCode,
   type TokenStateView,
 } from './schema';
+import { userIdField } from '../user-id';
 import { LoginState, randomToken } from './state';
 
 const friendshipQuery = z.object({
   channelId: z.string({ error: 'is required' }).regex(/^\d+$/, 'must be a channel ID'),
-  userId: z.string({ error: 'is required' }).regex(USER_ID_PATTERN, 'must match U[0-9a-f]{32}'),
+  userId: userIdField,
 });
 
 export function adminRoutes(app: FastifyInstance, ctx: EmulatorContext): void {

@@ -11,7 +11,8 @@ import {
 } from '../../emulator/area';
 import { sql } from '../../emulator/store';
 import { RateLimiter, withinRate } from './rate-limit';
-import { markAsReadBodySchema, USER_ID_PATTERN, type ReadMark } from './schema';
+import { USER_ID_PATTERN } from '../user-id';
+import { markAsReadBodySchema, type ReadMark } from './schema';
 
 function routes(
   app: FastifyInstance,

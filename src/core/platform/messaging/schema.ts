@@ -2,8 +2,6 @@
 // Browser-safe.
 import { z } from 'zod';
 
-export const USER_ID_PATTERN = /^U[0-9a-f]{32}$/;
-
 export const markAsReadBodySchema = z.object({
   chat: z.object(
     {

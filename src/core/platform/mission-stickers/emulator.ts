@@ -13,12 +13,12 @@ import {
 import { ChannelPermissions } from '../../emulator/channel-permissions';
 import { sql, type Db } from '../../emulator/store';
 import { fieldErrors } from '../field-errors';
+import { USER_ID_PATTERN } from '../user-id';
 import {
   MISSION_ERRORS,
   missionBodySchema,
   stickerSetInputSchema,
   stickerUserInputSchema,
-  USER_ID_PATTERN,
   type MissionState,
   type StickerSet,
 } from './schema';

@@ -2,8 +2,6 @@
 // answers with, and the sticker-set state the emulator's admin API sets. Browser-safe.
 import { z } from 'zod';
 
-export const USER_ID_PATTERN = /^U[0-9a-f]{32}$/;
-
 /** Seed 002 §7: each error's `message`, exactly. */
 export const MISSION_ERRORS = {
   invalidRequest: { status: 400, message: 'invalid request' },

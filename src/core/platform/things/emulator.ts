@@ -14,6 +14,7 @@ import {
 import { nextSequence, sql, type Db } from '../../emulator/store';
 import type { WebhookDelivery } from '../../emulator/webhooks';
 import { deliverScenarioResultsInputSchema, SCENARIO_RESULT_KIND } from './event-schema';
+import { userIdField } from '../user-id';
 import { dryRunDeviceId, scenarioResultEnvelope } from './events';
 import {
   createTrialProductSchema,
@@ -21,7 +22,6 @@ import {
   PLATFORM_PSDI_SERVICE_UUID,
   scenarioSetInputSchema,
   TRIAL_PRODUCT_LIMIT,
-  USER_ID_PATTERN,
   type Device,
   type ScenarioSet,
   type TrialProduct,
@@ -31,13 +31,12 @@ import {
 const SERVICE_UUID_PREFIX = '9d5e0000-4a1b-4c8e-9f0d-';
 const FIRST_PRODUCT_ID = 3_000_000_000;
 
-const userIdParam = z.string().regex(USER_ID_PATTERN, 'must match U[0-9a-f]{32}');
 const registerDeviceInput = z.object({
   productId: z.string({ error: 'is required' }).min(1, 'is required'),
   productSpecificDeviceId: z.string({ error: 'is required' }).trim().min(1, 'is required').max(256),
-  userId: userIdParam.optional(),
+  userId: userIdField.optional(),
 });
-const linkInput = z.object({ deviceId: z.string({ error: 'is required' }), userId: userIdParam });
+const linkInput = z.object({ deviceId: z.string({ error: 'is required' }), userId: userIdField });
 
 interface ProductRow {
   id: string;
@@ -114,7 +113,7 @@ function routes(app: FastifyInstance, { db, clock }: EmulatorContext): void {
   app.get<{ Params: { productId: string; userId: string } }>(
     '/things/v1/products/:productId/users/:userId/links',
     async (req, reply) => {
-      const userId = parseOr400(z.object({ userId: userIdParam }), req.params, reply)?.userId;
+      const userId = parseOr400(z.object({ userId: userIdField }), req.params, reply)?.userId;
       if (!userId) return;
       const product = ownedProduct(db, req.params.productId, callerChannel(req).channelId);
       if (!product) return productGone(reply);

@@ -3,7 +3,7 @@
 // bodies with these.
 import { z } from 'zod';
 import { scenarioResultSchema } from '../../scenario/schema';
-import { USER_ID_PATTERN } from './schema';
+import { userIdField } from '../user-id';
 
 /** The delivery kind the emulator keeps these under (`GET /__admin/webhooks?kind=`). */
 export const SCENARIO_RESULT_KIND = 'things.scenarioResult';
@@ -41,7 +41,7 @@ export const deliverScenarioResultsInputSchema = z.object(
       .min(1, 'must not be empty')
       .max(256, 'must be at most 256 characters')
       .optional(),
-    userId: z.string().regex(USER_ID_PATTERN, 'must match U[0-9a-f]{32}').optional(),
+    userId: userIdField.optional(),
     results: z
       .array(scenarioResultSchema, { error: 'is required and must be an array' })
       .min(1, 'must hold at least one result')

@@ -3,7 +3,6 @@
 import { z } from 'zod';
 
 export const TRIAL_PRODUCT_LIMIT = 10;
-export const USER_ID_PATTERN = /^U[0-9a-f]{32}$/;
 /**
  * The PSDI service and characteristic the platform hands out with every trial product, the
  * pair its starter firmware serves (docs/decisions.md, Device service).
