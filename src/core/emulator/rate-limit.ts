@@ -1,6 +1,6 @@
-// Per-channel, per-operation request rate limits (seed 002 §8: 2,000 per second), counted on
-// the real clock: a rate is about how fast requests arrive, which moving the virtual clock
-// forward must not change.
+// Per-channel, per-operation request rate limits (docs/platform-api.md#rate-limits: 2,000 per
+// second), counted on the real clock: a rate is about how fast requests arrive, which moving the
+// virtual clock forward must not change.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Seed 002 §8. */

@@ -1,6 +1,7 @@
 // Who is calling a mini-app endpoint and what their channel may do: the emulator's per-channel
-// settings (mini app, BLE, service messages and in-app purchase permission) and the channel
-// access tokens of each kind (seed 001 §5), shared by the embed, service-messages and iap areas.
+// settings (mini app, BLE, service messages and in-app purchase permission) and the channel access
+// tokens of each kind (docs/platform-api.md#conventions), shared by the embed, service-messages and
+// iap areas.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Channel, Directory } from '../channels';

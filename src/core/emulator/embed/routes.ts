@@ -1,6 +1,6 @@
-// Embedded-app server API emulator (seed 001 §4, `/embed/v1/apps`): up to 30 apps per channel,
-// partial updates, a 404 list when a channel has none. Its admin API holds what the platform
-// knows of a channel (mini app, BLE, permissions) and issues channel tokens of each kind.
+// Embedded-app server API emulator (docs/platform-api.md#embed, `/embed/v1/apps`): up to 30 apps
+// per channel, partial updates, a 404 list when a channel has none. Its admin API holds what the
+// platform knows of a channel (mini app, BLE, permissions) and issues channel tokens of each kind.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { notFound, parseOr400, type EmulatorArea, type EmulatorContext } from '../area';

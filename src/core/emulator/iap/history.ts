@@ -1,6 +1,6 @@
-// Webhook history paging (seed 001 §4): a 7-day window with inclusive bounds, ascending by the
-// time delivery started, and an opaque cursor that is only honoured while every other query
-// parameter stays the same (otherwise paging starts again from the first page).
+// Webhook history paging (docs/platform-api.md#iap-server): a 7-day window with inclusive bounds,
+// ascending by the time delivery started, and an opaque cursor that is only honoured while every
+// other query parameter stays the same (otherwise paging starts again from the first page).
 import type { HistoryQuery } from '../../platform/iap/schema';
 
 export interface CursorPosition {

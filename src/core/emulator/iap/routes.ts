@@ -1,4 +1,4 @@
-// In-app purchase emulator (seed 001 §4, §6, §7): reserve with a user access token, every
+// In-app purchase emulator (docs/platform-api.md#iap): reserve with a user access token, every
 // errorCode of §7, orders the admin API completes or refunds (each sending a signed
 // purchaseComplete or refundComplete webhook), and the webhook history of purchase events.
 import { randomUUID } from 'node:crypto';

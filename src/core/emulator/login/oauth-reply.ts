@@ -89,7 +89,10 @@ export function userTokenOr401(
   return undefined;
 }
 
-/** Scopes as the token set and verify list them: `email` is never shown (seed 000 §2). */
+/**
+ * Scopes as the token set and verify list them: `email` is never shown
+ * (docs/platform-api.md#login-endpoints).
+ */
 export function scopeString(scopes: readonly string[]): string {
   return scopes.filter((s) => s !== 'email').join(' ');
 }

@@ -1,6 +1,6 @@
-// Emulator of the old mark-as-read call (seed 002 §4): 200 `{}` for a known user, 400 for an
-// invalid one, 2,000 requests per second. The admin API lists what was marked, since the
-// "Read" label itself lives in a client the emulator does not have.
+// Emulator of the old mark-as-read call (docs/platform-api.md#messaging): 200 `{}` for a known
+// user, 400 for an invalid one, 2,000 requests per second. The admin API lists what was marked,
+// since the "Read" label itself lives in a client the emulator does not have.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { callerChannel, parseOr400, type EmulatorArea, type EmulatorContext } from '../area';

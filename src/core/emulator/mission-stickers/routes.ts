@@ -1,7 +1,7 @@
-// Mission stickers emulator (seed 002 §4, §7): `POST /shop/v3/mission` with every documented
-// error reachable through state the admin API sets — sticker sets (mission or not, sales
-// period, regions, permitted channels, minimum app version, a failing backend), each channel's
-// API permission and each user's country and app version.
+// Mission stickers emulator (docs/platform-api.md#mission-stickers): `POST /shop/v3/mission` with
+// every documented error reachable through state the admin API sets — sticker sets (mission or not,
+// sales period, regions, permitted channels, minimum app version, a failing backend), each
+// channel's API permission and each user's country and app version.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { callerChannel, parseOr400, type EmulatorArea, type EmulatorContext } from '../area';

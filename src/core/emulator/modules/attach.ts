@@ -1,6 +1,6 @@
-// Attach (seed 002 §4): the module channel provider exchanges the authorization code the
-// account admin approved for the account's bot ID. Served at `/module/auth/v1/token` on the
-// emulator's own host, which stands in for the platform's separate manager URL.
+// Attach (docs/platform-api.md#modules): the module channel provider exchanges the authorization
+// code the account admin approved for the account's bot ID. Served at `/module/auth/v1/token` on
+// the emulator's own host, which stands in for the platform's separate manager URL.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../area';

@@ -1,4 +1,4 @@
-// Module webhook events (seed 002 §2, §6) in their envelope, sent signed to the module
+// Module webhook events (docs/platform-api.md#modules) in their envelope, sent signed to the module
 // channel's webhook URL through the emulator's dispatcher.
 import type { EmulatorContext } from '../area';
 import { webhookEventId } from '../../webhooks/event-id';

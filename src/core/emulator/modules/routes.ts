@@ -1,7 +1,7 @@
-// Module channels emulator (seed 002 §3–§8): attach, detach, chat control and the bot list,
-// with module webhook events to each module channel. Time-driven transitions (a `ttl` running
-// out, the detach three months after an account is deleted) follow the virtual clock: expiry
-// is read at every look, and deletion detaches happen at the next module call or admin read.
+// Module channels emulator (docs/platform-api.md#modules): attach, detach, chat control and the bot
+// list, with module webhook events to each module channel. Time-driven transitions (a `ttl` running
+// out, the detach three months after an account is deleted) follow the virtual clock: expiry is
+// read at every look, and deletion detaches happen at the next module call or admin read.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { callerChannel, parseOr400, type EmulatorArea, type EmulatorContext } from '../area';

@@ -1,6 +1,6 @@
-// The module area's tables and the state machines of seed 002 §3 over them: attachments
-// (attached, suspended, detached), chat control per account and chat, authorization codes and
-// bot-list continuation tokens. Pure state: events are the caller's business.
+// The module area's tables and the state machines of docs/platform-api.md#modules-states over them:
+// attachments (attached, suspended, detached), chat control per account and chat, authorization
+// codes and bot-list continuation tokens. Pure state: events are the caller's business.
 import { randomBytes } from 'node:crypto';
 import { readMeta, sql, writeMeta, type Db } from '../store';
 import {

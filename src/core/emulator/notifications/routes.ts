@@ -1,7 +1,7 @@
-// Notification messages emulator (seed 002 §4, §7, §8): template (202) and flexible (200)
-// sends to hashed phone numbers, the four 422 causes driven by phone users the admin API
-// seeds, the endpoint permission (403), a template catalogue ("account cannot use the
-// template"), daily counts in UTC+9, and 2,000 requests per second per call.
+// Notification messages emulator (docs/platform-api.md#notifications): template (202) and flexible
+// (200) sends to hashed phone numbers, the four 422 causes driven by phone users the admin API
+// seeds, the endpoint permission (403), a template catalogue ("account cannot use the template"),
+// daily counts in UTC+9, and 2,000 requests per second per call.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { callerChannel, parseOr400, type EmulatorArea, type EmulatorContext } from '../area';

@@ -1,6 +1,7 @@
-// Service messages emulator (seed 001 §3, §4, `/message/v3/notifier`): one notification token
-// per user access token, living 1 year and good for 5 sends; each send renews the token value,
-// and the send that finds it expired or uses the last count goes out without renewing it.
+// Service messages emulator (docs/platform-api.md#service-messages, `/message/v3/notifier`): one
+// notification token per user access token, living 1 year and good for 5 sends; each send renews
+// the token value, and the send that finds it expired or uses the last count goes out without
+// renewing it.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';

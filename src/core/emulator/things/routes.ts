@@ -1,6 +1,6 @@
-// Device service emulator (seed 002 §4): trial products (≤ 10 per channel), scenario sets
-// with revisions, devices and links. The admin API registers devices and links them to users,
-// standing in for the messaging client a real user would link with.
+// Device service emulator (docs/platform-api.md#things-endpoints): trial products (≤ 10 per
+// channel), scenario sets with revisions, devices and links. The admin API registers devices and
+// links them to users, standing in for the messaging client a real user would link with.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';

@@ -1,7 +1,7 @@
-// Video service emulator (seed 002 §4): the ten GET operations over the seeded catalogue, each
-// answering `{header, body}`. Every call must name the caller's channel (`platformChannelId`)
-// and `country=th`; clip search matches every word of the query in clip titles and feeds the
-// last hour's search ranking.
+// Video service emulator (docs/platform-api.md#video): the ten GET operations over the seeded
+// catalogue, each answering `{header, body}`. Every call must name the caller's channel
+// (`platformChannelId`) and `country=th`; clip search matches every word of the query in clip
+// titles and feeds the last hour's search ranking.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { callerChannel, type EmulatorArea, type EmulatorContext } from '../area';

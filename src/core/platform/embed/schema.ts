@@ -1,5 +1,5 @@
-// Embedded apps (seed 001 §2, §4): the add and update bodies with every rule, the listed app,
-// and the emulator's per-channel settings and channel-token kinds. Browser-safe.
+// Embedded apps (docs/platform-api.md#embed): the add and update bodies with every rule, the listed
+// app, and the emulator's per-channel settings and channel-token kinds. Browser-safe.
 import { z } from 'zod';
 
 export const EMBED_APP_LIMIT = 30;

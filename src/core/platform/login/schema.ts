@@ -1,6 +1,6 @@
-// Login and token resources of seed 000 (token sets, verification results, ID token claims,
-// profile, friendship, OAuth errors), their lifetimes and the emulator's admin inputs.
-// Browser-safe: the emulator, the client, the contract and the console share these.
+// Login and token resources of docs/platform-api.md#login (token sets, verification results, ID
+// token claims, profile, friendship, OAuth errors), their lifetimes and the emulator's admin
+// inputs. Browser-safe: the emulator, the client, the contract and the console share these.
 import { z } from 'zod';
 import { userIdField } from '../user-id';
 

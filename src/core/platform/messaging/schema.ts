@@ -1,5 +1,5 @@
-// The old mark-as-read call (seed 002 §4): its body and what the emulator remembers of it.
-// Browser-safe.
+// The old mark-as-read call (docs/platform-api.md#messaging): its body and what the emulator
+// remembers of it. Browser-safe.
 import { z } from 'zod';
 
 export const markAsReadBodySchema = z.object({

@@ -1,5 +1,5 @@
-// Mission stickers (seed 002 §4, §7): the request body, the error messages the platform
-// answers with, and the sticker-set state the emulator's admin API sets. Browser-safe.
+// Mission stickers (docs/platform-api.md#mission-stickers): the request body, the error messages
+// the platform answers with, and the sticker-set state the emulator's admin API sets. Browser-safe.
 import { z } from 'zod';
 
 /** Seed 002 §7: each error's `message`, exactly. */

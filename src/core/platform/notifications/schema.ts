@@ -1,5 +1,5 @@
-// Notification messages by phone number (seed 002 §2, §4, §7, §8): template and flexible send
-// bodies with every limit, daily counts, and the emulator's admin shapes (phone users and the
+// Notification messages by phone number (docs/platform-api.md#notifications): template and flexible
+// send bodies with every limit, daily counts, and the emulator's admin shapes (phone users and the
 // template catalogue). Browser-safe.
 import { z } from 'zod';
 

@@ -1,5 +1,5 @@
-// Mission stickers through HTTP: the send, and every error of seed 002 §7 with its exact
-// message, each reached through state the admin API sets.
+// Mission stickers through HTTP: the send, and every error of docs/platform-api.md#mission-stickers
+// with its exact message, each reached through state the admin API sets.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useEmulator } from '../../../helpers/emulator';
 
