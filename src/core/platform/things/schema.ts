@@ -26,7 +26,7 @@ export function base64ByteLength(data: string): number {
   return (data.length / 4) * 3 - padding;
 }
 
-// ---- responses: parsed tolerantly, properties may be added (docs/platform-api.md#conventions) ----
+// ---- responses: parsed tolerantly (docs/platform-api.md#conventions) ----
 
 export const trialProductSchema = z.object({
   id: z.string(),
