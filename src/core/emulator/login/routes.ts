@@ -378,16 +378,19 @@ function loginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     },
   });
 
-  app.get('/v2/profile', NONE, async (request, reply) => {
+  /** The caller's valid user access token with the profile scope, or undefined after 401/403. */
+  const profileTokenOr4xx = (request: FastifyRequest, reply: FastifyReply) => {
     const token = userTokenOr401(request, reply, userTokens);
+    if (token && !hasProfileScope(token)) {
+      oauthError(reply, 403, 'insufficient_scope', 'The access token lacks the profile scope');
+      return undefined;
+    }
+    return token;
+  };
+
+  app.get('/v2/profile', NONE, async (request, reply) => {
+    const token = profileTokenOr4xx(request, reply);
     if (!token) return;
-    if (!hasProfileScope(token))
-      return oauthError(
-        reply,
-        403,
-        'insufficient_scope',
-        'The access token lacks the profile scope',
-      );
     const user = state.profile(token.userId);
     if (!user) return oauthError(reply, 401, 'invalid_token', 'The token’s user no longer exists');
     return {
@@ -399,15 +402,8 @@ function loginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   });
 
   app.get('/friendship/v1/status', NONE, async (request, reply) => {
-    const token = userTokenOr401(request, reply, userTokens);
+    const token = profileTokenOr4xx(request, reply);
     if (!token) return;
-    if (!hasProfileScope(token))
-      return oauthError(
-        reply,
-        403,
-        'insufficient_scope',
-        'The access token lacks the profile scope',
-      );
     const channel = state.channel(token.channelId);
     if (!channel || !state.settings(channel).linkedAccount)
       return oauthError(
