@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { errorMessage } from '../core/errors/message';
 import { RESOURCES_DIR } from '../core/resources';
 import type { Runner } from './command';
 import { auditCommand } from './commands/audit';
@@ -117,7 +118,7 @@ async function main(): Promise<ExitCode> {
       code = await run({ session, out, interrupt: interrupt.signal });
     } catch (err) {
       code = exitCodeOf(err);
-      out.error(`devicebench: ${err instanceof Error ? err.message : String(err)}`);
+      out.error(`devicebench: ${errorMessage(err)}`);
       if (code === EXIT.failed && err instanceof Error && err.stack) out.error(err.stack);
     } finally {
       await session.close();
@@ -130,7 +131,7 @@ async function main(): Promise<ExitCode> {
   } catch (err) {
     const usage = err instanceof UsageError;
     process.stderr.write(
-      `devicebench: ${err instanceof Error ? err.message : String(err)}${usage ? '\n(devicebench <command> --help shows the flags)' : ''}\n`,
+      `devicebench: ${errorMessage(err)}${usage ? '\n(devicebench <command> --help shows the flags)' : ''}\n`,
     );
     return usage ? EXIT.usage : exitCodeOf(err);
   }

@@ -16,6 +16,7 @@ import type { AuditStore } from '../core/audit/store';
 import type { BleCentral } from '../core/ble/port';
 import { SimulatedBench } from '../core/ble/sim/bench';
 import { SIM_BOARDS_DIR } from '../core/ble/sim/board-file';
+import { errorMessage } from '../core/errors/message';
 import { EmulatorAdminClient } from '../core/emulator/admin-client';
 import type { RunningEmulator } from '../core/emulator/server';
 import { ThingsClient } from '../core/platform/things/client';
@@ -167,7 +168,7 @@ export class Session {
         port: 0,
       });
     } catch (err) {
-      throw new EnvironmentError(`the embedded emulator did not start: ${messageOf(err)}`);
+      throw new EnvironmentError(`the embedded emulator did not start: ${errorMessage(err)}`);
     }
     const channel = this.emulator.channels()[0];
     if (!channel) throw new EnvironmentError('the embedded emulator has no channel');
@@ -273,10 +274,6 @@ export class Session {
   private ensureDataDir(): void {
     mkdirSync(this.options.dataDir, { recursive: true });
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** LE Set Scan Enable (on) or LE Create Connection from the host: the session uses the radio. */

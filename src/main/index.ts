@@ -2,6 +2,7 @@
 // IPC binding and the window; on quit the service is closed before the process exits.
 import { app, BrowserWindow, dialog } from 'electron';
 import { startApp } from '../core/app/service';
+import { errorMessage } from '../core/errors/message';
 import { openKeychain } from '../core/secrets/keychain';
 import { launchBleUtility } from './ble-utility';
 import { bindIpc } from './ipc';
@@ -49,10 +50,7 @@ function run(): void {
         return stop;
       },
       (err: unknown) => {
-        dialog.showErrorBox(
-          'DeviceBench could not start',
-          err instanceof Error ? err.message : String(err),
-        );
+        dialog.showErrorBox('DeviceBench could not start', errorMessage(err));
         app.quit();
         return undefined;
       },

@@ -14,6 +14,7 @@ import {
 } from '../../core/app/ble/scenario-service';
 import { AppFailure } from '../../core/app/errors';
 import { realSimClock } from '../../core/ble/sim/clock';
+import { errorMessage } from '../../core/errors/message';
 import { fieldErrors } from '../../core/platform/field-errors';
 import {
   scenarioSetInputSchema,
@@ -358,9 +359,7 @@ async function hand(
   deliver: DeliverResult,
   result: Parameters<DeliverResult>[0],
 ): Promise<void> {
-  const problem = await deliver(result).catch((err: unknown) =>
-    err instanceof Error ? err.message : String(err),
-  );
+  const problem = await deliver(result).catch(errorMessage);
   if (problem !== undefined)
     ctx.out.error(`result of ${result.scenarioId} not delivered: ${problem}`);
 }

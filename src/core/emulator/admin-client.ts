@@ -1,7 +1,6 @@
 // Typed client for the emulator's admin API, used by the app's Emulator page and by tests.
 import { z } from 'zod';
 import { PlatformHttp, type HttpOptions } from '../platform/http';
-import type { DeliverScenarioResultsInput } from '../platform/things/event-schema';
 import { deviceSchema } from '../platform/things/schema';
 import {
   activitySchema,
@@ -12,10 +11,11 @@ import {
   mintUserTokenInputSchema,
   userSchema,
   userTokenSchema,
-  webhookDeliverySchema,
   webhookUrlInputSchema,
+  type DeliverScenarioResultsInput,
   type FaultInput,
 } from './schema';
+import { webhookDeliverySchema } from '../webhooks/schema';
 
 export class EmulatorAdminClient {
   private readonly http: PlatformHttp;

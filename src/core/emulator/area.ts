@@ -29,7 +29,7 @@ export interface EmulatorContext {
   activity: ActivityLog;
   /** Signed delivery to channels' webhook URLs, with every delivery kept. */
   webhooks: Webhooks;
-  /** User access tokens (seed 000), for every route that takes one. */
+  /** User access tokens (docs/platform-api.md#login), for every route that takes one. */
   userTokens: UserTokens;
 }
 

@@ -3,6 +3,7 @@
 // URLs and seeded channels. It answers loopback Host names, the address it listens on, and
 // each --allow-host name (docs/decisions.md, "Hardening").
 import { parseArgs } from 'node:util';
+import { errorMessage } from '../errors/message';
 import { startEmulator } from './server';
 
 const USAGE =
@@ -68,4 +69,4 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-main().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
+main().catch((err: unknown) => fail(errorMessage(err)));

@@ -1,5 +1,7 @@
 // Browser-safe shapes of the emulator's admin API, shared by the admin client and the contract.
 import { z } from 'zod';
+import { scenarioResultSchema } from '../platform/things/scenario-result';
+import { userIdField } from '../platform/user-id';
 
 const pathPrefix = z.string().startsWith('/', 'must start with /').optional();
 const count = z.number().int().min(1).max(10_000).default(1);
@@ -80,27 +82,13 @@ export const adminStateSchema = z.object({
   faults: z.array(faultSchema),
 });
 
-export const webhookDeliverySchema = z.object({
-  id: z.number(),
-  channelId: z.string(),
-  kind: z.string(),
-  url: z.string().nullable(),
-  body: z.string(),
-  signature: z.string(),
-  startedAt: z.number(),
-  finishedAt: z.number().optional(),
-  status: z.enum(['PENDING', 'SUCCESS', 'FAILED']),
-  responseStatus: z.number().optional(),
-  error: z.string().optional(),
-});
-
 export const webhookUrlInputSchema = z.object({
   channelId: z.string().regex(/^\d+$/, 'must be a channel ID'),
   url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).nullable(),
 });
 
 export const mintUserTokenInputSchema = z.object({
-  userId: z.string().regex(/^U[0-9a-f]{32}$/, 'must match U followed by 32 lowercase hex digits'),
+  userId: userIdField,
   /** Defaults to the first channel. */
   channelId: z.string().regex(/^\d+$/, 'must be a channel ID').optional(),
   scopes: z.array(z.string().regex(/^\S+$/, 'must be one scope without spaces')).default([]),
@@ -119,3 +107,25 @@ export const userTokenSchema = z.object({
   deauthorizedAt: z.number().optional(),
   state: z.enum(['valid', 'expired', 'revoked', 'deauthorized']),
 });
+
+/** At most this many scenario results per admin call; each is its own envelope. */
+export const SCENARIO_RESULTS_PER_CALL = 100;
+
+export const deliverScenarioResultsInputSchema = z.object(
+  {
+    productId: z.string({ error: 'is required' }).min(1, 'is required'),
+    productSpecificDeviceId: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .min(1, 'must not be empty')
+      .max(256, 'must be at most 256 characters')
+      .optional(),
+    userId: userIdField.optional(),
+    results: z
+      .array(scenarioResultSchema, { error: 'is required and must be an array' })
+      .min(1, 'must hold at least one result')
+      .max(SCENARIO_RESULTS_PER_CALL, `must hold at most ${SCENARIO_RESULTS_PER_CALL} results`),
+  },
+  { error: 'must be a JSON object' },
+);
+export type DeliverScenarioResultsInput = z.input<typeof deliverScenarioResultsInputSchema>;

@@ -14,7 +14,7 @@ import { boundJsonDepth } from '../net/json-body';
 import { admitLoopback, type LoopbackGuardOptions } from '../net/loopback-guard';
 import { MAX_REQUEST_BYTES, REQUEST_ID_HEADER } from '../platform/http';
 import { ActivityLog } from './activity-log';
-import { adminRoutes } from './admin';
+import { adminRoutes } from './admin-routes';
 import type { EmulatorArea, EmulatorContext } from './area';
 import { PLATFORM_AREAS } from './areas';
 import { Directory, type Channel } from './channels';

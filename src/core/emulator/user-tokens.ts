@@ -1,7 +1,7 @@
 // User access tokens, shared by every area that takes `Authorization: Bearer <ACCESS_TOKEN>`
-// (profile, userinfo, in-app purchase, service messages). The login area issues them through
-// its OAuth flow; the admin API mints them directly, so other areas can be exercised without
-// going through login. States follow seed 000 §3, driven by the virtual clock.
+// (profile, userinfo, in-app purchase, service messages). The login area issues them through its
+// OAuth flow; the admin API mints them directly, so other areas can be exercised without going
+// through login. States follow docs/platform-api.md#login-lifecycle, driven by the virtual clock.
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { sql, type Db } from './store';
@@ -123,7 +123,10 @@ export class UserTokens {
     ).run(this.now(), accessToken);
   }
 
-  /** Deauthorizes every token of the token's user on its channel (seed 000 §4 deauthorize). */
+  /**
+   * Deauthorizes every token of the token's user on its channel
+   * (docs/platform-api.md#login-endpoints deauthorize).
+   */
   deauthorize(token: UserAccessToken): void {
     sql(
       this.db,

@@ -2,29 +2,11 @@
 // event envelope and it signs the body with the channel secret, POSTs it, and keeps the
 // delivery (status, response, timing) so the admin API, the UI and history endpoints can show it.
 import { postWithSignature } from '../webhooks/send';
+import type { WebhookDelivery } from '../webhooks/schema';
 import { signBody } from '../webhooks/signature';
 import type { Directory } from './channels';
 import type { Clock } from './clock';
 import { sql, type Db } from './store';
-
-export type DeliveryStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
-
-export interface WebhookDelivery {
-  id: number;
-  channelId: string;
-  /** What sent it, e.g. `iap.purchaseComplete`, `module.attached`. */
-  kind: string;
-  url: string | null;
-  /** The exact JSON body that was signed and sent. */
-  body: string;
-  signature: string;
-  /** Virtual-clock ms when delivery started. */
-  startedAt: number;
-  finishedAt?: number;
-  status: DeliveryStatus;
-  responseStatus?: number;
-  error?: string;
-}
 
 interface Row {
   id: number;
@@ -35,7 +17,7 @@ interface Row {
   signature: string;
   started_at: number;
   finished_at: number | null;
-  status: DeliveryStatus;
+  status: WebhookDelivery['status'];
   response_status: number | null;
   error: string | null;
 }
@@ -102,7 +84,7 @@ export class Webhooks {
     ).run(channelId, kind, url, body, signature, this.clock.now());
     const id = Number(lastInsertRowid);
 
-    let outcome: { status: DeliveryStatus; responseStatus?: number; error?: string };
+    let outcome: { status: WebhookDelivery['status']; responseStatus?: number; error?: string };
     if (!channel) outcome = { status: 'FAILED', error: `no channel ${channelId}` };
     else if (!url) outcome = { status: 'FAILED', error: 'no webhook URL is set for the channel' };
     else

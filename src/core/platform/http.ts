@@ -2,6 +2,7 @@
 // token, the 2 MB request guard, 429 backoff, and error bodies turned into typed errors that
 // carry the status, body and x-platform-request-id.
 import type { z } from 'zod';
+import { causeMessage } from '../errors/message';
 
 export const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 export const REQUEST_ID_HEADER = 'x-platform-request-id';
@@ -118,9 +119,11 @@ export class PlatformHttp {
     try {
       return await this.fetch(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (err) {
-      const cause = err instanceof Error ? (err.cause ?? err) : err;
-      const reason = cause instanceof Error ? cause.message : String(cause);
-      throw new PlatformUnreachableError(method, path, `cannot reach ${url.origin} (${reason})`);
+      throw new PlatformUnreachableError(
+        method,
+        path,
+        `cannot reach ${url.origin} (${causeMessage(err)})`,
+      );
     }
   }
 

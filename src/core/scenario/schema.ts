@@ -3,40 +3,15 @@
 // the timeline events, and the findings of validation and board lint. Browser-safe: zod only.
 import { z } from 'zod';
 import { ACTION_TYPES, TRIGGER_TYPES } from '../platform/things/schema';
-
-export const RESULT_CODES = [
-  'SUCCESS',
-  /** The board answered an ATT error, or has no such service or characteristic. */
-  'GATT_ERROR',
-  /** The link dropped, or the board stopped answering, while the scenario ran. */
-  'BLE_CONNECTION_ERROR',
-  /** Anything else the client could not do (a bug, an unusable action). */
-  'RUNTIME_ERROR',
-] as const;
-export type ResultCode = (typeof RESULT_CODES)[number];
-
-export const actionResultSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('void') }),
-  /** A GATT_READ: the bytes read, base64. */
-  z.object({ type: z.literal('binary'), data: z.string() }),
-]);
-export type ActionResult = z.infer<typeof actionResultSchema>;
-
-export const scenarioResultSchema = z.object({
-  scenarioId: z.string(),
-  /** The set's revision; 0 for an editor draft that was never saved. */
-  revision: z.number().int(),
-  /** ms since the epoch. */
-  startTime: z.number(),
-  endTime: z.number(),
-  resultCode: z.enum(RESULT_CODES),
-  /** One per action that completed, in order; all of them when `resultCode` is SUCCESS. */
-  actionResults: z.array(actionResultSchema),
-  /** base64 of the notification that triggered a BLE_NOTIFICATION scenario. */
-  bleNotificationPayload: z.string().optional(),
-  errorReason: z.string().optional(),
-});
-export type ScenarioResult = z.infer<typeof scenarioResultSchema>;
+import { scenarioResultSchema } from '../platform/things/scenario-result';
+export {
+  RESULT_CODES,
+  actionResultSchema,
+  scenarioResultSchema,
+  type ActionResult,
+  type ResultCode,
+  type ScenarioResult,
+} from '../platform/things/scenario-result';
 
 /** A scenario set ready to run: what the platform holds (or the editor's draft, ids filled in). */
 export const runnableSetSchema = z.object({

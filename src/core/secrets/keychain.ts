@@ -1,6 +1,8 @@
 // Channel secrets in the OS keychain (macOS Keychain, Windows Credential Manager, the Secret
 // Service on Linux) through keytar. When there is no usable keychain the app still works, with
 // secrets held in memory, and says so in plain words.
+import { withTimeout } from '../async/timeout';
+import { errorMessage } from '../errors/message';
 import {
   MemoryCredentialStore,
   type CredentialStore,
@@ -39,11 +41,16 @@ export async function openKeychain(
   try {
     keytar = await (options.load ?? loadKeytar)();
   } catch (err) {
-    return inMemory(`the keychain module could not be loaded: ${messageOf(err)}`);
+    return inMemory(`the keychain module could not be loaded: ${errorMessage(err)}`);
   }
   try {
     // A read of an account that never exists: it reaches the keychain without touching secrets.
-    await withTimeout(keytar.getPassword(service, PROBE_ACCOUNT), options.probeTimeoutMs ?? 15_000);
+    const ms = options.probeTimeoutMs ?? 15_000;
+    await withTimeout(
+      keytar.getPassword(service, PROBE_ACCOUNT),
+      ms,
+      () => new ProbeTimeout(`did not answer within ${ms / 1000} s`),
+    );
   } catch (err) {
     return inMemory(explain(err));
   }
@@ -61,7 +68,7 @@ class KeychainCredentialStore implements CredentialStore {
     try {
       return (await this.keytar.getPassword(this.service, account)) ?? undefined;
     } catch (err) {
-      throw new Error(`The OS keychain could not read the secret ${account}: ${messageOf(err)}`);
+      throw new Error(`The OS keychain could not read the secret ${account}: ${errorMessage(err)}`);
     }
   }
 
@@ -69,7 +76,9 @@ class KeychainCredentialStore implements CredentialStore {
     try {
       await this.keytar.setPassword(this.service, account, secret);
     } catch (err) {
-      throw new Error(`The OS keychain could not store the secret ${account}: ${messageOf(err)}`);
+      throw new Error(
+        `The OS keychain could not store the secret ${account}: ${errorMessage(err)}`,
+      );
     }
   }
 
@@ -77,7 +86,9 @@ class KeychainCredentialStore implements CredentialStore {
     try {
       await this.keytar.deletePassword(this.service, account);
     } catch (err) {
-      throw new Error(`The OS keychain could not delete the secret ${account}: ${messageOf(err)}`);
+      throw new Error(
+        `The OS keychain could not delete the secret ${account}: ${errorMessage(err)}`,
+      );
     }
   }
 }
@@ -94,25 +105,13 @@ function inMemory(why: string): { store: CredentialStore; status: KeychainStatus
 
 class ProbeTimeout extends Error {}
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ProbeTimeout(`did not answer within ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 /** Turns keytar's low-level failures into something a bench engineer can act on. */
 function explain(err: unknown): string {
-  const message = messageOf(err);
+  const message = errorMessage(err);
   if (err instanceof ProbeTimeout) return `the keychain ${message} (is it locked?)`;
   if (/org\.freedesktop\.secrets|ServiceUnknown|not provided by any \.service/i.test(message))
     return 'no Secret Service such as GNOME Keyring or KWallet is running';
   if (/D-Bus|DBUS_SESSION_BUS_ADDRESS/i.test(message))
     return 'there is no desktop session bus (D-Bus) to reach GNOME Keyring or KWallet';
   return `the keychain refused access: ${message}`;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

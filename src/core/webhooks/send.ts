@@ -1,6 +1,7 @@
 // Sends one webhook as the platform does: the JSON body signed with the channel secret in
 // `x-platform-signature`. The emulator's dispatcher uses it for every delivery, and the app to
 // deliver straight to a bot's own webhook URL.
+import { causeMessage } from '../errors/message';
 import { signBody, SIGNATURE_HEADER } from './signature';
 
 /** Real time allowed for the receiver to answer; the platform's own limit is not in the seeds. */
@@ -56,11 +57,9 @@ export async function postWithSignature(
           signature,
         };
   } catch (err) {
-    // fetch wraps the network error ("fetch failed"); its cause names what went wrong.
-    const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
     return {
       status: 'FAILED',
-      error: cause instanceof Error ? cause.message : String(cause),
+      error: causeMessage(err),
       signature,
     };
   }

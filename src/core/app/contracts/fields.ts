@@ -1,9 +1,9 @@
 // Input fields several areas share, so they are checked and worded the same everywhere.
 import { z } from 'zod';
-import { USER_ID_PATTERN } from '../../platform/things/schema';
+import { userIdField } from '../../platform/user-id';
 
 export const productId = z.string().trim().min(1, 'is required');
-export const userId = z.string().trim().regex(USER_ID_PATTERN, 'must match U[0-9a-f]{32}');
+export const userId = z.string().trim().pipe(userIdField);
 
 /** The longest file an operation takes as text: board files, profiles, CSV PSDI plans (2 MB). */
 export const MAX_FILE_TEXT_LENGTH = 2_000_000;

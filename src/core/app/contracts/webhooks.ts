@@ -1,8 +1,8 @@
 // Webhooks: the app's own receiver (what arrived, verified or not) and the embedded emulator's
 // side (each channel's webhook URL, and every delivery it made).
 import { z } from 'zod';
-import { webhookDeliverySchema, webhookUrlInputSchema } from '../../emulator/schema';
-import { receivedWebhookSchema } from '../../webhooks/schema';
+import { webhookUrlInputSchema } from '../../emulator/schema';
+import { receivedWebhookSchema, webhookDeliverySchema } from '../../webhooks/schema';
 import { none, op } from './op';
 
 const webhookUrlSchema = z.object({ channelId: z.string(), url: z.string().nullable() });

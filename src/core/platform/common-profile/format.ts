@@ -1,6 +1,6 @@
-// The formatOptions rules of `$commonProfile.get` (seed 001 §4): emoji removed from names,
-// phone numbers of 12 or more digits and postal codes with non-digits emptied with an error.
-// Each option defaults to true. Browser-safe.
+// The formatOptions rules of `$commonProfile.get` (docs/platform-api.md#common-profile): emoji
+// removed from names, phone numbers of 12 or more digits and postal codes with non-digits emptied
+// with an error. Each option defaults to true. Browser-safe.
 import type { CommonProfile, CommonProfileError, CommonProfileKey, FormatOptions } from './schema';
 
 /** Pictographs with what builds emoji sequences: joiners, variation selectors, skin tones, keycaps, flags. */

@@ -1,5 +1,5 @@
-// Common profile (seed 001 §2, §4): the scopes the rules name, their camel-case keys, and the
-// shapes `$commonProfile.get` answers with. Browser-safe.
+// Common profile (docs/platform-api.md#common-profile): the scopes the rules name, their camel-case
+// keys, and the shapes `$commonProfile.get` answers with. Browser-safe.
 
 export const COMMON_PROFILE_SCOPES = [
   'given-name',

@@ -1,7 +1,8 @@
-// A stand-in for the embedded browser's `$commonProfile` methods (seed 001 §4), so a form can
-// be built and tried outside the messaging client: `get` asks a confirmation callback (the
-// modal) which scopes the user grants, `getDummy` answers a numbered dummy case, `fill` writes
-// values into fields whose `data-liff-autocomplete` names the scope. Browser-safe.
+// A stand-in for the embedded browser's `$commonProfile` methods
+// (docs/platform-api.md#common-profile), so a form can be built and tried outside the messaging
+// client: `get` asks a confirmation callback (the modal) which scopes the user grants, `getDummy`
+// answers a numbered dummy case, `fill` writes values into fields whose `data-liff-autocomplete`
+// names the scope. Browser-safe.
 import { EmbedError } from '../embed/embed-error';
 import { DUMMY_CASES } from './dummy-cases';
 import { formatValue } from './format';

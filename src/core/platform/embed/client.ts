@@ -1,5 +1,5 @@
-// Typed clients for the embedded-app server API (`/embed/v1/apps`, seed 001 §4) and for the
-// emulator's admin routes of the mini-app channel (settings, channel tokens of each kind).
+// Typed clients for the embedded-app server API (`/embed/v1/apps`, docs/platform-api.md#embed) and
+// for the emulator's admin routes of the mini-app channel (settings, channel tokens of each kind).
 import { PlatformHttp, PlatformError, type HttpOptions, type PlatformTarget } from '../http';
 import {
   addEmbedAppResultSchema,

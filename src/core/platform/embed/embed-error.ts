@@ -1,5 +1,5 @@
-// The client SDK's rejection (seed 001 §4, §7): the simulators of the embedded browser's
-// methods reject with it, carrying the SDK's own message words. Browser-safe.
+// The client SDK's rejection (docs/platform-api.md#iap-client): the simulators of the embedded
+// browser's methods reject with it, carrying the SDK's own message words. Browser-safe.
 
 /** Codes are the emulator's choice; the seed gives only the messages. */
 export type EmbedErrorCode = 'UNAUTHORIZED' | 'FORBIDDEN' | 'INVALID_ARGUMENT' | 'CANCELED';

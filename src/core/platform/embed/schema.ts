@@ -1,5 +1,5 @@
-// Embedded apps (seed 001 §2, §4): the add and update bodies with every rule, the listed app,
-// and the emulator's per-channel settings and channel-token kinds. Browser-safe.
+// Embedded apps (docs/platform-api.md#embed): the add and update bodies with every rule, the listed
+// app, and the emulator's per-channel settings and channel-token kinds. Browser-safe.
 import { z } from 'zod';
 
 export const EMBED_APP_LIMIT = 30;
@@ -57,17 +57,22 @@ const features = z.object(
   { error: 'must be an object' },
 );
 
+/** The fields both add and update take as optional. */
+const optionalAppFields = {
+  description: description.optional(),
+  features: features.optional(),
+  permanentLinkPattern: permanentLinkPattern.optional(),
+  scope: scope.optional(),
+  botPrompt: botPrompt.optional(),
+};
+
 export const addEmbedAppSchema = z.object(
   {
     view: z.object(
       { type: viewType, url: viewUrl, moduleMode: moduleMode.optional() },
       { error: 'is required and must be an object' },
     ),
-    description: description.optional(),
-    features: features.optional(),
-    permanentLinkPattern: permanentLinkPattern.optional(),
-    scope: scope.optional(),
-    botPrompt: botPrompt.optional(),
+    ...optionalAppFields,
   },
   { error: 'must be a JSON object' },
 );
@@ -81,11 +86,7 @@ export const updateEmbedAppSchema = z.object(
         { error: 'must be an object' },
       )
       .optional(),
-    description: description.optional(),
-    features: features.optional(),
-    permanentLinkPattern: permanentLinkPattern.optional(),
-    scope: scope.optional(),
-    botPrompt: botPrompt.optional(),
+    ...optionalAppFields,
   },
   { error: 'must be a JSON object' },
 );

@@ -1,5 +1,6 @@
-// Typed clients for the in-app purchase server API (`/iap/v1`, seed 001 §4) and the emulator's
-// admin routes of the area (catalogue, users, orders and their completion or refund).
+// Typed clients for the in-app purchase server API (`/iap/v1`, docs/platform-api.md#iap-server) and
+// the emulator's admin routes of the area (catalogue, users, orders and their completion or
+// refund).
 import { z } from 'zod';
 import { PlatformHttp, type HttpOptions, type PlatformTarget } from '../http';
 import {

@@ -1,8 +1,8 @@
-// In-app purchase (seed 001 §2, §4, §6, §7): reserve body rules, the error object and its
+// In-app purchase (docs/platform-api.md#iap): reserve body rules, the error object and its
 // codes, purchase and refund events, webhook history, and the emulator's catalogue and orders.
 // Browser-safe.
 import { z } from 'zod';
-import { webhookDeliverySchema } from '../../emulator/schema';
+import { webhookDeliverySchema } from '../../webhooks/schema';
 
 export const SHOP_PRODUCT_NAME_MAX = 20;
 export const HISTORY_WINDOW_SECONDS = 7 * 24 * 60 * 60;

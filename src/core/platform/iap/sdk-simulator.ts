@@ -1,4 +1,4 @@
-// A stand-in for the embedded browser's in-app purchase methods (seed 001 §4, §7):
+// A stand-in for the embedded browser's in-app purchase methods (docs/platform-api.md#iap-client):
 // getPlatformProducts, requestConsentAgreement and createPayment, rejecting with the SDK's
 // EmbedError messages. The store and the platform behind it are a backend (the emulator's
 // admin API in the app); the consent and payment screens are callbacks (dialogs in the UI).

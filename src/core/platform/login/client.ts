@@ -1,5 +1,6 @@
-// Typed client for login and tokens (seed 000 §4), v2.1 and v2.0. OAuth error bodies become
-// OAuthError (error, error_description, status, request id); other failures stay PlatformError.
+// Typed client for login and tokens (docs/platform-api.md#login-endpoints), v2.1 and v2.0. OAuth
+// error bodies become OAuthError (error, error_description, status, request id); other failures
+// stay PlatformError.
 import { z } from 'zod';
 import { PlatformError, PlatformHttp, type HttpOptions } from '../http';
 import {

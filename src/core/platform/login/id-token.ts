@@ -1,5 +1,5 @@
-// ID tokens (seed 000 §2, §7): HS256 JWTs signed with the channel secret. The checks run in
-// one fixed order and the first failure names the `error_description`; the emulator's verify
+// ID tokens (docs/platform-api.md#login): HS256 JWTs signed with the channel secret. The checks run
+// in one fixed order and the first failure names the `error_description`; the emulator's verify
 // endpoint and the console's local inspector both use them, so they always agree.
 import { compactVerify, decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import {

@@ -1,7 +1,8 @@
-// Login and token resources of seed 000 (token sets, verification results, ID token claims,
-// profile, friendship, OAuth errors), their lifetimes and the emulator's admin inputs.
-// Browser-safe: the emulator, the client, the contract and the console share these.
+// Login and token resources of docs/platform-api.md#login (token sets, verification results, ID
+// token claims, profile, friendship, OAuth errors), their lifetimes and the emulator's admin
+// inputs. Browser-safe: the emulator, the client, the contract and the console share these.
 import { z } from 'zod';
+import { userIdField } from '../user-id';
 
 const DAY_MS = 86_400_000;
 /** Seed 000 §2: every access token lives 30 days. */
@@ -16,7 +17,6 @@ export const AUTHORIZATION_CODE_TTL_MS = 10 * 60_000;
 export const ID_TOKEN_TTL_MS = 60 * 60_000;
 /** Seed 000 §4 and RFC 7636 §4.1: 43–128 unreserved characters. */
 export const CODE_VERIFIER_PATTERN = /^[A-Za-z0-9._~-]{43,128}$/;
-export const USER_ID_PATTERN = /^U[0-9a-f]{32}$/;
 
 /** The v2.0 scope: access to profile information. */
 export const V20_SCOPE = 'P';
@@ -136,7 +136,7 @@ const optionalText = (max: number) => z.string().trim().min(1, 'must not be empt
 export const mintCodeInputSchema = z
   .object({
     /** Omitted: a new user is added to the Directory with `displayName`. */
-    userId: z.string().regex(USER_ID_PATTERN, 'must match U[0-9a-f]{32}').optional(),
+    userId: userIdField.optional(),
     displayName: optionalText(100).default('Login user'),
     /** Omitted: the emulator's first channel. */
     channelId: z.string().regex(/^\d+$/, 'must be a channel ID').optional(),
@@ -225,7 +225,7 @@ export type ChannelSettings = z.infer<typeof channelSettingsSchema>;
 
 export const friendshipInputSchema = z.object({
   channelId: z.string({ error: 'is required' }).regex(/^\d+$/, 'must be a channel ID'),
-  userId: z.string({ error: 'is required' }).regex(USER_ID_PATTERN, 'must match U[0-9a-f]{32}'),
+  userId: userIdField,
   friend: z.boolean({ error: 'must be true or false' }),
   blocked: z.boolean({ error: 'must be true or false' }).default(false),
 });

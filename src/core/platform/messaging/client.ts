@@ -1,4 +1,5 @@
-// Typed client for the old mark-as-read call (`POST /v2/bot/message/markAsRead`, seed 002 §4).
+// Typed client for the old mark-as-read call (`POST /v2/bot/message/markAsRead`,
+// docs/platform-api.md#messaging).
 import { z } from 'zod';
 import { PlatformHttp, type HttpOptions, type PlatformTarget } from '../http';
 

@@ -1,8 +1,6 @@
-// The old mark-as-read call (seed 002 §4): its body and what the emulator remembers of it.
-// Browser-safe.
+// The old mark-as-read call (docs/platform-api.md#messaging): its body and what the emulator
+// remembers of it. Browser-safe.
 import { z } from 'zod';
-
-export const USER_ID_PATTERN = /^U[0-9a-f]{32}$/;
 
 export const markAsReadBodySchema = z.object({
   chat: z.object(

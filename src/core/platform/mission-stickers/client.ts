@@ -1,4 +1,5 @@
-// Typed client for mission stickers (`POST /shop/v3/mission`, seed 002 §4).
+// Typed client for mission stickers (`POST /shop/v3/mission`,
+// docs/platform-api.md#mission-stickers).
 import { PlatformHttp, type HttpOptions, type PlatformTarget } from '../http';
 
 export class MissionStickersClient {

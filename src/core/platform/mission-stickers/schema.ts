@@ -1,8 +1,6 @@
-// Mission stickers (seed 002 §4, §7): the request body, the error messages the platform
-// answers with, and the sticker-set state the emulator's admin API sets. Browser-safe.
+// Mission stickers (docs/platform-api.md#mission-stickers): the request body, the error messages
+// the platform answers with, and the sticker-set state the emulator's admin API sets. Browser-safe.
 import { z } from 'zod';
-
-export const USER_ID_PATTERN = /^U[0-9a-f]{32}$/;
 
 /** Seed 002 §7: each error's `message`, exactly. */
 export const MISSION_ERRORS = {

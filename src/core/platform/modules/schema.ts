@@ -1,6 +1,6 @@
-// Module channels (seed 002 §2–§6): attach, detach, chat control, bot list and module webhook
-// events, plus the emulator's admin shapes (module channels, official accounts, their chats,
-// authorization codes). Browser-safe.
+// Module channels (docs/platform-api.md#modules): attach, detach, chat control, bot list and module
+// webhook events, plus the emulator's admin shapes (module channels, official accounts, their
+// chats, authorization codes). Browser-safe.
 import { z } from 'zod';
 
 /**

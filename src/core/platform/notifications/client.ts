@@ -1,5 +1,6 @@
-// Typed client for notification messages by phone number (seed 002 §4): template and
-// flexible sends to a hashed number, with an optional delivery tag, and the daily counts.
+// Typed client for notification messages by phone number (docs/platform-api.md#notifications):
+// template and flexible sends to a hashed number, with an optional delivery tag, and the daily
+// counts.
 import { PlatformHttp, type HttpOptions, type PlatformTarget } from '../http';
 import {
   countSchema,

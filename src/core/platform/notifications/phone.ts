@@ -1,6 +1,6 @@
-// Phone numbers as notification messages take them (seed 002 §4): normalized to E.164, then
-// hashed with SHA-256 to lowercase hex. Browser-safe (WebCrypto), so the app's core and any
-// UI hash the same way.
+// Phone numbers as notification messages take them (docs/platform-api.md#notifications): normalized
+// to E.164, then hashed with SHA-256 to lowercase hex. Browser-safe (WebCrypto), so the app's core
+// and any UI hash the same way.
 import {
   isSupportedCountry,
   ParseError,

@@ -1,5 +1,5 @@
-// Notification messages by phone number (seed 002 §2, §4, §7, §8): template and flexible send
-// bodies with every limit, daily counts, and the emulator's admin shapes (phone users and the
+// Notification messages by phone number (docs/platform-api.md#notifications): template and flexible
+// send bodies with every limit, daily counts, and the emulator's admin shapes (phone users and the
 // template catalogue). Browser-safe.
 import { z } from 'zod';
 
@@ -38,6 +38,23 @@ const button = z.object({
     .pipe(z.url({ protocol: /^https?$/, error: 'must be an http or https URL' })),
 });
 
+/** Adds an issue on each key of `keys` already in `before` or earlier in `keys`. */
+function flagRepeats(
+  ctx: z.RefinementCtx,
+  before: string[],
+  keys: string[],
+  list: string,
+  field: string,
+  noun: string,
+): void {
+  const seen = new Set(before);
+  keys.forEach((key, i) => {
+    if (seen.has(key))
+      ctx.addIssue({ code: 'custom', path: [list, i, field], message: `repeats ${noun} ${key}` });
+    seen.add(key);
+  });
+}
+
 export const templateBodySchema = z.object({
   to,
   templateKey: z.string({ error: 'is required' }).min(1, 'is required'),
@@ -54,28 +71,18 @@ export const templateBodySchema = z.object({
         .optional(),
     })
     .superRefine((body, ctx) => {
-      // §4: the same item cannot appear twice in one message.
-      const seen = new Set<string>();
-      if (body.emphasizedItem) seen.add(body.emphasizedItem.itemKey);
-      body.items?.forEach((it, i) => {
-        if (seen.has(it.itemKey))
-          ctx.addIssue({
-            code: 'custom',
-            path: ['items', i, 'itemKey'],
-            message: `repeats item ${it.itemKey}`,
-          });
-        seen.add(it.itemKey);
-      });
-      const buttons = new Set<string>();
-      body.buttons?.forEach((b, i) => {
-        if (buttons.has(b.buttonKey))
-          ctx.addIssue({
-            code: 'custom',
-            path: ['buttons', i, 'buttonKey'],
-            message: `repeats button ${b.buttonKey}`,
-          });
-        buttons.add(b.buttonKey);
-      });
+      // An item appears once per message (docs/platform-api.md#notifications-limits).
+      const items = body.items?.map((it) => it.itemKey) ?? [];
+      const emphasized = body.emphasizedItem ? [body.emphasizedItem.itemKey] : [];
+      flagRepeats(ctx, emphasized, items, 'items', 'itemKey', 'item');
+      flagRepeats(
+        ctx,
+        [],
+        body.buttons?.map((b) => b.buttonKey) ?? [],
+        'buttons',
+        'buttonKey',
+        'button',
+      );
     })
     .optional(),
 });

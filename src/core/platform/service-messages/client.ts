@@ -1,5 +1,6 @@
-// Typed clients for service messages (`/message/v3/notifier`, seed 001 §4) and the emulator's
-// admin routes of the area (templates, messages sent).
+// Typed clients for service messages (`/message/v3/notifier`,
+// docs/platform-api.md#service-messages) and the emulator's admin routes of the area (templates,
+// messages sent).
 import { z } from 'zod';
 import { PlatformHttp, type HttpOptions, type PlatformTarget } from '../http';
 import {

@@ -1,5 +1,5 @@
-// Service messages (seed 001 §2, §4): the notification token, the issue and send bodies, and
-// the templates the emulator knows. Browser-safe.
+// Service messages (docs/platform-api.md#service-messages): the notification token, the issue and
+// send bodies, and the templates the emulator knows. Browser-safe.
 import { z } from 'zod';
 
 export const NOTIFICATION_TOKEN_LIFE_SECONDS = 31_536_000;

@@ -1,4 +1,4 @@
-// Typed client for the device service (`/things/v1`, seed 002 §4).
+// Typed client for the device service (`/things/v1`, docs/platform-api.md#things-endpoints).
 import { PlatformHttp, type HttpOptions, type PlatformTarget } from '../http';
 import {
   deviceSchema,

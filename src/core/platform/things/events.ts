@@ -2,7 +2,7 @@
 // The emulator's admin API sends them through its dispatcher; the app builds the same envelope
 // to deliver a dry run's results straight to a bot.
 import { createHash } from 'node:crypto';
-import type { ScenarioResult } from '../../scenario/schema';
+import type { ScenarioResult } from './scenario-result';
 import { webhookEventId } from '../../webhooks/event-id';
 import type { ScenarioResultEnvelope } from './event-schema';
 

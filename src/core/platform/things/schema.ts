@@ -1,9 +1,9 @@
-// Device service resources and the scenario-set rules of seed 002 §2. Browser-safe: the
-// emulator's PUT, the contract and the editor's live validation all use these schemas.
+// Device service resources and the scenario-set rules of docs/platform-api.md#things-scenario-sets.
+// Browser-safe: the emulator's PUT, the contract and the editor's live validation all use these
+// schemas.
 import { z } from 'zod';
 
 export const TRIAL_PRODUCT_LIMIT = 10;
-export const USER_ID_PATTERN = /^U[0-9a-f]{32}$/;
 /**
  * The PSDI service and characteristic the platform hands out with every trial product, the
  * pair its starter firmware serves (docs/decisions.md, Device service).
@@ -26,7 +26,7 @@ export function base64ByteLength(data: string): number {
   return (data.length / 4) * 3 - padding;
 }
 
-// ---- responses: parsed tolerantly (seed 000 §9: properties may be added) ----
+// ---- responses: parsed tolerantly (docs/platform-api.md#conventions) ----
 
 export const trialProductSchema = z.object({
   id: z.string(),
@@ -78,7 +78,7 @@ export const scenarioSetSchema = z.object({
 });
 export type ScenarioSet = z.infer<typeof scenarioSetSchema>;
 
-// ---- requests: every rule of seed 002 §2 ----
+// ---- requests: every rule of docs/platform-api.md#things-scenario-sets ----
 
 /** Longest trial product name (docs/decisions.md); the create form's box takes no more. */
 export const PRODUCT_NAME_MAX = 100;

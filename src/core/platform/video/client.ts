@@ -1,4 +1,4 @@
-// Typed client for the video service (`/tv/v1`, seed 002 §4): every call carries the
+// Typed client for the video service (`/tv/v1`, docs/platform-api.md#video): every call carries the
 // channel's `platformChannelId` and `country=th`.
 import type { z } from 'zod';
 import { PlatformHttp, type HttpOptions, type PlatformTarget } from '../http';

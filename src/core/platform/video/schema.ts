@@ -1,5 +1,5 @@
-// Video service (seed 002 §2, §4): the objects it returns (clip, channel, playlist, station,
-// live), the ten operations' queries and the `{header, body}` answers. The inner shape of
+// Video service (docs/platform-api.md#video): the objects it returns (clip, channel, playlist,
+// station, live), the ten operations' queries and the `{header, body}` answers. The inner shape of
 // header and body is not shown in the seed; these are the emulator's, documented in
 // docs/decisions.md. Browser-safe.
 import { z } from 'zod';

@@ -1,5 +1,6 @@
-// ID tokens through HTTP: the claims and omission rules of seed 000 §2, and every
-// `error_description` of §7 from POST /oauth2/v2.1/verify, in the documented order of checks.
+// ID tokens through HTTP: the claims and omission rules of docs/platform-api.md#login-endpoints,
+// and every `error_description` of §7 from POST /oauth2/v2.1/verify, in the documented order of
+// checks.
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../../../helpers/emulator';

@@ -1,5 +1,5 @@
-// The token lifecycle of seed 000 §3, row by row, through HTTP on the virtual clock, and the
-// v2.0 differences of §9.4.
+// The token lifecycle of docs/platform-api.md#login-lifecycle, row by row, through HTTP on the
+// virtual clock, and the v2.0 differences of §9.4.
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../../../helpers/emulator';
 import { advance, DAY, form, login, newChannel, oauth, verify } from './helpers';

@@ -1,0 +1,66 @@
+// Import rules `npm run lint` enforces (docs/decisions.md, "Layers and import rules").
+// Paths match `src/...` anywhere in a path, so test/lint/fixtures can plant a small src tree
+// that breaks each rule on purpose.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      comment: 'Modules form layers; a cycle means two of them are one module split in two.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'platform-not-to-emulator',
+      comment:
+        "platform/ holds the platform's shapes and clients; the emulator builds on them, never the reverse.",
+      severity: 'error',
+      from: { path: '(^|/)src/core/platform/' },
+      to: { path: '(^|/)src/core/emulator/' },
+    },
+    {
+      name: 'core-framework-free',
+      comment: 'src/core runs in Node, the CLI and the browser build: no Electron, no React.',
+      severity: 'error',
+      from: { path: '(^|/)src/core/' },
+      to: {
+        path: [
+          '(^|/)node_modules/(electron|react|react-dom)/',
+          '(^|/)src/(main|renderer|preload)/',
+        ],
+      },
+    },
+    {
+      name: 'renderer-not-to-emulator-internals',
+      comment: 'The renderer reaches the emulator through the contract; it shares only its shapes.',
+      severity: 'error',
+      from: { path: '(^|/)src/renderer/' },
+      to: {
+        path: '(^|/)src/core/emulator/',
+        pathNot: '(^|/)src/core/emulator/schema\\.ts$',
+      },
+    },
+    {
+      name: 'console-not-to-other-console',
+      comment:
+        "A console's folder is its own room: shared controls live in components/, not in another console.",
+      severity: 'error',
+      from: { path: '(^|/)src/renderer/consoles/([^/]+)/' },
+      to: {
+        path: '(^|/)src/renderer/consoles/[^/]+/',
+        pathNot: '(^|/)src/renderer/consoles/$2/',
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs'],
+    },
+  },
+};
