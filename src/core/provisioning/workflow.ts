@@ -26,7 +26,7 @@ import {
 } from './steps';
 import { findBoard, PsdiMismatchError, verifyBoard } from './verify';
 
-/** The trial product fields the board receives (seed 002 §2). */
+/** The trial product fields the board receives (docs/platform-api.md#things-endpoints). */
 export interface ProductTarget {
   id: string;
   name: string;

@@ -1,9 +1,10 @@
-// Runs a scenario set against one board as the platform's client does (seed 002 §2): find the
-// board's advertisement and connect; queue the IMMEDIATE scenarios, and a BLE_NOTIFICATION
-// scenario for each notification from its characteristic; run one scenario at a time, its
-// actions in order; with autoClose, disconnect when a scenario finishes and reconnect after
-// `suppressionInterval`. It only speaks `BleCentral`, so the simulated bench and real hardware
-// take the same path, and only the given clock, so a test can drive it to the millisecond.
+// Runs a scenario set against one board as the platform's client does
+// (docs/platform-api.md#things-scenario-sets): find the board's advertisement and connect; queue
+// the IMMEDIATE scenarios, and a BLE_NOTIFICATION scenario for each notification from its
+// characteristic; run one scenario at a time, its actions in order; with autoClose, disconnect when
+// a scenario finishes and reconnect after `suppressionInterval`. It only speaks `BleCentral`, so
+// the simulated bench and real hardware take the same path, and only the given clock, so a test can
+// drive it to the millisecond.
 import type { BleCentral, BleConnection, ServiceInfo } from '../ble/port';
 import { sameUuid } from '../ble/port';
 import type { SimClock } from '../ble/sim/clock';
@@ -340,7 +341,8 @@ export class DryRun {
         this.emit({ kind: 'action', ...detail, endedAt: this.now(), data: outcome.data });
       } catch (err) {
         const message = messageOf(err);
-        // A refused write still shows what it tried to write: the engineer compares it with the board's spec.
+        // A refused write still shows what it tried to write: the engineer compares it with the
+        // board's spec.
         const tried = action.type === 'GATT_WRITE' ? action.data : undefined;
         this.emit({ kind: 'action', ...detail, endedAt: this.now(), data: tried, error: message });
         if (this.stopping) {

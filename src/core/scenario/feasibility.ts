@@ -45,7 +45,7 @@ export function checkFeasibility(plan: RunPlan): Infeasibility[] {
   const want = `${cycles} connection${cycles === 1 ? '' : 's'}`;
   const instead = 'run for a duration instead';
 
-  // seed 002 §2: without autoClose the client keeps the link until the board or the radio drops it.
+  // docs/platform-api.md#things-scenario-sets: without autoClose the client keeps the link until the board or the radio drops it.
   if (!set.autoClose) {
     found.push({
       field: 'cycles',

@@ -1,6 +1,6 @@
-// Simulator of the client-side `$commonProfile` methods (seed 001 §4): a stored profile, the
-// confirmation modal, get / getDummy with formatOptions, and fill into a sample form, so a
-// developer sees what their page receives before it runs inside the messaging client.
+// Simulator of the client-side `$commonProfile` methods (docs/platform-api.md#common-profile): a
+// stored profile, the confirmation modal, get / getDummy with formatOptions, and fill into a sample
+// form, so a developer sees what their page receives before it runs inside the messaging client.
 import { useRef, useState } from 'react';
 import { DUMMY_CASES } from '../../core/platform/common-profile/dummy-cases';
 import {

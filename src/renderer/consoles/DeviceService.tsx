@@ -1,5 +1,5 @@
-// Console for the platform's device service (seed 002 §4): trial products, their scenario
-// sets, and device and link lookups.
+// Console for the platform's device service (docs/platform-api.md#things-endpoints): trial
+// products, their scenario sets, and device and link lookups.
 import { useCallback, useState } from 'react';
 import { useApi } from '../lib/api-context';
 import { useResource } from '../lib/use-resource';

@@ -1,5 +1,5 @@
-// Console for the embedded-app server API (seed 001 §4): the channel's apps (up to 30), add,
-// partial update and delete, and the emulator's settings of the channel.
+// Console for the embedded-app server API (docs/platform-api.md#embed): the channel's apps (up to
+// 30), add, partial update and delete, and the emulator's settings of the channel.
 import { useCallback, useState } from 'react';
 import { EMBED_APP_LIMIT, type EmbedApp } from '../../core/platform/embed/schema';
 import { ConfirmDialog } from '../components/ConfirmDialog';

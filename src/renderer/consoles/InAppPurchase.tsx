@@ -1,4 +1,4 @@
-// Console for in-app purchase (seed 001 §4, §6, §7): the emulator's store and buyer, the whole
+// Console for in-app purchase (docs/platform-api.md#iap): the emulator's store and buyer, the whole
 // purchase path (SDK steps, server reserve, payment, refund), the events arriving at this
 // app's receiver, and the webhook history.
 import { useCallback, useState } from 'react';

@@ -1,6 +1,6 @@
-// Console for login and tokens (seed 000): a guided login with the token's lifecycle beside
-// it, every operation on its own form, a local ID token inspector, and (on the emulator) the
-// channel and user data the platform has no API for.
+// Console for login and tokens (docs/platform-api.md#login): a guided login with the token's
+// lifecycle beside it, every operation on its own form, a local ID token inspector, and (on the
+// emulator) the channel and user data the platform has no API for.
 import { useCallback, useState } from 'react';
 import { LoadFailure } from '../components/LoadFailure';
 import { useApi } from '../lib/api-context';

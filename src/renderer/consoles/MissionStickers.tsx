@@ -1,5 +1,6 @@
-// Console for the partner messaging options of seed 002: mission stickers (send a set, and on
-// the emulator the sets, permissions and regions deciding the answer) and the old mark-as-read.
+// Console for the partner messaging options of docs/platform-api.md#mission-stickers: mission
+// stickers (send a set, and on the emulator the sets, permissions and regions deciding the answer)
+// and the old mark-as-read.
 import { useCallback, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Panel } from '../components/Panel';

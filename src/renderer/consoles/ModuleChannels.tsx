@@ -1,5 +1,5 @@
-// Console for module channels (seed 002 §3–§6): act as a module channel to attach, detach,
-// take and give back chat control and list attached bots, and watch the module events this
+// Console for module channels (docs/platform-api.md#modules): act as a module channel to attach,
+// detach, take and give back chat control and list attached bots, and watch the module events this
 // app's receiver gets. On the emulator it also sets up channels, accounts and their friends.
 import { useCallback, useEffect, useState } from 'react';
 import { MODULE_EVENT_TYPES } from '../../core/platform/modules/schema';

@@ -1,6 +1,6 @@
-// Console for notification messages by phone number (seed 002 §4): hash a number, send
-// template and flexible messages to the hash, read the day's counts; on the emulator, seed the
-// users behind phone numbers.
+// Console for notification messages by phone number (docs/platform-api.md#notifications): hash a
+// number, send template and flexible messages to the hash, read the day's counts; on the emulator,
+// seed the users behind phone numbers.
 import { useCallback, useState, type FormEvent } from 'react';
 import type { DeliveryCount } from '../../core/platform/notifications/schema';
 import { CopyableId } from '../components/CopyButton';

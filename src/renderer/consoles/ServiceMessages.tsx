@@ -1,6 +1,6 @@
-// Console for service messages (seed 001 §3, §4): issue a notification token from a user's
-// access token, send templated messages with it (each send renews it, five at most, one year),
-// and see what the emulator delivered.
+// Console for service messages (docs/platform-api.md#service-messages): issue a notification token
+// from a user's access token, send templated messages with it (each send renews it, five at most,
+// one year), and see what the emulator delivered.
 import { useCallback, useState } from 'react';
 import type { NotificationToken } from '../../core/platform/service-messages/schema';
 import { CopyableId } from '../components/CopyButton';

@@ -1,5 +1,6 @@
-// Console for the video service (seed 002 §4): search clips, see what people searched in the
-// last hour, and browse the curated catalogue with thumbnails as the user would see them.
+// Console for the video service (docs/platform-api.md#video): search clips, see what people
+// searched in the last hour, and browse the curated catalogue with thumbnails as the user would see
+// them.
 import { useCallback, type FormEvent } from 'react';
 import type { z } from 'zod';
 import type { searchSchema } from '../../core/platform/video/schema';

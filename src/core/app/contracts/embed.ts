@@ -1,5 +1,5 @@
-// Embedded apps console (seed 001 §4): the channel's apps, and the emulator's view of the
-// channel (mini app, BLE, permissions) with channel tokens of each kind.
+// Embedded apps console (docs/platform-api.md#embed): the channel's apps, and the emulator's view
+// of the channel (mini app, BLE, permissions) with channel tokens of each kind.
 import { z } from 'zod';
 import {
   addEmbedAppResultSchema,

@@ -1,5 +1,5 @@
-// In-app purchase console (seed 001 §4, §6): the emulator's catalogue, users and orders, the
-// server API (reserve, webhook history), and completing or refunding an order.
+// In-app purchase console (docs/platform-api.md#iap): the emulator's catalogue, users and orders,
+// the server API (reserve, webhook history), and completing or refunding an order.
 import { z } from 'zod';
 import {
   DELIVERY_STATUSES,

@@ -1,6 +1,6 @@
-// Login and tokens console (seed 000): every platform operation as one `login:send` that
-// answers the request and response as sent, the local ID token inspector, and the emulator's
-// authorization step and user data.
+// Login and tokens console (docs/platform-api.md#login): every platform operation as one
+// `login:send` that answers the request and response as sent, the local ID token inspector, and the
+// emulator's authorization step and user data.
 import { z } from 'zod';
 import {
   AMR_VALUES,

@@ -1,4 +1,4 @@
-// The old mark-as-read call (seed 002 §4).
+// The old mark-as-read call (docs/platform-api.md#messaging).
 import { z } from 'zod';
 import { op } from './op';
 import { userId } from './fields';

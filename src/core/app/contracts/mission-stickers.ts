@@ -1,5 +1,6 @@
-// Mission stickers console (seed 002 §4): send a set, and on the emulator, the sticker sets,
-// channel permissions and user regions that decide what the send answers.
+// Mission stickers console (docs/platform-api.md#mission-stickers): send a set, and on the
+// emulator, the sticker sets, channel permissions and user regions that decide what the send
+// answers.
 import { z } from 'zod';
 import {
   missionStateSchema,

@@ -1,5 +1,5 @@
-// Module channels console (seed 002 §4–§6). Platform calls act as a module channel: the
-// active environment's channel, or on the emulator any of its module channels by ID. The
+// Module channels console (docs/platform-api.md#modules). Platform calls act as a module channel:
+// the active environment's channel, or on the emulator any of its module channels by ID. The
 // emulator-only operations set up accounts, friends and the account admin's approval.
 import { z } from 'zod';
 import {

@@ -1,5 +1,6 @@
-// Notification messages console (seed 002 §4): hash a phone number, send template and flexible
-// messages to the hash, read the daily counts; on the emulator, seed phone users.
+// Notification messages console (docs/platform-api.md#notifications): hash a phone number, send
+// template and flexible messages to the hash, read the daily counts; on the emulator, seed phone
+// users.
 import { z } from 'zod';
 import {
   countSchema,

@@ -1,5 +1,5 @@
-// Service messages console (seed 001 §4): issue a notification token, send with it, and the
-// emulator's templates and the messages it "delivered".
+// Service messages console (docs/platform-api.md#service-messages): issue a notification token,
+// send with it, and the emulator's templates and the messages it "delivered".
 import { z } from 'zod';
 import {
   notificationTokenSchema,

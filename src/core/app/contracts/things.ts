@@ -1,4 +1,4 @@
-// Device service console (seed 002 §2, device service).
+// Device service console (docs/platform-api.md#things).
 import { z } from 'zod';
 import {
   createTrialProductSchema,

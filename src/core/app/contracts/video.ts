@@ -1,5 +1,5 @@
-// Video service console (seed 002 §4): the ten operations, on the active environment's
-// channel with `country=th`.
+// Video service console (docs/platform-api.md#video): the ten operations, on the active
+// environment's channel with `country=th`.
 import { z } from 'zod';
 import {
   categoryListSchema,

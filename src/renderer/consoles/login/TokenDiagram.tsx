@@ -1,4 +1,5 @@
-// The token lifecycle of seed 000 §3 as a small state diagram, the current state highlighted.
+// The token lifecycle of docs/platform-api.md#login-lifecycle as a small state diagram, the current
+// state highlighted.
 import type { TokenState } from '../../../core/platform/login/schema';
 
 const STATES: { id: TokenState; label: string; how: string }[] = [

@@ -1,5 +1,6 @@
-// The emulator's side of module channels: module channels, official accounts with their
-// friends, and account suspension, return and deletion (admin actions of seed 002 §3).
+// The emulator's side of module channels: module channels, official accounts with their friends,
+// and account suspension, return and deletion (admin actions of
+// docs/platform-api.md#modules-states).
 import type { FormEvent } from 'react';
 import type { ModuleState } from '../../../core/platform/modules/schema';
 import { CopyableId } from '../../components/CopyButton';
