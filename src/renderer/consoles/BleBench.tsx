@@ -2,7 +2,6 @@
 // the simulated boards, and the GATT explorer for the board the user connects to.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ScannedDevice } from '../../core/app/contracts/ble';
-import { ErrorNotice } from '../components/ErrorNotice';
 import { LoadFailure } from '../components/LoadFailure';
 import { useApi } from '../lib/api-context';
 import { useAction } from '../lib/use-action';
@@ -26,22 +25,40 @@ export function BleBench() {
   const ble = useBleStatus();
   const [paused, setPaused] = useState(false);
   const ready = ble.status?.adapterState === 'poweredOn';
-  const scan = useScan(ready && !paused, scanRestartKey(ble.status));
+  const generation = scanRestartKey(ble.status);
+  const scan = useScan(ready && !paused, generation);
   const uuidChoices = useUuidChoices();
   const gattLog = useGattLog();
   const connect = useAction<Connection>();
   const [connectingId, setConnectingId] = useState<string>();
+  /** The board of the last Connect, and the BLE process it was tried on. */
+  const [tried, setTried] = useState<{ id: string; generation: string }>();
   const [open, setOpen] = useState<Open>();
+  // A connection (and its explorer, subscriptions and log) belongs to the process that made it.
+  const [openedIn, setOpenedIn] = useState(generation);
+  if (openedIn !== generation) {
+    setOpenedIn(generation);
+    setOpen(undefined);
+  }
   // Read when connecting, so the row callback stays the same object and rows stay memoised.
   const openRef = useRef(open);
   useEffect(() => {
     openRef.current = open;
   }, [open]);
+  const generationRef = useRef(generation);
+  useEffect(() => {
+    generationRef.current = generation;
+  }, [generation]);
   const { run: runConnect } = connect;
+  const connectFailure =
+    tried && connect.error !== undefined && tried.generation === generation
+      ? { id: tried.id, error: connect.error }
+      : undefined;
 
   const connectTo = useCallback(
     (device: ScannedDevice) => {
       setConnectingId(device.id);
+      setTried({ id: device.id, generation: generationRef.current });
       void runConnect(async () => {
         const previous = openRef.current;
         // One explorer at a time: the board connected before is let go first.
@@ -82,7 +99,12 @@ export function BleBench() {
             testId="ble-scan"
             scan={scan}
             uuidChoices={uuidChoices}
-            action={{ label: 'Connect', run: connectTo, busyId: connectingId }}
+            action={{
+              label: 'Connect',
+              run: connectTo,
+              busyId: connectingId,
+              failure: connectFailure,
+            }}
             headerActions={
               <button
                 type="button"
@@ -94,7 +116,6 @@ export function BleBench() {
               </button>
             }
           />
-          <ErrorNotice error={connect.error} testId="connect-error" />
           {open && (
             <GattExplorer
               key={open.connection.connectionId}
@@ -105,7 +126,7 @@ export function BleBench() {
               onClearLog={() => gattLog.clear(open.connection.connectionId)}
             />
           )}
-          {ble.status.mode === 'simulated' && <SimBench />}
+          {ble.status.mode === 'simulated' && <SimBench generation={generation} />}
           <HciTrace />
         </>
       )}
