@@ -5,7 +5,8 @@
 import { loadavg } from 'node:os';
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { count, ms, table } from './format';
-import { createSimulatedCentral, type NobleCentral } from '../src/core/ble/noble';
+import { createSimulatedCentral } from '../src/core/ble/noble';
+import type { NobleCentral } from '../src/core/ble/noble-central';
 import { SimulatedBench } from '../src/core/ble/sim/bench';
 import { realSimClock } from '../src/core/ble/sim/clock';
 import type { SimBoard } from '../src/core/ble/sim/board';

@@ -43,7 +43,7 @@ describe('BLE utility process', () => {
       id: 1,
       target: 'central',
       method: 'stopScan',
-      args: ['s'],
+      input: { scanId: 's' },
     };
     channel.send(request);
     expect(child.postMessage).toHaveBeenCalledWith(request);

@@ -3,7 +3,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ScannedDevice } from '../../core/app/contracts/ble';
 import { sameUuid } from '../../core/ble/port';
-import { ErrorNotice } from '../components/ErrorNotice';
 import { LoadFailure } from '../components/LoadFailure';
 import { useApi } from '../lib/api-context';
 import { useAction } from '../lib/use-action';
@@ -43,11 +42,14 @@ export function BleBench() {
   const ble = useBleStatus();
   const [paused, setPaused] = useState(false);
   const ready = ble.status?.adapterState === 'poweredOn';
-  const scan = useScan(ready && !paused, scanRestartKey(ble.status));
+  const generation = scanRestartKey(ble.status);
+  const scan = useScan(ready && !paused, generation);
   const uuidChoices = useUuidChoices();
   const gattLog = useGattLog();
   const connect = useAction<Connection>();
   const [connectingId, setConnectingId] = useState<string>();
+  /** The board of the last Connect, and the BLE process it was tried on. */
+  const [tried, setTried] = useState<{ id: string; generation: string }>();
   const [open, setOpen] = useState<Open>();
   const [inspectedId, setInspectedId] = useState<string>();
   const inspected = inspectedId === undefined ? undefined : scan.entries.get(inspectedId)?.device;
@@ -65,6 +67,12 @@ export function BleBench() {
     () => Object.fromEntries(uuidChoices.map((c) => [c.uuid, c.label])),
     [uuidChoices],
   );
+  // A connection (and its explorer, subscriptions and log) belongs to the process that made it.
+  const [openedIn, setOpenedIn] = useState(generation);
+  if (openedIn !== generation) {
+    setOpenedIn(generation);
+    setOpen(undefined);
+  }
   // Read when connecting, so the row callback stays the same object and rows stay memoised.
   const openRef = useRef(open);
   const choicesRef = useRef(uuidChoices);
@@ -76,11 +84,20 @@ export function BleBench() {
     (device: ScannedDevice) => setInspectedId((id) => (id === device.id ? undefined : device.id)),
     [],
   );
+  const generationRef = useRef(generation);
+  useEffect(() => {
+    generationRef.current = generation;
+  }, [generation]);
   const { run: runConnect } = connect;
+  const connectFailure =
+    tried && connect.error !== undefined && tried.generation === generation
+      ? { id: tried.id, error: connect.error }
+      : undefined;
 
   const connectTo = useCallback(
     (device: ScannedDevice) => {
       setConnectingId(device.id);
+      setTried({ id: device.id, generation: generationRef.current });
       void runConnect(async () => {
         const previous = openRef.current;
         // One explorer at a time: the board connected before is let go first.
@@ -125,7 +142,12 @@ export function BleBench() {
             testId="ble-scan"
             scan={scan}
             uuidChoices={uuidChoices}
-            action={{ label: 'Connect', run: connectTo, busyId: connectingId }}
+            action={{
+              label: 'Connect',
+              run: connectTo,
+              busyId: connectingId,
+              failure: connectFailure,
+            }}
             selectedId={inspectedId}
             onSelect={inspect}
             headerActions={
@@ -146,7 +168,6 @@ export function BleBench() {
               onClose={() => setInspectedId(undefined)}
             />
           )}
-          <ErrorNotice error={connect.error} testId="connect-error" />
           {open && (
             <GattExplorer
               key={open.connection.connectionId}
@@ -159,7 +180,7 @@ export function BleBench() {
               onClearLog={() => gattLog.clear(open.connection.connectionId)}
             />
           )}
-          {ble.status.mode === 'simulated' && <SimBench />}
+          {ble.status.mode === 'simulated' && <SimBench generation={generation} />}
           <HciTrace />
         </>
       )}

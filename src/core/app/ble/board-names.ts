@@ -2,7 +2,6 @@
 // characteristics, wherever the app hands the table on (the GATT explorer, the scenario lint).
 // Hardware boards have no board file: their tables pass unchanged.
 import type { ServiceInfo } from '../../ble/port';
-import type { BoardView } from '../../ble/sim/board';
 import type { HostSupervisor } from './host-supervisor';
 
 export interface NamedService extends ServiceInfo {
@@ -17,7 +16,7 @@ export async function withBoardNames(
   services: ServiceInfo[],
 ): Promise<NamedService[]> {
   if (supervisor.status().mode !== 'simulated') return services;
-  const board = ((await supervisor.sim('boards')) as BoardView[]).find(
+  const board = (await supervisor.sim('boards', {})).find(
     (b) => b.address.replace(/:/g, '') === deviceId,
   );
   if (!board) return services;

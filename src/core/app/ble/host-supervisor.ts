@@ -5,12 +5,20 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { BleHost, forkHost } from '../../ble/host/ble-host';
-import type { HostChannel, HostConfig } from '../../ble/host/protocol';
+import type {
+  HostChannel,
+  HostConfig,
+  MethodInput,
+  MethodOutput,
+  SimMethod,
+  SimMethods,
+} from '../../ble/host/protocol';
 import { SIM_BOARDS_DIR } from '../../ble/sim/board-file';
 import type { BleCentral } from '../../ble/port';
 import type { BleStatus } from '../contracts/ble';
 import { AppFailure } from '../errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
+import { SimBenchSetupFile } from './sim-bench-setup';
 
 /** What to do about each adapter state; shown next to it. */
 const GUIDANCE: Partial<Record<BleStatus['adapterState'], string>> = {
@@ -55,6 +63,7 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
     private readonly dataDir: string,
     private mode: 'simulated' | 'hardware',
     private readonly launch: HostLauncher,
+    private readonly setup: SimBenchSetupFile,
   ) {
     super();
   }
@@ -63,7 +72,7 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
     const { value } = await readJsonFile(join(dataDir, 'ble.json'), settingsSchema, {
       mode: 'simulated',
     });
-    return new HostSupervisor(dataDir, value.mode, launch);
+    return new HostSupervisor(dataDir, value.mode, launch, await SimBenchSetupFile.open(dataDir));
   }
 
   /** The running host, started now if it is not. */
@@ -78,14 +87,22 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
     return host.central;
   }
 
-  /** The simulated bench's controls; a clear failure on hardware. */
-  async sim(method: Parameters<BleHost['sim']>[0], ...args: unknown[]): Promise<unknown> {
+  /**
+   * The simulated bench's controls; a clear failure on hardware. What changes the bench is
+   * kept, so the next simulated process starts with it.
+   */
+  async sim<M extends SimMethod>(
+    method: M,
+    input: MethodInput<SimMethods, M>,
+  ): Promise<MethodOutput<SimMethods, M>> {
     if (this.mode !== 'simulated')
       throw new AppFailure({
         code: 'not_configured',
         message: 'The simulated bench is off: switch the BLE bench to "Simulated bench" first.',
       });
-    return (await this.ensure()).sim(method, ...args);
+    const output = await (await this.ensure()).sim(method, input);
+    await this.setup.record(method, input, output);
+    return output;
   }
 
   status(): BleStatus {
@@ -148,6 +165,13 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
         : { mode: 'hardware', traceDir };
     try {
       const host = await BleHost.start(this.launch(config));
+      if (config.mode === 'simulated')
+        await this.setup
+          .replay((method, input) => host.sim(method, input))
+          .catch(async (err) => {
+            await host.stop();
+            throw err;
+          });
       this.startError = undefined;
       this.host = host;
       host.onStateChange(() => this.emit('status', this.status()));

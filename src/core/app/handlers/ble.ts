@@ -50,7 +50,7 @@ export async function startBle(
     await provisioning.close();
   });
 
-  const boards = async () => ((await supervisor.sim('boards')) as BoardView[]).map(toSimBoard);
+  const boards = async () => (await supervisor.sim('boards', {})).map(toSimBoard);
   const names = new NameStore(ctx.options.dataDir);
 
   const handlers: Handlers = {
@@ -106,20 +106,17 @@ export async function startBle(
     'sim:loadBuiltIn': async ({ name }) => {
       if (basename(name) !== name || !name.endsWith('.json'))
         throw AppFailure.field('name', 'must be the name of a file in resources/sim');
-      const loaded = (await supervisor.sim(
-        'loadBoardFile',
-        join(SIM_BOARDS_DIR, name),
-      )) as BoardView[];
+      const loaded = await supervisor.sim('loadBoardFile', { path: join(SIM_BOARDS_DIR, name) });
       return loaded.map(toSimBoard);
     },
     'sim:loadBoards': async ({ fileName, text }) =>
-      ((await supervisor.sim('loadBoards', text, fileName)) as BoardView[]).map(toSimBoard),
+      (await supervisor.sim('loadBoards', { text, source: fileName })).map(toSimBoard),
     'sim:removeBoard': async ({ boardId }) => {
-      await supervisor.sim('removeBoard', boardId);
+      await supervisor.sim('removeBoard', { boardId });
       return { removed: true as const };
     },
     'sim:pressButton': async ({ boardId }) => {
-      await supervisor.sim('pressButton', boardId);
+      await supervisor.sim('pressButton', { boardId });
       return { pressed: true as const };
     },
     'sim:setFaults': async ({ boardId, ...faults }) => {
@@ -127,15 +124,18 @@ export async function startBle(
       if (!current) throw AppFailure.field('boardId', `no board ${boardId} on the bench`);
       const next = { ...current.faults, ...faults };
       return toSimBoard(
-        (await supervisor.sim('setFaults', boardId, {
-          refuseConnection: next.refuseConnection,
-          dropLinkDuringWrite: next.dropLinkDuringWrite ? {} : undefined,
-          slowLink: next.slowLinkFactor > 1 ? next.slowLinkFactor : undefined,
-        })) as BoardView,
+        await supervisor.sim('setFaults', {
+          boardId,
+          faults: {
+            refuseConnection: next.refuseConnection,
+            dropLinkDuringWrite: next.dropLinkDuringWrite ? {} : undefined,
+            slowLink: next.slowLinkFactor > 1 ? next.slowLinkFactor : undefined,
+          },
+        }),
       );
     },
     'sim:factoryReset': async ({ boardId }) =>
-      toSimBoard((await supervisor.sim('factoryReset', boardId)) as BoardView),
+      toSimBoard(await supervisor.sim('factoryReset', { boardId })),
 
     'provisioning:listProfiles': async () =>
       provisioning.profiles().map(({ profile, source }) => profileView(profile, source)),

@@ -15,13 +15,17 @@ import {
   type ServiceInfo,
 } from '../port';
 import type {
+  CentralMethod,
   CentralMethods,
   HostChannel,
   HostConfig,
   HostEvent,
   HostMessage,
+  MethodInput,
+  MethodOutput,
   Request,
   SimMethod,
+  SimMethods,
 } from './protocol';
 
 const READY_TIMEOUT_MS = 20_000;
@@ -68,7 +72,7 @@ interface Pending {
   step: BleStep;
 }
 
-const STEP: Record<keyof CentralMethods, BleStep> = {
+const STEP: Record<CentralMethod, BleStep> = {
   startScan: 'scan',
   stopScan: 'scan',
   connect: 'connect',
@@ -142,12 +146,26 @@ export class BleHost {
     return () => this.exitHandlers.delete(handler);
   }
 
-  call(method: keyof CentralMethods, ...args: unknown[]): Promise<unknown> {
-    return this.request({ type: 'request', id: 0, target: 'central', method, args }, STEP[method]);
+  /** One radio method in the process; the process checks `input` against the method table. */
+  call<M extends CentralMethod>(
+    method: M,
+    input: MethodInput<CentralMethods, M>,
+  ): Promise<MethodOutput<CentralMethods, M>> {
+    return this.request(
+      { type: 'request', id: 0, target: 'central', method, input },
+      STEP[method],
+    ) as Promise<MethodOutput<CentralMethods, M>>;
   }
 
-  sim(method: SimMethod, ...args: unknown[]): Promise<unknown> {
-    return this.request({ type: 'request', id: 0, target: 'sim', method, args }, 'adapter');
+  /** One simulated-bench control; refused by a process on hardware. */
+  sim<M extends SimMethod>(
+    method: M,
+    input: MethodInput<SimMethods, M>,
+  ): Promise<MethodOutput<SimMethods, M>> {
+    return this.request(
+      { type: 'request', id: 0, target: 'sim', method, input },
+      'adapter',
+    ) as Promise<MethodOutput<SimMethods, M>>;
   }
 
   onScan(scanId: string, handler: ((ad: Advertisement) => void) | undefined): void {
@@ -265,21 +283,21 @@ class RemoteCentral implements BleCentral {
     filter: ScanFilter,
     onAdvertisement: (ad: Advertisement) => void,
   ): Promise<ScanHandle> {
-    const scanId = (await this.host.call('startScan', filter)) as string;
+    const { scanId } = await this.host.call('startScan', filter);
     this.host.onScan(scanId, onAdvertisement);
     return {
       stop: async () => {
         this.host.onScan(scanId, undefined);
-        if (this.host.running) await this.host.call('stopScan', scanId);
+        if (this.host.running) await this.host.call('stopScan', { scanId });
       },
     };
   }
 
   async connect(id: string, options?: { timeoutMs?: number }): Promise<BleConnection> {
-    const { connectionId, mtu } = (await this.host.call('connect', id, options?.timeoutMs)) as {
-      connectionId: string;
-      mtu: number;
-    };
+    const { connectionId, mtu } = await this.host.call('connect', {
+      deviceId: id,
+      timeoutMs: options?.timeoutMs,
+    });
     return new RemoteConnection(this.host, id, connectionId, mtu);
   }
 
@@ -305,16 +323,15 @@ class RemoteConnection implements BleConnection {
   }
 
   discover(): Promise<ServiceInfo[]> {
-    return this.host.call('discover', this.connectionId) as Promise<ServiceInfo[]>;
+    return this.host.call('discover', { connectionId: this.connectionId });
   }
 
   read(serviceUuid: string, characteristicUuid: string): Promise<Uint8Array> {
-    return this.host.call(
-      'read',
-      this.connectionId,
+    return this.host.call('read', {
+      connectionId: this.connectionId,
       serviceUuid,
       characteristicUuid,
-    ) as Promise<Uint8Array>;
+    });
   }
 
   async write(
@@ -323,14 +340,13 @@ class RemoteConnection implements BleConnection {
     data: Uint8Array,
     options?: { withoutResponse?: boolean },
   ): Promise<void> {
-    await this.host.call(
-      'write',
-      this.connectionId,
+    await this.host.call('write', {
+      connectionId: this.connectionId,
       serviceUuid,
       characteristicUuid,
       data,
-      options?.withoutResponse ?? false,
-    );
+      withoutResponse: options?.withoutResponse ?? false,
+    });
   }
 
   async subscribe(
@@ -338,23 +354,22 @@ class RemoteConnection implements BleConnection {
     characteristicUuid: string,
     onValue: (data: Uint8Array) => void,
   ): Promise<() => Promise<void>> {
-    const subscriptionId = (await this.host.call(
-      'subscribe',
-      this.connectionId,
+    const { subscriptionId } = await this.host.call('subscribe', {
+      connectionId: this.connectionId,
       serviceUuid,
       characteristicUuid,
-    )) as string;
+    });
     this.host.onNotify(subscriptionId, onValue);
     return async () => {
       this.host.onNotify(subscriptionId, undefined);
       if (this.host.running && this.down === undefined)
-        await this.host.call('unsubscribe', subscriptionId);
+        await this.host.call('unsubscribe', { subscriptionId });
     };
   }
 
   async disconnect(): Promise<void> {
     if (this.down !== undefined || !this.host.running) return;
-    await this.host.call('disconnect', this.connectionId);
+    await this.host.call('disconnect', { connectionId: this.connectionId });
   }
 
   onDisconnect(handler: (reason: string) => void): () => void {

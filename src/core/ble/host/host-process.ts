@@ -13,13 +13,16 @@ import type { Direction } from '../hci/btsnoop';
 import { TraceWriter } from '../hci/trace-store';
 import { SimulatedBench } from '../sim/bench';
 import {
-  SIM_METHODS,
+  dispatch,
+  parseRequest,
   type CentralMethods,
   type HostConfig,
   type HostEvent,
   type HostMessage,
+  type MethodHandlers,
   type Request,
   type SerializedError,
+  type SimMethods,
 } from './protocol';
 
 /** Advertisements are sent in batches: one message per scan per window, not one per packet. */
@@ -62,8 +65,8 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     return found;
   };
 
-  const methods: { [M in keyof CentralMethods]: (...args: never[]) => unknown } = {
-    startScan: async (filter: Parameters<CentralMethods['startScan']>[0]) => {
+  const centralCalls: MethodHandlers<CentralMethods> = {
+    startScan: async (filter) => {
       const scanId = `scan-${++next}`;
       let pending: Advertisement[] = [];
       const flush = () => {
@@ -80,14 +83,14 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
           await handle.stop();
         },
       });
-      return scanId;
+      return { scanId };
     },
-    stopScan: async (scanId: string) => {
+    stopScan: async ({ scanId }) => {
       const scan = scans.get(scanId);
       scans.delete(scanId);
       await scan?.stop();
     },
-    connect: async (deviceId: string, timeoutMs?: number) => {
+    connect: async ({ deviceId, timeoutMs }) => {
       const link = await central.connect(deviceId, { timeoutMs });
       const connectionId = `link-${++next}`;
       connections.set(connectionId, link);
@@ -97,34 +100,34 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
       });
       return { connectionId, mtu: link.mtu };
     },
-    discover: (connectionId: string) => connection(connectionId).discover(),
-    read: (connectionId: string, s: string, c: string) => connection(connectionId).read(s, c),
-    write: (
-      connectionId: string,
-      s: string,
-      c: string,
-      data: Uint8Array,
-      withoutResponse: boolean,
-    ) => connection(connectionId).write(s, c, data, { withoutResponse }),
-    subscribe: async (connectionId: string, s: string, c: string) => {
+    discover: ({ connectionId }) => connection(connectionId).discover(),
+    read: ({ connectionId, serviceUuid, characteristicUuid }) =>
+      connection(connectionId).read(serviceUuid, characteristicUuid),
+    write: ({ connectionId, serviceUuid, characteristicUuid, data, withoutResponse }) =>
+      connection(connectionId).write(serviceUuid, characteristicUuid, data, { withoutResponse }),
+    subscribe: async ({ connectionId, serviceUuid, characteristicUuid }) => {
       const subscriptionId = `sub-${++next}`;
-      const off = await connection(connectionId).subscribe(s, c, (data) =>
-        emit({ type: 'event', event: 'notify', subscriptionId, data }),
+      const off = await connection(connectionId).subscribe(
+        serviceUuid,
+        characteristicUuid,
+        (data) => emit({ type: 'event', event: 'notify', subscriptionId, data }),
       );
       subscriptions.set(subscriptionId, off);
-      return subscriptionId;
+      return { subscriptionId };
     },
-    unsubscribe: async (subscriptionId: string) => {
+    unsubscribe: async ({ subscriptionId }) => {
       const off = subscriptions.get(subscriptionId);
       subscriptions.delete(subscriptionId);
       await off?.();
     },
-    disconnect: async (connectionId: string) => {
+    disconnect: async ({ connectionId }) => {
       const link = connections.get(connectionId);
       connections.delete(connectionId);
       await link?.disconnect();
     },
   };
+
+  const simCalls: MethodHandlers<SimMethods> | undefined = bench && simHandlers(bench);
 
   parent.onMessage((request) => {
     void answer(request)
@@ -135,17 +138,26 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
   });
 
   async function answer(request: Request): Promise<unknown> {
-    if (request.target === 'central') {
-      const method = methods[request.method] as (...args: unknown[]) => unknown;
-      return method(...request.args);
-    }
-    if (!bench) throw new Error('The simulated bench is off: the BLE process runs on hardware.');
-    if (!SIM_METHODS.includes(request.method)) throw new Error(`no sim method ${request.method}`);
-    const method = bench[request.method] as (...args: unknown[]) => unknown;
-    return method.apply(bench, request.args);
+    const parsed = parseRequest(request);
+    if (request.target === 'central') return dispatch(centralCalls, parsed);
+    if (!simCalls) throw new Error('The simulated bench is off: the BLE process runs on hardware.');
+    return dispatch(simCalls, parsed);
   }
 
   emit({ type: 'event', event: 'ready', state: await settledState(central), reason });
+}
+
+/** The simulated bench's controls, each the bench method of the same name. */
+function simHandlers(bench: SimulatedBench): MethodHandlers<SimMethods> {
+  return {
+    boards: () => bench.boards(),
+    loadBoardFile: ({ path }) => bench.loadBoardFile(path),
+    loadBoards: ({ text, source }) => bench.loadBoards(text, source),
+    removeBoard: ({ boardId }) => bench.removeBoard(boardId),
+    pressButton: ({ boardId, buttonId }) => bench.pressButton(boardId, buttonId),
+    setFaults: ({ boardId, faults }) => bench.setFaults(boardId, faults),
+    factoryReset: ({ boardId }) => bench.factoryReset(boardId),
+  };
 }
 
 /** noble reports `unknown` until its binding has opened the adapter; wait for a real answer. */

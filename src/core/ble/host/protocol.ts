@@ -2,8 +2,16 @@
 // once (`response`) and reports what happens on the radio (`event`). Byte arrays travel as
 // Uint8Array: both transports (Node's advanced IPC serialization, Electron's structured clone)
 // keep them.
+//
+// Every method the process answers is one entry of a method table: a zod input and output
+// schema, as `op()` is for the app's contract (src/core/app/contracts/op.ts). The same table
+// types the caller (`BleHost.call`/`sim`) and the process's handlers (`MethodHandlers`), and the
+// process parses each input with it where it crosses the boundary (`parseRequest`).
 import { z } from 'zod';
+import { fieldErrors, describeFieldErrors } from '../../platform/field-errors';
 import type { AdapterState, Advertisement, ServiceInfo } from '../port';
+import type { BoardView } from '../sim/board';
+import { faultsSchema } from '../sim/board-schema';
 
 export const hostConfigSchema = z.object({
   mode: z.enum(['simulated', 'hardware']),
@@ -20,45 +28,119 @@ export const hostConfigSchema = z.object({
 });
 export type HostConfig = z.infer<typeof hostConfigSchema>;
 
-export interface CentralMethods {
-  startScan(filter: { serviceUuids?: string[]; name?: string; minRssi?: number }): string;
-  stopScan(scanId: string): void;
-  connect(deviceId: string, timeoutMs?: number): { connectionId: string; mtu: number };
-  discover(connectionId: string): ServiceInfo[];
-  read(connectionId: string, serviceUuid: string, characteristicUuid: string): Uint8Array;
-  write(
-    connectionId: string,
-    serviceUuid: string,
-    characteristicUuid: string,
-    data: Uint8Array,
-    withoutResponse: boolean,
-  ): void;
-  subscribe(connectionId: string, serviceUuid: string, characteristicUuid: string): string;
-  unsubscribe(subscriptionId: string): void;
-  disconnect(connectionId: string): void;
+function method<I extends z.ZodType, O extends z.ZodType>(input: I, output: O) {
+  return { input, output };
+}
+type MethodSpec = ReturnType<typeof method>;
+type MethodTable = Record<string, MethodSpec>;
+
+const id = z.string().min(1, 'is empty');
+const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'must be a Uint8Array');
+const nothing = z.void();
+const characteristic = z.object({
+  connectionId: id,
+  serviceUuid: id,
+  characteristicUuid: id,
+});
+/** Produced by the process's own typed code, so declared for the types and not re-checked. */
+const serviceInfo = z.custom<ServiceInfo>();
+const boardView = z.custom<BoardView>();
+
+/** The radio: what `BleCentral` and `BleConnection` do, by id across the boundary. */
+export const centralMethods = {
+  startScan: method(
+    z.object({
+      serviceUuids: z.array(z.string()).optional(),
+      name: z.string().optional(),
+      minRssi: z.number().optional(),
+    }),
+    z.object({ scanId: z.string() }),
+  ),
+  stopScan: method(z.object({ scanId: id }), nothing),
+  connect: method(
+    z.object({ deviceId: id, timeoutMs: z.number().positive().optional() }),
+    z.object({ connectionId: z.string(), mtu: z.number() }),
+  ),
+  discover: method(z.object({ connectionId: id }), z.array(serviceInfo)),
+  read: method(characteristic, bytes),
+  write: method(characteristic.extend({ data: bytes, withoutResponse: z.boolean() }), nothing),
+  subscribe: method(characteristic, z.object({ subscriptionId: z.string() })),
+  unsubscribe: method(z.object({ subscriptionId: id }), nothing),
+  disconnect: method(z.object({ connectionId: id }), nothing),
+} satisfies MethodTable;
+
+/** The simulated bench's controls; the process refuses them on hardware. */
+export const simMethods = {
+  boards: method(z.object({}), z.array(boardView)),
+  loadBoardFile: method(z.object({ path: id }), z.array(boardView)),
+  loadBoards: method(
+    z.object({ text: z.string(), source: z.string().optional() }),
+    z.array(boardView),
+  ),
+  removeBoard: method(z.object({ boardId: id }), nothing),
+  pressButton: method(z.object({ boardId: id, buttonId: z.string().optional() }), nothing),
+  setFaults: method(z.object({ boardId: id, faults: faultsSchema }), boardView),
+  factoryReset: method(z.object({ boardId: id }), boardView),
+} satisfies MethodTable;
+
+export type CentralMethods = typeof centralMethods;
+export type SimMethods = typeof simMethods;
+export type CentralMethod = keyof CentralMethods;
+export type SimMethod = keyof SimMethods;
+
+/** What a caller passes and gets back. */
+export type MethodInput<T extends MethodTable, M extends keyof T> = z.input<T[M]['input']>;
+export type MethodOutput<T extends MethodTable, M extends keyof T> = z.output<T[M]['output']>;
+
+/** What the process implements: each method gets its parsed input. */
+export type MethodHandlers<T extends MethodTable> = {
+  [M in keyof T]: (
+    input: z.output<T[M]['input']>,
+  ) => z.input<T[M]['output']> | Promise<z.input<T[M]['output']>>;
+};
+
+const TABLES = { central: centralMethods, sim: simMethods } as const;
+export type Target = keyof typeof TABLES;
+
+/** On the wire the method and input are whatever arrived: `parseRequest` makes them typed. */
+export interface Request {
+  type: 'request';
+  id: number;
+  target: Target;
+  method: string;
+  input: unknown;
 }
 
-/** The simulated bench's controls, forwarded as they are; absent on hardware. */
-export const SIM_METHODS = [
-  'boards',
-  'loadBoardFile',
-  'loadBoards',
-  'removeBoard',
-  'pressButton',
-  'setFaults',
-  'factoryReset',
-] as const;
-export type SimMethod = (typeof SIM_METHODS)[number];
+/** A request the process refused before running it: an unknown method or a bad input. */
+export class ProtocolError extends Error {
+  override name = 'ProtocolError';
+}
 
-export type Request =
-  | {
-      type: 'request';
-      id: number;
-      target: 'central';
-      method: keyof CentralMethods;
-      args: unknown[];
-    }
-  | { type: 'request'; id: number; target: 'sim'; method: SimMethod; args: unknown[] };
+/** The request's method (one of `target`'s) and its parsed input, or a ProtocolError naming both. */
+export function parseRequest(request: Pick<Request, 'target' | 'method' | 'input'>): {
+  method: string;
+  input: unknown;
+} {
+  const table: MethodTable | undefined = Object.hasOwn(TABLES, request.target)
+    ? TABLES[request.target]
+    : undefined;
+  if (!table) throw new ProtocolError(`no method target "${String(request.target)}"`);
+  if (!Object.hasOwn(table, request.method))
+    throw new ProtocolError(`no ${request.target} method "${request.method}"`);
+  const parsed = table[request.method]!.input.safeParse(request.input ?? {});
+  if (!parsed.success)
+    throw new ProtocolError(`${request.method}: ${describeFieldErrors(fieldErrors(parsed.error))}`);
+  return { method: request.method, input: parsed.data };
+}
+
+/** Runs a parsed request on the handlers of its table. */
+export function dispatch<T extends MethodTable>(
+  handlers: MethodHandlers<T>,
+  parsed: { method: string; input: unknown },
+): unknown {
+  const handler = handlers[parsed.method as keyof T] as (input: unknown) => unknown;
+  return handler(parsed.input);
+}
 
 export interface SerializedError {
   name: string;

@@ -14,7 +14,8 @@ import {
 import { z } from 'zod';
 import type { AdapterState } from '../port';
 import type { ProvisioningProfile } from '../../provisioning/profile';
-import { SimBoard, type BoardView, type CommittedIdentity } from './board';
+import { SimBoard, type BoardView } from './board';
+import type { CommittedIdentity } from './board-provisioning';
 import {
   boardsFromJson,
   loadProfiles,

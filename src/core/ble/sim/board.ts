@@ -1,14 +1,14 @@
-// One simulated prototype: what it advertises, its GATT table and values, the provisioning
-// state machine of its profile (blank → pending → committed, rejected on a bad commit), its
-// notifications and its faults. Its GATT server (att-server.ts) moves bytes to and from it over
-// a link; the board decides.
+// One simulated prototype: what it advertises, its GATT table and values, its notifications and
+// its faults (the provisioning state machine of its profile is board-provisioning.ts). Its GATT
+// server (att-server.ts) moves bytes to and from it over a link; the board decides.
 import { formatUuid } from '../port';
+import { STATUS } from '../../provisioning/profile';
 import {
-  STATUS,
-  decodeUuid,
-  encodeUuid,
-  type ProvisioningProfile,
-} from '../../provisioning/profile';
+  BoardProvisioning,
+  type CommittedIdentity,
+  type ProvisioningStatus,
+  type Written,
+} from './board-provisioning';
 import type { BoardFaults, NotificationPayload } from './board-schema';
 import type { BoardDefinition, CharacteristicDefinition, ServiceDefinition } from './board-file';
 import type { SimClock, SimTimer } from './clock';
@@ -27,20 +27,6 @@ export interface BoardLink {
   /** The board ends the link (reboot, reset), with an HCI reason. */
   drop(reason: number): void;
 }
-
-export type ProvisioningStatus = 'blank' | 'pending' | 'committed' | 'rejected';
-
-/** The product identity a committed board holds, as flash would. UUIDs dashed. */
-export interface CommittedIdentity {
-  serviceUuid: string;
-  psdiServiceUuid: string;
-  psdiCharacteristicUuid: string;
-  psdi: string;
-  committedAt: number;
-}
-
-type UuidField = 'serviceUuid' | 'psdiServiceUuid' | 'psdiCharacteristicUuid';
-type Written = Partial<Record<UuidField | 'psdi', string>>;
 
 export interface BoardView {
   id: string;
@@ -86,11 +72,11 @@ export interface BoardContext {
   changed(board: SimBoard): void;
 }
 
-interface Characteristic extends CharacteristicDefinition {
+export interface Characteristic extends CharacteristicDefinition {
   read?: () => Uint8Array;
   write?: (data: Uint8Array) => AttResult;
 }
-interface Service extends Omit<ServiceDefinition, 'characteristics'> {
+export interface Service extends Omit<ServiceDefinition, 'characteristics'> {
   characteristics: Characteristic[];
 }
 
@@ -111,9 +97,7 @@ export class SimBoard implements AttValues {
   private matchingWrites = 0;
   private link: BoardLink | null = null;
   private rebootTimer: SimTimer | null = null;
-  private status: ProvisioningStatus = 'blank';
-  private written: Written = {};
-  private identity: CommittedIdentity | undefined;
+  private readonly provisioning: BoardProvisioning | undefined;
   private table: Service[] = [];
   private adCache:
     | {
@@ -134,10 +118,14 @@ export class SimBoard implements AttValues {
     this.faultState = def.faults;
     for (const s of def.services)
       for (const c of s.characteristics) this.values.set(key(s.uuid, c.uuid), c.value);
-    if (def.provisioning && ctx.committed) {
-      this.identity = ctx.committed;
-      this.status = 'committed';
-    }
+    this.provisioning =
+      def.provisioning &&
+      new BoardProvisioning(def.provisioning, ctx.committed, {
+        now: () => ctx.clock.now(),
+        persist: (identity) => ctx.persist(this.id, identity),
+        statusChanged: (status, changed) => this.statusChanged(status, changed),
+        committed: (rebootMs) => this.reboot(rebootMs),
+      });
     this.rebuild();
   }
 
@@ -336,12 +324,8 @@ export class SimBoard implements AttValues {
 
   /** Forgets what was written and committed, as the firmware's reset would, and reboots. */
   factoryReset(): void {
-    if (!this.def.provisioning) throw new Error(`board ${this.name} has no provisioning profile`);
-    const wasCommitted = this.identity !== undefined;
-    this.identity = undefined;
-    this.written = {};
-    this.status = 'blank';
-    if (wasCommitted) this.ctx.persist(this.id, null);
+    if (!this.provisioning) throw new Error(`board ${this.name} has no provisioning profile`);
+    this.provisioning.reset();
     this.rebuild();
     this.reboot(0);
   }
@@ -356,9 +340,6 @@ export class SimBoard implements AttValues {
 
   view(): BoardView {
     const ad = this.advertisement();
-    const p = this.def.provisioning;
-    const dashed = (w: Written): Written =>
-      Object.fromEntries(Object.entries(w).map(([k, v]) => [k, k === 'psdi' ? v : formatUuid(v)]));
     return {
       id: this.id,
       address: this.address,
@@ -382,13 +363,7 @@ export class SimBoard implements AttValues {
         ),
       ),
       buttons: this.def.buttons.map((b) => b.id),
-      provisioning: p && {
-        profileId: p.profile.id,
-        psdiSource: p.profile.psdi.source,
-        status: this.status,
-        written: dashed(this.written),
-        committed: this.identity,
-      },
+      provisioning: this.provisioning?.view(),
       faults: this.faultState,
     };
   }
@@ -400,9 +375,7 @@ export class SimBoard implements AttValues {
   }
 
   private provisioningAdvertised(): string[] {
-    const p = this.def.provisioning;
-    if (!p) return [];
-    return this.identity ? [compact(this.identity.serviceUuid)] : [p.profile.service];
+    return this.provisioning?.advertised() ?? [];
   }
 
   /** The GATT table for the current provisioning state. */
@@ -411,153 +384,13 @@ export class SimBoard implements AttValues {
       ...s,
       characteristics: [...s.characteristics],
     }));
-    const p = this.def.provisioning;
-    if (p && this.identity) {
-      const psdi = Buffer.from(this.identity.psdi, 'utf8');
-      table.push({
-        uuid: compact(this.identity.psdiServiceUuid),
-        name: 'PSDI',
-        characteristics: [
-          {
-            uuid: compact(this.identity.psdiCharacteristicUuid),
-            name: 'PSDI',
-            properties: ['read'],
-            permissions: { read: p.profile.psdi.readPermission },
-            value: psdi,
-            maxLength: psdi.length,
-            read: () => psdi,
-          },
-        ],
-      });
-    } else if (p) {
-      table.push(this.provisioningService(p.profile, p.derivedPsdi));
-    }
+    if (this.provisioning) table.push(this.provisioning.service());
     this.table = table;
     this.adCache = undefined;
   }
 
-  private provisioningService(
-    profile: ProvisioningProfile,
-    derivedPsdi: string | undefined,
-  ): Service {
-    const ch = profile.characteristics;
-    const uuidLength = profile.uuidEncoding === 'bytes' ? 16 : 36;
-    const uuidCharacteristic = (field: UuidField, name: string): Characteristic => ({
-      uuid: ch[field],
-      name,
-      properties: ['read', 'write'],
-      value: new Uint8Array(),
-      maxLength: uuidLength,
-      read: () => {
-        const v = this.written[field];
-        return v ? encodeUuid(profile, v) : new Uint8Array();
-      },
-      write: (data) => {
-        let uuid: string;
-        try {
-          uuid = decodeUuid(profile, data);
-          if (uuid.length !== 32) throw new Error('not 128-bit');
-        } catch {
-          return { ok: false, code: ATT_ERROR.invalidAttributeValueLength };
-        }
-        return this.store(field, uuid);
-      },
-    });
-    const psdiCharacteristic: Characteristic =
-      profile.psdi.source === 'device'
-        ? {
-            uuid: ch.psdi,
-            name: 'PSDI (derived)',
-            properties: ['read'],
-            value: new Uint8Array(),
-            maxLength: profile.psdi.maxBytes,
-            read: () => Buffer.from(derivedPsdi ?? '', 'utf8'),
-          }
-        : {
-            uuid: ch.psdi,
-            name: 'PSDI',
-            properties: ['read', 'write'],
-            value: new Uint8Array(),
-            maxLength: profile.psdi.maxBytes,
-            read: () => Buffer.from(this.written.psdi ?? '', 'utf8'),
-            write: (data) => {
-              const text = new TextDecoder('utf-8', { fatal: true });
-              let psdi: string;
-              try {
-                psdi = text.decode(data);
-              } catch {
-                return { ok: false, code: ATT_ERROR.application };
-              }
-              if (!psdi) return { ok: false, code: ATT_ERROR.invalidAttributeValueLength };
-              return this.store('psdi', psdi);
-            },
-          };
-    return {
-      uuid: profile.service,
-      name: `Provisioning (${profile.id})`,
-      characteristics: [
-        uuidCharacteristic('serviceUuid', 'Product service UUID'),
-        uuidCharacteristic('psdiServiceUuid', 'PSDI service UUID'),
-        uuidCharacteristic('psdiCharacteristicUuid', 'PSDI characteristic UUID'),
-        psdiCharacteristic,
-        {
-          uuid: ch.control,
-          name: 'Control',
-          properties: ['write'],
-          value: new Uint8Array(),
-          maxLength: 20,
-          write: (data) => this.control(profile, data, derivedPsdi),
-        },
-        {
-          uuid: ch.status,
-          name: 'Status',
-          properties: ['read', 'notify'],
-          value: new Uint8Array(),
-          maxLength: 1,
-          read: () => Uint8Array.of(STATUS[this.status]),
-        },
-      ],
-    };
-  }
-
-  private store(field: keyof Written, value: string): AttResult {
-    this.written = { ...this.written, [field]: value };
-    this.setStatus('pending');
-    return { ok: true, data: new Uint8Array() };
-  }
-
-  private control(
-    profile: ProvisioningProfile,
-    data: Uint8Array,
-    derivedPsdi: string | undefined,
-  ): AttResult {
-    if (Buffer.from(data).toString('hex') !== profile.commit.value)
-      return { ok: false, code: ATT_ERROR.application };
-    const w = this.written;
-    const psdi = profile.psdi.source === 'device' ? derivedPsdi : w.psdi;
-    if (!w.serviceUuid || !w.psdiServiceUuid || !w.psdiCharacteristicUuid || !psdi) {
-      this.setStatus('rejected');
-      return { ok: false, code: ATT_ERROR.application };
-    }
-    const identity: CommittedIdentity = {
-      serviceUuid: formatUuid(w.serviceUuid),
-      psdiServiceUuid: formatUuid(w.psdiServiceUuid),
-      psdiCharacteristicUuid: formatUuid(w.psdiCharacteristicUuid),
-      psdi,
-      committedAt: this.ctx.clock.now(),
-    };
-    // Flash first: a crash after this line must find the board provisioned.
-    this.ctx.persist(this.id, identity);
-    this.identity = identity;
-    this.written = {};
-    this.setStatus('committed');
-    this.reboot(this.def.provisioning?.rebootMs ?? 0);
-    return { ok: true, data: new Uint8Array() };
-  }
-
-  private setStatus(status: ProvisioningStatus): void {
-    const changed = status !== this.status;
-    this.status = status;
+  /** Notifies a subscribed central of a new provisioning status; tells the bench either way. */
+  private statusChanged(status: ProvisioningStatus, changed: boolean): void {
     const profile = this.def.provisioning?.profile;
     if (
       changed &&
@@ -624,8 +457,4 @@ export class SimBoard implements AttValues {
     out.writeUIntLE(n % 2 ** (8 * payload.bytes), 0, payload.bytes);
     return out;
   }
-}
-
-function compact(uuid: string): string {
-  return uuid.replaceAll('-', '').toLowerCase();
 }

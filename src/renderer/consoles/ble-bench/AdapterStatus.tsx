@@ -101,7 +101,8 @@ export function AdapterStatus({
           . The window kept running; {host.running ? 'it was restarted.' : 'restart it to scan.'}
         </div>
       )}
-      <ErrorNotice error={action.error} />
+      {/* Under the switch and the restart button it came from. */}
+      <ErrorNotice error={action.error} testId="ble-mode-error" />
     </Panel>
   );
 }

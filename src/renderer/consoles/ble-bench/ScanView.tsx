@@ -1,7 +1,7 @@
 // The live scan list: filters (a product's service UUID, name, minimum RSSI), a stable sort,
 // one memoised row per board with its RSSI sparkline, and only the first rows drawn until the
 // user asks for all, so a tray of 500 boards stays smooth.
-import { memo, useDeferredValue, useId, useMemo, useState, type ReactNode } from 'react';
+import { Fragment, memo, useDeferredValue, useId, useMemo, useState, type ReactNode } from 'react';
 import type { ScannedDevice } from '../../../core/app/contracts/ble';
 import { normalizeUuid, uuidProblem } from '../../../core/ble/port';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -32,6 +32,8 @@ export interface RowAction {
   /** The board the action is running for, shown busy. */
   busyId?: string;
   disabled?: boolean;
+  /** The last run's failure, shown under the row it was run for (above the table if that row is not shown). */
+  failure?: { id: string; error: unknown };
 }
 
 export interface ScanViewProps {
@@ -154,6 +156,9 @@ export function ScanView({
         </div>
       </div>
       <ErrorNotice error={scan.error} />
+      {action?.failure && !shown.some((e) => e.device.id === action.failure?.id) && (
+        <ErrorNotice error={action.failure.error} testId="row-action-error" />
+      )}
       {rows.length === 0 ? (
         <p className="note empty">
           {scan.entries.size === 0
@@ -171,21 +176,29 @@ export function ScanView({
             />
             <tbody>
               {shown.map((entry) => (
-                <ScanRow
-                  key={entry.device.id}
-                  entry={entry}
-                  serviceLabels={entry.device.serviceUuids
-                    .map((u) => labels.get(key(u)) ?? sigName(u, ['service']))
-                    .filter(Boolean)
-                    .join(', ')}
-                  stale={now - entry.device.lastSeen > STALE_MS}
-                  actionLabel={action?.label}
-                  onAction={action?.run}
-                  actionBusy={action?.busyId === entry.device.id}
-                  actionDisabled={action?.disabled ?? false}
-                  selected={selectedId === entry.device.id}
-                  onSelect={onSelect}
-                />
+                <Fragment key={entry.device.id}>
+                  <ScanRow
+                    entry={entry}
+                    serviceLabels={entry.device.serviceUuids
+                      .map((u) => labels.get(key(u)) ?? sigName(u, ['service']))
+                      .filter(Boolean)
+                      .join(', ')}
+                    stale={now - entry.device.lastSeen > STALE_MS}
+                    actionLabel={action?.label}
+                    onAction={action?.run}
+                    actionBusy={action?.busyId === entry.device.id}
+                    actionDisabled={action?.disabled ?? false}
+                    selected={selectedId === entry.device.id}
+                    onSelect={onSelect}
+                  />
+                  {action?.failure?.id === entry.device.id && (
+                    <tr className="row-error">
+                      <td colSpan={6}>
+                        <ErrorNotice error={action.failure.error} testId="row-action-error" />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
               ))}
             </tbody>
           </table>

@@ -13,9 +13,13 @@ import { FileButton } from './FileButton';
 
 const FIRST_ROWS = 50;
 
-export function SimBench() {
+/** `generation` changes with the BLE process: the boards are read again from the new one. */
+export function SimBench({ generation }: { generation: string }) {
   const api = useApi();
-  const boards = useResource(useCallback(() => api.sim.listBoards({}), [api]));
+  const boards = useResource(
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- generation: read again on a new process
+    useCallback(() => api.sim.listBoards({}), [api, generation]),
+  );
   const files = useResource(useCallback(() => api.sim.listBoardFiles({}), [api]));
   const load = useAction<SimBoard[]>();
   const change = useAction<unknown>();

@@ -19,7 +19,10 @@ export function useBleStatus() {
   };
 }
 
-/** Changes whenever scans must start over: another mode or another BLE process. */
+/**
+ * Changes whenever what the BLE process held is gone: another mode or another BLE process
+ * (scans, connections, subscriptions start over; the simulated bench is reloaded into it).
+ */
 export function scanRestartKey(status: BleStatus | undefined): string {
   return status ? `${status.mode}:${status.host.pid ?? ''}:${status.host.crashes}` : '';
 }

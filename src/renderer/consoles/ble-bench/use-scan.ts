@@ -36,6 +36,15 @@ export function useScan(enabled: boolean, restartKey: string): Scan {
     [api],
   );
 
+  // Rows heard by another mode or BLE process name boards that process knew: gone with it
+  // (reset while rendering, so no frame shows them).
+  const [heardBy, setHeardBy] = useState(restartKey);
+  if (heardBy !== restartKey) {
+    setHeardBy(restartKey);
+    setEntries(new Map());
+    setLast({ advertisements: 0 });
+  }
+
   useEffect(() => {
     if (!enabled) return;
     let active = true;

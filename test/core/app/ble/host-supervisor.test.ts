@@ -53,3 +53,49 @@ describe('HostSupervisor', () => {
     });
   });
 });
+
+describe('HostSupervisor over a real BLE process', { timeout: 60_000 }, () => {
+  it('keeps the boards loaded and the faults set across a switch to hardware and back', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'supervisor-real-'));
+    const supervisor = await HostSupervisor.open(dataDir);
+    try {
+      const start = await supervisor.sim('boards', {});
+      const loaded = await supervisor.sim('loadBoards', { text: TRAY, source: 'tray.json' });
+      expect(loaded.map((b) => b.name)).toEqual(['Tray 01', 'Tray 02']);
+      const [first, second] = loaded;
+      await supervisor.sim('removeBoard', { boardId: second!.id });
+      const removedDefault = start[0]!;
+      await supervisor.sim('removeBoard', { boardId: removedDefault.id });
+      await supervisor.sim('setFaults', {
+        boardId: first!.id,
+        faults: { refuseConnection: true, slowLink: 4 },
+      });
+      const before = await supervisor.sim('boards', {});
+
+      expect((await supervisor.setMode('hardware')).mode).toBe('hardware');
+      await expect(supervisor.sim('boards', {})).rejects.toThrow(/simulated bench is off/);
+      const back = await supervisor.setMode('simulated');
+      expect(back.host.running).toBe(true);
+
+      const after = await supervisor.sim('boards', {});
+      expect(after.map((b) => b.id).sort()).toEqual(before.map((b) => b.id).sort());
+      expect(after.some((b) => b.id === removedDefault.id)).toBe(false);
+      expect(after.some((b) => b.id === second!.id)).toBe(false);
+      const kept = after.find((b) => b.id === first!.id);
+      expect(kept?.faults).toMatchObject({ refuseConnection: true, slowLink: 4 });
+
+      // A crash restarts into the same bench as well.
+      process.kill(supervisor.status().host.pid!, 'SIGKILL');
+      await new Promise((r) => supervisor.once('status', r));
+      const again = await supervisor.sim('boards', {});
+      expect(again.find((b) => b.id === first!.id)?.faults.refuseConnection).toBe(true);
+      expect(supervisor.status().host.crashes).toBe(1);
+    } finally {
+      await supervisor.stop();
+    }
+  });
+});
+
+const TRAY = JSON.stringify({
+  boards: [{ name: 'Tray {n}', address: 'c0:ff:ee:00:00:01', count: 2 }],
+});

@@ -1,0 +1,406 @@
+// One link of a NobleCentral: noble's peripheral as a BleConnection. Operations run one at a
+// time, as ATT does, each bounded in time, and every failure (an ATT error the HCI tap saw, a
+// pairing that failed, a link that dropped) becomes a BleError naming the step and the device.
+import type { Characteristic, Peripheral, Service } from '@abandonware/noble';
+import {
+  BleError,
+  expandUuid,
+  formatUuid,
+  normalizeUuid,
+  type BleConnection,
+  type BleStep,
+  type CharacteristicProperty,
+  type ServiceInfo,
+} from './port';
+import { ATT_ERROR, ATT_OP, attOpcodeName, describeAttError } from './att/codes';
+import { describeHciError } from './hci/codes';
+import type { AttErrorReport, SecurityFailure } from './hci/tap';
+
+/** Requests that read or write a value: an error to one of these fails the operation. */
+const VALUE_REQUESTS: ReadonlySet<number> = new Set([
+  ATT_OP.readReq,
+  ATT_OP.readBlobReq,
+  ATT_OP.readMultipleReq,
+  ATT_OP.writeReq,
+  ATT_OP.prepareWriteReq,
+  ATT_OP.executeWriteReq,
+]);
+
+/** The errors on which noble's gatt.js pairs by itself before it retries the request. */
+const SECURITY_ERRORS: ReadonlySet<number> = new Set([
+  ATT_ERROR.insufficientAuthentication,
+  ATT_ERROR.insufficientAuthorization,
+  ATT_ERROR.insufficientEncryption,
+]);
+
+export type Schedule = (callback: () => void, ms: number) => () => void;
+
+/** A board answered an ATT error; the `cause` of the BleError it becomes. */
+export class AttError extends Error {
+  override name = 'AttError';
+  constructor(
+    readonly code: number,
+    /** The ATT request the board refused, e.g. "readReq". */
+    readonly request: string,
+    readonly attHandle: number,
+  ) {
+    const handle = `0x${attHandle.toString(16).padStart(4, '0')}`;
+    super(`ATT error ${describeAttError(code)} to ${request} on handle ${handle}`);
+  }
+}
+
+/** noble's disconnect reason (an HCI code on Linux, absent elsewhere) in words. */
+export function disconnectReason(reason: unknown): string {
+  if (typeof reason === 'number') return describeHciError(reason);
+  if (typeof reason === 'string' && reason) return reason;
+  return 'disconnected';
+}
+
+const PROPERTIES: readonly CharacteristicProperty[] = [
+  'broadcast',
+  'read',
+  'writeWithoutResponse',
+  'write',
+  'notify',
+  'indicate',
+  'authenticatedSignedWrites',
+  'extendedProperties',
+];
+
+export function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function safeUuid(uuid: string): string {
+  try {
+    return normalizeUuid(uuid);
+  } catch {
+    return uuid.toLowerCase();
+  }
+}
+
+export class TimeoutError extends Error {
+  override name = 'TimeoutError';
+}
+
+export function withTimeout<T>(
+  schedule: Schedule,
+  promise: Promise<T>,
+  ms: number,
+  onTimeout?: () => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const cancel = schedule(() => {
+      reject(new TimeoutError(`no answer within ${ms} ms`));
+      onTimeout?.();
+    }, ms);
+    promise.then(
+      (value) => {
+        cancel();
+        resolve(value);
+      },
+      (err: unknown) => {
+        cancel();
+        reject(err);
+      },
+    );
+  });
+}
+
+interface InFlight {
+  step: BleStep;
+  fail(message: string, cause?: unknown): void;
+}
+
+/** One link. Operations run one at a time, as ATT does, so an error belongs to the one in flight. */
+export class NobleConnection implements BleConnection {
+  readonly id: string;
+  private readonly peripheral: Peripheral;
+  private readonly timeoutMs: number;
+  private readonly schedule: Schedule;
+  private readonly forget: () => void;
+  private chain: Promise<unknown> = Promise.resolve();
+  private inFlight: InFlight | null = null;
+  private gatt: Service[] | null = null;
+  private downReason: string | null = null;
+  private readonly handlers = new Set<(reason: string) => void>();
+  private readonly listeners = new Map<
+    Characteristic,
+    Set<(data: Buffer, isNotification: boolean) => void>
+  >();
+
+  constructor(
+    peripheral: Peripheral,
+    options: { timeoutMs: number; schedule: Schedule; forget: () => void },
+  ) {
+    this.id = peripheral.id;
+    this.peripheral = peripheral;
+    this.timeoutMs = options.timeoutMs;
+    this.schedule = options.schedule;
+    this.forget = options.forget;
+    peripheral.once('disconnect', (reason: unknown) => this.linkDown(disconnectReason(reason)));
+  }
+
+  get mtu(): number {
+    return this.peripheral.mtu ?? 23;
+  }
+
+  discover(): Promise<ServiceInfo[]> {
+    return this.run('discover', 'discovering services', async () => {
+      const services = await this.discoverGatt();
+      return services.map((s) => ({
+        uuid: safeUuid(s.uuid),
+        characteristics: (s.characteristics ?? []).map((c) => ({
+          uuid: safeUuid(c.uuid),
+          properties: PROPERTIES.filter((p) => c.properties.includes(p)),
+        })),
+      }));
+    });
+  }
+
+  read(serviceUuid: string, characteristicUuid: string): Promise<Uint8Array> {
+    return this.run('read', `reading ${label(characteristicUuid)}`, async () => {
+      const c = await this.characteristic('read', serviceUuid, characteristicUuid);
+      if (!c.properties.includes('read'))
+        throw new BleError('read', `${label(characteristicUuid)} is not readable`, this.id);
+      return Uint8Array.from(await c.readAsync());
+    });
+  }
+
+  write(
+    serviceUuid: string,
+    characteristicUuid: string,
+    data: Uint8Array,
+    options: { withoutResponse?: boolean } = {},
+  ): Promise<void> {
+    const withoutResponse = options.withoutResponse === true;
+    return this.run('write', `writing ${label(characteristicUuid)}`, async () => {
+      if (data.length > 512)
+        throw new BleError(
+          'write',
+          `${data.length} bytes: an attribute holds at most 512`,
+          this.id,
+        );
+      if (withoutResponse && data.length > this.mtu - 3)
+        throw new BleError(
+          'write',
+          `${data.length} bytes do not fit a write without response (MTU ${this.mtu} carries ${this.mtu - 3})`,
+          this.id,
+        );
+      const c = await this.characteristic('write', serviceUuid, characteristicUuid);
+      const needed = withoutResponse ? 'writeWithoutResponse' : 'write';
+      if (!c.properties.includes(needed))
+        throw new BleError(
+          'write',
+          `${label(characteristicUuid)} does not allow ${needed} (it allows ${c.properties.join(', ')})`,
+          this.id,
+        );
+      await c.writeAsync(Buffer.from(data), withoutResponse);
+    });
+  }
+
+  subscribe(
+    serviceUuid: string,
+    characteristicUuid: string,
+    onValue: (data: Uint8Array) => void,
+  ): Promise<() => Promise<void>> {
+    return this.run('subscribe', `subscribing to ${label(characteristicUuid)}`, async () => {
+      const c = await this.characteristic('subscribe', serviceUuid, characteristicUuid);
+      if (!c.properties.includes('notify') && !c.properties.includes('indicate'))
+        throw new BleError(
+          'subscribe',
+          `${label(characteristicUuid)} neither notifies nor indicates`,
+          this.id,
+        );
+      const listener = (data: Buffer, isNotification: boolean) => {
+        if (isNotification) onValue(Uint8Array.from(data));
+      };
+      const set = this.listeners.get(c) ?? new Set();
+      const first = set.size === 0;
+      set.add(listener);
+      this.listeners.set(c, set);
+      c.on('data', listener);
+      if (first) {
+        try {
+          await c.subscribeAsync();
+        } catch (err) {
+          this.removeListener(c, listener);
+          throw err;
+        }
+      }
+      let active = true;
+      return async () => {
+        if (!active) return;
+        active = false;
+        this.removeListener(c, listener);
+        if (this.downReason === null && !this.listeners.has(c))
+          await this.run('subscribe', `unsubscribing from ${label(characteristicUuid)}`, () =>
+            c.unsubscribeAsync(),
+          );
+      };
+    });
+  }
+
+  async disconnect(): Promise<void> {
+    if (this.downReason !== null) return;
+    try {
+      await withTimeout(this.schedule, this.peripheral.disconnectAsync(), this.timeoutMs);
+    } catch (err) {
+      throw new BleError('disconnect', `disconnecting from ${this.id}: ${message(err)}`, this.id, {
+        cause: err,
+      });
+    }
+  }
+
+  onDisconnect(handler: (reason: string) => void): () => void {
+    const reason = this.downReason;
+    if (reason !== null) {
+      queueMicrotask(() => handler(reason));
+      return () => undefined;
+    }
+    this.handlers.add(handler);
+    return () => this.handlers.delete(handler);
+  }
+
+  /**
+   * From the tap: the board refused the request in flight. Refusals for want of security on a
+   * link not yet encrypted are noble's to handle: it pairs and sends the request again.
+   */
+  attFailed(report: AttErrorReport): void {
+    // Discovery ends with an error by design (Attribute Not Found past the last handle).
+    if (!VALUE_REQUESTS.has(report.request)) return;
+    if (!report.encrypted && SECURITY_ERRORS.has(report.code)) return;
+    const error = new AttError(report.code, attOpcodeName(report.request), report.attHandle);
+    this.inFlight?.fail(`the board answered ${error.message}`, error);
+  }
+
+  /** From the tap: pairing or encryption failed, so the request noble held back never goes. */
+  securityFailed(failure: SecurityFailure): void {
+    const what =
+      failure.stage === 'pairing'
+        ? `pairing failed (SMP reason 0x${failure.code.toString(16).padStart(2, '0')})`
+        : `encryption refused: ${describeHciError(failure.code)}`;
+    this.inFlight?.fail(`the board needs an encrypted link and ${what}; the link is closed`);
+    // noble's gatt.js keeps the refused request as its current command for good, so nothing
+    // more would move on this link: end it, so the next connection starts clean.
+    void this.peripheral.disconnectAsync().catch(() => undefined);
+  }
+
+  private linkDown(reason: string): void {
+    if (this.downReason !== null) return;
+    this.downReason = reason;
+    this.forget();
+    this.inFlight?.fail(`link lost: ${reason}`);
+    for (const [c, set] of this.listeners) for (const l of set) c.removeListener('data', l);
+    this.listeners.clear();
+    for (const handler of [...this.handlers]) handler(reason);
+    this.handlers.clear();
+  }
+
+  private removeListener(
+    c: Characteristic,
+    listener: (data: Buffer, isNotification: boolean) => void,
+  ): void {
+    c.removeListener('data', listener);
+    const set = this.listeners.get(c);
+    set?.delete(listener);
+    if (set && !set.size) this.listeners.delete(c);
+  }
+
+  private run<T>(step: BleStep, what: string, action: () => Promise<T>): Promise<T> {
+    const task = this.chain.then(() => this.attempt(step, what, action));
+    this.chain = task.catch(() => undefined);
+    return task;
+  }
+
+  private attempt<T>(step: BleStep, what: string, action: () => Promise<T>): Promise<T> {
+    if (this.downReason !== null)
+      return Promise.reject(
+        new BleError(step, `${what}: not connected (${this.downReason})`, this.id),
+      );
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const finish = () => {
+        settled = true;
+        cancel();
+        this.inFlight = null;
+      };
+      const fail = (text: string, cause?: unknown) => {
+        if (settled) return;
+        finish();
+        reject(
+          new BleError(
+            step,
+            `${what}: ${text}`,
+            this.id,
+            cause === undefined ? undefined : { cause },
+          ),
+        );
+      };
+      const cancel = this.schedule(
+        () => fail(`no answer within ${this.timeoutMs} ms`),
+        this.timeoutMs,
+      );
+      this.inFlight = { step, fail };
+      action().then(
+        (value) => {
+          if (settled) return;
+          finish();
+          resolve(value);
+        },
+        (err: unknown) => {
+          if (settled) return;
+          if (err instanceof BleError) {
+            finish();
+            reject(err);
+          } else fail(message(err), err);
+        },
+      );
+    });
+  }
+
+  private async discoverGatt(): Promise<Service[]> {
+    if (this.gatt) return this.gatt;
+    // Service by service: noble's discoverAll… never calls back for a board with no services.
+    const services = await this.peripheral.discoverServicesAsync([]);
+    for (const s of services) await s.discoverCharacteristicsAsync([]);
+    this.gatt = services;
+    return services;
+  }
+
+  private async characteristic(
+    step: BleStep,
+    serviceUuid: string,
+    characteristicUuid: string,
+  ): Promise<Characteristic> {
+    let service: string;
+    let characteristic: string;
+    try {
+      service = expandUuid(normalizeUuid(serviceUuid));
+      characteristic = expandUuid(normalizeUuid(characteristicUuid));
+    } catch (err) {
+      throw new BleError(step, message(err), this.id);
+    }
+    const services = await this.discoverGatt();
+    const s = services.find((x) => expandUuid(safeUuid(x.uuid)) === service);
+    if (!s) throw new BleError(step, `the board has no service ${formatUuid(service)}`, this.id);
+    const c = (s.characteristics ?? []).find(
+      (x) => expandUuid(safeUuid(x.uuid)) === characteristic,
+    );
+    if (!c)
+      throw new BleError(
+        step,
+        `service ${formatUuid(service)} has no characteristic ${formatUuid(characteristic)}`,
+        this.id,
+      );
+    return c;
+  }
+}
+
+function label(uuid: string): string {
+  try {
+    return `characteristic ${formatUuid(uuid)}`;
+  } catch {
+    return `characteristic "${uuid}"`;
+  }
+}

@@ -1,0 +1,82 @@
+// The bench mode switch keeps the bench, at both window sizes (1024×640 and 1280×800): a board
+// loaded from a file and a fault set on it are still there after Simulated → Hardware →
+// Simulated; the scan rows of the old process are gone, not left as ghost Connect buttons; and
+// a failing Connect shows its error under that board's row, in view. Screenshots of the end
+// state are kept under test-results/.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expectText, useBench } from './fixture';
+
+const SIZES = [
+  { width: 1024, height: 640 },
+  { width: 1280, height: 800 },
+] as const;
+const RESULTS_DIR = resolve('test-results');
+const TRAY = JSON.stringify({ boards: [{ name: 'Mode Tray', address: 'c0:ff:ee:00:00:31' }] });
+
+for (const size of SIZES) {
+  describe(`bench mode switch at ${size.width}×${size.height}`, () => {
+    const bench = useBench();
+
+    it('keeps loaded boards and faults, drops stale rows, shows the Connect error by its row', async () => {
+      const { page, pageErrors } = bench();
+      await page.setViewportSize(size);
+      await page.getByRole('button', { name: 'BLE bench' }).click();
+      await expectText(page.getByTestId('adapter-state'), 'Ready');
+
+      // Load a board from a file and make it refuse connections.
+      const sim = page.getByTestId('sim-bench');
+      await sim.getByTestId('board-file').setInputFiles({
+        name: 'mode-tray.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(TRAY),
+      });
+      const row = sim.getByTestId('sim-board').filter({ hasText: 'Mode Tray' });
+      await row.waitFor();
+      await row.getByRole('checkbox', { name: 'Refuse connection' }).click();
+      await expect
+        .poll(() => row.getByRole('checkbox', { name: 'Refuse connection' }).isChecked())
+        .toBe(true);
+      const scan = page.getByTestId('ble-scan');
+      await scan.locator('[data-testid="scan-row"][data-name="Mode Tray"]').waitFor();
+
+      // Hardware: the simulated rows go with the simulated process.
+      await page.getByRole('radio', { name: 'Hardware adapter' }).click();
+      await expect
+        .poll(() => page.getByRole('radio', { name: 'Hardware adapter' }).isChecked())
+        .toBe(true);
+      await sim.waitFor({ state: 'detached' });
+      await expect.poll(() => scan.getByTestId('scan-row').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('adapter-state').innerText()).not.toContain('Ready');
+
+      // Back to the simulated bench: the board and its fault are there.
+      await page.getByRole('radio', { name: 'Simulated bench' }).click();
+      await expectText(page.getByTestId('adapter-state'), 'Ready');
+      await row.waitFor();
+      expect(await row.getByRole('checkbox', { name: 'Refuse connection' }).isChecked()).toBe(true);
+
+      // Connect to it: refused, and the error sits under its row, in the window.
+      const tray = scan.locator('[data-testid="scan-row"][data-name="Mode Tray"]');
+      await tray.getByRole('button', { name: 'Connect Mode Tray' }).click();
+      const error = scan.getByTestId('row-action-error');
+      await error.waitFor({ timeout: 20_000 });
+      expect(
+        await tray.evaluate(
+          (tr) => tr.nextElementSibling?.querySelector('[data-testid="row-action-error"]') !== null,
+        ),
+      ).toBe(true);
+      const box = await error.boundingBox();
+      expect(box).not.toBeNull();
+      expect(box!.y).toBeGreaterThanOrEqual(0);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(size.height);
+      expect(await page.getByTestId('gatt-explorer').count()).toBe(0);
+
+      mkdirSync(RESULTS_DIR, { recursive: true });
+      await page.screenshot({
+        path: join(RESULTS_DIR, `bench-mode-${size.width}x${size.height}.png`),
+      });
+      expect(pageErrors).toEqual([]);
+    });
+  });
+}
