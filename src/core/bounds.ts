@@ -27,14 +27,20 @@ export function rangeRule(min: number, max: number, unit?: string): string {
   return `must be between ${signed(min)} and ${signed(max)}${unit ? ` ${unit}` : ''}`;
 }
 
-/** A zod schema for a whole number within [min, max]; every refusal says the same rule. */
+/**
+ * A zod schema for a whole number within [min, max]. One refusal per value: out of range says
+ * the range (1e+23 and integers past 2^53 included, as every bound here is exact), a fraction
+ * within it says it must be whole.
+ */
 export function wholeNumberIn(min: number, max: number, unit?: string) {
   const rule = rangeRule(min, max, unit);
+  const whole = unit ? `must be a whole number of ${unit}` : 'must be a whole number';
   return z
     .number({ error: unit ? `must be a number of ${unit}` : 'must be a number' })
-    .int(unit ? `must be a whole number of ${unit}` : 'must be a whole number')
-    .min(min, rule)
-    .max(max, rule);
+    .superRefine((n, ctx) => {
+      if (n < min || n > max) ctx.addIssue({ code: 'custom', message: rule });
+      else if (!Number.isInteger(n)) ctx.addIssue({ code: 'custom', message: whole });
+    });
 }
 
 export const RSSI_RULE = rangeRule(RSSI_MIN_DBM, RSSI_MAX_DBM, 'dBm');
