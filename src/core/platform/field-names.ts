@@ -67,7 +67,12 @@ export function fieldInWords(field: string | readonly PropertyKey[]): string {
   return places.length ? `${name} (${places.join(', ')})` : name;
 }
 
-/** A field's problem as a sentence: "Minimum RSSI must be between −127 and 0 dBm". */
+/**
+ * A field's problem as a sentence: "Minimum RSSI must be between −127 and 0 dBm". A label's
+ * unit in brackets ("Minimum RSSI (dBm)") is dropped, as the rule says it; a message that is
+ * already a sentence (it starts with a capital letter) is kept as it is.
+ */
 export function fieldSentence(label: string, message: string): string {
-  return `${label} ${message}`;
+  if (/^[A-Z]/.test(message)) return message;
+  return `${label.replace(/\s*\([^)]*\)\s*$/, '')} ${message}`;
 }
