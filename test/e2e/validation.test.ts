@@ -9,6 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { expectText, useBench } from './fixture';
 
 const bench = useBench();
+/** An element as the page sees it, enough to ask whether it has the focus. */
+interface Focusable {
+  ownerDocument: { activeElement: unknown };
+}
 const SIZES = [
   { width: 1024, height: 640 },
   { width: 1280, height: 800 },
@@ -51,10 +55,10 @@ describe.each(SIZES)('validation at $width×$height', (size) => {
     // Create with the problem: focus goes back to the field.
     await page.getByRole('button', { name: 'Create product' }).focus();
     await page.getByRole('button', { name: 'Create product' }).click();
-    await page.waitForFunction(
-      () => document.activeElement?.getAttribute('aria-invalid') === 'true',
+    await page.waitForFunction("document.activeElement?.getAttribute('aria-invalid') === 'true'");
+    expect(await name.evaluate((el: Focusable) => el === el.ownerDocument.activeElement)).toBe(
+      true,
     );
-    expect(await name.evaluate((el) => el === document.activeElement)).toBe(true);
 
     // Typed, the problem goes; created, the form is as fresh as it was.
     await name.fill(`Lamp ${tag}`);
@@ -113,10 +117,10 @@ describe.each(SIZES)('validation at $width×$height', (size) => {
 
     // Save with problems: every problem shows, the first invalid input has the focus.
     await editor.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.waitForFunction(
-      () => document.activeElement?.getAttribute('aria-invalid') === 'true',
+    await page.waitForFunction("document.activeElement?.getAttribute('aria-invalid') === 'true'");
+    expect(await interval.evaluate((el: Focusable) => el === el.ownerDocument.activeElement)).toBe(
+      true,
     );
-    expect(await interval.evaluate((el) => el === document.activeElement)).toBe(true);
     await expectText(
       editor.locator('.field-error', { hasText: 'Service UUID' }).first(),
       'Service UUID must be a 128-bit UUID',

@@ -39,7 +39,7 @@ function splitWords(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1).toLowerCase();
 }
 
-const PART = /([^.[\]]+)|\[(\d+)\]/g;
+const INDEX = /^\[(\d+)\]$/;
 
 /** `scenarios[0].actions[1].sleepMillis` → "Sleep time (scenario 1, action 2)". */
 export function fieldInWords(field: string | readonly PropertyKey[]): string {
@@ -48,13 +48,15 @@ export function fieldInWords(field: string | readonly PropertyKey[]): string {
   const places: string[] = [];
   let last = '';
   let lastIndex: number | undefined;
-  for (const match of path.matchAll(PART)) {
-    if (match[1] !== undefined) {
-      last = match[1];
-      lastIndex = undefined;
-    } else {
-      lastIndex = Number(match[2]);
+  // `a[0].b` splits into `a`, `[0]`, `b`.
+  for (const part of path.split(/\.|(?=\[)/)) {
+    const index = INDEX.exec(part);
+    if (index) {
+      lastIndex = Number(index[1]);
       places.push(`${ITEM_WORDS[last] ?? 'item'} ${lastIndex + 1}`);
+    } else if (part !== '') {
+      last = part;
+      lastIndex = undefined;
     }
   }
   // A path ending at an item (`scenarios[0].actions[1]`) names that item itself.
@@ -68,11 +70,15 @@ export function fieldInWords(field: string | readonly PropertyKey[]): string {
 }
 
 /**
- * A field's problem as a sentence: "Minimum RSSI must be between −127 and 0 dBm". A label's
- * unit in brackets ("Minimum RSSI (dBm)") is dropped, as the rule says it; a message that is
- * already a sentence (it starts with a capital letter) is kept as it is.
+ * A field's problem as a sentence: "Sleep time (scenario 1, action 2) must be at most 20". A
+ * message that is already a sentence (it starts with a capital letter) is kept as it is.
  */
-export function fieldSentence(label: string, message: string): string {
+export function fieldSentence(name: string, message: string): string {
   if (/^[A-Z]/.test(message)) return message;
-  return `${label.replace(/\s*\([^)]*\)\s*$/, '')} ${message}`;
+  return `${name} ${message}`;
+}
+
+/** An input's label as the field's name: its unit in brackets dropped, as the rule says it. */
+export function labelSentence(label: string, message: string): string {
+  return fieldSentence(label.replace(/\s*\([^)]*\)\s*$/, ''), message);
 }

@@ -13,7 +13,7 @@ import {
   type ByteFormat,
   type ParsedBytes,
 } from '../../core/bytes';
-import { fieldSentence } from '../../core/platform/field-names';
+import { labelSentence } from '../../core/platform/field-names';
 import { useShownAfterLeaving } from '../lib/use-fields';
 import { FieldMessages } from './ErrorNotice';
 
@@ -108,10 +108,10 @@ export function BytesInput({
         />
       </div>
       <BytesPreview id={`${id}-preview`} parsed={parsed} format={value.format} />
-      <FieldMessages id={`${id}-error`} messages={errors.map((m) => fieldSentence(label, m))} />
+      <FieldMessages id={`${id}-error`} messages={errors.map((m) => labelSentence(label, m))} />
       <FieldMessages
         id={`${id}-warning`}
-        messages={warnings.map((m) => fieldSentence(label, m))}
+        messages={warnings.map((m) => labelSentence(label, m))}
         tone="warning"
       />
     </div>

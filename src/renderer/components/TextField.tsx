@@ -2,7 +2,7 @@
 // optionally values to suggest (ids the app already knows). Messages read as sentences that
 // name the field by its label ("Minimum RSSI must be between −127 and 0 dBm").
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
-import { fieldSentence } from '../../core/platform/field-names';
+import { labelSentence } from '../../core/platform/field-names';
 import { useShownAfterLeaving } from '../lib/use-fields';
 import { FieldMessages } from './ErrorNotice';
 
@@ -89,10 +89,10 @@ export function TextField({
           {hint}
         </div>
       )}
-      <FieldMessages id={`${id}-error`} messages={shown.map((m) => fieldSentence(label, m))} />
+      <FieldMessages id={`${id}-error`} messages={shown.map((m) => labelSentence(label, m))} />
       <FieldMessages
         id={`${id}-warning`}
-        messages={warnings.map((m) => fieldSentence(label, m))}
+        messages={warnings.map((m) => labelSentence(label, m))}
         tone="warning"
       />
     </div>

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fieldErrors, plainIssue } from '../../../src/core/platform/field-errors';
-import { fieldInWords, fieldSentence } from '../../../src/core/platform/field-names';
+import { fieldInWords, fieldSentence, labelSentence } from '../../../src/core/platform/field-names';
 import { rssiSchema, sleepMillisSchema } from '../../../src/core/bounds';
 
 function messagesOf(schema: z.ZodType, value: unknown): string[] {
@@ -141,6 +141,7 @@ describe('field names in words', () => {
     ['scenarios[2].trigger.serviceUuid', 'Service UUID (scenario 3)'],
     ['scenarios[0].actions[1]', 'Action 2 (scenario 1)'],
     ['scenarios[2]', 'Scenario 3'],
+    ['scenarios[0].actions[0].data', 'Data (scenario 1, action 1)'],
     ['suppressionInterval', 'Suppression interval'],
     ['minRssi', 'Minimum RSSI'],
     ['(body)', 'The request'],
@@ -153,6 +154,16 @@ describe('field names in words', () => {
   it('takes a zod path as well as a string', () => {
     expect(fieldInWords(['scenarios', 0, 'actions', 1, 'sleepMillis'])).toBe(
       'Sleep time (scenario 1, action 2)',
+    );
+  });
+
+  it('makes a sentence of a name and a rule, keeping a message that is one already', () => {
+    expect(fieldSentence('Data (scenario 1, action 1)', 'must be non-empty base64')).toBe(
+      'Data (scenario 1, action 1) must be non-empty base64',
+    );
+    expect(fieldSentence('Data', 'Unexpected token')).toBe('Unexpected token');
+    expect(labelSentence('Minimum RSSI (dBm)', 'must be between −127 and 0 dBm')).toBe(
+      'Minimum RSSI must be between −127 and 0 dBm',
     );
   });
 

@@ -4,7 +4,7 @@
 import { useContext, useId, useState, type ReactNode } from 'react';
 import { fullUuid, uuidProblem } from '../../../core/ble/port';
 import { bytesToBase64, formatBytes, parseBase64, parseBytes } from '../../../core/bytes';
-import { fieldInWords, fieldSentence } from '../../../core/platform/field-names';
+import { fieldInWords, fieldSentence, labelSentence } from '../../../core/platform/field-names';
 import { parseWholeNumber } from '../../../core/whole-number';
 import {
   ACTION_TYPES,
@@ -202,7 +202,7 @@ function TypeSelect<T extends string>({
   const current = asText(getIn(draft.value, path));
   const known = (types as readonly string[]).includes(current);
   const gate = useShownAfterLeaving<HTMLSelectElement>();
-  const messages = gate.shown ? messagesAt(draft, path).map((m) => fieldSentence(label, m)) : [];
+  const messages = gate.shown ? messagesAt(draft, path).map((m) => labelSentence(label, m)) : [];
   return (
     <div className="field type">
       <label htmlFor={id}>{label}</label>
@@ -229,7 +229,7 @@ function TypeSelect<T extends string>({
       <FieldMessages id={`${id}-error`} messages={messages} />
       <FieldMessages
         id={`${id}-warning`}
-        messages={messagesAt(draft, path, 'warnings').map((m) => fieldSentence(label, m))}
+        messages={messagesAt(draft, path, 'warnings').map((m) => labelSentence(label, m))}
         tone="warning"
       />
     </div>

@@ -142,7 +142,7 @@ function DraftEditor({
         ? validateDraft(doc.value, board)
         : {
             ok: false as const,
-            errors: [{ field: '(JSON syntax)', message: doc.syntaxError }],
+            errors: [{ field: '(JSON syntax)', message: `cannot be read: ${doc.syntaxError}` }],
             warnings: [],
           },
     [doc, board],
