@@ -36,11 +36,12 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
   });
 
   it('has generated help, shell completion, and refuses unknown commands and flags', async () => {
-    const [help, completion, unknown, badRssi, bin] = await Promise.all([
+    const [help, completion, unknown, badRssi, exponentRssi, bin] = await Promise.all([
       runCli(['scenario', 'run', '--help']),
       runCli(['completion']),
       runCli(['frobnicate']),
       runCli(['scan', '--rssi', '-300']),
+      runCli(['scan', '--rssi', '1e+23']),
       runBin(['--version']),
     ]);
     expect(bin.code, bin.stderr).toBe(0);
@@ -53,6 +54,10 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown argument: frobnicate');
     expect(badRssi.code).toBe(2);
-    expect(badRssi.stderr).toContain('--rssi: must be at least -127 dBm');
+    expect(badRssi.stderr).toContain('--rssi: must be between −127 and 0 dBm');
+    expect(exponentRssi.code).toBe(2);
+    expect(exponentRssi.stderr).toContain(
+      '--rssi: must be a whole number of dBm written in digits, without an exponent',
+    );
   });
 });

@@ -41,13 +41,19 @@ describe('device service console', () => {
     );
     await editor.getByLabel('Format of Data').selectOption({ label: 'Base64' });
     await at('scenarios[0].actions[0].data').fill('not base64!');
+    await at('scenarios[0].actions[0].data').blur();
 
     const dataError = editor.locator('.field-error', {
-      hasText: 'scenarios[0].actions[0].data: "!" is not a base64 character',
+      hasText: 'Data "!" is not a base64 character',
     });
     await dataError.waitFor();
     await expectText(editor.getByTestId('validation-summary'), '1 problem');
-    expect(await editor.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
+    // Save with the problem saves nothing and takes the user to the field.
+    await editor.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForFunction(
+      "document.activeElement?.getAttribute('data-path') === 'scenarios[0].actions[0].data'",
+    );
+    await expectText(editor.getByTestId('scenario-revision'), 'No scenario set yet');
 
     // The JSON view shows the same draft and lists the problem by its path.
     await editor.getByRole('tab', { name: 'JSON' }).click();
@@ -57,7 +63,7 @@ describe('device service console', () => {
     });
     await expectText(
       editor.getByTestId('json-problems'),
-      'scenarios[0].actions[0].data must be non-empty base64',
+      'Data (scenario 1, action 1) must be non-empty base64',
     );
 
     // Fix it in the form and save: revision 1.
@@ -156,7 +162,7 @@ describe('device service console', () => {
       mimeType: 'application/json',
       buffer: Buffer.from('{ "autoClose": tru'),
     });
-    await expectText(editor.getByTestId('json-problems'), '(JSON syntax)');
+    await expectText(editor.getByTestId('json-problems'), 'The JSON cannot be read:');
     expect(await editor.getByTestId('scenario-json').inputValue()).toBe('{ "autoClose": tru');
     await editor.getByRole('button', { name: 'Discard changes' }).click();
     await expectText(editor.getByTestId('validation-summary'), 'valid');
@@ -214,7 +220,7 @@ describe('device service console', () => {
     // An empty name is refused before it reaches the platform, at the field.
     await name.fill('');
     await page.getByRole('button', { name: 'Create product' }).click();
-    await page.locator('.field-error', { hasText: 'must not be empty' }).waitFor();
+    await page.locator('.field-error', { hasText: 'New product name is required' }).waitFor();
 
     expect(pageErrors).toEqual([]);
   });

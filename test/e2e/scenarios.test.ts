@@ -60,7 +60,7 @@ describe('Scenarios', () => {
     await expectText(panel.getByTestId('lint-status'), 'GATT table of DB Sensor');
     await expectText(editor.getByTestId('warning-summary'), '1 warning');
     const warning = editor.locator('.field-warning', {
-      hasText: 'scenarios[0].actions[0].characteristicUuid',
+      hasText: 'Characteristic UUID',
     });
     await expectText(warning, 'does not allow write');
 

@@ -137,6 +137,39 @@ describe('bench server', () => {
     });
   });
 
+  it('issue 16: refuses numbers past their bounds in plain words, never rounding them', async () => {
+    const rssi = await op('ble:startScan', '{"minRssi":20}');
+    expect(rssi.status).toBe(400);
+    expect(rssi.body).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        fields: [{ field: 'minRssi', message: 'must be between −127 and 0 dBm' }],
+      },
+    });
+    const set = (interval: string) =>
+      `{"productId":"1","scenarioSet":{"autoClose":true,"suppressionInterval":${interval},"scenarios":[]}}`;
+    for (const interval of ['1e+23', '9007199254740993']) {
+      const refused = await op('things:putScenarioSet', set(interval));
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({
+        error: {
+          fields: [
+            {
+              field: 'scenarioSet.suppressionInterval',
+              message: 'must be between 0 and 86400000 milliseconds',
+            },
+          ],
+        },
+      });
+    }
+    const typeError = await op('things:createTrialProduct', '{"name":5}');
+    expect(typeError.body).toMatchObject({
+      error: { fields: [{ field: 'name', message: 'is required and must be a string' }] },
+    });
+    expect(JSON.stringify(typeError.body)).not.toMatch(/Invalid input|expected string/);
+  });
+
   it("finding 7: sends the renderer's content security policy", async () => {
     const res = await request(`${server.url}/`, 'GET');
     expect(res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);

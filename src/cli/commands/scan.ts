@@ -1,7 +1,9 @@
 // `devicebench scan`: which boards are in range, with the same filters as the BLE bench.
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
+import { RSSI_MAX_DBM, RSSI_MIN_DBM } from '../../core/bounds';
 import { uuidSchema, type Advertisement } from '../../core/ble/port';
+import { wholeNumberText } from '../../core/whole-number';
 import type { Runner } from '../command';
 import { parseFlags } from '../flags';
 import { EXIT } from '../exit';
@@ -10,12 +12,7 @@ import { globalFlags, untilAborted } from './shared';
 const flagsSchema = z.object({
   service: uuidSchema.optional(),
   name: z.string().min(1, 'must not be empty').optional(),
-  rssi: z
-    .number()
-    .int()
-    .min(-127, 'must be at least -127 dBm')
-    .max(20, 'must be at most 20 dBm')
-    .optional(),
+  rssi: wholeNumberText({ min: RSSI_MIN_DBM, max: RSSI_MAX_DBM, unit: 'dBm' }).optional(),
   for: z.number().positive('must be more than 0 seconds').max(3600, 'must be at most 3600 seconds'),
   json: z.boolean(),
 });
@@ -32,7 +29,8 @@ export function scanCommand(runner: Runner): CommandModule {
         })
         .option('name', { type: 'string', describe: 'only boards whose name contains this' })
         .option('rssi', {
-          type: 'number',
+          // Read as text so `1e+23` or `-70.5` is refused rather than rounded.
+          type: 'string',
           describe: 'only boards heard at least this strong (dBm)',
         })
         .option('for', { type: 'number', default: 5, describe: 'how long to listen, in seconds' })

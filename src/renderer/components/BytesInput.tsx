@@ -13,6 +13,8 @@ import {
   type ByteFormat,
   type ParsedBytes,
 } from '../../core/bytes';
+import { labelSentence } from '../../core/platform/field-names';
+import { useShownAfterLeaving } from '../lib/use-fields';
 import { FieldMessages } from './ErrorNotice';
 
 export interface BytesText {
@@ -29,6 +31,8 @@ export interface BytesInputProps extends Omit<
   onChange: (value: BytesText) => void;
   /** Errors from elsewhere (validation of the stored value, the operation that used it). */
   messages?: readonly string[];
+  /** `messages` are the form's own checks, held back like the refusal below (use-fields.ts). */
+  showAfterLeaving?: boolean;
   warnings?: readonly string[];
   /** How a refusal of the typed text is worded; the parser's reason by default. */
   describeRefusal?: (reason: string) => string;
@@ -55,14 +59,24 @@ export function BytesInput({
   value,
   onChange,
   messages = [],
+  showAfterLeaving = false,
   warnings = [],
   describeRefusal = (reason) => reason,
   className,
+  onBlur,
   ...rest
 }: BytesInputProps) {
   const id = useId();
+  const gate = useShownAfterLeaving(onBlur);
   const parsed = parseBytes(value.text, value.format);
-  const errors = parsed.ok ? messages : [describeRefusal(parsed.message)];
+  // The refusal of the typed text is a check of the form's own: it waits until the field is left.
+  const errors = !parsed.ok
+    ? gate.shown
+      ? [describeRefusal(parsed.message)]
+      : []
+    : showAfterLeaving && !gate.shown
+      ? []
+      : messages;
   const invalid = errors.length > 0;
   return (
     <div className={`field bytes-input ${className ?? ''}`}>
@@ -83,6 +97,7 @@ export function BytesInput({
           id={id}
           value={value.text}
           onChange={(event) => onChange({ ...value, text: event.target.value })}
+          onBlur={gate.onBlur}
           aria-invalid={invalid || undefined}
           aria-describedby={`${id}-preview ${invalid ? `${id}-error` : ''}`.trim()}
           className={value.format === 'utf8' ? undefined : 'mono'}
@@ -93,8 +108,12 @@ export function BytesInput({
         />
       </div>
       <BytesPreview id={`${id}-preview`} parsed={parsed} format={value.format} />
-      <FieldMessages id={`${id}-error`} messages={errors} />
-      <FieldMessages id={`${id}-warning`} messages={warnings} tone="warning" />
+      <FieldMessages id={`${id}-error`} messages={errors.map((m) => labelSentence(label, m))} />
+      <FieldMessages
+        id={`${id}-warning`}
+        messages={warnings.map((m) => labelSentence(label, m))}
+        tone="warning"
+      />
     </div>
   );
 }

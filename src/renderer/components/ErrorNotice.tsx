@@ -1,5 +1,6 @@
 // Shows an error where the user acted: the message, the HTTP status and request id for
 // platform errors, and any field problems not already shown next to their inputs.
+import { fieldInWords, fieldSentence } from '../../core/platform/field-names';
 import { toAppError } from '../lib/errors';
 
 export interface ErrorNoticeProps {
@@ -30,8 +31,8 @@ export function ErrorNotice({ error, shownFields = [], testId }: ErrorNoticeProp
       {fields.length > 0 && (
         <ul className="error-fields">
           {fields.map((f, i) => (
-            <li key={i}>
-              <code className="mono">{f.field}</code>: {f.message}
+            <li key={i} title={f.field}>
+              {fieldSentence(fieldInWords(f.field), f.message)}
             </li>
           ))}
         </ul>

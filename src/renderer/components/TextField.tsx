@@ -1,6 +1,9 @@
 // A labelled input with its error messages underneath, wired for screen readers, and
-// optionally values to suggest (ids the app already knows).
+// optionally values to suggest (ids the app already knows). Messages read as sentences that
+// name the field by its label ("Minimum RSSI must be between −127 and 0 dBm").
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { labelSentence } from '../../core/platform/field-names';
+import { useShownAfterLeaving } from '../lib/use-fields';
 import { FieldMessages } from './ErrorNotice';
 
 export interface Suggestion {
@@ -13,6 +16,11 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   value: string;
   onChange: (value: string) => void;
   messages?: readonly string[];
+  /**
+   * The messages are the form's own checks, shown once the field was left or its form was
+   * saved (use-fields.ts); otherwise they answer a save and show at once.
+   */
+  showAfterLeaving?: boolean;
   /** Shown under the errors; they leave the field valid. */
   warnings?: readonly string[];
   hint?: string;
@@ -27,8 +35,10 @@ export function TextField({
   value,
   onChange,
   messages = [],
+  showAfterLeaving = false,
   warnings = [],
   hint,
+  onBlur,
   mono = false,
   suggestions,
   className,
@@ -36,7 +46,9 @@ export function TextField({
   ...rest
 }: TextFieldProps) {
   const id = useId();
-  const invalid = messages.length > 0;
+  const gate = useShownAfterLeaving(onBlur);
+  const shown = showAfterLeaving && !gate.shown ? [] : messages;
+  const invalid = shown.length > 0;
   const described = [
     hint && `${id}-hint`,
     invalid && `${id}-error`,
@@ -52,6 +64,7 @@ export function TextField({
           id={id}
           value={value}
           onChange={(event) => onChange(event.target.value)}
+          onBlur={gate.onBlur}
           aria-invalid={invalid || undefined}
           aria-describedby={described || undefined}
           className={mono ? 'mono' : undefined}
@@ -76,8 +89,12 @@ export function TextField({
           {hint}
         </div>
       )}
-      <FieldMessages id={`${id}-error`} messages={messages} />
-      <FieldMessages id={`${id}-warning`} messages={warnings} tone="warning" />
+      <FieldMessages id={`${id}-error`} messages={shown.map((m) => labelSentence(label, m))} />
+      <FieldMessages
+        id={`${id}-warning`}
+        messages={warnings.map((m) => labelSentence(label, m))}
+        tone="warning"
+      />
     </div>
   );
 }

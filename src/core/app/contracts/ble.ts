@@ -2,6 +2,7 @@
 // scanning, the GATT explorer, the simulated boards, provisioning and the audit log.
 // Bytes cross the contract as lowercase hex; the UI shows them as hex, UTF-8 or base64.
 import { z } from 'zod';
+import { rssiSchema } from '../../bounds';
 import {
   auditQuerySchema,
   provisioningRecordSchema,
@@ -44,7 +45,7 @@ export type BleStatus = z.infer<typeof bleStatusSchema>;
 export const scanFilterSchema = z.object({
   serviceUuids: z.array(uuidSchema).max(16).default([]),
   name: z.string().trim().max(64).optional(),
-  minRssi: z.number().int().min(-127, 'must be at least -127').max(20).optional(),
+  minRssi: rssiSchema.optional(),
 });
 
 /** One board as the scan view shows it: its latest advertisement and the RSSI samples since the last batch. */
@@ -334,7 +335,7 @@ export const bleOperations = {
         .max(16, 'must be at most 16')
         .default(4),
       name: z.string().trim().max(64).optional(),
-      minRssi: z.number().int().min(-127).max(20).optional(),
+      minRssi: rssiSchema.optional(),
       /** Stop after this many boards; omitted means every matching board in range. */
       limit: z.number().int().min(1).max(1000).optional(),
     }),

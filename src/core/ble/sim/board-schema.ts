@@ -2,6 +2,7 @@
 // advertises, its GATT table, its provisioning profile, notifications, latency and faults.
 // Browser-safe (zod only) so the bench page can validate a board before sending it.
 import { z } from 'zod';
+import { RSSI_MAX_DBM, RSSI_MIN_DBM, RSSI_RULE } from '../../bounds';
 import { uuidSchema } from '../port';
 import { provisioningProfileSchema } from '../../provisioning/profile';
 
@@ -118,7 +119,7 @@ const notificationsSpec = z
 
 const rssiSpec = z
   .object({
-    mean: z.number().min(-120).max(0).default(-60),
+    mean: z.number().min(RSSI_MIN_DBM, RSSI_RULE).max(RSSI_MAX_DBM, RSSI_RULE).default(-60),
     /** Standard deviation of the Gaussian noise, dB. */
     noise: z.number().min(0).max(30).default(3),
   })

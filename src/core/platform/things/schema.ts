@@ -2,6 +2,7 @@
 // Browser-safe: the emulator's PUT, the contract and the editor's live validation all use these
 // schemas.
 import { z } from 'zod';
+import { sleepMillisSchema, suppressionIntervalSchema } from '../../bounds';
 
 export const TRIAL_PRODUCT_LIMIT = 10;
 /**
@@ -123,11 +124,7 @@ const actionIn = z
   .object(
     {
       type: z.enum(ACTION_TYPES, { error: `must be one of ${ACTION_TYPES.join(', ')}` }),
-      sleepMillis: z
-        .number({ error: 'must be a number' })
-        .int('must be a whole number of milliseconds')
-        .nonnegative('must not be negative')
-        .optional(),
+      sleepMillis: sleepMillisSchema.optional(),
       serviceUuid: uuid128.optional(),
       characteristicUuid: uuid128.optional(),
       data: z.string({ error: 'must be a string' }).optional(),
@@ -170,10 +167,7 @@ const scenarioIn = z.object(
 export const scenarioSetInputSchema = z.object(
   {
     autoClose: z.boolean({ error: 'is required and must be true or false' }),
-    suppressionInterval: z
-      .number({ error: 'is required and must be a number of milliseconds' })
-      .int('must be a whole number of milliseconds')
-      .nonnegative('must not be negative'),
+    suppressionInterval: suppressionIntervalSchema,
     scenarios: z.array(scenarioIn, { error: 'is required and must be an array' }),
   },
   { error: 'must be a JSON object' },

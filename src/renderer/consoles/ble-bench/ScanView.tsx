@@ -4,6 +4,8 @@
 import { Fragment, memo, useDeferredValue, useId, useMemo, useState, type ReactNode } from 'react';
 import type { ScannedDevice } from '../../../core/app/contracts/ble';
 import { normalizeUuid, uuidProblem } from '../../../core/ble/port';
+import { RSSI_MAX_DBM, RSSI_MIN_DBM } from '../../../core/bounds';
+import { parseWholeNumber } from '../../../core/whole-number';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
@@ -74,12 +76,13 @@ export function ScanView({
   const [showAll, setShowAll] = useState(false);
   const id = useId();
 
-  const minRssiValue = minRssiText.trim() === '' ? undefined : Number(minRssiText);
-  const minRssiError =
-    minRssiValue !== undefined && (!Number.isInteger(minRssiValue) || minRssiValue > 20)
-      ? ['must be a whole number of dBm, e.g. -70']
-      : [];
-  const minRssi = minRssiError.length ? undefined : minRssiValue;
+  // An RSSI that cannot be met or is not exact filters nothing and says why once left.
+  const minRssiParsed =
+    minRssiText.trim() === ''
+      ? undefined
+      : parseWholeNumber(minRssiText, { min: RSSI_MIN_DBM, max: RSSI_MAX_DBM, unit: 'dBm' });
+  const minRssiError = minRssiParsed && !minRssiParsed.ok ? [minRssiParsed.message] : [];
+  const minRssi = minRssiParsed?.ok ? minRssiParsed.value : undefined;
   // Any UUID form filters (dashed, undashed, 16-bit, braces); a half-typed one filters nothing.
   const serviceProblem = serviceText.trim() === '' ? undefined : uuidProblem(serviceText);
   const serviceUuid = serviceProblem === undefined ? serviceText.trim() : '';
@@ -142,6 +145,7 @@ export function ScanView({
           inputMode="numeric"
           placeholder="e.g. -70"
           messages={minRssiError}
+          showAfterLeaving
         />
         <div className="field">
           <label htmlFor={`${id}-sort`}>Sort by</label>

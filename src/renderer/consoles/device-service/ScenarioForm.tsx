@@ -1,8 +1,11 @@
 // The scenario set as a form. Every input reads and writes one path of the JSON draft, so the
-// JSON view stays the same document; errors are shown at their path (`scenarios[0].trigger…`).
-import { useId, useState, type ReactNode } from 'react';
+// JSON view stays the same document; errors are shown at their input, named in words, once the
+// input was left or Save was tried (use-fields.ts).
+import { useContext, useId, useState, type ReactNode } from 'react';
 import { fullUuid, uuidProblem } from '../../../core/ble/port';
 import { bytesToBase64, formatBytes, parseBase64, parseBytes } from '../../../core/bytes';
+import { fieldInWords, fieldSentence, labelSentence } from '../../../core/platform/field-names';
+import { parseWholeNumber } from '../../../core/whole-number';
 import {
   ACTION_TYPES,
   TRIGGER_TYPES,
@@ -12,6 +15,7 @@ import {
 import { BytesInput, type BytesText } from '../../components/BytesInput';
 import { FieldMessages } from '../../components/ErrorNotice';
 import { TextField } from '../../components/TextField';
+import { FieldsRevealed, useShownAfterLeaving } from '../../lib/use-fields';
 import {
   actionFieldsShown,
   getIn,
@@ -42,7 +46,7 @@ export interface Draft {
 }
 
 const ACTION_LABELS: Record<ActionField, string> = {
-  sleepMillis: 'Sleep (ms)',
+  sleepMillis: 'Sleep time (ms)',
   serviceUuid: 'Service UUID',
   characteristicUuid: 'Characteristic UUID',
   data: 'Data',
@@ -53,8 +57,7 @@ const TRIGGER_LABELS: Record<TriggerField, string> = {
 };
 
 function messagesAt(draft: Draft, path: JsonPath, of: 'errors' | 'warnings' = 'errors'): string[] {
-  const key = pathKey(path);
-  return (draft[of].get(key) ?? []).map((m) => `${key}: ${m}`);
+  return draft[of].get(pathKey(path)) ?? [];
 }
 
 function asText(value: Json | undefined): string {
@@ -62,11 +65,14 @@ function asText(value: Json | undefined): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** Numbers stay numbers; anything else is kept as typed so validation can name the mistake. */
+/**
+ * A whole number typed exactly becomes that number; anything else ("1e+23", "1.5", past 2^53)
+ * is kept as typed, so the draft cannot be saved and the input says why.
+ */
 function fromNumberText(text: string): Json | undefined {
   if (text.trim() === '') return undefined;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : text;
+  const parsed = parseWholeNumber(text);
+  return parsed.ok ? parsed.value : text;
 }
 
 /**
@@ -119,8 +125,8 @@ function DraftBytesInput({ draft, path, label }: { draft: Draft; path: JsonPath;
         draft.set(path, storedBytes(next));
       }}
       messages={messagesAt(draft, path)}
+      showAfterLeaving
       warnings={messagesAt(draft, path, 'warnings')}
-      describeRefusal={(reason) => `${key}: ${reason}`}
       data-path={key}
       className="grow"
     />
@@ -141,7 +147,10 @@ function DraftInput({
   removable?: boolean;
 }) {
   const uuid = path.at(-1) === 'serviceUuid' || path.at(-1) === 'characteristicUuid';
-  const text = asText(getIn(draft.value, path));
+  const stored = getIn(draft.value, path);
+  const text = asText(stored);
+  // A number kept as typed says what is wrong with the text, not that it is not a number.
+  const typedNumber = numeric && typeof stored === 'string' ? parseWholeNumber(stored) : undefined;
   const typed = (value: string) => {
     if (numeric) draft.set(path, fromNumberText(value));
     else if (uuid) draft.set(path, completeUuid(value) ?? value);
@@ -153,7 +162,8 @@ function DraftInput({
       value={text}
       onChange={typed}
       onBlur={uuid ? () => draft.set(path, shortUuid(text) ?? text) : undefined}
-      messages={messagesAt(draft, path)}
+      messages={typedNumber && !typedNumber.ok ? [typedNumber.message] : messagesAt(draft, path)}
+      showAfterLeaving
       warnings={messagesAt(draft, path, 'warnings')}
       mono={!numeric}
       inputMode={numeric ? 'numeric' : undefined}
@@ -191,7 +201,8 @@ function TypeSelect<T extends string>({
   const id = useId();
   const current = asText(getIn(draft.value, path));
   const known = (types as readonly string[]).includes(current);
-  const messages = messagesAt(draft, path);
+  const gate = useShownAfterLeaving<HTMLSelectElement>();
+  const messages = gate.shown ? messagesAt(draft, path).map((m) => labelSentence(label, m)) : [];
   return (
     <div className="field type">
       <label htmlFor={id}>{label}</label>
@@ -199,6 +210,7 @@ function TypeSelect<T extends string>({
         id={id}
         value={current}
         data-path={pathKey(path)}
+        onBlur={gate.onBlur}
         aria-invalid={messages.length > 0 || undefined}
         aria-describedby={messages.length > 0 ? `${id}-error` : undefined}
         onChange={(event) => onChoose(event.target.value as T)}
@@ -217,7 +229,7 @@ function TypeSelect<T extends string>({
       <FieldMessages id={`${id}-error`} messages={messages} />
       <FieldMessages
         id={`${id}-warning`}
-        messages={messagesAt(draft, path, 'warnings')}
+        messages={messagesAt(draft, path, 'warnings').map((m) => labelSentence(label, m))}
         tone="warning"
       />
     </div>
@@ -270,12 +282,19 @@ function ItemControls({
   );
 }
 
+/** Problems of a whole scenario, action list or the set, which have no input to leave. */
 function ObjectMessages({ draft, path }: { draft: Draft; path: JsonPath }) {
   const id = useId();
+  const revealed = useContext(FieldsRevealed);
+  const inWords = (m: string) => fieldSentence(fieldInWords(path), m);
   return (
     <>
-      <FieldMessages id={id} messages={messagesAt(draft, path)} />
-      <FieldMessages id={`${id}-w`} messages={messagesAt(draft, path, 'warnings')} tone="warning" />
+      <FieldMessages id={id} messages={revealed ? messagesAt(draft, path).map(inWords) : []} />
+      <FieldMessages
+        id={`${id}-w`}
+        messages={messagesAt(draft, path, 'warnings').map(inWords)}
+        tone="warning"
+      />
     </>
   );
 }
@@ -458,12 +477,12 @@ export function ScenarioForm({ draft }: { draft: Draft }) {
             onChange={(event) => draft.set(['autoClose'], event.target.checked)}
           />
           <label htmlFor={autoCloseId}>autoClose — disconnect after any scenario finishes</label>
-          <FieldMessages id={`${autoCloseId}-error`} messages={messagesAt(draft, ['autoClose'])} />
+          <ObjectMessages draft={draft} path={['autoClose']} />
         </div>
         <DraftInput
           draft={draft}
           path={['suppressionInterval']}
-          label="suppressionInterval (ms)"
+          label="Suppression interval (ms)"
           numeric
         />
       </div>

@@ -1,6 +1,7 @@
 // The scenario set as JSON text, with every problem listed by its field path.
 import { useId } from 'react';
 import type { FieldError } from '../../../core/platform/field-errors';
+import { fieldInWords, fieldSentence } from '../../../core/platform/field-names';
 
 export interface ScenarioJsonProps {
   text: string;
@@ -19,8 +20,8 @@ export function ScenarioJson({ text, onChange, problems, warnings }: ScenarioJso
       {problems.length > 0 && (
         <ul id={`${id}-problems`} className="problems" data-testid="json-problems">
           {problems.map((p, i) => (
-            <li key={i}>
-              <code className="mono">{p.field}</code> {p.message}
+            <li key={i} title={p.field}>
+              {fieldSentence(fieldInWords(p.field), p.message)}
             </li>
           ))}
         </ul>
@@ -28,8 +29,8 @@ export function ScenarioJson({ text, onChange, problems, warnings }: ScenarioJso
       {warnings.length > 0 && (
         <ul className="problems warnings" data-testid="json-warnings">
           {warnings.map((p, i) => (
-            <li key={i}>
-              <code className="mono">{p.field}</code> {p.message}
+            <li key={i} title={p.field}>
+              {fieldSentence(fieldInWords(p.field), p.message)}
             </li>
           ))}
         </ul>

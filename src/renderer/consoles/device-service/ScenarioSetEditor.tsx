@@ -9,6 +9,7 @@ import {
   useState,
   type KeyboardEvent,
 } from 'react';
+import { fieldInWords, fieldSentence } from '../../../core/platform/field-names';
 import type { ScenarioSet, TrialProduct } from '../../../core/platform/things/schema';
 import type { BoardGatt } from '../../../core/scenario/board-lint';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -35,6 +36,7 @@ import {
   type Validation,
 } from '../../lib/scenario-draft';
 import { keepUnsavedDraft, unsavedDraft, type UnsavedDraft } from '../../lib/unsaved-drafts';
+import { FieldsRevealed, useReveal } from '../../lib/use-fields';
 import { useResource } from '../../lib/use-resource';
 import { ScenarioForm, type Draft } from './ScenarioForm';
 import { ScenarioJson } from './ScenarioJson';
@@ -118,6 +120,7 @@ function DraftEditor({
   const uuidListId = useId();
   const boardChoices = useBoardUuidChoices(product.id, board);
   const fileInput = useRef<HTMLInputElement>(null);
+  const form = useReveal();
   const [saved, setSaved] = useState(initial);
   // The text of what the platform holds (or of the empty draft when it holds nothing).
   const [baseline, setBaseline] = useState(
@@ -142,7 +145,7 @@ function DraftEditor({
         ? validateDraft(doc.value, board)
         : {
             ok: false as const,
-            errors: [{ field: '(JSON syntax)', message: doc.syntaxError }],
+            errors: [{ field: '(JSON syntax)', message: `cannot be read: ${doc.syntaxError}` }],
             warnings: [],
           },
     [doc, board],
@@ -205,7 +208,12 @@ function DraftEditor({
   }
 
   async function save() {
-    if (!validation.ok || saving) return;
+    if (saving) return;
+    // Save with problems shows every one of them and takes the user to the first.
+    if (!validation.ok) {
+      form.reveal();
+      return;
+    }
     setSaving(true);
     setActionError(undefined);
     try {
@@ -217,6 +225,7 @@ function DraftEditor({
       setSaved(result);
       setDoc(next);
       setBaseline(next.text);
+      form.reset();
       setNotice(`Saved revision ${result.revision}`);
     } catch (error) {
       setActionError(error);
@@ -243,7 +252,7 @@ function DraftEditor({
   const problemCount = validation.errors.length;
   const warningCount = validation.warnings.length;
   return (
-    <div className="draft-editor" onKeyDown={onKeyDown}>
+    <div className="draft-editor" onKeyDown={onKeyDown} id={form.id}>
       <div className="editor-status">
         <span data-testid="scenario-revision" className="revision">
           {saved ? (
@@ -338,8 +347,8 @@ function DraftEditor({
         <button
           type="button"
           className="primary"
-          disabled={!validation.ok || saving}
-          title={validation.ok ? 'Save (Ctrl+S)' : 'Fix the problems first'}
+          disabled={saving}
+          title={validation.ok ? 'Save (Ctrl+S)' : 'Save (Ctrl+S): shows the problems to fix first'}
           onClick={() => void save()}
         >
           {saving ? 'Saving…' : 'Save'}
@@ -377,8 +386,8 @@ function DraftEditor({
               {unplaced.errors.length > 0 && (
                 <ul className="problems" data-testid="form-problems">
                   {unplaced.errors.map((p, i) => (
-                    <li key={i}>
-                      <code className="mono">{p.field}</code> {p.message}
+                    <li key={i} title={p.field}>
+                      {fieldSentence(fieldInWords(p.field), p.message)}
                     </li>
                   ))}
                 </ul>
@@ -386,13 +395,15 @@ function DraftEditor({
               {unplaced.warnings.length > 0 && (
                 <ul className="problems warnings" data-testid="form-warnings">
                   {unplaced.warnings.map((p, i) => (
-                    <li key={i}>
-                      <code className="mono">{p.field}</code> {p.message}
+                    <li key={i} title={p.field}>
+                      {fieldSentence(fieldInWords(p.field), p.message)}
                     </li>
                   ))}
                 </ul>
               )}
-              <ScenarioForm draft={draft} />
+              <FieldsRevealed value={form.revealed}>
+                <ScenarioForm draft={draft} />
+              </FieldsRevealed>
             </>
           )}
         </div>

@@ -156,19 +156,28 @@ export function TrialProducts({ products, selectedId, onSelect }: TrialProductsP
 function CreateProductForm({ onCreated }: { onCreated: (product: TrialProduct) => void }) {
   const api = useApi();
   const create = useAction();
-  const fields = useFields({ name: '' }, create.error);
+  const fields = useFields({ name: '' }, create.error, {
+    name: (text) => (text.trim() === '' ? 'is required' : undefined),
+  });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (!fields.check()) return;
     await create.run(async () => {
       const product = await api.things.createTrialProduct({ name: fields.values.name });
-      fields.set('name', '');
+      fields.clear();
       onCreated(product);
     });
   }
 
   return (
-    <form className="inline-form" onSubmit={submit} aria-label="Create trial product">
+    <form
+      className="inline-form"
+      onSubmit={submit}
+      aria-label="Create trial product"
+      id={fields.id}
+      noValidate
+    >
       <TextField
         label="New product name"
         {...fields.bind('name')}

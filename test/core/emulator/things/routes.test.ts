@@ -301,6 +301,56 @@ describe('scenario sets', () => {
     expect((await call('GET', `/things/v1/products/${id}/scenario-set`)).status).toBe(404);
   });
 
+  // Bounds the seed leaves open (docs/decisions.md, "Validation that reads like a person"),
+  // sent as raw JSON text so the numbers reach the emulator exactly as written.
+  const rawSet = (suppressionInterval: string, sleepMillis: string) =>
+    `{"autoClose":true,"suppressionInterval":${suppressionInterval},"scenarios":[{"trigger":{"type":"IMMEDIATE"},"actions":[{"type":"SLEEP","sleepMillis":${sleepMillis}}]}]}`;
+  it.each([
+    [
+      'a 1000-day SLEEP',
+      rawSet('0', '86400000000'),
+      'scenarios[0].actions[0].sleepMillis',
+      'must be between 0 and 3600000 milliseconds',
+    ],
+    [
+      'a fractional SLEEP',
+      rawSet('0', '1.5'),
+      'scenarios[0].actions[0].sleepMillis',
+      'must be a whole number of milliseconds',
+    ],
+    [
+      'suppressionInterval 1e+23',
+      rawSet('1e+23', '100'),
+      'suppressionInterval',
+      'must be between 0 and 86400000 milliseconds',
+    ],
+    [
+      'suppressionInterval past 2^53',
+      rawSet('9007199254740993', '100'),
+      'suppressionInterval',
+      'must be between 0 and 86400000 milliseconds',
+    ],
+  ])('refuses %s in plain words, naming the property', async (_label, body, property, rule) => {
+    const { id } = await createProduct();
+    const res = await call('PUT', `/things/v1/products/${id}/scenario-set`, body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      message: `Invalid value: ${property}: ${rule}`,
+      details: [{ property, message: rule }],
+    });
+    expect((await call('GET', `/things/v1/products/${id}/scenario-set`)).status).toBe(404);
+  });
+
+  it('takes a SLEEP of exactly one hour and a suppressionInterval of one day', async () => {
+    const { id } = await createProduct();
+    const res = await call(
+      'PUT',
+      `/things/v1/products/${id}/scenario-set`,
+      rawSet('86400000', '3600000'),
+    );
+    expect(res.status).toBe(200);
+  });
+
   it('a rejected update leaves the stored revision as it was', async () => {
     const { id } = await createProduct();
     await call('PUT', `/things/v1/products/${id}/scenario-set`, validSet);

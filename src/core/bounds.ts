@@ -1,0 +1,49 @@
+// The numeric limits of the bench's inputs, one definition each, used by the platform schemas,
+// the app's contract, the simulated boards, the CLI and the forms (docs/decisions.md,
+// "Validation that reads like a person").
+import { z } from 'zod';
+
+/**
+ * Received signal strength as the bench can meet it. The HCI LE Advertising Report allows
+ * −127…+20 dBm (Bluetooth Core Specification Vol 4, Part E, §7.7.65.2), but a received signal
+ * above 0 dBm (one milliwatt at the antenna) does not happen on a bench, so a filter or a
+ * simulated board asking for one is a typing mistake.
+ */
+export const RSSI_MIN_DBM = -127;
+export const RSSI_MAX_DBM = 0;
+
+/** Longest SLEEP action: one hour (the seed leaves it open; docs/decisions.md). */
+export const SLEEP_MILLIS_MAX = 3_600_000;
+/** Longest wait before the client reconnects: one day (the seed leaves it open). */
+export const SUPPRESSION_INTERVAL_MAX = 86_400_000;
+
+/** A minus sign as typography writes it, so "−127" reads as a number rather than a dash. */
+function signed(n: number): string {
+  return n < 0 ? `−${-n}` : String(n);
+}
+
+/** The rule a bounded whole number breaks, in words: "must be between −127 and 0 dBm". */
+export function rangeRule(min: number, max: number, unit?: string): string {
+  return `must be between ${signed(min)} and ${signed(max)}${unit ? ` ${unit}` : ''}`;
+}
+
+/**
+ * A zod schema for a whole number within [min, max]. One refusal per value: out of range says
+ * the range (1e+23 and integers past 2^53 included, as every bound here is exact), a fraction
+ * within it says it must be whole.
+ */
+export function wholeNumberIn(min: number, max: number, unit?: string) {
+  const rule = rangeRule(min, max, unit);
+  const whole = unit ? `must be a whole number of ${unit}` : 'must be a whole number';
+  return z
+    .number({ error: unit ? `must be a number of ${unit}` : 'must be a number' })
+    .superRefine((n, ctx) => {
+      if (n < min || n > max) ctx.addIssue({ code: 'custom', message: rule });
+      else if (!Number.isInteger(n)) ctx.addIssue({ code: 'custom', message: whole });
+    });
+}
+
+export const RSSI_RULE = rangeRule(RSSI_MIN_DBM, RSSI_MAX_DBM, 'dBm');
+export const rssiSchema = wholeNumberIn(RSSI_MIN_DBM, RSSI_MAX_DBM, 'dBm');
+export const sleepMillisSchema = wholeNumberIn(0, SLEEP_MILLIS_MAX, 'milliseconds');
+export const suppressionIntervalSchema = wholeNumberIn(0, SUPPRESSION_INTERVAL_MAX, 'milliseconds');

@@ -1,0 +1,150 @@
+// Validation that reads like a person (issue 16, item 7), at both window sizes: a fresh form
+// shows no red; a field left empty says what it needs in words; Save with problems takes the
+// user to the first; RSSI, SLEEP and exponent forms are refused with their range, never rounded.
+// Screenshots of each step are kept under test-results/.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectText, useBench } from './fixture';
+
+const bench = useBench();
+/** An element as the page sees it, enough to ask whether it has the focus. */
+interface Focusable {
+  ownerDocument: { activeElement: unknown };
+}
+const SIZES = [
+  { width: 1024, height: 640 },
+  { width: 1280, height: 800 },
+] as const;
+const RESULTS_DIR = resolve('test-results');
+
+async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
+  await page.screenshot({ path: join(RESULTS_DIR, `validation-${name}-${width}x${height}.png`) });
+}
+
+/** Nothing the user sees names a JSON path or carries zod's own wording. */
+async function expectPlainWords(page: Page): Promise<void> {
+  const shown = await page.locator('.field-error, .error-notice, .problems').allInnerTexts();
+  for (const text of shown) {
+    expect(text).not.toMatch(
+      /\w\[\d+\]|\.\w+Uuid|sleepMillis|Too big|Invalid input|expected \w+ to/,
+    );
+  }
+}
+
+describe.each(SIZES)('validation at $width×$height', (size) => {
+  const tag = `${size.width}x${size.height}`;
+
+  it('a fresh form shows no red; leaving an empty required field says so in words; create focuses it', async () => {
+    const { page, pageErrors } = bench();
+    await page.setViewportSize(size);
+    await page.getByRole('button', { name: 'Device service' }).click();
+    const name = page.getByLabel('New product name');
+    await name.waitFor();
+    expect(await page.locator('.field-error').count()).toBe(0);
+    expect(await page.locator('[aria-invalid="true"]').count()).toBe(0);
+
+    await name.focus();
+    await name.blur();
+    await expectText(page.locator('.field-error'), 'New product name is required');
+    await shoot(page, `product-name-left-empty-${tag}`);
+
+    // Create with the problem: focus goes back to the field.
+    await page.getByRole('button', { name: 'Create product' }).focus();
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.waitForFunction("document.activeElement?.getAttribute('aria-invalid') === 'true'");
+    expect(await name.evaluate((el: Focusable) => el === el.ownerDocument.activeElement)).toBe(
+      true,
+    );
+
+    // Typed, the problem goes; created, the form is as fresh as it was.
+    await name.fill(`Lamp ${tag}`);
+    expect(await page.locator('.field-error').count()).toBe(0);
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page
+      .getByTestId('product-row')
+      .filter({ hasText: `Lamp ${tag}` })
+      .waitFor();
+    expect(await page.locator('.field-error').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('the scenario editor waits for a field to be left, and Save with problems focuses the first', async () => {
+    const { page, pageErrors } = bench();
+    await page.setViewportSize(size);
+    await page.getByRole('button', { name: 'Device service' }).click();
+    await page
+      .getByTestId('product-row')
+      .filter({ hasText: `Lamp ${tag}` })
+      .click();
+    const editor = page.getByTestId('scenario-editor');
+    await editor.getByRole('button', { name: '+ Add scenario' }).click();
+    await editor.getByRole('button', { name: '+ GATT_READ' }).click();
+    await editor.getByRole('button', { name: '+ SLEEP' }).click();
+    const at = (path: string) => editor.locator(`[data-path="${path}"]`);
+
+    // New, empty UUID inputs: not red before the user has been there.
+    await expectText(editor.getByTestId('validation-summary'), 'problem');
+    expect(await editor.locator('.field-error').count()).toBe(0);
+    await shoot(page, `scenario-fresh-${tag}`);
+
+    // SLEEP past one hour, and an exponent: refused with the rule, once left.
+    const sleep = at('scenarios[0].actions[1].sleepMillis');
+    await sleep.fill('86400000000');
+    expect(await editor.locator('.field-error').count()).toBe(0);
+    await sleep.blur();
+    await expectText(
+      editor.locator('.field-error', { hasText: 'Sleep time' }),
+      'Sleep time must be between 0 and 3600000 milliseconds',
+    );
+    await sleep.fill('1e+23');
+    await expectText(
+      editor.locator('.field-error', { hasText: 'Sleep time' }),
+      'Sleep time must be a whole number written in digits, without an exponent',
+    );
+    const interval = at('suppressionInterval');
+    await interval.fill('9007199254740993');
+    await interval.blur();
+    await expectText(
+      editor.locator('.field-error', { hasText: 'Suppression interval' }),
+      'Suppression interval must be a whole number between −9007199254740991 and 9007199254740991',
+    );
+    expect(await interval.inputValue()).toBe('9007199254740993');
+    await shoot(page, `scenario-bounds-${tag}`);
+
+    // Save with problems: every problem shows, the first invalid input has the focus.
+    await editor.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForFunction("document.activeElement?.getAttribute('aria-invalid') === 'true'");
+    expect(await interval.evaluate((el: Focusable) => el === el.ownerDocument.activeElement)).toBe(
+      true,
+    );
+    await expectText(
+      editor.locator('.field-error', { hasText: 'Service UUID' }).first(),
+      'Service UUID must be a 128-bit UUID',
+    );
+    await expectPlainWords(page);
+    await shoot(page, `scenario-save-with-problems-${tag}`);
+    expect(await editor.getByTestId('scenario-revision').innerText()).toContain(
+      'No scenario set yet',
+    );
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('the scan filter refuses RSSI 20 with the range it takes, once left', async () => {
+    const { page, pageErrors } = bench();
+    await page.setViewportSize(size);
+    await page.getByRole('button', { name: 'BLE bench' }).click();
+    const rssi = page.getByLabel('Minimum RSSI (dBm)');
+    await rssi.fill('20');
+    expect(await page.locator('.field-error').count()).toBe(0);
+    await rssi.blur();
+    await expectText(page.locator('.field-error'), 'Minimum RSSI must be between −127 and 0 dBm');
+    await shoot(page, `scan-rssi-refused-${tag}`);
+    await rssi.fill('-70');
+    await page.locator('.field-error').waitFor({ state: 'detached' });
+    expect(pageErrors).toEqual([]);
+  });
+});
