@@ -1,6 +1,7 @@
 // Rules a scenario set must follow that the PUT does not check: the platform's own notes on
-// seed 002 §2 fields, and what the client's behaviour implies (docs/decisions.md, "Scenario
-// sets"). Run on a set that already passed `scenarioSetInputSchema`. Browser-safe.
+// docs/platform-api.md#things-scenario-sets fields, and what the client's behaviour implies
+// (docs/decisions.md, "Scenario sets"). Run on a set that already passed `scenarioSetInputSchema`.
+// Browser-safe.
 import { parseBase64 } from '../bytes';
 import type { ScenarioSetInput } from '../platform/things/schema';
 import type { Finding } from './schema';
