@@ -90,9 +90,8 @@ describe('BleHost over the method table', { timeout: 30_000 }, () => {
     const refused = await host.call('connect', { deviceId: 42 }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(Error);
     expect((refused as Error).name).toBe('ProtocolError');
-    expect((refused as Error).message).toBe(
-      'connect: deviceId: Invalid input: expected string, received number',
-    );
+    // In plain words: protocol.ts reads issues through platform/field-errors.ts.
+    expect((refused as Error).message).toBe('connect: deviceId: must be text');
 
     // @ts-expect-error: a board needs its id
     const noId = await host.sim('factoryReset', {}).catch((e: unknown) => e);
