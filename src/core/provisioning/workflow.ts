@@ -569,7 +569,11 @@ class ProvisionRun {
     cause: unknown,
   ): FatalStepError {
     this.refused = refusal;
-    const what = value ? `the write of ${value}` : `the ${step}`;
+    const what = value
+      ? `the write of ${value}`
+      : step === 'verify'
+        ? 'the read-back of the PSDI'
+        : `the ${step}`;
     let advice: string;
     if (step === 'write' && this.profile.psdi.source === 'tool') {
       const alternative = derivingAlternative(this.profile, builtInProfiles());
