@@ -144,6 +144,7 @@ for (const size of SIZES) {
       await filter.fill(`{${SENSOR.toUpperCase()}}`);
       await sensor.waitFor({ state: 'detached' });
       await filter.fill('a3c8000');
+      await filter.blur();
       await scan.locator('.field-error', { hasText: 'is not a UUID' }).waitFor();
       await filter.fill('');
 
