@@ -108,6 +108,11 @@ describe('dry runs that end and say why', () => {
         .filter({ hasText: /GATT_ERROR|BLE_CONNECTION_ERROR|RUNTIME_ERROR/ })
         .count();
       await expectText(view.getByTestId('run-results'), `${await rows.count()} · ${failed} failed`);
+      // The past runs list counts the same way (src/core/scenario/result-counts.ts).
+      const past = page.getByTestId('past-run').first();
+      await expect
+        .poll(async () => (await past.locator('td').nth(4).innerText()).replace(/\s+/g, ' '))
+        .toBe(`${await rows.count()} ${failed} failed`);
 
       // Results stayed in the app: nothing was delivered, so nothing failed to be. The view reads
       // the emulator's webhook log when the run ends; a second is ample for that local answer.

@@ -108,6 +108,16 @@ describe.each(SIZES)('names and advertisements at $width×$height', (size) => {
     const readEntry = log.getByTestId('gatt-log-entry').filter({ hasText: 'read' }).last();
     await expectText(readEntry, name);
     await expect.poll(() => readEntry.getByTestId('log-decoded').innerText()).toMatch(/°C/);
+    // The format is named there, and its link leads to the explorer's picker to change it.
+    await expectText(readEntry.getByTestId('log-format'), 'as int16 LE');
+    await readEntry.getByRole('button', { name: `Change the format of ${TEMPERATURE}` }).click();
+    await expect
+      .poll(() =>
+        temperature
+          .getByLabel(`Format of ${TEMPERATURE}`)
+          .evaluate((el) => el === el.ownerDocument.activeElement),
+      )
+      .toBe(true);
     await shoot(page, 'renamed-celsius');
 
     // After a reload: the name and the format are the product's (here the bench's), kept. The

@@ -91,6 +91,9 @@ describe.each(SIZES)('provisioning flows at $width×$height', (size) => {
     const result = await provision(names.refuser);
     await expectText(result, 'write not permitted');
     await expectText(result, 'DeviceBench v1 (firmware derives the PSDI)');
+    // Said once: the one try that failed is the error itself, not a history line beside it.
+    expect((await result.innerText()).split('write not permitted')).toHaveLength(2);
+    expect(await result.getByTestId('record-history').count()).toBe(0);
     const steps = page.getByTestId('single-steps');
     expect(await steps.locator('[data-step="write"]').getAttribute('data-state')).toBe('failed');
     expect(await steps.locator('[data-step="commit"]').getAttribute('data-state')).toBe('pending');
@@ -150,7 +153,9 @@ describe.each(SIZES)('provisioning flows at $width×$height', (size) => {
     // The release is in the record's details, where the history says what happened.
     await row.getByRole('button', { name: `Details of ${psdi}` }).click();
     const details = log.getByTestId('audit-details');
-    await expectText(details, 'verify attempt 1 failed');
+    // The read-back refused by rule ended the run at once: its error, no retry in the history.
+    await expectText(details, 'step verify: the board refused the read-back of the PSDI');
+    await expectText(details, 'read not permitted');
     const release = details.getByRole('button', { name: `Release PSDI ${psdi}` });
     await release.click();
     const dialog = page.getByRole('dialog');

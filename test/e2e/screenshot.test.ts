@@ -1,5 +1,7 @@
-// The README's pictures: the device service console with products and a scenario set, the
-// BLE bench scanning the simulated bench, a dry run's timeline, and the start page after them.
+// The README's pictures at 1280×800: the device service console with products and a scenario
+// set, the BLE bench scanning the simulated bench, a dry run's timeline, the advertisement
+// inspector beside the GATT explorer's names and formats, one board provisioned with its steps
+// and history, and the start page after them.
 // Always written to test-results/; copied to docs/ with UPDATE_SCREENSHOT=1 so ordinary test
 // runs don't rewrite committed files.
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -74,6 +76,36 @@ describe('screenshot', () => {
     await capture(page, 'ble-bench.png', 'ble-bench.png');
   });
 
+  // Before the dry run, whose notifications leave a random temperature on the board.
+  it('captures the advertisement inspector and the GATT explorer with names and a value format', async () => {
+    const { page } = bench();
+    await page.getByRole('button', { name: 'BLE bench' }).click();
+    const row = page
+      .getByTestId('ble-scan')
+      .locator('[data-testid="scan-row"][data-name="DB Sensor"]');
+    await row.getByRole('button', { name: 'Connect DB Sensor' }).click();
+    const explorer = page.getByTestId('gatt-explorer');
+    await expectText(explorer.getByTestId('gatt-connection-state'), 'connected');
+    const temperature = explorer.locator(
+      `[data-testid="characteristic"][data-uuid="${TEMPERATURE.replace(/-/g, '')}"]`,
+    );
+    await temperature.getByLabel(`Format of ${TEMPERATURE}`).selectOption({ label: 'int16 LE' });
+    await temperature.getByLabel(`Scale of ${TEMPERATURE}`).selectOption({ label: '÷ 100' });
+    const unit = temperature.getByLabel(`Unit of ${TEMPERATURE}`);
+    await unit.fill('°C');
+    await unit.press('Enter');
+    await temperature.getByRole('button', { name: `Read ${TEMPERATURE}` }).click();
+    await expectText(temperature.getByTestId('decoded-value'), '°C');
+    await row.getByRole('button', { name: 'Inspect the advertisement of DB Sensor' }).click();
+    const inspector = page.getByTestId('ad-inspector');
+    await expectText(inspector.getByTestId('ad-company'), 'Nordic Semiconductor ASA');
+    await inspector.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await capture(page, 'names-adv.png', 'names-adv.png');
+    await inspector.getByRole('button', { name: 'Close' }).click();
+    await explorer.getByRole('button', { name: 'Disconnect' }).click();
+    await explorer.waitFor({ state: 'detached' });
+  });
+
   it('captures a dry run of a scenario set on the simulated sensor board', async () => {
     const { page } = bench();
     await page.getByRole('button', { name: 'Device service' }).click();
@@ -105,6 +137,35 @@ describe('screenshot', () => {
     await capture(page, 'scenarios.png', 'scenarios.png');
   });
 
+  it('captures one board provisioned with its step progress and the record’s history', async () => {
+    const { page } = bench();
+    await page.getByRole('button', { name: 'BLE bench' }).click();
+    const sim = page.getByTestId('sim-bench');
+    await sim.getByTestId('board-file').setInputFiles({
+      name: 'lamp.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ boards: [LAMP] })),
+    });
+    await sim.getByTestId('sim-board').filter({ hasText: LAMP.name }).waitFor();
+    await page.getByRole('button', { name: 'Provisioning', exact: true }).click();
+    const plan = page.getByTestId('prov-plan');
+    await plan.getByLabel('Product').selectOption({ label: 'Door sensor EVT' });
+    await plan.getByLabel('Prefix').fill('DOOR-');
+    await expectText(plan.getByTestId('psdi-preview'), 'DOOR-000001');
+    await page
+      .getByTestId('prov-scan')
+      .locator(`[data-testid="scan-row"][data-name="${LAMP.name}"]`)
+      .getByRole('button', { name: `Provision ${LAMP.name}` })
+      .click();
+    const result = page.getByTestId('single-result').filter({ hasText: LAMP.name }).first();
+    await expectText(result, 'verified');
+    await expectText(result.getByTestId('record-history'), 'attempt 2 after link lost');
+    // The plan shows the next PSDI after the verified board.
+    await expectText(plan.getByTestId('psdi-preview'), 'DOOR-000002');
+    await plan.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await capture(page, 'provisioning.png', 'provisioning.png');
+  });
+
   it('captures the start page with the workflow the tests above went through', async () => {
     const { page } = bench();
     await page.getByRole('button', { name: 'Start', exact: true }).click();
@@ -121,6 +182,15 @@ describe('screenshot', () => {
 });
 
 const SENSOR = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+const TEMPERATURE = 'a3c80002-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+/** A board whose link drops under the PSDI write: provisioned on the second attempt. */
+const LAMP = {
+  name: 'Door sensor EVT 07',
+  address: 'e8:12:9c:20:00:07',
+  advertising: { intervalMs: 30 },
+  provisioning: { profile: 'devicebench-v1', rebootMs: 50 },
+  faults: { dropLinkDuringWrite: { characteristic: '8f1d0004-6b4e-4c5a-9d3e-2a7c5b1e0f00' } },
+};
 const DRY_RUN_SET = {
   autoClose: false,
   suppressionInterval: 0,

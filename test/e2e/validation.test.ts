@@ -147,4 +147,21 @@ describe.each(SIZES)('validation at $width×$height', (size) => {
     await page.locator('.field-error').waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
   });
+
+  it('the scan filter’s service UUID says it is not a UUID only once left', async () => {
+    const { page, pageErrors } = bench();
+    await page.setViewportSize(size);
+    await page.getByRole('button', { name: 'BLE bench' }).click();
+    const scan = page.getByTestId('ble-scan');
+    const filter = scan.getByLabel('Service UUID');
+    // Half typed: no red while the engineer is still typing.
+    await filter.fill('a3c8000');
+    expect(await scan.locator('.field-error').count()).toBe(0);
+    await filter.blur();
+    await expectText(scan.locator('.field-error'), 'is not a UUID');
+    await shoot(page, `scan-uuid-refused-${tag}`);
+    await filter.fill('');
+    await scan.locator('.field-error').waitFor({ state: 'detached' });
+    expect(pageErrors).toEqual([]);
+  });
 });

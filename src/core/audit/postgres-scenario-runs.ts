@@ -12,7 +12,7 @@ import {
   type TimelineEvent,
 } from '../scenario/schema';
 import {
-  countResults,
+  countEnded,
   newRunValues,
   toSummary,
   type NewRun,
@@ -66,7 +66,7 @@ export class PostgresScenarioRunLog implements ScenarioRunLog {
     const first = this.nextSeq.get(id);
     if (first === undefined) throw new Error(`scenario run ${id} is not running in this log`);
     this.nextSeq.set(id, first + events.length);
-    const { results, failures } = countResults(events);
+    const { results, failures } = countEnded(events);
     // One statement: the events and the counters land together or not at all.
     await this.pool.query(
       `WITH added AS (

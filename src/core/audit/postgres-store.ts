@@ -333,14 +333,18 @@ export class PostgresAuditStore implements AuditStore {
     );
   }
 
-  release(id: number, reason: string): Promise<ProvisioningRecord> {
+  release(
+    id: number,
+    reason: string,
+    options: { returnPsdi?: boolean } = {},
+  ): Promise<ProvisioningRecord> {
     return this.transition(
       id,
       'released',
       `UPDATE provisioning_records SET state = 'released', updated_at = $2, psdi_held = 0,
-         error = COALESCE(error, $3)
+         psdi_returned = GREATEST(psdi_returned, $4), error = COALESCE(error, $3)
        WHERE id = $1 AND state IN ('reserved', 'written', 'failed') RETURNING *`,
-      () => [this.now(), reason],
+      () => [this.now(), reason, options.returnPsdi ? 1 : 0],
     );
   }
 

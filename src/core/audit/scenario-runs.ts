@@ -6,8 +6,8 @@
 import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import { openAuditDatabase } from './database';
+import { countResults, type ResultCounts } from '../scenario/result-counts';
 import {
-  RESULT_CODES,
   runListQuerySchema,
   runnableSetSchema,
   timelineEventSchema,
@@ -100,8 +100,6 @@ export interface NewRun {
   set: RunnableSet;
 }
 
-const FAILURE = RESULT_CODES.filter((c) => c !== 'SUCCESS');
-
 /**
  * A new run's column values, in the order both engines' INSERT names them: started_at,
  * product_id, product_name, device_id, board_name, bench, set_source, revision, set_json, station.
@@ -122,18 +120,8 @@ export function newRunValues(run: NewRun, startedAt: number, station: string) {
 }
 
 /** Results and failures among a batch of events: what a run's counters go up by. */
-export function countResults(events: readonly TimelineEvent[]): {
-  results: number;
-  failures: number;
-} {
-  let results = 0;
-  let failures = 0;
-  for (const event of events)
-    if (event.kind === 'scenario-end') {
-      results++;
-      if ((FAILURE as readonly string[]).includes(event.result.resultCode)) failures++;
-    }
-  return { results, failures };
+export function countEnded(events: readonly TimelineEvent[]): ResultCounts {
+  return countResults(events.flatMap((e) => (e.kind === 'scenario-end' ? [e.result] : [])));
 }
 
 export class SqliteScenarioRunLog implements ScenarioRunLog {
@@ -183,7 +171,7 @@ export class SqliteScenarioRunLog implements ScenarioRunLog {
       let seq = this.nextSeq.get(id);
       if (seq === undefined) throw new Error(`scenario run ${id} is not running in this log`);
       for (const event of events) insert.run(id, seq++, JSON.stringify(event));
-      const { results, failures } = countResults(events);
+      const { results, failures } = countEnded(events);
       this.nextSeq.set(id, seq);
       if (results) count.run(results, failures, id);
     })();

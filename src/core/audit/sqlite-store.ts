@@ -274,14 +274,18 @@ export class SqliteAuditStore implements AuditStore {
     });
   }
 
-  release(id: number, reason: string): Promise<ProvisioningRecord> {
+  release(
+    id: number,
+    reason: string,
+    options: { returnPsdi?: boolean } = {},
+  ): Promise<ProvisioningRecord> {
     return this.transition(id, (record) => {
       if (!['reserved', 'written', 'failed'].includes(record.state))
         throw new InvalidTransitionError(id, record.state, 'released');
       this.sql(
         `UPDATE provisioning_records SET state = 'released', updated_at = ?, psdi_held = 0,
-           error = COALESCE(error, ?) WHERE id = ?`,
-      ).run(this.now(), reason, id);
+           psdi_returned = MAX(psdi_returned, ?), error = COALESCE(error, ?) WHERE id = ?`,
+      ).run(this.now(), options.returnPsdi ? 1 : 0, reason, id);
     });
   }
 

@@ -108,8 +108,15 @@ export interface AuditStore {
   markVerified(id: number, attempts?: number, history?: RecordEvent[]): Promise<ProvisioningRecord>;
   /** A failure is final for the run; `psdiHeld` can only drop (a freed PSDI may be someone's). */
   markFailed(id: number, failure: FailureInput): Promise<ProvisioningRecord>;
-  /** Gives the PSDI back; never for a verified record (the board carries it). */
-  release(id: number, reason: string): Promise<ProvisioningRecord>;
+  /**
+   * Gives the PSDI back; never for a verified record (the board carries it). `returnPsdi` marks
+   * it psdiReturned, so a sequence hands it out again (nothing reached the board).
+   */
+  release(
+    id: number,
+    reason: string,
+    options?: { returnPsdi?: boolean },
+  ): Promise<ProvisioningRecord>;
   /**
    * An operator gives back the PSDI a failed record holds: released, the PSDI returned to the
    * pool, and a history entry naming who, when and at which station.

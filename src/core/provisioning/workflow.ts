@@ -326,13 +326,18 @@ class ProvisionRun {
               onVerified: () => this.recordVerified(record, markedWritten, attempt),
             }),
           (err) =>
-            !(err instanceof PsdiMismatchError || err instanceof FatalStepError) && attempt < tries,
+            !(err instanceof PsdiMismatchError || err instanceof FatalStepError) &&
+            !refusalOf(err) &&
+            attempt < tries,
         );
         return { record: this.requireRecord(), durationMs: performance.now() - this.started };
       } catch (err) {
         if (err instanceof FatalStepError) throw err;
         if (err instanceof PsdiMismatchError)
           throw new FatalStepError('verify', err.message, attempt);
+        // A read-back the board refuses by rule is refused again on every try.
+        const refusal = refusalOf(err);
+        if (refusal) throw this.refusal('verify', attempt, refusal, undefined, err);
         if (attempt >= tries) throw new StepFailure('verify', attempt, false, err);
         await delay(this.timing.retryDelayMs * attempt);
       }
@@ -564,7 +569,11 @@ class ProvisionRun {
     cause: unknown,
   ): FatalStepError {
     this.refused = refusal;
-    const what = value ? `the write of ${value}` : `the ${step}`;
+    const what = value
+      ? `the write of ${value}`
+      : step === 'verify'
+        ? 'the read-back of the PSDI'
+        : `the ${step}`;
     let advice: string;
     if (step === 'write' && this.profile.psdi.source === 'tool') {
       const alternative = derivingAlternative(this.profile, builtInProfiles());
@@ -710,8 +719,13 @@ class ProvisionRun {
     let record = err instanceof FatalStepError ? (err.record ?? this.record) : this.record;
     try {
       if (err instanceof CancelledError) {
+        // Stopped before the board took the PSDI: back to the pool, as for a refusal.
         if (record && record.psdiHeld && !this.mayCarry)
-          record = this.reporter.record(await this.store.release(record.id, message));
+          record = this.reporter.record(
+            await this.store.release(record.id, message, {
+              returnPsdi: !this.psdiAcked && this.profile.psdi.source === 'tool',
+            }),
+          );
         return new ProvisionCancelledError(step, message, this.board, { record, attempts });
       }
       if (record && record.psdiHeld && record.state !== 'verified')

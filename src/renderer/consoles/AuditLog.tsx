@@ -344,7 +344,7 @@ function AuditRow({ record: r, onChanged }: { record: AuditRecordView; onChanged
               <dd>
                 {r.attempts} of the last step
                 {r.psdiReturned && ' · PSDI back in the pool'}
-                <RecordHistory history={r.history} />
+                <RecordHistory history={r.history} errorShown={Boolean(detail)} />
               </dd>
               <dt>HCI trace</dt>
               <dd>

@@ -65,6 +65,19 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
       expect(await t.store.listUnfinished()).toEqual([]);
     });
 
+    it('a release before anything reached the board can return the PSDI to the pool', async () => {
+      const kept = await t.store.reserve(reserveInput(1, 'K'));
+      const given = await t.store.reserve(reserveInput(2, 'G'));
+      expect(await t.store.release(kept.id, 'board lost')).toMatchObject({
+        state: 'released',
+        psdiHeld: false,
+        psdiReturned: false,
+      });
+      expect(
+        await t.store.release(given.id, 'stopped by the operator', { returnPsdi: true }),
+      ).toMatchObject({ state: 'released', psdiHeld: false, psdiReturned: true });
+    });
+
     it('refuses transitions the state does not allow, naming the record', async () => {
       const r = await t.store.reserve(reserveInput(1, 'DB-0001'));
       await expect(t.store.markVerified(r.id)).rejects.toThrow(InvalidTransitionError);

@@ -5,7 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ATT_ERROR } from '../../../src/core/ble/att/codes';
 import { describeRecordEvent } from '../../../src/core/audit/records';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
-import { ProvisionError, type ProvisionEvent } from '../../../src/core/provisioning/steps';
+import {
+  ProvisionCancelledError,
+  ProvisionError,
+  type ProvisionEvent,
+} from '../../../src/core/provisioning/steps';
 import {
   provisionBoard,
   type ProvisionBoardOptions,
@@ -91,6 +95,56 @@ describe('a board that refuses the write', () => {
       expect.stringMatching(/^attempt 3 after ATT error 0x0e/),
       undefined,
     ]);
+  });
+});
+
+describe('a board that refuses the read-back', () => {
+  it('stops at verify after the first refusal instead of retrying', async () => {
+    r = await rig([
+      blankBoard(1, {
+        faults: {
+          refuseAccess: {
+            operation: 'read',
+            characteristic: PRODUCT.psdiCharacteristicUuid,
+            code: ATT_ERROR.readNotPermitted,
+          },
+        },
+      }),
+    ]);
+    const events: ProvisionEvent[] = [];
+    const err = await failure(
+      provision('c2:8e:20:00:00:01', { onProgress: (e) => events.push(e) }),
+    );
+    expect(err.step).toBe('verify');
+    expect(err.attempts).toBe(1);
+    expect(err.message).toContain('ATT error 0x02 (read not permitted)');
+    const verifies = events.filter((e) => e.type === 'step-started' && e.step === 'verify');
+    expect(verifies).toHaveLength(1);
+    expect(events.some((e) => e.type === 'step-failed' && e.willRetry)).toBe(false);
+  });
+});
+
+describe('a run stopped by the operator', () => {
+  it('before the PSDI was written gives it back, so the next board gets the same number', async () => {
+    r = await rig([blankBoard(1), blankBoard(2)]);
+    const stop = new AbortController();
+    const err = await failure(
+      provision('c2:8e:20:00:00:01', {
+        signal: stop.signal,
+        onProgress: (e) => {
+          if (e.type === 'record' && e.record.state === 'reserved') stop.abort();
+        },
+      }),
+    );
+    expect(err).toBeInstanceOf(ProvisionCancelledError);
+    expect(err.record).toMatchObject({
+      state: 'released',
+      psdi: 'DB-0001',
+      psdiHeld: false,
+      psdiReturned: true,
+    });
+    const { record } = await provision('c2:8e:20:00:00:02');
+    expect(record).toMatchObject({ state: 'verified', psdi: 'DB-0001' });
   });
 });
 

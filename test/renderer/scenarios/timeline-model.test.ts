@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioResult, TimelineEvent } from '../../../src/core/scenario/schema';
+import { countResults } from '../../../src/core/scenario/result-counts';
 import {
   badgesThatFit,
   badgeWidth,
@@ -10,7 +11,6 @@ import {
   inWindow,
   itemLabel,
   placement,
-  countResults,
   resultRows,
   runExport,
   ticks,
@@ -481,8 +481,8 @@ describe('result rows', () => {
       { result: refused, actions: [{ type: 'GATT_WRITE', data: 'Ag==', error: 'ATT error 0x03' }] },
     ]);
     // The record's "results · failed" is counted from these very rows.
-    expect(countResults(rows)).toEqual({ results: 2, failed: 1 });
-    expect(countResults([])).toEqual({ results: 0, failed: 0 });
+    expect(countResults(rows.map((r) => r.result))).toEqual({ results: 2, failures: 1 });
+    expect(countResults([])).toEqual({ results: 0, failures: 0 });
   });
 });
 

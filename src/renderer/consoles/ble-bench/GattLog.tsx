@@ -1,24 +1,50 @@
 // The connection's log: every read, write, notification, subscription and error in order,
 // its bytes as hex with the text (or base64) beside them, and the value in the characteristic's
-// format when one was picked. Newest at the bottom, as a terminal.
+// format, named, with a link to the explorer's picker. Newest at the bottom, as a terminal.
 import { useEffect, useRef } from 'react';
 import { TableHead } from '../../components/TableHead';
 import { formatClockTime } from '../../lib/format';
 import { shownUuid } from '../../lib/format';
 import { hexToBytes } from '../../../core/bytes';
-import { decodeValue } from '../../../core/ble/values/value-format';
+import { decodeValue, VALUE_TYPE_LABELS } from '../../../core/ble/values/value-format';
 import { BytesView } from './BytesView';
 import type { GattLogEntry } from './use-gatt-log';
 import type { Names } from './use-names';
 
+/**
+ * The value in the characteristic's format, the format named, and a link to the explorer's
+ * picker, the one place a format is changed (docs/decisions.md, "The GATT log's formats").
+ */
 function Decoded({ names, uuid, hex }: { names: Names; uuid: string; hex: string }) {
   const format = names.formatOf(uuid);
-  if (format.type === 'hex') return null;
-  const decoded = decodeValue(hexToBytes(hex), format);
+  const dashed = shownUuid(uuid);
+  const decoded = format.type === 'hex' ? undefined : decodeValue(hexToBytes(hex), format);
+  const toPicker = () => {
+    const picker = document.querySelector<HTMLSelectElement>(
+      `select[aria-label="${CSS.escape(`Format of ${dashed}`)}"]`,
+    );
+    picker?.scrollIntoView({ block: 'nearest' });
+    picker?.focus();
+  };
   return (
-    <strong className={decoded.ok ? 'mono' : 'bad'} data-testid="log-decoded">
-      {decoded.ok ? decoded.text : decoded.message}{' '}
-    </strong>
+    <div className="ble-log-decoded">
+      {decoded && (
+        <strong className={decoded.ok ? 'mono' : 'bad'} data-testid="log-decoded">
+          {decoded.ok ? decoded.text : decoded.message}{' '}
+        </strong>
+      )}
+      <span className="muted" data-testid="log-format">
+        as {VALUE_TYPE_LABELS[format.type]}
+      </span>{' '}
+      <button
+        type="button"
+        className="link"
+        aria-label={`Change the format of ${dashed}`}
+        onClick={toPicker}
+      >
+        change
+      </button>
+    </div>
   );
 }
 

@@ -135,6 +135,7 @@ export function ScanView({
           placeholder="Any service"
           suggestions={uuidChoices.map((c) => ({ value: shownUuid(c.uuid), label: c.label }))}
           messages={serviceProblem === undefined ? [] : [serviceProblem]}
+          showAfterLeaving
         />
         <TextField label="Name contains" value={name} onChange={setName} maxLength={64} />
         <TextField

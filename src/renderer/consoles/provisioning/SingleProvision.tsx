@@ -150,7 +150,7 @@ export function SingleProvision({
                   <td>
                     {o.record?.failedStep && <>step {o.record.failedStep}: </>}
                     {o.error instanceof Error ? o.error.message : (o.record?.error ?? '')}
-                    {o.record && <RecordHistory history={o.record.history} />}
+                    {o.record && <RecordHistory history={o.record.history} errorShown />}
                   </td>
                   <td>
                     <TraceButton

@@ -44,8 +44,14 @@ export function PastRuns({
                   <td>{r.boardName}</td>
                   <td>{r.setSource === 'draft' ? 'draft' : `revision ${r.revision}`}</td>
                   <td>
+                    {/* Counted as the run view counts (core/scenario/result-counts.ts). */}
                     {r.results}
-                    {r.failures > 0 && <span className="badge bad">{r.failures} failed</span>}
+                    {r.failures > 0 && (
+                      <>
+                        {' '}
+                        <span className="badge bad">{r.failures} failed</span>
+                      </>
+                    )}
                   </td>
                   <td>{r.status}</td>
                   <td>

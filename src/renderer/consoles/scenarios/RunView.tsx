@@ -16,7 +16,8 @@ import { useNavigate } from '../../lib/navigation';
 import { useResource } from '../../lib/use-resource';
 import { ResultEvents } from './ResultEvents';
 import { Timeline } from './Timeline';
-import { countResults, formatMs, resultRows, runExport, type ResultCounts } from './timeline-model';
+import { countResults, type ResultCounts } from '../../../core/scenario/result-counts';
+import { formatMs, resultRows, runExport } from './timeline-model';
 import type { ShownRun } from './use-dry-run';
 
 const DELIVERY_TONE = { SUCCESS: 'good', FAILED: 'bad', PENDING: 'warn' } as const;
@@ -46,7 +47,7 @@ export function RunView({ shown }: { shown: ShownRun }) {
   );
   const rows = useMemo(() => resultRows(events), [events]);
   // The record counts the rows the table below draws, live, not the log's summary of them.
-  const counts = useMemo(() => countResults(rows), [rows]);
+  const counts = useMemo(() => countResults(rows.map((r) => r.result)), [rows]);
   const board = useMemo(
     () => ({ name: run.boardName, deviceId: run.deviceId }),
     [run.boardName, run.deviceId],
@@ -121,7 +122,7 @@ function RunFacts({
       </dd>
       <dt>Results</dt>
       <dd data-testid="run-results">
-        {counts.results} · {counts.failed} failed
+        {counts.results} · {counts.failures} failed
       </dd>
       <dt>Started</dt>
       <dd>{formatTime(run.startedAt)}</dd>

@@ -371,20 +371,6 @@ export function resultRows(events: readonly TimelineEvent[]): ResultRow[] {
   return rows;
 }
 
-/** What a run's record says it produced, counted from the rows the results table draws. */
-export interface ResultCounts {
-  results: number;
-  /** Rows whose result code is not SUCCESS. */
-  failed: number;
-}
-
-export function countResults(rows: readonly ResultRow[]): ResultCounts {
-  return {
-    results: rows.length,
-    failed: rows.filter((r) => r.result.resultCode !== 'SUCCESS').length,
-  };
-}
-
 /** base64 as spaced lowercase hex ("0a 1b ff"); undefined when it is not base64. */
 export function base64ToHex(data: string): string | undefined {
   const parsed = parseBase64(data);
