@@ -110,8 +110,11 @@ describe.each(SIZES)('provisioning flows at $width×$height', (size) => {
     await expectText(result, `X${tag}-000001`);
     await expectText(result.getByTestId('record-history'), 'attempt 2 after link lost');
     const steps = page.getByTestId('single-steps');
+    // Progress comes over the event stream, the result as the call's answer: either may land first.
     for (const step of ['select', 'reserve', 'connect', 'discover', 'write', 'commit', 'verify'])
-      expect(await steps.locator(`[data-step="${step}"]`).getAttribute('data-state')).toBe('done');
+      await expect
+        .poll(() => steps.locator(`[data-step="${step}"]`).getAttribute('data-state'))
+        .toBe('done');
     await expectText(steps.locator('[data-step="write"]'), 'attempt 2');
     await expectText(page.getByTestId('prov-plan').getByTestId('psdi-preview'), `X${tag}-000002`);
     await page.getByTestId('prov-single').scrollIntoViewIfNeeded();
