@@ -8,7 +8,7 @@ import { readSavedProfiles } from '../../core/app/ble/provisioning-settings';
 import { provisioningStates, type ProvisioningRecord } from '../../core/audit/records';
 import { builtInProfiles } from '../../core/provisioning/profiles';
 import { needsReconciling, reconcile } from '../../core/provisioning/reconcile';
-import { errorMessage } from '../../core/provisioning/steps';
+import { errorMessage } from '../../core/errors/message';
 import type { CommandContext, Runner } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit';
 import { parseFlags } from '../flags';

@@ -7,7 +7,6 @@ import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import { openAuditDatabase } from './database';
 import {
-  RESULT_CODES,
   runListQuerySchema,
   runnableSetSchema,
   timelineEventSchema,
@@ -16,6 +15,7 @@ import {
   type StopReason,
   type TimelineEvent,
 } from '../scenario/schema';
+import { RESULT_CODES } from '../platform/things/scenario-result';
 import type { z } from 'zod';
 
 const MIGRATION = `

@@ -7,6 +7,7 @@ import {
   BleError,
   expandUuid,
   normalizeUuid,
+  reportedUuid,
   type AdapterState,
   type Advertisement,
   type BleCentral,
@@ -17,14 +18,9 @@ import {
 } from './port';
 import { ADV_REPORT_TYPE } from './hci/codes';
 import type { AdvertisingReport, AttErrorReport, SecurityFailure } from './hci/tap';
-import {
-  message,
-  NobleConnection,
-  safeUuid,
-  TimeoutError,
-  withTimeout,
-  type Schedule,
-} from './noble-connection';
+import { NobleConnection, TimeoutError, withBleTimeout } from './noble-connection';
+import { realSchedule, type Schedule } from '../async/timeout';
+import { errorMessage } from '../errors/message';
 
 /**
  * What the HCI tap under noble reports (hci/tap.ts): noble's own stack answers an ATT error
@@ -66,11 +62,6 @@ export interface NobleCentralOptions {
   /** Runs after `close()` (the sim central leaves its bench here). */
   onClose?: () => void;
 }
-
-const nodeSchedule: Schedule = (callback, ms) => {
-  const timer = setTimeout(callback, ms);
-  return () => clearTimeout(timer);
-};
 
 const NOBLE_STATES: readonly AdapterState[] = [
   'unknown',
@@ -133,7 +124,7 @@ export class NobleCentral implements BleCentral {
     this.noble = noble;
     this.options = options;
     this.now = options.now ?? Date.now;
-    this.schedule = options.schedule ?? nodeSchedule;
+    this.schedule = options.schedule ?? realSchedule;
     noble.on('warning', this.onWarning);
     noble.on('discover', this.onDiscover);
     // The first stateChange listener is what makes noble initialise its binding.
@@ -203,20 +194,22 @@ export class NobleCentral implements BleCentral {
     const timeoutMs = options.timeoutMs ?? this.options.connectTimeoutMs ?? 10_000;
     const mtu = this.mtuExchange(id);
     try {
-      await withTimeout(this.schedule, peripheral.connectAsync(), timeoutMs, () =>
+      await withBleTimeout(this.schedule, peripheral.connectAsync(), timeoutMs, () =>
         peripheral.cancelConnect(),
       );
       // noble exchanges the MTU first thing on every link; callers size writes by it.
-      await withTimeout(this.schedule, mtu.done, this.options.operationTimeoutMs ?? 10_000).catch(
-        () => undefined,
-      );
+      await withBleTimeout(
+        this.schedule,
+        mtu.done,
+        this.options.operationTimeoutMs ?? 10_000,
+      ).catch(() => undefined);
     } catch (err) {
       mtu.cancel();
       if (err instanceof TimeoutError)
         throw new BleError('connect', `no connection to ${id} within ${timeoutMs} ms`, id, {
           cause: err,
         });
-      throw new BleError('connect', `connection to ${id} refused: ${message(err)}`, id, {
+      throw new BleError('connect', `connection to ${id} refused: ${errorMessage(err)}`, id, {
         cause: err,
       });
     }
@@ -303,7 +296,7 @@ export class NobleCentral implements BleCentral {
       } catch (err) {
         throw new BleError(
           'scan',
-          `could not ${want ? 'start' : 'stop'} scanning: ${message(err)}`,
+          `could not ${want ? 'start' : 'stop'} scanning: ${errorMessage(err)}`,
           undefined,
           { cause: err },
         );
@@ -321,7 +314,7 @@ export class NobleCentral implements BleCentral {
       id: peripheral.id,
       address: peripheral.address,
       localName: raw.localName || undefined,
-      serviceUuids: (raw.serviceUuids ?? []).map(safeUuid),
+      serviceUuids: (raw.serviceUuids ?? []).map(reportedUuid),
       manufacturerData: raw.manufacturerData ? Uint8Array.from(raw.manufacturerData) : undefined,
       txPowerLevel: raw.txPowerLevel,
       rssi: peripheral.rssi,

@@ -158,6 +158,18 @@ export function normalizeUuid(uuid: string): string {
 }
 
 /**
+ * A UUID as a board or the platform reported it, in the `normalizeUuid` form when it is one;
+ * anything else is kept, lowercased, so it still shows and compares instead of failing a listing.
+ */
+export function reportedUuid(uuid: string): string {
+  try {
+    return normalizeUuid(uuid);
+  } catch {
+    return uuid.toLowerCase();
+  }
+}
+
+/**
  * The 128-bit dashed lowercase form of any UUID, as the platform's scenario sets and products
  * carry it: a short UUID is expanded over the Bluetooth base UUID.
  */

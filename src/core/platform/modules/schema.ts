@@ -2,6 +2,7 @@
 // webhook events, plus the emulator's admin shapes (module channels, official accounts, their
 // chats, authorization codes). Browser-safe.
 import { z } from 'zod';
+import { USER_ID_PATTERN } from '../user-id';
 
 /**
  * The seed gives the bot-user-ID header of acquire/release only to partner-program members.
@@ -21,7 +22,6 @@ export const DELETION_DETACH_MS = 90 * 86_400_000;
 /** Scopes granted when the authorization URL named none (the seed's sample payload). */
 export const DEFAULT_SCOPES = ['message:send', 'message:receive'];
 
-export const BOT_ID_PATTERN = /^U[0-9a-f]{32}$/;
 /** A user, group or room ID. */
 export const CHAT_ID_PATTERN = /^[UCR][0-9a-f]{32}$/;
 
@@ -135,7 +135,8 @@ export const createBotInputSchema = z.object({
 export const authorizeInputSchema = z
   .object({
     moduleChannelId: z.string().regex(/^\d+$/, 'must be a channel ID'),
-    botId: z.string().regex(BOT_ID_PATTERN, 'must be a bot user ID (U + 32 hex digits)'),
+    // A bot ID is the bot's user ID (docs/platform-api.md#conventions-user-id).
+    botId: z.string().regex(USER_ID_PATTERN, 'must be a bot user ID (U + 32 hex digits)'),
     redirectUri: z.url({ error: 'must be an absolute URL' }),
     state: z.string().max(200).optional(),
     scope: z.string().trim().min(1).max(200).optional(),
