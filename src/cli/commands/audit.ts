@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
-import { readSavedProfiles } from '../../core/app/ble/provisioning-settings';
+import { readSavedProfiles } from '../../core/app/provisioning/provisioning-settings';
 import { provisioningStates, type ProvisioningRecord } from '../../core/audit/records';
 import { builtInProfiles } from '../../core/provisioning/profiles';
 import { needsReconciling, reconcile } from '../../core/provisioning/reconcile';

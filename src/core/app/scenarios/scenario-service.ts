@@ -23,7 +23,7 @@ import {
 import { type ScenarioResult } from '../../platform/things/scenario-result';
 import type { startRunInputSchema } from '../contracts/scenarios';
 import { AppFailure } from '../errors';
-import type { HostSupervisor } from './host-supervisor';
+import type { HostSupervisor } from '../ble/host-supervisor';
 import { errorMessage } from '../../errors/message';
 
 /** Timeline events are written at least this often while a scenario runs. */

@@ -26,7 +26,7 @@ import { provisionBoard, type ProductTarget } from '../../provisioning/workflow'
 import type { ThingsClient } from '../../platform/things/client';
 import type { batchSummarySchema, provisioningProgressSchema } from '../contracts/ble';
 import { AppFailure } from '../errors';
-import type { HostSupervisor } from './host-supervisor';
+import type { HostSupervisor } from '../ble/host-supervisor';
 import {
   planStrategy,
   profilesDir,
@@ -35,7 +35,7 @@ import {
   writePlans,
   type Plan,
 } from './provisioning-settings';
-import type { ScanFeed } from './scan-feed';
+import type { ScanFeed } from '../ble/scan-feed';
 import { errorMessage } from '../../errors/message';
 
 type Progress = z.infer<typeof provisioningProgressSchema>;
