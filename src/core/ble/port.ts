@@ -1,5 +1,5 @@
 // The one BLE interface everything above the radio uses (provisioning, the scenario engine,
-// the GATT explorer, the scan view). `noble.ts` implements it over a real noble, on hardware
+// the GATT explorer, the scan view). `noble-central.ts` implements it over a real noble, on hardware
 // or over the simulated bench; nothing else imports noble.
 import { z } from 'zod';
 

@@ -227,7 +227,6 @@ export const boardFileSchema = z
 
 export type BoardSpec = z.output<typeof boardSpecSchema>;
 export type BoardSpecInput = z.input<typeof boardSpecSchema>;
-export type BoardFile = z.output<typeof boardFileSchema>;
 export type BoardFaults = z.output<typeof faultsSchema>;
 export type BoardFaultsInput = z.input<typeof faultsSchema>;
 export type NotificationPayload = z.output<typeof payloadSchema>;
