@@ -5,6 +5,7 @@ import type { Peripheral } from '@abandonware/noble';
 import type { NobleInstance } from '@abandonware/noble/with-bindings';
 import {
   BleError,
+  NOBLE_ADAPTER_STATES,
   expandUuid,
   normalizeUuid,
   reportedUuid,
@@ -63,17 +64,8 @@ export interface NobleCentralOptions {
   onClose?: () => void;
 }
 
-const NOBLE_STATES: readonly AdapterState[] = [
-  'unknown',
-  'resetting',
-  'unsupported',
-  'unauthorized',
-  'poweredOff',
-  'poweredOn',
-];
-
 function adapterState(state: unknown): AdapterState {
-  return NOBLE_STATES.find((s) => s === state) ?? 'unknown';
+  return NOBLE_ADAPTER_STATES.find((s) => s === state) ?? 'unknown';
 }
 
 interface Scan {

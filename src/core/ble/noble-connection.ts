@@ -4,6 +4,7 @@
 import type { Characteristic, Peripheral, Service } from '@abandonware/noble';
 import {
   BleError,
+  CHARACTERISTIC_PROPERTIES,
   expandUuid,
   formatUuid,
   normalizeUuid,
@@ -56,17 +57,6 @@ export function disconnectReason(reason: unknown): string {
   if (typeof reason === 'string' && reason) return reason;
   return 'disconnected';
 }
-
-const PROPERTIES: readonly CharacteristicProperty[] = [
-  'broadcast',
-  'read',
-  'writeWithoutResponse',
-  'write',
-  'notify',
-  'indicate',
-  'authenticatedSignedWrites',
-  'extendedProperties',
-];
 
 export class TimeoutError extends Error {
   override name = 'TimeoutError';
@@ -138,7 +128,7 @@ export class NobleConnection implements BleConnection {
         uuid: reportedUuid(s.uuid),
         characteristics: (s.characteristics ?? []).map((c) => ({
           uuid: reportedUuid(c.uuid),
-          properties: PROPERTIES.filter((p) => c.properties.includes(p)),
+          properties: CHARACTERISTIC_PROPERTIES.filter((p) => c.properties.includes(p)),
         })),
       }));
     });

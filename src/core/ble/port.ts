@@ -3,25 +3,37 @@
 // or over the simulated bench; nothing else imports noble.
 import { z } from 'zod';
 
-export type AdapterState =
-  | 'unknown'
-  | 'resetting'
-  | 'unsupported'
-  | 'unauthorized'
-  | 'poweredOff'
-  | 'poweredOn'
-  /** No adapter could be opened at all (the native binding failed to load or found none). */
-  | 'noAdapter';
+/** The adapter states noble reports. */
+export const NOBLE_ADAPTER_STATES = [
+  'unknown',
+  'resetting',
+  'unsupported',
+  'unauthorized',
+  'poweredOff',
+  'poweredOn',
+] as const;
 
-export type CharacteristicProperty =
-  | 'broadcast'
-  | 'read'
-  | 'writeWithoutResponse'
-  | 'write'
-  | 'notify'
-  | 'indicate'
-  | 'authenticatedSignedWrites'
-  | 'extendedProperties';
+export const ADAPTER_STATES = [
+  ...NOBLE_ADAPTER_STATES,
+  /** No adapter could be opened at all (the native binding failed to load or found none). */
+  'noAdapter',
+] as const;
+
+export type AdapterState = (typeof ADAPTER_STATES)[number];
+
+/** A characteristic's properties, in the order of their bits (Vol 3, Part G, 3.3.1.1). */
+export const CHARACTERISTIC_PROPERTIES = [
+  'broadcast',
+  'read',
+  'writeWithoutResponse',
+  'write',
+  'notify',
+  'indicate',
+  'authenticatedSignedWrites',
+  'extendedProperties',
+] as const;
+
+export type CharacteristicProperty = (typeof CHARACTERISTIC_PROPERTIES)[number];
 
 export interface ScanFilter {
   /** Any of these service UUIDs advertised (any UUID form; normalised here). */
