@@ -11,7 +11,6 @@ import {
   reportedUuid,
   type BleConnection,
   type BleStep,
-  type CharacteristicProperty,
   type ServiceInfo,
 } from './port';
 import { ATT_ERROR, ATT_OP, attOpcodeName, describeAttError } from './att/codes';
