@@ -32,6 +32,37 @@ module.exports = {
       },
     },
     {
+      name: 'core-not-to-app',
+      comment:
+        'core/app/ composes the core into the app (scenarios, provisioning, the BLE process); the layers below it never import it.',
+      severity: 'error',
+      from: { path: '(^|/)src/core/', pathNot: '(^|/)src/core/app/' },
+      to: { path: '(^|/)src/core/app/' },
+    },
+    {
+      name: 'core-not-to-entry-points',
+      comment: 'The CLI and the bench server are entry points over the core, never under it.',
+      severity: 'error',
+      from: { path: '(^|/)src/core/' },
+      to: { path: '(^|/)src/(cli|server)/' },
+    },
+    {
+      name: 'platform-foundation',
+      comment:
+        "platform/ is the platform's shapes and clients: it builds only on itself and the core's leaves (bytes, errors, bounds, webhook shapes).",
+      severity: 'error',
+      from: { path: '(^|/)src/core/platform/' },
+      to: {
+        path: '(^|/)src/core/',
+        pathNot: [
+          '(^|/)src/core/(platform|errors|async|webhooks)/',
+          // platform-not-to-emulator names that one.
+          '(^|/)src/core/emulator/',
+          '(^|/)src/core/(bytes|bounds|whole-number)\\.ts$',
+        ],
+      },
+    },
+    {
       name: 'renderer-not-to-emulator-internals',
       comment: 'The renderer reaches the emulator through the contract; it shares only its shapes.',
       severity: 'error',

@@ -12,7 +12,8 @@ import { realSimClock } from '../src/core/ble/sim/clock';
 import type { SimBoard } from '../src/core/ble/sim/board';
 import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import { startDryRun } from '../src/core/scenario/engine';
-import type { RunnableSet, ScenarioResult, TimelineEvent } from '../src/core/scenario/schema';
+import type { RunnableSet, TimelineEvent } from '../src/core/scenario/schema';
+import type { ScenarioResult } from '../src/core/platform/things/scenario-result';
 
 const SERVICE = '7b1e0000-3c5a-4d2f-8e61-0a9b8c7d6e5f';
 const VALUE = '7b1e0001-3c5a-4d2f-8e61-0a9b8c7d6e5f';

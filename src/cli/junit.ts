@@ -3,7 +3,8 @@
 // the board answered (an ATT error names its code). A run in which no scenario ran at all
 // (the board never connected) is one failed case, so CI never reads "0 tests" as a pass.
 import builder from 'junit-report-builder';
-import type { ScenarioResult, TimelineEvent } from '../core/scenario/schema';
+import type { TimelineEvent } from '../core/scenario/schema';
+import type { ScenarioResult } from '../core/platform/things/scenario-result';
 
 type ActionEvent = Extract<TimelineEvent, { kind: 'action' }>;
 

@@ -9,7 +9,7 @@ import {
   readPlans,
   readSavedProfiles,
   type PsdiPlan,
-} from '../core/app/ble/provisioning-settings';
+} from '../core/app/provisioning/provisioning-settings';
 import { psdiPlanSchema } from '../core/app/contracts/ble';
 import { AppFailure } from '../core/app/errors';
 import type { PsdiAllocator } from '../core/audit/store';

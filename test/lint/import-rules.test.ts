@@ -45,8 +45,8 @@ beforeAll(async () => {
 
 describe('import rules', () => {
   it('fail the run, one error per planted violation', () => {
-    expect(exitCode).toBe(5);
-    expect(violations).toHaveLength(5);
+    expect(exitCode).toBe(8);
+    expect(violations).toHaveLength(8);
   });
 
   it('pass a tree where the emulator imports the platform', () => {
@@ -78,6 +78,22 @@ describe('import rules', () => {
   it("fail when the renderer imports the emulator's internals", () => {
     expect(violationsIn('internals')).toEqual([
       expect.stringMatching(/^error renderer-not-to-emulator-internals: /),
+    ]);
+  });
+
+  it('fail when a layer below the app imports core/app', () => {
+    expect(violationsIn('below-app')).toEqual([expect.stringMatching(/^error core-not-to-app: /)]);
+  });
+
+  it('fail when the core imports an entry point', () => {
+    expect(violationsIn('entry')).toEqual([
+      expect.stringMatching(/^error core-not-to-entry-points: /),
+    ]);
+  });
+
+  it('fail when the platform imports a core module outside its foundation', () => {
+    expect(violationsIn('platform-reach')).toEqual([
+      expect.stringMatching(/^error platform-foundation: /),
     ]);
   });
 });

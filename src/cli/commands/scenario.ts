@@ -5,13 +5,13 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
-import { deliverToWebhook } from '../../core/app/ble/result-delivery';
+import { deliverToWebhook } from '../../core/app/scenarios/result-delivery';
 import {
   draftSet,
   noSavedSet,
   savedSet,
   type DeliverResult,
-} from '../../core/app/ble/scenario-service';
+} from '../../core/app/scenarios/scenario-service';
 import { AppFailure } from '../../core/app/errors';
 import { realSimClock } from '../../core/ble/sim/clock';
 import { errorMessage } from '../../core/errors/message';

@@ -2,7 +2,8 @@
 // reads the PSDI back and compares it with the audit log's verified record for that board.
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
-import { defaultTiming, errorMessage } from '../../core/provisioning/steps';
+import { defaultTiming } from '../../core/provisioning/steps';
+import { errorMessage } from '../../core/errors/message';
 import { readBackPsdi, sameAddress } from '../../core/provisioning/verify';
 import { EXIT } from '../exit';
 import type { Runner } from '../command';

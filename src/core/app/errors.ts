@@ -4,6 +4,7 @@ import { PlatformError, PlatformUnreachableError, RequestTooLargeError } from '.
 import type { FieldError } from '../platform/field-errors';
 import { StoreUnavailableError } from '../audit/errors';
 import type { AppErrorBody } from './contract';
+import { errorMessage } from '../errors/message';
 
 /** A failure the app itself decided on (bad input it could only check late, missing setup). */
 export class AppFailure extends Error {
@@ -29,7 +30,7 @@ export function toAppError(err: unknown): AppErrorBody {
   if (err instanceof StoreUnavailableError) return { code: 'unreachable', message: err.message };
   return {
     code: 'internal',
-    message: `Unexpected error: ${err instanceof Error ? err.message : String(err)}`,
+    message: `Unexpected error: ${errorMessage(err)}`,
   };
 }
 

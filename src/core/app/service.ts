@@ -34,6 +34,7 @@ import { serviceMessagesHandlers } from './handlers/service-messages';
 import { thingsHandlers } from './handlers/things';
 import { videoHandlers } from './handlers/video';
 import { startWebhooks } from './handlers/webhooks';
+import { errorMessage } from '../errors/message';
 
 export type { AppOptions } from './handlers/context';
 
@@ -53,7 +54,7 @@ export async function startApp(options: AppOptions): Promise<AppService> {
       port: options.emulatorPort ?? 0,
     });
   } catch (err) {
-    emulatorError = err instanceof Error ? err.message : String(err);
+    emulatorError = errorMessage(err);
   }
 
   const envs = await Environments.open(options.dataDir, options.credentials, () => {

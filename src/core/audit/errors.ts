@@ -1,4 +1,5 @@
 // Typed refusals of the audit store, so the workflow and the UI can tell "taken" from "bug".
+import { errorMessage } from '../errors/message';
 
 /** The PSDI is already held by another record of the same product. */
 export class PsdiTakenError extends Error {
@@ -60,9 +61,6 @@ export class StoreUnavailableError extends Error {
     readonly location: string,
     cause: unknown,
   ) {
-    super(
-      `the audit log at ${location} is unreachable (${cause instanceof Error ? cause.message : String(cause)})`,
-      { cause },
-    );
+    super(`the audit log at ${location} is unreachable (${errorMessage(cause)})`, { cause });
   }
 }

@@ -14,7 +14,7 @@ import {
 } from './errors';
 import { exportRecordsCsv } from './csv-export';
 import { PostgresScenarioRunLog } from './postgres-scenario-runs';
-import type { ScenarioRunLog } from './scenario-runs';
+import { SCENARIO_RUN_COLUMNS, type ScenarioRunLog } from './scenario-runs';
 import {
   copyValues,
   HOUR_MS,
@@ -118,20 +118,7 @@ CREATE TABLE scenario_runs (
   id BIGSERIAL PRIMARY KEY,
   started_at BIGINT NOT NULL,
   ended_at BIGINT,
-  product_id TEXT NOT NULL,
-  product_name TEXT NOT NULL,
-  device_id TEXT NOT NULL,
-  board_name TEXT NOT NULL,
-  bench TEXT NOT NULL CHECK (bench IN ('simulated', 'hardware')),
-  set_source TEXT NOT NULL CHECK (set_source IN ('saved', 'draft')),
-  revision INTEGER NOT NULL,
-  set_json TEXT NOT NULL,
-  station TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'interrupted')),
-  stop_reason TEXT,
-  results INTEGER NOT NULL DEFAULT 0,
-  failures INTEGER NOT NULL DEFAULT 0
-);
+${SCENARIO_RUN_COLUMNS});
 CREATE INDEX scenario_runs_product ON scenario_runs (product_id, id);
 CREATE TABLE scenario_run_events (
   run_id BIGINT NOT NULL REFERENCES scenario_runs (id) ON DELETE CASCADE,

@@ -30,9 +30,6 @@ export const provisioningSteps = [
 ] as const;
 export type ProvisioningStep = (typeof provisioningSteps)[number];
 
-/** What the operator reads in a list: pending while unfinished, then how it ended. */
-export type ProvisioningResult = 'pending' | 'ok' | 'failed' | 'released';
-
 /**
  * One line of a record's history: a try that failed and what the tool did next, or an
  * operator's action on the record (a release from the audit log names who and where).

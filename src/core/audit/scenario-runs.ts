@@ -16,14 +16,14 @@ import {
   type StopReason,
   type TimelineEvent,
 } from '../scenario/schema';
+import { RESULT_CODES } from '../platform/things/scenario-result';
 import type { z } from 'zod';
 
-const MIGRATION = `
-CREATE TABLE IF NOT EXISTS scenario_runs (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  started_at INTEGER NOT NULL,
-  ended_at INTEGER,
-  product_id TEXT NOT NULL,
+/**
+ * The columns of a run that read the same in SQLite and PostgreSQL; each store adds its own id
+ * and time types (the PostgreSQL migrations in postgres-store.ts).
+ */
+export const SCENARIO_RUN_COLUMNS = `  product_id TEXT NOT NULL,
   product_name TEXT NOT NULL,
   device_id TEXT NOT NULL,
   board_name TEXT NOT NULL,
@@ -36,7 +36,14 @@ CREATE TABLE IF NOT EXISTS scenario_runs (
   stop_reason TEXT,
   results INTEGER NOT NULL DEFAULT 0,
   failures INTEGER NOT NULL DEFAULT 0
-);
+`;
+
+const MIGRATION = `
+CREATE TABLE IF NOT EXISTS scenario_runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  started_at INTEGER NOT NULL,
+  ended_at INTEGER,
+${SCENARIO_RUN_COLUMNS});
 CREATE INDEX IF NOT EXISTS scenario_runs_started ON scenario_runs (started_at, id);
 CREATE TABLE IF NOT EXISTS scenario_run_events (
   run_id INTEGER NOT NULL REFERENCES scenario_runs (id) ON DELETE CASCADE,

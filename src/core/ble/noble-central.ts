@@ -5,8 +5,10 @@ import type { Peripheral } from '@abandonware/noble';
 import type { NobleInstance } from '@abandonware/noble/with-bindings';
 import {
   BleError,
+  NOBLE_ADAPTER_STATES,
   expandUuid,
   normalizeUuid,
+  reportedUuid,
   type AdapterState,
   type Advertisement,
   type BleCentral,
@@ -17,14 +19,9 @@ import {
 } from './port';
 import { ADV_REPORT_TYPE } from './hci/codes';
 import type { AdvertisingReport, AttErrorReport, SecurityFailure } from './hci/tap';
-import {
-  message,
-  NobleConnection,
-  safeUuid,
-  TimeoutError,
-  withTimeout,
-  type Schedule,
-} from './noble-connection';
+import { NobleConnection, TimeoutError, withBleTimeout } from './noble-connection';
+import { realSchedule, type Schedule } from '../async/timeout';
+import { errorMessage } from '../errors/message';
 
 /**
  * What the HCI tap under noble reports (hci/tap.ts): noble's own stack answers an ATT error
@@ -67,22 +64,8 @@ export interface NobleCentralOptions {
   onClose?: () => void;
 }
 
-const nodeSchedule: Schedule = (callback, ms) => {
-  const timer = setTimeout(callback, ms);
-  return () => clearTimeout(timer);
-};
-
-const NOBLE_STATES: readonly AdapterState[] = [
-  'unknown',
-  'resetting',
-  'unsupported',
-  'unauthorized',
-  'poweredOff',
-  'poweredOn',
-];
-
 function adapterState(state: unknown): AdapterState {
-  return NOBLE_STATES.find((s) => s === state) ?? 'unknown';
+  return NOBLE_ADAPTER_STATES.find((s) => s === state) ?? 'unknown';
 }
 
 interface Scan {
@@ -133,7 +116,7 @@ export class NobleCentral implements BleCentral {
     this.noble = noble;
     this.options = options;
     this.now = options.now ?? Date.now;
-    this.schedule = options.schedule ?? nodeSchedule;
+    this.schedule = options.schedule ?? realSchedule;
     noble.on('warning', this.onWarning);
     noble.on('discover', this.onDiscover);
     // The first stateChange listener is what makes noble initialise its binding.
@@ -203,20 +186,22 @@ export class NobleCentral implements BleCentral {
     const timeoutMs = options.timeoutMs ?? this.options.connectTimeoutMs ?? 10_000;
     const mtu = this.mtuExchange(id);
     try {
-      await withTimeout(this.schedule, peripheral.connectAsync(), timeoutMs, () =>
+      await withBleTimeout(this.schedule, peripheral.connectAsync(), timeoutMs, () =>
         peripheral.cancelConnect(),
       );
       // noble exchanges the MTU first thing on every link; callers size writes by it.
-      await withTimeout(this.schedule, mtu.done, this.options.operationTimeoutMs ?? 10_000).catch(
-        () => undefined,
-      );
+      await withBleTimeout(
+        this.schedule,
+        mtu.done,
+        this.options.operationTimeoutMs ?? 10_000,
+      ).catch(() => undefined);
     } catch (err) {
       mtu.cancel();
       if (err instanceof TimeoutError)
         throw new BleError('connect', `no connection to ${id} within ${timeoutMs} ms`, id, {
           cause: err,
         });
-      throw new BleError('connect', `connection to ${id} refused: ${message(err)}`, id, {
+      throw new BleError('connect', `connection to ${id} refused: ${errorMessage(err)}`, id, {
         cause: err,
       });
     }
@@ -303,7 +288,7 @@ export class NobleCentral implements BleCentral {
       } catch (err) {
         throw new BleError(
           'scan',
-          `could not ${want ? 'start' : 'stop'} scanning: ${message(err)}`,
+          `could not ${want ? 'start' : 'stop'} scanning: ${errorMessage(err)}`,
           undefined,
           { cause: err },
         );
@@ -321,7 +306,7 @@ export class NobleCentral implements BleCentral {
       id: peripheral.id,
       address: peripheral.address,
       localName: raw.localName || undefined,
-      serviceUuids: (raw.serviceUuids ?? []).map(safeUuid),
+      serviceUuids: (raw.serviceUuids ?? []).map(reportedUuid),
       manufacturerData: raw.manufacturerData ? Uint8Array.from(raw.manufacturerData) : undefined,
       txPowerLevel: raw.txPowerLevel,
       rssi: peripheral.rssi,

@@ -4,17 +4,20 @@
 import type { Characteristic, Peripheral, Service } from '@abandonware/noble';
 import {
   BleError,
+  CHARACTERISTIC_PROPERTIES,
   expandUuid,
   formatUuid,
   normalizeUuid,
+  reportedUuid,
   type BleConnection,
   type BleStep,
-  type CharacteristicProperty,
   type ServiceInfo,
 } from './port';
 import { ATT_ERROR, ATT_OP, attOpcodeName, describeAttError } from './att/codes';
 import { describeHciError } from './hci/codes';
 import type { AttErrorReport, SecurityFailure } from './hci/tap';
+import { withTimeout, type Schedule } from '../async/timeout';
+import { errorMessage } from '../errors/message';
 
 /** Requests that read or write a value: an error to one of these fails the operation. */
 const VALUE_REQUESTS: ReadonlySet<number> = new Set([
@@ -32,8 +35,6 @@ const SECURITY_ERRORS: ReadonlySet<number> = new Set([
   ATT_ERROR.insufficientAuthorization,
   ATT_ERROR.insufficientEncryption,
 ]);
-
-export type Schedule = (callback: () => void, ms: number) => () => void;
 
 /** A board answered an ATT error; the `cause` of the BleError it becomes. */
 export class AttError extends Error {
@@ -56,55 +57,29 @@ export function disconnectReason(reason: unknown): string {
   return 'disconnected';
 }
 
-const PROPERTIES: readonly CharacteristicProperty[] = [
-  'broadcast',
-  'read',
-  'writeWithoutResponse',
-  'write',
-  'notify',
-  'indicate',
-  'authenticatedSignedWrites',
-  'extendedProperties',
-];
-
-export function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-export function safeUuid(uuid: string): string {
-  try {
-    return normalizeUuid(uuid);
-  } catch {
-    return uuid.toLowerCase();
-  }
-}
-
 export class TimeoutError extends Error {
   override name = 'TimeoutError';
 }
 
-export function withTimeout<T>(
+/**
+ * `withTimeout` with the error a BLE operation that took too long rejects with; `onTimeout` starts
+ * ending the operation (cancels the connect, drops the link).
+ */
+export function withBleTimeout<T>(
   schedule: Schedule,
   promise: Promise<T>,
   ms: number,
   onTimeout?: () => void,
 ): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const cancel = schedule(() => {
-      reject(new TimeoutError(`no answer within ${ms} ms`));
+  return withTimeout(
+    promise,
+    ms,
+    () => {
       onTimeout?.();
-    }, ms);
-    promise.then(
-      (value) => {
-        cancel();
-        resolve(value);
-      },
-      (err: unknown) => {
-        cancel();
-        reject(err);
-      },
-    );
-  });
+      return new TimeoutError(`no answer within ${ms} ms`);
+    },
+    schedule,
+  );
 }
 
 interface InFlight {
@@ -149,10 +124,10 @@ export class NobleConnection implements BleConnection {
     return this.run('discover', 'discovering services', async () => {
       const services = await this.discoverGatt();
       return services.map((s) => ({
-        uuid: safeUuid(s.uuid),
+        uuid: reportedUuid(s.uuid),
         characteristics: (s.characteristics ?? []).map((c) => ({
-          uuid: safeUuid(c.uuid),
-          properties: PROPERTIES.filter((p) => c.properties.includes(p)),
+          uuid: reportedUuid(c.uuid),
+          properties: CHARACTERISTIC_PROPERTIES.filter((p) => c.properties.includes(p)),
         })),
       }));
     });
@@ -244,11 +219,16 @@ export class NobleConnection implements BleConnection {
   async disconnect(): Promise<void> {
     if (this.downReason !== null) return;
     try {
-      await withTimeout(this.schedule, this.peripheral.disconnectAsync(), this.timeoutMs);
+      await withBleTimeout(this.schedule, this.peripheral.disconnectAsync(), this.timeoutMs);
     } catch (err) {
-      throw new BleError('disconnect', `disconnecting from ${this.id}: ${message(err)}`, this.id, {
-        cause: err,
-      });
+      throw new BleError(
+        'disconnect',
+        `disconnecting from ${this.id}: ${errorMessage(err)}`,
+        this.id,
+        {
+          cause: err,
+        },
+      );
     }
   }
 
@@ -353,7 +333,7 @@ export class NobleConnection implements BleConnection {
           if (err instanceof BleError) {
             finish();
             reject(err);
-          } else fail(message(err), err);
+          } else fail(errorMessage(err), err);
         },
       );
     });
@@ -379,13 +359,13 @@ export class NobleConnection implements BleConnection {
       service = expandUuid(normalizeUuid(serviceUuid));
       characteristic = expandUuid(normalizeUuid(characteristicUuid));
     } catch (err) {
-      throw new BleError(step, message(err), this.id);
+      throw new BleError(step, errorMessage(err), this.id);
     }
     const services = await this.discoverGatt();
-    const s = services.find((x) => expandUuid(safeUuid(x.uuid)) === service);
+    const s = services.find((x) => expandUuid(reportedUuid(x.uuid)) === service);
     if (!s) throw new BleError(step, `the board has no service ${formatUuid(service)}`, this.id);
     const c = (s.characteristics ?? []).find(
-      (x) => expandUuid(safeUuid(x.uuid)) === characteristic,
+      (x) => expandUuid(reportedUuid(x.uuid)) === characteristic,
     );
     if (!c)
       throw new BleError(

@@ -19,7 +19,7 @@ import type { HciSocket } from './hci/socket';
 import type { AdapterProfileInput } from './sim/adapter-profile';
 import type { SimulatedBench } from './sim/bench';
 import { NobleCentral, type NobleCentralOptions } from './noble-central';
-import { message } from './noble-connection';
+import { errorMessage } from '../errors/message';
 
 const require = createRequire(import.meta.url);
 
@@ -67,7 +67,9 @@ export function createHardwareCentral(
     try {
       socket = new (loadNativeHciSocket())();
     } catch (err) {
-      return new NoAdapterCentral(`the Bluetooth driver could not be loaded (${message(err)})`);
+      return new NoAdapterCentral(
+        `the Bluetooth driver could not be loaded (${errorMessage(err)})`,
+      );
     }
     return hciCentral(socket, options, () => socket.stop());
   }
@@ -75,7 +77,7 @@ export function createHardwareCentral(
   try {
     noble = require('@abandonware/noble') as NobleInstance;
   } catch (err) {
-    return new NoAdapterCentral(`the Bluetooth driver could not be loaded (${message(err)})`);
+    return new NoAdapterCentral(`the Bluetooth driver could not be loaded (${errorMessage(err)})`);
   }
   return new NobleCentral(noble, options);
 }

@@ -1,27 +1,39 @@
 // The one BLE interface everything above the radio uses (provisioning, the scenario engine,
-// the GATT explorer, the scan view). `noble.ts` implements it over a real noble, on hardware
+// the GATT explorer, the scan view). `noble-central.ts` implements it over a real noble, on hardware
 // or over the simulated bench; nothing else imports noble.
 import { z } from 'zod';
 
-export type AdapterState =
-  | 'unknown'
-  | 'resetting'
-  | 'unsupported'
-  | 'unauthorized'
-  | 'poweredOff'
-  | 'poweredOn'
-  /** No adapter could be opened at all (the native binding failed to load or found none). */
-  | 'noAdapter';
+/** The adapter states noble reports. */
+export const NOBLE_ADAPTER_STATES = [
+  'unknown',
+  'resetting',
+  'unsupported',
+  'unauthorized',
+  'poweredOff',
+  'poweredOn',
+] as const;
 
-export type CharacteristicProperty =
-  | 'broadcast'
-  | 'read'
-  | 'writeWithoutResponse'
-  | 'write'
-  | 'notify'
-  | 'indicate'
-  | 'authenticatedSignedWrites'
-  | 'extendedProperties';
+export const ADAPTER_STATES = [
+  ...NOBLE_ADAPTER_STATES,
+  /** No adapter could be opened at all (the native binding failed to load or found none). */
+  'noAdapter',
+] as const;
+
+export type AdapterState = (typeof ADAPTER_STATES)[number];
+
+/** A characteristic's properties, in the order of their bits (Vol 3, Part G, 3.3.1.1). */
+export const CHARACTERISTIC_PROPERTIES = [
+  'broadcast',
+  'read',
+  'writeWithoutResponse',
+  'write',
+  'notify',
+  'indicate',
+  'authenticatedSignedWrites',
+  'extendedProperties',
+] as const;
+
+export type CharacteristicProperty = (typeof CHARACTERISTIC_PROPERTIES)[number];
 
 export interface ScanFilter {
   /** Any of these service UUIDs advertised (any UUID form; normalised here). */
@@ -155,6 +167,18 @@ export function normalizeUuid(uuid: string): string {
       `"${uuid}" is not a UUID: type 4 or 8 hex digits for a short UUID (e.g. 180f) or 32, with or without dashes, for a 128-bit one`,
     );
   return compact;
+}
+
+/**
+ * A UUID as a board or the platform reported it, in the `normalizeUuid` form when it is one;
+ * anything else is kept, lowercased, so it still shows and compares instead of failing a listing.
+ */
+export function reportedUuid(uuid: string): string {
+  try {
+    return normalizeUuid(uuid);
+  } catch {
+    return uuid.toLowerCase();
+  }
 }
 
 /**

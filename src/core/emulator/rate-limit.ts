@@ -3,7 +3,7 @@
 // virtual clock forward must not change.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** Seed 002 §8. */
+/** docs/platform-api.md#rate-limits. */
 export const REQUESTS_PER_SECOND = 2000;
 const WINDOW_MS = 1000;
 

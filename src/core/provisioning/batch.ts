@@ -10,13 +10,13 @@ import type { ProvisioningStep } from '../audit/records';
 import type { AuditStore, PsdiAllocator } from '../audit/store';
 import type { ProvisioningProfile } from './profile';
 import {
-  errorMessage,
   ProvisionCancelledError,
   ProvisionError,
   type BoardRef,
   type ProvisionEvent,
   type TimingInput,
 } from './steps';
+import { errorMessage } from '../errors/message';
 import { provisionBoard, type ProductTarget } from './workflow';
 
 export interface BatchOptions {

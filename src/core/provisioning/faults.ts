@@ -3,7 +3,7 @@
 // cross the BLE process as text, so the ATT code is read from the cause when there is one and
 // otherwise from the message, which names it as describeAttError spells it.
 import { ATT_ERROR, describeAttError } from '../ble/att/codes';
-import { errorMessage } from './steps';
+import { errorMessage } from '../errors/message';
 
 /** ATT errors a board answers by rule, not by chance (Vol 3, Part F, 3.4.1.1). */
 const REFUSALS: ReadonlySet<number> = new Set([

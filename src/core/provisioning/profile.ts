@@ -48,7 +48,6 @@ export const provisioningProfileSchema = z.object({
 });
 
 export type ProvisioningProfile = z.output<typeof provisioningProfileSchema>;
-export type ProvisioningProfileInput = z.input<typeof provisioningProfileSchema>;
 
 /** The status characteristic's byte. */
 export const STATUS = {

@@ -7,14 +7,14 @@ import type { ProvisioningRecord } from '../audit/records';
 import type { AuditStore } from '../audit/store';
 import { STATUS, type ProvisioningProfile } from './profile';
 import {
-  errorMessage,
   ProvisionError,
   resolveTiming,
   StepReporter,
-  withTimeout,
+  withStepTimeout,
   type ProgressListener,
   type TimingInput,
 } from './steps';
+import { errorMessage } from '../errors/message';
 import { findBoard, readBackPsdi } from './verify';
 import { resumeProvisioning } from './workflow';
 
@@ -195,7 +195,7 @@ export async function inspectBoard(
   if (!ad) return { kind: 'not-found' };
   if (ad.serviceUuids.includes(productService)) return readProductMode(central, record, ad, timing);
 
-  const connection: BleConnection = await withTimeout(
+  const connection: BleConnection = await withStepTimeout(
     central.connect(ad.id, { timeoutMs: timing.connect.timeoutMs }),
     'reconcile',
     timing.connect.timeoutMs,
@@ -204,7 +204,7 @@ export async function inspectBoard(
   let devicePsdi: string | undefined;
   try {
     const read = (characteristic: string) =>
-      withTimeout(
+      withStepTimeout(
         connection.read(profile.service, characteristic),
         'reconcile',
         timing.read.timeoutMs,

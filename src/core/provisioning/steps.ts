@@ -1,6 +1,8 @@
 // What every provisioning step shares: its timeout and retry policy, the progress events a UI
 // follows, and the typed error that says which step failed, on which board, and why.
 import type { ProvisioningRecord, ProvisioningStep } from '../audit/records';
+import { withTimeout } from '../async/timeout';
+import { errorMessage } from '../errors/message';
 
 export interface StepPolicy {
   /** One try of the step gives up after this long. */
@@ -132,31 +134,14 @@ export class StepTimeoutError extends Error {
 
 /**
  * Resolves or rejects with the operation, or rejects with a StepTimeoutError first. The
- * operation keeps running after a timeout; the caller drops the link to end it, and its late
- * rejection is swallowed here so it cannot surface as an unhandled one.
+ * operation keeps running after a timeout; the caller drops the link to end it.
  */
-export function withTimeout<T>(
+export function withStepTimeout<T>(
   operation: Promise<T>,
   step: ProvisioningStep,
   timeoutMs: number,
 ): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new StepTimeoutError(step, timeoutMs)), timeoutMs);
-    operation.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err);
-      },
-    );
-  });
-}
-
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return withTimeout(operation, timeoutMs, () => new StepTimeoutError(step, timeoutMs));
 }
 
 export function delay(ms: number): Promise<void> {

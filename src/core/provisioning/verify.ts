@@ -7,7 +7,8 @@ import {
   type BleCentral,
   type BleConnection,
 } from '../ble/port';
-import { errorMessage, StepTimeoutError, withTimeout } from './steps';
+import { StepTimeoutError, withStepTimeout } from './steps';
+import { errorMessage } from '../errors/message';
 
 /** Bluetooth addresses compare without case or separator differences. */
 export function sameAddress(a: string, b: string): boolean {
@@ -82,14 +83,14 @@ export async function readBackPsdi(
   let connection: BleConnection | undefined;
   let psdi: string;
   try {
-    connection = await withTimeout(
+    connection = await withStepTimeout(
       options.central.connect(ad.id, {
         timeoutMs: Math.min(options.connectTimeoutMs, remaining()),
       }),
       'verify',
       Math.min(options.connectTimeoutMs, remaining()),
     );
-    const data = await withTimeout(
+    const data = await withStepTimeout(
       connection.read(
         normalizeUuid(options.product.psdiServiceUuid),
         normalizeUuid(options.product.psdiCharacteristicUuid),

@@ -12,18 +12,18 @@ import { builtInProfiles, derivingAlternative } from './profiles';
 import { checkPsdi, PsdiError } from './psdi';
 import {
   delay,
-  errorMessage,
   ProvisionCancelledError,
   ProvisionError,
   resolveTiming,
   StepReporter,
   StepTimeoutError,
-  withTimeout,
+  withStepTimeout,
   type BoardRef,
   type ProgressListener,
   type ProvisionTiming,
   type TimingInput,
 } from './steps';
+import { errorMessage } from '../errors/message';
 import { findBoard, PsdiMismatchError, verifyBoard } from './verify';
 
 /** The trial product fields the board receives (docs/platform-api.md#things-endpoints). */
@@ -378,7 +378,7 @@ class ProvisionRun {
     const connection = await (early ?? this.connect());
     try {
       const status = await this.step('discover', attempt, true, async () => {
-        const services = await withTimeout(
+        const services = await withStepTimeout(
           connection.discover(),
           'discover',
           this.timing.discover.timeoutMs,
@@ -412,7 +412,7 @@ class ProvisionRun {
       await this.step('write', attempt, true, async () => {
         for (const [name, data] of values) {
           try {
-            await withTimeout(
+            await withStepTimeout(
               connection.write(this.profile.service, this.profile.characteristics[name], data),
               'write',
               this.timing.write.timeoutMs,
@@ -448,7 +448,7 @@ class ProvisionRun {
         async (): Promise<SessionOutcome> => {
           let answer: unknown;
           try {
-            await withTimeout(
+            await withStepTimeout(
               connection.write(
                 this.profile.service,
                 this.profile.characteristics.control,
@@ -465,7 +465,7 @@ class ProvisionRun {
             1,
             this.timing.commit.timeoutMs - (performance.now() - started),
           );
-          const status = await withTimeout(
+          const status = await withStepTimeout(
             connection.read(this.profile.service, this.profile.characteristics.status),
             'commit',
             remaining,
@@ -520,7 +520,7 @@ class ProvisionRun {
           'connect',
           attempt,
           () =>
-            withTimeout(
+            withStepTimeout(
               this.central.connect(this.board.id, { timeoutMs: this.timing.connect.timeoutMs }),
               'connect',
               this.timing.connect.timeoutMs,
@@ -624,7 +624,7 @@ class ProvisionRun {
 
   /** The status byte, when the profile's status characteristic can be read. */
   private async readStatus(connection: BleConnection): Promise<number | undefined> {
-    const data = await withTimeout(
+    const data = await withStepTimeout(
       connection.read(this.profile.service, this.profile.characteristics.status),
       'discover',
       this.timing.read.timeoutMs,
@@ -635,7 +635,7 @@ class ProvisionRun {
   /** Device source: read the board's PSDI; on first sight reserve it, later check it is the same. */
   private async takeDevicePsdi(connection: BleConnection, attempt: number): Promise<void> {
     const data = await this.step('read-psdi', attempt, true, () =>
-      withTimeout(
+      withStepTimeout(
         connection.read(this.profile.service, this.profile.characteristics.psdi),
         'read-psdi',
         this.timing.read.timeoutMs,

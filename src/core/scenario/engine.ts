@@ -8,14 +8,9 @@
 import type { BleCentral, BleConnection, ServiceInfo } from '../ble/port';
 import { sameUuid } from '../ble/port';
 import type { SimClock } from '../ble/sim/clock';
-import type {
-  ActionResult,
-  ResultCode,
-  RunnableSet,
-  ScenarioResult,
-  StopReason,
-  TimelineEvent,
-} from './schema';
+import type { RunnableSet, StopReason, TimelineEvent } from './schema';
+import type { ActionResult, ResultCode, ScenarioResult } from '../platform/things/scenario-result';
+import { errorMessage } from '../errors/message';
 
 export interface DryRunOptions {
   central: BleCentral;
@@ -71,7 +66,7 @@ export class DryRun {
         : undefined;
     this.done = this.loop()
       .catch((err: unknown) => {
-        this.emit({ kind: 'error', at: this.now(), message: messageOf(err) });
+        this.emit({ kind: 'error', at: this.now(), message: errorMessage(err) });
         this.stopReason ??= 'error';
       })
       .then(() => {
@@ -113,7 +108,7 @@ export class DryRun {
         connection = await this.connect();
       } catch (err) {
         if (this.stopping) return;
-        this.emit({ kind: 'connect-failed', at: this.now(), error: messageOf(err) });
+        this.emit({ kind: 'connect-failed', at: this.now(), error: errorMessage(err) });
         await this.wait(this.o.retryDelayMs, 'reconnect');
         continue;
       }
@@ -182,7 +177,7 @@ export class DryRun {
         services = await connection.discover();
       } catch (err) {
         if (!this.stopping && lost === undefined)
-          this.emit({ kind: 'error', at: this.now(), message: `discovery: ${messageOf(err)}` });
+          this.emit({ kind: 'error', at: this.now(), message: `discovery: ${errorMessage(err)}` });
       }
       await this.subscribeTriggers(connection, (scenario, payload) => {
         queue.push({ scenario, payload });
@@ -277,7 +272,7 @@ export class DryRun {
         this.emit({
           kind: 'error',
           at: this.now(),
-          message: `scenarios[${i}].trigger: no notifications: ${messageOf(err)}`,
+          message: `scenarios[${i}].trigger: no notifications: ${errorMessage(err)}`,
         });
       }
     }
@@ -340,7 +335,7 @@ export class DryRun {
         actionResults.push(outcome.result);
         this.emit({ kind: 'action', ...detail, endedAt: this.now(), data: outcome.data });
       } catch (err) {
-        const message = messageOf(err);
+        const message = errorMessage(err);
         // A refused write still shows what it tried to write: the engineer compares it with the
         // board's spec.
         const tried = action.type === 'GATT_WRITE' ? action.data : undefined;
@@ -428,10 +423,6 @@ function same(a: string | undefined, b: string | undefined): boolean {
   } catch {
     return false;
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 function base64(data: Uint8Array): string {

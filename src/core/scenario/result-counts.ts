@@ -1,7 +1,7 @@
 // How a dry run's results are counted: one result per scenario run that ended, and a failure for
 // every result code but SUCCESS. The run log's counters (the past runs list) and the run view's
 // summary both count with this, so the list and the opened run never disagree.
-import type { ResultCode } from './schema';
+import type { ResultCode } from '../platform/things/scenario-result';
 
 export interface ResultCounts {
   results: number;

@@ -4,14 +4,6 @@
 import { z } from 'zod';
 import { ACTION_TYPES, TRIGGER_TYPES } from '../platform/things/schema';
 import { scenarioResultSchema } from '../platform/things/scenario-result';
-export {
-  RESULT_CODES,
-  actionResultSchema,
-  scenarioResultSchema,
-  type ActionResult,
-  type ResultCode,
-  type ScenarioResult,
-} from '../platform/things/scenario-result';
 
 /** A scenario set ready to run: what the platform holds (or the editor's draft, ids filled in). */
 export const runnableSetSchema = z.object({

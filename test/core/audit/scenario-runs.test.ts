@@ -3,7 +3,8 @@
 // finished marked interrupted — on a line, only that station's.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewRun } from '../../../src/core/audit/scenario-runs';
-import type { ScenarioResult, TimelineEvent } from '../../../src/core/scenario/schema';
+import type { TimelineEvent } from '../../../src/core/scenario/schema';
+import type { ScenarioResult } from '../../../src/core/platform/things/scenario-result';
 import { usePostgres } from '../../helpers/postgres';
 import { ENGINES, tempStore, type TempStore } from './fixture';
 

@@ -6,7 +6,7 @@ import { EventEmitter, once } from 'node:events';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { AttServer, type GattServiceSpec } from '../../../src/core/ble/sim/att-server';
-import type { AttResult, WriteResult } from '../../../src/core/ble/sim/board';
+import type { AttResult, WriteResult } from '../../../src/core/ble/sim/att-server';
 import { L2CAP_CID } from '../../../src/core/ble/att/codes';
 
 /** The parts of noble's Gatt class the test drives (noble ships no types for it). */

@@ -12,7 +12,7 @@ import {
   type AttValues,
   type GattServiceSpec,
 } from '../../../src/core/ble/sim/att-server';
-import type { AttResult, WriteResult } from '../../../src/core/ble/sim/board';
+import type { AttResult, WriteResult } from '../../../src/core/ble/sim/att-server';
 import { startBleHostPeripheral, type CrossCheckValue } from './ble-host-peripheral';
 
 const h = (hex: string) => Uint8Array.from(Buffer.from(hex.replace(/\s+/g, ''), 'hex'));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ScenarioResult, TimelineEvent } from '../../../src/core/scenario/schema';
+import type { TimelineEvent } from '../../../src/core/scenario/schema';
+import type { ScenarioResult } from '../../../src/core/platform/things/scenario-result';
 import { countResults } from '../../../src/core/scenario/result-counts';
 import {
   badgesThatFit,

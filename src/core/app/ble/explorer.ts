@@ -4,6 +4,7 @@ import { EventEmitter } from 'node:events';
 import { normalizeUuid, type BleConnection, type ServiceInfo } from '../../ble/port';
 import { AppFailure } from '../errors';
 import type { HostSupervisor } from './host-supervisor';
+import { errorMessage } from '../../errors/message';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -169,7 +170,7 @@ export class Explorer extends EventEmitter<{ log: [GattLogEntry] }> {
         kind: 'error',
         serviceUuid,
         characteristicUuid,
-        message: err instanceof Error ? err.message : String(err),
+        message: errorMessage(err),
       });
       throw err;
     }

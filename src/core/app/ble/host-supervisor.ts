@@ -19,6 +19,7 @@ import type { BleStatus } from '../contracts/ble';
 import { AppFailure } from '../errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
 import { SimBenchSetupFile } from './sim-bench-setup';
+import { errorMessage } from '../../errors/message';
 
 /** What to do about each adapter state; shown next to it. */
 const GUIDANCE: Partial<Record<BleStatus['adapterState'], string>> = {
@@ -186,7 +187,7 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
       this.emit('status', this.status());
       return host;
     } catch (err) {
-      this.startError = err instanceof Error ? err.message : String(err);
+      this.startError = errorMessage(err);
       this.emit('status', this.status());
       throw new AppFailure({
         code: 'not_configured',

@@ -9,23 +9,13 @@ import {
   type ProvisioningRecord,
 } from '../../audit/records';
 import { traceWindowSchema } from '../../ble/hci/trace-window';
-import { uuidSchema } from '../../ble/port';
+import { ADAPTER_STATES, uuidSchema } from '../../ble/port';
 import { valueFormatSchema } from '../../ble/values/value-format';
 import { fileTextField } from './fields';
 import { none, op } from './op';
 
 const hex = z.string().regex(/^(?:[0-9a-f]{2})*$/, 'must be lowercase hex bytes');
 const id = z.string().trim().min(1, 'is required');
-
-export const ADAPTER_STATES = [
-  'unknown',
-  'resetting',
-  'unsupported',
-  'unauthorized',
-  'poweredOff',
-  'poweredOn',
-  'noAdapter',
-] as const;
 
 export const bleStatusSchema = z.object({
   mode: z.enum(['simulated', 'hardware']),

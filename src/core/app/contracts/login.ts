@@ -111,7 +111,6 @@ export const loginEmulatorStateSchema = z.object({
   users: z.array(profileExtrasSchema),
   clock: z.object({ now: z.number(), offsetMs: z.number() }),
 });
-export type LoginEmulatorState = z.infer<typeof loginEmulatorStateSchema>;
 
 export const mintCodeOpInputSchema = z.object({
   /** Omitted: a new user named `displayName`. */

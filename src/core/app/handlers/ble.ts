@@ -9,7 +9,7 @@ import { AppFailure } from '../errors';
 import { Explorer } from '../ble/explorer';
 import { HostSupervisor, traceDirOf, type HostLauncher } from '../ble/host-supervisor';
 import { AuditSettings } from '../audit-settings';
-import { ProvisioningService } from '../ble/provisioning-service';
+import { ProvisioningService } from '../provisioning/provisioning-service';
 import { ScanFeed } from '../ble/scan-feed';
 import { NameStore } from '../ble/name-store';
 import { withBoardNames } from '../ble/board-names';

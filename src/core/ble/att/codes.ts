@@ -110,6 +110,12 @@ export const L2CAP_CID = {
   smp: 0x0006,
 } as const;
 
+/** L2CAP signaling: the Command Reject code and its reasons (Vol 3, Part A, 4.1). */
+export const L2CAP_SIGNALING = {
+  commandReject: 0x01,
+  reasonCommandNotUnderstood: 0x0000,
+} as const;
+
 /** GATT attribute types (Bluetooth Assigned Numbers, 3.5 and 3.7). */
 export const GATT_TYPE = {
   primaryService: 0x2800,

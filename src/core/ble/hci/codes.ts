@@ -127,6 +127,11 @@ export function describeHciError(code: number): string {
   return `${hciErrorName(code)} (0x${code.toString(16).padStart(2, '0')})`;
 }
 
+/** HCI_Version as Read Local Version Information reports it (Assigned Numbers, 2.1). */
+export const HCI_VERSION = {
+  v5_3: 0x0c,
+} as const;
+
 /** SMP command codes (Vol 3, Part H, 3.3). */
 export const SMP_CODE = {
   pairingRequest: 0x01,

@@ -5,7 +5,6 @@
 // prepare queue, CCCDs and indications. Choices where the specification leaves room are in
 // docs/decisions.md ("The board's ATT server").
 import { ATT_ERROR, ATT_OP, GATT_TYPE } from '../att/codes';
-import type { AttResult, WriteResult } from './board';
 import {
   GattDatabase,
   sameType,
@@ -27,6 +26,11 @@ export type AttOutcome =
   | { kind: 'drop' };
 
 /** The board behind the server (SimBoard implements it). UUIDs are the board's own. */
+/** A value, or the ATT error code the board answers with. */
+export type AttResult = { ok: true; data: Uint8Array } | { ok: false; code: number };
+/** A write's outcome; `drop` when the board ends the link instead of answering. */
+export type WriteResult = AttResult | { ok: false; drop: true };
+
 export interface AttValues {
   read(service: string, characteristic: string): AttResult;
   write(

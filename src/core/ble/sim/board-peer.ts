@@ -2,7 +2,7 @@
 // pairing responder, signaling answered with Command Reject), the time it takes to answer, and
 // its faults as the air shows them — a board that resets mid-write goes silent, a rebooting one
 // sends LL_TERMINATE_IND.
-import { L2CAP_CID } from '../att/codes';
+import { L2CAP_CID, L2CAP_SIGNALING } from '../att/codes';
 import { HCI_ERROR } from '../hci/codes';
 import { AttServer } from './att-server';
 import type { SimBoard } from './board';
@@ -12,7 +12,12 @@ import { SmpResponder } from './smp-responder';
 
 /** L2CAP signaling Command Reject, reason "command not understood" (Vol 3, Part A, 4.1). */
 function commandReject(identifier: number): Buffer {
-  return Buffer.of(0x01, identifier, 0x02, 0x00, 0x00, 0x00);
+  const reject = Buffer.alloc(6);
+  reject.writeUInt8(L2CAP_SIGNALING.commandReject, 0);
+  reject.writeUInt8(identifier, 1);
+  reject.writeUInt16LE(2, 2); // the data length: the reason alone
+  reject.writeUInt16LE(L2CAP_SIGNALING.reasonCommandNotUnderstood, 4);
+  return reject;
 }
 
 export class BoardPeer implements LinkPeer, RadioPeer {

@@ -2,7 +2,7 @@
 // provisioning service's characteristics, the state machine behind them (blank → pending →
 // committed, rejected on a bad commit) and, once committed, the PSDI service in its place. The
 // board (board.ts) holds the link and the timers; this decides what the writes mean.
-import { formatUuid } from '../port';
+import { formatUuid, reportedUuid } from '../port';
 import {
   STATUS,
   decodeUuid,
@@ -10,7 +10,8 @@ import {
   type ProvisioningProfile,
 } from '../../provisioning/profile';
 import { ATT_ERROR } from '../att/codes';
-import type { AttResult, BoardView, Characteristic, Service } from './board';
+import type { AttResult } from './att-server';
+import type { Characteristic, Service } from './board-service';
 import type { BoardDefinition } from './board-file';
 
 export type ProvisioningStatus = 'blank' | 'pending' | 'committed' | 'rejected';
@@ -26,6 +27,16 @@ export interface CommittedIdentity {
 
 export type UuidField = 'serviceUuid' | 'psdiServiceUuid' | 'psdiCharacteristicUuid';
 export type Written = Partial<Record<UuidField | 'psdi', string>>;
+
+/** The provisioning part of a board's view (board.ts `BoardView`). */
+export interface ProvisioningView {
+  profileId: string;
+  psdiSource: 'tool' | 'device';
+  status: ProvisioningStatus;
+  /** What was written and not yet committed (UUIDs dashed). */
+  written: Written;
+  committed?: CommittedIdentity;
+}
 
 /** What the provisioning needs of the board it runs on. */
 export interface ProvisioningHost {
@@ -56,7 +67,7 @@ export class BoardProvisioning {
 
   /** The service UUIDs to advertise: the product's once committed, the profile's before. */
   advertised(): string[] {
-    return this.identity ? [compact(this.identity.serviceUuid)] : [this.spec.profile.service];
+    return this.identity ? [reportedUuid(this.identity.serviceUuid)] : [this.spec.profile.service];
   }
 
   /** The service for the current state: the PSDI service once committed, else provisioning. */
@@ -64,11 +75,11 @@ export class BoardProvisioning {
     if (!this.identity) return this.provisioningService(this.spec.profile, this.spec.derivedPsdi);
     const psdi = Buffer.from(this.identity.psdi, 'utf8');
     return {
-      uuid: compact(this.identity.psdiServiceUuid),
+      uuid: reportedUuid(this.identity.psdiServiceUuid),
       name: 'PSDI',
       characteristics: [
         {
-          uuid: compact(this.identity.psdiCharacteristicUuid),
+          uuid: reportedUuid(this.identity.psdiCharacteristicUuid),
           name: 'PSDI',
           properties: ['read'],
           permissions: { read: this.spec.profile.psdi.readPermission },
@@ -89,7 +100,7 @@ export class BoardProvisioning {
     if (wasCommitted) this.host.persist(null);
   }
 
-  view(): NonNullable<BoardView['provisioning']> {
+  view(): ProvisioningView {
     const dashed = (w: Written): Written =>
       Object.fromEntries(Object.entries(w).map(([k, v]) => [k, k === 'psdi' ? v : formatUuid(v)]));
     return {
@@ -225,8 +236,4 @@ export class BoardProvisioning {
     this.status = status;
     this.host.statusChanged(status, changed);
   }
-}
-
-function compact(uuid: string): string {
-  return uuid.replaceAll('-', '').toLowerCase();
 }

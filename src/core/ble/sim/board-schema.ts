@@ -3,7 +3,7 @@
 // Browser-safe (zod only) so the bench page can validate a board before sending it.
 import { z } from 'zod';
 import { RSSI_MAX_DBM, RSSI_MIN_DBM, RSSI_RULE } from '../../bounds';
-import { uuidSchema } from '../port';
+import { CHARACTERISTIC_PROPERTIES, uuidSchema } from '../port';
 import { provisioningProfileSchema } from '../../provisioning/profile';
 
 const hexBytes = z
@@ -26,16 +26,7 @@ const initialValue = z
   .strict()
   .refine((v) => (v.hex === undefined) !== (v.utf8 === undefined), 'give exactly one of hex, utf8');
 
-export const characteristicPropertySchema = z.enum([
-  'broadcast',
-  'read',
-  'writeWithoutResponse',
-  'write',
-  'notify',
-  'indicate',
-  'authenticatedSignedWrites',
-  'extendedProperties',
-]);
+export const characteristicPropertySchema = z.enum(CHARACTERISTIC_PROPERTIES);
 
 /** What the link must be for an access: any link, or an encrypted one (after pairing). */
 export const linkPermissionSchema = z.enum(['open', 'encrypted']);
@@ -227,7 +218,6 @@ export const boardFileSchema = z
 
 export type BoardSpec = z.output<typeof boardSpecSchema>;
 export type BoardSpecInput = z.input<typeof boardSpecSchema>;
-export type BoardFile = z.output<typeof boardFileSchema>;
 export type BoardFaults = z.output<typeof faultsSchema>;
 export type BoardFaultsInput = z.input<typeof faultsSchema>;
 export type NotificationPayload = z.output<typeof payloadSchema>;

@@ -7,7 +7,7 @@ import {
   BoardProvisioning,
   type CommittedIdentity,
   type ProvisioningStatus,
-  type Written,
+  type ProvisioningView,
 } from './board-provisioning';
 import type { BoardFaults, NotificationPayload } from './board-schema';
 import type { BoardDefinition, CharacteristicDefinition, ServiceDefinition } from './board-file';
@@ -15,11 +15,9 @@ import type { SimClock, SimTimer } from './clock';
 import { SeededRandom } from './random';
 import { ATT_ERROR } from '../att/codes';
 import { HCI_ERROR } from '../hci/codes';
-import type { AttValues } from './att-server';
+import type { AttResult, AttValues, WriteResult } from './att-server';
+import type { Characteristic, Service } from './board-service';
 import type { GattServiceSpec } from './gatt-database';
-
-export type AttResult = { ok: true; data: Uint8Array } | { ok: false; code: number };
-export type WriteResult = AttResult | { ok: false; drop: true };
 
 /** The link's side of a connection (board-peer.ts), through which the board pushes. */
 export interface BoardLink {
@@ -51,14 +49,7 @@ export interface BoardView {
   /** The board file's names of its services and characteristics, by noble-form UUID. */
   names: Record<string, string>;
   buttons: string[];
-  provisioning?: {
-    profileId: string;
-    psdiSource: 'tool' | 'device';
-    status: ProvisioningStatus;
-    /** What was written and not yet committed (UUIDs dashed). */
-    written: Written;
-    committed?: CommittedIdentity;
-  };
+  provisioning?: ProvisioningView;
   faults: BoardFaults;
 }
 
@@ -70,14 +61,6 @@ export interface BoardContext {
   /** Called synchronously with the new identity on commit and `null` on a factory reset. */
   persist(boardId: string, identity: CommittedIdentity | null): void;
   changed(board: SimBoard): void;
-}
-
-export interface Characteristic extends CharacteristicDefinition {
-  read?: () => Uint8Array;
-  write?: (data: Uint8Array) => AttResult;
-}
-export interface Service extends Omit<ServiceDefinition, 'characteristics'> {
-  characteristics: Characteristic[];
 }
 
 const key = (service: string, characteristic: string) => `${service}/${characteristic}`;

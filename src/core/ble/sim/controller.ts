@@ -11,6 +11,7 @@ import {
   HCI_ERROR,
   HCI_EVENT,
   HCI_PACKET,
+  HCI_VERSION,
   LE_SUBEVENT,
 } from '../hci/codes';
 import type { HciDevice, HciSocket } from '../hci/socket';
@@ -64,7 +65,6 @@ export interface RadioPeer {
 const CONNECTION_HANDLE_BASE = 0x0040;
 /** The Bluetooth SIG company identifier of The Linux Foundation, as a virtual controller's. */
 const MANUFACTURER = 0x05f1;
-const HCI_VERSION_5_3 = 0x0c;
 
 interface PendingConnection {
   address: string;
@@ -217,9 +217,9 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
       case HCI_CMD.readLocalVersion: {
         const r = Buffer.alloc(9);
         r.writeUInt8(HCI_ERROR.success, 0);
-        r.writeUInt8(HCI_VERSION_5_3, 1);
+        r.writeUInt8(HCI_VERSION.v5_3, 1);
         r.writeUInt16LE(0x0001, 2);
-        r.writeUInt8(HCI_VERSION_5_3, 4);
+        r.writeUInt8(HCI_VERSION.v5_3, 4);
         r.writeUInt16LE(MANUFACTURER, 5);
         r.writeUInt16LE(0x0001, 7);
         return this.complete(op, r);

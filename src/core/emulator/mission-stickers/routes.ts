@@ -136,7 +136,7 @@ function routes(app: FastifyInstance, { db, clock, directory }: EmulatorContext)
       db,
       'INSERT INTO mission_grants (channel_id, user_id, product_id, granted_at) VALUES (?, ?, ?, ?)',
     ).run(channel.channelId, to, productId, now);
-    // Seed 002 §4: 200 with an empty body.
+    // docs/platform-api.md#mission-stickers: 200 with an empty body.
     return reply.code(200).send();
   });
 }

@@ -1,6 +1,7 @@
 // The module area's admin API: module channels, official accounts (bots) with their friends
 // and groups, the account admin's approval that mints an authorization code, account
 // suspension, return and deletion, and the bot-user-ID header name.
+import { USER_ID_PATTERN } from '../../platform/user-id';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -8,7 +9,6 @@ import { parseOr400, type EmulatorContext } from '../area';
 import { sendModuleEvent, sweep } from './events';
 import {
   authorizeInputSchema,
-  BOT_ID_PATTERN,
   CHAT_ID_PATTERN,
   createBotInputSchema,
   type Authorization,
@@ -184,7 +184,7 @@ export function adminRoutes(app: FastifyInstance, ctx: EmulatorContext, store: M
     if (!input) return;
     if (!store.isModuleChannel(input.moduleChannelId))
       return reply.code(404).send({ message: `No module channel ${input.moduleChannelId}.` });
-    if (!BOT_ID_PATTERN.test(input.botId) || !store.bot(input.botId))
+    if (!USER_ID_PATTERN.test(input.botId) || !store.bot(input.botId))
       return noBot(reply, input.botId);
     const code = store.mintCode({
       module_channel_id: input.moduleChannelId,

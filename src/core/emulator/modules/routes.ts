@@ -2,6 +2,7 @@
 // list, with module webhook events to each module channel. Time-driven transitions (a `ttl` running
 // out, the detach three months after an account is deleted) follow the virtual clock: expiry is
 // read at every look, and deletion detaches happen at the next module call or admin read.
+import { USER_ID_PATTERN } from '../../platform/user-id';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { callerChannel, parseOr400, type EmulatorArea, type EmulatorContext } from '../area';
@@ -13,7 +14,6 @@ import { chatSource, sendModuleEvent, sweep } from './events';
 import {
   ACQUIRE_GUARD_MS,
   acquireBodySchema,
-  BOT_ID_PATTERN,
   BOT_LIST_MAX,
   CHAT_ID_PATTERN,
   detachBodySchema,
@@ -75,7 +75,7 @@ function routes(app: FastifyInstance, ctx: EmulatorContext): void {
       );
       return undefined;
     }
-    if (!BOT_ID_PATTERN.test(value)) {
+    if (!USER_ID_PATTERN.test(value)) {
       badRequest(
         reply,
         `The ${header} header is not a bot user ID (U followed by 32 hex digits).`,
@@ -112,7 +112,7 @@ function routes(app: FastifyInstance, ctx: EmulatorContext): void {
     const channel = moduleCaller('detach', req, reply);
     const body = channel && parseOr400(detachBodySchema, req.body, reply);
     if (!channel || !body) return;
-    if (!BOT_ID_PATTERN.test(body.botId))
+    if (!USER_ID_PATTERN.test(body.botId))
       return badRequest(reply, `Invalid bot ID ${JSON.stringify(body.botId)}.`, 'botId');
     const attachment = store.attachment(channel.channelId, body.botId);
     if (!attachment || attachment.state === 'detached')

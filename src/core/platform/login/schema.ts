@@ -5,24 +5,24 @@ import { z } from 'zod';
 import { userIdField } from '../user-id';
 
 const DAY_MS = 86_400_000;
-/** Seed 000 §2: every access token lives 30 days. */
+/** Every access token lives 30 days (docs/platform-api.md#login-lifecycle). */
 export const ACCESS_TOKEN_TTL_MS = 30 * DAY_MS;
 /** v2.1: a refresh token lives 90 days from the issue of the access token it came with. */
 export const REFRESH_TOKEN_V21_TTL_MS = 90 * DAY_MS;
 /** v2.0: a refresh token lives until 10 days after its access token expires. */
 export const REFRESH_TOKEN_V20_GRACE_MS = 10 * DAY_MS;
-/** Not in the seed (§8.5): an authorization code lives 10 minutes, as RFC 6749 §4.1.2 advises. */
+/** Not in the platform's documents: an authorization code lives 10 minutes, as RFC 6749 §4.1.2 advises. */
 export const AUTHORIZATION_CODE_TTL_MS = 10 * 60_000;
 /** Not in the seed: an ID token expires one hour after it is issued. */
 export const ID_TOKEN_TTL_MS = 60 * 60_000;
-/** Seed 000 §4 and RFC 7636 §4.1: 43–128 unreserved characters. */
+/** docs/platform-api.md#login-endpoints and RFC 7636 §4.1: 43–128 unreserved characters. */
 export const CODE_VERIFIER_PATTERN = /^[A-Za-z0-9._~-]{43,128}$/;
 
 /** The v2.0 scope: access to profile information. */
 export const V20_SCOPE = 'P';
 export const AMR_VALUES = ['pwd', 'lineautologin', 'lineqr', 'linesso', 'mfa'] as const;
 
-/** Seed 000 §7: the six ID token verification failures, in the order they are checked. */
+/** docs/platform-api.md#login-errors: the six ID token verification failures, in the order they are checked. */
 export const ID_TOKEN_ERRORS = {
   signature: 'Invalid IdToken.',
   issuer: 'Invalid IdToken Issuer.',
@@ -41,7 +41,7 @@ export const APP_TYPE_LABELS: Record<AppType, string> = {
   mobile: 'Mobile app',
   mobile_web: 'Mobile plus Web app',
 };
-/** Seed 000 §4: `client_secret` is required on refresh and revoke only for Web-app-only channels. */
+/** docs/platform-api.md#login-endpoints: `client_secret` is required on refresh and revoke only for Web-app-only channels. */
 export function secretRequired(appType: AppType): boolean {
   return appType === 'web';
 }
@@ -49,7 +49,7 @@ export function secretRequired(appType: AppType): boolean {
 export type ApiVersion = '2.0' | '2.1';
 export type TokenState = 'valid' | 'expired' | 'revoked' | 'deauthorized';
 
-// ---- platform responses: parsed tolerantly (§9.3: properties may be added) ----
+// ---- platform responses: parsed tolerantly (docs/platform-api.md#conventions: properties may be added) ----
 
 export const tokenSetSchema = z.object({
   access_token: z.string(),
@@ -105,7 +105,6 @@ export const oauthErrorSchema = z.object({
   error: z.string(),
   error_description: z.string().optional(),
 });
-export type OAuthErrorBody = z.infer<typeof oauthErrorSchema>;
 
 /** One HTTP request and its answer, as the login console shows them (see exchange.ts). */
 export const exchangeSchema = z.object({

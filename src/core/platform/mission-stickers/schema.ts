@@ -2,7 +2,7 @@
 // the platform answers with, and the sticker-set state the emulator's admin API sets. Browser-safe.
 import { z } from 'zod';
 
-/** Seed 002 §7: each error's `message`, exactly. */
+/** docs/platform-api.md#mission-stickers: each error's `message`, exactly. */
 export const MISSION_ERRORS = {
   invalidRequest: { status: 400, message: 'invalid request' },
   illegalArgument: { status: 400, message: 'illegal argument' },
@@ -23,7 +23,6 @@ export const missionBodySchema = z.object({
     .min(1, 'is required: the sticker package ID'),
   sendPresentMessage: z.literal(false, { error: 'is required and must be false' }),
 });
-export type MissionBody = z.infer<typeof missionBodySchema>;
 
 const COUNTRY = /^[A-Z]{2}$/;
 const VERSION = /^\d+(\.\d+){0,2}$/;
@@ -52,7 +51,6 @@ export const stickerSetInputSchema = z
     message: 'must be after salesStart',
     path: ['salesEnd'],
   });
-export type StickerSetInput = z.input<typeof stickerSetInputSchema>;
 
 export const stickerSetSchema = z.object({
   productId: z.string(),

@@ -2,6 +2,7 @@
 // webhook events, plus the emulator's admin shapes (module channels, official accounts, their
 // chats, authorization codes). Browser-safe.
 import { z } from 'zod';
+import { USER_ID_PATTERN } from '../user-id';
 
 /**
  * The seed gives the bot-user-ID header of acquire/release only to partner-program members.
@@ -12,16 +13,15 @@ export const DEFAULT_BOT_USER_ID_HEADER = 'X-Platform-Bot-User-Id';
 export const TTL_DEFAULT_SECONDS = 3600;
 export const TTL_MAX_SECONDS = 31_536_000;
 export const BOT_LIST_MAX = 100;
-/** Seed 002 §8: continuation tokens live 24 hours. */
+/** Continuation tokens live 24 hours (docs/platform-api.md#modules-endpoints). */
 export const CONTINUATION_TOKEN_TTL_MS = 86_400_000;
-/** "Another channel acquired control within a few seconds" (§7 423): the emulator's few. */
+/** "Another channel acquired control within a few seconds" (docs/platform-api.md#modules-errors, 423): the emulator's few. */
 export const ACQUIRE_GUARD_MS = 5_000;
-/** §3: an account's module is detached once three months pass after deletion; 90 days here. */
+/** docs/platform-api.md#modules-states: an account's module is detached once three months pass after deletion; 90 days here. */
 export const DELETION_DETACH_MS = 90 * 86_400_000;
 /** Scopes granted when the authorization URL named none (the seed's sample payload). */
 export const DEFAULT_SCOPES = ['message:send', 'message:receive'];
 
-export const BOT_ID_PATTERN = /^U[0-9a-f]{32}$/;
 /** A user, group or room ID. */
 export const CHAT_ID_PATTERN = /^[UCR][0-9a-f]{32}$/;
 
@@ -68,7 +68,7 @@ export type BotList = z.infer<typeof botListSchema>;
 /** Everything optional the attach form may carry; each must match the authorization URL. */
 export const ATTACH_MATCHED_FIELDS = ['region', 'basic_search_id', 'scope', 'brand_type'] as const;
 
-// ---- module webhook events (§2, §6) ----
+// ---- module webhook events (docs/platform-api.md#modules) ----
 
 const common = {
   webhookEventId: z.string(),
@@ -104,7 +104,6 @@ export const moduleEventSchema = z.discriminatedUnion('type', [
   z.object({ ...common, type: z.literal('botSuspended') }),
   z.object({ ...common, type: z.literal('botResumed') }),
 ]);
-export type ModuleEvent = z.infer<typeof moduleEventSchema>;
 
 export const MODULE_EVENT_TYPES = [
   'module',
@@ -135,7 +134,8 @@ export const createBotInputSchema = z.object({
 export const authorizeInputSchema = z
   .object({
     moduleChannelId: z.string().regex(/^\d+$/, 'must be a channel ID'),
-    botId: z.string().regex(BOT_ID_PATTERN, 'must be a bot user ID (U + 32 hex digits)'),
+    // A bot ID is the bot's user ID (docs/platform-api.md#conventions-user-id).
+    botId: z.string().regex(USER_ID_PATTERN, 'must be a bot user ID (U + 32 hex digits)'),
     redirectUri: z.url({ error: 'must be an absolute URL' }),
     state: z.string().max(200).optional(),
     scope: z.string().trim().min(1).max(200).optional(),
@@ -153,7 +153,6 @@ export const authorizeInputSchema = z
     message: 'needs a codeChallenge',
     path: ['codeChallengeMethod'],
   });
-export type AuthorizeInput = z.input<typeof authorizeInputSchema>;
 
 export const authorizationSchema = z.object({
   code: z.string(),

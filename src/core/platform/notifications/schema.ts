@@ -146,7 +146,6 @@ export const phoneUserInputSchema = z.object({
   /** The user agreed to the privacy policy revised March 2022 or later. */
   policyAgreed: z.boolean().default(true),
 });
-export type PhoneUserInput = z.input<typeof phoneUserInputSchema>;
 
 export const phoneUserSchema = z.object({
   hash: z.string(),

@@ -19,7 +19,6 @@ export const scenarioResultEventSchema = z.object({
     result: scenarioResultSchema,
   }),
 });
-export type ScenarioResultEvent = z.infer<typeof scenarioResultEventSchema>;
 
 export const scenarioResultEnvelopeSchema = z.object({
   /** The channel ID of the product's channel. */

@@ -3,12 +3,8 @@
 // Pure, so the view only places what this returns and the tests can check it to the millisecond.
 import { bytesToHex, parseBase64 } from '../../../core/bytes';
 import type { ActionType, TriggerType } from '../../../core/platform/things/schema';
-import type {
-  ResultCode,
-  ScenarioResult,
-  STOP_REASONS,
-  TimelineEvent,
-} from '../../../core/scenario/schema';
+import type { STOP_REASONS, TimelineEvent } from '../../../core/scenario/schema';
+import type { ResultCode, ScenarioResult } from '../../../core/platform/things/scenario-result';
 
 export interface TimelineScenario {
   id: string;

@@ -10,7 +10,7 @@ import {
   scenarioResultEnvelopeSchema,
   type ScenarioResultEnvelope,
 } from '../../../../src/core/platform/things/event-schema';
-import type { ScenarioResult } from '../../../../src/core/scenario/schema';
+import type { ScenarioResult } from '../../../../src/core/platform/things/scenario-result';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../../src/core/webhooks/receiver';
 import { verifySignature } from '../../../../src/core/webhooks/signature';
 import { harness, useEmulator, type EmulatorHarness } from '../../../helpers/emulator';

@@ -17,13 +17,14 @@ import { PlatformError } from '../../platform/http';
 import {
   runnableSetSchema,
   type RunnableSet,
-  type ScenarioResult,
   type ScenarioRunSummary,
   type TimelineEvent,
 } from '../../scenario/schema';
+import { type ScenarioResult } from '../../platform/things/scenario-result';
 import type { startRunInputSchema } from '../contracts/scenarios';
 import { AppFailure } from '../errors';
-import type { HostSupervisor } from './host-supervisor';
+import type { HostSupervisor } from '../ble/host-supervisor';
+import { errorMessage } from '../../errors/message';
 
 /** Timeline events are written at least this often while a scenario runs. */
 const FLUSH_MS = 500;
@@ -113,7 +114,7 @@ export class ScenarioService extends EventEmitter<{
             event: {
               kind: 'error',
               at: Date.now(),
-              message: `${events.length} timeline events could not be written to the audit log: ${err instanceof Error ? err.message : String(err)}`,
+              message: `${events.length} timeline events could not be written to the audit log: ${errorMessage(err)}`,
             },
           });
         }),
@@ -201,9 +202,7 @@ export class ScenarioService extends EventEmitter<{
   }
 
   private async hand(runId: number, deliver: DeliverResult, result: ScenarioResult): Promise<void> {
-    const problem = await deliver(result).catch((err: unknown) =>
-      err instanceof Error ? err.message : String(err),
-    );
+    const problem = await deliver(result).catch((err: unknown) => errorMessage(err));
     if (problem === undefined) return;
     const event: TimelineEvent = {
       kind: 'error',

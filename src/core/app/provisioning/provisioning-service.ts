@@ -26,7 +26,7 @@ import { provisionBoard, type ProductTarget } from '../../provisioning/workflow'
 import type { ThingsClient } from '../../platform/things/client';
 import type { batchSummarySchema, provisioningProgressSchema } from '../contracts/ble';
 import { AppFailure } from '../errors';
-import type { HostSupervisor } from './host-supervisor';
+import type { HostSupervisor } from '../ble/host-supervisor';
 import {
   planStrategy,
   profilesDir,
@@ -35,7 +35,8 @@ import {
   writePlans,
   type Plan,
 } from './provisioning-settings';
-import type { ScanFeed } from './scan-feed';
+import type { ScanFeed } from '../ble/scan-feed';
+import { errorMessage } from '../../errors/message';
 
 type Progress = z.infer<typeof provisioningProgressSchema>;
 type Summary = z.infer<typeof batchSummarySchema>;
@@ -101,7 +102,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
         this.openError = undefined;
         return store;
       } catch (err) {
-        this.openError = err instanceof Error ? err.message : String(err);
+        this.openError = errorMessage(err);
         throw new AppFailure({
           code: 'unreachable',
           message: `the audit log could not be opened: ${this.openError}`,
@@ -123,7 +124,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
         await this.opened.ping();
         available = true;
       } catch (err) {
-        error = err instanceof Error ? err.message : String(err);
+        error = errorMessage(err);
       }
     }
     return {
@@ -153,7 +154,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     } catch (err) {
       throw AppFailure.field(
         input.mode === 'shared' ? 'url' : 'mode',
-        `could not open the audit log: ${err instanceof Error ? err.message : String(err)}`,
+        `could not open the audit log: ${errorMessage(err)}`,
       );
     }
     await this.audit.commit(prepared);
