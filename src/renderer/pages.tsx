@@ -2,20 +2,20 @@
 // below it, then the app's own pages. A page without a component is listed, disabled, so users
 // see where things will go; a new console is one line here.
 import type { ReactNode } from 'react';
-import { AuditLog } from './consoles/AuditLog';
-import { BleBench } from './consoles/BleBench';
-import { CommonProfile } from './consoles/CommonProfile';
-import { DeviceService } from './consoles/DeviceService';
-import { EmbeddedApps } from './consoles/EmbeddedApps';
-import { InAppPurchase } from './consoles/InAppPurchase';
-import { Login } from './consoles/Login';
-import { MissionStickers } from './consoles/MissionStickers';
-import { ModuleChannels } from './consoles/ModuleChannels';
-import { NotificationMessages } from './consoles/NotificationMessages';
-import { Provisioning } from './consoles/Provisioning';
-import { Scenarios } from './consoles/Scenarios';
-import { ServiceMessages } from './consoles/ServiceMessages';
-import { VideoService } from './consoles/VideoService';
+import { AuditLog } from './consoles/audit-log';
+import { BleBench } from './consoles/ble-bench';
+import { CommonProfile } from './consoles/common-profile';
+import { DeviceService } from './consoles/device-service';
+import { EmbeddedApps } from './consoles/embedded-apps';
+import { InAppPurchase } from './consoles/in-app-purchase';
+import { Login } from './consoles/login';
+import { MissionStickers } from './consoles/mission-stickers';
+import { ModuleChannels } from './consoles/module-channels';
+import { NotificationMessages } from './consoles/notification-messages';
+import { Provisioning } from './consoles/provisioning';
+import { Scenarios } from './consoles/scenarios';
+import { ServiceMessages } from './consoles/service-messages';
+import { VideoService } from './consoles/video-service';
 import { Emulator } from './pages/Emulator';
 import { Line } from './pages/Line';
 import { Start } from './pages/Start';

@@ -13,7 +13,7 @@ import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import type { Scan } from '../ble-bench/use-scan';
 import type { DraftState } from '../device-service/ScenarioSetEditor';
-import type { LintBoard } from '../Scenarios';
+import type { LintBoard } from '.';
 import type { ShownRun } from './use-dry-run';
 
 type Length = 'stopped' | 'cycles' | 'seconds';

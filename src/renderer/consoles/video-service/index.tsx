@@ -3,16 +3,16 @@
 // them.
 import { useCallback, type FormEvent } from 'react';
 import type { z } from 'zod';
-import type { searchSchema } from '../../core/platform/video/schema';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { Panel } from '../components/Panel';
-import { TextField } from '../components/TextField';
-import { useApi } from '../lib/api-context';
-import { useAction } from '../lib/use-action';
-import { useFields } from '../lib/use-fields';
-import { useResource } from '../lib/use-resource';
-import { Browse } from './video-service/Browse';
-import { ClipGrid } from './video-service/ClipGrid';
+import type { searchSchema } from '../../../core/platform/video/schema';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
+import { TextField } from '../../components/TextField';
+import { useApi } from '../../lib/api-context';
+import { useAction } from '../../lib/use-action';
+import { useFields } from '../../lib/use-fields';
+import { useResource } from '../../lib/use-resource';
+import { Browse } from './Browse';
+import { ClipGrid } from './ClipGrid';
 
 export function VideoService() {
   const api = useApi();

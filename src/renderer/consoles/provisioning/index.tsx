@@ -1,23 +1,23 @@
 // Provisioning: turn blank prototypes into devices of a trial product. Unfinished records come
 // first; then the product, profile and PSDI plan; then one board at a time or a whole batch.
 import { useCallback, useEffect, useState } from 'react';
-import type { TrialProduct } from '../../core/platform/things/schema';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { TrialProductsGate } from '../components/TrialProductsGate';
-import { useApi } from '../lib/api-context';
-import { useResource, type Resource } from '../lib/use-resource';
-import { scanRestartKey, useBleStatus } from './ble-bench/use-ble-status';
-import { useScan } from './ble-bench/use-scan';
-import { useUuidChoices } from './ble-bench/use-uuid-choices';
-import { BatchProvision } from './provisioning/BatchProvision';
-import { PlanForm, type ProfileView } from './provisioning/PlanForm';
-import { SingleProvision } from './provisioning/SingleProvision';
-import { UnfinishedRecords } from './provisioning/UnfinishedRecords';
-import { usePlan } from './provisioning/use-plan';
+import type { TrialProduct } from '../../../core/platform/things/schema';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { TrialProductsGate } from '../../components/TrialProductsGate';
+import { useApi } from '../../lib/api-context';
+import { useResource, type Resource } from '../../lib/use-resource';
+import { scanRestartKey, useBleStatus } from '../ble-bench/use-ble-status';
+import { useScan } from '../ble-bench/use-scan';
+import { useUuidChoices } from '../ble-bench/use-uuid-choices';
+import { BatchProvision } from './BatchProvision';
+import { PlanForm, type ProfileView } from './PlanForm';
+import { SingleProvision } from './SingleProvision';
+import { UnfinishedRecords } from './UnfinishedRecords';
+import { usePlan } from './use-plan';
 import {
   useProvisioningEvents,
   type ProvisioningEvents,
-} from './provisioning/use-provisioning-events';
+} from './use-provisioning-events';
 
 export function Provisioning() {
   const api = useApi();

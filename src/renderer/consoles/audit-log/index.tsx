@@ -1,20 +1,20 @@
 // The audit log: which PSDI went onto which board, for which product, by which station, and
 // how it ended. Searchable and paged; exported as CSV with the same filters.
 import { Fragment, useCallback, useId, useMemo, useState, type FormEvent } from 'react';
-import type { AuditRecordView } from '../../core/app/contracts/ble';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { Panel } from '../components/Panel';
-import { TableHead } from '../components/TableHead';
-import { TextField } from '../components/TextField';
-import { TraceButton } from '../components/TraceButton';
-import { useApi } from '../lib/api-context';
-import { downloadText } from '../lib/files';
-import { formatTime } from '../lib/format';
-import { useAction } from '../lib/use-action';
-import { useResource } from '../lib/use-resource';
-import { RecordHistory } from './provisioning/RecordHistory';
-import { RecordState } from './provisioning/RecordState';
+import type { AuditRecordView } from '../../../core/app/contracts/ble';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
+import { TableHead } from '../../components/TableHead';
+import { TextField } from '../../components/TextField';
+import { TraceButton } from '../../components/TraceButton';
+import { useApi } from '../../lib/api-context';
+import { downloadText } from '../../lib/files';
+import { formatTime } from '../../lib/format';
+import { useAction } from '../../lib/use-action';
+import { useResource } from '../../lib/use-resource';
+import { RecordHistory } from '../provisioning/RecordHistory';
+import { RecordState } from '../provisioning/RecordState';
 
 const PAGE_SIZE = 50;
 const STATES: AuditRecordView['state'][] = [

@@ -2,14 +2,14 @@
 // stickers (send a set, and on the emulator the sets, permissions and regions deciding the answer)
 // and the old mark-as-read.
 import { useCallback, type FormEvent } from 'react';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { Panel } from '../components/Panel';
-import { TextField } from '../components/TextField';
-import { useApi } from '../lib/api-context';
-import { useAction } from '../lib/use-action';
-import { useFields } from '../lib/use-fields';
-import { useResource } from '../lib/use-resource';
-import { StickerSets } from './mission-stickers/StickerSets';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
+import { TextField } from '../../components/TextField';
+import { useApi } from '../../lib/api-context';
+import { useAction } from '../../lib/use-action';
+import { useFields } from '../../lib/use-fields';
+import { useResource } from '../../lib/use-resource';
+import { StickerSets } from './StickerSets';
 
 export function MissionStickers() {
   const api = useApi();

@@ -2,19 +2,19 @@
 // detach, take and give back chat control and list attached bots, and watch the module events this
 // app's receiver gets. On the emulator it also sets up channels, accounts and their friends.
 import { useCallback, useEffect, useState } from 'react';
-import { MODULE_EVENT_TYPES } from '../../core/platform/modules/schema';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { Panel } from '../components/Panel';
-import { ReceivedWebhooks } from '../components/ReceivedWebhooks';
-import { useApi } from '../lib/api-context';
-import { useAction } from '../lib/use-action';
-import { useResource } from '../lib/use-resource';
-import { useReceivedWebhooks } from '../lib/use-webhooks';
-import { Attach } from './module-channels/Attach';
-import { BotList } from './module-channels/BotList';
-import { ChatControl } from './module-channels/ChatControl';
-import { EmulatorSetup } from './module-channels/EmulatorSetup';
-import { SelectField } from './module-channels/SelectField';
+import { MODULE_EVENT_TYPES } from '../../../core/platform/modules/schema';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
+import { ReceivedWebhooks } from '../../components/ReceivedWebhooks';
+import { useApi } from '../../lib/api-context';
+import { useAction } from '../../lib/use-action';
+import { useResource } from '../../lib/use-resource';
+import { useReceivedWebhooks } from '../../lib/use-webhooks';
+import { Attach } from './Attach';
+import { BotList } from './BotList';
+import { ChatControl } from './ChatControl';
+import { EmulatorSetup } from './EmulatorSetup';
+import { SelectField } from './SelectField';
 
 const MODULE_TYPES: readonly string[] = MODULE_EVENT_TYPES;
 

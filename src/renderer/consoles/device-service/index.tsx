@@ -1,12 +1,12 @@
 // Console for the platform's device service (docs/platform-api.md#things-endpoints): trial
 // products, their scenario sets, and device and link lookups.
 import { useCallback, useState } from 'react';
-import { useApi } from '../lib/api-context';
-import { useResource } from '../lib/use-resource';
-import { DeviceLookup } from './device-service/DeviceLookup';
-import { LinkLookup } from './device-service/LinkLookup';
-import { ScenarioSetEditor } from './device-service/ScenarioSetEditor';
-import { TrialProducts } from './device-service/TrialProducts';
+import { useApi } from '../../lib/api-context';
+import { useResource } from '../../lib/use-resource';
+import { DeviceLookup } from './DeviceLookup';
+import { LinkLookup } from './LinkLookup';
+import { ScenarioSetEditor } from './ScenarioSetEditor';
+import { TrialProducts } from './TrialProducts';
 
 export function DeviceService() {
   const api = useApi();

@@ -2,18 +2,18 @@
 // number, send template and flexible messages to the hash, read the day's counts; on the emulator,
 // seed the users behind phone numbers.
 import { useCallback, useState, type FormEvent } from 'react';
-import type { DeliveryCount } from '../../core/platform/notifications/schema';
-import { CopyableId } from '../components/CopyButton';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { Panel } from '../components/Panel';
-import { TextField } from '../components/TextField';
-import { useApi } from '../lib/api-context';
-import { useAction } from '../lib/use-action';
-import { useFields } from '../lib/use-fields';
-import { useResource } from '../lib/use-resource';
-import { SelectField } from './module-channels/SelectField';
-import { PhoneUsers } from './notification-messages/PhoneUsers';
-import { SendForm } from './notification-messages/SendForm';
+import type { DeliveryCount } from '../../../core/platform/notifications/schema';
+import { CopyableId } from '../../components/CopyButton';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
+import { TextField } from '../../components/TextField';
+import { useApi } from '../../lib/api-context';
+import { useAction } from '../../lib/use-action';
+import { useFields } from '../../lib/use-fields';
+import { useResource } from '../../lib/use-resource';
+import { SelectField } from '../module-channels/SelectField';
+import { PhoneUsers } from './PhoneUsers';
+import { SendForm } from './SendForm';
 
 export function NotificationMessages() {
   const api = useApi();

@@ -2,16 +2,16 @@
 // purchase path (SDK steps, server reserve, payment, refund), the events arriving at this
 // app's receiver, and the webhook history.
 import { useCallback, useState } from 'react';
-import { Panel } from '../components/Panel';
-import { ReceivedWebhooks } from '../components/ReceivedWebhooks';
-import { useApi } from '../lib/api-context';
-import { useResource } from '../lib/use-resource';
-import { useReceivedWebhooks } from '../lib/use-webhooks';
-import { Buyer, type BuyerState } from './in-app-purchase/Buyer';
-import { History } from './in-app-purchase/History';
-import { Orders } from './in-app-purchase/Orders';
-import { PurchaseFlow } from './in-app-purchase/PurchaseFlow';
-import { StoreSetup } from './in-app-purchase/StoreSetup';
+import { Panel } from '../../components/Panel';
+import { ReceivedWebhooks } from '../../components/ReceivedWebhooks';
+import { useApi } from '../../lib/api-context';
+import { useResource } from '../../lib/use-resource';
+import { useReceivedWebhooks } from '../../lib/use-webhooks';
+import { Buyer, type BuyerState } from './Buyer';
+import { History } from './History';
+import { Orders } from './Orders';
+import { PurchaseFlow } from './PurchaseFlow';
+import { StoreSetup } from './StoreSetup';
 
 const PURCHASE_EVENTS = ['purchaseComplete', 'refundComplete'];
 

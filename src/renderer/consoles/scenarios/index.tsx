@@ -3,20 +3,20 @@
 // saved set or the draft as the platform's client would, and read the timeline and the result
 // events; every run stays in the audit log.
 import { useCallback, useState } from 'react';
-import type { ScannedDevice } from '../../core/app/contracts/ble';
-import type { BoardGatt } from '../../core/scenario/board-lint';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { TrialProductsGate } from '../components/TrialProductsGate';
-import { useApi } from '../lib/api-context';
-import { useAction } from '../lib/use-action';
-import { useResource } from '../lib/use-resource';
-import { scanRestartKey, useBleStatus } from './ble-bench/use-ble-status';
-import { useScan } from './ble-bench/use-scan';
-import { ScenarioSetEditor, type DraftState } from './device-service/ScenarioSetEditor';
-import { PastRuns } from './scenarios/PastRuns';
-import { RunPanel } from './scenarios/RunPanel';
-import { RunView } from './scenarios/RunView';
-import { useDryRun } from './scenarios/use-dry-run';
+import type { ScannedDevice } from '../../../core/app/contracts/ble';
+import type { BoardGatt } from '../../../core/scenario/board-lint';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { TrialProductsGate } from '../../components/TrialProductsGate';
+import { useApi } from '../../lib/api-context';
+import { useAction } from '../../lib/use-action';
+import { useResource } from '../../lib/use-resource';
+import { scanRestartKey, useBleStatus } from '../ble-bench/use-ble-status';
+import { useScan } from '../ble-bench/use-scan';
+import { ScenarioSetEditor, type DraftState } from '../device-service/ScenarioSetEditor';
+import { PastRuns } from './PastRuns';
+import { RunPanel } from './RunPanel';
+import { RunView } from './RunView';
+import { useDryRun } from './use-dry-run';
 
 export type LintBoard = BoardGatt & { name: string; deviceId: string };
 

@@ -2,23 +2,23 @@
 // stored profile, the confirmation modal, get / getDummy with formatOptions, and fill into a sample
 // form, so a developer sees what their page receives before it runs inside the messaging client.
 import { useRef, useState } from 'react';
-import { DUMMY_CASES } from '../../core/platform/common-profile/dummy-cases';
+import { DUMMY_CASES } from '../../../core/platform/common-profile/dummy-cases';
 import {
   COMMON_PROFILE_SCOPES,
   scopeKey,
   type CommonProfile as Profile,
   type CommonProfileResult,
   type CommonProfileScope,
-} from '../../core/platform/common-profile/schema';
-import { CommonProfileSimulator, fillForm } from '../../core/platform/common-profile/simulator';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { Panel } from '../components/Panel';
-import { TableHead } from '../components/TableHead';
-import { TextField } from '../components/TextField';
-import { useAction } from '../lib/use-action';
-import { ConsentDialog } from './common-profile/ConsentDialog';
-import { SampleForm } from './common-profile/SampleForm';
-import { Checkbox, SelectField } from './embedded-apps/controls';
+} from '../../../core/platform/common-profile/schema';
+import { CommonProfileSimulator, fillForm } from '../../../core/platform/common-profile/simulator';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
+import { TableHead } from '../../components/TableHead';
+import { TextField } from '../../components/TextField';
+import { useAction } from '../../lib/use-action';
+import { ConsentDialog } from './ConsentDialog';
+import { SampleForm } from './SampleForm';
+import { Checkbox, SelectField } from '../embedded-apps/controls';
 
 const NUMBER_KEYS = new Set(['bdayYear', 'bdayMonth', 'bdayDay']);
 const INITIAL: Record<CommonProfileScope, string> = {

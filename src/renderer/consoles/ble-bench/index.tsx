@@ -1,23 +1,23 @@
 // The BLE bench: the adapter (simulated bench or hardware) and its BLE process, the live scan,
 // the simulated boards, and the GATT explorer for the board the user connects to.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ScannedDevice } from '../../core/app/contracts/ble';
-import { sameUuid } from '../../core/ble/port';
-import { LoadFailure } from '../components/LoadFailure';
-import { useApi } from '../lib/api-context';
-import { useAction } from '../lib/use-action';
-import { AdapterStatus } from './ble-bench/AdapterStatus';
-import { AdvertisementInspector } from './ble-bench/AdvertisementInspector';
-import { GattExplorer, type Connection } from './ble-bench/GattExplorer';
-import { HciTrace } from './ble-bench/HciTrace';
-import { ScanView } from './ble-bench/ScanView';
-import { SimBench } from './ble-bench/SimBench';
-import { scanRestartKey, useBleStatus } from './ble-bench/use-ble-status';
-import { useGattLog } from './ble-bench/use-gatt-log';
-import { useNames } from './ble-bench/use-names';
-import { useScan } from './ble-bench/use-scan';
-import { useUuidChoices } from './ble-bench/use-uuid-choices';
-import type { UuidChoice } from './ble-bench/ScanView';
+import type { ScannedDevice } from '../../../core/app/contracts/ble';
+import { sameUuid } from '../../../core/ble/port';
+import { LoadFailure } from '../../components/LoadFailure';
+import { useApi } from '../../lib/api-context';
+import { useAction } from '../../lib/use-action';
+import { AdapterStatus } from './AdapterStatus';
+import { AdvertisementInspector } from './AdvertisementInspector';
+import { GattExplorer, type Connection } from './GattExplorer';
+import { HciTrace } from './HciTrace';
+import { ScanView } from './ScanView';
+import { SimBench } from './SimBench';
+import { scanRestartKey, useBleStatus } from './use-ble-status';
+import { useGattLog } from './use-gatt-log';
+import { useNames } from './use-names';
+import { useScan } from './use-scan';
+import { useUuidChoices } from './use-uuid-choices';
+import type { UuidChoice } from './ScanView';
 
 interface Open {
   connection: Connection;

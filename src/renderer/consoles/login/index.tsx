@@ -2,13 +2,13 @@
 // lifecycle beside it, every operation on its own form, a local ID token inspector, and (on the
 // emulator) the channel and user data the platform has no API for.
 import { useCallback, useState } from 'react';
-import { LoadFailure } from '../components/LoadFailure';
-import { useApi } from '../lib/api-context';
-import { useResource } from '../lib/use-resource';
-import { EmulatorSetup } from './login/EmulatorSetup';
-import { GuidedFlow } from './login/GuidedFlow';
-import { IdTokenInspector } from './login/IdTokenInspector';
-import { OperationForms } from './login/OperationForms';
+import { LoadFailure } from '../../components/LoadFailure';
+import { useApi } from '../../lib/api-context';
+import { useResource } from '../../lib/use-resource';
+import { EmulatorSetup } from './EmulatorSetup';
+import { GuidedFlow } from './GuidedFlow';
+import { IdTokenInspector } from './IdTokenInspector';
+import { OperationForms } from './OperationForms';
 
 export function Login() {
   const api = useApi();

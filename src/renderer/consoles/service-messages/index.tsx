@@ -2,17 +2,17 @@
 // from a user's access token, send templated messages with it (each send renews it, five at most,
 // one year), and see what the emulator delivered.
 import { useCallback, useState } from 'react';
-import type { NotificationToken } from '../../core/platform/service-messages/schema';
-import { CopyableId } from '../components/CopyButton';
-import { ErrorNotice } from '../components/ErrorNotice';
-import { Panel } from '../components/Panel';
-import { TableHead } from '../components/TableHead';
-import { useApi } from '../lib/api-context';
-import { formatTime } from '../lib/format';
-import { useAction } from '../lib/use-action';
-import { useResource } from '../lib/use-resource';
-import { SendForm } from './service-messages/SendForm';
-import { TokenSetup } from './service-messages/TokenSetup';
+import type { NotificationToken } from '../../../core/platform/service-messages/schema';
+import { CopyableId } from '../../components/CopyButton';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
+import { TableHead } from '../../components/TableHead';
+import { useApi } from '../../lib/api-context';
+import { formatTime } from '../../lib/format';
+import { useAction } from '../../lib/use-action';
+import { useResource } from '../../lib/use-resource';
+import { SendForm } from './SendForm';
+import { TokenSetup } from './TokenSetup';
 
 interface Sent {
   templateName: string;
