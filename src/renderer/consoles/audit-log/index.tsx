@@ -13,8 +13,8 @@ import { downloadText } from '../../lib/files';
 import { formatTime } from '../../lib/format';
 import { useAction } from '../../lib/use-action';
 import { useResource } from '../../lib/use-resource';
-import { RecordHistory } from '../provisioning/RecordHistory';
-import { RecordState } from '../provisioning/RecordState';
+import { RecordHistory } from '../../components/RecordHistory';
+import { RecordState } from '../../components/RecordState';
 
 const PAGE_SIZE = 50;
 const STATES: AuditRecordView['state'][] = [

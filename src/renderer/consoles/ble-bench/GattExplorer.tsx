@@ -20,7 +20,7 @@ import { GattLog } from './GattLog';
 import { NotificationPlot, type PlotPoint } from './NotificationPlot';
 import { ValueFormatPicker } from './ValueFormatPicker';
 import type { GattLogEntry } from './use-gatt-log';
-import type { Names } from './use-names';
+import type { Names } from '../../lib/use-names';
 
 /** Notifications kept on a plot. */
 const PLOT_POINTS = 300;

@@ -9,7 +9,7 @@ import { hexToBytes } from '../../../core/bytes';
 import { decodeValue } from '../../../core/ble/values/value-format';
 import { BytesView } from './BytesView';
 import type { GattLogEntry } from './use-gatt-log';
-import type { Names } from './use-names';
+import type { Names } from '../../lib/use-names';
 
 function Decoded({ names, uuid, hex }: { names: Names; uuid: string; hex: string }) {
   const format = names.formatOf(uuid);

@@ -9,7 +9,7 @@ import { TableHead } from '../../components/TableHead';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useResource } from '../../lib/use-resource';
-import { FileButton } from './FileButton';
+import { FileButton } from '../../components/FileButton';
 
 const FIRST_ROWS = 50;
 

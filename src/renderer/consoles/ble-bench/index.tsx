@@ -10,14 +10,14 @@ import { AdapterStatus } from './AdapterStatus';
 import { AdvertisementInspector } from './AdvertisementInspector';
 import { GattExplorer, type Connection } from './GattExplorer';
 import { HciTrace } from './HciTrace';
-import { ScanView } from './ScanView';
+import { ScanView } from '../../components/ScanView';
 import { SimBench } from './SimBench';
-import { scanRestartKey, useBleStatus } from './use-ble-status';
+import { scanRestartKey, useBleStatus } from '../../lib/use-ble-status';
 import { useGattLog } from './use-gatt-log';
-import { useNames } from './use-names';
-import { useScan } from './use-scan';
-import { useUuidChoices } from './use-uuid-choices';
-import type { UuidChoice } from './ScanView';
+import { useNames } from '../../lib/use-names';
+import { useScan } from '../../lib/use-scan';
+import { useUuidChoices } from '../../lib/use-uuid-choices';
+import type { UuidChoice } from '../../components/ScanView';
 
 interface Open {
   connection: Connection;

@@ -18,7 +18,8 @@ import { TextField } from '../../components/TextField';
 import { useAction } from '../../lib/use-action';
 import { ConsentDialog } from './ConsentDialog';
 import { SampleForm } from './SampleForm';
-import { Checkbox, SelectField } from '../embedded-apps/controls';
+import { Checkbox } from '../../components/Checkbox';
+import { SelectField } from '../../components/SelectField';
 
 const NUMBER_KEYS = new Set(['bdayYear', 'bdayMonth', 'bdayDay']);
 const INITIAL: Record<CommonProfileScope, string> = {

@@ -5,7 +5,7 @@ import { useApi } from '../../lib/api-context';
 import { useResource } from '../../lib/use-resource';
 import { DeviceLookup } from './DeviceLookup';
 import { LinkLookup } from './LinkLookup';
-import { ScenarioSetEditor } from './ScenarioSetEditor';
+import { ScenarioSetEditor } from '../../components/scenario-set/ScenarioSetEditor';
 import { TrialProducts } from './TrialProducts';
 
 export function DeviceService() {

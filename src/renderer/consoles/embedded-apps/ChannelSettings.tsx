@@ -9,7 +9,7 @@ import { Panel } from '../../components/Panel';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useResource } from '../../lib/use-resource';
-import { Checkbox } from './controls';
+import { Checkbox } from '../../components/Checkbox';
 
 const FLAGS: { key: keyof Omit<Settings, 'channelId'>; label: string }[] = [
   { key: 'miniApp', label: 'Mini app channel' },

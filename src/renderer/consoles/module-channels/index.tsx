@@ -14,7 +14,7 @@ import { Attach } from './Attach';
 import { BotList } from './BotList';
 import { ChatControl } from './ChatControl';
 import { EmulatorSetup } from './EmulatorSetup';
-import { SelectField } from './SelectField';
+import { SelectField } from '../../components/SelectField';
 
 const MODULE_TYPES: readonly string[] = MODULE_EVENT_TYPES;
 

@@ -11,7 +11,7 @@ import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
 import { useResource } from '../../lib/use-resource';
-import { SelectField } from '../module-channels/SelectField';
+import { SelectField } from '../../components/SelectField';
 import { PhoneUsers } from './PhoneUsers';
 import { SendForm } from './SendForm';
 

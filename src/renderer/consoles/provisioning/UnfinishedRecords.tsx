@@ -9,7 +9,7 @@ import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { formatTime } from '../../lib/format';
 import type { Resource } from '../../lib/use-resource';
-import { RecordState } from './RecordState';
+import { RecordState } from '../../components/RecordState';
 
 export function UnfinishedRecords({ unfinished }: { unfinished: Resource<AuditRecordView[]> }) {
   const api = useApi();

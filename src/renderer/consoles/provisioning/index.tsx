@@ -6,18 +6,15 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { TrialProductsGate } from '../../components/TrialProductsGate';
 import { useApi } from '../../lib/api-context';
 import { useResource, type Resource } from '../../lib/use-resource';
-import { scanRestartKey, useBleStatus } from '../ble-bench/use-ble-status';
-import { useScan } from '../ble-bench/use-scan';
-import { useUuidChoices } from '../ble-bench/use-uuid-choices';
+import { scanRestartKey, useBleStatus } from '../../lib/use-ble-status';
+import { useScan } from '../../lib/use-scan';
+import { useUuidChoices } from '../../lib/use-uuid-choices';
 import { BatchProvision } from './BatchProvision';
 import { PlanForm, type ProfileView } from './PlanForm';
 import { SingleProvision } from './SingleProvision';
 import { UnfinishedRecords } from './UnfinishedRecords';
 import { usePlan } from './use-plan';
-import {
-  useProvisioningEvents,
-  type ProvisioningEvents,
-} from './use-provisioning-events';
+import { useProvisioningEvents, type ProvisioningEvents } from './use-provisioning-events';
 
 export function Provisioning() {
   const api = useApi();

@@ -4,21 +4,21 @@
 // events; every run stays in the audit log.
 import { useCallback, useState } from 'react';
 import type { ScannedDevice } from '../../../core/app/contracts/ble';
-import type { BoardGatt } from '../../../core/scenario/board-lint';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { TrialProductsGate } from '../../components/TrialProductsGate';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useResource } from '../../lib/use-resource';
-import { scanRestartKey, useBleStatus } from '../ble-bench/use-ble-status';
-import { useScan } from '../ble-bench/use-scan';
-import { ScenarioSetEditor, type DraftState } from '../device-service/ScenarioSetEditor';
+import { scanRestartKey, useBleStatus } from '../../lib/use-ble-status';
+import { useScan } from '../../lib/use-scan';
+import {
+  ScenarioSetEditor,
+  type DraftState,
+} from '../../components/scenario-set/ScenarioSetEditor';
 import { PastRuns } from './PastRuns';
-import { RunPanel } from './RunPanel';
+import { RunPanel, type LintBoard } from './RunPanel';
 import { RunView } from './RunView';
 import { useDryRun } from './use-dry-run';
-
-export type LintBoard = BoardGatt & { name: string; deviceId: string };
 
 export function Scenarios() {
   const api = useApi();

@@ -7,7 +7,7 @@ import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
 import { useApi } from '../../lib/api-context';
 import { useResource } from '../../lib/use-resource';
-import { SelectField } from '../module-channels/SelectField';
+import { SelectField } from '../../components/SelectField';
 import { ClipGrid } from './ClipGrid';
 import { Thumbnail } from './Thumbnail';
 

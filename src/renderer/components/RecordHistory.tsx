@@ -1,6 +1,6 @@
 // A record's history in words: every failed try and what the tool did next, and operator
 // releases with who and where. Empty history: nothing to show.
-import { describeRecordEvent, type RecordEvent } from '../../../core/audit/records';
+import { describeRecordEvent, type RecordEvent } from '../../core/audit/records';
 
 export function RecordHistory({ history }: { history: readonly RecordEvent[] }) {
   if (history.length === 0) return null;

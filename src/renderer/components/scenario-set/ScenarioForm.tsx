@@ -12,9 +12,9 @@ import {
   type ActionType,
   type TriggerType,
 } from '../../../core/platform/things/schema';
-import { BytesInput, type BytesText } from '../../components/BytesInput';
-import { FieldMessages } from '../../components/ErrorNotice';
-import { TextField } from '../../components/TextField';
+import { BytesInput, type BytesText } from '../BytesInput';
+import { FieldMessages } from '../ErrorNotice';
+import { TextField } from '../TextField';
 import { FieldsRevealed, useShownAfterLeaving } from '../../lib/use-fields';
 import {
   actionFieldsShown,

@@ -1,18 +1,26 @@
-// Labelled select and checkbox controls the mini-app consoles share (embedded apps, service
-// messages, in-app purchase, common profile).
+// A labelled <select> in the same layout as TextField: the one control for "pick one of these".
 import { useId } from 'react';
+
+export interface Option<V extends string = string> {
+  value: V;
+  label: string;
+}
 
 export function SelectField<V extends string>({
   label,
   value,
-  options,
   onChange,
+  options,
+  placeholder,
   className,
 }: {
   label: string;
-  value: V;
-  options: readonly V[] | readonly { value: V; label: string }[];
+  value: V | '';
   onChange: (value: V) => void;
+  /** Plain strings are shown as they are. */
+  options: readonly V[] | readonly Option<V>[];
+  /** Shown as the empty first choice. */
+  placeholder?: string;
   className?: string;
 }) {
   const id = useId();
@@ -20,6 +28,7 @@ export function SelectField<V extends string>({
     <div className={`field ${className ?? ''}`}>
       <label htmlFor={id}>{label}</label>
       <select id={id} value={value} onChange={(event) => onChange(event.target.value as V)}>
+        {placeholder !== undefined && <option value="">{placeholder}</option>}
         {options.map((o) => {
           const option = typeof o === 'string' ? { value: o, label: o } : o;
           return (
@@ -30,29 +39,5 @@ export function SelectField<V extends string>({
         })}
       </select>
     </div>
-  );
-}
-
-export function Checkbox({
-  label,
-  checked,
-  onChange,
-  disabled,
-}: {
-  label: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-  disabled?: boolean;
-}) {
-  return (
-    <label className="miniapp-check">
-      <input
-        type="checkbox"
-        checked={checked}
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.checked)}
-      />
-      {label}
-    </label>
   );
 }

@@ -1,7 +1,7 @@
 // A board's recent RSSI as a tiny line: -100 dBm at the bottom, -30 dBm at the top. The number
 // beside it is what screen readers get; the line is decoration.
 import { memo } from 'react';
-import { HISTORY } from './scan-model';
+import { HISTORY } from '../lib/scan-model';
 
 const WIDTH = 90;
 const HEIGHT = 20;

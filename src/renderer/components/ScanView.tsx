@@ -2,19 +2,19 @@
 // one memoised row per board with its RSSI sparkline, and only the first rows drawn until the
 // user asks for all, so a tray of 500 boards stays smooth.
 import { Fragment, memo, useDeferredValue, useId, useMemo, useState, type ReactNode } from 'react';
-import type { ScannedDevice } from '../../../core/app/contracts/ble';
-import { normalizeUuid, uuidProblem } from '../../../core/ble/port';
-import { RSSI_MAX_DBM, RSSI_MIN_DBM } from '../../../core/bounds';
-import { parseWholeNumber } from '../../../core/whole-number';
-import { ErrorNotice } from '../../components/ErrorNotice';
-import { Panel } from '../../components/Panel';
-import { TableHead } from '../../components/TableHead';
-import { TextField } from '../../components/TextField';
-import { formatClockTime, shownUuid } from '../../lib/format';
-import { sigName } from '../../../core/ble/names/sig';
+import type { ScannedDevice } from '../../core/app/contracts/ble';
+import { normalizeUuid, uuidProblem } from '../../core/ble/port';
+import { RSSI_MAX_DBM, RSSI_MIN_DBM } from '../../core/bounds';
+import { parseWholeNumber } from '../../core/whole-number';
+import { ErrorNotice } from './ErrorNotice';
+import { Panel } from './Panel';
+import { TableHead } from './TableHead';
+import { TextField } from './TextField';
+import { formatClockTime, shownUuid } from '../lib/format';
+import { sigName } from '../../core/ble/names/sig';
 import { RssiSparkline } from './RssiSparkline';
-import { matches, sortEntries, type ScanEntry, type SortKey } from './scan-model';
-import type { Scan } from './use-scan';
+import { matches, sortEntries, type ScanEntry, type SortKey } from '../lib/scan-model';
+import type { Scan } from '../lib/use-scan';
 
 /** Rows drawn before "Show all". */
 const FIRST_ROWS = 100;

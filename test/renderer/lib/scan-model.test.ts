@@ -2,7 +2,7 @@
 // board advertising a 16-bit UUID is found by its 128-bit form and the other way round.
 import { describe, expect, it } from 'vitest';
 import type { ScannedDevice } from '../../../src/core/app/contracts/ble';
-import { matches, NO_FILTER } from '../../../src/renderer/consoles/ble-bench/scan-model';
+import { matches, NO_FILTER } from '../../../src/renderer/lib/scan-model';
 
 function entry(serviceUuids: string[]) {
   const device = {

@@ -2,7 +2,7 @@
 // unmounted, and restarted when `restartKey` changes (a new mode or BLE process loses scans).
 // Batches arrive every ~200 ms and are folded into one map per batch, not per advertisement.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useApi } from '../../lib/api-context';
+import { useApi } from './api-context';
 import { mergeBatch, type ScanMap } from './scan-model';
 
 export interface Scan {

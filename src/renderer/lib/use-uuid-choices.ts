@@ -2,11 +2,11 @@
 // advertises it) and each provisioning profile's (a blank board waiting for provisioning).
 // Either list failing to load only means fewer names, so their errors are not shown here.
 import { useCallback, useMemo } from 'react';
-import type { BoardGatt } from '../../../core/scenario/board-lint';
-import { useApi } from '../../lib/api-context';
-import { shownUuid } from '../../lib/format';
-import { useResource } from '../../lib/use-resource';
-import type { UuidChoice } from './ScanView';
+import type { BoardGatt } from '../../core/scenario/board-lint';
+import { useApi } from './api-context';
+import { shownUuid } from './format';
+import { useResource } from './use-resource';
+import type { UuidChoice } from '../components/ScanView';
 import { useNames } from './use-names';
 
 export function useUuidChoices(): UuidChoice[] {

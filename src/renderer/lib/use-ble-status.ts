@@ -1,9 +1,9 @@
 // The adapter and BLE process status: loaded once, then kept current by `ble:status` events
 // (mode switches, adapter state changes, crashes and restarts of the BLE process).
 import { useCallback, useEffect, useState } from 'react';
-import type { BleStatus } from '../../../core/app/contracts/ble';
-import { useApi } from '../../lib/api-context';
-import { useResource } from '../../lib/use-resource';
+import type { BleStatus } from '../../core/app/contracts/ble';
+import { useApi } from './api-context';
+import { useResource } from './use-resource';
 
 export function useBleStatus() {
   const api = useApi();

@@ -12,10 +12,10 @@ import {
 import { fieldInWords, fieldSentence } from '../../../core/platform/field-names';
 import type { ScenarioSet, TrialProduct } from '../../../core/platform/things/schema';
 import type { BoardGatt } from '../../../core/scenario/board-lint';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { ErrorNotice } from '../../components/ErrorNotice';
-import { LoadFailure } from '../../components/LoadFailure';
-import { Panel } from '../../components/Panel';
+import { ConfirmDialog } from '../ConfirmDialog';
+import { ErrorNotice } from '../ErrorNotice';
+import { LoadFailure } from '../LoadFailure';
+import { Panel } from '../Panel';
 import { useApi } from '../../lib/api-context';
 import { isNotFound } from '../../lib/errors';
 import { downloadText } from '../../lib/files';
@@ -40,7 +40,7 @@ import { FieldsRevealed, useReveal } from '../../lib/use-fields';
 import { useResource } from '../../lib/use-resource';
 import { ScenarioForm, type Draft } from './ScenarioForm';
 import { ScenarioJson } from './ScenarioJson';
-import { useBoardUuidChoices } from '../ble-bench/use-uuid-choices';
+import { useBoardUuidChoices } from '../../lib/use-uuid-choices';
 import { shownUuid } from '../../lib/format';
 
 /** Each load gets a fresh number so the draft editor restarts from what was loaded. */
