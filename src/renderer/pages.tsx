@@ -1,6 +1,5 @@
 // Every page of the app, grouped as the sidebar shows them: the bench first, the API consoles
-// below it, then the app's own pages. A page without a component is listed, disabled, so users
-// see where things will go; a new console is one line here.
+// below it, then the app's own pages. A new console is one line here.
 import type { ReactNode } from 'react';
 import { AuditLog } from './consoles/audit-log';
 import { BleBench } from './consoles/ble-bench';
@@ -21,11 +20,11 @@ import { Line } from './pages/Line';
 import { Start } from './pages/Start';
 import { Webhooks } from './pages/Webhooks';
 
-export const SETTINGS_PAGE = 'settings';
+const SETTINGS_PAGE = 'settings';
 /** The page the app opens on: the bench workflow and where each step stands. */
 export const START_PAGE = 'start';
 
-export interface PageEntry {
+interface PageEntry {
   id: string;
   label: string;
   /** Pages that take no props; Settings is wired by the shell, which owns what it needs. */

@@ -123,7 +123,7 @@ class EventSocket {
   }
 }
 
-export function httpTransport(): Transport {
+function httpTransport(): Transport {
   const socket = new EventSocket();
   return { invoke, subscribe: (event, handler) => socket.subscribe(event, handler) };
 }

@@ -2,7 +2,7 @@
 // itself is hidden but labelled, so tests and assistive tools can still reach it.
 import { useRef, useState } from 'react';
 
-export interface FileButtonProps {
+interface FileButtonProps {
   label: string;
   /** Names the hidden input, e.g. "Board file". */
   inputLabel: string;

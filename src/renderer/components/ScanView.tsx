@@ -38,7 +38,7 @@ export interface RowAction {
   failure?: { id: string; error: unknown };
 }
 
-export interface ScanViewProps {
+interface ScanViewProps {
   title: string;
   scan: Scan;
   /** Service UUIDs worth filtering by (trial products, provisioning profiles), also shown as labels. */

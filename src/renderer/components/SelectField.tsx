@@ -1,7 +1,7 @@
 // A labelled <select> in the same layout as TextField: the one control for "pick one of these".
 import { useId } from 'react';
 
-export interface Option<V extends string = string> {
+interface Option<V extends string = string> {
   value: V;
   label: string;
 }

@@ -16,7 +16,7 @@ import { setRules } from '../../core/scenario/rules';
 import type { Finding } from '../../core/scenario/schema';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
 export type JsonPath = readonly (string | number)[];
 
 export const TRIGGER_FIELDS = {
@@ -172,7 +172,7 @@ export function formatJson(value: Json): string {
   return JSON.stringify(value, null, 2);
 }
 
-export type ParsedText = { ok: true; value: Json } | { ok: false; message: string };
+type ParsedText = { ok: true; value: Json } | { ok: false; message: string };
 
 export function parseJsonText(text: string): ParsedText {
   try {

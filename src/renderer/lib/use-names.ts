@@ -8,7 +8,7 @@ import type { AttributeKind } from '../../core/ble/names/sig';
 import { valueFormatSchema, type ValueFormat } from '../../core/ble/values/value-format';
 import { useApi } from './api-context';
 
-export const HEX_FORMAT: ValueFormat = valueFormatSchema.parse({ type: 'hex' });
+const HEX_FORMAT: ValueFormat = valueFormatSchema.parse({ type: 'hex' });
 
 export interface Names {
   scope: string;

@@ -11,7 +11,7 @@ import { formatTime } from '../lib/format';
 import { useResource } from '../lib/use-resource';
 
 /** Polling, not LISTEN/NOTIFY: the same page serves SQLite, and 2 s is live enough for people. */
-export const LINE_POLL_MS = 2_000;
+const LINE_POLL_MS = 2_000;
 
 export function Line() {
   const api = useApi();

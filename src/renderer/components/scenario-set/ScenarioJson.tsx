@@ -3,7 +3,7 @@ import { useId } from 'react';
 import type { FieldError } from '../../../core/platform/field-errors';
 import { fieldInWords, fieldSentence } from '../../../core/platform/field-names';
 
-export interface ScenarioJsonProps {
+interface ScenarioJsonProps {
   text: string;
   onChange: (text: string) => void;
   problems: readonly FieldError[];

@@ -53,7 +53,7 @@ export interface DraftState {
   dirty: boolean;
 }
 
-export interface ScenarioSetEditorProps {
+interface ScenarioSetEditorProps {
   product: TrialProduct;
   /** A board's GATT table to lint the draft against, named in the panel. */
   board?: BoardGatt & { name: string };

@@ -17,7 +17,7 @@ import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
 import type { Resource } from '../../lib/use-resource';
 
-export interface TrialProductsProps {
+interface TrialProductsProps {
   products: Resource<TrialProduct[]>;
   selectedId: string | undefined;
   onSelect: (productId: string | undefined) => void;

@@ -10,7 +10,7 @@ import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import type { Resource } from '../../lib/use-resource';
 
-export interface Setup {
+interface Setup {
   channelId: string;
   webhookUrl: string | null;
   products: Product[];

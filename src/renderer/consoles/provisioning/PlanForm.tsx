@@ -30,7 +30,7 @@ const FIELDS = [
   'psdi.column',
 ];
 
-export interface PlanFormProps {
+interface PlanFormProps {
   products: readonly TrialProduct[];
   product: TrialProduct;
   onSelectProduct: (productId: string) => void;

@@ -17,7 +17,7 @@ import { StepProgress } from './StepProgress';
 import type { Plan } from './use-plan';
 import type { Progress } from './use-provisioning-events';
 
-export interface SingleProvisionProps {
+interface SingleProvisionProps {
   product: TrialProduct;
   plan: Plan;
   scan: Scan;

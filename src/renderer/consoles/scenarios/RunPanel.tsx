@@ -24,7 +24,7 @@ type Length = 'stopped' | 'cycles' | 'seconds';
 /** The duration offered when a count of connections cannot be reached. */
 const OFFERED_SECONDS = '30';
 
-export interface RunPanelProps {
+interface RunPanelProps {
   products: TrialProduct[];
   product: TrialProduct;
   onSelectProduct: (productId: string) => void;
