@@ -14,6 +14,7 @@ import {
 import { lintAgainstBoard, type BoardGatt } from '../../core/scenario/board-lint';
 import { setRules } from '../../core/scenario/rules';
 import type { Finding } from '../../core/scenario/schema';
+import { errorMessage } from '../../core/errors/message';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -178,7 +179,7 @@ export function parseJsonText(text: string): ParsedText {
   try {
     return { ok: true, value: JSON.parse(text) as Json };
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    return { ok: false, message: errorMessage(error) };
   }
 }
 
