@@ -1,13 +1,13 @@
 // The adapter and BLE process status: loaded once, then kept current by `ble:status` events
 // (mode switches, adapter state changes, crashes and restarts of the BLE process).
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { BleStatus } from '../../core/app/contracts/ble';
 import { useApi } from './api-context';
-import { useResource } from './use-resource';
+import { useLoad } from './use-load';
 
 export function useBleStatus() {
   const api = useApi();
-  const loaded = useResource(useCallback(() => api.ble.getStatus({}), [api]));
+  const loaded = useLoad((api) => api.ble.getStatus({}), []);
   const [live, setLive] = useState<BleStatus>();
   useEffect(() => api.on('ble:status', setLive), [api]);
   return {

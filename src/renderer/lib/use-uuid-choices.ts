@@ -1,18 +1,16 @@
 // The service UUIDs worth naming on a bench: each trial product's (a provisioned board
 // advertises it) and each provisioning profile's (a blank board waiting for provisioning).
 // Either list failing to load only means fewer names, so their errors are not shown here.
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { BoardGatt } from '../../core/scenario/board-lint';
-import { useApi } from './api-context';
 import { shownUuid } from './format';
-import { useResource } from './use-resource';
+import { useLoad } from './use-load';
 import type { UuidChoice } from '../components/ScanView';
 import { useNames } from './use-names';
 
 export function useUuidChoices(): UuidChoice[] {
-  const api = useApi();
-  const products = useResource(useCallback(() => api.things.listTrialProducts({}), [api]));
-  const profiles = useResource(useCallback(() => api.provisioning.listProfiles({}), [api]));
+  const products = useLoad((api) => api.things.listTrialProducts({}), []);
+  const profiles = useLoad((api) => api.provisioning.listProfiles({}), []);
   return useMemo(
     () =>
       merged([

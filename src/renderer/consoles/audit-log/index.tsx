@@ -1,6 +1,6 @@
 // The audit log: which PSDI went onto which board, for which product, by which station, and
 // how it ended. Searchable and paged; exported as CSV with the same filters.
-import { Fragment, useCallback, useId, useMemo, useState, type FormEvent } from 'react';
+import { Fragment, useId, useMemo, useState, type FormEvent } from 'react';
 import type { AuditRecordView } from '../../../core/app/contracts/ble';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -12,7 +12,7 @@ import { useApi } from '../../lib/api-context';
 import { downloadText } from '../../lib/files';
 import { formatTime } from '../../lib/format';
 import { useAction } from '../../lib/use-action';
-import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 import { RecordHistory } from '../../components/RecordHistory';
 import { RecordState } from '../../components/RecordState';
 
@@ -35,9 +35,9 @@ interface Filters {
 export function AuditLog() {
   const api = useApi();
   const id = useId();
-  const products = useResource(useCallback(() => api.things.listTrialProducts({}), [api]));
+  const products = useLoad((api) => api.things.listTrialProducts({}), []);
   // Every station that wrote to this log (one on this machine's log, several on a line's).
-  const line = useResource(useCallback(() => api.line.getStatus({}), [api]));
+  const line = useLoad((api) => api.line.getStatus({}), []);
   const [draft, setDraft] = useState<Filters>({
     productId: '',
     station: '',
@@ -55,11 +55,9 @@ export function AuditLog() {
     }),
     [applied],
   );
-  const page = useResource(
-    useCallback(
-      () => api.audit.search({ ...query, offset, limit: PAGE_SIZE }),
-      [api, query, offset],
-    ),
+  const page = useLoad(
+    (api) => api.audit.search({ ...query, offset, limit: PAGE_SIZE }),
+    [query, offset],
   );
   const exportCsv = useAction<{ fileName: string; rows: number }>();
 

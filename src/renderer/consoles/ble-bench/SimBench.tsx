@@ -9,6 +9,7 @@ import { TableHead } from '../../components/TableHead';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 import { FileButton } from '../../components/FileButton';
 
 const FIRST_ROWS = 50;
@@ -20,7 +21,7 @@ export function SimBench({ generation }: { generation: string }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- generation: read again on a new process
     useCallback(() => api.sim.listBoards({}), [api, generation]),
   );
-  const files = useResource(useCallback(() => api.sim.listBoardFiles({}), [api]));
+  const files = useLoad((api) => api.sim.listBoardFiles({}), []);
   const load = useAction<SimBoard[]>();
   const change = useAction<unknown>();
   const [builtIn, setBuiltIn] = useState('');

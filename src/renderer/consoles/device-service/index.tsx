@@ -1,16 +1,14 @@
 // Console for the platform's device service (docs/platform-api.md#things-endpoints): trial
 // products, their scenario sets, and device and link lookups.
-import { useCallback, useState } from 'react';
-import { useApi } from '../../lib/api-context';
-import { useResource } from '../../lib/use-resource';
+import { useState } from 'react';
+import { useLoad } from '../../lib/use-load';
 import { DeviceLookup } from './DeviceLookup';
 import { LinkLookup } from './LinkLookup';
 import { ScenarioSetEditor } from '../../components/scenario-set/ScenarioSetEditor';
 import { TrialProducts } from './TrialProducts';
 
 export function DeviceService() {
-  const api = useApi();
-  const products = useResource(useCallback(() => api.things.listTrialProducts({}), [api]));
+  const products = useLoad((api) => api.things.listTrialProducts({}), []);
   const [selectedId, setSelectedId] = useState<string>();
   const selected = products.value?.find((p) => p.id === selectedId);
 

@@ -1,6 +1,6 @@
 // Console for the embedded-app server API (docs/platform-api.md#embed): the channel's apps (up to
 // 30), add, partial update and delete, and the emulator's settings of the channel.
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { EMBED_APP_LIMIT, type EmbedApp } from '../../../core/platform/embed/schema';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyableId } from '../../components/CopyButton';
@@ -8,14 +8,14 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
 import { useApi } from '../../lib/api-context';
-import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 import { AddAppForm } from './AddAppForm';
 import { ChannelSettings } from './ChannelSettings';
 import { EditAppForm } from './EditAppForm';
 
 export function EmbeddedApps() {
   const api = useApi();
-  const apps = useResource(useCallback(() => api.embed.listApps({}), [api]));
+  const apps = useLoad((api) => api.embed.listApps({}), []);
   const [editing, setEditing] = useState<string>();
   const [pendingDelete, setPendingDelete] = useState<EmbedApp>();
   const list = apps.value?.apps;

@@ -1,11 +1,11 @@
 // Console for in-app purchase (docs/platform-api.md#iap): the emulator's store and buyer, the whole
 // purchase path (SDK steps, server reserve, payment, refund), the events arriving at this
 // app's receiver, and the webhook history.
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { Panel } from '../../components/Panel';
 import { ReceivedWebhooks } from '../../components/ReceivedWebhooks';
 import { useApi } from '../../lib/api-context';
-import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 import { useReceivedWebhooks } from '../../lib/use-webhooks';
 import { Buyer, type BuyerState } from './Buyer';
 import { History } from './History';
@@ -17,8 +17,8 @@ const PURCHASE_EVENTS = ['purchaseComplete', 'refundComplete'];
 
 export function InAppPurchase() {
   const api = useApi();
-  const setup = useResource(useCallback(() => api.iap.getSetup({}), [api]));
-  const orders = useResource(useCallback(() => api.iap.listOrders({}), [api]));
+  const setup = useLoad((api) => api.iap.getSetup({}), []);
+  const orders = useLoad((api) => api.iap.listOrders({}), []);
   const [buyer, setBuyer] = useState<BuyerState>();
   const receiver = useReceivedWebhooks();
 

@@ -1,18 +1,16 @@
 // Console for login and tokens (docs/platform-api.md#login): a guided login with the token's
 // lifecycle beside it, every operation on its own form, a local ID token inspector, and (on the
 // emulator) the channel and user data the platform has no API for.
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { LoadFailure } from '../../components/LoadFailure';
-import { useApi } from '../../lib/api-context';
-import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 import { EmulatorSetup } from './EmulatorSetup';
 import { GuidedFlow } from './GuidedFlow';
 import { IdTokenInspector } from './IdTokenInspector';
 import { OperationForms } from './OperationForms';
 
 export function Login() {
-  const api = useApi();
-  const context = useResource(useCallback(() => api.login.context({}), [api]));
+  const context = useLoad((api) => api.login.context({}), []);
   const [idToken, setIdToken] = useState<string>();
   const ctx = context.value;
   return (

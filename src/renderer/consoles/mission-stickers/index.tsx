@@ -1,19 +1,18 @@
 // Console for the partner messaging options of docs/platform-api.md#mission-stickers: mission
 // stickers (send a set, and on the emulator the sets, permissions and regions deciding the answer)
 // and the old mark-as-read.
-import { useCallback, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
-import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 import { StickerSets } from './StickerSets';
 
 export function MissionStickers() {
-  const api = useApi();
-  const state = useResource(useCallback(() => api.missionStickers.emulatorState({}), [api]));
+  const state = useLoad((api) => api.missionStickers.emulatorState({}), []);
   const users = (state.value?.users ?? []).map((u) => ({ value: u.userId, label: u.displayName }));
 
   return (

@@ -1,14 +1,14 @@
 // Console for module channels (docs/platform-api.md#modules): act as a module channel to attach,
 // detach, take and give back chat control and list attached bots, and watch the module events this
 // app's receiver gets. On the emulator it also sets up channels, accounts and their friends.
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { MODULE_EVENT_TYPES } from '../../../core/platform/modules/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { ReceivedWebhooks } from '../../components/ReceivedWebhooks';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
-import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 import { useReceivedWebhooks } from '../../lib/use-webhooks';
 import { Attach } from './Attach';
 import { BotList } from './BotList';
@@ -20,7 +20,7 @@ const MODULE_TYPES: readonly string[] = MODULE_EVENT_TYPES;
 
 export function ModuleChannels() {
   const api = useApi();
-  const state = useResource(useCallback(() => api.modules.emulatorState({}), [api]));
+  const state = useLoad((api) => api.modules.emulatorState({}), []);
   const receiver = useReceivedWebhooks();
   const useReceiver = useAction();
   const [picked, setPicked] = useState('');

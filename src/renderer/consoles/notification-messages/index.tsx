@@ -1,7 +1,7 @@
 // Console for notification messages by phone number (docs/platform-api.md#notifications): hash a
 // number, send template and flexible messages to the hash, read the day's counts; on the emulator,
 // seed the users behind phone numbers.
-import { useCallback, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { DeliveryCount } from '../../../core/platform/notifications/schema';
 import { CopyableId } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -10,14 +10,13 @@ import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
-import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 import { SelectField } from '../../components/SelectField';
 import { PhoneUsers } from './PhoneUsers';
 import { SendForm } from './SendForm';
 
 export function NotificationMessages() {
-  const api = useApi();
-  const state = useResource(useCallback(() => api.notifications.emulatorState({}), [api]));
+  const state = useLoad((api) => api.notifications.emulatorState({}), []);
   const [to, setTo] = useState('');
 
   return (

@@ -4,8 +4,8 @@ import { useCallback, useEffect, useState } from 'react';
 import type { TrialProduct } from '../../../core/platform/things/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { TrialProductsGate } from '../../components/TrialProductsGate';
-import { useApi } from '../../lib/api-context';
-import { useResource, type Resource } from '../../lib/use-resource';
+import type { Resource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 import { scanRestartKey, useBleStatus } from '../../lib/use-ble-status';
 import { useScan } from '../../lib/use-scan';
 import { useUuidChoices } from '../../lib/use-uuid-choices';
@@ -17,10 +17,9 @@ import { usePlan } from './use-plan';
 import { useProvisioningEvents, type ProvisioningEvents } from './use-provisioning-events';
 
 export function Provisioning() {
-  const api = useApi();
-  const products = useResource(useCallback(() => api.things.listTrialProducts({}), [api]));
-  const profiles = useResource(useCallback(() => api.provisioning.listProfiles({}), [api]));
-  const unfinished = useResource(useCallback(() => api.provisioning.listUnfinished({}), [api]));
+  const products = useLoad((api) => api.things.listTrialProducts({}), []);
+  const profiles = useLoad((api) => api.provisioning.listProfiles({}), []);
+  const unfinished = useLoad((api) => api.provisioning.listUnfinished({}), []);
   const [productId, setProductId] = useState<string>();
 
   return (

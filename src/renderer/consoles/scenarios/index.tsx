@@ -2,13 +2,13 @@
 // board from the live scan, edit the set with the board's GATT table linting it, dry-run the
 // saved set or the draft as the platform's client would, and read the timeline and the result
 // events; every run stays in the audit log.
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import type { ScannedDevice } from '../../../core/app/contracts/ble';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { TrialProductsGate } from '../../components/TrialProductsGate';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
-import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 import { scanRestartKey, useBleStatus } from '../../lib/use-ble-status';
 import { useScan } from '../../lib/use-scan';
 import {
@@ -22,7 +22,7 @@ import { useDryRun } from './use-dry-run';
 
 export function Scenarios() {
   const api = useApi();
-  const products = useResource(useCallback(() => api.things.listTrialProducts({}), [api]));
+  const products = useLoad((api) => api.things.listTrialProducts({}), []);
   const [productId, setProductId] = useState<string>();
   const ble = useBleStatus();
   const ready = ble.status?.adapterState === 'poweredOn';

@@ -1,7 +1,7 @@
 // Console for service messages (docs/platform-api.md#service-messages): issue a notification token
 // from a user's access token, send templated messages with it (each send renews it, five at most,
 // one year), and see what the emulator delivered.
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import type { NotificationToken } from '../../../core/platform/service-messages/schema';
 import { CopyableId } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -10,7 +10,7 @@ import { TableHead } from '../../components/TableHead';
 import { useApi } from '../../lib/api-context';
 import { formatTime } from '../../lib/format';
 import { useAction } from '../../lib/use-action';
-import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 import { SendForm } from './SendForm';
 import { TokenSetup } from './TokenSetup';
 
@@ -22,8 +22,8 @@ interface Sent {
 
 export function ServiceMessages() {
   const api = useApi();
-  const templates = useResource(useCallback(() => api.serviceMessages.listTemplates({}), [api]));
-  const delivered = useResource(useCallback(() => api.serviceMessages.listSent({}), [api]));
+  const templates = useLoad((api) => api.serviceMessages.listTemplates({}), []);
+  const delivered = useLoad((api) => api.serviceMessages.listSent({}), []);
   const [userToken, setUserToken] = useState('');
   const [channelToken, setChannelToken] = useState<string>();
   const [token, setToken] = useState<NotificationToken>();

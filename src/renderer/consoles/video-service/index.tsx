@@ -1,7 +1,7 @@
 // Console for the video service (docs/platform-api.md#video): search clips, see what people
 // searched in the last hour, and browse the curated catalogue with thumbnails as the user would see
 // them.
-import { useCallback, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import type { z } from 'zod';
 import type { searchSchema } from '../../../core/platform/video/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -10,7 +10,7 @@ import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
-import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 import { Browse } from './Browse';
 import { ClipGrid } from './ClipGrid';
 
@@ -18,7 +18,7 @@ export function VideoService() {
   const api = useApi();
   const search = useAction<z.output<typeof searchSchema>>();
   const fields = useFields({ query: '' }, search.error);
-  const ranking = useResource(useCallback(() => api.video.searchRanking({}), [api]));
+  const ranking = useLoad((api) => api.video.searchRanking({}), []);
   const { reload } = ranking;
 
   async function submit(event: FormEvent) {
