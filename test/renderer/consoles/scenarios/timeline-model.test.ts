@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ScenarioResult, TimelineEvent } from '../../../src/core/scenario/schema';
+import type { ScenarioResult, TimelineEvent } from '../../../../src/core/scenario/schema';
 import {
   badgesThatFit,
   badgeWidth,
@@ -17,7 +17,7 @@ import {
   visibleRange,
   type LinkItem,
   type TimelineScenario,
-} from '../../../src/renderer/consoles/scenarios/timeline-model';
+} from '../../../../src/renderer/consoles/scenarios/timeline-model';
 
 const SERVICE = '6e400001-b5a3-f393-e0a9-e50e24dcca9e';
 const LED = '6e400002-b5a3-f393-e0a9-e50e24dcca9e';
