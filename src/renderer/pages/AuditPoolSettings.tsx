@@ -9,13 +9,16 @@ import { useApi } from '../lib/api-context';
 import { useAction } from '../lib/use-action';
 import { useFields } from '../lib/use-fields';
 import { useLoad } from '../lib/use-load';
+import { LoadFailure } from '../components/LoadFailure';
 
 export function AuditPoolSettings() {
   const settings = useLoad((api) => api.line.getSettings({}), []);
   const view = settings.value;
   return (
     <Panel title="Audit and PSDI pool" testId="audit-pool">
-      <ErrorNotice error={settings.error} />
+      {settings.error !== undefined && (
+        <LoadFailure error={settings.error} onRetry={settings.reload} />
+      )}
       {!view ? (
         <p className="note" role="status">
           Loading…

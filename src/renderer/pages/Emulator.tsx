@@ -63,7 +63,7 @@ export function Emulator() {
           {state.loading ? 'Refreshing…' : 'Refresh'}
         </button>
       </header>
-      {state.error !== undefined && <ErrorNotice error={state.error} />}
+      {state.error !== undefined && <LoadFailure error={state.error} onRetry={state.reload} />}
       <div className="columns">
         <Overview state={s} onChanged={state.reload} />
         <Channels channels={s.channels} />

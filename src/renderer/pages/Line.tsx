@@ -3,11 +3,11 @@
 // station that holds each — and this station's own batches, including one held because the
 // log went away.
 import { useEffect } from 'react';
-import { ErrorNotice } from '../components/ErrorNotice';
 import { Panel } from '../components/Panel';
 import { TableHead } from '../components/TableHead';
 import { formatTime } from '../lib/format';
 import { useLoad } from '../lib/use-load';
+import { LoadFailure } from '../components/LoadFailure';
 
 /** Polling, not LISTEN/NOTIFY: the same page serves SQLite, and 2 s is live enough for people. */
 const LINE_POLL_MS = 2_000;
@@ -39,7 +39,7 @@ export function Line() {
             : 'Loading…'}
         </p>
       </header>
-      <ErrorNotice error={status.error} />
+      {status.error !== undefined && <LoadFailure error={status.error} onRetry={status.reload} />}
 
       <Panel title="Stations" testId="line-stations">
         {line && line.stations.length === 0 ? (

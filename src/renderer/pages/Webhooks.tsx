@@ -129,7 +129,9 @@ function EmulatorWebhooks() {
           </button>
         }
       >
-        {deliveries.error !== undefined && <ErrorNotice error={deliveries.error} />}
+        {deliveries.error !== undefined && (
+          <LoadFailure error={deliveries.error} onRetry={deliveries.reload} />
+        )}
         {(deliveries.value ?? []).length === 0 ? (
           <p className="note empty">The emulator has sent no webhooks yet.</p>
         ) : (

@@ -15,6 +15,7 @@ import { useAction } from '../../lib/use-action';
 import { useLoad } from '../../lib/use-load';
 import { RecordHistory } from '../../components/RecordHistory';
 import { RecordState } from '../../components/RecordState';
+import { LoadFailure } from '../../components/LoadFailure';
 
 const PAGE_SIZE = 50;
 const STATES: AuditRecordView['state'][] = [
@@ -178,7 +179,7 @@ export function AuditLog() {
           )}
         </form>
         <ErrorNotice error={exportCsv.error} />
-        <ErrorNotice error={page.error} />
+        {page.error !== undefined && <LoadFailure error={page.error} onRetry={page.reload} />}
         {page.value && items.length === 0 ? (
           <p className="note empty">No records match.</p>
         ) : (

@@ -11,6 +11,7 @@ import { useAction } from '../../lib/use-action';
 import { useResource } from '../../lib/use-resource';
 import { useLoad } from '../../lib/use-load';
 import { FileButton } from '../../components/FileButton';
+import { LoadFailure } from '../../components/LoadFailure';
 
 const FIRST_ROWS = 50;
 
@@ -117,8 +118,8 @@ export function SimBench({ generation }: { generation: string }) {
         )}
         <ErrorNotice error={load.error} testId="board-file-error" />
       </form>
-      <ErrorNotice error={files.error} />
-      <ErrorNotice error={boards.error} />
+      {files.error !== undefined && <LoadFailure error={files.error} onRetry={files.reload} />}
+      {boards.error !== undefined && <LoadFailure error={boards.error} onRetry={boards.reload} />}
       <ErrorNotice error={change.error} testId="sim-board-error" />
       {list.length === 0 ? (
         <p className="note empty">No boards on the bench. Load a board file.</p>

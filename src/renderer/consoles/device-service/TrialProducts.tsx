@@ -16,6 +16,7 @@ import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
 import type { Resource } from '../../lib/use-resource';
+import { LoadFailure } from '../../components/LoadFailure';
 
 interface TrialProductsProps {
   products: Resource<TrialProduct[]>;
@@ -56,7 +57,9 @@ export function TrialProducts({ products, selectedId, onSelect }: TrialProductsP
         }}
       />
 
-      {products.error !== undefined && <ErrorNotice error={products.error} />}
+      {products.error !== undefined && (
+        <LoadFailure error={products.error} onRetry={products.reload} />
+      )}
       {!list ? (
         products.error === undefined && (
           <p className="note" role="status">

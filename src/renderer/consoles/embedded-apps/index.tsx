@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { EMBED_APP_LIMIT, type EmbedApp } from '../../../core/platform/embed/schema';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyableId } from '../../components/CopyButton';
-import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
 import { useApi } from '../../lib/api-context';
@@ -12,6 +11,7 @@ import { useLoad } from '../../lib/use-load';
 import { AddAppForm } from './AddAppForm';
 import { ChannelSettings } from './ChannelSettings';
 import { EditAppForm } from './EditAppForm';
+import { LoadFailure } from '../../components/LoadFailure';
 
 export function EmbeddedApps() {
   const api = useApi();
@@ -44,7 +44,7 @@ export function EmbeddedApps() {
         }
       >
         <AddAppForm onAdded={apps.reload} />
-        {apps.error !== undefined && <ErrorNotice error={apps.error} />}
+        {apps.error !== undefined && <LoadFailure error={apps.error} onRetry={apps.reload} />}
         {list && list.length === 0 && (
           <p className="note empty" data-testid="embed-apps-empty">
             No app on this channel (the platform answers 404 to the list).

@@ -10,6 +10,7 @@ import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
 import { useLoad } from '../../lib/use-load';
 import { StickerSets } from './StickerSets';
+import { LoadFailure } from '../../components/LoadFailure';
 
 export function MissionStickers() {
   const state = useLoad((api) => api.missionStickers.emulatorState({}), []);
@@ -23,6 +24,7 @@ export function MissionStickers() {
           Give a sticker set to a user who completed a mission; mark a user’s messages read.
         </p>
       </header>
+      {state.error !== undefined && <LoadFailure error={state.error} onRetry={state.reload} />}
       <SendSet
         users={users}
         sets={(state.value?.sets ?? []).map((s) => ({ value: s.productId, label: s.name }))}

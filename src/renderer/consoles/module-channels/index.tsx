@@ -15,6 +15,7 @@ import { BotList } from './BotList';
 import { ChatControl } from './ChatControl';
 import { EmulatorSetup } from './EmulatorSetup';
 import { SelectField } from '../../components/SelectField';
+import { LoadFailure } from '../../components/LoadFailure';
 
 const MODULE_TYPES: readonly string[] = MODULE_EVENT_TYPES;
 
@@ -44,6 +45,7 @@ export function ModuleChannels() {
           Attach a module to an account, switch chat control, list bots, watch module events.
         </p>
       </header>
+      {state.error !== undefined && <LoadFailure error={state.error} onRetry={state.reload} />}
       {state.value && <EmulatorSetup state={state.value} onChange={state.reload} />}
       <Panel title="Acting as">
         {state.value ? (

@@ -14,6 +14,7 @@ import { useLoad } from '../../lib/use-load';
 import { SelectField } from '../../components/SelectField';
 import { PhoneUsers } from './PhoneUsers';
 import { SendForm } from './SendForm';
+import { LoadFailure } from '../../components/LoadFailure';
 
 export function NotificationMessages() {
   const state = useLoad((api) => api.notifications.emulatorState({}), []);
@@ -28,6 +29,7 @@ export function NotificationMessages() {
         </p>
       </header>
       <HashPhone onUse={setTo} />
+      {state.error !== undefined && <LoadFailure error={state.error} onRetry={state.reload} />}
       {state.value && (
         <PhoneUsers
           users={state.value.users}

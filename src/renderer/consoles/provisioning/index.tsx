@@ -15,6 +15,7 @@ import { SingleProvision } from './SingleProvision';
 import { UnfinishedRecords } from './UnfinishedRecords';
 import { usePlan } from './use-plan';
 import { useProvisioningEvents, type ProvisioningEvents } from './use-provisioning-events';
+import { LoadFailure } from '../../components/LoadFailure';
 
 export function Provisioning() {
   const products = useLoad((api) => api.things.listTrialProducts({}), []);
@@ -49,7 +50,9 @@ export function Provisioning() {
           );
         }}
       </TrialProductsGate>
-      <ErrorNotice error={profiles.error} />
+      {profiles.error !== undefined && (
+        <LoadFailure error={profiles.error} onRetry={profiles.reload} />
+      )}
     </div>
   );
 }

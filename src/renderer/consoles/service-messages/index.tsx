@@ -13,6 +13,7 @@ import { useAction } from '../../lib/use-action';
 import { useLoad } from '../../lib/use-load';
 import { SendForm } from './SendForm';
 import { TokenSetup } from './TokenSetup';
+import { LoadFailure } from '../../components/LoadFailure';
 
 interface Sent {
   templateName: string;
@@ -104,7 +105,9 @@ export function ServiceMessages() {
             }}
           />
         )}
-        {templates.error !== undefined && <ErrorNotice error={templates.error} />}
+        {templates.error !== undefined && (
+          <LoadFailure error={templates.error} onRetry={templates.reload} />
+        )}
         {sends.length > 0 && (
           <table className="grid" aria-label="Sends with this token" data-testid="sm-sends">
             <TableHead columns={['#', 'Template', 'Token', 'Remaining', 'Expires in (s)']} />
@@ -130,7 +133,9 @@ export function ServiceMessages() {
           </button>
         }
       >
-        {delivered.error !== undefined && <ErrorNotice error={delivered.error} />}
+        {delivered.error !== undefined && (
+          <LoadFailure error={delivered.error} onRetry={delivered.reload} />
+        )}
         {delivered.value && delivered.value.length === 0 && (
           <p className="note empty">No service message sent yet.</p>
         )}
