@@ -18,7 +18,11 @@ export default tseslint.config(
     files: ['src/renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // useLoad (lib/use-load.ts) takes a deps list like useEffect; check it the same way.
+      'react-hooks/exhaustive-deps': ['warn', { additionalHooks: '^useLoad$' }],
+    },
   },
   {
     files: ['src/core/**/*.ts'],

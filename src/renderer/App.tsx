@@ -5,20 +5,18 @@ import { EnvironmentSwitcher } from './components/EnvironmentSwitcher';
 import { LoadFailure } from './components/LoadFailure';
 import { Sidebar } from './components/Sidebar';
 import { StatusBar } from './components/StatusBar';
-import { useApi } from './lib/api-context';
 import { NavigateContext } from './lib/navigation';
 import { useActivityFeed } from './lib/use-activity';
-import { useResource } from './lib/use-resource';
+import { useLoad } from './lib/use-load';
 import { PAGE_GROUPS, START_PAGE } from './pages';
 import { Settings } from './pages/Settings';
 
 const PAGES = new Map(PAGE_GROUPS.flatMap((g) => g.pages).map((p) => [p.id, p]));
 
 export function App() {
-  const api = useApi();
   const [page, setPage] = useState(START_PAGE);
-  const environments = useResource(useCallback(() => api.settings.listEnvironments({}), [api]));
-  const status = useResource(useCallback(() => api.app.getStatus({}), [api]));
+  const environments = useLoad((api) => api.settings.listEnvironments({}), []);
+  const status = useLoad((api) => api.app.getStatus({}), []);
   const feed = useActivityFeed();
   const activeId = environments.value?.activeId;
   const render = PAGES.get(page)?.render;

@@ -1,31 +1,30 @@
 // Every page of the app, grouped as the sidebar shows them: the bench first, the API consoles
-// below it, then the app's own pages. A page without a component is listed, disabled, so users
-// see where things will go; a new console is one line here.
+// below it, then the app's own pages. A new console is one line here.
 import type { ReactNode } from 'react';
-import { AuditLog } from './consoles/AuditLog';
-import { BleBench } from './consoles/BleBench';
-import { CommonProfile } from './consoles/CommonProfile';
-import { DeviceService } from './consoles/DeviceService';
-import { EmbeddedApps } from './consoles/EmbeddedApps';
-import { InAppPurchase } from './consoles/InAppPurchase';
-import { Login } from './consoles/Login';
-import { MissionStickers } from './consoles/MissionStickers';
-import { ModuleChannels } from './consoles/ModuleChannels';
-import { NotificationMessages } from './consoles/NotificationMessages';
-import { Provisioning } from './consoles/Provisioning';
-import { Scenarios } from './consoles/Scenarios';
-import { ServiceMessages } from './consoles/ServiceMessages';
-import { VideoService } from './consoles/VideoService';
+import { AuditLog } from './consoles/audit-log';
+import { BleBench } from './consoles/ble-bench';
+import { CommonProfile } from './consoles/common-profile';
+import { DeviceService } from './consoles/device-service';
+import { EmbeddedApps } from './consoles/embedded-apps';
+import { InAppPurchase } from './consoles/in-app-purchase';
+import { Login } from './consoles/login';
+import { MissionStickers } from './consoles/mission-stickers';
+import { ModuleChannels } from './consoles/module-channels';
+import { NotificationMessages } from './consoles/notification-messages';
+import { Provisioning } from './consoles/provisioning';
+import { Scenarios } from './consoles/scenarios';
+import { ServiceMessages } from './consoles/service-messages';
+import { VideoService } from './consoles/video-service';
 import { Emulator } from './pages/Emulator';
 import { Line } from './pages/Line';
 import { Start } from './pages/Start';
 import { Webhooks } from './pages/Webhooks';
 
-export const SETTINGS_PAGE = 'settings';
+const SETTINGS_PAGE = 'settings';
 /** The page the app opens on: the bench workflow and where each step stands. */
 export const START_PAGE = 'start';
 
-export interface PageEntry {
+interface PageEntry {
   id: string;
   label: string;
   /** Pages that take no props; Settings is wired by the shell, which owns what it needs. */

@@ -10,6 +10,7 @@ import {
   type OperationName,
   type Result,
 } from '../core/app/contract';
+import { errorMessage } from '../core/errors/message';
 
 declare global {
   interface Window {
@@ -41,7 +42,7 @@ async function invoke(name: OperationName, input: unknown): Promise<Result<unkno
   } catch (error) {
     return failure({
       code: 'unreachable',
-      message: `The bench server did not answer: ${error instanceof Error ? error.message : String(error)}`,
+      message: `The bench server did not answer: ${errorMessage(error)}`,
     });
   }
   // The envelope is the answer whatever the HTTP status; anything else means a broken server.
@@ -123,7 +124,7 @@ class EventSocket {
   }
 }
 
-export function httpTransport(): Transport {
+function httpTransport(): Transport {
   const socket = new EventSocket();
   return { invoke, subscribe: (event, handler) => socket.subscribe(event, handler) };
 }

@@ -22,7 +22,7 @@ export interface BytesText {
   text: string;
 }
 
-export interface BytesInputProps extends Omit<
+interface BytesInputProps extends Omit<
   InputHTMLAttributes<HTMLInputElement>,
   'onChange' | 'value'
 > {
@@ -48,7 +48,7 @@ const PLACEHOLDERS: Record<ByteFormat, string> = {
  * Switching the format rewrites the same bytes in the new one, as nRF Connect does; text that
  * is not bytes yet, or bytes that are not UTF-8, stay as typed.
  */
-export function switchFormat(value: BytesText, format: ByteFormat): BytesText {
+function switchFormat(value: BytesText, format: ByteFormat): BytesText {
   const parsed = parseBytes(value.text, value.format);
   const text = parsed.ok ? formatBytes(parsed.bytes, format) : undefined;
   return { format, text: text ?? value.text };

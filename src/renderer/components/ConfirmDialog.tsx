@@ -6,7 +6,7 @@ import { useAction } from '../lib/use-action';
 import { ErrorNotice } from './ErrorNotice';
 import { Modal } from './Modal';
 
-export interface ConfirmDialogProps {
+interface ConfirmDialogProps {
   title: string;
   children: ReactNode;
   confirmLabel: string;

@@ -4,7 +4,7 @@ import { useApi } from '../lib/api-context';
 import { useAction } from '../lib/use-action';
 import { ErrorNotice } from './ErrorNotice';
 
-export interface EnvironmentSwitcherProps {
+interface EnvironmentSwitcherProps {
   activeId: string | undefined;
   environments: readonly EnvironmentView[];
   onSwitched: () => void;

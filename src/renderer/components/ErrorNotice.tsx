@@ -3,7 +3,7 @@
 import { fieldInWords, fieldSentence } from '../../core/platform/field-names';
 import { toAppError } from '../lib/errors';
 
-export interface ErrorNoticeProps {
+interface ErrorNoticeProps {
   error: unknown;
   /** Fields the surrounding form shows at their inputs; the rest are listed here. */
   shownFields?: readonly string[];

@@ -2,7 +2,7 @@
 // where Escape means "dismiss". Confirmations and the simulated SDK screens are built on it.
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
-export interface ModalProps {
+interface ModalProps {
   title: string;
   /** Escape, or the browser closing the dialog. */
   onDismiss: () => void;

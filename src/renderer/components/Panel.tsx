@@ -2,7 +2,7 @@
 // also holds whatever acts on the whole section (refresh, clear, a count).
 import { useId, type ReactNode } from 'react';
 
-export interface PanelProps {
+interface PanelProps {
   title: ReactNode;
   /** Shown in the header after the title. */
   actions?: ReactNode;

@@ -4,7 +4,7 @@ import type { AppStatus } from '../../core/app/contract';
 import type { Activity } from '../../core/emulator/schema';
 import { toAppError } from '../lib/errors';
 
-export interface StatusBarProps {
+interface StatusBarProps {
   status: AppStatus | undefined;
   statusError: unknown;
   requestCount: number;

@@ -1,6 +1,6 @@
 // A data table's column headings. The row buttons' column is named only for screen readers:
 // on screen the buttons say what they do.
-export interface TableHeadProps {
+interface TableHeadProps {
   columns: readonly string[];
   /** Adds the last column, holding each row's buttons. */
   rowActions?: boolean;

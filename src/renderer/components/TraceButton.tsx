@@ -7,9 +7,9 @@ import { downloadBase64 } from '../lib/files';
 import { useAction } from '../lib/use-action';
 import { ErrorNotice } from './ErrorNotice';
 
-export const TRACE_MARGIN_MS = 2_000;
+const TRACE_MARGIN_MS = 2_000;
 
-export interface TraceButtonProps {
+interface TraceButtonProps {
   /** Read on click: a window that ends "now" ends when the user asks. */
   span: () => { from: number; to: number };
   /** What the window was, in the file name: lowercase letters, digits and dashes. */

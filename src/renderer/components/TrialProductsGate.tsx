@@ -7,7 +7,7 @@ import type { Resource } from '../lib/use-resource';
 import { LoadFailure } from './LoadFailure';
 import { Panel } from './Panel';
 
-export interface TrialProductsGateProps {
+interface TrialProductsGateProps {
   products: Resource<TrialProduct[]>;
   /** The panel shown when there are none. */
   title: string;

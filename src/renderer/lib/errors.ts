@@ -1,12 +1,13 @@
 // Reading the errors the API throws: AppError carries field-named details, a platform status
 // and request id; anything else (a bug, a dropped connection) is shown by its message.
 import { AppError } from '../../core/app/api';
+import { errorMessage } from '../../core/errors/message';
 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   return new AppError({
     code: 'internal',
-    message: error instanceof Error ? error.message : String(error),
+    message: errorMessage(error),
   });
 }
 

@@ -14,9 +14,10 @@ import {
 import { lintAgainstBoard, type BoardGatt } from '../../core/scenario/board-lint';
 import { setRules } from '../../core/scenario/rules';
 import type { Finding } from '../../core/scenario/schema';
+import { errorMessage } from '../../core/errors/message';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
 export type JsonPath = readonly (string | number)[];
 
 export const TRIGGER_FIELDS = {
@@ -172,13 +173,13 @@ export function formatJson(value: Json): string {
   return JSON.stringify(value, null, 2);
 }
 
-export type ParsedText = { ok: true; value: Json } | { ok: false; message: string };
+type ParsedText = { ok: true; value: Json } | { ok: false; message: string };
 
 export function parseJsonText(text: string): ParsedText {
   try {
     return { ok: true, value: JSON.parse(text) as Json };
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    return { ok: false, message: errorMessage(error) };
   }
 }
 

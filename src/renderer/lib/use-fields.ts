@@ -58,7 +58,7 @@ export function useReveal() {
 }
 
 /** A problem a field's text has, checked in the form before anything is sent. */
-export type FieldRule = (text: string) => string | undefined;
+type FieldRule = (text: string) => string | undefined;
 
 /**
  * A form's text inputs, each named for the API field it fills, so each input can show the

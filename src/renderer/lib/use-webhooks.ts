@@ -3,13 +3,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ReceivedWebhook } from '../../core/webhooks/schema';
 import { useApi } from './api-context';
-import { useResource } from './use-resource';
+import { useLoad } from './use-load';
 
 const KEEP = 500;
 
 export function useReceivedWebhooks() {
   const api = useApi();
-  const receiver = useResource(useCallback(() => api.webhooks.getReceiver({}), [api]));
+  const receiver = useLoad((api) => api.webhooks.getReceiver({}), []);
   const [live, setLive] = useState<ReceivedWebhook[]>([]);
   const [clearedAt, setClearedAt] = useState(0);
 

@@ -1,22 +1,24 @@
 // Settings → Audit and PSDI pool: this machine's log (SQLite) or a line's shared PostgreSQL,
 // the station's name, and the one-time copy of local records to the shared log. The password
 // is write-only like every secret: the app only says whether one is stored.
-import { useCallback, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Panel } from '../components/Panel';
 import { TextField } from '../components/TextField';
 import { useApi } from '../lib/api-context';
 import { useAction } from '../lib/use-action';
 import { useFields } from '../lib/use-fields';
-import { useResource } from '../lib/use-resource';
+import { useLoad } from '../lib/use-load';
+import { LoadFailure } from '../components/LoadFailure';
 
 export function AuditPoolSettings() {
-  const api = useApi();
-  const settings = useResource(useCallback(() => api.line.getSettings({}), [api]));
+  const settings = useLoad((api) => api.line.getSettings({}), []);
   const view = settings.value;
   return (
     <Panel title="Audit and PSDI pool" testId="audit-pool">
-      <ErrorNotice error={settings.error} />
+      {settings.error !== undefined && (
+        <LoadFailure error={settings.error} onRetry={settings.reload} />
+      )}
       {!view ? (
         <p className="note" role="status">
           Loading…

@@ -14,7 +14,7 @@ import { formatClockTime, formatDuration, formatTime } from '../lib/format';
 import { useAction } from '../lib/use-action';
 import { useActivityFeed } from '../lib/use-activity';
 import { useFields } from '../lib/use-fields';
-import { useResource } from '../lib/use-resource';
+import { useLoad } from '../lib/use-load';
 
 const CLOCK_STEPS: { label: string; ms: number }[] = [
   { label: '+1 min', ms: 60_000 },
@@ -26,11 +26,8 @@ const CLOCK_STEPS: { label: string; ms: number }[] = [
 const LOG_LIMIT = 300;
 
 export function Emulator() {
-  const api = useApi();
-  const state = useResource(useCallback(() => api.emulator.getState({}), [api]));
-  const products = useResource(
-    useCallback(() => api.things.listTrialProducts({}).catch(() => []), [api]),
-  );
+  const state = useLoad((api) => api.emulator.getState({}), []);
+  const products = useLoad((api) => api.things.listTrialProducts({}).catch(() => []), []);
   const [live, setLive] = useState<Activity[]>([]);
   useActivityFeed(
     useCallback(
@@ -66,7 +63,7 @@ export function Emulator() {
           {state.loading ? 'Refreshing…' : 'Refresh'}
         </button>
       </header>
-      {state.error !== undefined && <ErrorNotice error={state.error} />}
+      {state.error !== undefined && <LoadFailure error={state.error} onRetry={state.reload} />}
       <div className="columns">
         <Overview state={s} onChanged={state.reload} />
         <Channels channels={s.channels} />

@@ -2,21 +2,19 @@
 // verified in the last hour, boards in flight, failures by step, unfinished records and the
 // station that holds each — and this station's own batches, including one held because the
 // log went away.
-import { useCallback, useEffect } from 'react';
-import { ErrorNotice } from '../components/ErrorNotice';
+import { useEffect } from 'react';
 import { Panel } from '../components/Panel';
 import { TableHead } from '../components/TableHead';
-import { useApi } from '../lib/api-context';
 import { formatTime } from '../lib/format';
-import { useResource } from '../lib/use-resource';
+import { useLoad } from '../lib/use-load';
+import { LoadFailure } from '../components/LoadFailure';
 
 /** Polling, not LISTEN/NOTIFY: the same page serves SQLite, and 2 s is live enough for people. */
-export const LINE_POLL_MS = 2_000;
+const LINE_POLL_MS = 2_000;
 
 export function Line() {
-  const api = useApi();
-  const status = useResource(useCallback(() => api.line.getStatus({}), [api]));
-  const batches = useResource(useCallback(() => api.provisioning.listBatches({}), [api]));
+  const status = useLoad((api) => api.line.getStatus({}), []);
+  const batches = useLoad((api) => api.provisioning.listBatches({}), []);
   const { reload: reloadStatus } = status;
   const { reload: reloadBatches } = batches;
   useEffect(() => {
@@ -41,7 +39,7 @@ export function Line() {
             : 'Loading…'}
         </p>
       </header>
-      <ErrorNotice error={status.error} />
+      {status.error !== undefined && <LoadFailure error={status.error} onRetry={status.reload} />}
 
       <Panel title="Stations" testId="line-stations">
         {line && line.stations.length === 0 ? (

@@ -15,7 +15,7 @@ import { maskedSecret, type SecretView } from '../lib/format';
 import { useAction } from '../lib/use-action';
 import { useFields } from '../lib/use-fields';
 
-export interface SettingsProps {
+interface SettingsProps {
   activeId: string;
   environments: readonly EnvironmentView[];
   status: AppStatus | undefined;

@@ -1,13 +1,13 @@
 // The page the app opens on: the bench workflow (product → provision → dry run → upload), each
 // step with its state as the contract reports it and a link to the page that does it.
-import { useCallback, type MouseEvent } from 'react';
+import type { MouseEvent } from 'react';
 import type { ScenarioSet } from '../../core/platform/things/schema';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { useApi } from '../lib/api-context';
 import { isNotFound } from '../lib/errors';
 import { formatTime } from '../lib/format';
 import { useNavigate } from '../lib/navigation';
-import { useResource, type Resource } from '../lib/use-resource';
+import type { Resource } from '../lib/use-resource';
+import { useLoad } from '../lib/use-load';
 
 interface Step {
   id: string;
@@ -20,70 +20,59 @@ interface Step {
 }
 
 export function Start() {
-  const api = useApi();
-  const products = useResource(
-    useCallback(async () => {
-      const list = await api.things.listTrialProducts({});
-      const n = list.length;
-      return {
-        text: n === 0 ? 'No trial product yet' : `${n} trial product${n === 1 ? '' : 's'}`,
-        done: n > 0,
-      };
-    }, [api]),
-  );
-  const provisioned = useResource(
-    useCallback(async () => {
-      const { total } = await api.audit.search({ states: ['verified'], limit: 1 });
-      return {
-        text:
-          total === 0
-            ? 'No board verified yet'
-            : `${total} board${total === 1 ? '' : 's'} verified`,
-        done: total > 0,
-      };
-    }, [api]),
-  );
-  const dryRun = useResource(
-    useCallback(async () => {
-      const [last] = (await api.scenarios.listRuns({ limit: 1 })).items;
-      if (!last) return { text: 'No dry run yet', done: false };
-      const outcome =
-        last.status !== 'finished'
-          ? last.status
-          : last.failures > 0
-            ? `${last.failures} of ${last.results} failed`
-            : last.results > 0
-              ? 'SUCCESS'
-              : 'no results';
-      return {
-        text: `Last dry run ${outcome}`,
-        detail: `${last.productName} on ${last.boardName}, ${formatTime(last.startedAt)}`,
-        done: last.status === 'finished' && last.results > 0 && last.failures === 0,
-      };
-    }, [api]),
-  );
-  const uploaded = useResource(
-    useCallback(async () => {
-      const productList = await api.things.listTrialProducts({});
-      // The platform keeps one set per product; the newest save is the one to show.
-      const sets = await Promise.all(productList.map((p) => savedSet(p.id)));
-      const newest = sets
-        .filter((s): s is ScenarioSet => s !== null)
-        .sort((a, b) => b.updatedAt - a.updatedAt)[0];
-      if (!newest) return { text: 'No scenario set saved yet', done: false };
-      const name = productList.find((p) => p.id === newest.productId)?.name ?? newest.productId;
-      return { text: `Scenario set saved rev ${newest.revision}`, detail: name, done: true };
+  const products = useLoad(async (api) => {
+    const list = await api.things.listTrialProducts({});
+    const n = list.length;
+    return {
+      text: n === 0 ? 'No trial product yet' : `${n} trial product${n === 1 ? '' : 's'}`,
+      done: n > 0,
+    };
+  }, []);
+  const provisioned = useLoad(async (api) => {
+    const { total } = await api.audit.search({ states: ['verified'], limit: 1 });
+    return {
+      text:
+        total === 0 ? 'No board verified yet' : `${total} board${total === 1 ? '' : 's'} verified`,
+      done: total > 0,
+    };
+  }, []);
+  const dryRun = useLoad(async (api) => {
+    const [last] = (await api.scenarios.listRuns({ limit: 1 })).items;
+    if (!last) return { text: 'No dry run yet', done: false };
+    const outcome =
+      last.status !== 'finished'
+        ? last.status
+        : last.failures > 0
+          ? `${last.failures} of ${last.results} failed`
+          : last.results > 0
+            ? 'SUCCESS'
+            : 'no results';
+    return {
+      text: `Last dry run ${outcome}`,
+      detail: `${last.productName} on ${last.boardName}, ${formatTime(last.startedAt)}`,
+      done: last.status === 'finished' && last.results > 0 && last.failures === 0,
+    };
+  }, []);
+  const uploaded = useLoad(async (api) => {
+    const productList = await api.things.listTrialProducts({});
+    // The platform keeps one set per product; the newest save is the one to show.
+    const sets = await Promise.all(productList.map((p) => savedSet(p.id)));
+    const newest = sets
+      .filter((s): s is ScenarioSet => s !== null)
+      .sort((a, b) => b.updatedAt - a.updatedAt)[0];
+    if (!newest) return { text: 'No scenario set saved yet', done: false };
+    const name = productList.find((p) => p.id === newest.productId)?.name ?? newest.productId;
+    return { text: `Scenario set saved rev ${newest.revision}`, detail: name, done: true };
 
-      async function savedSet(productId: string): Promise<ScenarioSet | null> {
-        try {
-          return await api.things.getScenarioSet({ productId });
-        } catch (error) {
-          if (isNotFound(error)) return null;
-          throw error;
-        }
+    async function savedSet(productId: string): Promise<ScenarioSet | null> {
+      try {
+        return await api.things.getScenarioSet({ productId });
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
       }
-    }, [api]),
-  );
+    }
+  }, []);
 
   const steps: Step[] = [
     {

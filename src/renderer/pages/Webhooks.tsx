@@ -1,6 +1,5 @@
 // Webhooks both ways: the app's own receiver (URL to give a sender, what arrived, verified or
 // not) and the embedded emulator's channels (where each sends, a test send, every delivery).
-import { useCallback } from 'react';
 import { IdFact } from '../components/CopyButton';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { LoadFailure } from '../components/LoadFailure';
@@ -10,7 +9,7 @@ import { TableHead } from '../components/TableHead';
 import { useApi } from '../lib/api-context';
 import { formatTime } from '../lib/format';
 import { useAction } from '../lib/use-action';
-import { useResource } from '../lib/use-resource';
+import { useLoad } from '../lib/use-load';
 import { useReceivedWebhooks } from '../lib/use-webhooks';
 
 const DELIVERY_TONE = { SUCCESS: 'good', FAILED: 'bad', PENDING: 'warn' } as const;
@@ -60,10 +59,8 @@ export function Webhooks() {
 
 function EmulatorWebhooks() {
   const api = useApi();
-  const urls = useResource(useCallback(() => api.webhooks.listUrls({}), [api]));
-  const deliveries = useResource(
-    useCallback(() => api.webhooks.listDeliveries({ limit: 100 }), [api]),
-  );
+  const urls = useLoad((api) => api.webhooks.listUrls({}), []);
+  const deliveries = useLoad((api) => api.webhooks.listDeliveries({ limit: 100 }), []);
   const action = useAction();
   const { reload: reloadUrls } = urls;
   const { reload: reloadDeliveries } = deliveries;
@@ -132,7 +129,9 @@ function EmulatorWebhooks() {
           </button>
         }
       >
-        {deliveries.error !== undefined && <ErrorNotice error={deliveries.error} />}
+        {deliveries.error !== undefined && (
+          <LoadFailure error={deliveries.error} onRetry={deliveries.reload} />
+        )}
         {(deliveries.value ?? []).length === 0 ? (
           <p className="note empty">The emulator has sent no webhooks yet.</p>
         ) : (

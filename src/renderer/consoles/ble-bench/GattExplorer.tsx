@@ -20,14 +20,14 @@ import { GattLog } from './GattLog';
 import { NotificationPlot, type PlotPoint } from './NotificationPlot';
 import { ValueFormatPicker } from './ValueFormatPicker';
 import type { GattLogEntry } from './use-gatt-log';
-import type { Names } from './use-names';
+import type { Names } from '../../lib/use-names';
 
 /** Notifications kept on a plot. */
 const PLOT_POINTS = 300;
 
 export type Connection = z.infer<typeof connectionSchema>;
 
-export interface GattExplorerProps {
+interface GattExplorerProps {
   connection: Connection;
   boardName: string;
   log: readonly GattLogEntry[];
@@ -124,7 +124,7 @@ export function GattExplorer({
 }
 
 /** A name with its UUID beside it, or the UUID alone when nobody named it. */
-export function AttributeName({ name, uuid }: { name?: string; uuid: string }) {
+function AttributeName({ name, uuid }: { name?: string; uuid: string }) {
   return (
     <span className="ble-attribute" data-testid="attribute-name">
       {name && <span className="ble-attribute-name">{name}</span>}

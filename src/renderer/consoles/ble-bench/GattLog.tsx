@@ -9,7 +9,7 @@ import { hexToBytes } from '../../../core/bytes';
 import { decodeValue, VALUE_TYPE_LABELS } from '../../../core/ble/values/value-format';
 import { BytesView } from './BytesView';
 import type { GattLogEntry } from './use-gatt-log';
-import type { Names } from './use-names';
+import type { Names } from '../../lib/use-names';
 
 /**
  * The value in the characteristic's format, the format named, and a link to the explorer's

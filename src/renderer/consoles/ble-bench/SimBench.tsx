@@ -9,7 +9,9 @@ import { TableHead } from '../../components/TableHead';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useResource } from '../../lib/use-resource';
-import { FileButton } from './FileButton';
+import { useLoad } from '../../lib/use-load';
+import { FileButton } from '../../components/FileButton';
+import { LoadFailure } from '../../components/LoadFailure';
 
 const FIRST_ROWS = 50;
 
@@ -20,7 +22,7 @@ export function SimBench({ generation }: { generation: string }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- generation: read again on a new process
     useCallback(() => api.sim.listBoards({}), [api, generation]),
   );
-  const files = useResource(useCallback(() => api.sim.listBoardFiles({}), [api]));
+  const files = useLoad((api) => api.sim.listBoardFiles({}), []);
   const load = useAction<SimBoard[]>();
   const change = useAction<unknown>();
   const [builtIn, setBuiltIn] = useState('');
@@ -116,8 +118,8 @@ export function SimBench({ generation }: { generation: string }) {
         )}
         <ErrorNotice error={load.error} testId="board-file-error" />
       </form>
-      <ErrorNotice error={files.error} />
-      <ErrorNotice error={boards.error} />
+      {files.error !== undefined && <LoadFailure error={files.error} onRetry={files.reload} />}
+      {boards.error !== undefined && <LoadFailure error={boards.error} onRetry={boards.reload} />}
       <ErrorNotice error={change.error} testId="sim-board-error" />
       {list.length === 0 ? (
         <p className="note empty">No boards on the bench. Load a board file.</p>

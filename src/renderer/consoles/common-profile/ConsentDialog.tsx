@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { CommonProfileScope } from '../../../core/platform/common-profile/schema';
 import { Modal } from '../../components/Modal';
-import { Checkbox } from '../embedded-apps/controls';
+import { Checkbox } from '../../components/Checkbox';
 
 export function ConsentDialog({
   scopes,

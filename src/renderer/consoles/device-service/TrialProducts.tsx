@@ -16,8 +16,9 @@ import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
 import type { Resource } from '../../lib/use-resource';
+import { LoadFailure } from '../../components/LoadFailure';
 
-export interface TrialProductsProps {
+interface TrialProductsProps {
   products: Resource<TrialProduct[]>;
   selectedId: string | undefined;
   onSelect: (productId: string | undefined) => void;
@@ -56,7 +57,9 @@ export function TrialProducts({ products, selectedId, onSelect }: TrialProductsP
         }}
       />
 
-      {products.error !== undefined && <ErrorNotice error={products.error} />}
+      {products.error !== undefined && (
+        <LoadFailure error={products.error} onRetry={products.reload} />
+      )}
       {!list ? (
         products.error === undefined && (
           <p className="note" role="status">

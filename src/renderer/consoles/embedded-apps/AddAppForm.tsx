@@ -13,7 +13,8 @@ import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { messagesFor } from '../../lib/errors';
 import { useAction } from '../../lib/use-action';
-import { Checkbox, SelectField } from './controls';
+import { Checkbox } from '../../components/Checkbox';
+import { SelectField } from '../../components/SelectField';
 
 type ViewType = (typeof VIEW_TYPES)[number];
 type BotPrompt = (typeof BOT_PROMPTS)[number];

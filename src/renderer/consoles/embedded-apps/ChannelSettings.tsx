@@ -1,15 +1,14 @@
 // What the emulator knows of the active channel beyond its credentials: mini app (service
 // messages then refuse long-lived tokens), BLE support (`features.ble`), and the permissions
 // whose absence answers 403.
-import { useCallback } from 'react';
 import type { ChannelSettings as Settings } from '../../../core/platform/embed/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { LoadFailure } from '../../components/LoadFailure';
 import { Panel } from '../../components/Panel';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
-import { useResource } from '../../lib/use-resource';
-import { Checkbox } from './controls';
+import { useLoad } from '../../lib/use-load';
+import { Checkbox } from '../../components/Checkbox';
 
 const FLAGS: { key: keyof Omit<Settings, 'channelId'>; label: string }[] = [
   { key: 'miniApp', label: 'Mini app channel' },
@@ -20,7 +19,7 @@ const FLAGS: { key: keyof Omit<Settings, 'channelId'>; label: string }[] = [
 
 export function ChannelSettings({ onChanged }: { onChanged?: () => void }) {
   const api = useApi();
-  const settings = useResource(useCallback(() => api.embed.getChannel({}), [api]));
+  const settings = useLoad((api) => api.embed.getChannel({}), []);
   const update = useAction();
   const s = settings.value;
   return (

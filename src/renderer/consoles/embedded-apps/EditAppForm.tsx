@@ -13,7 +13,7 @@ import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { messagesFor } from '../../lib/errors';
 import { useAction } from '../../lib/use-action';
-import { SelectField } from './controls';
+import { SelectField } from '../../components/SelectField';
 
 export function EditAppForm({
   app,

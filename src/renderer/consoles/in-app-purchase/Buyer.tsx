@@ -6,7 +6,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
-import { Checkbox } from '../embedded-apps/controls';
+import { Checkbox } from '../../components/Checkbox';
 
 export interface BuyerState {
   accessToken: string;

@@ -9,7 +9,7 @@ import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { messagesFor } from '../../lib/errors';
 import { useAction } from '../../lib/use-action';
-import { SelectField } from '../embedded-apps/controls';
+import { SelectField } from '../../components/SelectField';
 import { ErrorCode } from './error-code';
 
 type Status = '' | (typeof DELIVERY_STATUSES)[number];

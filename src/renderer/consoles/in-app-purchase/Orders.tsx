@@ -8,6 +8,7 @@ import { useApi } from '../../lib/api-context';
 import { formatTime } from '../../lib/format';
 import { useAction } from '../../lib/use-action';
 import type { Resource } from '../../lib/use-resource';
+import { LoadFailure } from '../../components/LoadFailure';
 
 export function Orders({
   orders,
@@ -33,7 +34,7 @@ export function Orders({
         </button>
       }
     >
-      {orders.error !== undefined && <ErrorNotice error={orders.error} />}
+      {orders.error !== undefined && <LoadFailure error={orders.error} onRetry={orders.reload} />}
       {list.length === 0 ? (
         <p className="note empty">No order yet. Reserve one in the purchase flow.</p>
       ) : (

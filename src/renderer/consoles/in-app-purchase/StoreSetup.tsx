@@ -9,8 +9,9 @@ import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import type { Resource } from '../../lib/use-resource';
+import { LoadFailure } from '../../components/LoadFailure';
 
-export interface Setup {
+interface Setup {
   channelId: string;
   webhookUrl: string | null;
   products: Product[];
@@ -37,7 +38,7 @@ export function StoreSetup({ setup }: { setup: Resource<Setup> }) {
 
   return (
     <Panel title="Store (emulator)">
-      {setup.error !== undefined && <ErrorNotice error={setup.error} />}
+      {setup.error !== undefined && <LoadFailure error={setup.error} onRetry={setup.reload} />}
       {s && (
         <>
           <dl className="facts">

@@ -1,6 +1,6 @@
 // The emulator's side of login that no platform API sets: the channel's app type and linked
 // official account, and a user's picture, status message, email and friendship.
-import { useCallback, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { APP_TYPE_LABELS, APP_TYPES, type AppType } from '../../../core/platform/login/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { LoadFailure } from '../../components/LoadFailure';
@@ -9,11 +9,10 @@ import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
-import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 
 export function EmulatorSetup() {
-  const api = useApi();
-  const state = useResource(useCallback(() => api.login.emulatorState({}), [api]));
+  const state = useLoad((api) => api.login.emulatorState({}), []);
   if (!state.value)
     return (
       <Panel title="Emulator login data">

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { LoginSendOutput } from '../../../core/app/contracts/login';
 import { useApi } from '../../lib/api-context';
 import { copyText } from '../../lib/clipboard';
+import { errorMessage } from '../../../core/errors/message';
 
 export function ExchangeView({ result, label }: { result: LoginSendOutput; label: string }) {
   const { exchange, status, ok, body } = result;
@@ -68,7 +69,7 @@ function CurlCopy({ exchangeId, label }: { exchangeId: string; label: string }) 
           : 'Copy failed',
       );
     } catch (error) {
-      setNote(error instanceof Error ? error.message : String(error));
+      setNote(errorMessage(error));
     }
   }
   return (

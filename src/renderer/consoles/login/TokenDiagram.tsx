@@ -9,7 +9,7 @@ const STATES: { id: TokenState; label: string; how: string }[] = [
   { id: 'deauthorized', label: 'Deauthorized', how: 'deauthorize: 204; again: 400' },
 ];
 
-export interface TokenDiagramProps {
+interface TokenDiagramProps {
   state: TokenState | undefined;
   /** Where the state came from: the emulator's own records, or the answers seen so far. */
   source: 'emulator' | 'observed';

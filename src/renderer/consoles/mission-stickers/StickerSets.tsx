@@ -9,7 +9,7 @@ import { useApi } from '../../lib/api-context';
 import { formatTime } from '../../lib/format';
 import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
-import { SelectField } from '../module-channels/SelectField';
+import { SelectField } from '../../components/SelectField';
 
 const period = (start: number | null, end: number | null) =>
   start === null && end === null

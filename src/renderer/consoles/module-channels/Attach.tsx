@@ -9,7 +9,7 @@ import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
-import { SelectField } from './SelectField';
+import { SelectField } from '../../components/SelectField';
 
 export function Attach({
   state,

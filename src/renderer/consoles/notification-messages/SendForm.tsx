@@ -8,7 +8,7 @@ import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
-import { SelectField } from '../module-channels/SelectField';
+import { SelectField } from '../../components/SelectField';
 
 const SAMPLE_TEMPLATE_BODY = JSON.stringify(
   {

@@ -17,7 +17,7 @@ import type { BatchSummary, Progress } from './use-provisioning-events';
 
 const FIRST_ROWS = 100;
 
-export interface BatchProvisionProps {
+interface BatchProvisionProps {
   product: TrialProduct;
   plan: Plan;
   summary: BatchSummary | undefined;

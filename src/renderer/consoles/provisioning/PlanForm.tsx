@@ -12,7 +12,7 @@ import { messagesFor } from '../../lib/errors';
 import { shownUuid } from '../../lib/format';
 import { useAction } from '../../lib/use-action';
 import type { Resource } from '../../lib/use-resource';
-import { FileButton } from '../ble-bench/FileButton';
+import { FileButton } from '../../components/FileButton';
 import { sequencePreview, STRATEGY_LABELS, type PlanDraft, type Strategy } from './plan-draft';
 import type { Plan } from './use-plan';
 
@@ -30,7 +30,7 @@ const FIELDS = [
   'psdi.column',
 ];
 
-export interface PlanFormProps {
+interface PlanFormProps {
   products: readonly TrialProduct[];
   product: TrialProduct;
   onSelectProduct: (productId: string) => void;

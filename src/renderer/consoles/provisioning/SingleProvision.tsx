@@ -9,15 +9,15 @@ import { TableHead } from '../../components/TableHead';
 import { TraceButton } from '../../components/TraceButton';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
-import { ScanView, type UuidChoice } from '../ble-bench/ScanView';
-import type { Scan } from '../ble-bench/use-scan';
-import { RecordHistory } from './RecordHistory';
-import { RecordState } from './RecordState';
+import { ScanView, type UuidChoice } from '../../components/ScanView';
+import type { Scan } from '../../lib/use-scan';
+import { RecordHistory } from '../../components/RecordHistory';
+import { RecordState } from '../../components/RecordState';
 import { StepProgress } from './StepProgress';
 import type { Plan } from './use-plan';
 import type { Progress } from './use-provisioning-events';
 
-export interface SingleProvisionProps {
+interface SingleProvisionProps {
   product: TrialProduct;
   plan: Plan;
   scan: Scan;

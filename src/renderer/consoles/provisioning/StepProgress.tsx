@@ -4,7 +4,7 @@ import { provisioningSteps, type ProvisioningStep } from '../../../core/audit/re
 import type { Progress } from './use-provisioning-events';
 
 /** The steps a run of this PSDI source goes through (reconcile is not a run's). */
-export function stepsFor(psdiSource: 'tool' | 'device' | undefined): ProvisioningStep[] {
+function stepsFor(psdiSource: 'tool' | 'device' | undefined): ProvisioningStep[] {
   return provisioningSteps.filter(
     (s) =>
       s !== 'reconcile' &&

@@ -9,7 +9,8 @@ import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { formatTime } from '../../lib/format';
 import type { Resource } from '../../lib/use-resource';
-import { RecordState } from './RecordState';
+import { RecordState } from '../../components/RecordState';
+import { LoadFailure } from '../../components/LoadFailure';
 
 export function UnfinishedRecords({ unfinished }: { unfinished: Resource<AuditRecordView[]> }) {
   const api = useApi();
@@ -18,7 +19,7 @@ export function UnfinishedRecords({ unfinished }: { unfinished: Resource<AuditRe
   if (unfinished.error !== undefined)
     return (
       <Panel title="Unfinished provisioning">
-        <ErrorNotice error={unfinished.error} />
+        <LoadFailure error={unfinished.error} onRetry={unfinished.reload} />
       </Panel>
     );
   if (list.length === 0) return null;

@@ -5,7 +5,7 @@ import { AppError } from '../../../core/app/api';
 import type { productPlanSchema } from '../../../core/app/contracts/ble';
 
 export type ProductPlan = z.output<typeof productPlanSchema>;
-export type PlanInput = z.input<typeof productPlanSchema>;
+type PlanInput = z.input<typeof productPlanSchema>;
 export type Strategy = ProductPlan['psdi']['kind'];
 
 export const STRATEGY_LABELS: Record<Strategy, string> = {

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
-import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 import {
   draftFromPlan,
   planFromDraft,
@@ -15,9 +15,7 @@ import {
 
 export function usePlan(productId: string, defaultProfileId: string) {
   const api = useApi();
-  const loaded = useResource(
-    useCallback(() => api.provisioning.getPlan({ productId }), [api, productId]),
-  );
+  const loaded = useLoad((api) => api.provisioning.getPlan({ productId }), [productId]);
   // What the last save answered, until a reload brings a newer answer from the app.
   const [justSaved, setJustSaved] = useState<{ plan: ProductPlan; over: unknown }>();
   const [edits, setEdits] = useState<PlanDraft>();

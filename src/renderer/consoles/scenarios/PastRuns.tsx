@@ -1,11 +1,10 @@
 // The product's dry runs in the audit log, newest first; open one to read its timeline again.
-import { useCallback, useEffect } from 'react';
+import { useEffect } from 'react';
 import { LoadFailure } from '../../components/LoadFailure';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
-import { useApi } from '../../lib/api-context';
 import { formatTime } from '../../lib/format';
-import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 
 export function PastRuns({
   productId,
@@ -19,10 +18,7 @@ export function PastRuns({
   openId: number | undefined;
   onOpen: (runId: number) => void;
 }) {
-  const api = useApi();
-  const runs = useResource(
-    useCallback(() => api.scenarios.listRuns({ productId, limit: 20 }), [api, productId]),
-  );
+  const runs = useLoad((api) => api.scenarios.listRuns({ productId, limit: 20 }), [productId]);
   const { reload } = runs;
   useEffect(() => reload(), [refreshKey, reload]);
 

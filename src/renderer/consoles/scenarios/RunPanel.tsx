@@ -6,22 +6,25 @@ import type { BleStatus, ScannedDevice } from '../../../core/app/contracts/ble';
 import type { Delivery } from '../../../core/app/contracts/scenarios';
 import type { TrialProduct } from '../../../core/platform/things/schema';
 import { checkFeasibility } from '../../../core/scenario/feasibility';
+import type { BoardGatt } from '../../../core/scenario/board-lint';
 import type { RunnableSet, ScenarioRunSummary } from '../../../core/scenario/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
-import type { Scan } from '../ble-bench/use-scan';
-import type { DraftState } from '../device-service/ScenarioSetEditor';
-import type { LintBoard } from '../Scenarios';
+import type { Scan } from '../../lib/use-scan';
+import type { DraftState } from '../../components/scenario-set/ScenarioSetEditor';
 import type { ShownRun } from './use-dry-run';
+
+/** The board whose GATT table lints the set, named as the scan shows it. */
+export type LintBoard = BoardGatt & { name: string; deviceId: string };
 
 type Length = 'stopped' | 'cycles' | 'seconds';
 
 /** The duration offered when a count of connections cannot be reached. */
 const OFFERED_SECONDS = '30';
 
-export interface RunPanelProps {
+interface RunPanelProps {
   products: TrialProduct[];
   product: TrialProduct;
   onSelectProduct: (productId: string) => void;

@@ -1,6 +1,6 @@
 // One dry run, live or from the audit log: its record, the timeline, the result events it
 // produced, what the emulator did with them, and the whole run as a JSON file.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ScenarioRunSummary, TimelineEvent } from '../../../core/scenario/schema';
 import {
   SCENARIO_RESULT_KIND,
@@ -9,11 +9,10 @@ import {
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
 import { TraceButton } from '../../components/TraceButton';
-import { useApi } from '../../lib/api-context';
 import { downloadText } from '../../lib/files';
 import { formatTime } from '../../lib/format';
 import { useNavigate } from '../../lib/navigation';
-import { useResource } from '../../lib/use-resource';
+import { useLoad } from '../../lib/use-load';
 import { ResultEvents } from './ResultEvents';
 import { Timeline } from './Timeline';
 import { countResults, type ResultCounts } from '../../../core/scenario/result-counts';
@@ -145,13 +144,10 @@ function stopText(reason: keyof typeof STOP_TEXT, stopped: Stopped | undefined):
 
 /** The emulator's deliveries of this run's results, read from its webhook log. */
 function Delivered({ run, count }: { run: ScenarioRunSummary; count: number }) {
-  const api = useApi();
   const navigate = useNavigate();
-  const deliveries = useResource(
-    useCallback(
-      () => api.webhooks.listDeliveries({ kind: SCENARIO_RESULT_KIND, limit: 200 }),
-      [api],
-    ),
+  const deliveries = useLoad(
+    (api) => api.webhooks.listDeliveries({ kind: SCENARIO_RESULT_KIND, limit: 200 }),
+    [],
   );
   const { reload } = deliveries;
   useEffect(() => reload(), [count, run.status, reload]);

@@ -48,7 +48,7 @@ const SHORT_PERCENT = 1;
 /** Items drawn per lane at most: the newest in view. */
 const MAX_PER_LANE = 2000;
 
-export interface TimelineProps {
+interface TimelineProps {
   /** The dry run's events in the order they happened. */
   events: readonly TimelineEvent[];
   /** The set's scenarios by index, a lane each; keep it stable, a new array rebuilds the model. */

@@ -27,7 +27,7 @@ interface Extent {
   open: boolean;
 }
 
-export interface ActionBlock extends Extent {
+interface ActionBlock extends Extent {
   kind: 'action';
   run: number;
   scenario: number;
@@ -93,7 +93,7 @@ const LINK_SPAN_KINDS: ReadonlySet<LinkItem['kind']> = new Set([
   'waiting',
 ]);
 
-export interface ScenarioLane {
+interface ScenarioLane {
   scenario: number;
   id: string;
   trigger: TriggerType;
@@ -103,7 +103,7 @@ export interface ScenarioLane {
   actions: ActionBlock[];
 }
 
-export interface TimelineModel {
+interface TimelineModel {
   range: TimeRange;
   /** One per scenario of the set, by index, plus any other index the events name. */
   lanes: ScenarioLane[];

@@ -10,7 +10,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
-import { SelectField } from '../embedded-apps/controls';
+import { SelectField } from '../../components/SelectField';
 
 type Language = (typeof TEMPLATE_LANGUAGES)[number];
 

@@ -8,7 +8,7 @@ import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 
-export interface TokenSetupProps {
+interface TokenSetupProps {
   userToken: string;
   onUserToken: (token: string) => void;
   channelToken: string | undefined;

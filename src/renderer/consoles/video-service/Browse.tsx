@@ -1,13 +1,12 @@
 // Browsing the catalogue: curation modules, categories with paging, the clip ranking, stations
 // and the live schedule, one at a time.
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { CURATION_MODULES, type CurationModule } from '../../../core/platform/video/schema';
 import { LoadFailure } from '../../components/LoadFailure';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
-import { useApi } from '../../lib/api-context';
-import { useResource } from '../../lib/use-resource';
-import { SelectField } from '../module-channels/SelectField';
+import { useLoad } from '../../lib/use-load';
+import { SelectField } from '../../components/SelectField';
 import { ClipGrid } from './ClipGrid';
 import { Thumbnail } from './Thumbnail';
 
@@ -73,9 +72,8 @@ function Pager({
 }
 
 function Curation() {
-  const api = useApi();
   const [module, setModule] = useState<CurationModule>('represent_clip');
-  const data = useResource(useCallback(() => api.video.curation({ module }), [api, module]));
+  const data = useLoad((api) => api.video.curation({ module }), [module]);
   const body = data.value?.body;
   return (
     <>
@@ -115,17 +113,14 @@ function Curation() {
 }
 
 function Categories() {
-  const api = useApi();
-  const list = useResource(useCallback(() => api.video.categoryList({}), [api]));
+  const list = useLoad((api) => api.video.categoryList({}), []);
   const [code, setCode] = useState('');
   const [page, setPage] = useState(1);
   const categoryCode = code || list.value?.body.categories[0]?.categoryCode || '';
-  const data = useResource(
-    useCallback(
-      () =>
-        categoryCode ? api.video.category({ categoryCode, page }) : Promise.resolve(undefined),
-      [api, categoryCode, page],
-    ),
+  const data = useLoad(
+    (api) =>
+      categoryCode ? api.video.category({ categoryCode, page }) : Promise.resolve(undefined),
+    [categoryCode, page],
   );
   return (
     <>
@@ -153,9 +148,8 @@ function Categories() {
 }
 
 function Ranking() {
-  const api = useApi();
   const [page, setPage] = useState(1);
-  const data = useResource(useCallback(() => api.video.ranking({ page }), [api, page]));
+  const data = useLoad((api) => api.video.ranking({ page }), [page]);
   if (data.error !== undefined) return <LoadFailure error={data.error} onRetry={data.reload} />;
   if (!data.value) return <p role="status">Loading…</p>;
   return (
@@ -167,15 +161,12 @@ function Ranking() {
 }
 
 function Stations() {
-  const api = useApi();
-  const list = useResource(useCallback(() => api.video.stationList({}), [api]));
+  const list = useLoad((api) => api.video.stationList({}), []);
   const [picked, setPicked] = useState('');
   const stationId = picked || list.value?.body.stations[0]?.stationId || '';
-  const home = useResource(
-    useCallback(
-      () => (stationId ? api.video.station({ stationId }) : Promise.resolve(undefined)),
-      [api, stationId],
-    ),
+  const home = useLoad(
+    (api) => (stationId ? api.video.station({ stationId }) : Promise.resolve(undefined)),
+    [stationId],
   );
   const station = home.value?.body.station;
   return (
@@ -206,8 +197,7 @@ function Stations() {
 }
 
 function LiveSchedule() {
-  const api = useApi();
-  const data = useResource(useCallback(() => api.video.liveSchedule({}), [api]));
+  const data = useLoad((api) => api.video.liveSchedule({}), []);
   if (data.error !== undefined) return <LoadFailure error={data.error} onRetry={data.reload} />;
   return (
     <table className="grid" aria-label="Live schedule">

@@ -1,0 +1,296 @@
+// The live scan list: filters (a product's service UUID, name, minimum RSSI), a stable sort,
+// one memoised row per board with its RSSI sparkline, and only the first rows drawn until the
+// user asks for all, so a tray of 500 boards stays smooth.
+import { Fragment, memo, useDeferredValue, useId, useMemo, useState, type ReactNode } from 'react';
+import type { ScannedDevice } from '../../core/app/contracts/ble';
+import { normalizeUuid, uuidProblem } from '../../core/ble/port';
+import { RSSI_MAX_DBM, RSSI_MIN_DBM } from '../../core/bounds';
+import { parseWholeNumber } from '../../core/whole-number';
+import { ErrorNotice } from './ErrorNotice';
+import { Panel } from './Panel';
+import { TableHead } from './TableHead';
+import { TextField } from './TextField';
+import { formatClockTime, shownUuid } from '../lib/format';
+import { sigName } from '../../core/ble/names/sig';
+import { RssiSparkline } from './RssiSparkline';
+import { matches, sortEntries, type ScanEntry, type SortKey } from '../lib/scan-model';
+import type { Scan } from '../lib/use-scan';
+
+/** Rows drawn before "Show all". */
+const FIRST_ROWS = 100;
+/** A board not heard for this long is shown faded. */
+const STALE_MS = 5000;
+
+export interface UuidChoice {
+  uuid: string;
+  label: string;
+  /** The trial product this UUID is the service of, when it is one. */
+  productId?: string;
+}
+
+export interface RowAction {
+  label: string;
+  run: (device: ScannedDevice) => void;
+  /** The board the action is running for, shown busy. */
+  busyId?: string;
+  disabled?: boolean;
+  /** The last run's failure, shown under the row it was run for (above the table if that row is not shown). */
+  failure?: { id: string; error: unknown };
+}
+
+interface ScanViewProps {
+  title: string;
+  scan: Scan;
+  /** Service UUIDs worth filtering by (trial products, provisioning profiles), also shown as labels. */
+  uuidChoices: readonly UuidChoice[];
+  defaultServiceUuid?: string;
+  action?: RowAction;
+  /** More buttons for the header (pause, …). */
+  headerActions?: ReactNode;
+  testId?: string;
+  /** The board whose advertisement is being inspected; its name is a button that selects it. */
+  selectedId?: string;
+  onSelect?: (device: ScannedDevice) => void;
+}
+
+/** The same UUID in any form gives one key; text that is no UUID keys itself. */
+function key(uuid: string): string {
+  return uuidProblem(uuid) === undefined ? normalizeUuid(uuid) : uuid;
+}
+
+export function ScanView({
+  title,
+  scan,
+  uuidChoices,
+  defaultServiceUuid = '',
+  action,
+  headerActions,
+  testId,
+  selectedId,
+  onSelect,
+}: ScanViewProps) {
+  const [serviceText, setServiceText] = useState(shownUuid(defaultServiceUuid));
+  const [name, setName] = useState('');
+  const [minRssiText, setMinRssiText] = useState('');
+  const [sort, setSort] = useState<SortKey>('name');
+  const [showAll, setShowAll] = useState(false);
+  const id = useId();
+
+  // An RSSI that cannot be met or is not exact filters nothing and says why once left.
+  const minRssiParsed =
+    minRssiText.trim() === ''
+      ? undefined
+      : parseWholeNumber(minRssiText, { min: RSSI_MIN_DBM, max: RSSI_MAX_DBM, unit: 'dBm' });
+  const minRssiError = minRssiParsed && !minRssiParsed.ok ? [minRssiParsed.message] : [];
+  const minRssi = minRssiParsed?.ok ? minRssiParsed.value : undefined;
+  // Any UUID form filters (dashed, undashed, 16-bit, braces); a half-typed one filters nothing.
+  const serviceProblem = serviceText.trim() === '' ? undefined : uuidProblem(serviceText);
+  const serviceUuid = serviceProblem === undefined ? serviceText.trim() : '';
+
+  // Filtering and sorting follow typing and batches without blocking either.
+  const entries = useDeferredValue(scan.entries);
+  const filter = useDeferredValue(
+    useMemo(() => ({ serviceUuid, name, minRssi }), [serviceUuid, name, minRssi]),
+  );
+  const rows = useMemo(
+    () =>
+      sortEntries(
+        [...entries.values()].filter((e) => matches(e, filter)),
+        sort,
+      ),
+    [entries, filter, sort],
+  );
+  const labels = useMemo(
+    () => new Map(uuidChoices.map((c) => [key(c.uuid), c.label])),
+    [uuidChoices],
+  );
+  const shown = showAll ? rows : rows.slice(0, FIRST_ROWS);
+  const now = scan.lastBatchAt ?? 0;
+
+  return (
+    <Panel
+      title={title}
+      testId={testId}
+      actions={
+        <>
+          <span className="muted" data-testid="scan-count" aria-live="polite">
+            {scan.scanning ? 'Scanning' : 'Not scanning'} · {scan.entries.size} heard ·{' '}
+            {rows.length} shown
+          </span>
+          {headerActions}
+          <button type="button" className="link" onClick={scan.clear}>
+            Clear list
+          </button>
+        </>
+      }
+    >
+      <div className="inline-form ble-filters" role="search" aria-label={`Filter ${title}`}>
+        <TextField
+          label="Service UUID"
+          className="uuid"
+          mono
+          value={serviceText}
+          onChange={setServiceText}
+          onBlur={() => serviceProblem === undefined && setServiceText(shownUuid(serviceText))}
+          placeholder="Any service"
+          suggestions={uuidChoices.map((c) => ({ value: shownUuid(c.uuid), label: c.label }))}
+          messages={serviceProblem === undefined ? [] : [serviceProblem]}
+          showAfterLeaving
+        />
+        <TextField label="Name contains" value={name} onChange={setName} maxLength={64} />
+        <TextField
+          label="Minimum RSSI (dBm)"
+          className="number"
+          value={minRssiText}
+          onChange={setMinRssiText}
+          inputMode="numeric"
+          placeholder="e.g. -70"
+          messages={minRssiError}
+          showAfterLeaving
+        />
+        <div className="field">
+          <label htmlFor={`${id}-sort`}>Sort by</label>
+          <select
+            id={`${id}-sort`}
+            value={sort}
+            onChange={(event) => setSort(event.target.value as SortKey)}
+          >
+            <option value="name">Name</option>
+            <option value="signal">Signal (strongest first)</option>
+          </select>
+        </div>
+      </div>
+      <ErrorNotice error={scan.error} />
+      {action?.failure && !shown.some((e) => e.device.id === action.failure?.id) && (
+        <ErrorNotice error={action.failure.error} testId="row-action-error" />
+      )}
+      {rows.length === 0 ? (
+        <p className="note empty">
+          {scan.entries.size === 0
+            ? scan.scanning
+              ? 'Listening for boards…'
+              : 'No boards heard.'
+            : 'No board matches these filters.'}
+        </p>
+      ) : (
+        <div className="table-scroll ble-scan-scroll">
+          <table className="grid ble-scan" aria-label={title}>
+            <TableHead
+              columns={['Name', 'Address', 'Services', 'RSSI', 'Last seen']}
+              rowActions={Boolean(action)}
+            />
+            <tbody>
+              {shown.map((entry) => (
+                <Fragment key={entry.device.id}>
+                  <ScanRow
+                    entry={entry}
+                    serviceLabels={entry.device.serviceUuids
+                      .map((u) => labels.get(key(u)) ?? sigName(u, ['service']))
+                      .filter(Boolean)
+                      .join(', ')}
+                    stale={now - entry.device.lastSeen > STALE_MS}
+                    actionLabel={action?.label}
+                    onAction={action?.run}
+                    actionBusy={action?.busyId === entry.device.id}
+                    actionDisabled={action?.disabled ?? false}
+                    selected={selectedId === entry.device.id}
+                    onSelect={onSelect}
+                  />
+                  {action?.failure?.id === entry.device.id && (
+                    <tr className="row-error">
+                      <td colSpan={6}>
+                        <ErrorNotice error={action.failure.error} testId="row-action-error" />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {rows.length > FIRST_ROWS && (
+        <button type="button" className="link" onClick={() => setShowAll(!showAll)}>
+          {showAll ? `Show the first ${FIRST_ROWS}` : `Show all ${rows.length} boards`}
+        </button>
+      )}
+    </Panel>
+  );
+}
+
+interface ScanRowProps {
+  entry: ScanEntry;
+  serviceLabels: string;
+  stale: boolean;
+  actionLabel?: string;
+  onAction?: (device: ScannedDevice) => void;
+  actionBusy: boolean;
+  actionDisabled: boolean;
+  selected: boolean;
+  onSelect?: (device: ScannedDevice) => void;
+}
+
+const ScanRow = memo(function ScanRow({
+  entry,
+  serviceLabels,
+  stale,
+  actionLabel,
+  onAction,
+  actionBusy,
+  actionDisabled,
+  selected,
+  onSelect,
+}: ScanRowProps) {
+  const { device, history } = entry;
+  const name = device.localName ?? device.address;
+  return (
+    <tr
+      data-testid="scan-row"
+      data-device-id={device.id}
+      data-name={device.localName ?? ''}
+      className={
+        [stale && 'ble-stale', selected && 'selected'].filter(Boolean).join(' ') || undefined
+      }
+      aria-selected={onSelect ? selected : undefined}
+    >
+      <td className="name">
+        {onSelect ? (
+          <button
+            type="button"
+            className="link"
+            aria-label={`Inspect the advertisement of ${name}`}
+            aria-pressed={selected}
+            onClick={() => onSelect(device)}
+          >
+            {device.localName ?? <em className="muted">no name</em>}
+          </button>
+        ) : (
+          (device.localName ?? <em className="muted">no name</em>)
+        )}
+      </td>
+      <td className="mono">{device.address}</td>
+      <td>
+        {serviceLabels && <div className="ble-service-label">{serviceLabels}</div>}
+        <div className="ble-uuids mono">{device.serviceUuids.map(shownUuid).join(' ')}</div>
+      </td>
+      <td className="ble-rssi">
+        <span className="mono">{device.rssi} dBm</span>
+        <RssiSparkline samples={history} />
+      </td>
+      <td className="mono">{formatClockTime(device.lastSeen)}</td>
+      {actionLabel && onAction && (
+        <td className="row-actions">
+          <button
+            type="button"
+            aria-label={`${actionLabel} ${name}`}
+            disabled={actionDisabled || actionBusy || !device.connectable}
+            title={device.connectable ? undefined : 'This board does not accept connections'}
+            onClick={() => onAction(device)}
+          >
+            {actionBusy ? 'Working…' : actionLabel}
+          </button>
+        </td>
+      )}
+    </tr>
+  );
+});

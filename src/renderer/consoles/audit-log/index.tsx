@@ -1,0 +1,361 @@
+// The audit log: which PSDI went onto which board, for which product, by which station, and
+// how it ended. Searchable and paged; exported as CSV with the same filters.
+import { Fragment, useId, useMemo, useState, type FormEvent } from 'react';
+import type { AuditRecordView } from '../../../core/app/contracts/ble';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Panel } from '../../components/Panel';
+import { TableHead } from '../../components/TableHead';
+import { TextField } from '../../components/TextField';
+import { TraceButton } from '../../components/TraceButton';
+import { useApi } from '../../lib/api-context';
+import { downloadText } from '../../lib/files';
+import { formatTime } from '../../lib/format';
+import { useAction } from '../../lib/use-action';
+import { useLoad } from '../../lib/use-load';
+import { RecordHistory } from '../../components/RecordHistory';
+import { RecordState } from '../../components/RecordState';
+import { LoadFailure } from '../../components/LoadFailure';
+
+const PAGE_SIZE = 50;
+const STATES: AuditRecordView['state'][] = [
+  'reserved',
+  'written',
+  'verified',
+  'failed',
+  'released',
+];
+
+interface Filters {
+  productId: string;
+  station: string;
+  text: string;
+  state: '' | AuditRecordView['state'];
+}
+
+export function AuditLog() {
+  const api = useApi();
+  const id = useId();
+  const products = useLoad((api) => api.things.listTrialProducts({}), []);
+  // Every station that wrote to this log (one on this machine's log, several on a line's).
+  const line = useLoad((api) => api.line.getStatus({}), []);
+  const [draft, setDraft] = useState<Filters>({
+    productId: '',
+    station: '',
+    text: '',
+    state: '',
+  });
+  const [applied, setApplied] = useState<Filters>(draft);
+  const [offset, setOffset] = useState(0);
+  const query = useMemo(
+    () => ({
+      productId: applied.productId || undefined,
+      station: applied.station || undefined,
+      text: applied.text.trim() || undefined,
+      states: applied.state ? [applied.state] : undefined,
+    }),
+    [applied],
+  );
+  const page = useLoad(
+    (api) => api.audit.search({ ...query, offset, limit: PAGE_SIZE }),
+    [query, offset],
+  );
+  const exportCsv = useAction<{ fileName: string; rows: number }>();
+
+  function apply(next: Filters) {
+    setDraft(next);
+    setApplied(next);
+    setOffset(0);
+  }
+
+  function search(event: FormEvent) {
+    event.preventDefault();
+    apply(draft);
+  }
+
+  const items = page.value?.items ?? [];
+  const total = page.value?.total ?? 0;
+
+  return (
+    <div className="page audit-page">
+      <header className="page-header">
+        <h1>Audit log</h1>
+        <p className="muted">Every PSDI written, to which board, and whether it was verified.</p>
+      </header>
+      <Panel
+        title="Provisioning records"
+        testId="audit-log"
+        actions={
+          <>
+            <span className="muted" data-testid="audit-count" aria-live="polite">
+              {page.value
+                ? total === 0
+                  ? 'No records'
+                  : `${offset + 1}–${offset + items.length} of ${total}`
+                : 'Loading…'}
+            </span>
+            <button type="button" className="link" onClick={page.reload}>
+              Refresh
+            </button>
+          </>
+        }
+      >
+        <form className="inline-form" role="search" aria-label="Search records" onSubmit={search}>
+          <div className="field">
+            <label htmlFor={`${id}-product`}>Product</label>
+            <select
+              id={`${id}-product`}
+              value={draft.productId}
+              onChange={(event) => apply({ ...draft, productId: event.target.value })}
+            >
+              <option value="">All products</option>
+              {products.value?.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-station`}>Station</label>
+            <select
+              id={`${id}-station`}
+              value={draft.station}
+              onChange={(event) => apply({ ...draft, station: event.target.value })}
+            >
+              <option value="">All stations</option>
+              {line.value?.stations.map((s) => (
+                <option key={s.station} value={s.station}>
+                  {s.station}
+                </option>
+              ))}
+            </select>
+          </div>
+          <TextField
+            label="PSDI or board address"
+            value={draft.text}
+            onChange={(text) => setDraft({ ...draft, text })}
+            maxLength={200}
+            type="search"
+          />
+          <div className="field">
+            <label htmlFor={`${id}-state`}>State</label>
+            <select
+              id={`${id}-state`}
+              value={draft.state}
+              onChange={(event) =>
+                apply({ ...draft, state: event.target.value as Filters['state'] })
+              }
+            >
+              <option value="">Any state</option>
+              {STATES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className="primary">
+            Search
+          </button>
+          <button
+            type="button"
+            disabled={exportCsv.busy}
+            onClick={() =>
+              void exportCsv.run(async () => {
+                const file = await api.audit.exportCsv(query);
+                downloadText(file.fileName, file.csv, 'text/csv');
+                return file;
+              })
+            }
+          >
+            {exportCsv.busy ? 'Exporting…' : 'Export CSV'}
+          </button>
+          {exportCsv.value && !exportCsv.error && (
+            <span className="notice" role="status" data-testid="export-notice">
+              Exported {exportCsv.value.rows} record{exportCsv.value.rows === 1 ? '' : 's'} to{' '}
+              {exportCsv.value.fileName}
+            </span>
+          )}
+        </form>
+        <ErrorNotice error={exportCsv.error} />
+        {page.error !== undefined && <LoadFailure error={page.error} onRetry={page.reload} />}
+        {page.value && items.length === 0 ? (
+          <p className="note empty">No records match.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="grid" data-testid="audit-table">
+              <caption className="offscreen">Provisioning records</caption>
+              <TableHead
+                columns={['Updated', 'Product', 'PSDI', 'Board', 'State', 'Detail', 'Station']}
+                rowActions
+              />
+              <tbody>
+                {items.map((r) => (
+                  <AuditRow key={r.id} record={r} onChanged={page.reload} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <div className="button-row">
+          <button
+            type="button"
+            disabled={offset === 0 || page.loading}
+            onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+          >
+            Previous page
+          </button>
+          <button
+            type="button"
+            disabled={offset + PAGE_SIZE >= total || page.loading}
+            onClick={() => setOffset(offset + PAGE_SIZE)}
+          >
+            Next page
+          </button>
+        </div>
+      </Panel>
+    </div>
+  );
+}
+
+/**
+ * One line per record, so a page of the log reads at a glance; the full error, the times, the
+ * UUIDs written and the HCI trace open beneath it on demand.
+ */
+function AuditRow({ record: r, onChanged }: { record: AuditRecordView; onChanged: () => void }) {
+  const api = useApi();
+  const [open, setOpen] = useState(false);
+  const [releasing, setReleasing] = useState(false);
+  const [reason, setReason] = useState('');
+  // Only a failure whose commit went out holds its PSDI; the operator who checked the board
+  // gives it back (docs/decisions.md, "Provisioning that explains itself").
+  const releasable = r.state === 'failed' && r.psdiHeld;
+  const detailsId = useId();
+  const detail = `${r.failedStep ? `step ${r.failedStep}: ` : ''}${r.error ?? ''}`;
+  return (
+    <Fragment>
+      <tr data-testid="audit-row" data-state={r.state} className="audit-row">
+        <td className="mono">{formatTime(r.updatedAt)}</td>
+        <td className="audit-clip" title={r.productName}>
+          {r.productName}
+        </td>
+        <td className="mono">{r.psdi}</td>
+        <td className="audit-clip" title={`${r.boardName ?? ''} ${r.boardAddress}`.trim()}>
+          {r.boardName && <strong>{r.boardName}</strong>}{' '}
+          <span className="mono muted">{r.boardAddress}</span>
+        </td>
+        <td>
+          <RecordState record={r} />
+        </td>
+        <td className="audit-clip audit-detail" title={detail}>
+          {detail}
+        </td>
+        <td className="audit-clip" title={r.station}>
+          {r.station}
+        </td>
+        <td className="row-actions">
+          <button
+            type="button"
+            className="link"
+            aria-expanded={open}
+            aria-controls={detailsId}
+            aria-label={`Details of ${r.psdi}`}
+            onClick={() => setOpen(!open)}
+          >
+            {open ? 'Hide' : 'Details'}
+          </button>
+        </td>
+      </tr>
+      {open && (
+        <tr id={detailsId} className="audit-details" data-testid="audit-details">
+          <td colSpan={8}>
+            <dl className="facts">
+              <dt>Created</dt>
+              <dd className="mono">{formatTime(r.createdAt)}</dd>
+              {r.verifiedAt !== null && (
+                <>
+                  <dt>Verified</dt>
+                  <dd className="mono">{formatTime(r.verifiedAt)}</dd>
+                </>
+              )}
+              <dt>Board</dt>
+              <dd>
+                {r.boardName && <strong>{r.boardName}</strong>}{' '}
+                <span className="mono">
+                  {r.boardAddress} ({r.boardId})
+                </span>
+              </dd>
+              <dt>PSDI</dt>
+              <dd>
+                <span className="mono">{r.psdi}</span> from the{' '}
+                {r.psdiSource === 'tool' ? 'bench' : 'board'}, profile {r.profileId}
+                {r.psdiHeld && ', held out of circulation'}
+                {releasable && (
+                  <button
+                    type="button"
+                    className="link"
+                    data-testid="release-psdi"
+                    aria-label={`Release PSDI ${r.psdi}`}
+                    onClick={() => setReleasing(true)}
+                  >
+                    Release PSDI
+                  </button>
+                )}
+                {releasing && (
+                  <ConfirmDialog
+                    title={`Release PSDI ${r.psdi}?`}
+                    confirmLabel="Release PSDI"
+                    onCancel={() => setReleasing(false)}
+                    onConfirm={async () => {
+                      await api.audit.releasePsdi({ recordId: r.id, reason });
+                      setReleasing(false);
+                      onChanged();
+                    }}
+                  >
+                    <p>
+                      Record #{r.id} failed at {r.failedStep ?? 'an unknown step'} after its commit
+                      went out, so board {r.boardName ?? ''}{' '}
+                      <span className="mono">{r.boardAddress}</span> may carry{' '}
+                      <span className="mono">{r.psdi}</span>. Release it only after checking the
+                      board does not: the PSDI will be handed to the next board.
+                    </p>
+                    <TextField
+                      label="Why it can be used again"
+                      value={reason}
+                      onChange={setReason}
+                      maxLength={200}
+                    />
+                  </ConfirmDialog>
+                )}
+              </dd>
+              <dt>UUIDs written</dt>
+              <dd className="mono">
+                {r.serviceUuid} · {r.psdiServiceUuid} · {r.psdiCharacteristicUuid}
+              </dd>
+              {detail && (
+                <>
+                  <dt>Error</dt>
+                  <dd>{detail}</dd>
+                </>
+              )}
+              <dt>Attempts</dt>
+              <dd>
+                {r.attempts} of the last step
+                {r.psdiReturned && ' · PSDI back in the pool'}
+                <RecordHistory history={r.history} errorShown={Boolean(detail)} />
+              </dd>
+              <dt>HCI trace</dt>
+              <dd>
+                <TraceButton
+                  span={() => ({ from: r.createdAt, to: r.updatedAt })}
+                  label={`provisioning-${r.id}`}
+                />
+              </dd>
+            </dl>
+          </td>
+        </tr>
+      )}
+    </Fragment>
+  );
+}

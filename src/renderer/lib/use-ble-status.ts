@@ -1,0 +1,28 @@
+// The adapter and BLE process status: loaded once, then kept current by `ble:status` events
+// (mode switches, adapter state changes, crashes and restarts of the BLE process).
+import { useEffect, useState } from 'react';
+import type { BleStatus } from '../../core/app/contracts/ble';
+import { useApi } from './api-context';
+import { useLoad } from './use-load';
+
+export function useBleStatus() {
+  const api = useApi();
+  const loaded = useLoad((api) => api.ble.getStatus({}), []);
+  const [live, setLive] = useState<BleStatus>();
+  useEffect(() => api.on('ble:status', setLive), [api]);
+  return {
+    status: live ?? loaded.value,
+    error: live ? undefined : loaded.error,
+    reload: loaded.reload,
+    /** An operation that answers a status (setMode, restartHost) counts as the newest. */
+    set: setLive,
+  };
+}
+
+/**
+ * Changes whenever what the BLE process held is gone: another mode or another BLE process
+ * (scans, connections, subscriptions start over; the simulated bench is reloaded into it).
+ */
+export function scanRestartKey(status: BleStatus | undefined): string {
+  return status ? `${status.mode}:${status.host.pid ?? ''}:${status.host.crashes}` : '';
+}

@@ -1,0 +1,596 @@
+import { describe, expect, it } from 'vitest';
+import type { TimelineEvent } from '../../../../src/core/scenario/schema';
+import type { ScenarioResult } from '../../../../src/core/platform/things/scenario-result';
+import { countResults } from '../../../../src/core/scenario/result-counts';
+import {
+  badgesThatFit,
+  badgeWidth,
+  base64ToHex,
+  buildTimeline,
+  formatInstant,
+  formatMs,
+  inWindow,
+  itemLabel,
+  placement,
+  resultRows,
+  runExport,
+  ticks,
+  visibleRange,
+  type LinkItem,
+  type TimelineScenario,
+} from '../../../../src/renderer/consoles/scenarios/timeline-model';
+
+const SERVICE = '6e400001-b5a3-f393-e0a9-e50e24dcca9e';
+const LED = '6e400002-b5a3-f393-e0a9-e50e24dcca9e';
+const BUTTON = '6e400003-b5a3-f393-e0a9-e50e24dcca9e';
+
+const scenarios: TimelineScenario[] = [
+  { id: 'blink-on-connect', trigger: 'IMMEDIATE' },
+  { id: 'read-on-press', trigger: 'BLE_NOTIFICATION' },
+];
+
+function result(over: Partial<ScenarioResult> & Pick<ScenarioResult, 'scenarioId'>) {
+  return {
+    revision: 4,
+    startTime: 0,
+    endTime: 0,
+    resultCode: 'SUCCESS',
+    actionResults: [],
+    ...over,
+  } satisfies ScenarioResult;
+}
+
+const linkKinds = (link: LinkItem[]) => link.map((l) => l.kind);
+const extent = (i: { start: number; end: number; open: boolean }) => [i.start, i.end, i.open];
+
+describe('the timeline model', () => {
+  it('lays out an autoClose loop: runs, actions, connections, the suppression wait, a drop', () => {
+    const events: TimelineEvent[] = [
+      { kind: 'connecting', at: 1000, cycle: 1 },
+      { kind: 'connected', at: 1040, mtu: 185 },
+      {
+        kind: 'scenario-start',
+        at: 1050,
+        run: 1,
+        scenario: 0,
+        scenarioId: 'blink-on-connect',
+        trigger: 'IMMEDIATE',
+      },
+      { kind: 'action-start', at: 1050, run: 1, scenario: 0, action: 0, type: 'GATT_WRITE' },
+      {
+        kind: 'action',
+        run: 1,
+        scenario: 0,
+        action: 0,
+        type: 'GATT_WRITE',
+        startedAt: 1050,
+        endedAt: 1062,
+        serviceUuid: SERVICE,
+        characteristicUuid: LED,
+        data: 'AQ==',
+      },
+      { kind: 'action-start', at: 1062, run: 1, scenario: 0, action: 1, type: 'SLEEP' },
+      {
+        kind: 'action',
+        run: 1,
+        scenario: 0,
+        action: 1,
+        type: 'SLEEP',
+        startedAt: 1062,
+        endedAt: 1312,
+        sleepMillis: 250,
+      },
+      {
+        kind: 'scenario-end',
+        at: 1312,
+        run: 1,
+        scenario: 0,
+        result: result({
+          scenarioId: 'blink-on-connect',
+          startTime: 1050,
+          endTime: 1312,
+          actionResults: [{ type: 'void' }, { type: 'void' }],
+        }),
+      },
+      { kind: 'scenario-dropped', at: 1312, scenario: 1 },
+      { kind: 'disconnected', at: 1320, by: 'autoClose', reason: 'local' },
+      { kind: 'waiting', at: 1320, until: 3320, why: 'suppressionInterval' },
+      { kind: 'connecting', at: 3320, cycle: 2 },
+      { kind: 'connected', at: 3365, mtu: 185 },
+      {
+        kind: 'scenario-start',
+        at: 3370,
+        run: 2,
+        scenario: 0,
+        scenarioId: 'blink-on-connect',
+        trigger: 'IMMEDIATE',
+      },
+      { kind: 'action-start', at: 3370, run: 2, scenario: 0, action: 0, type: 'GATT_WRITE' },
+    ];
+    const model = buildTimeline(events, scenarios, 3400);
+
+    expect(model.range).toEqual({ start: 1000, end: 3400 });
+    expect(model.lanes.map((l) => [l.scenario, l.id, l.trigger])).toEqual([
+      [0, 'blink-on-connect', 'IMMEDIATE'],
+      [1, 'read-on-press', 'BLE_NOTIFICATION'],
+    ]);
+    expect(model.lanes[0]!.label).toBe('#0 blink-on-connect');
+
+    const [lane0, lane1] = model.lanes;
+    expect(lane0!.runs.map((r) => [r.run, r.outcome, ...extent(r)])).toEqual([
+      [1, 'SUCCESS', 1050, 1312, false],
+      [2, 'RUNNING', 3370, 3400, true],
+    ]);
+    expect(lane0!.runs[0]!.result?.actionResults).toHaveLength(2);
+    expect(lane0!.actions.map((a) => [a.run, a.action, a.type, ...extent(a)])).toEqual([
+      [1, 0, 'GATT_WRITE', 1050, 1062, false],
+      [1, 1, 'SLEEP', 1062, 1312, false],
+      [2, 0, 'GATT_WRITE', 3370, 3400, true],
+    ]);
+    const write = lane0!.actions[0]!;
+    expect(write).toMatchObject({
+      serviceUuid: SERVICE,
+      characteristicUuid: LED,
+      data: 'AQ==',
+      hex: '01',
+    });
+    expect(lane0!.actions[1]!.sleepMillis).toBe(250);
+    expect(lane1!.runs).toEqual([]);
+    expect(lane1!.actions).toEqual([]);
+
+    expect(linkKinds(model.link)).toEqual([
+      'connecting',
+      'connection',
+      'dropped',
+      'disconnected',
+      'waiting',
+      'connecting',
+      'connection',
+    ]);
+    const [connecting1, connection1, dropped, disconnected, waiting, connecting2, connection2] =
+      model.link;
+    expect(extent(connecting1!)).toEqual([1000, 1040, false]);
+    expect(connection1).toMatchObject({ start: 1040, end: 1320, endedBy: 'autoClose', mtu: 185 });
+    expect(dropped).toMatchObject({ start: 1312, scenario: 1, scenarioId: 'read-on-press' });
+    expect(disconnected).toMatchObject({ start: 1320, by: 'autoClose', reason: 'local' });
+    expect(waiting).toMatchObject({ start: 1320, end: 3320, why: 'suppressionInterval' });
+    expect(extent(connecting2!)).toEqual([3320, 3365, false]);
+    expect(extent(connection2!)).toEqual([3365, 3400, true]);
+
+    expect(itemLabel(write, model.range.start)).toBe('GATT_WRITE 12 ms at +50 ms');
+    expect(itemLabel(lane0!.actions[2]!, model.range.start)).toBe(
+      'GATT_WRITE 30 ms so far at +2.37 s',
+    );
+    expect(itemLabel(disconnected!, model.range.start)).toBe(
+      'Disconnected by autoClose at +320 ms',
+    );
+    expect(model.items.get(write.key)).toBe(write);
+    expect(model.items.size).toBe(lane0!.runs.length + lane0!.actions.length + model.link.length);
+  });
+
+  it('marks a failed GATT action and its run, then the lost link and the retry', () => {
+    const events: TimelineEvent[] = [
+      { kind: 'connecting', at: 0, cycle: 1 },
+      { kind: 'connected', at: 20, mtu: 23 },
+      { kind: 'error', at: 25, message: 'scenarios[1].trigger: no notifications: not found' },
+      {
+        kind: 'scenario-start',
+        at: 30,
+        run: 1,
+        scenario: 0,
+        scenarioId: 'blink-on-connect',
+        trigger: 'IMMEDIATE',
+      },
+      { kind: 'action-start', at: 30, run: 1, scenario: 0, action: 0, type: 'GATT_READ' },
+      {
+        kind: 'action',
+        run: 1,
+        scenario: 0,
+        action: 0,
+        type: 'GATT_READ',
+        startedAt: 30,
+        endedAt: 45,
+        serviceUuid: SERVICE,
+        characteristicUuid: LED,
+        error: 'ATT error 0x02 (read not permitted)',
+      },
+      {
+        kind: 'scenario-end',
+        at: 45,
+        run: 1,
+        scenario: 0,
+        result: result({
+          scenarioId: 'blink-on-connect',
+          startTime: 30,
+          endTime: 45,
+          resultCode: 'GATT_ERROR',
+          errorReason: 'actions[0] GATT_READ: ATT error 0x02 (read not permitted)',
+        }),
+      },
+      { kind: 'disconnected', at: 900, by: 'link', reason: 'supervision timeout' },
+      { kind: 'waiting', at: 900, until: 1900, why: 'reconnect' },
+      { kind: 'connecting', at: 1900, cycle: 2 },
+      { kind: 'connect-failed', at: 2400, error: 'board did not advertise within 500 ms' },
+    ];
+    const model = buildTimeline(events, scenarios, 2400);
+
+    const [read] = model.lanes[0]!.actions;
+    expect(read).toMatchObject({
+      type: 'GATT_READ',
+      start: 30,
+      end: 45,
+      error: 'ATT error 0x02 (read not permitted)',
+    });
+    expect(read!.hex).toBeUndefined();
+    expect(itemLabel(read!, 0)).toBe(
+      'GATT_READ 15 ms at +30 ms, failed: ATT error 0x02 (read not permitted)',
+    );
+    const [run] = model.lanes[0]!.runs;
+    expect(run!.outcome).toBe('GATT_ERROR');
+    expect(run!.result?.errorReason).toMatch(/^actions\[0\] GATT_READ/);
+
+    expect(linkKinds(model.link)).toEqual([
+      'connecting',
+      'connection',
+      'error',
+      'disconnected',
+      'waiting',
+      'connecting',
+      'connect-failed',
+    ]);
+    expect(model.link[1]).toMatchObject({
+      end: 900,
+      open: false,
+      endedBy: 'link',
+      reason: 'supervision timeout',
+    });
+    expect(model.link[2]).toMatchObject({ start: 25, message: expect.stringContaining('trigger') });
+    expect(model.link[4]).toMatchObject({ start: 900, end: 1900, why: 'reconnect' });
+    expect(extent(model.link[5]!)).toEqual([1900, 2400, false]);
+    expect(model.link[6]).toMatchObject({
+      start: 2400,
+      end: 2400,
+      error: 'board did not advertise within 500 ms',
+    });
+  });
+
+  it('keeps the payload of a notification-triggered run and the bytes it read, as hex', () => {
+    const events: TimelineEvent[] = [
+      { kind: 'connecting', at: 100, cycle: 1 },
+      { kind: 'connected', at: 110, mtu: 247 },
+      {
+        kind: 'notification',
+        at: 500,
+        serviceUuid: SERVICE,
+        characteristicUuid: BUTTON,
+        data: 'CgAb/w==',
+      },
+      {
+        kind: 'scenario-start',
+        at: 500,
+        run: 1,
+        scenario: 1,
+        scenarioId: 'read-on-press',
+        trigger: 'BLE_NOTIFICATION',
+      },
+      { kind: 'action-start', at: 500, run: 1, scenario: 1, action: 0, type: 'GATT_READ' },
+      {
+        kind: 'action',
+        run: 1,
+        scenario: 1,
+        action: 0,
+        type: 'GATT_READ',
+        startedAt: 500,
+        endedAt: 508,
+        serviceUuid: SERVICE,
+        characteristicUuid: LED,
+        data: 'AQID',
+      },
+      {
+        kind: 'scenario-end',
+        at: 508,
+        run: 1,
+        scenario: 1,
+        result: result({
+          scenarioId: 'read-on-press',
+          startTime: 500,
+          endTime: 508,
+          actionResults: [{ type: 'binary', data: 'AQID' }],
+          bleNotificationPayload: 'CgAb/w==',
+        }),
+      },
+    ];
+    const model = buildTimeline(events, scenarios, 600);
+
+    expect(model.lanes[0]!.runs).toEqual([]);
+    const lane = model.lanes[1]!;
+    expect(lane.runs).toHaveLength(1);
+    expect(lane.runs[0]).toMatchObject({
+      trigger: 'BLE_NOTIFICATION',
+      outcome: 'SUCCESS',
+      start: 500,
+      end: 508,
+      payloadHex: '0a 00 1b ff',
+    });
+    expect(lane.actions[0]).toMatchObject({ data: 'AQID', hex: '01 02 03', end: 508 });
+    const notification = model.link.find((l) => l.kind === 'notification');
+    expect(notification).toMatchObject({
+      start: 500,
+      end: 500,
+      characteristicUuid: BUTTON,
+      hex: '0a 00 1b ff',
+    });
+    expect(itemLabel(notification!, model.range.start)).toBe('Notification at +400 ms');
+    // The connection is still up: it runs to now.
+    expect(model.range).toEqual({ start: 100, end: 600 });
+  });
+
+  it('runs an open SLEEP to now, and closes what a stop interrupted at the stop', () => {
+    const upTo: TimelineEvent[] = [
+      { kind: 'connecting', at: 5000, cycle: 1 },
+      { kind: 'connected', at: 5010, mtu: 23 },
+      {
+        kind: 'scenario-start',
+        at: 5010,
+        run: 7,
+        scenario: 0,
+        scenarioId: 'blink-on-connect',
+        trigger: 'IMMEDIATE',
+      },
+      { kind: 'action-start', at: 5010, run: 7, scenario: 0, action: 0, type: 'SLEEP' },
+    ];
+    const live = buildTimeline(upTo, scenarios, 5400);
+    const [sleep] = live.lanes[0]!.actions;
+    expect(extent(sleep!)).toEqual([5010, 5400, true]);
+    expect(live.lanes[0]!.runs[0]).toMatchObject({ outcome: 'RUNNING', end: 5400, open: true });
+    expect(itemLabel(sleep!, live.range.start)).toBe('SLEEP 390 ms so far at +10 ms');
+    // A `now` before the start (a clock that stepped back) does not give a negative length.
+    expect(extent(buildTimeline(upTo, scenarios, 4000).lanes[0]!.actions[0]!)).toEqual([
+      5010,
+      5010,
+      true,
+    ]);
+
+    const stopped = buildTimeline(
+      [
+        ...upTo,
+        {
+          kind: 'action',
+          run: 7,
+          scenario: 0,
+          action: 0,
+          type: 'SLEEP',
+          startedAt: 5010,
+          endedAt: 5600,
+          sleepMillis: 1000,
+          error: 'stopped',
+        },
+        { kind: 'scenario-cancelled', at: 5600, run: 7, scenario: 0 },
+        { kind: 'disconnected', at: 5605, by: 'stop', reason: 'stopped' },
+        { kind: 'stopped', at: 5605, reason: 'operator' },
+      ],
+      scenarios,
+      9000,
+    );
+    expect(extent(stopped.lanes[0]!.actions[0]!)).toEqual([5010, 5600, false]);
+    expect(stopped.lanes[0]!.runs[0]).toMatchObject({ outcome: 'CANCELLED', end: 5600 });
+    expect(stopped.link.map((l) => [l.kind, l.end, l.open])).toEqual([
+      ['connecting', 5010, false],
+      ['connection', 5605, false],
+      ['disconnected', 5605, false],
+      ['stopped', 5605, false],
+    ]);
+    expect(stopped.range).toEqual({ start: 5000, end: 5605 });
+  });
+
+  it('ends a wait and a connection attempt at the stop that cut them short', () => {
+    const model = buildTimeline(
+      [
+        { kind: 'connecting', at: 0, cycle: 1 },
+        { kind: 'connect-failed', at: 300, error: 'timeout' },
+        { kind: 'waiting', at: 300, until: 1300, why: 'reconnect' },
+        { kind: 'connecting', at: 1300, cycle: 1 },
+        { kind: 'stopped', at: 1500, reason: 'duration' },
+      ],
+      scenarios,
+      5000,
+    );
+    expect(model.link.map((l) => [l.kind, l.start, l.end])).toEqual([
+      ['connecting', 0, 300],
+      ['connect-failed', 300, 300],
+      ['waiting', 300, 1300],
+      ['connecting', 1300, 1500],
+      ['stopped', 1500, 1500],
+    ]);
+
+    const early = buildTimeline(
+      [
+        { kind: 'waiting', at: 300, until: 1300, why: 'suppressionInterval' },
+        { kind: 'stopped', at: 400, reason: 'operator' },
+      ],
+      scenarios,
+      5000,
+    );
+    expect(early.link[0]).toMatchObject({ start: 300, end: 400, until: 1300 });
+    expect(early.range).toEqual({ start: 300, end: 400 });
+  });
+
+  it('gives a lane to a scenario the events name that the list does not have', () => {
+    const model = buildTimeline(
+      [
+        {
+          kind: 'scenario-start',
+          at: 0,
+          run: 1,
+          scenario: 3,
+          scenarioId: 'x',
+          trigger: 'IMMEDIATE',
+        },
+        { kind: 'action-start', at: 0, run: 1, scenario: 3, action: 0, type: 'SLEEP' },
+      ],
+      scenarios,
+      10,
+    );
+    expect(model.lanes.map((l) => [l.scenario, l.id])).toEqual([
+      [0, 'blink-on-connect'],
+      [1, 'read-on-press'],
+      [3, 'x'],
+    ]);
+    expect(model.lanes[2]!.actions).toHaveLength(1);
+  });
+
+  it('starts and ends at now with no events', () => {
+    const model = buildTimeline([], scenarios, 1234);
+    expect(model.range).toEqual({ start: 1234, end: 1234 });
+    expect(model.lanes).toHaveLength(2);
+    expect(model.link).toEqual([]);
+  });
+});
+
+describe('result rows', () => {
+  it('give each result the bytes its actions wrote or read, a refused write included', () => {
+    const action = (run: number, index: number, over: Partial<TimelineEvent>) =>
+      ({
+        kind: 'action',
+        run,
+        scenario: 0,
+        action: index,
+        type: 'GATT_WRITE',
+        startedAt: 0,
+        endedAt: 0,
+        ...over,
+      }) as TimelineEvent;
+    const end = (run: number, r: ScenarioResult) =>
+      ({ kind: 'scenario-end', at: 0, run, scenario: 0, result: r }) as TimelineEvent;
+    const ok = result({ scenarioId: 'a', actionResults: [{ type: 'void' }] });
+    const refused = result({ scenarioId: 'a', resultCode: 'GATT_ERROR' });
+    const rows = resultRows([
+      action(1, 0, { data: 'AQ==' }),
+      action(2, 0, { data: 'Ag==', error: 'ATT error 0x03' }),
+      action(1, 1, { type: 'GATT_READ', data: 'AA==' }),
+      end(1, ok),
+      end(2, refused),
+    ]);
+    expect(rows).toEqual([
+      {
+        result: ok,
+        actions: [
+          { type: 'GATT_WRITE', data: 'AQ==' },
+          { type: 'GATT_READ', data: 'AA==' },
+        ],
+      },
+      { result: refused, actions: [{ type: 'GATT_WRITE', data: 'Ag==', error: 'ATT error 0x03' }] },
+    ]);
+    // The record's "results · failed" is counted from these very rows.
+    expect(countResults(rows.map((r) => r.result))).toEqual({ results: 2, failures: 1 });
+    expect(countResults([])).toEqual({ results: 0, failures: 0 });
+  });
+});
+
+describe('bytes, windows and the axis', () => {
+  it('turns base64 into spaced hex and refuses what is not base64', () => {
+    expect(base64ToHex('Chv/')).toBe('0a 1b ff');
+    expect(base64ToHex('AQ==')).toBe('01');
+    expect(base64ToHex('')).toBe('');
+    expect(base64ToHex('AQ=')).toBeUndefined();
+    expect(base64ToHex('not base64!')).toBeUndefined();
+  });
+
+  it('zooms to the last 10 s, or fits the run with a floor for an instant', () => {
+    expect(visibleRange({ start: 0, end: 25_000 }, 'last10s')).toEqual({
+      start: 15_000,
+      end: 25_000,
+    });
+    expect(visibleRange({ start: 0, end: 4_000 }, 'last10s')).toEqual({ start: 0, end: 4_000 });
+    expect(visibleRange({ start: 0, end: 25_000 }, 'fit')).toEqual({ start: 0, end: 25_000 });
+    expect(visibleRange({ start: 50, end: 50 }, 'fit')).toEqual({ start: 50, end: 150 });
+  });
+
+  it('keeps the newest items that overlap the window, up to the cap', () => {
+    const items = Array.from({ length: 5000 }, (_, i) => ({
+      key: `k${i}`,
+      start: i * 10,
+      end: i * 10 + 5,
+      open: false,
+    }));
+    const { shown, total } = inWindow(items, { start: 1003, end: 30_000 }, 2000);
+    expect(total).toBe(2901);
+    expect(shown).toHaveLength(2000);
+    expect(shown[0]!.key).toBe('k1001');
+    expect(shown.at(-1)!.key).toBe('k3000');
+    expect(inWindow(items, { start: 49_996, end: 60_000 }, 2000).total).toBe(0);
+  });
+
+  it('places an extent in percent of the window, clipped to it', () => {
+    const window = { start: 1000, end: 3000 };
+    expect(placement(1500, 2000, window)).toEqual({ left: 25, width: 25 });
+    expect(placement(500, 1500, window)).toEqual({ left: 0, width: 25 });
+    expect(placement(2500, 4000, window)).toEqual({ left: 75, width: 25 });
+    expect(placement(2000, 2000, window)).toEqual({ left: 50, width: 0 });
+  });
+
+  it('puts ticks at round steps from the run start', () => {
+    expect(ticks({ start: 0, end: 1000 }, 0).map((t) => t.offset)).toEqual([
+      0, 200, 400, 600, 800, 1000,
+    ]);
+    const shifted = ticks({ start: 15_300, end: 25_300 }, 300);
+    expect(shifted.map((t) => t.offset)).toEqual([16_000, 18_000, 20_000, 22_000, 24_000]);
+    expect(shifted[0]!.at).toBe(10);
+    expect(shifted[1]!.at).toBe(30);
+    expect(ticks({ start: 5, end: 5 }, 0)).toEqual([]);
+  });
+
+  it('draws the result badges that fit, a failure taking the place of a success', () => {
+    const window = { start: 0, end: 1000 };
+    // 1000 px for 1000 ms: a SUCCESS badge is 58 px wide, a GATT_ERROR one 77 px.
+    expect(badgeWidth('SUCCESS')).toBe(58);
+    expect(badgeWidth('GATT_ERROR')).toBe(77);
+    const runs = [
+      { key: 'a', end: 100, outcome: 'SUCCESS' as const },
+      { key: 'b', end: 130, outcome: 'SUCCESS' as const },
+      { key: 'c', end: 200, outcome: 'SUCCESS' as const },
+      { key: 'd', end: 240, outcome: 'GATT_ERROR' as const },
+      { key: 'e', end: 400, outcome: 'SUCCESS' as const },
+    ];
+    expect([...badgesThatFit(runs, window, 1000)]).toEqual(['a', 'd', 'e']);
+    // Twice as wide, they all fit: b's badge starts where a's ends.
+    expect([...badgesThatFit(runs, window, 2000)]).toEqual(['a', 'b', 'c', 'd', 'e']);
+    // A success never pushes out a failure.
+    const afterFailure = [
+      { key: 'f', end: 100, outcome: 'RUNTIME_ERROR' as const },
+      { key: 'g', end: 110, outcome: 'SUCCESS' as const },
+    ];
+    expect([...badgesThatFit(afterFailure, window, 1000)]).toEqual(['f']);
+  });
+
+  it('formats lengths of time for people', () => {
+    expect(formatMs(0)).toBe('0 ms');
+    expect(formatMs(340.4)).toBe('340 ms');
+    expect(formatMs(1250)).toBe('1.25 s');
+    expect(formatMs(10_000)).toBe('10 s');
+    expect(formatMs(123_500)).toBe('2 min 3.5 s');
+    expect(formatInstant(Date.UTC(2025, 0, 2, 3, 4, 5, 678))).toBe('2025-01-02 03:04:05.678Z');
+  });
+});
+
+describe('a run export', () => {
+  it('holds the metadata, every event and the results in order', () => {
+    const first = result({ scenarioId: 'a', startTime: 1, endTime: 2 });
+    const second = result({ scenarioId: 'b', resultCode: 'RUNTIME_ERROR', startTime: 3 });
+    const events: TimelineEvent[] = [
+      { kind: 'scenario-start', at: 1, run: 1, scenario: 0, scenarioId: 'a', trigger: 'IMMEDIATE' },
+      { kind: 'scenario-end', at: 2, run: 1, scenario: 0, result: first },
+      { kind: 'scenario-start', at: 3, run: 2, scenario: 1, scenarioId: 'b', trigger: 'IMMEDIATE' },
+      { kind: 'scenario-end', at: 4, run: 2, scenario: 1, result: second },
+      { kind: 'stopped', at: 5, reason: 'cycles' },
+    ];
+    const exported = runExport({ deviceId: 'sim-1', revision: 4 }, events);
+    expect(exported).toEqual({
+      deviceId: 'sim-1',
+      revision: 4,
+      events,
+      results: [first, second],
+    });
+    expect(exported.events).not.toBe(events);
+  });
+});
