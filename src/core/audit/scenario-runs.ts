@@ -16,7 +16,6 @@ import {
   type StopReason,
   type TimelineEvent,
 } from '../scenario/schema';
-import { RESULT_CODES } from '../platform/things/scenario-result';
 import type { z } from 'zod';
 
 /**

@@ -10,7 +10,7 @@ import {
   type ProvisioningView,
 } from './board-provisioning';
 import type { BoardFaults, NotificationPayload } from './board-schema';
-import type { BoardDefinition, CharacteristicDefinition, ServiceDefinition } from './board-file';
+import type { BoardDefinition } from './board-file';
 import type { SimClock, SimTimer } from './clock';
 import { SeededRandom } from './random';
 import { ATT_ERROR } from '../att/codes';
