@@ -3,19 +3,12 @@
 // Simulated; the scan rows of the old process are gone, not left as ghost Connect buttons; and
 // a failing Connect shows its error under that board's row, in view. Screenshots of the end
 // state are kept under test-results/.
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
 
-const SIZES = [
-  { width: 1024, height: 640 },
-  { width: 1280, height: 800 },
-] as const;
-const RESULTS_DIR = resolve('test-results');
 const TRAY = JSON.stringify({ boards: [{ name: 'Mode Tray', address: 'c0:ff:ee:00:00:31' }] });
 
-for (const size of SIZES) {
+for (const size of WINDOW_SIZES) {
   describe(`bench mode switch at ${size.width}×${size.height}`, () => {
     const bench = useBench();
 
@@ -72,10 +65,7 @@ for (const size of SIZES) {
       expect(box!.y + box!.height).toBeLessThanOrEqual(size.height);
       expect(await page.getByTestId('gatt-explorer').count()).toBe(0);
 
-      mkdirSync(RESULTS_DIR, { recursive: true });
-      await page.screenshot({
-        path: join(RESULTS_DIR, `bench-mode-${size.width}x${size.height}.png`),
-      });
+      await shoot(page, 'bench-mode');
       expect(pageErrors).toEqual([]);
     });
   });

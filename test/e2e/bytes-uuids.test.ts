@@ -3,30 +3,15 @@
 // as its bytes and dry-run as those bytes, the same text as base64 is refused in words, and UUIDs
 // pasted undashed or in braces are taken and shown dashed. Screenshots are kept under
 // test-results/, one per size.
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench } from './fixture';
-
-const SIZES = [
-  { width: 1024, height: 640 },
-  { width: 1280, height: 800 },
-] as const;
+import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
 
 const SENSOR = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 const LED = 'a3c80003-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 /** The provisioning service a blank board advertises. */
 const BLANK = '8f1d0000-6b4e-4c5a-9d3e-2a7c5b1e0f00';
-const RESULTS_DIR = resolve('test-results');
 
-async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
-  await page.screenshot({ path: join(RESULTS_DIR, `${name}-${width}x${height}.png`), fullPage });
-}
-
-for (const size of SIZES) {
+for (const size of WINDOW_SIZES) {
   describe(`bytes and UUIDs at ${size.width}×${size.height}`, () => {
     // A bench per size: the first test creates its product from a fresh data dir.
     const bench = useBench();

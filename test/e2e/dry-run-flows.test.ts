@@ -3,19 +3,12 @@
 // long and ends saying so; the record counts the rows the table shows; results stay in the app
 // by default, so no delivery fails; lane labels are whole and the link lane is the board's name.
 // Screenshots of each step at each size are kept under test-results/.
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
 
 const bench = useBench();
 
-const SIZES = [
-  { width: 1024, height: 640 },
-  { width: 1280, height: 800 },
-] as const;
-const RESULTS_DIR = resolve('test-results');
 const SENSOR = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 const TEMPERATURE = 'a3c80002-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 const LONG_ID = 'write-the-temperature-which-the-board-only-reads-BLE_NOTIFICATION-ERROR';
@@ -35,15 +28,6 @@ const neverCloses = {
   ],
 };
 
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
-  await page.screenshot({
-    path: join(RESULTS_DIR, `dry-run-${name}-${width}x${height}.png`),
-    fullPage: true,
-  });
-}
-
 /** [scrollWidth, clientWidth] of a label's text: it is cut when the first exceeds the second. */
 function widths(locator: Locator): Promise<[number, number]> {
   return locator.evaluate((el: { scrollWidth: number; clientWidth: number }) => [
@@ -53,7 +37,7 @@ function widths(locator: Locator): Promise<[number, number]> {
 }
 
 describe('dry runs that end and say why', () => {
-  for (const size of SIZES) {
+  for (const size of WINDOW_SIZES) {
     it(`at ${size.width}×${size.height}: warns before start, runs for a duration instead, counts what it shows`, async () => {
       const { page, pageErrors } = bench();
       await page.setViewportSize(size);
@@ -91,7 +75,7 @@ describe('dry runs that end and say why', () => {
       const start = panel.getByRole('button', { name: 'Start dry run' });
       expect(await start.isDisabled()).toBe(true);
       await warning.scrollIntoViewIfNeeded();
-      await shoot(page, 'warning');
+      await shoot(page, 'dry-run-warning');
 
       // Accept the offer, for 2 s: the run ends at its deadline and says so.
       await warning.getByLabel('Seconds to run instead').fill('2');
@@ -138,7 +122,7 @@ describe('dry runs that end and say why', () => {
         }
       }
       await view.getByTestId('timeline-lane-0').scrollIntoViewIfNeeded();
-      await shoot(page, 'finished');
+      await shoot(page, 'dry-run-finished');
       expect(pageErrors).toEqual([]);
     });
   }

@@ -8,7 +8,16 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { startBenchServer, type BenchServer } from '../../src/server/bench-server';
 
 export const VIEWPORT = { width: 1280, height: 800 };
+/** The two window sizes an engineer uses (issue 16): each flow's e2e runs at both. */
+export const WINDOW_SIZES = [{ width: 1024, height: 640 }, VIEWPORT] as const;
 const RESULTS_DIR = resolve('test-results');
+
+/** A picture for a person to look at: `test-results/<name>-<width>x<height>.png`. */
+export async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const { width, height } = page.viewportSize() ?? VIEWPORT;
+  await page.screenshot({ path: join(RESULTS_DIR, `${name}-${width}x${height}.png`), fullPage });
+}
 export interface Bench {
   url: string;
   context: BrowserContext;

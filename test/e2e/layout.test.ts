@@ -2,28 +2,15 @@
 // its workflow, the sidebar's order with Settings in reach, the main tables without sideways
 // scroll, the GATT log's bytes in view, one-line audit rows, and a Japanese product name drawn
 // with real glyphs. Screenshots of each page at each size are kept under test-results/.
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
 
 const bench = useBench();
 
-const SIZES = [
-  { width: 1024, height: 640 },
-  { width: 1280, height: 800 },
-] as const;
-const RESULTS_DIR = resolve('test-results');
 const JAPANESE_NAME = '温度センサー 試作2号';
 const SENSOR = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 const LED = 'a3c80003-7f2e-4b61-9c0d-5e1f2a3b4c5d';
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
-  await page.screenshot({ path: join(RESULTS_DIR, `layout-${name}-${width}x${height}.png`) });
-}
 
 function nav(page: Page, label: string): Locator {
   return page
@@ -67,10 +54,10 @@ describe('layout', () => {
     await expectText(steps.nth(1), 'No board verified yet');
     await expectText(steps.nth(2), 'No dry run yet');
     await expectText(steps.nth(3), 'No scenario set saved yet');
-    for (const size of SIZES) {
+    for (const size of WINDOW_SIZES) {
       await page.setViewportSize(size);
       await expectInWindow(page, steps.nth(3).getByRole('link'));
-      await shoot(page, 'start-empty');
+      await shoot(page, 'layout-start-empty');
     }
 
     const links: [string, string][] = [
@@ -105,7 +92,7 @@ describe('layout', () => {
     expect(labels.slice(5, 7)).toEqual(['Device service', 'Login & profile']);
     expect(labels.slice(-4)).toEqual(['Line', 'Emulator', 'Webhooks', 'Settings']);
 
-    for (const size of SIZES) {
+    for (const size of WINDOW_SIZES) {
       await page.setViewportSize(size);
       // The whole sidebar shows without scrolling it, Settings included.
       await expectInWindow(page, nav(page, 'Settings'));
@@ -119,7 +106,7 @@ describe('layout', () => {
       expect(scrollHeight).toBeLessThanOrEqual(clientHeight);
       await nav(page, 'Settings').click();
       await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-      await shoot(page, 'settings');
+      await shoot(page, 'layout-settings');
       await nav(page, 'Start').click();
     }
     expect(pageErrors).toEqual([]);
@@ -167,16 +154,16 @@ describe('layout', () => {
       }, JAPANESE_NAME);
     expect(name).toBeGreaterThan(0);
     expect(Math.abs(name - boxes)).toBeGreaterThan(1);
-    for (const size of SIZES) {
+    for (const size of WINDOW_SIZES) {
       await page.setViewportSize(size);
-      await shoot(page, 'japanese-name');
+      await shoot(page, 'layout-japanese-name');
     }
     expect(pageErrors).toEqual([]);
   });
 
   it('fits the products, the scan list, the GATT log and the audit log without sideways scroll', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(SIZES[1]);
+    await page.setViewportSize(WINDOW_SIZES[1]);
     await nav(page, 'Device service').click();
     for (const name of ['Soil probe P2 with a rather long name', 'Thermostat rev B']) {
       await page.getByLabel('New product name').fill(name);
@@ -184,11 +171,11 @@ describe('layout', () => {
       await page.getByTestId('product-row').filter({ hasText: name }).waitFor();
     }
     const products = page.getByTestId('products-table');
-    for (const size of SIZES) {
+    for (const size of WINDOW_SIZES) {
       await page.setViewportSize(size);
       await expectNoSidewaysScroll(products.locator('..'));
       await expectNoSidewaysScroll(page.locator('main.content'));
-      await shoot(page, 'device-service');
+      await shoot(page, 'layout-device-service');
     }
 
     // The scan list, and the GATT log of a read.
@@ -197,7 +184,7 @@ describe('layout', () => {
     const scan = page.getByTestId('ble-scan');
     const nrf = scan.locator('[data-testid="scan-row"][data-name="DB nRF52 DK"]');
     await nrf.waitFor();
-    for (const size of SIZES) {
+    for (const size of WINDOW_SIZES) {
       await page.setViewportSize(size);
       await expectNoSidewaysScroll(scan.locator('.table-scroll'));
       await expectNoSidewaysScroll(page.locator('main.content'));
@@ -209,7 +196,7 @@ describe('layout', () => {
     const log = explorer.getByRole('table', { name: 'GATT log entries' });
     await expectText(log, 'Nordic Semiconductor');
     const bytes = log.getByTestId('gatt-log-entry').last().locator('td').last().locator('code');
-    for (const size of SIZES) {
+    for (const size of WINDOW_SIZES) {
       await page.setViewportSize(size);
       await expectNoSidewaysScroll(log.locator('..'));
       await expectNoSidewaysScroll(page.locator('main.content'));
@@ -219,13 +206,13 @@ describe('layout', () => {
       expect(box.x + box.width).toBeLessThanOrEqual(logBox.x + logBox.width);
       expect(box.x + box.width).toBeLessThanOrEqual(size.width);
       await log.scrollIntoViewIfNeeded();
-      await shoot(page, 'ble-bench');
+      await shoot(page, 'layout-ble-bench');
     }
     await explorer.getByRole('button', { name: 'Disconnect' }).click();
     await explorer.waitFor({ state: 'detached' });
 
     // Two audit records: one board verified, and a long failure detail kept to one line.
-    await page.setViewportSize(SIZES[1]);
+    await page.setViewportSize(WINDOW_SIZES[1]);
     await nav(page, 'Provisioning').click();
     const result = page.getByTestId('single-result').first();
     await page
@@ -235,18 +222,18 @@ describe('layout', () => {
       .click();
     await result.waitFor({ timeout: 30_000 });
     await expectText(result, 'verified');
-    for (const size of SIZES) {
+    for (const size of WINDOW_SIZES) {
       await page.setViewportSize(size);
       await expectNoSidewaysScroll(page.getByTestId('prov-scan').locator('.table-scroll'));
       await expectNoSidewaysScroll(page.locator('main.content'));
-      await shoot(page, 'provisioning');
+      await shoot(page, 'layout-provisioning');
     }
 
     await nav(page, 'Audit log').click();
     const row = page.getByTestId('audit-row').first();
     await row.waitFor();
     const table = page.getByTestId('audit-table');
-    for (const size of SIZES) {
+    for (const size of WINDOW_SIZES) {
       await page.setViewportSize(size);
       await expectNoSidewaysScroll(table.locator('..'));
       await expectNoSidewaysScroll(page.locator('main.content'));
@@ -264,7 +251,7 @@ describe('layout', () => {
             ).defaultView.getComputedStyle(td).lineHeight,
         );
       expect(rowBox.height).toBeLessThan(parseFloat(lineHeight) * 2);
-      await shoot(page, 'audit-log');
+      await shoot(page, 'layout-audit-log');
     }
     // Details on demand: the full record beneath its row.
     await row.getByRole('button', { name: /^Details of / }).click();
@@ -279,7 +266,7 @@ describe('layout', () => {
 
   it('reads each step back on the start page once the workflow has run', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(SIZES[1]);
+    await page.setViewportSize(WINDOW_SIZES[1]);
     // A dry run of a one-read set on the simulated sensor board.
     await nav(page, 'Scenarios').click();
     const panel = page.getByTestId('run-panel');
@@ -307,14 +294,14 @@ describe('layout', () => {
     await panel.getByLabel('Connections').fill('1');
     await panel.getByRole('button', { name: 'Start dry run' }).click();
     await expectText(page.getByTestId('run-view').getByTestId('run-state'), 'finished');
-    for (const size of SIZES) {
+    for (const size of WINDOW_SIZES) {
       await page.setViewportSize(size);
       await expectNoSidewaysScroll(page.locator('main.content'));
-      await shoot(page, 'scenarios');
+      await shoot(page, 'layout-scenarios');
     }
 
     // Upload: the set saved to the platform for the first product.
-    await page.setViewportSize(SIZES[1]);
+    await page.setViewportSize(WINDOW_SIZES[1]);
     await nav(page, 'Device service').click();
     await page
       .getByTestId('product-row')
@@ -339,10 +326,10 @@ describe('layout', () => {
     await expectText(state('upload'), JAPANESE_NAME);
     for (const step of ['product', 'provision', 'dry-run', 'upload'])
       expect(await state(step).getAttribute('class')).toContain('done');
-    for (const size of SIZES) {
+    for (const size of WINDOW_SIZES) {
       await page.setViewportSize(size);
       await expectInWindow(page, state('upload').getByRole('link'));
-      await shoot(page, 'start-done');
+      await shoot(page, 'layout-start-done');
     }
     expect(pageErrors).toEqual([]);
   });

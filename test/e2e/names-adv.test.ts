@@ -3,29 +3,16 @@
 // manufacturer data, TX power, raw bytes labelled), a characteristic renamed showing in the
 // explorer and its log, the temperature read as °C through the format picker and remembered
 // after a reload, and its notifications plotted.
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
 
 const bench = useBench();
 
-const SIZES = [
-  { width: 1024, height: 640 },
-  { width: 1280, height: 800 },
-] as const;
-const RESULTS_DIR = resolve('test-results');
 const SENSOR = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 const TEMPERATURE = 'a3c80002-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 /** The provisioning service a blank board advertises. */
 const BLANK = '8f1d0000-6b4e-4c5a-9d3e-2a7c5b1e0f00';
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
-  await page.screenshot({ path: join(RESULTS_DIR, `names-adv-${name}-${width}x${height}.png`) });
-}
 
 async function openBench(page: Page) {
   await page
@@ -50,7 +37,7 @@ async function connectSensor(page: Page) {
   return { explorer, temperature };
 }
 
-describe.each(SIZES)('names and advertisements at $width×$height', (size) => {
+describe.each(WINDOW_SIZES)('names and advertisements at $width×$height', (size) => {
   it('inspects the sensor board’s advertisement field by field', async () => {
     const { page, pageErrors } = bench();
     await page.setViewportSize(size);
@@ -71,7 +58,7 @@ describe.each(SIZES)('names and advertisements at $width×$height', (size) => {
     await expectText(inspector.getByTestId('ad-raw').first(), '02 01 06');
     await expectText(structures.filter({ hasText: 'Flags' }), '02 01 06');
     await row.scrollIntoViewIfNeeded();
-    await shoot(page, 'inspector');
+    await shoot(page, 'names-adv-inspector');
     await inspector.getByRole('button', { name: 'Close' }).click();
     await inspector.waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
@@ -118,7 +105,7 @@ describe.each(SIZES)('names and advertisements at $width×$height', (size) => {
           .evaluate((el) => el === el.ownerDocument.activeElement),
       )
       .toBe(true);
-    await shoot(page, 'renamed-celsius');
+    await shoot(page, 'names-adv-renamed-celsius');
 
     // After a reload: the name and the format are the product's (here the bench's), kept. The
     // link is let go first, as the app keeps it across a reload and the board then is silent.
@@ -142,7 +129,7 @@ describe.each(SIZES)('names and advertisements at $width×$height', (size) => {
       .toBeGreaterThanOrEqual(2);
     expect(await plot.locator('canvas').count()).toBeGreaterThan(0);
     await plot.scrollIntoViewIfNeeded();
-    await shoot(page, 'plot');
+    await shoot(page, 'names-adv-plot');
     await temperature.getByRole('button', { name: `Unsubscribe from ${TEMPERATURE}` }).click();
     await plot.waitFor({ state: 'detached' });
 
@@ -195,7 +182,7 @@ describe.each(SIZES)('names and advertisements at $width×$height', (size) => {
     const all = await suggestions.allTextContents();
     expect(all).toHaveLength(11);
     expect(all).toContain('Provisioning (devicebench-v1) (service)');
-    await shoot(page, 'scenario-suggestions');
+    await shoot(page, 'names-adv-scenario-suggestions');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -3,14 +3,10 @@
 // as a retry in the record, batch rows named, the plan's real next PSDI, and a held PSDI released
 // from the audit log after a confirmation. Screenshots go to test-results/ for a person.
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench } from './fixture';
+import { expectText, useBench, WINDOW_SIZES } from './fixture';
 
 const bench = useBench();
 
-const SIZES = [
-  { width: 1024, height: 640 },
-  { width: 1280, height: 800 },
-] as const;
 const SHOTS = 'test-results';
 const PSDI_CHARACTERISTIC = '8f1d0004-6b4e-4c5a-9d3e-2a7c5b1e0f00';
 const PLATFORM_PSDI = '26e2b12b-85f0-4f3f-9fdd-91d114270e6e';
@@ -25,7 +21,7 @@ function board(name: string, address: string, faults: object = {}) {
   };
 }
 
-describe.each(SIZES)('provisioning flows at $width×$height', (size) => {
+describe.each(WINDOW_SIZES)('provisioning flows at $width×$height', (size) => {
   const tag = `${size.width}`;
   /** Each size has its own product and boards: the bench is shared by the two. */
   const hex = size.width === 1024 ? '10' : '12';

@@ -2,18 +2,10 @@
 // answered 404, which is "nothing there yet", not a failure: the status bar shows it neutral,
 // not red (docs/decisions.md, "The status bar's 404"). At both window sizes, screenshots kept
 // under test-results/.
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
 
-const SIZES = [
-  { width: 1024, height: 640 },
-  { width: 1280, height: 800 },
-] as const;
-const RESULTS_DIR = resolve('test-results');
-
-for (const size of SIZES) {
+for (const size of WINDOW_SIZES) {
   describe(`start page probes at ${size.width}×${size.height}`, () => {
     const bench = useBench();
 
@@ -37,10 +29,7 @@ for (const size of SIZES) {
       await expectText(last, '404');
       expect(await last.getAttribute('class')).toBe('muted');
       expect(await page.getByTestId('status-bar').locator('.bad').count()).toBe(0);
-      mkdirSync(RESULTS_DIR, { recursive: true });
-      await page.screenshot({
-        path: join(RESULTS_DIR, `start-probe-404-${size.width}x${size.height}.png`),
-      });
+      await shoot(page, 'start-probe-404');
       expect(pageErrors).toEqual([]);
     });
   });

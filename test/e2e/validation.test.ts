@@ -2,27 +2,14 @@
 // shows no red; a field left empty says what it needs in words; Save with problems takes the
 // user to the first; RSSI, SLEEP and exponent forms are refused with their range, never rounded.
 // Screenshots of each step are kept under test-results/.
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
 
 const bench = useBench();
 /** An element as the page sees it, enough to ask whether it has the focus. */
 interface Focusable {
   ownerDocument: { activeElement: unknown };
-}
-const SIZES = [
-  { width: 1024, height: 640 },
-  { width: 1280, height: 800 },
-] as const;
-const RESULTS_DIR = resolve('test-results');
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
-  await page.screenshot({ path: join(RESULTS_DIR, `validation-${name}-${width}x${height}.png`) });
 }
 
 /** Nothing the user sees names a JSON path or carries zod's own wording. */
@@ -35,7 +22,7 @@ async function expectPlainWords(page: Page): Promise<void> {
   }
 }
 
-describe.each(SIZES)('validation at $width×$height', (size) => {
+describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
   const tag = `${size.width}x${size.height}`;
 
   it('a fresh form shows no red; leaving an empty required field says so in words; create focuses it', async () => {
@@ -50,7 +37,7 @@ describe.each(SIZES)('validation at $width×$height', (size) => {
     await name.focus();
     await name.blur();
     await expectText(page.locator('.field-error'), 'New product name is required');
-    await shoot(page, `product-name-left-empty-${tag}`);
+    await shoot(page, `validation-product-name-left-empty-${tag}`);
 
     // Create with the problem: focus goes back to the field.
     await page.getByRole('button', { name: 'Create product' }).focus();
@@ -89,7 +76,7 @@ describe.each(SIZES)('validation at $width×$height', (size) => {
     // New, empty UUID inputs: not red before the user has been there.
     await expectText(editor.getByTestId('validation-summary'), 'problem');
     expect(await editor.locator('.field-error').count()).toBe(0);
-    await shoot(page, `scenario-fresh-${tag}`);
+    await shoot(page, `validation-scenario-fresh-${tag}`);
 
     // SLEEP past one hour, and an exponent: refused with the rule, once left.
     const sleep = at('scenarios[0].actions[1].sleepMillis');
@@ -113,7 +100,7 @@ describe.each(SIZES)('validation at $width×$height', (size) => {
       'Suppression interval must be a whole number between −9007199254740991 and 9007199254740991',
     );
     expect(await interval.inputValue()).toBe('9007199254740993');
-    await shoot(page, `scenario-bounds-${tag}`);
+    await shoot(page, `validation-scenario-bounds-${tag}`);
 
     // Save with problems: every problem shows, the first invalid input has the focus.
     await editor.getByRole('button', { name: 'Save', exact: true }).click();
@@ -126,7 +113,7 @@ describe.each(SIZES)('validation at $width×$height', (size) => {
       'Service UUID must be a 128-bit UUID',
     );
     await expectPlainWords(page);
-    await shoot(page, `scenario-save-with-problems-${tag}`);
+    await shoot(page, `validation-scenario-save-with-problems-${tag}`);
     expect(await editor.getByTestId('scenario-revision').innerText()).toContain(
       'No scenario set yet',
     );
@@ -142,7 +129,7 @@ describe.each(SIZES)('validation at $width×$height', (size) => {
     expect(await page.locator('.field-error').count()).toBe(0);
     await rssi.blur();
     await expectText(page.locator('.field-error'), 'Minimum RSSI must be between −127 and 0 dBm');
-    await shoot(page, `scan-rssi-refused-${tag}`);
+    await shoot(page, `validation-scan-rssi-refused-${tag}`);
     await rssi.fill('-70');
     await page.locator('.field-error').waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
@@ -159,7 +146,7 @@ describe.each(SIZES)('validation at $width×$height', (size) => {
     expect(await scan.locator('.field-error').count()).toBe(0);
     await filter.blur();
     await expectText(scan.locator('.field-error'), 'is not a UUID');
-    await shoot(page, `scan-uuid-refused-${tag}`);
+    await shoot(page, `validation-scan-uuid-refused-${tag}`);
     await filter.fill('');
     await scan.locator('.field-error').waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
