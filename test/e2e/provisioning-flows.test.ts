@@ -3,11 +3,10 @@
 // as a retry in the record, batch rows named, the plan's real next PSDI, and a held PSDI released
 // from the audit log after a confirmation. Screenshots go to test-results/ for a person.
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench, WINDOW_SIZES } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
 
 const bench = useBench();
 
-const SHOTS = 'test-results';
 const PSDI_CHARACTERISTIC = '8f1d0004-6b4e-4c5a-9d3e-2a7c5b1e0f00';
 const PLATFORM_PSDI = '26e2b12b-85f0-4f3f-9fdd-91d114270e6e';
 
@@ -95,7 +94,7 @@ describe.each(WINDOW_SIZES)('provisioning flows at $width×$height', (size) => {
     expect(await steps.locator('[data-step="commit"]').getAttribute('data-state')).toBe('pending');
     await expectText(page.getByTestId('prov-plan').getByTestId('psdi-preview'), `X${tag}-000001`);
     await page.getByTestId('prov-single').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${SHOTS}/provisioning-refused-${tag}.png` });
+    await shoot(page, 'provisioning-refused');
     expect(pageErrors).toEqual([]);
   });
 
@@ -114,7 +113,7 @@ describe.each(WINDOW_SIZES)('provisioning flows at $width×$height', (size) => {
     await expectText(steps.locator('[data-step="write"]'), 'attempt 2');
     await expectText(page.getByTestId('prov-plan').getByTestId('psdi-preview'), `X${tag}-000002`);
     await page.getByTestId('prov-single').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${SHOTS}/provisioning-steps-${tag}.png` });
+    await shoot(page, 'provisioning-steps');
     expect(pageErrors).toEqual([]);
   });
 
@@ -135,7 +134,7 @@ describe.each(WINDOW_SIZES)('provisioning flows at $width×$height', (size) => {
         (await cells.allInnerTexts()).map((t) => t.split(' ').slice(0, 4).join(' ')),
       )
       .toEqual(expect.arrayContaining([`${names.tray} 01`, `${names.tray} 02`]));
-    await page.screenshot({ path: `${SHOTS}/provisioning-batch-names-${tag}.png` });
+    await shoot(page, 'provisioning-batch-names');
     expect(pageErrors).toEqual([]);
   });
 
@@ -165,7 +164,7 @@ describe.each(WINDOW_SIZES)('provisioning flows at $width×$height', (size) => {
     expect(await row.getAttribute('data-state')).toBe('failed');
     await release.click();
     await dialog.getByLabel('Why it can be used again').fill('board erased on the bench');
-    await page.screenshot({ path: `${SHOTS}/provisioning-release-confirm-${tag}.png` });
+    await shoot(page, 'provisioning-release-confirm');
     await dialog.getByRole('button', { name: 'Release PSDI' }).click();
     await dialog.waitFor({ state: 'detached' });
     const released = log.getByTestId('audit-row').filter({ hasText: names.keeper });
@@ -173,7 +172,7 @@ describe.each(WINDOW_SIZES)('provisioning flows at $width×$height', (size) => {
     expect(await release.count()).toBe(0);
     await expectText(details, 'released by');
     await expectText(details, 'board erased on the bench');
-    await page.screenshot({ path: `${SHOTS}/provisioning-released-${tag}.png` });
+    await shoot(page, 'provisioning-released');
     // Back on Provisioning, the released PSDI is the next one again.
     await page.getByRole('button', { name: 'Provisioning', exact: true }).click();
     const plan = page.getByTestId('prov-plan');

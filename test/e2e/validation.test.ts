@@ -37,7 +37,7 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
     await name.focus();
     await name.blur();
     await expectText(page.locator('.field-error'), 'New product name is required');
-    await shoot(page, `validation-product-name-left-empty-${tag}`);
+    await shoot(page, 'validation-product-name-left-empty');
 
     // Create with the problem: focus goes back to the field.
     await page.getByRole('button', { name: 'Create product' }).focus();
@@ -76,7 +76,7 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
     // New, empty UUID inputs: not red before the user has been there.
     await expectText(editor.getByTestId('validation-summary'), 'problem');
     expect(await editor.locator('.field-error').count()).toBe(0);
-    await shoot(page, `validation-scenario-fresh-${tag}`);
+    await shoot(page, 'validation-scenario-fresh');
 
     // SLEEP past one hour, and an exponent: refused with the rule, once left.
     const sleep = at('scenarios[0].actions[1].sleepMillis');
@@ -100,7 +100,7 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
       'Suppression interval must be a whole number between −9007199254740991 and 9007199254740991',
     );
     expect(await interval.inputValue()).toBe('9007199254740993');
-    await shoot(page, `validation-scenario-bounds-${tag}`);
+    await shoot(page, 'validation-scenario-bounds');
 
     // Save with problems: every problem shows, the first invalid input has the focus.
     await editor.getByRole('button', { name: 'Save', exact: true }).click();
@@ -113,7 +113,7 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
       'Service UUID must be a 128-bit UUID',
     );
     await expectPlainWords(page);
-    await shoot(page, `validation-scenario-save-with-problems-${tag}`);
+    await shoot(page, 'validation-scenario-save-with-problems');
     expect(await editor.getByTestId('scenario-revision').innerText()).toContain(
       'No scenario set yet',
     );
@@ -129,7 +129,7 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
     expect(await page.locator('.field-error').count()).toBe(0);
     await rssi.blur();
     await expectText(page.locator('.field-error'), 'Minimum RSSI must be between −127 and 0 dBm');
-    await shoot(page, `validation-scan-rssi-refused-${tag}`);
+    await shoot(page, 'validation-scan-rssi-refused');
     await rssi.fill('-70');
     await page.locator('.field-error').waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
@@ -146,7 +146,7 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
     expect(await scan.locator('.field-error').count()).toBe(0);
     await filter.blur();
     await expectText(scan.locator('.field-error'), 'is not a UUID');
-    await shoot(page, `validation-scan-uuid-refused-${tag}`);
+    await shoot(page, 'validation-scan-uuid-refused');
     await filter.fill('');
     await scan.locator('.field-error').waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
