@@ -1,6 +1,7 @@
 // In-app purchase emulator (docs/platform-api.md#iap): reserve with a user access token, every
-// errorCode of §7, orders the admin API completes or refunds (each sending a signed
-// purchaseComplete or refundComplete webhook), and the webhook history of purchase events.
+// errorCode of docs/platform-api.md#iap-server, orders the admin API completes or refunds (each
+// sending a signed purchaseComplete or refundComplete webhook), and the webhook history of purchase
+// events.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -106,8 +107,9 @@ function routes(app: FastifyInstance, ctx: EmulatorContext): void {
   const open = { config: { auth: 'none' as const } };
 
   void app.register(async (scope) => {
-    // Every 4xx/5xx of this API is the error object of §2, whoever answered it (an injected
-    // fault, the body parser, the size limit): give those bodies an errorCode.
+    // Every 4xx/5xx of this API is the error object of docs/platform-api.md#iap-server, whoever
+    // answered it (an injected fault, the body parser, the size limit): give those bodies an
+    // errorCode.
     scope.addHook('onSend', (_request, reply, payload, done) => {
       if (reply.statusCode < 400 || typeof payload !== 'string') return done(null, payload);
       let body: { errorCode?: unknown; message?: unknown; details?: unknown };

@@ -1,6 +1,7 @@
 // Login emulator (docs/platform-api.md#login): issue, refresh, verify and revoke in v2.1 and v2.0,
 // ID token verification, deauthorize, userinfo, profile and friendship, with the token lifecycle of
-// §3 on the virtual clock. The admin API (admin-routes.ts) stands in for the authorization request.
+// docs/platform-api.md#login-lifecycle on the virtual clock. The admin API (admin-routes.ts) stands
+// in for the authorization request.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorArea, EmulatorContext } from '../area';

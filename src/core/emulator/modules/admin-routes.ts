@@ -138,7 +138,10 @@ export function adminRoutes(app: FastifyInstance, ctx: EmulatorContext, store: M
     },
   );
 
-  /** §3: suspension moves every attached module to suspended, with `botSuspended` to each. */
+  /**
+   * docs/platform-api.md#modules-states: suspension moves every attached module to suspended, with
+   * `botSuspended` to each.
+   */
   app.post<BotParams>('/bots/:botId/suspend', async (req, reply) => {
     const bot = store.bot(req.params.botId);
     if (!bot) return noBot(reply, req.params.botId);

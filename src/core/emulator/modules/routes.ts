@@ -53,7 +53,8 @@ function routes(app: FastifyInstance, ctx: EmulatorContext): void {
     const channel = callerChannel(req);
     if (store.isModuleChannel(channel.channelId)) return channel;
     const message = `Channel ${channel.channelId} is not a module channel: use the module channel's access token.`;
-    // §7 documents 400 for detach; the other calls' status for this is not shown.
+    // docs/platform-api.md#modules-errors documents 400 for detach; the other calls' status for
+    // this is not shown.
     if (operation === 'detach') badRequest(reply, message);
     else void reply.code(403).send({ message });
     return undefined;

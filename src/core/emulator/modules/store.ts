@@ -306,7 +306,10 @@ export class ModuleStore {
       );
   }
 
-  /** Attachments of deleted accounts whose three months have passed (§3), still not detached. */
+  /**
+   * Attachments of deleted accounts whose three months have passed
+   * (docs/platform-api.md#modules-states), still not detached.
+   */
   dueForDeletionDetach(): AttachmentRow[] {
     return sql(
       this.db,

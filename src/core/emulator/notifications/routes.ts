@@ -85,7 +85,10 @@ function deliveryTag(req: FastifyRequest, reply: FastifyReply): string | null | 
   return undefined;
 }
 
-/** §7's four 422 causes, in the order the platform would find them; undefined when deliverable. */
+/**
+ * The four 422 causes (docs/platform-api.md#notifications-limits), in the order the platform would
+ * find them; undefined when deliverable.
+ */
 function undeliverable(db: Db, hash: string): string | undefined {
   const row = sql(db, 'SELECT * FROM pnp_users WHERE hash = ?').get(hash) as UserRow | undefined;
   if (!row) return 'No user has this phone number.';

@@ -84,7 +84,10 @@ function routes(app: FastifyInstance, { db, clock, directory, userTokens }: Emul
   const access = new ChannelAccess(db, clock, directory);
   const open = { config: { auth: 'none' as const } };
 
-  /** §5: channel auth, then the token kind on mini app channels, then the permission (403). */
+  /**
+   * docs/platform-api.md#service-messages: channel auth, then the token kind on mini app channels,
+   * then the permission (403).
+   */
   function authorize(
     req: Parameters<ChannelAccess['authenticate']>[0],
     reply: FastifyReply,

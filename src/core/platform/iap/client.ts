@@ -29,8 +29,9 @@ export class IapClient {
   ) {}
 
   /**
-   * Reserve purchase with the current user's access token (§5.2). Every field is a string on
-   * the wire; the platform checks the rules and answers VALIDATION_ERROR.
+   * Reserve purchase with the current user's access token (docs/platform-api.md#iap-client).
+   * Every field is a string on the wire; the platform checks the rules and answers
+   * VALIDATION_ERROR.
    */
   async reserve(
     userAccessToken: string,

@@ -42,7 +42,7 @@ export interface IdTokenReport {
   checks: IdTokenCheck[];
   /** The verified claims when every check passed. */
   claims?: IdTokenPayload;
-  /** The §7 `error_description` of the first failed check. */
+  /** The `error_description` (docs/platform-api.md#login-errors) of the first failed check. */
   error?: (typeof ID_TOKEN_ERRORS)[IdTokenCheckName];
 }
 

@@ -16,7 +16,10 @@ import {
 export class ServiceMessagesClient {
   private readonly http: PlatformHttp;
 
-  /** `target.channelAccessToken`: stateless or short-lived on mini app channels (§5). */
+  /**
+   * `target.channelAccessToken`: stateless or short-lived on mini app channels
+   * (docs/platform-api.md#service-messages).
+   */
   constructor(target: PlatformTarget, options?: HttpOptions) {
     this.http = new PlatformHttp(target, options);
   }

@@ -1,6 +1,6 @@
-// In-app purchase through HTTP: reserve and every errorCode of §7, orders completed and
-// refunded through the admin API with signed webhooks that verify, and the webhook history
-// (window, bounds, status filter, paging, restarts).
+// In-app purchase through HTTP: reserve and every errorCode of docs/platform-api.md#iap-server,
+// orders completed and refunded through the admin API with signed webhooks that verify, and the
+// webhook history (window, bounds, status filter, paging, restarts).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../../src/core/webhooks/receiver';
 import { SIGNATURE_HEADER, verifySignature } from '../../../../src/core/webhooks/signature';

@@ -1,5 +1,6 @@
-// Service messages through HTTP: every row of the notification token's state table (§3),
-// templates and their variables, token kinds on mini app channels (§5), and bad input.
+// Service messages through HTTP: every row of the notification token's state table
+// (docs/platform-api.md#service-messages-token), templates and their variables, token kinds on mini
+// app channels (docs/platform-api.md#service-messages), and bad input.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useEmulator } from '../../../helpers/emulator';
 

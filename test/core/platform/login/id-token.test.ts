@@ -1,6 +1,6 @@
 // ID tokens through HTTP: the claims and omission rules of docs/platform-api.md#login-endpoints,
-// and every `error_description` of §7 from POST /oauth2/v2.1/verify, in the documented order of
-// checks.
+// and every `error_description` (docs/platform-api.md#login-errors) from POST /oauth2/v2.1/verify,
+// in the documented order of checks.
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../../../helpers/emulator';
@@ -18,7 +18,7 @@ async function sign(claims: Record<string, unknown>, secret: string) {
     .sign(new TextEncoder().encode(secret));
 }
 
-describe('ID token claims (§2)', () => {
+describe('ID token claims', () => {
   it('is an HS256 JWT with iss, sub, aud, exp, iat, amr and, with profile, name', async () => {
     const channel = await newChannel(emu());
     const userId = await newUser(emu(), 'Grace');
@@ -104,7 +104,7 @@ describe('ID token claims (§2)', () => {
   });
 });
 
-describe('ID token verification failures (§7)', () => {
+describe('ID token verification failures', () => {
   it('answers each of the six error_description values, in the order of the seed', async () => {
     const channel = await newChannel(emu());
     const other = await newChannel(emu());

@@ -1,12 +1,12 @@
 // The token lifecycle of docs/platform-api.md#login-lifecycle, row by row, through HTTP on the
-// virtual clock, and the v2.0 differences of §9.4.
+// virtual clock, and the v2.0 differences (docs/platform-api.md#login).
 import { describe, expect, it } from 'vitest';
 import { useEmulator } from '../../../helpers/emulator';
 import { advance, DAY, form, login, newChannel, oauth, verify } from './helpers';
 
 const emu = useEmulator();
 
-describe('§3 token lifecycle (v2.1)', () => {
+describe('token lifecycle (v2.1)', () => {
   it('(none) → issue → valid: the token set carries access and refresh tokens', async () => {
     const channel = await newChannel(emu());
     const tokens = await login(emu(), channel);
@@ -174,7 +174,7 @@ describe('§3 token lifecycle (v2.1)', () => {
   });
 });
 
-describe('§9.4 version 2.0', () => {
+describe('version 2.0', () => {
   const refresh20 = (channel: { channelId: string; channelSecret: string }, token: string) =>
     form(emu(), '/v2/oauth/accessToken', {
       grant_type: 'refresh_token',
