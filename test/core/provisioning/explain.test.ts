@@ -4,45 +4,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ATT_ERROR } from '../../../src/core/ble/att/codes';
 import { describeRecordEvent } from '../../../src/core/audit/records';
-import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
-import {
-  ProvisionCancelledError,
-  ProvisionError,
-  type ProvisionEvent,
-} from '../../../src/core/provisioning/steps';
-import {
-  provisionBoard,
-  type ProvisionBoardOptions,
-} from '../../../src/core/provisioning/workflow';
-import { advertisementOf, blankBoard, FAST, PRODUCT, rig, V1, type Rig } from './fixture';
+import { ProvisionCancelledError, type ProvisionEvent } from '../../../src/core/provisioning/steps';
+import { type ProvisionBoardOptions } from '../../../src/core/provisioning/workflow';
+import { blankBoard, PRODUCT, rig, V1, type Rig, failure, provisionOn } from './fixture';
 
 let r: Rig;
 afterEach(() => r.close());
 
-const sequence = () => createPsdiAllocator({ kind: 'sequence', prefix: 'DB-', width: 4 }, 20);
-
-async function provision(address: string, extra: Partial<ProvisionBoardOptions> = {}) {
-  const board = await advertisementOf(r.central, address);
-  return provisionBoard({
-    central: r.central,
-    store: r.store,
-    profile: V1,
-    product: PRODUCT,
-    board,
-    psdi: sequence(),
-    timing: FAST,
-    ...extra,
-  });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProvisionError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProvisionError);
-  return err as ProvisionError;
-}
+const provision = (address: string, extra: Partial<ProvisionBoardOptions> = {}) =>
+  provisionOn(r, address, extra);
 
 const refusing = (n: number, code: number) =>
   blankBoard(n, {

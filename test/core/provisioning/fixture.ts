@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import type { TraceSink } from '../../../src/core/ble/hci/tap';
 import { createSimulatedCentral } from '../../../src/core/ble/noble';
 import type { NobleCentral } from '../../../src/core/ble/noble-central';
@@ -13,8 +14,13 @@ import { openAuditStore } from '../../../src/core/audit/open-store';
 import type { AuditStore } from '../../../src/core/audit/store';
 import { builtInProfiles } from '../../../src/core/provisioning/profiles';
 import type { ProvisioningProfile } from '../../../src/core/provisioning/profile';
-import type { ProductTarget } from '../../../src/core/provisioning/workflow';
-import type { TimingInput } from '../../../src/core/provisioning/steps';
+import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import {
+  provisionBoard,
+  type ProductTarget,
+  type ProvisionBoardOptions,
+} from '../../../src/core/provisioning/workflow';
+import { ProvisionError, type TimingInput } from '../../../src/core/provisioning/steps';
 
 const profiles = new Map(builtInProfiles().map((p) => [p.id, p]));
 export const V1 = profiles.get('devicebench-v1') as ProvisioningProfile;
@@ -125,4 +131,37 @@ export async function duplicateHeldPsdis(
     .filter((r) => r.psdiHeld)
     .map((r) => r.psdi);
   return held.filter((p, i) => held.indexOf(p) !== i);
+}
+
+/** The plan the workflow tests provision from: DB-0001, DB-0002, … */
+export const sequence = () =>
+  createPsdiAllocator({ kind: 'sequence', prefix: 'DB-', width: 4 }, 20);
+
+/** One board provisioned on the rig with the V1 profile, unless `extra` says otherwise. */
+export async function provisionOn(
+  r: Rig,
+  address: string,
+  extra: Partial<ProvisionBoardOptions> = {},
+) {
+  const board = await advertisementOf(r.central, address, [(extra.profile ?? V1).service]);
+  return provisionBoard({
+    central: r.central,
+    store: r.store,
+    profile: V1,
+    product: PRODUCT,
+    board,
+    psdi: sequence(),
+    timing: FAST,
+    ...extra,
+  });
+}
+
+/** The ProvisionError a run ended with (the test fails if it ended otherwise). */
+export async function failure(promise: Promise<unknown>): Promise<ProvisionError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ProvisionError);
+  return err as ProvisionError;
 }

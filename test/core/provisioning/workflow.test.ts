@@ -1,12 +1,11 @@
 // One board through real noble over the simulated bench: provision, verify, record; and every
 // fault the sim models ends in a correct record with no PSDI given twice.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import {
   provisionBoard,
   type ProvisionBoardOptions,
 } from '../../../src/core/provisioning/workflow';
-import { ProvisionError, type ProvisionEvent } from '../../../src/core/provisioning/steps';
+import { type ProvisionEvent } from '../../../src/core/provisioning/steps';
 import { JUST_WORKS_PAIRING, smpRecorder } from '../ble/fixture';
 import { builtInProfiles } from '../../../src/core/provisioning/profiles';
 import {
@@ -23,6 +22,9 @@ import {
   rig,
   V1,
   type Rig,
+  failure,
+  provisionOn,
+  sequence,
 } from './fixture';
 
 let r: Rig;
@@ -30,30 +32,8 @@ afterEach(() => r.close());
 
 const compact = (uuid: string) => uuid.replaceAll('-', '');
 
-const sequence = () => createPsdiAllocator({ kind: 'sequence', prefix: 'DB-', width: 4 }, 20);
-
-async function provision(address: string, extra: Partial<ProvisionBoardOptions> = {}) {
-  const board = await advertisementOf(r.central, address, [(extra.profile ?? V1).service]);
-  return provisionBoard({
-    central: r.central,
-    store: r.store,
-    profile: V1,
-    product: PRODUCT,
-    board,
-    psdi: sequence(),
-    timing: FAST,
-    ...extra,
-  });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProvisionError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProvisionError);
-  return err as ProvisionError;
-}
+const provision = (address: string, extra: Partial<ProvisionBoardOptions> = {}) =>
+  provisionOn(r, address, extra);
 
 const committed = (address: string) =>
   r.bench.boards().find((b) => b.address === address)?.provisioning;
