@@ -15,9 +15,8 @@ import { sigName } from '../../core/ble/names/sig';
 import { RssiSparkline } from './RssiSparkline';
 import { matches, sortEntries, type ScanEntry, type SortKey } from '../lib/scan-model';
 import type { Scan } from '../lib/use-scan';
+import { useFirstRows } from './FirstRows';
 
-/** Rows drawn before "Show all". */
-const FIRST_ROWS = 100;
 /** A board not heard for this long is shown faded. */
 const STALE_MS = 5000;
 
@@ -73,7 +72,6 @@ export function ScanView({
   const [name, setName] = useState('');
   const [minRssiText, setMinRssiText] = useState('');
   const [sort, setSort] = useState<SortKey>('name');
-  const [showAll, setShowAll] = useState(false);
   const id = useId();
 
   // An RSSI that cannot be met or is not exact filters nothing and says why once left.
@@ -104,7 +102,7 @@ export function ScanView({
     () => new Map(uuidChoices.map((c) => [key(c.uuid), c.label])),
     [uuidChoices],
   );
-  const shown = showAll ? rows : rows.slice(0, FIRST_ROWS);
+  const { shown, more } = useFirstRows(rows);
   const now = scan.lastBatchAt ?? 0;
 
   return (
@@ -209,11 +207,7 @@ export function ScanView({
           </table>
         </div>
       )}
-      {rows.length > FIRST_ROWS && (
-        <button type="button" className="link" onClick={() => setShowAll(!showAll)}>
-          {showAll ? `Show the first ${FIRST_ROWS}` : `Show all ${rows.length} boards`}
-        </button>
-      )}
+      {more}
     </Panel>
   );
 }

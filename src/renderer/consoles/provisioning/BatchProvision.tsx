@@ -1,7 +1,7 @@
 // A tray at a time: every matching board in range, several at once, with a progress bar,
 // each board's step as it happens and the run's summary. Stopping lets boards already being
 // written finish their step, so none is left half-written.
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import type { TrialProduct } from '../../../core/platform/things/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
@@ -14,8 +14,7 @@ import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
 import type { Plan } from './use-plan';
 import type { BatchSummary, Progress } from './use-provisioning-events';
-
-const FIRST_ROWS = 100;
+import { useFirstRows } from '../../components/FirstRows';
 
 interface BatchProvisionProps {
   product: TrialProduct;
@@ -50,7 +49,6 @@ export function BatchProvision({
   const start = useAction<BatchSummary>();
   const stop = useAction<BatchSummary>();
   const fields = useFields({ concurrency: '4', name: '', minRssi: '', limit: '' }, start.error);
-  const [showAll, setShowAll] = useState(false);
   const active = summary && (summary.state === 'running' || summary.state === 'stopping');
 
   async function submit(event: FormEvent) {
@@ -72,7 +70,7 @@ export function BatchProvision({
 
   const done = summary ? summary.succeeded + summary.failed : 0;
   const rows = boards ? [...boards.values()] : [];
-  const shown = showAll ? rows : rows.slice(0, FIRST_ROWS);
+  const { shown, more } = useFirstRows(rows);
 
   return (
     <Panel title="Batch" testId="prov-batch">
@@ -182,11 +180,7 @@ export function BatchProvision({
           </table>
         </div>
       )}
-      {rows.length > FIRST_ROWS && (
-        <button type="button" className="link" onClick={() => setShowAll(!showAll)}>
-          {showAll ? `Show the first ${FIRST_ROWS}` : `Show all ${rows.length} boards`}
-        </button>
-      )}
+      {more}
     </Panel>
   );
 }
