@@ -33,7 +33,8 @@ export class JsonTooDeepError extends Error {
 }
 
 /**
- * Replaces the instance's `application/json` parser with the depth-bounded one. Prototype keys
+ * Replaces the instance's `application/json` parser with the depth-bounded one, which reads an
+ * empty body as none. Prototype keys
  * (`__proto__`, `constructor.prototype`) are refused by the parser (`error`), or kept as plain data for a
  * later check that can name the field (`keep`; JSON.parse never sets a prototype from them).
  */
@@ -47,6 +48,10 @@ export function boundJsonDepth(
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     // `parseAs: 'string'` always hands over a string.
     const text = body as string;
+    // The documents give some calls the JSON headers and no body (release control) or a body
+    // whose every field is optional (acquire control): an empty body is no body, and each
+    // route's schema decides whether it needs one (docs/decisions.md, "Emulator fidelity").
+    if (text === '') return done(null, undefined);
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(new JsonTooDeepError());
     parse(request, text, done);
   });

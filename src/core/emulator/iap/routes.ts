@@ -196,6 +196,10 @@ function routes(app: FastifyInstance, ctx: EmulatorContext): void {
     scope.get('/iap/v1/webhook/events', open, async (req, reply) => {
       const caller = access.authenticate(req, reply);
       if (!caller) return;
+      // Reading the history is part of in-app purchase, which needs the application
+      // (docs/platform-api.md#iap-server): the same 403 as reserve.
+      if (!access.settings(caller.channel.channelId).inAppPurchase)
+        return fail(reply, 403, 'FORBIDDEN', 'In-app purchase is not enabled for this channel.');
       const parsed = historyQuerySchema.safeParse(req.query ?? {});
       if (!parsed.success) return invalid(reply, parsed.error);
       const query = parsed.data;

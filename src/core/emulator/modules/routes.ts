@@ -143,12 +143,17 @@ function routes(app: FastifyInstance, ctx: EmulatorContext): void {
     const current = store.activeControl(bot.bot_id, chatId);
     const previous =
       current && current.module_channel_id !== channel.channelId ? current : undefined;
-    if (previous && now - previous.acquired_at < ACQUIRE_GUARD_MS)
+    const last = store.lastAcquisition(bot.bot_id, chatId);
+    if (
+      last &&
+      last.module_channel_id !== channel.channelId &&
+      now - last.acquired_at < ACQUIRE_GUARD_MS
+    )
       return reply.code(423).send({
         message:
           'Another channel acquired control of this chat a few seconds ago. Try again shortly.',
       });
-    const expireAt = body.expired ? now + body.ttl * 1000 : null;
+    const expireAt = body.ttl === undefined ? null : now + body.ttl * 1000;
     store.setControl({
       bot_id: bot.bot_id,
       chat_id: chatId,

@@ -109,6 +109,13 @@ export function migrate(db: Db): void {
       expire_at INTEGER,
       PRIMARY KEY (bot_id, chat_id)
     );
+    CREATE TABLE IF NOT EXISTS module_control_acquisitions (
+      bot_id TEXT NOT NULL,
+      chat_id TEXT NOT NULL,
+      module_channel_id TEXT NOT NULL,
+      acquired_at INTEGER NOT NULL,
+      PRIMARY KEY (bot_id, chat_id)
+    );
     CREATE TABLE IF NOT EXISTS module_list_tokens (
       token TEXT PRIMARY KEY,
       channel_id TEXT NOT NULL,
@@ -337,12 +344,37 @@ export class ModuleStore {
     ).all(this.now()) as ControlRow[];
   }
 
+  /** Takes control and remembers the acquisition, which outlives a release or an expiry. */
   setControl(row: ControlRow): void {
     sql(
       this.db,
       `INSERT OR REPLACE INTO module_controls (bot_id, chat_id, module_channel_id, acquired_at, expire_at)
        VALUES (@bot_id, @chat_id, @module_channel_id, @acquired_at, @expire_at)`,
     ).run(row);
+    sql(
+      this.db,
+      `INSERT OR REPLACE INTO module_control_acquisitions (bot_id, chat_id, module_channel_id, acquired_at)
+       VALUES (@bot_id, @chat_id, @module_channel_id, @acquired_at)`,
+    ).run({
+      bot_id: row.bot_id,
+      chat_id: row.chat_id,
+      module_channel_id: row.module_channel_id,
+      acquired_at: row.acquired_at,
+    });
+  }
+
+  /**
+   * The latest acquisition of a chat, whether or not its channel still holds control: the 423
+   * window counts acquisitions, not holders (docs/platform-api.md#modules-errors).
+   */
+  lastAcquisition(
+    botId: string,
+    chatId: string,
+  ): { module_channel_id: string; acquired_at: number } | undefined {
+    return sql(
+      this.db,
+      'SELECT module_channel_id, acquired_at FROM module_control_acquisitions WHERE bot_id = ? AND chat_id = ?',
+    ).get(botId, chatId) as { module_channel_id: string; acquired_at: number } | undefined;
   }
 
   clearControl(botId: string, chatId: string): void {

@@ -95,8 +95,8 @@ export class ModulesClient {
 
   async releaseControl(chatId: string, botId: string): Promise<void> {
     await this.http.request('POST', `/v2/bot/chat/${seg(chatId)}/control/release`, {
-      body: {},
-      headers: { [this.header]: botId },
+      // docs/platform-api.md#modules-endpoints: acquire's headers, and no body.
+      headers: { 'content-type': 'application/json', [this.header]: botId },
       schema: z.unknown(),
     });
   }

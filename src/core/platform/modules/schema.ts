@@ -27,16 +27,34 @@ export const CHAT_ID_PATTERN = /^[UCR][0-9a-f]{32}$/;
 
 // ---- platform requests and answers ----
 
-export const acquireBodySchema = z.object({
-  expired: z.boolean({ error: 'must be true or false' }).default(true),
-  ttl: z
-    .number({ error: 'must be a number of seconds' })
-    .int('must be a whole number of seconds')
-    .min(1, 'must be at least 1')
-    .max(TTL_MAX_SECONDS, `must be at most ${TTL_MAX_SECONDS} (one year)`)
-    .default(TTL_DEFAULT_SECONDS),
-});
-export type AcquireInput = z.input<typeof acquireBodySchema>;
+const ttlSchema = z
+  .number({ error: 'must be a number of seconds' })
+  .int('must be a whole number of seconds')
+  .min(1, 'must be at least 1')
+  .max(TTL_MAX_SECONDS, `must be at most ${TTL_MAX_SECONDS} (one year)`)
+  .default(TTL_DEFAULT_SECONDS);
+
+/**
+ * Acquire's body; every field has a default, so no body at all is valid. `ttl` is "ignored when
+ * `expired` is false" (docs/platform-api.md#modules-endpoints): then any value passes unread.
+ */
+export const acquireBodySchema = z
+  .object({
+    expired: z.boolean({ error: 'must be true or false' }).default(true),
+    ttl: z.unknown().optional(),
+  })
+  .transform((body, ctx) => {
+    if (!body.expired) return { expired: false, ttl: undefined };
+    const ttl = ttlSchema.safeParse(body.ttl);
+    if (ttl.success) return { expired: true, ttl: ttl.data };
+    for (const issue of ttl.error.issues)
+      ctx.addIssue({ code: 'custom', message: issue.message, path: ['ttl', ...issue.path] });
+    return z.NEVER;
+  });
+export interface AcquireInput {
+  expired?: boolean;
+  ttl?: number;
+}
 
 export const detachBodySchema = z.object({
   botId: z.string({ error: 'is required: the bot user ID the attach call returned' }),

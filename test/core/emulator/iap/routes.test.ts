@@ -299,6 +299,14 @@ describe('webhook history', () => {
     return orderId;
   }
 
+  it('answers 403 FORBIDDEN when the channel has no in-app purchase, as reserve does', async () => {
+    await purchase();
+    await admin('PUT', `/embed/channels/${channel.channelId}`, { inAppPurchase: false });
+    expectError(await history(), 403, 'FORBIDDEN');
+    await admin('PUT', `/embed/channels/${channel.channelId}`, { inAppPurchase: true });
+    expect(((await history()).body as Page).events).toHaveLength(1);
+  });
+
   it('pages ascending across three pages and ends with a null cursor', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push(await purchase());

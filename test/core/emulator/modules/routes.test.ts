@@ -4,7 +4,9 @@
 import { createHash } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../../../src/core/webhooks/signature';
+import { ModulesClient } from '../../../../src/core/platform/modules/client';
 import { request, useEmulator } from '../../../helpers/emulator';
+import { rawRequest } from '../../../helpers/raw-http';
 
 const emu = useEmulator();
 const HEADER = 'X-Platform-Bot-User-Id';
@@ -347,6 +349,76 @@ describe('chat control', () => {
     });
     expect(events(await deliveries(b.channelId, 2))[1]).toMatchObject({ type: 'activated' });
   });
+
+  /** A POST with the documented JSON headers and no body, as a client writing from the document sends it. */
+  const bodiless = (c: Channel, action: 'acquire' | 'release', contentLength: boolean) =>
+    rawRequest(new URL(emu().emulator.url), [
+      `POST /v2/bot/chat/${userId}/control/${action} HTTP/1.1`,
+      'Content-Type: application/json',
+      `Authorization: Bearer ${c.channelAccessToken}`,
+      `${HEADER}: ${botId}`,
+      ...(contentLength ? ['Content-Length: 0'] : []),
+      'Connection: close',
+    ]);
+
+  it.each([
+    ['with Content-Length: 0', true],
+    ['without Content-Length', false],
+  ])(
+    'acquire (its defaults) and release take the JSON headers and no body, %s',
+    async (_, contentLength) => {
+      const { now } = (await admin('GET', '/modules/state')).body as { now: number };
+      const acquired = await bodiless(a, 'acquire', contentLength);
+      expect([acquired.status, acquired.body]).toEqual([200, '{}']);
+      const expireAt = (await controller())?.expireAt as number;
+      expect(expireAt - now).toBeGreaterThanOrEqual(3_600_000);
+      expect(expireAt - now).toBeLessThan(3_610_000);
+      const released = await bodiless(a, 'release', contentLength);
+      expect([released.status, released.body]).toEqual([200, '{}']);
+      expect(await controller()).toBeUndefined();
+    },
+  );
+
+  it("the project's client releases with the document's headers and no body", async () => {
+    await acquire(a, botId, userId);
+    const sent: RequestInit[] = [];
+    const client = new ModulesClient(
+      { baseUrl: emu().emulator.url, channelAccessToken: a.channelAccessToken },
+      { fetch: (url, init) => (sent.push(init ?? {}), fetch(url, init)) },
+    );
+    await client.releaseControl(userId, botId);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toBeUndefined();
+    expect(sent[0]!.headers).toMatchObject({ 'content-type': 'application/json' });
+    expect(await controller()).toBeUndefined();
+  });
+
+  it('423 within 5 s of another channel acquiring, even after it released control', async () => {
+    expect((await acquire(b, botId, userId)).status).toBe(200);
+    expect((await release(b, botId, userId)).status).toBe(200);
+    expect(await controller()).toBeUndefined();
+    const locked = await acquire(a, botId, userId);
+    expect(locked.status).toBe(423);
+    expect(await controller()).toBeUndefined();
+    // The releasing channel itself may take it back at once.
+    expect((await acquire(b, botId, userId)).status).toBe(200);
+    expect((await release(b, botId, userId)).status).toBe(200);
+    // The virtual clock also runs in real time: a margin for a loaded machine.
+    await advance(3_000);
+    expect((await acquire(a, botId, userId)).status).toBe(423);
+    await advance(2_000);
+    expect((await acquire(a, botId, userId)).status).toBe(200);
+    expect((await controller())?.moduleChannelId).toBe(a.channelId);
+  });
+
+  it.each([0, 31_536_001, 1.5, 'soon'])(
+    'ignores ttl %s when expired is false: no time limit',
+    async (ttl) => {
+      const res = await acquire(a, botId, userId, { expired: false, ttl });
+      expect([res.status, res.body]).toEqual([200, {}]);
+      expect((await controller())?.expireAt).toBeNull();
+    },
+  );
 
   it('release returns control to primary with deactivated; releasing again changes nothing', async () => {
     await acquire(a, botId, userId);
