@@ -43,7 +43,15 @@ export class AuditSettings {
   ): Promise<AuditSettings> {
     const file = join(dataDir, 'audit-settings.json');
     const { value } = await readJsonFile(file, auditSettingsSchema, { mode: 'local' as const });
-    return new AuditSettings(file, value, credentials, dataDir, env);
+    const settings = new AuditSettings(file, value, credentials, dataDir, env);
+    // A file an older version wrote with a password in a local-mode URL: the password moves to
+    // the keychain. Without a keychain the file stays as it is and the next save refuses.
+    const stripped = value.url === undefined ? undefined : withoutPassword(value.url);
+    if (stripped?.password !== undefined) {
+      const prepared = { value: { ...value, url: stripped.url }, password: stripped.password };
+      await settings.commit(prepared).catch(() => undefined);
+    }
+    return settings;
   }
 
   get saved(): AuditSettingsValue {
@@ -86,16 +94,16 @@ export class AuditSettings {
     let url = input.url?.trim() || undefined;
     let password = input.password || undefined;
     const station = input.station?.trim() || undefined;
-    if (input.mode === 'shared') {
-      if (!url) throw AppFailure.field('url', 'is required for a shared PostgreSQL log');
+    if (input.mode === 'shared' && !url)
+      throw AppFailure.field('url', 'is required for a shared PostgreSQL log');
+    // A URL kept for later (local mode) is checked and stripped the same way: no mode keeps a
+    // password in the file (docs/decisions.md, "Emulator fidelity and hardening, second pass").
+    if (url) {
       if (!postgresUrlSchema.safeParse(url).success)
         throw AppFailure.field('url', 'must be a postgres://user@host:port/database URL');
-      const parsed = new URL(url);
-      if (parsed.password) {
-        password ??= decodeURIComponent(parsed.password);
-        parsed.password = '';
-        url = parsed.toString();
-      }
+      const stripped = withoutPassword(url);
+      password ??= stripped.password;
+      url = stripped.url;
     }
     const value: AuditSettingsValue = { mode: input.mode, url: url ?? this.value.url, station };
     const resolved = await new AuditSettings(
@@ -109,7 +117,7 @@ export class AuditSettings {
   }
 
   /** Keeps what `prepare` checked: the file without the password, the password in the keychain. */
-  async commit(prepared: PreparedAudit): Promise<void> {
+  async commit(prepared: Pick<PreparedAudit, 'value' | 'password'>): Promise<void> {
     if (prepared.password !== undefined)
       await this.credentials.set(PASSWORD_ACCOUNT, prepared.password);
     this.value = prepared.value;
@@ -128,6 +136,25 @@ export interface PreparedAudit {
   value: AuditSettingsValue;
   password: string | undefined;
   resolved: ResolvedAudit;
+}
+
+/** The URL with its password taken out, and that password (undefined when it had none). */
+function withoutPassword(url: string): { url: string; password: string | undefined } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url, password: undefined };
+  }
+  if (!parsed.password) return { url, password: undefined };
+  let password = parsed.password;
+  try {
+    password = decodeURIComponent(password);
+  } catch {
+    // A `%` that starts no escape is part of the password as typed.
+  }
+  parsed.password = '';
+  return { url: parsed.toString(), password };
 }
 
 /** The keychain as it will be once `password` is saved, without saving it yet. */

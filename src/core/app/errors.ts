@@ -1,5 +1,6 @@
 // Every failure an operation can have, turned into the contract's AppErrorBody: what the
 // UI shows, naming the field where there is one, with the platform's status and request id.
+import { MALFORMED_TEXT, MalformedTextError } from '../platform/url-text';
 import { PlatformError, PlatformUnreachableError, RequestTooLargeError } from '../platform/http';
 import type { FieldError } from '../platform/field-errors';
 import { StoreUnavailableError } from '../audit/errors';
@@ -27,6 +28,12 @@ export function toAppError(err: unknown): AppErrorBody {
   if (err instanceof PlatformError) return platformError(err);
   if (err instanceof PlatformUnreachableError) return { code: 'unreachable', message: err.message };
   if (err instanceof RequestTooLargeError) return { code: 'invalid_input', message: err.message };
+  if (err instanceof MalformedTextError)
+    return {
+      code: 'invalid_input',
+      message: err.message,
+      fields: [{ field: err.field, message: MALFORMED_TEXT }],
+    };
   if (err instanceof StoreUnavailableError) return { code: 'unreachable', message: err.message };
   return {
     code: 'internal',

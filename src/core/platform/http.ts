@@ -1,6 +1,7 @@
 // The one way DeviceBench talks to a platform (real or emulated): base URL, Bearer channel
 // token, the 2 MB request guard, 429 backoff, and error bodies turned into typed errors that
 // carry the status, body and x-platform-request-id.
+import { isWellFormedText, MalformedTextError } from './url-text';
 import type { z } from 'zod';
 import { causeMessage } from '../errors/message';
 
@@ -88,7 +89,10 @@ export class PlatformHttp {
 
   async request<T = void>(method: string, path: string, spec: RequestSpec<T> = {}): Promise<T> {
     const url = new URL(this.target.baseUrl.replace(/\/+$/, '') + path);
-    for (const [k, v] of Object.entries(spec.query ?? {})) url.searchParams.set(k, v);
+    for (const [k, v] of Object.entries(spec.query ?? {})) {
+      if (!isWellFormedText(v)) throw new MalformedTextError(k);
+      url.searchParams.set(k, v);
+    }
     const headers: Record<string, string> = {};
     if (this.target.channelAccessToken)
       headers.authorization = `Bearer ${this.target.channelAccessToken}`;

@@ -205,8 +205,17 @@ export interface PsdiCsvOptions {
 }
 
 /**
+ * First cells that name a column rather than a board: a file starting with one has a header row
+ * it did not declare (docs/decisions.md, "CSV PSDI lists").
+ */
+const HEADER_LIKE =
+  /^(psdis?|product[ _-]?specific[ _-]?device[ _-]?ids?|device[ _-]?ids?|ids?|serials?|serial[ _-]?(numbers?|no\.?)|values?|names?)$/i;
+
+/**
  * Reads a PSDI list. Problems with single rows are reported with their line and the row is
- * left out; a file that cannot be read as CSV at all, or lacks the column, throws.
+ * left out; a file that cannot be read as CSV at all, or lacks the column, throws. Without a
+ * header, a first row that is not a valid PSDI or reads like a column name throws too: taken as
+ * a PSDI it would be written to a board.
  */
 export function parsePsdiCsv(text: string, options: PsdiCsvOptions): PsdiCsv {
   let rows: { record: string[]; info: { lines: number } }[];
@@ -242,6 +251,21 @@ export function parsePsdiCsv(text: string, options: PsdiCsvOptions): PsdiCsv {
           'column',
         );
     }
+  }
+  const first = withLines[0];
+  if (!header && first) {
+    const cell = (first.cells[0] ?? '').trim();
+    let reason = HEADER_LIKE.test(cell) ? 'reads like a column name' : '';
+    try {
+      checkPsdi(cell, options.maxBytes);
+    } catch (err) {
+      reason = (err as Error).message;
+    }
+    if (reason)
+      throw new PsdiError(
+        `line ${first.line} (${JSON.stringify(cell)}) ${reason.startsWith('PSDI') ? `is not a valid PSDI (${reason})` : reason}: a list starts with its first PSDI; say the file has a header row, or remove the row`,
+        'header',
+      );
   }
   const values: string[] = [];
   const problems: PsdiCsvProblem[] = [];

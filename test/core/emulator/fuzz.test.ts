@@ -63,7 +63,26 @@ const text = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.constantFrom('', ' ', '0', '-1', '1e309', 'null', '2000000001', '3000000001', 'th', 'JP'),
   fc.constantFrom(`U${'0'.repeat(32)}`, 'Uffffffffffffffffffffffffffffffff', '%00', '../..', 'é'),
+  // Lone surrogates and Object.prototype's member names, as IDs and values.
+  fc.constantFrom('\ud800', 'a\udc00', '\udfff\ud800', '__proto__', 'constructor', 'toString'),
+  fc.constantFrom('hasOwnProperty', 'valueOf'),
 );
+
+/**
+ * One path segment as a client that does not check would send it: a lone surrogate as the three
+ * bytes UTF-8 would give it (encodeURIComponent refuses it).
+ */
+function segment(value: string): string {
+  return [...value]
+    .map((ch) => {
+      if (!/\p{Cs}/u.test(ch)) return encodeURIComponent(ch);
+      const unit = ch.charCodeAt(0);
+      return [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
+    })
+    .join('');
+}
 const value = fc.oneof(
   text,
   fc.integer(),
@@ -127,7 +146,7 @@ function attempt(route: EmulatorRoute): fc.Arbitrary<Attempt> {
     })
     .map(({ params: values, query: pairs, auth, body: b, contentType: type }) => {
       let i = 0;
-      const path = route.url.replace(/:[A-Za-z]+/g, () => encodeURIComponent(values[i++] || 'x'));
+      const path = route.url.replace(/:[A-Za-z]+/g, () => segment(values[i++] || 'x'));
       const search = new URLSearchParams(pairs).toString();
       return { path: search ? `${path}?${search}` : path, auth, body: b, contentType: type };
     });

@@ -4,12 +4,13 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { nameKey } from '../../ble/names/resolver';
+import { keyedRecord, keyedRecordSchema } from '../../keyed-record';
 import type { ValueFormat } from '../../ble/values/value-format';
 import { nameMapSchema, type NameMap } from '../contracts/ble';
 import { AppFailure } from '../errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
 
-const fileSchema = z.object({ scopes: z.record(z.string(), nameMapSchema) });
+const fileSchema = z.object({ scopes: keyedRecordSchema(nameMapSchema) });
 type NamesFile = z.output<typeof fileSchema>;
 
 const empty = (): NameMap => ({ names: {}, formats: {} });
@@ -25,7 +26,7 @@ export class NameStore {
   }
 
   private async read(): Promise<NamesFile> {
-    return (await readJsonFile(this.file, fileSchema, { scopes: {} })).value;
+    return (await readJsonFile(this.file, fileSchema, { scopes: keyedRecord<NameMap>() })).value;
   }
 
   async get(scope: string): Promise<NameMap> {

@@ -163,6 +163,8 @@ export const psdiPlanSchema = z.discriminatedUnion(
       /** The CSV as loaded; the first column (or `column`) holds the PSDIs. */
       csv: fileTextField,
       column: z.string().optional(),
+      /** The first row is a header (implied by `column`); otherwise it must be a PSDI. */
+      header: z.boolean().optional(),
     }),
   ],
   { error: "kind must be 'sequence', 'random' or 'list'" },
@@ -310,7 +312,14 @@ export const bleOperations = {
   'provisioning:getPlan': op(z.object({ productId: id }), productPlanSchema.nullable()),
   'provisioning:savePlan': op(productPlanSchema, productPlanSchema),
   /** The PSDI this plan would hand out next, taking nothing; null when the firmware derives it. */
-  'provisioning:nextPsdi': op(productPlanSchema, z.object({ psdi: z.string().nullable() })),
+  'provisioning:nextPsdi': op(
+    productPlanSchema,
+    z.object({
+      psdi: z.string().nullable(),
+      /** A CSV list's rows left out (blank, repeated, too long, invalid), with their lines. */
+      skipped: z.array(z.object({ line: z.number(), message: z.string() })),
+    }),
+  ),
   'provisioning:provisionOne': op(
     z.object({ productId: id, deviceId: id }),
     z.object({ runId: z.string(), record: auditRecordSchema }),

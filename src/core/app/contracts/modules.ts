@@ -55,6 +55,11 @@ export const modulesOperations = {
       ...actingAs,
       /** The manager base URL; the environment's base URL when omitted. */
       managerBaseUrl: z.url({ error: 'must be an absolute URL' }).optional(),
+      /**
+       * The manager URL's origin the user agreed to send the channel's ID and secret to, when it
+       * is not the origin of the environment the channel belongs to.
+       */
+      confirmManagerOrigin: z.string().optional(),
       via: z.enum(['basic', 'form']).default('basic'),
       code: required,
       redirectUri: required,

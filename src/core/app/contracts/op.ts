@@ -2,6 +2,7 @@
 // and `parseInput` is the one way any transport's input is checked against it.
 import { z } from 'zod';
 import { fieldErrors, fieldPath, type FieldError } from '../../platform/field-errors';
+import { isWellFormedText, MALFORMED_TEXT } from '../../platform/url-text';
 
 export function op<I extends z.ZodType, O extends z.ZodType>(input: I, output: O) {
   return { input, output };
@@ -18,32 +19,38 @@ const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * The input as the operation's handler gets it. Properties the schema does not name are
  * stripped (zod's object default, as the platform ignores unknown properties); a prototype key
  * anywhere is refused with its path, so no handler, spread or merge ever meets one
- * (docs/decisions.md, "Hardening").
+ * (docs/decisions.md, "Hardening"), and so is text with a lone surrogate, before any of it
+ * reaches a URL.
  */
 export function parseInput(
   spec: OperationSpec,
   input: unknown,
 ): { ok: true; value: unknown } | { ok: false; fields: FieldError[] } {
-  const prototypeKey = prototypeKeyPath(input);
-  if (prototypeKey)
-    return { ok: false, fields: [{ field: prototypeKey, message: 'is not allowed' }] };
+  const refused = refusedPath(input);
+  if (refused) return { ok: false, fields: [refused] };
   const parsed = spec.input.safeParse(input ?? {});
   return parsed.success
     ? { ok: true, value: parsed.data }
     : { ok: false, fields: fieldErrors(parsed.error) };
 }
 
-/** The path of the first prototype key in `value`, walked without recursion (any depth, cycles). */
-function prototypeKeyPath(value: unknown): string | undefined {
+/**
+ * The first prototype key, or text that is not well-formed UTF-16 (a lone surrogate, which no URL
+ * or UTF-8 file can carry), in `value`, walked without recursion (any depth, cycles).
+ */
+function refusedPath(value: unknown): FieldError | undefined {
   const seen = new Set<object>();
   const stack: { value: unknown; path: PropertyKey[] }[] = [{ value, path: [] }];
   for (let next = stack.pop(); next; next = stack.pop()) {
     const current = next.value;
+    if (typeof current === 'string' && !isWellFormedText(current))
+      return { field: fieldPath(next.path) || '(input)', message: MALFORMED_TEXT };
     if (typeof current !== 'object' || current === null || seen.has(current)) continue;
     seen.add(current);
     for (const key of Object.keys(current)) {
       const path = [...next.path, Array.isArray(current) ? Number(key) : key];
-      if (PROTOTYPE_KEYS.has(key)) return fieldPath(path);
+      if (PROTOTYPE_KEYS.has(key)) return { field: fieldPath(path), message: 'is not allowed' };
+      if (!isWellFormedText(key)) return { field: fieldPath(path), message: MALFORMED_TEXT };
       stack.push({ value: (current as Record<string, unknown>)[key], path });
     }
   }

@@ -145,7 +145,7 @@ export async function startBle(
     },
     'provisioning:getPlan': ({ productId }) => provisioning.plan(productId),
     'provisioning:savePlan': (plan) => provisioning.savePlan(plan),
-    'provisioning:nextPsdi': async (plan) => ({ psdi: await provisioning.nextPsdi(plan) }),
+    'provisioning:nextPsdi': (plan) => provisioning.nextPsdi(plan),
     'provisioning:provisionOne': ({ productId, deviceId }) =>
       provisioning.provisionOne(productId, deviceId),
     'provisioning:startBatch': (input) => provisioning.startBatch(input),

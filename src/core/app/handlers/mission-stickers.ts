@@ -1,5 +1,6 @@
 // Mission stickers: the send on the active environment; the rest is the embedded emulator's
 // admin API for the state that decides what the send answers.
+import { pathSegment } from '../../platform/url-text';
 import { z } from 'zod';
 import { PlatformHttp } from '../../platform/http';
 import { MissionStickersClient } from '../../platform/mission-stickers/client';
@@ -28,12 +29,12 @@ export function missionStickersHandlers(
     'missionStickers:putSet': ({ productId, set }) =>
       admin().request('PUT', `/sets/${productId}`, { body: set, schema: stickerSetSchema }),
     'missionStickers:setPermission': ({ channelId, allowed }) =>
-      admin().request('PUT', `/permissions/${encodeURIComponent(channelId)}`, {
+      admin().request('PUT', `/permissions/${pathSegment(channelId, 'channelId')}`, {
         body: { allowed },
         schema: z.object({ channelId: z.string(), allowed: z.boolean() }),
       }),
     'missionStickers:setUser': ({ userId, ...profile }) =>
-      admin().request('PUT', `/users/${encodeURIComponent(userId)}`, {
+      admin().request('PUT', `/users/${pathSegment(userId, 'userId')}`, {
         body: profile,
         schema: z.object({ userId: z.string(), country: z.string(), appVersion: z.string() }),
       }),

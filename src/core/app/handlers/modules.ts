@@ -1,6 +1,7 @@
 // Module channels: platform calls as a module channel (the active environment's channel, or an
 // emulator module channel picked by ID) and the emulator's admin API for accounts, friends and
 // approvals.
+import { pathSegment } from '../../platform/url-text';
 import { z } from 'zod';
 import { PlatformHttp } from '../../platform/http';
 import { ModulesClient } from '../../platform/modules/client';
@@ -63,12 +64,12 @@ export function modulesHandlers(ctx: AppContext): AreaHandlers<typeof modulesOpe
     'modules:createAccount': (input) =>
       admin().request('POST', '/bots', { body: input, schema: moduleBotSchema }),
     'modules:addChat': ({ botId, chatId }) =>
-      admin().request('POST', `/bots/${encodeURIComponent(botId)}/chats`, {
+      admin().request('POST', `/bots/${pathSegment(botId, 'botId')}/chats`, {
         body: { chatId },
         schema: z.object({ botId: z.string(), chatId: z.string() }),
       }),
     'modules:accountAction': ({ botId, action }) =>
-      admin().request('POST', `/bots/${encodeURIComponent(botId)}/${action}`, {
+      admin().request('POST', `/bots/${pathSegment(botId, 'botId')}/${action}`, {
         schema: moduleBotSchema,
       }),
     'modules:authorize': (input) =>
@@ -79,8 +80,24 @@ export function modulesHandlers(ctx: AppContext): AreaHandlers<typeof modulesOpe
         schema: z.object({ botUserIdHeader: z.string() }),
       }),
 
-    'modules:attach': async ({ moduleChannelId, managerBaseUrl, via, ...input }) => {
+    'modules:attach': async ({
+      moduleChannelId,
+      managerBaseUrl,
+      confirmManagerOrigin,
+      via,
+      ...input
+    }) => {
       const { acting, modules } = await client(moduleChannelId, { managerBaseUrl });
+      // The channel's ID and secret go as credentials to the manager URL: only to the origin of
+      // the environment they belong to, unless the user confirmed that other origin
+      // (docs/decisions.md, "Emulator fidelity and hardening, second pass").
+      const home = new URL(acting.baseUrl).origin;
+      const target = managerBaseUrl ? new URL(managerBaseUrl).origin : home;
+      if (target !== home && confirmManagerOrigin !== target)
+        throw AppFailure.field(
+          'managerBaseUrl',
+          `is on ${target}, not ${home} where channel ${acting.channelId} belongs: sending its ID and secret there needs your confirmation (confirmManagerOrigin: "${target}")`,
+        );
       if (!acting.channelSecret)
         throw new AppFailure({
           code: 'not_configured',

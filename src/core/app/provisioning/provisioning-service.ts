@@ -19,7 +19,7 @@ import {
 } from '../../provisioning/batch';
 import type { ProvisioningProfile } from '../../provisioning/profile';
 import { builtInProfiles, parseProfile } from '../../provisioning/profiles';
-import { createPsdiAllocator } from '../../provisioning/psdi';
+import { createPsdiAllocator, type PsdiCsvProblem } from '../../provisioning/psdi';
 import { needsReconciling, reconcile } from '../../provisioning/reconcile';
 import type { ProvisionEvent } from '../../provisioning/steps';
 import { provisionBoard, type ProductTarget } from '../../provisioning/workflow';
@@ -29,6 +29,7 @@ import { AppFailure } from '../errors';
 import type { HostSupervisor } from '../ble/host-supervisor';
 import {
   planStrategy,
+  readPlan,
   profilesDir,
   readPlans,
   readSavedProfiles,
@@ -240,12 +241,16 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     return plan;
   }
 
-  /** What the plan hands out next (a draft plan too), taking nothing; null for a device PSDI. */
-  async nextPsdi(plan: Plan): Promise<string | null> {
+  /**
+   * What the plan hands out next (a draft plan too), taking nothing; null for a device PSDI.
+   * With the CSV rows the list leaves out, so the page shows them before anything is reserved.
+   */
+  async nextPsdi(plan: Plan): Promise<{ psdi: string | null; skipped: PsdiCsvProblem[] }> {
     const profile = this.profile(plan.profileId);
-    if (profile.psdi.source !== 'tool') return null;
-    const allocator = createPsdiAllocator(planStrategy(plan.psdi, profile), profile.psdi.maxBytes);
-    return (await this.store()).peekPsdi(plan.productId, allocator);
+    if (profile.psdi.source !== 'tool') return { psdi: null, skipped: [] };
+    const { strategy, skipped } = readPlan(plan.psdi, profile);
+    const allocator = createPsdiAllocator(strategy, profile.psdi.maxBytes);
+    return { psdi: await (await this.store()).peekPsdi(plan.productId, allocator), skipped };
   }
 
   private async setup(productId: string) {

@@ -5,8 +5,15 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ProvisioningProfile } from '../../provisioning/profile';
+import { keyedRecord, keyedRecordSchema } from '../../keyed-record';
 import { parseProfile } from '../../provisioning/profiles';
-import { parsePsdiCsv, type PsdiStrategy } from '../../provisioning/psdi';
+import {
+  parsePsdiCsv,
+  PsdiError,
+  type PsdiCsv,
+  type PsdiCsvProblem,
+  type PsdiStrategy,
+} from '../../provisioning/psdi';
 import { productPlanSchema, type psdiPlanSchema } from '../contracts/ble';
 import { AppFailure } from '../errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
@@ -14,7 +21,7 @@ import { readJsonFile, writeJsonFile } from '../json-file';
 export type Plan = z.output<typeof productPlanSchema>;
 export type PsdiPlan = z.output<typeof psdiPlanSchema>;
 
-const plansSchema = z.object({ plans: z.record(z.string(), productPlanSchema) });
+const plansSchema = z.object({ plans: keyedRecordSchema(productPlanSchema) });
 type PlansFile = z.output<typeof plansSchema>;
 
 export function plansFile(dataDir: string): string {
@@ -26,7 +33,8 @@ export function profilesDir(dataDir: string): string {
 }
 
 export async function readPlans(dataDir: string): Promise<PlansFile> {
-  return (await readJsonFile(plansFile(dataDir), plansSchema, { plans: {} })).value;
+  return (await readJsonFile(plansFile(dataDir), plansSchema, { plans: keyedRecord<Plan>() }))
+    .value;
 }
 
 export async function writePlans(dataDir: string, file: PlansFile): Promise<void> {
@@ -55,12 +63,33 @@ export async function readSavedProfiles(
 
 /** The plan's PSDI strategy for the allocator; a CSV list is parsed and checked here. */
 export function planStrategy(psdi: PsdiPlan, profile: ProvisioningProfile): PsdiStrategy {
-  if (psdi.kind !== 'list') return psdi;
-  const csv = parsePsdiCsv(psdi.csv, { column: psdi.column, maxBytes: profile.psdi.maxBytes });
+  return readPlan(psdi, profile).strategy;
+}
+
+/**
+ * The plan's PSDI strategy and, for a CSV list, the rows left out with their lines, to be shown
+ * before anything is reserved. A list that cannot be used throws, naming `psdi.<field>`.
+ */
+export function readPlan(
+  psdi: PsdiPlan,
+  profile: ProvisioningProfile,
+): { strategy: PsdiStrategy; skipped: PsdiCsvProblem[] } {
+  if (psdi.kind !== 'list') return { strategy: psdi, skipped: [] };
+  let csv: PsdiCsv;
+  try {
+    csv = parsePsdiCsv(psdi.csv, {
+      column: psdi.column,
+      header: psdi.header,
+      maxBytes: profile.psdi.maxBytes,
+    });
+  } catch (err) {
+    if (err instanceof PsdiError) throw AppFailure.field(`psdi.${err.field ?? 'csv'}`, err.message);
+    throw err;
+  }
   if (!csv.values.length)
     throw AppFailure.field(
       'psdi.csv',
       `has no usable PSDI${csv.problems.length ? `: ${csv.problems.map((p) => `line ${p.line}: ${p.message}`).join('; ')}` : ''}`,
     );
-  return { kind: 'list', values: csv.values };
+  return { strategy: { kind: 'list', values: csv.values }, skipped: csv.problems };
 }

@@ -1,6 +1,7 @@
 // Typed clients for the embedded-app server API (`/embed/v1/apps`, docs/platform-api.md#embed) and
 // for the emulator's admin routes of the mini-app channel (settings, channel tokens of each kind).
 import { PlatformHttp, PlatformError, type HttpOptions, type PlatformTarget } from '../http';
+import { pathSegment } from '../url-text';
 import {
   addEmbedAppResultSchema,
   channelSettingsSchema,
@@ -13,8 +14,6 @@ import {
   type EmbedApp,
   type UpdateEmbedApp,
 } from './schema';
-
-const seg = encodeURIComponent;
 
 export class EmbedClient {
   private readonly http: PlatformHttp;
@@ -32,7 +31,9 @@ export class EmbedClient {
   }
 
   updateApp(embedId: string, changes: UpdateEmbedApp): Promise<void> {
-    return this.http.request('PUT', `/embed/v1/apps/${seg(embedId)}`, { body: changes });
+    return this.http.request('PUT', `/embed/v1/apps/${pathSegment(embedId, 'embedId')}`, {
+      body: changes,
+    });
   }
 
   /** The channel's apps; the platform's 404 for a channel with none comes back as []. */
@@ -47,7 +48,7 @@ export class EmbedClient {
   }
 
   deleteApp(embedId: string): Promise<void> {
-    return this.http.request('DELETE', `/embed/v1/apps/${seg(embedId)}`);
+    return this.http.request('DELETE', `/embed/v1/apps/${pathSegment(embedId, 'embedId')}`);
   }
 }
 
@@ -60,7 +61,7 @@ export class EmbedAdminClient {
   }
 
   channel(channelId: string): Promise<ChannelSettings> {
-    return this.http.request('GET', `/channels/${seg(channelId)}`, {
+    return this.http.request('GET', `/channels/${pathSegment(channelId, 'channelId')}`, {
       schema: channelSettingsSchema,
     });
   }
@@ -69,7 +70,7 @@ export class EmbedAdminClient {
     channelId: string,
     changes: Partial<Omit<ChannelSettings, 'channelId'>>,
   ): Promise<ChannelSettings> {
-    return this.http.request('PUT', `/channels/${seg(channelId)}`, {
+    return this.http.request('PUT', `/channels/${pathSegment(channelId, 'channelId')}`, {
       body: changes,
       schema: channelSettingsSchema,
     });

@@ -3,6 +3,7 @@
 // refund).
 import { z } from 'zod';
 import { PlatformHttp, type HttpOptions, type PlatformTarget } from '../http';
+import { pathSegment } from '../url-text';
 import {
   historyPageSchema,
   iapUserStateSchema,
@@ -18,8 +19,6 @@ import {
   type ReserveInput,
   type SettledOrder,
 } from './schema';
-
-const seg = encodeURIComponent;
 
 export class IapClient {
   /** `target.channelAccessToken` is the channel's, for the history; reserve takes a user's. */
@@ -82,15 +81,20 @@ export class IapAdminClient {
   }
 
   deleteProduct(channelId: string, productId: string): Promise<void> {
-    return this.http.request('DELETE', `/products/${seg(channelId)}/${seg(productId)}`);
+    return this.http.request(
+      'DELETE',
+      `/products/${pathSegment(channelId, 'channelId')}/${pathSegment(productId, 'productId')}`,
+    );
   }
 
   user(userId: string): Promise<IapUserState> {
-    return this.http.request('GET', `/users/${seg(userId)}`, { schema: iapUserStateSchema });
+    return this.http.request('GET', `/users/${pathSegment(userId, 'userId')}`, {
+      schema: iapUserStateSchema,
+    });
   }
 
   setUser(userId: string, changes: Partial<Omit<IapUserState, 'userId'>>): Promise<IapUserState> {
-    return this.http.request('PUT', `/users/${seg(userId)}`, {
+    return this.http.request('PUT', `/users/${pathSegment(userId, 'userId')}`, {
       body: changes,
       schema: iapUserStateSchema,
     });
@@ -104,13 +108,13 @@ export class IapAdminClient {
   }
 
   complete(orderId: string): Promise<SettledOrder> {
-    return this.http.request('POST', `/orders/${seg(orderId)}/complete`, {
+    return this.http.request('POST', `/orders/${pathSegment(orderId, 'orderId')}/complete`, {
       schema: settledOrderSchema,
     });
   }
 
   refund(orderId: string): Promise<SettledOrder> {
-    return this.http.request('POST', `/orders/${seg(orderId)}/refund`, {
+    return this.http.request('POST', `/orders/${pathSegment(orderId, 'orderId')}/refund`, {
       schema: settledOrderSchema,
     });
   }

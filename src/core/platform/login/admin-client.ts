@@ -2,6 +2,7 @@
 // login console and by tests.
 import { z } from 'zod';
 import { PlatformHttp, type HttpOptions } from '../http';
+import { pathSegment } from '../url-text';
 import {
   channelSettingsSchema,
   friendshipStateSchema,
@@ -11,8 +12,6 @@ import {
   type AppType,
   type MintCodeInput,
 } from './schema';
-
-const seg = encodeURIComponent;
 
 export class LoginAdminClient {
   private readonly http: PlatformHttp;
@@ -26,7 +25,7 @@ export class LoginAdminClient {
   }
 
   saveChannel(channelId: string, input: { appType?: AppType; linkedAccount?: string | null }) {
-    return this.http.request('PUT', `/channels/${seg(channelId)}`, {
+    return this.http.request('PUT', `/channels/${pathSegment(channelId, 'channelId')}`, {
       body: input,
       schema: channelSettingsSchema,
     });
@@ -40,7 +39,7 @@ export class LoginAdminClient {
     userId: string,
     input: { pictureUrl?: string | null; statusMessage?: string | null; email?: string | null },
   ) {
-    return this.http.request('PUT', `/users/${seg(userId)}/profile`, {
+    return this.http.request('PUT', `/users/${pathSegment(userId, 'userId')}/profile`, {
       body: input,
       schema: profileExtrasSchema,
     });
@@ -62,6 +61,8 @@ export class LoginAdminClient {
   }
 
   tokenState(accessToken: string) {
-    return this.http.request('GET', `/tokens/${seg(accessToken)}`, { schema: tokenStateSchema });
+    return this.http.request('GET', `/tokens/${pathSegment(accessToken, 'accessToken')}`, {
+      schema: tokenStateSchema,
+    });
   }
 }

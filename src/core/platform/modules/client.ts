@@ -3,6 +3,7 @@
 // channel's token. The bot-user-ID header's name is an option because the seed does not give it.
 import { z } from 'zod';
 import { PlatformHttp, type HttpOptions, type PlatformTarget } from '../http';
+import { pathSegment } from '../url-text';
 import {
   attachResponseSchema,
   botListSchema,
@@ -11,8 +12,6 @@ import {
   type AttachResponse,
   type BotList,
 } from './schema';
-
-const seg = encodeURIComponent;
 
 export interface ModulesClientOptions extends HttpOptions {
   /** Where `/module/auth/v1/token` lives; the platform's base URL when omitted. */
@@ -86,19 +85,27 @@ export class ModulesClient {
   }
 
   async acquireControl(chatId: string, botId: string, input: AcquireInput = {}): Promise<void> {
-    await this.http.request('POST', `/v2/bot/chat/${seg(chatId)}/control/acquire`, {
-      body: input,
-      headers: { [this.header]: botId },
-      schema: z.unknown(),
-    });
+    await this.http.request(
+      'POST',
+      `/v2/bot/chat/${pathSegment(chatId, 'chatId')}/control/acquire`,
+      {
+        body: input,
+        headers: { [this.header]: botId },
+        schema: z.unknown(),
+      },
+    );
   }
 
   async releaseControl(chatId: string, botId: string): Promise<void> {
-    await this.http.request('POST', `/v2/bot/chat/${seg(chatId)}/control/release`, {
-      // docs/platform-api.md#modules-endpoints: acquire's headers, and no body.
-      headers: { 'content-type': 'application/json', [this.header]: botId },
-      schema: z.unknown(),
-    });
+    await this.http.request(
+      'POST',
+      `/v2/bot/chat/${pathSegment(chatId, 'chatId')}/control/release`,
+      {
+        // docs/platform-api.md#modules-endpoints: acquire's headers, and no body.
+        headers: { 'content-type': 'application/json', [this.header]: botId },
+        schema: z.unknown(),
+      },
+    );
   }
 
   listBots(options: { limit?: number; start?: string } = {}): Promise<BotList> {

@@ -1,5 +1,6 @@
 // Typed client for the device service (`/things/v1`, docs/platform-api.md#things-endpoints).
 import { PlatformHttp, type HttpOptions, type PlatformTarget } from '../http';
+import { pathSegment } from '../url-text';
 import {
   deviceSchema,
   linksSchema,
@@ -13,8 +14,6 @@ import {
 } from './schema';
 import { z } from 'zod';
 
-const seg = encodeURIComponent;
-
 export class ThingsClient {
   private readonly http: PlatformHttp;
 
@@ -23,7 +22,7 @@ export class ThingsClient {
   }
 
   getDevice(deviceId: string): Promise<Device> {
-    return this.http.request('GET', `/things/v1/devices/${seg(deviceId)}`, {
+    return this.http.request('GET', `/things/v1/devices/${pathSegment(deviceId, 'deviceId')}`, {
       schema: deviceSchema,
     });
   }
@@ -31,7 +30,7 @@ export class ThingsClient {
   getLinks(productId: string, userId: string): Promise<Links> {
     return this.http.request(
       'GET',
-      `/things/v1/products/${seg(productId)}/users/${seg(userId)}/links`,
+      `/things/v1/products/${pathSegment(productId, 'productId')}/users/${pathSegment(userId, 'userId')}/links`,
       {
         schema: linksSchema,
       },
@@ -52,23 +51,37 @@ export class ThingsClient {
   }
 
   deleteTrialProduct(productId: string): Promise<void> {
-    return this.http.request('DELETE', `/things/v1/trial/products/${seg(productId)}`);
+    return this.http.request(
+      'DELETE',
+      `/things/v1/trial/products/${pathSegment(productId, 'productId')}`,
+    );
   }
 
   putScenarioSet(productId: string, set: ScenarioSetInput): Promise<ScenarioSet> {
-    return this.http.request('PUT', `/things/v1/products/${seg(productId)}/scenario-set`, {
-      body: set,
-      schema: scenarioSetSchema,
-    });
+    return this.http.request(
+      'PUT',
+      `/things/v1/products/${pathSegment(productId, 'productId')}/scenario-set`,
+      {
+        body: set,
+        schema: scenarioSetSchema,
+      },
+    );
   }
 
   getScenarioSet(productId: string): Promise<ScenarioSet> {
-    return this.http.request('GET', `/things/v1/products/${seg(productId)}/scenario-set`, {
-      schema: scenarioSetSchema,
-    });
+    return this.http.request(
+      'GET',
+      `/things/v1/products/${pathSegment(productId, 'productId')}/scenario-set`,
+      {
+        schema: scenarioSetSchema,
+      },
+    );
   }
 
   deleteScenarioSet(productId: string): Promise<void> {
-    return this.http.request('DELETE', `/things/v1/products/${seg(productId)}/scenario-set`);
+    return this.http.request(
+      'DELETE',
+      `/things/v1/products/${pathSegment(productId, 'productId')}/scenario-set`,
+    );
   }
 }

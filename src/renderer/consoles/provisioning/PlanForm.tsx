@@ -12,6 +12,7 @@ import { messagesFor } from '../../lib/errors';
 import { shownUuid } from '../../lib/format';
 import { useAction } from '../../lib/use-action';
 import type { Resource } from '../../lib/use-resource';
+import { Checkbox } from '../../components/Checkbox';
 import { FileButton } from '../../components/FileButton';
 import { sequencePreview, STRATEGY_LABELS, type PlanDraft, type Strategy } from './plan-draft';
 import type { Plan } from './use-plan';
@@ -28,6 +29,7 @@ const FIELDS = [
   'psdi.length',
   'psdi.csv',
   'psdi.column',
+  'psdi.header',
 ];
 
 interface PlanFormProps {
@@ -45,7 +47,7 @@ export function PlanForm({ products, product, onSelectProduct, profiles, plan }:
   const [csvError, setCsvError] = useState<unknown>();
   const { draft } = plan;
   const error = plan.saveError;
-  const bind = (name: keyof PlanDraft, field: string) => ({
+  const bind = (name: Exclude<keyof PlanDraft, 'header'>, field: string) => ({
     value: draft[name],
     onChange: (value: string) => plan.edit({ [name]: value }),
     messages: messagesFor(error, field),
@@ -217,12 +219,29 @@ export function PlanForm({ products, product, onSelectProduct, profiles, plan }:
                 {...bind('column', 'psdi.column')}
                 hint="Header of the PSDI column; the first column if empty"
               />
+              <Checkbox
+                label="First row is a header"
+                checked={draft.header || draft.column.trim() !== ''}
+                disabled={draft.column.trim() !== ''}
+                onChange={(header) => plan.edit({ header })}
+              />
               <ErrorNotice error={csvError} />
-              {messagesFor(error, 'psdi.csv').map((m) => (
-                <div key={m} className="field-error">
-                  psdi.csv: {m}
-                </div>
-              ))}
+              {['psdi.csv', 'psdi.header'].flatMap((field) =>
+                messagesFor(error, field).map((m) => (
+                  <div key={field + m} className="field-error">
+                    {m}
+                  </div>
+                )),
+              )}
+              {plan.skipped.length > 0 && (
+                <ul className="problems warnings" data-testid="psdi-csv-skipped">
+                  {plan.skipped.map((p) => (
+                    <li key={p.line}>
+                      Line {p.line}: {p.message}, left out
+                    </li>
+                  ))}
+                </ul>
+              )}
             </>
           )}
         </div>

@@ -25,6 +25,8 @@ export interface PlanDraft {
   csv: string;
   csvFileName: string;
   column: string;
+  /** The CSV's first row is a header (implied by a column name). */
+  header: boolean;
 }
 
 export function draftFromPlan(plan: ProductPlan | null, defaultProfileId: string): PlanDraft {
@@ -39,6 +41,7 @@ export function draftFromPlan(plan: ProductPlan | null, defaultProfileId: string
     csv: '',
     csvFileName: '',
     column: '',
+    header: false,
   };
   const psdi = plan?.psdi;
   if (!psdi) return draft;
@@ -64,6 +67,7 @@ export function draftFromPlan(plan: ProductPlan | null, defaultProfileId: string
     csv: psdi.csv,
     csvFileName: 'saved list',
     column: psdi.column ?? '',
+    header: psdi.header ?? false,
   };
 }
 
@@ -107,6 +111,7 @@ export function planFromDraft(productId: string, draft: PlanDraft): PlanInput {
       kind: 'list',
       csv: draft.csv,
       ...(draft.column.trim() ? { column: draft.column.trim() } : {}),
+      ...(draft.header && { header: true }),
     },
   };
 }
@@ -128,6 +133,6 @@ export function samePlan(a: PlanDraft, b: PlanDraft): boolean {
       ? ['prefix', 'start', 'width']
       : a.kind === 'random'
         ? ['prefix', 'alphabet', 'length']
-        : ['csv', 'column'];
+        : ['csv', 'column', 'header'];
   return keys.every((k) => a[k] === b[k]);
 }

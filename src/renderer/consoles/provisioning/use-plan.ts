@@ -43,7 +43,11 @@ export function usePlan(productId: string, defaultProfileId: string) {
 
   // The PSDI the allocator would hand out next for this draft, from the audit log itself: a
   // sequence that has run says 000017, not its start. Asked again after every provisioning.
-  const [next, setNext] = useState<{ key: string; psdi: string | null }>();
+  const [next, setNext] = useState<{
+    key: string;
+    psdi: string | null;
+    skipped: { line: number; message: string }[];
+  }>();
   const [provisioned, setProvisioned] = useState(0);
   const planKey = keyOf(productId, draft);
   useEffect(() => {
@@ -52,7 +56,7 @@ export function usePlan(productId: string, defaultProfileId: string) {
     let live = true;
     const timer = setTimeout(() => {
       api.provisioning.nextPsdi(input).then(
-        ({ psdi }) => live && setNext({ key: planKey, psdi }),
+        ({ psdi, skipped }) => live && setNext({ key: planKey, psdi, skipped }),
         () => live && setNext(undefined),
       );
     }, 250);
@@ -61,7 +65,7 @@ export function usePlan(productId: string, defaultProfileId: string) {
       clearTimeout(timer);
     };
   }, [api, planKey, provisioned]);
-  const nextPsdi = planKey !== undefined && next?.key === planKey ? next.psdi : undefined;
+  const current = planKey !== undefined && next?.key === planKey ? next : undefined;
 
   const { reload } = loaded;
   /** After provisioning: the app may have moved the plan on (a sequence's next number). */
@@ -77,7 +81,9 @@ export function usePlan(productId: string, defaultProfileId: string) {
     dirty,
     exists,
     /** What the next reservation gets (null: the firmware derives it; undefined: unknown). */
-    nextPsdi,
+    nextPsdi: current?.psdi,
+    /** The CSV list's rows the plan leaves out, with their lines. */
+    skipped: current?.skipped ?? [],
     loading: loaded.loading && loaded.value === undefined,
     loadError: loaded.error,
     saving: save.busy,
