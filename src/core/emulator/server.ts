@@ -11,7 +11,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import { boundJsonDepth } from '../net/json-body';
-import { admitLoopback, type LoopbackGuardOptions } from '../net/loopback-guard';
+import { admitLoopback, closeOnceAnswered, type LoopbackGuardOptions } from '../net/loopback-guard';
 import { MAX_REQUEST_BYTES, REQUEST_ID_HEADER } from '../platform/http';
 import { ActivityLog } from './activity-log';
 import { adminRoutes } from './admin-routes';
@@ -117,6 +117,9 @@ function buildApp(
     request.platformRequestId = randomUUID();
     reply.header(REQUEST_ID_HEADER, request.platformRequestId);
     if (!admitLoopback(request, reply, guard)) return;
+    // The emulator serves no WebSocket: an upgrade only ever gets an HTTP answer (a 404, say),
+    // after which its connection is closed rather than held open.
+    if (request.headers.upgrade !== undefined) closeOnceAnswered(request, reply);
     if (request.is404) return done();
     if (request.url.startsWith(ADMIN_PREFIX)) return singleQueryValues(request, reply) && done();
 

@@ -51,15 +51,21 @@ export function admitLoopback(
 ): boolean {
   const reason = refusalReason(request.headers, options);
   if (!reason) return true;
+  closeOnceAnswered(request, reply);
+  void reply.code(403).send({
+    message: `Refused: ${reason}; only local clients and this server's own page may call it.`,
+  });
+  return false;
+}
+
+/**
+ * Closes the connection once the answer is written: `Connection: close` for plain HTTP, and by
+ * hand for an upgrade request that gets an HTTP answer, whose socket Node no longer manages.
+ */
+export function closeOnceAnswered(request: FastifyRequest, reply: FastifyReply): void {
   const socket = request.raw.socket;
   reply.raw.once('finish', () => socket.destroySoon());
-  void reply
-    .code(403)
-    .header('connection', 'close')
-    .send({
-      message: `Refused: ${reason}; only local clients and this server's own page may call it.`,
-    });
-  return false;
+  void reply.header('connection', 'close');
 }
 
 /** `admitLoopback` as an onRequest hook; register it before any other hook or plugin. */

@@ -10,6 +10,7 @@ import { MAX_JSON_DEPTH } from '../../../src/core/net/json-body';
 import { startEmulator } from '../../../src/core/emulator/server';
 import { MAX_CLOCK_OFFSET_MS } from '../../../src/core/emulator/schema';
 import { request, useEmulator } from '../../helpers/emulator';
+import { rawRequest } from '../../helpers/raw-http';
 import { refusedUpgrades } from '../../helpers/refused-upgrade';
 
 const emu = useEmulator();
@@ -69,6 +70,27 @@ describe('emulator hardening', () => {
   it('finding 1: closes the connections it refuses, upgrades included, and keeps answering', async () => {
     const url = new URL(emu().emulator.url);
     expect(await refusedUpgrades(url, '/__admin/state', 200)).toBe(200);
+    expect((await emu().admin('GET', '/state')).status).toBe(200);
+  });
+
+  it('closes an admitted WebSocket upgrade it answers over HTTP (404), as soon as the answer is written', async () => {
+    const url = new URL(emu().emulator.url);
+    const upgrade = (path: string) =>
+      rawRequest(url, [
+        `GET ${path} HTTP/1.1`,
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+        'Sec-WebSocket-Version: 13',
+      ]);
+    const answers = await Promise.all(
+      ['/ws', '/__admin/ws', '/v2/bot/list'].map((path) => upgrade(path)),
+    );
+    expect(answers.map((a) => [a.status, a.closed])).toEqual([
+      [404, true],
+      [404, true],
+      [401, true],
+    ]);
     expect((await emu().admin('GET', '/state')).status).toBe(200);
   });
 
