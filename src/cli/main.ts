@@ -16,6 +16,7 @@ import { scenarioCommand } from './commands/scenario';
 import { traceCommand } from './commands/trace';
 import { verifyCommand } from './commands/verify';
 import { EXIT, exitCodeOf, UsageError, type ExitCode } from './exit';
+import { checkGlobalFlags } from './global-checks';
 import { Output } from './output';
 import { Session } from './session';
 
@@ -115,6 +116,7 @@ async function main(): Promise<ExitCode> {
       station: flags.station,
     });
     try {
+      await checkGlobalFlags(flags);
       code = await run({ session, out, interrupt: interrupt.signal });
     } catch (err) {
       code = exitCodeOf(err);

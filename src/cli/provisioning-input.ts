@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
 import {
-  planStrategy,
+  readPlan,
   readPlans,
   readSavedProfiles,
   type PsdiPlan,
@@ -28,6 +28,8 @@ export interface ProvisioningInput {
   profile: ProvisioningProfile;
   /** Undefined when the profile's board reports its own PSDI. */
   psdi: PsdiAllocator | undefined;
+  /** A CSV list's rows left out, each as `<file> line <n>: <why>`, to print before reserving. */
+  skipped: string[];
 }
 
 export async function provisioningInput(options: {
@@ -35,21 +37,29 @@ export async function provisioningInput(options: {
   productId: string;
   profile?: string;
   plan?: string;
+  /** `--plan-header`: the CSV file's first row is a header. */
+  planHeader?: boolean;
 }): Promise<ProvisioningInput> {
+  if (options.planHeader && extname(options.plan ?? '').toLowerCase() !== '.csv')
+    throw new UsageError('--plan-header', 'goes with a CSV file given to --plan');
   const plan = options.plan
-    ? { ...(await readPlanFile(options.plan)), source: basename(options.plan) }
+    ? { ...(await readPlanFile(options.plan, options.planHeader)), source: basename(options.plan) }
     : await savedPlan(options.dataDir, options.productId);
   const profileRef = options.profile ?? plan?.profileId;
   if (!profileRef) throw noPlan(options, plan !== undefined);
   const profile = await resolveProfile(options.dataDir, profileRef);
-  if (profile.psdi.source === 'device') return { profile, psdi: undefined };
+  if (profile.psdi.source === 'device') return { profile, psdi: undefined, skipped: [] };
   if (!plan) throw noPlan(options, false);
   try {
+    const { strategy, skipped } = readPlan(plan.psdi, profile);
     return {
       profile,
-      psdi: createPsdiAllocator(planStrategy(plan.psdi, profile), profile.psdi.maxBytes),
+      psdi: createPsdiAllocator(strategy, profile.psdi.maxBytes),
+      skipped: skipped.map((p) => `${plan.source} line ${p.line}: ${p.message}, left out`),
     };
   } catch (err) {
+    if (err instanceof AppFailure && err.body.fields?.[0]?.field === 'psdi.header')
+      throw new UsageError(plan.source, `${err.message} (--plan-header)`);
     if (err instanceof AppFailure) throw new UsageError(plan.source, err.message);
     if (err instanceof PsdiError)
       throw new UsageError(`${plan.source}: psdi${err.field ? `.${err.field}` : ''}`, err.message);
@@ -69,7 +79,10 @@ function noPlan(options: { productId: string; dataDir: string }, hasPlan: boolea
       );
 }
 
-async function readPlanFile(path: string): Promise<{ profileId?: string; psdi: PsdiPlan }> {
+async function readPlanFile(
+  path: string,
+  header: boolean | undefined,
+): Promise<{ profileId?: string; psdi: PsdiPlan }> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -77,7 +90,8 @@ async function readPlanFile(path: string): Promise<{ profileId?: string; psdi: P
     throw new UsageError('--plan', `cannot read ${path} (${(err as Error).message})`);
   }
   const name = basename(path);
-  if (extname(path).toLowerCase() === '.csv') return { psdi: { kind: 'list', csv: text } };
+  if (extname(path).toLowerCase() === '.csv')
+    return { psdi: { kind: 'list', csv: text, ...(header && { header }) } };
   let json: unknown;
   try {
     json = JSON.parse(text);

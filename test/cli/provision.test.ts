@@ -62,6 +62,7 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
       psdi: 'FW-0001',
     });
 
+    mkdirSync(join(dir, 'out'));
     const csv = join(dir, 'out', 'audit.csv');
     const [verify, exported, search] = await Promise.all([
       runCli(['verify', '--product', product, '--board', 'c2:8e:10:00:00:01', ...common]),

@@ -1,7 +1,7 @@
 // `devicebench scenario lint|run` end to end: a child process over the simulated bench (a board
 // file whose LED takes one byte and which lacks a characteristic the set reads) and the embedded
 // emulator; the JUnit file parsed, the JSON export, the audit log, exit codes, bad files.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -89,6 +89,7 @@ describe('devicebench scenario', { timeout: 60_000 }, () => {
     const data = join(dir, 'data');
     const board = writeJson(dir, 'boards.json', boards);
     const set = writeJson(dir, 'set.json', failingSet);
+    mkdirSync(join(dir, 'reports'));
     const junit = join(dir, 'reports', 'junit.xml');
     const json = join(dir, 'reports', 'run.json');
 

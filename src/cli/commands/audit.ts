@@ -1,7 +1,6 @@
 // `devicebench audit search|export|reconcile`: the audit log the app keeps, searched with the
 // same filters, exported as the same CSV, and what a crash left unfinished put right.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { readSavedProfiles } from '../../core/app/provisioning/provisioning-settings';
@@ -11,7 +10,7 @@ import { needsReconciling, reconcile } from '../../core/provisioning/reconcile';
 import { errorMessage } from '../../core/errors/message';
 import type { CommandContext, Runner } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit';
-import { parseFlags } from '../flags';
+import { outputFileSchema, parseFlags } from '../flags';
 import { globalFlags } from './shared';
 
 /** A date or a date and time (ISO 8601), or ms since the epoch. */
@@ -42,7 +41,7 @@ const searchSchema = filtersSchema.extend({
   json: z.boolean(),
 });
 const exportSchema = filtersSchema.extend({
-  csv: z.string().min(1, 'needs a file name').optional(),
+  csv: outputFileSchema.optional(),
 });
 const reconcileSchema = z.object({
   record: z.number().int().positive('must be a record id').optional(),
@@ -112,7 +111,6 @@ export function auditCommand(runner: Runner): CommandModule {
                 process.stdout.write(csv);
                 return EXIT.ok;
               }
-              await mkdir(dirname(flags.csv), { recursive: true });
               await writeFile(flags.csv, csv);
               const rows = (await store.search({ ...query(flags), limit: 1 })).total;
               out.note(`${rows} records written to ${flags.csv}`);

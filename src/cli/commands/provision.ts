@@ -34,6 +34,7 @@ const flagsSchema = z
       .max(16, 'must be at most 16'),
     profile: z.string().min(1).optional(),
     plan: z.string().min(1).optional(),
+    planHeader: z.boolean(),
     json: z.boolean(),
   })
   .refine((f) => (f.board === undefined) !== (f.count === undefined), {
@@ -73,6 +74,12 @@ export function provisionCommand(runner: Runner): CommandModule {
           type: 'string',
           describe: 'PSDI plan: a JSON plan or a CSV list (default: the plan saved in the app)',
         })
+        .option('plan-header', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'the --plan CSV file starts with a header row (else its first row must be a PSDI)',
+        })
         .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
     handler: (argv) => {
       const flags = parseFlags(flagsSchema, argv);
@@ -83,7 +90,9 @@ export function provisionCommand(runner: Runner): CommandModule {
           productId: flags.product,
           profile: flags.profile,
           plan: flags.plan,
+          planHeader: flags.planHeader,
         });
+        for (const line of input.skipped) ctx.out.note(line);
         const central = await ctx.session.central();
         const product = await ctx.session.product(flags.product);
         const run = { central, store: await ctx.session.audit(), product, profile: input.profile };

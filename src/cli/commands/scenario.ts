@@ -1,8 +1,8 @@
 // `devicebench scenario lint|run`: check a scenario set file (against the board's GATT table
 // with --board) and dry-run a set on a board exactly as the app does, each run kept in the
 // audit log, with a JUnit report (one test case per scenario run) and the app's JSON export.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { deliverToWebhook } from '../../core/app/scenarios/result-delivery';
@@ -28,7 +28,7 @@ import { setRules } from '../../core/scenario/rules';
 import type { Finding, RunnableSet, TimelineEvent } from '../../core/scenario/schema';
 import type { CommandContext, Runner } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit';
-import { parseFlags } from '../flags';
+import { outputFileSchema, parseFlags } from '../flags';
 import { junitReport, failureMessage, type ReportedRun } from '../junit';
 import { addressSchema, findByAddress, FIND_BOARD_MS, globalFlags } from './shared';
 
@@ -55,8 +55,8 @@ const runFlagsSchema = z
       .min(0.1, 'must be at least 0.1 seconds')
       .max(86_400, 'must be at most a day')
       .optional(),
-    junit: z.string().min(1).optional(),
-    json: z.string().min(1, 'needs a file name').optional(),
+    junit: outputFileSchema.optional(),
+    json: outputFileSchema.optional(),
     deliver: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
   })
   .refine((f) => (f.file !== undefined) !== f.saved, {
@@ -375,6 +375,5 @@ async function writeReports(
 }
 
 async function writeOut(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
   await writeFile(path, text);
 }

@@ -1,14 +1,13 @@
 // `devicebench trace`: the HCI traffic of a time window, as one btsnoop file Wireshark opens,
 // from the traces every BLE session (the app's or the command line's) writes to the data folder.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
 import { traceDirOf } from '../../core/app/ble/host-supervisor';
 import { parseBtsnoop } from '../../core/ble/hci/btsnoop';
 import { extractTrace } from '../../core/ble/hci/trace-store';
 import type { Runner } from '../command';
-import { parseFlags } from '../flags';
+import { outputFileSchema, parseFlags } from '../flags';
 import { EXIT, UsageError } from '../exit';
 import { globalFlags } from './shared';
 
@@ -33,7 +32,7 @@ const timeSchema = z.string().transform((text, ctx) => {
 const flagsSchema = z.object({
   since: timeSchema,
   until: timeSchema.optional(),
-  out: z.string().min(1, 'must name a file').endsWith('.btsnoop', 'must end in .btsnoop'),
+  out: outputFileSchema.pipe(z.string().endsWith('.btsnoop', 'must end in .btsnoop')),
   json: z.boolean(),
 });
 
@@ -61,7 +60,6 @@ export function traceCommand(runner: Runner): CommandModule {
         const to = flags.until ?? Date.now();
         if (to < flags.since) throw new UsageError('--until', 'must not be before --since');
         const file = extractTrace(traceDirOf(session.options.dataDir), { from: flags.since, to });
-        await mkdir(dirname(flags.out), { recursive: true });
         await writeFile(flags.out, file);
         const packets = parseBtsnoop(file).records.length;
         if (flags.json) out.document({ file: flags.out, packets, bytes: file.length });
