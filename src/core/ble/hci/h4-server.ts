@@ -4,7 +4,12 @@
 // connect the app's own H4 path to it (docs/decisions.md, "H4 transports").
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { rm } from 'node:fs/promises';
-import { formatAdapterSpec, type AdapterSpec } from '../adapter-spec';
+import {
+  AdapterSpecError,
+  formatAdapterSpec,
+  parseAdapterSpec,
+  type AdapterSpec,
+} from '../adapter-spec';
 import type { SimulatedBench } from '../sim/bench';
 import { H4Framer } from './h4-framer';
 import { HCI_PACKET } from './codes';
@@ -23,6 +28,21 @@ export interface H4Server {
 
 export class H4ServeError extends Error {
   override name = 'H4ServeError';
+}
+
+/**
+ * Where to listen, in the adapter spec's text: `tcp:<host>:<port>` (port 0 picks a free one)
+ * or `unix:<path>`. Throws AdapterSpecError in words for anything else.
+ */
+export function parseServeSpec(text: string): ServeSpec {
+  // A host connects to a real port; only a listener may ask for "any" (0).
+  const anyPort = /^tcp:.*:0$/.test(text.trim());
+  const spec = parseAdapterSpec(anyPort ? `${text.trim().slice(0, -1)}1` : text);
+  if (spec.kind === 'tcp') return anyPort ? { ...spec, port: 0 } : spec;
+  if (spec.kind === 'unix') return spec;
+  throw new AdapterSpecError(
+    `${text}: serve over tcp:<host>:<port> (port 0 for any free one) or unix:<path>`,
+  );
 }
 
 function attach(bench: SimulatedBench, stream: Socket): void {
