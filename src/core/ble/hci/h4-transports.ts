@@ -2,6 +2,7 @@
 // or a Unix socket. Each opens into an H4Socket whose controller has answered an HCI Reset;
 // every failure is an H4TransportError saying what to do about it (docs/decisions.md, "H4
 // transports").
+import { existsSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { AdapterSpec } from '../adapter-spec';
@@ -93,7 +94,25 @@ async function openSerial(spec: Extract<StreamSpec, { kind: 'serial' }>): Promis
   await new Promise<void>((resolve, reject) =>
     port.open((err) => (err ? reject(serialOpenError(spec.path, err)) : resolve())),
   );
+  watchDeviceNode(port, spec.path);
   return port;
+}
+
+/** How often a serial port's device node is looked for while it is open. */
+const UNPLUG_POLL_MS = 500;
+
+/**
+ * An unplugged USB serial device loses its device node (`/dev/ttyACM0`), but a read already
+ * waiting on it is not always woken (seen with ptys), so the node's absence counts as the unplug.
+ * Windows' COM ports have no node to look for; there the driver's read error is what tells.
+ */
+function watchDeviceNode(port: Duplex, path: string): void {
+  if (!path.startsWith('/')) return;
+  const timer = setInterval(() => {
+    if (!existsSync(path)) port.destroy(new Error('the serial port disappeared (unplugged)'));
+  }, UNPLUG_POLL_MS);
+  timer.unref();
+  port.once('close', () => clearInterval(timer));
 }
 
 function openSocket(spec: Extract<StreamSpec, { kind: 'tcp' | 'unix' }>): Promise<Socket> {
