@@ -4,7 +4,11 @@ import { writeFile } from 'node:fs/promises';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { readSavedProfiles } from '../../core/app/provisioning/provisioning-settings';
-import { provisioningStates, type ProvisioningRecord } from '../../core/audit/records';
+import {
+  describeCount,
+  provisioningStates,
+  type ProvisioningRecord,
+} from '../../core/audit/records';
 import { builtInProfiles } from '../../core/provisioning/profiles';
 import { needsReconciling, reconcile } from '../../core/provisioning/reconcile';
 import { errorMessage } from '../../core/errors/message';
@@ -52,7 +56,7 @@ const reconcileSchema = z.object({
 function filterOptions(y: Argv): Argv {
   return y
     .option('product', { type: 'string', describe: 'trial product ID' })
-    .option('text', { type: 'string', describe: 'part of a PSDI or board address' })
+    .option('text', { type: 'string', describe: 'part of a PSDI or board address, 3 characters or more' })
     .option('state', {
       type: 'string',
       array: true,
@@ -92,7 +96,9 @@ export function auditCommand(runner: Runner): CommandModule {
               ).search({ ...query(flags), limit: flags.limit });
               if (flags.json) out.document(page);
               for (const r of page.items) out.line(describeRecord(r));
-              out.line(`${page.items.length} of ${page.total} records`);
+              out.line(
+                `${page.items.length} of ${describeCount(page.total, page.totalCapped)} records`,
+              );
               return EXIT.ok;
             });
           },

@@ -17,16 +17,26 @@ import { PostgresScenarioRunLog } from './postgres-scenario-runs';
 import { SCENARIO_RUN_COLUMNS, type ScenarioRunLog } from './scenario-runs';
 import {
   copyValues,
+  cappedCountSql,
   HOUR_MS,
   INSERT_COLUMNS,
+  likeAnywhere,
+  likePrefix,
+  lineSql,
+  pageSql,
   peekContext,
   releaseEvent,
   releaseProblem,
-  returnedSql,
+  RETURNED_POOL_BACKFILL,
+  RETURNED_POOL_RECOMPUTE,
+  stationSql,
+  toLineStatus,
+  toPage,
   toRecord,
   UNFINISHED_SQL,
   whereClause,
   type RecordRow,
+  type SearchDialect,
 } from './record-rows';
 import {
   auditQuerySchema,
@@ -66,7 +76,10 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
 }
 
-/** Versioned schema: entry n-1 takes the database from version n-1 to n. */
+/**
+ * Versioned schema: entry n-1 takes the database from version n-1 to n, as SQL or as steps on
+ * the migrating connection (inside the migration's transaction).
+ */
 const MIGRATIONS = [
   `
 CREATE TABLE provisioning_records (
@@ -133,7 +146,81 @@ ALTER TABLE provisioning_records ADD COLUMN psdi_returned SMALLINT NOT NULL DEFA
 ALTER TABLE provisioning_records ADD COLUMN history TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE provisioning_records ADD COLUMN board_name TEXT;
 `,
+  // 4: a year on the line — every station call and UI read on an index made for it, the pool of
+  // returned PSDIs kept by a trigger, and trigram text search where pg_trgm can be had
+  // (docs/decisions.md, "The audit log at a million records").
+  async (client: pg.PoolClient) => {
+    await client.query(`
+CREATE INDEX provisioning_records_unfinished ON provisioning_records (id) WHERE ${UNFINISHED_SQL};
+CREATE INDEX provisioning_records_product_created ON provisioning_records (product_id, created_at, id);
+DROP INDEX provisioning_records_state;
+CREATE INDEX provisioning_records_state_created ON provisioning_records (state, created_at, id);
+CREATE INDEX provisioning_records_station_updated ON provisioning_records (station, updated_at);
+CREATE INDEX provisioning_records_verified_at ON provisioning_records (verified_at)
+  WHERE state = 'verified';
+CREATE INDEX provisioning_records_failed_at ON provisioning_records (updated_at)
+  WHERE state = 'failed';
+CREATE TABLE returned_psdis (
+  product_id TEXT NOT NULL,
+  psdi TEXT NOT NULL,
+  first_id BIGINT NOT NULL,
+  PRIMARY KEY (product_id, psdi)
+);
+CREATE INDEX returned_psdis_order ON returned_psdis (product_id, first_id);
+${RETURNED_POOL_BACKFILL};
+CREATE FUNCTION devicebench_returned_pool() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  ${RETURNED_POOL_RECOMPUTE}
+    ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER provisioning_records_pool_insert AFTER INSERT ON provisioning_records
+  FOR EACH ROW EXECUTE FUNCTION devicebench_returned_pool();
+CREATE TRIGGER provisioning_records_pool_update AFTER UPDATE OF psdi_returned ON provisioning_records
+  FOR EACH ROW WHEN (OLD.psdi_returned <> NEW.psdi_returned)
+  EXECUTE FUNCTION devicebench_returned_pool();
+`);
+    // pg_trgm ships with PostgreSQL and is trusted (a database owner may create it), but a
+    // server may lack it: then text search matches the start of the PSDI or address instead.
+    await client.query('SAVEPOINT text_search');
+    try {
+      await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+      await client.query(
+        `CREATE INDEX ${TRIGRAM_INDEX} ON provisioning_records USING gin ((${SEARCH_TEXT}) gin_trgm_ops)`,
+      );
+      await client.query('RELEASE SAVEPOINT text_search');
+    } catch {
+      await client.query('ROLLBACK TO SAVEPOINT text_search');
+      await client.query(`
+CREATE INDEX provisioning_records_psdi_prefix ON provisioning_records (lower(psdi) text_pattern_ops);
+CREATE INDEX provisioning_records_address_prefix
+  ON provisioning_records (lower(board_address) text_pattern_ops);
+`);
+    }
+  },
 ];
+
+/** The three searched columns as one value for the trigram index; chr(31) keeps them apart. */
+const SEARCH_TEXT = `psdi || chr(31) || board_address || chr(31) || COALESCE(board_name, '')`;
+const TRIGRAM_INDEX = 'provisioning_records_text';
+
+/** A station's reads (docs/decisions.md, "The audit log at a million records"). */
+export const PG_VIA = () => 'provisioning_records';
+export const STATION = stationSql((n) => `$${n}`, PG_VIA);
+
+export const TRIGRAM_SEARCH: SearchDialect = {
+  placeholder: (n) => `$${n}`,
+  text: (text, bind) => `(${SEARCH_TEXT}) ILIKE ${bind(likeAnywhere(text))}`,
+};
+
+/** Without pg_trgm: the start of the PSDI or address, on their lower-case btree indexes. */
+const PREFIX_SEARCH: SearchDialect = {
+  placeholder: (n) => `$${n}`,
+  text: (text, bind) => {
+    const pattern = bind(likePrefix(text.toLowerCase()));
+    return `(lower(psdi) LIKE ${pattern} OR lower(board_address) LIKE ${pattern})`;
+  },
+};
 
 /** Any constant: the advisory lock under which one station at a time migrates. */
 const MIGRATION_LOCK = 7_146_218;
@@ -160,6 +247,8 @@ export class PostgresAuditStore implements AuditStore {
   private readonly retryForMs: number;
   private closed = false;
   private runs: PostgresScenarioRunLog | undefined;
+  /** Whether the trigram index exists (pg_trgm was available when the log was migrated). */
+  private trigram = false;
 
   private constructor(options: PostgresStoreOptions) {
     this.station = stationName(options.station);
@@ -198,6 +287,11 @@ export class PostgresAuditStore implements AuditStore {
     const store = new PostgresAuditStore(options);
     try {
       await store.migrate();
+      const { rows } = await store.pool.query<{ found: boolean }>(
+        'SELECT to_regclass($1) IS NOT NULL AS found',
+        [TRIGRAM_INDEX],
+      );
+      store.trigram = rows[0]?.found === true;
     } catch (err) {
       await store.close().catch(() => undefined);
       throw err;
@@ -360,10 +454,10 @@ export class PostgresAuditStore implements AuditStore {
     return this.guard(() =>
       allocator.allocate(
         peekContext(this.allocationContext(productId), async (key) => {
-          const { rows } = await this.pool.query<{ value: string }>(
-            'SELECT value FROM psdi_counters WHERE product_id = $1 AND key = $2',
-            [productId, key],
-          );
+          const { rows } = await this.pool.query<{ value: string }>(STATION.counter, [
+            productId,
+            key,
+          ]);
           return rows[0] ? Number(rows[0].value) : undefined;
         }),
       ),
@@ -376,20 +470,17 @@ export class PostgresAuditStore implements AuditStore {
 
   listUnfinished(): Promise<ProvisioningRecord[]> {
     return this.guard(async () => {
-      const { rows } = await this.pool.query<RecordRow>(
-        `SELECT * FROM provisioning_records WHERE ${UNFINISHED_SQL} ORDER BY id`,
-      );
+      const { rows } = await this.pool.query<RecordRow>(STATION.unfinished);
       return rows.map(toRecord);
     });
   }
 
   verifiedPsdi(productId: string, boardId: string): Promise<string | undefined> {
     return this.guard(async () => {
-      const { rows } = await this.pool.query<{ psdi: string }>(
-        `SELECT psdi FROM provisioning_records
-         WHERE product_id = $1 AND board_id = $2 AND state = 'verified' ORDER BY id DESC LIMIT 1`,
-        [productId, boardId],
-      );
+      const { rows } = await this.pool.query<{ psdi: string }>(STATION.verifiedPsdi, [
+        productId,
+        boardId,
+      ]);
       return rows[0]?.psdi;
     });
   }
@@ -397,29 +488,30 @@ export class PostgresAuditStore implements AuditStore {
   async search(query: AuditQuery = {}): Promise<AuditPage> {
     const q = auditQuerySchema.parse(query);
     return this.guard(async () => {
-      const { where, params } = whereClause(q, (n) => `$${n}`, 'ILIKE');
+      const dialect = this.trigram ? TRIGRAM_SEARCH : PREFIX_SEARCH;
+      const counted = whereClause(q, dialect, { cursor: false });
       const count = await this.pool.query<{ n: string }>(
-        `SELECT COUNT(*) AS n FROM provisioning_records ${where}`,
-        params,
+        cappedCountSql(counted.where),
+        counted.params,
       );
-      const { rows } = await this.pool.query<RecordRow>(
-        `SELECT * FROM provisioning_records ${where} ORDER BY created_at DESC, id DESC
-         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, q.limit, q.offset],
+      const { where, params } = whereClause(q, dialect);
+      const { rows } = await this.pool.query<RecordRow>(pageSql(where, `$${params.length + 1}`), [
+        ...params,
+        q.limit + 1,
+      ]);
+      return toPage(
+        rows,
+        Number(count.rows[0]?.n ?? 0),
+        q.limit,
+        this.trigram ? 'substring' : 'prefix',
       );
-      return {
-        items: rows.map(toRecord),
-        total: Number(count.rows[0]?.n ?? 0),
-        offset: q.offset,
-        limit: q.limit,
-      };
     });
   }
 
-  async exportCsv(query: Omit<AuditQuery, 'offset' | 'limit'> = {}): Promise<string> {
+  async exportCsv(query: Omit<AuditQuery, 'after' | 'limit'> = {}): Promise<string> {
     const q = auditQuerySchema.parse(query);
     return this.guard(async () => {
-      const { where, params } = whereClause(q, (n) => `$${n}`, 'ILIKE');
+      const { where, params } = whereClause(q, this.trigram ? TRIGRAM_SEARCH : PREFIX_SEARCH);
       const { rows } = await this.pool.query<RecordRow>(
         `SELECT * FROM provisioning_records ${where} ORDER BY created_at, id`,
         params,
@@ -432,44 +524,26 @@ export class PostgresAuditStore implements AuditStore {
     return this.guard(async () => {
       const at = this.now();
       const since = at - HOUR_MS;
-      const stations = await this.pool.query<{
-        station: string;
-        last_seen_at: string;
-        verified: string;
-        in_flight: string;
-        failed: string;
-      }>(
-        `SELECT station, MAX(updated_at) AS last_seen_at,
-           COUNT(*) FILTER (WHERE state = 'verified' AND verified_at >= $1) AS verified,
-           COUNT(*) FILTER (WHERE state IN ('reserved', 'written')) AS in_flight,
-           COUNT(*) FILTER (WHERE state = 'failed' AND updated_at >= $1) AS failed
-         FROM provisioning_records GROUP BY station ORDER BY station`,
-        [since],
+      const sql = lineSql((n) => `$${n}`, PG_VIA);
+      type Counted = { station: string; n: string };
+      const [stations, verified, failed, inFlight, unfinished, unfinishedCount] = await Promise.all(
+        [
+          this.pool.query<{ station: string; last_seen_at: string }>(sql.stations),
+          this.pool.query<Counted>(sql.verified, [since]),
+          this.pool.query<Counted & { step: string | null }>(sql.failed, [since]),
+          this.pool.query<Counted>(sql.inFlight),
+          this.pool.query<RecordRow>(sql.unfinished),
+          this.pool.query<{ n: string }>(sql.unfinishedCount),
+        ],
       );
-      const failures = await this.pool.query<{ step: string | null; count: string }>(
-        `SELECT failed_step AS step, COUNT(*) AS count FROM provisioning_records
-         WHERE state = 'failed' AND updated_at >= $1 GROUP BY failed_step
-         ORDER BY count DESC, step`,
-        [since],
-      );
-      const unfinished = await this.pool.query<RecordRow>(
-        `SELECT * FROM provisioning_records WHERE ${UNFINISHED_SQL} ORDER BY id`,
-      );
-      return {
-        at,
-        stations: stations.rows.map((s) => ({
-          station: s.station,
-          lastSeenAt: Number(s.last_seen_at),
-          boardsPerHour: Number(s.verified),
-          inFlight: Number(s.in_flight),
-          failedLastHour: Number(s.failed),
-        })),
-        failuresByStep: failures.rows.map((f) => ({
-          step: f.step ?? 'unknown',
-          count: Number(f.count),
-        })),
-        unfinished: unfinished.rows.map(toRecord),
-      };
+      return toLineStatus(at, {
+        stations: stations.rows,
+        verified: verified.rows,
+        failed: failed.rows,
+        inFlight: inFlight.rows,
+        unfinished: unfinished.rows,
+        unfinishedCount: unfinishedCount.rows[0]?.n ?? 0,
+      });
     });
   }
 
@@ -561,7 +635,9 @@ export class PostgresAuditStore implements AuditStore {
             `${this.location}: audit database version ${version} is newer than this app understands (${MIGRATIONS.length})`,
           );
         for (let v = version; v < MIGRATIONS.length; v++) {
-          await client.query(MIGRATIONS[v] as string);
+          const step = MIGRATIONS[v] as string | ((client: pg.PoolClient) => Promise<void>);
+          if (typeof step === 'string') await client.query(step);
+          else await step(client);
           await client.query(
             'INSERT INTO devicebench_migrations (version, applied_at) VALUES ($1, $2)',
             [v + 1, Date.now()],
@@ -612,30 +688,22 @@ export class PostgresAuditStore implements AuditStore {
   }
 
   private async read(id: number): Promise<ProvisioningRecord | undefined> {
-    const { rows } = await this.pool.query<RecordRow>(
-      'SELECT * FROM provisioning_records WHERE id = $1',
-      [id],
-    );
+    const { rows } = await this.pool.query<RecordRow>(STATION.record, [id]);
     return rows[0] && toRecord(rows[0]);
   }
 
   private async refuseBusyBoard(input: ReserveInput): Promise<void> {
-    const { rows } = await this.pool.query<{ id: string; psdi: string }>(
-      `SELECT id, psdi FROM provisioning_records
-       WHERE product_id = $1 AND board_address = $2 AND state IN ('reserved', 'written')
-       ORDER BY id LIMIT 1`,
-      [input.product.id, input.board.address],
-    );
+    const { rows } = await this.pool.query<{ id: string; psdi: string }>(STATION.busyBoard, [
+      input.product.id,
+      input.board.address,
+    ]);
     const busy = rows[0];
     if (busy)
       throw new BoardBusyError(input.product.id, input.board.address, Number(busy.id), busy.psdi);
   }
 
   private async holderOf(productId: string, psdi: string): Promise<number | undefined> {
-    const { rows } = await this.pool.query<{ id: string }>(
-      'SELECT id FROM provisioning_records WHERE product_id = $1 AND psdi = $2 AND psdi_held = 1',
-      [productId, psdi],
-    );
+    const { rows } = await this.pool.query<{ id: string }>(STATION.holder, [productId, psdi]);
     return rows[0] ? Number(rows[0].id) : undefined;
   }
 
@@ -643,15 +711,9 @@ export class PostgresAuditStore implements AuditStore {
     return {
       productId,
       wasRecorded: async (psdi) =>
-        (
-          await this.pool.query(
-            `SELECT 1 FROM provisioning_records
-             WHERE product_id = $1 AND psdi = $2 AND psdi_returned = 0 LIMIT 1`,
-            [productId, psdi],
-          )
-        ).rowCount !== 0,
+        (await this.pool.query(STATION.wasRecorded, [productId, psdi])).rowCount !== 0,
       returned: async () =>
-        (await this.pool.query<{ psdi: string }>(returnedSql('$1'), [productId])).rows.map(
+        (await this.pool.query<{ psdi: string }>(STATION.returned, [productId])).rows.map(
           (r) => r.psdi,
         ),
       // One statement: the row lock lasts only as long as the upsert, so stations taking

@@ -1,11 +1,16 @@
 // Rows of provisioning_records as both engines return them, turned into records, and the search
 // filter turned into a WHERE clause of bound parameters: one definition for SQLite and PostgreSQL.
-import type {
-  auditQuerySchema,
-  ProvisioningRecord,
-  ProvisioningState,
-  RecordEvent,
-  ProvisioningStep,
+import {
+  AUDIT_COUNT_CAP,
+  LINE_UNFINISHED_SHOWN,
+  type AuditPage,
+  type AuditTextMatch,
+  type auditQuerySchema,
+  type LineStatus,
+  type ProvisioningRecord,
+  type ProvisioningState,
+  type RecordEvent,
+  type ProvisioningStep,
 } from './records';
 import type { z } from 'zod';
 import type { AllocationContext } from './store';
@@ -94,33 +99,82 @@ function resultOf(state: ProvisioningState): ProvisioningRecord['result'] {
   return 'pending';
 }
 
+/** How an engine spells a bound parameter and a text match (docs/decisions.md, "The audit log at a million records"). */
+export interface SearchDialect {
+  /** The n-th bound parameter. */
+  placeholder(n: number): string;
+  /** The condition for `text` (trimmed, at least AUDIT_TEXT_MIN characters), binding its values. */
+  text(text: string, bind: (value: unknown) => string): string;
+}
+
 /**
  * The search filter as a WHERE clause. Only fixed column names and placeholders go into the
- * text; every value the user typed is a bound parameter. `placeholder(n)` spells the n-th one.
+ * text; every value the user typed is a bound parameter. The cursor is left out for a count.
  */
 export function whereClause(
   q: z.output<typeof auditQuerySchema>,
-  placeholder: (n: number) => string,
-  caseInsensitiveLike: 'LIKE' | 'ILIKE',
+  dialect: SearchDialect,
+  options: { cursor: boolean } = { cursor: true },
 ): { where: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   const bind = (value: unknown) => {
     params.push(value);
-    return placeholder(params.length);
+    return dialect.placeholder(params.length);
   };
   if (q.productId !== undefined) clauses.push(`product_id = ${bind(q.productId)}`);
   if (q.station !== undefined) clauses.push(`station = ${bind(q.station)}`);
-  if (q.text) {
-    const pattern = `%${q.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    clauses.push(
-      `(psdi ${caseInsensitiveLike} ${bind(pattern)} ESCAPE '\\' OR board_address ${caseInsensitiveLike} ${bind(pattern)} ESCAPE '\\' OR board_name ${caseInsensitiveLike} ${bind(pattern)} ESCAPE '\\')`,
-    );
-  }
+  if (q.text) clauses.push(dialect.text(q.text, bind));
   if (q.states?.length) clauses.push(`state IN (${q.states.map((s) => bind(s)).join(', ')})`);
   if (q.from !== undefined) clauses.push(`created_at >= ${bind(q.from)}`);
   if (q.to !== undefined) clauses.push(`created_at <= ${bind(q.to)}`);
+  // A row value, so the (…, created_at, id) indexes seek to the page instead of skipping rows.
+  if (options.cursor && q.after)
+    clauses.push(`(created_at, id) < (${bind(q.after.createdAt)}, ${bind(q.after.id)})`);
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+/** `text` as a LIKE pattern matching it anywhere, `%` and `_` taken literally (escape `\`). */
+export function likeAnywhere(text: string): string {
+  return `%${escapeLike(text)}%`;
+}
+
+/** `text` as a LIKE pattern matching the start of a value. */
+export function likePrefix(text: string): string {
+  return `${escapeLike(text)}%`;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** A capped count of what `where` matches: reads at most AUDIT_COUNT_CAP + 1 index entries. */
+export function cappedCountSql(where: string): string {
+  return `SELECT COUNT(*) AS n FROM (SELECT 1 FROM provisioning_records ${where} LIMIT ${AUDIT_COUNT_CAP + 1}) AS matches`;
+}
+
+/** One page, newest first; one row more than asked tells whether an older page exists. */
+export function pageSql(where: string, limit: string): string {
+  return `SELECT * FROM provisioning_records ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
+}
+
+/** The page a search returns, from `limit + 1` rows and the capped count. */
+export function toPage(
+  rows: RecordRow[],
+  count: number,
+  limit: number,
+  textMatch: AuditTextMatch,
+): AuditPage {
+  const items = rows.slice(0, limit).map(toRecord);
+  const last = items[items.length - 1];
+  return {
+    items,
+    total: Math.min(count, AUDIT_COUNT_CAP),
+    totalCapped: count > AUDIT_COUNT_CAP,
+    next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null,
+    limit,
+    textMatch,
+  };
 }
 
 /** A record reconcile still has work on (what listUnfinished returns), as SQL. */
@@ -159,15 +213,126 @@ export function copyValues(r: ProvisioningRecord, origin: string): unknown[] {
 }
 
 /**
- * PSDIs of a product given back to the pool that no record has used since, oldest first; `p`
- * spells the one parameter (the product id).
+ * `provisioning_records` read through one index. SQLite's planner, with statistics from a small
+ * log, can prefer the state index and then read every failed record; there `INDEXED BY` pins the
+ * partial index (and the query fails if it is missing). PostgreSQL's planner is left to choose.
  */
-export function returnedSql(p: string): string {
-  return `SELECT psdi FROM provisioning_records r
-    WHERE product_id = ${p} AND psdi_returned = 1 AND NOT EXISTS (
-      SELECT 1 FROM provisioning_records o
-      WHERE o.product_id = r.product_id AND o.psdi = r.psdi AND o.psdi_returned = 0)
-    GROUP BY psdi ORDER BY MIN(id)`;
+export type RecordsVia = (index: string) => string;
+
+/**
+ * The reads a station makes for every board (reserve, complete, next PSDI, the busy-board check,
+ * reconcile), each on an index made for it, so they cost the same on a log of any size; named
+ * so a test can check their plans. `p(n)` spells parameter n.
+ */
+export function stationSql(p: (n: number) => string, via: RecordsVia) {
+  return {
+    record: `SELECT * FROM provisioning_records WHERE id = ${p(1)}`,
+    busyBoard: `SELECT id, psdi FROM provisioning_records
+      WHERE product_id = ${p(1)} AND board_address = ${p(2)} AND state IN ('reserved', 'written')
+      ORDER BY id LIMIT 1`,
+    holder: `SELECT id FROM provisioning_records
+      WHERE product_id = ${p(1)} AND psdi = ${p(2)} AND psdi_held = 1`,
+    wasRecorded: `SELECT 1 FROM provisioning_records
+      WHERE product_id = ${p(1)} AND psdi = ${p(2)} AND psdi_returned = 0 LIMIT 1`,
+    // PSDIs given back to the pool that no record has used since, oldest first, from the pool
+    // table the triggers keep (RETURNED_POOL_RECOMPUTE).
+    returned: `SELECT psdi FROM returned_psdis WHERE product_id = ${p(1)} ORDER BY first_id`,
+    counter: `SELECT value FROM psdi_counters WHERE product_id = ${p(1)} AND key = ${p(2)}`,
+    unfinished: `SELECT * FROM ${via('provisioning_records_unfinished')} WHERE ${UNFINISHED_SQL} ORDER BY id`,
+    verifiedPsdi: `SELECT psdi FROM provisioning_records
+      WHERE product_id = ${p(1)} AND board_id = ${p(2)} AND state = 'verified'
+      ORDER BY id DESC LIMIT 1`,
+  };
+}
+
+/**
+ * The pool entry of one (product, PSDI) recomputed from its records, for the row `NEW`: a PSDI
+ * is in the pool when it has records and every one of them gave it back. One probe of the
+ * (product_id, psdi) index, so a write costs the same however long the log.
+ */
+export const RETURNED_POOL_RECOMPUTE = `
+  DELETE FROM returned_psdis WHERE product_id = NEW.product_id AND psdi = NEW.psdi;
+  INSERT INTO returned_psdis (product_id, psdi, first_id)
+    SELECT product_id, psdi, MIN(id) FROM provisioning_records
+    WHERE product_id = NEW.product_id AND psdi = NEW.psdi
+    GROUP BY product_id, psdi HAVING MIN(psdi_returned) = 1`;
+
+/** The pool of a log that had none: every returned PSDI no record has used since. */
+export const RETURNED_POOL_BACKFILL = `
+  INSERT INTO returned_psdis (product_id, psdi, first_id)
+    SELECT product_id, psdi, MIN(id) FROM provisioning_records
+    GROUP BY product_id, psdi HAVING MIN(psdi_returned) = 1`;
+
+/**
+ * The Line page's reads, each bounded by the number of stations or by the last hour's records
+ * (docs/decisions.md, "The audit log at a million records"). `p(n)` spells parameter n.
+ */
+export function lineSql(p: (n: number) => string, via: RecordsVia) {
+  return {
+    // A loose index scan: one seek per station on (station, updated_at), not a pass over the log.
+    stations: `WITH RECURSIVE s(station) AS (
+        SELECT MIN(station) FROM provisioning_records
+        UNION ALL
+        SELECT (SELECT MIN(r.station) FROM provisioning_records r WHERE r.station > s.station)
+        FROM s WHERE s.station IS NOT NULL)
+      SELECT station,
+        (SELECT MAX(r.updated_at) FROM provisioning_records r WHERE r.station = s.station) AS last_seen_at
+      FROM s WHERE station IS NOT NULL ORDER BY station`,
+    verified: `SELECT station, COUNT(*) AS n FROM ${via('provisioning_records_verified_at')}
+      WHERE state = 'verified' AND verified_at >= ${p(1)} GROUP BY station`,
+    failed: `SELECT station, failed_step AS step, COUNT(*) AS n
+      FROM ${via('provisioning_records_failed_at')} WHERE state = 'failed' AND updated_at >= ${p(1)} GROUP BY station, failed_step`,
+    inFlight: `SELECT station, COUNT(*) AS n FROM ${via('provisioning_records_busy_board')}
+      WHERE state IN ('reserved', 'written') GROUP BY station`,
+    unfinished: `SELECT * FROM ${via('provisioning_records_unfinished')} WHERE ${UNFINISHED_SQL}
+      ORDER BY id LIMIT ${LINE_UNFINISHED_SHOWN}`,
+    unfinishedCount: `SELECT COUNT(*) AS n FROM ${via('provisioning_records_unfinished')}
+      WHERE ${UNFINISHED_SQL}`,
+  };
+}
+
+type Counted = { station: string; n: number | string };
+
+/** The Line page's status from the rows of lineSql's queries. */
+export function toLineStatus(
+  at: number,
+  rows: {
+    stations: { station: string; last_seen_at: number | string }[];
+    verified: Counted[];
+    failed: (Counted & { step: string | null })[];
+    inFlight: Counted[];
+    unfinished: RecordRow[];
+    unfinishedCount: number | string;
+  },
+): LineStatus {
+  const byStation = (counted: Counted[]) => {
+    const totals = new Map<string, number>();
+    for (const c of counted) totals.set(c.station, (totals.get(c.station) ?? 0) + Number(c.n));
+    return totals;
+  };
+  const verified = byStation(rows.verified);
+  const failed = byStation(rows.failed);
+  const inFlight = byStation(rows.inFlight);
+  const steps = new Map<string, number>();
+  for (const f of rows.failed) {
+    const step = f.step ?? 'unknown';
+    steps.set(step, (steps.get(step) ?? 0) + Number(f.n));
+  }
+  return {
+    at,
+    stations: rows.stations.map((s) => ({
+      station: s.station,
+      lastSeenAt: Number(s.last_seen_at),
+      boardsPerHour: verified.get(s.station) ?? 0,
+      inFlight: inFlight.get(s.station) ?? 0,
+      failedLastHour: failed.get(s.station) ?? 0,
+    })),
+    failuresByStep: [...steps]
+      .map(([step, count]) => ({ step, count }))
+      .sort((a, b) => b.count - a.count || (a.step < b.step ? -1 : a.step > b.step ? 1 : 0)),
+    unfinished: rows.unfinished.map(toRecord),
+    unfinishedCount: Number(rows.unfinishedCount),
+  };
 }
 
 /** Why an operator may not release this record's PSDI from the audit log, if they may not. */

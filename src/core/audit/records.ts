@@ -105,27 +105,67 @@ export const provisioningRecordSchema = z.object({
 });
 export type ProvisioningRecord = z.output<typeof provisioningRecordSchema>;
 
+/**
+ * Counts stop here: past it a count says "10,000+" instead of reading every match, so a search
+ * costs the same on a log of any size (docs/decisions.md, "The audit log at a million records").
+ */
+export const AUDIT_COUNT_CAP = 10_000;
+
+/** Text search reads an index of trigrams, so it needs at least three characters. */
+export const AUDIT_TEXT_MIN = 3;
+
+/** Where a page of the newest-first list ends: the next page starts just after it. */
+export const auditCursorSchema = z.object({
+  createdAt: z.number().int().min(0),
+  id: z.number().int().min(0),
+});
+export type AuditCursor = z.output<typeof auditCursorSchema>;
+
 export const auditQuerySchema = z.object({
   productId: z.string().min(1).optional(),
   /** Records taken at this station only (a line's log holds every station's). */
   station: z.string().min(1).max(100).optional(),
-  /** Case-insensitive substring of the PSDI, the board address or the board name. */
-  text: z.string().max(200).optional(),
+  /**
+   * Case-insensitive substring of the PSDI, the board address or the board name (an engine
+   * without a trigram index matches the start of the PSDI or address: AuditPage.textMatch).
+   */
+  text: z
+    .string()
+    .trim()
+    .max(200)
+    .refine(
+      (text) => text === '' || [...text].length >= AUDIT_TEXT_MIN,
+      `type at least ${AUDIT_TEXT_MIN} characters to search`,
+    )
+    .optional(),
   states: z.array(z.enum(provisioningStates)).optional(),
   /** `createdAt` range in ms since the epoch, both ends inclusive. */
   from: z.number().int().min(0).optional(),
   to: z.number().int().min(0).optional(),
-  offset: z.number().int().min(0).default(0),
+  /** The `next` of the page before: this page holds the records older than it. */
+  after: auditCursorSchema.optional(),
   limit: z.number().int().min(1).max(500).default(50),
 });
 export type AuditQuery = z.input<typeof auditQuerySchema>;
 
+/** How a search's text matched: anywhere in PSDI, address or name, or the start of PSDI/address. */
+export type AuditTextMatch = 'substring' | 'prefix';
+
 export interface AuditPage {
   items: ProvisioningRecord[];
-  /** All records the filter matches, for paging. */
+  /** Records the filter matches, counted up to AUDIT_COUNT_CAP. */
   total: number;
-  offset: number;
+  /** More than AUDIT_COUNT_CAP match: `total` is a floor, shown as "10,000+". */
+  totalCapped: boolean;
+  /** The cursor of the next (older) page; null on the last page. */
+  next: AuditCursor | null;
   limit: number;
+  textMatch: AuditTextMatch;
+}
+
+/** A count as people read it: "10,000+" past the cap. */
+export function describeCount(total: number, capped: boolean): string {
+  return capped ? `${AUDIT_COUNT_CAP.toLocaleString('en-US')}+` : String(total);
 }
 
 /** The line as the shared log sees it (docs/decisions.md, "Production line"). */
@@ -144,7 +184,12 @@ export const lineStatusSchema = z.object({
   stations: z.array(lineStationSchema),
   /** Failures of the last hour by the step that failed. */
   failuresByStep: z.array(z.object({ step: z.string(), count: z.number().int() })),
-  /** What reconcile works on, with the station that holds each. */
+  /** What reconcile works on, oldest first, at most LINE_UNFINISHED_SHOWN of them... */
   unfinished: z.array(provisioningRecordSchema),
+  /** ...of this many (the Line page says how many more there are). */
+  unfinishedCount: z.number().int(),
 });
 export type LineStatus = z.output<typeof lineStatusSchema>;
+
+/** The Line page lists the oldest unfinished records, this many, and counts the rest. */
+export const LINE_UNFINISHED_SHOWN = 100;

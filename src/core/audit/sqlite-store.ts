@@ -14,16 +14,24 @@ import { exportRecordsCsv } from './csv-export';
 import { SqliteScenarioRunLog, type ScenarioRunLog } from './scenario-runs';
 import {
   copyValues,
+  cappedCountSql,
   HOUR_MS,
   INSERT_COLUMNS,
+  lineSql,
+  pageSql,
   peekContext,
   releaseEvent,
   releaseProblem,
-  returnedSql,
+  RETURNED_POOL_BACKFILL,
+  RETURNED_POOL_RECOMPUTE,
+  stationSql,
+  toLineStatus,
+  toPage,
   toRecord,
   UNFINISHED_SQL,
   whereClause,
   type RecordRow,
+  type SearchDialect,
 } from './record-rows';
 import {
   auditQuerySchema,
@@ -108,7 +116,74 @@ ALTER TABLE provisioning_records ADD COLUMN psdi_returned INTEGER NOT NULL DEFAU
 ALTER TABLE provisioning_records ADD COLUMN history TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE provisioning_records ADD COLUMN board_name TEXT;
 `,
+  // 4: a year on the line — every station call and UI read on an index made for it, the pool of
+  // returned PSDIs kept by triggers, and trigram text search (docs/decisions.md, "The audit log
+  // at a million records").
+  `
+CREATE INDEX provisioning_records_busy_board ON provisioning_records (product_id, board_address)
+  WHERE state IN ('reserved', 'written');
+CREATE INDEX provisioning_records_unfinished ON provisioning_records (id) WHERE ${UNFINISHED_SQL};
+CREATE INDEX provisioning_records_product_created ON provisioning_records (product_id, created_at, id);
+DROP INDEX provisioning_records_state;
+CREATE INDEX provisioning_records_state_created ON provisioning_records (state, created_at, id);
+CREATE INDEX provisioning_records_station_updated ON provisioning_records (station, updated_at);
+CREATE INDEX provisioning_records_verified_at ON provisioning_records (verified_at)
+  WHERE state = 'verified';
+CREATE INDEX provisioning_records_failed_at ON provisioning_records (updated_at)
+  WHERE state = 'failed';
+CREATE TABLE returned_psdis (
+  product_id TEXT NOT NULL,
+  psdi TEXT NOT NULL,
+  first_id INTEGER NOT NULL,
+  PRIMARY KEY (product_id, psdi)
+);
+CREATE INDEX returned_psdis_order ON returned_psdis (product_id, first_id);
+${RETURNED_POOL_BACKFILL};
+CREATE TRIGGER provisioning_records_pool_insert AFTER INSERT ON provisioning_records
+BEGIN ${RETURNED_POOL_RECOMPUTE}; END;
+CREATE TRIGGER provisioning_records_pool_update AFTER UPDATE OF psdi_returned ON provisioning_records
+  WHEN OLD.psdi_returned <> NEW.psdi_returned
+BEGIN ${RETURNED_POOL_RECOMPUTE}; END;
+CREATE VIRTUAL TABLE audit_text USING fts5(psdi, board_address, board_name,
+  content = 'provisioning_records', content_rowid = 'id', tokenize = 'trigram');
+INSERT INTO audit_text (audit_text) VALUES ('rebuild');
+CREATE TRIGGER provisioning_records_text_insert AFTER INSERT ON provisioning_records
+BEGIN
+  INSERT INTO audit_text (rowid, psdi, board_address, board_name)
+    VALUES (NEW.id, NEW.psdi, NEW.board_address, NEW.board_name);
+END;
+CREATE TRIGGER provisioning_records_text_update
+  AFTER UPDATE OF psdi, board_address, board_name ON provisioning_records
+BEGIN
+  INSERT INTO audit_text (audit_text, rowid, psdi, board_address, board_name)
+    VALUES ('delete', OLD.id, OLD.psdi, OLD.board_address, OLD.board_name);
+  INSERT INTO audit_text (rowid, psdi, board_address, board_name)
+    VALUES (NEW.id, NEW.psdi, NEW.board_address, NEW.board_name);
+END;
+CREATE TRIGGER provisioning_records_text_delete AFTER DELETE ON provisioning_records
+BEGIN
+  INSERT INTO audit_text (audit_text, rowid, psdi, board_address, board_name)
+    VALUES ('delete', OLD.id, OLD.psdi, OLD.board_address, OLD.board_name);
+END;
+`,
 ];
+
+/**
+ * Text search on the trigram index: the text as one FTS5 phrase, which the trigram tokenizer
+ * matches as a case-insensitive substring of any of the three columns.
+ */
+export const SQLITE_SEARCH: SearchDialect = {
+  placeholder: () => '?',
+  text: (text, bind) =>
+    `id IN (SELECT rowid FROM audit_text WHERE audit_text MATCH ${bind(`"${text.replace(/"/g, '""')}"`)})`,
+};
+
+/** A station's reads (docs/decisions.md, "The audit log at a million records"). */
+export const SQLITE_VIA = (index: string) => `provisioning_records INDEXED BY ${index}`;
+export const STATION = stationSql(() => '?', SQLITE_VIA);
+
+/** Writes between two `PRAGMA optimize` runs, so the planner's statistics follow the log's growth. */
+const OPTIMIZE_EVERY = 1_000;
 
 const INSERT_SQL = `INSERT INTO provisioning_records (${INSERT_COLUMNS.join(', ')}, state, psdi_held,
   failed_step, error, attempts, written_at, verified_at, origin, psdi_returned, history)
@@ -128,6 +203,8 @@ export class SqliteAuditStore implements AuditStore {
    */
   private readonly queue: { tail: Promise<unknown> };
   private runs: SqliteScenarioRunLog | undefined;
+  /** Writes since the last `PRAGMA optimize`. */
+  private writes = 0;
   private static readonly queues = new Map<string, { tail: Promise<unknown>; users: number }>();
 
   constructor(options: SqliteStoreOptions) {
@@ -139,6 +216,11 @@ export class SqliteAuditStore implements AuditStore {
     this.db = openAuditDatabase(options.file, 'FULL');
     this.queue = SqliteAuditStore.queueFor(options.file);
     this.migrate();
+    // Statistics for the planner, so a filtered page walks the index made for it; the limit
+    // bounds what one ANALYZE reads on a large log (docs/decisions.md, "The audit log at a
+    // million records").
+    this.db.pragma('analysis_limit = 1000');
+    this.db.pragma('optimize = 0x10002');
   }
 
   private static queueFor(file: string): { tail: Promise<unknown> } {
@@ -159,11 +241,8 @@ export class SqliteAuditStore implements AuditStore {
       // until this reservation is committed or rolled back.
       this.db.exec('BEGIN IMMEDIATE');
       try {
-        const busy = this.sql(
-          `SELECT id, psdi FROM provisioning_records
-           WHERE product_id = ? AND board_address = ? AND state IN ('reserved', 'written')
-           ORDER BY id LIMIT 1`,
-        ).get(input.product.id, input.board.address) as { id: number; psdi: string } | undefined;
+        const busy = this.sql(STATION.busyBoard).get(input.product.id, input.board.address) as
+          { id: number; psdi: string } | undefined;
         if (busy)
           throw new BoardBusyError(input.product.id, input.board.address, busy.id, busy.psdi);
         const psdi =
@@ -187,6 +266,7 @@ export class SqliteAuditStore implements AuditStore {
           '[]',
         );
         this.db.exec('COMMIT');
+        this.wrote();
         return this.require(Number(lastInsertRowid));
       } catch (err) {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -306,9 +386,8 @@ export class SqliteAuditStore implements AuditStore {
     return this.serial(async () =>
       allocator.allocate(
         peekContext(this.allocationContext(productId), async (key) => {
-          const row = this.sql(
-            'SELECT value FROM psdi_counters WHERE product_id = ? AND key = ?',
-          ).get(productId, key) as { value: number } | undefined;
+          const row = this.sql(STATION.counter).get(productId, key) as
+            { value: number } | undefined;
           return row?.value;
         }),
       ),
@@ -321,20 +400,14 @@ export class SqliteAuditStore implements AuditStore {
 
   listUnfinished(): Promise<ProvisioningRecord[]> {
     return this.serial(async () =>
-      (
-        this.sql(
-          `SELECT * FROM provisioning_records WHERE ${UNFINISHED_SQL} ORDER BY id`,
-        ).all() as RecordRow[]
-      ).map(toRecord),
+      (this.sql(STATION.unfinished).all() as RecordRow[]).map(toRecord),
     );
   }
 
   verifiedPsdi(productId: string, boardId: string): Promise<string | undefined> {
     return this.serial(async () => {
-      const row = this.sql(
-        `SELECT psdi FROM provisioning_records
-         WHERE product_id = ? AND board_id = ? AND state = 'verified' ORDER BY id DESC LIMIT 1`,
-      ).get(productId, boardId) as { psdi: string } | undefined;
+      const row = this.sql(STATION.verifiedPsdi).get(productId, boardId) as
+        { psdi: string } | undefined;
       return row?.psdi;
     });
   }
@@ -342,27 +415,18 @@ export class SqliteAuditStore implements AuditStore {
   async search(query: AuditQuery = {}): Promise<AuditPage> {
     const q = auditQuerySchema.parse(query);
     return this.serial(async () => {
-      const { where, params } = whereClause(q, () => '?', 'LIKE');
-      const total = (
-        this.db
-          .prepare(`SELECT COUNT(*) AS n FROM provisioning_records ${where}`)
-          .get(...params) as {
-          n: number;
-        }
-      ).n;
-      const rows = this.db
-        .prepare(
-          `SELECT * FROM provisioning_records ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-        )
-        .all(...params, q.limit, q.offset) as RecordRow[];
-      return { items: rows.map(toRecord), total, offset: q.offset, limit: q.limit };
+      const counted = whereClause(q, SQLITE_SEARCH, { cursor: false });
+      const { n } = this.sql(cappedCountSql(counted.where)).get(...counted.params) as { n: number };
+      const { where, params } = whereClause(q, SQLITE_SEARCH);
+      const rows = this.sql(pageSql(where, '?')).all(...params, q.limit + 1) as RecordRow[];
+      return toPage(rows, n, q.limit, 'substring');
     });
   }
 
-  async exportCsv(query: Omit<AuditQuery, 'offset' | 'limit'> = {}): Promise<string> {
+  async exportCsv(query: Omit<AuditQuery, 'after' | 'limit'> = {}): Promise<string> {
     const q = auditQuerySchema.parse(query);
     return this.serial(async () => {
-      const { where, params } = whereClause(q, () => '?', 'LIKE');
+      const { where, params } = whereClause(q, SQLITE_SEARCH);
       const rows = this.db
         .prepare(`SELECT * FROM provisioning_records ${where} ORDER BY created_at, id`)
         .all(...params) as RecordRow[];
@@ -374,40 +438,19 @@ export class SqliteAuditStore implements AuditStore {
     return this.serial(async () => {
       const at = this.now();
       const since = at - HOUR_MS;
-      const stations = this.sql(
-        `SELECT station, MAX(updated_at) AS last_seen_at,
-           SUM(CASE WHEN state = 'verified' AND verified_at >= ? THEN 1 ELSE 0 END) AS verified,
-           SUM(CASE WHEN state IN ('reserved', 'written') THEN 1 ELSE 0 END) AS in_flight,
-           SUM(CASE WHEN state = 'failed' AND updated_at >= ? THEN 1 ELSE 0 END) AS failed
-         FROM provisioning_records GROUP BY station ORDER BY station`,
-      ).all(since, since) as {
-        station: string;
-        last_seen_at: number;
-        verified: number;
-        in_flight: number;
-        failed: number;
-      }[];
-      const failures = this.sql(
-        `SELECT failed_step AS step, COUNT(*) AS count FROM provisioning_records
-         WHERE state = 'failed' AND updated_at >= ? GROUP BY failed_step ORDER BY count DESC, step`,
-      ).all(since) as { step: string | null; count: number }[];
-      const unfinished = (
-        this.sql(
-          `SELECT * FROM provisioning_records WHERE ${UNFINISHED_SQL} ORDER BY id`,
-        ).all() as RecordRow[]
-      ).map(toRecord);
-      return {
-        at,
-        stations: stations.map((s) => ({
-          station: s.station,
-          lastSeenAt: s.last_seen_at,
-          boardsPerHour: s.verified,
-          inFlight: s.in_flight,
-          failedLastHour: s.failed,
-        })),
-        failuresByStep: failures.map((f) => ({ step: f.step ?? 'unknown', count: f.count })),
-        unfinished,
-      };
+      const sql = lineSql(() => '?', SQLITE_VIA);
+      return toLineStatus(at, {
+        stations: this.sql(sql.stations).all() as { station: string; last_seen_at: number }[],
+        verified: this.sql(sql.verified).all(since) as { station: string; n: number }[],
+        failed: this.sql(sql.failed).all(since) as {
+          station: string;
+          step: string | null;
+          n: number;
+        }[],
+        inFlight: this.sql(sql.inFlight).all() as { station: string; n: number }[],
+        unfinished: this.sql(sql.unfinished).all() as RecordRow[],
+        unfinishedCount: (this.sql(sql.unfinishedCount).get() as { n: number }).n,
+      });
     });
   }
 
@@ -441,6 +484,7 @@ export class SqliteAuditStore implements AuditStore {
         }
       });
       tx.immediate();
+      this.wrote(result.copied);
       return result;
     });
   }
@@ -495,6 +539,14 @@ export class SqliteAuditStore implements AuditStore {
     }
   }
 
+  /** Counts writes; every OPTIMIZE_EVERY of them the planner's statistics are refreshed. */
+  private wrote(count = 1): void {
+    this.writes += count;
+    if (this.writes < OPTIMIZE_EVERY) return;
+    this.writes = 0;
+    this.db.pragma('optimize');
+  }
+
   /** Runs `work` after every earlier call on this store has settled. */
   private serial<T>(work: () => Promise<T>): Promise<T> {
     const run = this.queue.tail.then(work, work);
@@ -507,19 +559,20 @@ export class SqliteAuditStore implements AuditStore {
     id: number,
     apply: (record: ProvisioningRecord) => void,
   ): Promise<ProvisioningRecord> {
-    return this.serial(async () =>
-      this.db
+    return this.serial(async () => {
+      const record = this.db
         .transaction(() => {
           apply(this.require(id));
           return this.require(id);
         })
-        .immediate(),
-    );
+        .immediate();
+      this.wrote();
+      return record;
+    });
   }
 
   private read(id: number): ProvisioningRecord | undefined {
-    const row = this.sql('SELECT * FROM provisioning_records WHERE id = ?').get(id) as
-      RecordRow | undefined;
+    const row = this.sql(STATION.record).get(id) as RecordRow | undefined;
     return row && toRecord(row);
   }
 
@@ -530,9 +583,7 @@ export class SqliteAuditStore implements AuditStore {
   }
 
   private holderOf(productId: string, psdi: string): number | undefined {
-    const row = this.sql(
-      'SELECT id FROM provisioning_records WHERE product_id = ? AND psdi = ? AND psdi_held = 1',
-    ).get(productId, psdi) as { id: number } | undefined;
+    const row = this.sql(STATION.holder).get(productId, psdi) as { id: number } | undefined;
     return row?.id;
   }
 
@@ -540,17 +591,11 @@ export class SqliteAuditStore implements AuditStore {
   private allocationContext(productId: string): AllocationContext {
     return {
       productId,
-      wasRecorded: async (psdi) =>
-        this.sql(
-          `SELECT 1 FROM provisioning_records
-           WHERE product_id = ? AND psdi = ? AND psdi_returned = 0 LIMIT 1`,
-        ).get(productId, psdi) !== undefined,
+      wasRecorded: async (psdi) => this.sql(STATION.wasRecorded).get(productId, psdi) !== undefined,
       returned: async () =>
-        (this.sql(returnedSql('?')).all(productId) as { psdi: string }[]).map((r) => r.psdi),
+        (this.sql(STATION.returned).all(productId) as { psdi: string }[]).map((r) => r.psdi),
       takeNumber: async (key, start) => {
-        const row = this.sql(
-          'SELECT value FROM psdi_counters WHERE product_id = ? AND key = ?',
-        ).get(productId, key) as { value: number } | undefined;
+        const row = this.sql(STATION.counter).get(productId, key) as { value: number } | undefined;
         const n = Math.max(row?.value ?? start, start);
         this.sql(
           `INSERT INTO psdi_counters (product_id, key, value) VALUES (?, ?, ?)

@@ -133,10 +133,13 @@ export interface AuditStore {
   listUnfinished(): Promise<ProvisioningRecord[]>;
   /** The PSDI a board was verified with for a product, newest first (an indexed lookup). */
   verifiedPsdi(productId: string, boardId: string): Promise<string | undefined>;
-  /** Newest first; every filter optional; bad input throws a ZodError naming the field. */
+  /**
+   * Newest first, a page at a time (keyset: `after` is the page before's `next`), counted up to
+   * AUDIT_COUNT_CAP; every filter optional; bad input throws a ZodError naming the field.
+   */
   search(query?: AuditQuery): Promise<AuditPage>;
   /** Every record the filter matches (paging ignored), oldest first, as CSV with a header. */
-  exportCsv(query?: Omit<AuditQuery, 'offset' | 'limit'>): Promise<string>;
+  exportCsv(query?: Omit<AuditQuery, 'after' | 'limit'>): Promise<string>;
   /** Stations, their throughput over the hour before `now`, failures and unfinished records. */
   lineStatus(): Promise<LineStatus>;
   /** Every record of this log, oldest first, `batch` at a time: what a copy reads. */

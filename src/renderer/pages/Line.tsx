@@ -115,6 +115,12 @@ export function Line() {
           <>
             <p className="muted">
               Reconcile a record on the Provisioning page of the station where its board is now.
+              {line && line.unfinishedCount > line.unfinished.length && (
+                <span data-testid="line-unfinished-more">
+                  {' '}
+                  The oldest {line.unfinished.length} of {line.unfinishedCount} are listed.
+                </span>
+              )}
             </p>
             <table className="grid">
               <TableHead

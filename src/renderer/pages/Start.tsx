@@ -1,6 +1,7 @@
 // The page the app opens on: the bench workflow (product → provision → dry run → upload), each
 // step with its state as the contract reports it and a link to the page that does it.
 import type { MouseEvent } from 'react';
+import { describeCount } from '../../core/audit/records';
 import type { ScenarioSet } from '../../core/platform/things/schema';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { isNotFound } from '../lib/errors';
@@ -29,10 +30,12 @@ export function Start() {
     };
   }, []);
   const provisioned = useLoad(async (api) => {
-    const { total } = await api.audit.search({ states: ['verified'], limit: 1 });
+    const { total, totalCapped } = await api.audit.search({ states: ['verified'], limit: 1 });
     return {
       text:
-        total === 0 ? 'No board verified yet' : `${total} board${total === 1 ? '' : 's'} verified`,
+        total === 0
+          ? 'No board verified yet'
+          : `${describeCount(total, totalCapped)} board${total === 1 ? '' : 's'} verified`,
       done: total > 0,
     };
   }, []);

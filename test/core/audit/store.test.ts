@@ -273,9 +273,10 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
       });
     });
 
-    it('filters by product and state, newest first, with a total for paging', async () => {
+    it('filters by product and state, newest first, paged by a cursor, with a total', async () => {
       const page = await t.store.search({ productId: PRODUCT.id, states: ['written'], limit: 5 });
       expect(page.total).toBe(10); // even numbers not divisible by 3: 2,4,8,10,14,16,20,22,26,28
+      expect(page.totalCapped).toBe(false);
       expect(page.items.map((r) => r.psdi)).toEqual([
         'DB-0028',
         'DB-0026',
@@ -287,7 +288,7 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
         productId: PRODUCT.id,
         states: ['written'],
         limit: 5,
-        offset: 5,
+        after: page.next ?? undefined,
       });
       expect(next.items.map((r) => r.psdi)).toEqual([
         'DB-0014',
@@ -296,6 +297,7 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
         'DB-0004',
         'DB-0002',
       ]);
+      expect(next.next).toBeNull();
     });
 
     it('filters by station', async () => {
@@ -328,7 +330,7 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
         '50%_off',
       ]);
       expect((await t.store.search({ text: '0%_' })).items.map((r) => r.psdi)).toEqual(['50%_off']);
-      expect((await t.store.search({ text: '%' })).total).toBe(1);
+      expect((await t.store.search({ text: '50%' })).total).toBe(1);
     });
 
     it('filters by a time range, both ends inclusive', async () => {
@@ -345,6 +347,13 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
       const err = await t.store.search({ limit: 0 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ZodError);
       expect((err as ZodError).issues[0]?.path).toEqual(['limit']);
+      // The trigram index needs three characters; fewer would read the whole log.
+      const short = await t.store.search({ text: ' db ' }).catch((e: unknown) => e);
+      expect(short).toBeInstanceOf(ZodError);
+      expect((short as ZodError).issues[0]).toMatchObject({
+        path: ['text'],
+        message: 'type at least 3 characters to search',
+      });
     });
 
     it('shows the line: stations, boards in the hour, failures by step, who holds what', async () => {
@@ -359,6 +368,7 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
       expect(line.stations.map((s) => s.failedLastHour)).toEqual([1, 0]);
       // Every reserved or written record, and the failure that may be on its board.
       expect(line.unfinished).toHaveLength(31);
+      expect(line.unfinishedCount).toBe(31);
       expect(line.unfinished.filter((r) => r.station === 'bench-2')).toHaveLength(6);
     });
   });
@@ -456,7 +466,7 @@ describe('SQLite specifics', () => {
   it('keeps the file in WAL mode at the newest schema version', async () => {
     const raw = new Database(file(), { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.pragma('user_version', { simple: true })).toBe(3);
+    expect(raw.pragma('user_version', { simple: true })).toBe(4);
     raw.close();
   });
 
@@ -464,7 +474,15 @@ describe('SQLite specifics', () => {
     const r = await t.store.reserve(reserveInput(1, 'OLD-1'));
     await t.store.close();
     const raw = new Database(file());
-    raw.exec(`DROP INDEX provisioning_records_board; DROP INDEX provisioning_records_station;
+    raw.exec(`DROP TRIGGER provisioning_records_pool_insert;
+      DROP TRIGGER provisioning_records_pool_update; DROP TRIGGER provisioning_records_text_insert;
+      DROP TRIGGER provisioning_records_text_update; DROP TRIGGER provisioning_records_text_delete;
+      DROP TABLE audit_text; DROP TABLE returned_psdis; DROP INDEX provisioning_records_busy_board;
+      DROP INDEX provisioning_records_unfinished; DROP INDEX provisioning_records_product_created;
+      DROP INDEX provisioning_records_state_created; DROP INDEX provisioning_records_station_updated;
+      DROP INDEX provisioning_records_verified_at; DROP INDEX provisioning_records_failed_at;
+      CREATE INDEX provisioning_records_state ON provisioning_records (state);
+      DROP INDEX provisioning_records_board; DROP INDEX provisioning_records_station;
       DROP INDEX provisioning_records_origin; ALTER TABLE provisioning_records DROP COLUMN origin;
       DROP TABLE audit_meta; ALTER TABLE provisioning_records DROP COLUMN psdi_returned;
       ALTER TABLE provisioning_records DROP COLUMN history;
@@ -513,7 +531,7 @@ describe('PostgreSQL specifics', () => {
       const { rows } = await client.query(
         'SELECT version FROM devicebench_migrations ORDER BY version',
       );
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
     } finally {
       await client.end();
     }

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { rssiSchema } from '../../bounds';
 import {
+  auditCursorSchema,
   auditQuerySchema,
   provisioningRecordSchema,
   type ProvisioningRecord,
@@ -354,8 +355,10 @@ export const bleOperations = {
     z.object({
       items: z.array(auditRecordSchema),
       total: z.number(),
-      offset: z.number(),
+      totalCapped: z.boolean(),
+      next: auditCursorSchema.nullable(),
       limit: z.number(),
+      textMatch: z.enum(['substring', 'prefix']),
     }),
   ),
   /** Gives back the PSDI a failed record holds; logged on the record with who and where. */
@@ -371,7 +374,7 @@ export const bleOperations = {
     auditRecordSchema,
   ),
   'audit:exportCsv': op(
-    auditQuerySchema.omit({ limit: true, offset: true }),
+    auditQuerySchema.omit({ limit: true, after: true }),
     z.object({ fileName: z.string(), csv: z.string(), rows: z.number() }),
   ),
 } as const;

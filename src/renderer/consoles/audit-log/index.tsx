@@ -2,6 +2,7 @@
 // how it ended. Searchable and paged; exported as CSV with the same filters.
 import { Fragment, useId, useMemo, useState, type FormEvent } from 'react';
 import type { AuditRecordView } from '../../../core/app/contracts/ble';
+import { AUDIT_TEXT_MIN, describeCount, type AuditCursor } from '../../../core/audit/records';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
@@ -46,7 +47,9 @@ export function AuditLog() {
     state: '',
   });
   const [applied, setApplied] = useState<Filters>(draft);
-  const [offset, setOffset] = useState(0);
+  // Keyset paging: the cursor of each page walked so far; "Newer" steps back through them.
+  const [cursors, setCursors] = useState<AuditCursor[]>([]);
+  const after = cursors[cursors.length - 1];
   const query = useMemo(
     () => ({
       productId: applied.productId || undefined,
@@ -57,15 +60,15 @@ export function AuditLog() {
     [applied],
   );
   const page = useLoad(
-    (api) => api.audit.search({ ...query, offset, limit: PAGE_SIZE }),
-    [query, offset],
+    (api) => api.audit.search({ ...query, after, limit: PAGE_SIZE }),
+    [query, after],
   );
   const exportCsv = useAction<{ fileName: string; rows: number }>();
 
   function apply(next: Filters) {
     setDraft(next);
     setApplied(next);
-    setOffset(0);
+    setCursors([]);
   }
 
   function search(event: FormEvent) {
@@ -75,6 +78,11 @@ export function AuditLog() {
 
   const items = page.value?.items ?? [];
   const total = page.value?.total ?? 0;
+  const first = cursors.length * PAGE_SIZE + 1;
+  const textHint =
+    page.value?.textMatch === 'prefix'
+      ? 'Matches the start of a PSDI or board address (this database has no trigram index)'
+      : `Any part of a PSDI, board address or name; at least ${AUDIT_TEXT_MIN} characters`;
 
   return (
     <div className="page audit-page">
@@ -91,7 +99,7 @@ export function AuditLog() {
               {page.value
                 ? total === 0
                   ? 'No records'
-                  : `${offset + 1}–${offset + items.length} of ${total}`
+                  : `${first}–${first + items.length - 1} of ${describeCount(total, page.value.totalCapped)}`
                 : 'Loading…'}
             </span>
             <button type="button" className="link" onClick={page.reload}>
@@ -137,6 +145,7 @@ export function AuditLog() {
             onChange={(text) => setDraft({ ...draft, text })}
             maxLength={200}
             type="search"
+            hint={textHint}
           />
           <div className="field">
             <label htmlFor={`${id}-state`}>State</label>
@@ -201,17 +210,20 @@ export function AuditLog() {
         <div className="button-row">
           <button
             type="button"
-            disabled={offset === 0 || page.loading}
-            onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+            disabled={cursors.length === 0 || page.loading}
+            onClick={() => setCursors(cursors.slice(0, -1))}
           >
-            Previous page
+            Newer
           </button>
           <button
             type="button"
-            disabled={offset + PAGE_SIZE >= total || page.loading}
-            onClick={() => setOffset(offset + PAGE_SIZE)}
+            disabled={!page.value?.next || page.loading}
+            onClick={() => {
+              const next = page.value?.next;
+              if (next) setCursors([...cursors, next]);
+            }}
           >
-            Next page
+            Older
           </button>
         </div>
       </Panel>
