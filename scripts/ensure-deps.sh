@@ -13,6 +13,9 @@ packages=(libsecret-1-dev libbluetooth-dev libudev-dev)
 [ "$purpose" = test ] && packages+=(gnome-keyring dbus chromium postgresql)
 # fonts-noto-cjk: Japanese product names are drawn with real glyphs, not boxes (test/e2e/layout.test.ts).
 [ "$purpose" = test ] && packages+=(fonts-noto-cjk)
+# bluez-test-tools, libssl-dev, gcc: the proof against BlueZ's controller emulator btvirt, with its
+# AF_ALG stand-in built from test/helpers/btvirt/ (docs/decisions.md, "Proof against BlueZ's btvirt").
+[ "$purpose" = test ] && packages+=(bluez-test-tools libssl-dev gcc)
 
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
