@@ -43,7 +43,14 @@ export async function startBtvirt(): Promise<Btvirt> {
   );
   const child: ChildProcess = spawn(
     'unshare',
-    ['-m', 'sh', '-c', 'mount --bind "$1" /tmp && LD_PRELOAD=/tmp/af-alg.so exec btvirt -s', 'sh', dir],
+    [
+      '-m',
+      'sh',
+      '-c',
+      'mount --bind "$1" /tmp && LD_PRELOAD=/tmp/af-alg.so exec btvirt -s',
+      'sh',
+      dir,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

@@ -84,7 +84,9 @@ const bleHost = createRequire(import.meta.url)('ble-host') as BleHostPackage;
 export interface ProvisioningBoard {
   readonly name: string;
   /** What the board stored at its commit, once in product mode. */
-  stored(): { serviceUuid: string; psdiServiceUuid: string; psdiCharacteristicUuid: string; psdi: string } | undefined;
+  stored():
+    | { serviceUuid: string; psdiServiceUuid: string; psdiCharacteristicUuid: string; psdi: string }
+    | undefined;
 }
 
 const uuidText = (bytes: Buffer) => {
@@ -106,7 +108,10 @@ function scanResponse(name: string): Buffer {
 }
 
 /** Starts the board's firmware on `transport` and has it advertise in provisioning mode. */
-export function startProvisioningBoard(transport: HciTransport, name: string): Promise<ProvisioningBoard> {
+export function startProvisioningBoard(
+  transport: HciTransport,
+  name: string,
+): Promise<ProvisioningBoard> {
   return new Promise((resolve, reject) => {
     bleHost.BleManager.create(transport, {}, (err, manager) => {
       if (err) return reject(err);
@@ -182,7 +187,12 @@ function runFirmware(manager: Manager, name: string): ProvisioningBoard {
   const bench: Service = {
     uuid: BENCH.service,
     characteristics: [
-      { uuid: BENCH.echo, properties: ['read', 'write'], maxLength: ECHO_MAX, value: Buffer.alloc(0) },
+      {
+        uuid: BENCH.echo,
+        properties: ['read', 'write'],
+        maxLength: ECHO_MAX,
+        value: Buffer.alloc(0),
+      },
       {
         uuid: BENCH.refusesRead,
         properties: ['read'],
