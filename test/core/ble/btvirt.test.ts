@@ -44,7 +44,9 @@ function poweredOn(central: BleCentral): Promise<void> {
   return new Promise((resolve) => {
     if (central.state() === 'poweredOn') return resolve();
     const off = central.onStateChange((state) => {
-      if (state === 'poweredOn') (off(), resolve());
+      if (state !== 'poweredOn') return;
+      off();
+      resolve();
     });
   });
 }

@@ -124,7 +124,7 @@ function runFirmware(manager: Manager, name: string): ProvisioningBoard {
   const pending = new Map<string, Buffer>();
   let stored: ReturnType<ProvisioningBoard['stored']>;
   let status: number = STATUS.blank;
-  let advertised = PROVISIONING.service;
+  let advertised: string = PROVISIONING.service;
   let connection: Connection | undefined;
 
   const statusCharacteristic: Characteristic = {
