@@ -14,7 +14,7 @@ import {
 } from './errors';
 import { exportRecordsCsv } from './csv-export';
 import { PostgresScenarioRunLog } from './postgres-scenario-runs';
-import { SCENARIO_RUN_COLUMNS, type ScenarioRunLog } from './scenario-runs';
+import { LEGACY_BENCH_TO_SPEC, SCENARIO_RUN_COLUMNS, type ScenarioRunLog } from './scenario-runs';
 import {
   copyValues,
   HOUR_MS,
@@ -132,6 +132,13 @@ CREATE TABLE scenario_run_events (
 ALTER TABLE provisioning_records ADD COLUMN psdi_returned SMALLINT NOT NULL DEFAULT 0;
 ALTER TABLE provisioning_records ADD COLUMN history TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE provisioning_records ADD COLUMN board_name TEXT;
+`,
+  // 4: adapter specs — a dry run keeps the adapter list it ran on as spec text (the old
+  // simulated/hardware CHECK goes), a record the adapter its board was written through.
+  `
+ALTER TABLE scenario_runs DROP CONSTRAINT IF EXISTS scenario_runs_bench_check;
+UPDATE scenario_runs SET ${LEGACY_BENCH_TO_SPEC};
+ALTER TABLE provisioning_records ADD COLUMN adapter TEXT;
 `,
 ];
 
@@ -695,6 +702,7 @@ export class PostgresAuditStore implements AuditStore {
       input.profileId,
       this.station,
       input.board.name ?? null,
+      input.board.adapter ?? null,
     ];
   }
 

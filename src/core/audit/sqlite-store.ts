@@ -108,6 +108,11 @@ ALTER TABLE provisioning_records ADD COLUMN psdi_returned INTEGER NOT NULL DEFAU
 ALTER TABLE provisioning_records ADD COLUMN history TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE provisioning_records ADD COLUMN board_name TEXT;
 `,
+  // 4: adapter specs — the adapter a record's board was heard through (the dry runs' table
+  // drops its old simulated/hardware CHECK where it opens: scenario-runs.ts).
+  `
+ALTER TABLE provisioning_records ADD COLUMN adapter TEXT;
+`,
 ];
 
 const INSERT_SQL = `INSERT INTO provisioning_records (${INSERT_COLUMNS.join(', ')}, state, psdi_held,
@@ -579,6 +584,7 @@ export class SqliteAuditStore implements AuditStore {
       input.profileId,
       this.station,
       input.board.name ?? null,
+      input.board.adapter ?? null,
     ];
   }
 
