@@ -15,6 +15,9 @@ packages=(libsecret-1-dev libbluetooth-dev libudev-dev)
 [ "$purpose" = test ] && packages+=(fonts-noto-cjk)
 # socat: a pty bridged to `devicebench sim serve --h4 tcp:…` is the serial dongle of the H4 tests.
 [ "$purpose" = test ] && packages+=(socat)
+# bluez-test-tools, libssl-dev, gcc: the proof against BlueZ's controller emulator btvirt, with its
+# AF_ALG stand-in built from test/helpers/btvirt/ (docs/decisions.md, "Proof against BlueZ's btvirt").
+[ "$purpose" = test ] && packages+=(bluez-test-tools libssl-dev gcc)
 
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()

@@ -1,11 +1,13 @@
 // What every command gets, and how it ends: an exit code. A command opens what it needs from
 // the session; the runner closes it, prints a failure with its cause and picks the exit code.
+import type { AdapterSpec } from '../core/ble/adapter-spec';
 import type { ExitCode } from './exit';
 import type { Output } from './output';
 import type { Session } from './session';
 
 export interface GlobalFlags {
-  bench: 'simulated' | 'hardware';
+  /** The station's adapters, in order (`--adapter`, repeatable, or DEVICEBENCH_ADAPTER). */
+  adapters: AdapterSpec[];
   simBoards?: string[];
   env?: string;
   dataDir: string;

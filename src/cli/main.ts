@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { ADAPTER_FORMS } from '../core/ble/adapter-spec';
 import { errorMessage } from '../core/errors/message';
 import { RESOURCES_DIR } from '../core/resources';
 import type { Runner } from './command';
@@ -42,12 +43,21 @@ export function buildParser(args: string[], runner: Runner): Argv {
   return yargs(args)
     .scriptName('devicebench')
     .usage('$0 <command> [options]')
-    .option('bench', {
-      choices: ['simulated', 'hardware'] as const,
-      default: 'simulated' as const,
-      describe: 'the simulated bench of boards, or this machine’s Bluetooth adapter',
+    .option('adapter', {
+      type: 'string',
+      array: true,
+      describe: `an adapter to open, repeatable for several at once: ${ADAPTER_FORMS}`,
+      defaultDescription: 'DEVICEBENCH_ADAPTER (comma-separated), else sim',
       global: true,
     })
+    .option('bench', { type: 'string', hidden: true, global: true })
+    .middleware((argv) => {
+      if (argv.bench !== undefined)
+        throw new UsageError(
+          '--bench',
+          'was replaced by --adapter <spec>: --adapter sim for the simulated bench, --adapter hci0 (Linux kernel adapter), --adapter serial:<port> for an HCI dongle or --adapter native for the system’s Bluetooth',
+        );
+    }, true)
     .option('sim-boards', {
       type: 'string',
       array: true,
@@ -112,7 +122,7 @@ async function main(): Promise<ExitCode> {
     process.on('SIGINT', onSigint);
     const session = new Session({
       dataDir: flags.dataDir,
-      bench: flags.bench,
+      adapters: flags.adapters,
       simBoards: flags.simBoards,
       env: flags.env,
       station: flags.station,

@@ -1,6 +1,6 @@
 // Everything a command works with, opened only when the command needs it and in the order that
-// keeps bad input from writing anything: the BLE central (in this process: the simulated bench
-// or the machine's adapter), the platform environment, the audit store and the dry-run log,
+// keeps bad input from writing anything: the BLE central (in this process: the station's
+// adapters, the simulated bench among them), the platform environment, the audit store and the dry-run log,
 // all in the app's data folder so the app sees what the command did and the other way round.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +14,8 @@ import { openAuditStore } from '../core/audit/open-store';
 import type { ScenarioRunLog } from '../core/audit/scenario-runs';
 import type { AuditStore } from '../core/audit/store';
 import type { BleCentral } from '../core/ble/port';
+import { formatAdapterSpec, type AdapterSpec } from '../core/ble/adapter-spec';
+import { adapterTraceDir } from '../core/ble/multi-central';
 import { SimulatedBench } from '../core/ble/sim/bench';
 import { SIM_BOARDS_DIR } from '../core/ble/sim/board-file';
 import { errorMessage } from '../core/errors/message';
@@ -25,7 +27,8 @@ import { EnvironmentError, UsageError } from './exit';
 
 export interface SessionOptions {
   dataDir: string;
-  bench: 'simulated' | 'hardware';
+  /** The station's adapters, opened together (docs/decisions.md, "Several adapters at once"). */
+  adapters: AdapterSpec[];
   /** Board files that replace the default simulated bench. */
   simBoards?: string[];
   /** An environment from Settings, by name. */
@@ -63,7 +66,7 @@ export class Session {
   private platformOpen: Promise<Platform> | undefined;
   private emulator: RunningEmulator | undefined;
   private store: Promise<AuditStore> | undefined;
-  private traceWriter: { close(): void } | undefined;
+  private readonly traceWriters: { close(): void }[] = [];
 
   constructor(
     readonly options: SessionOptions,
@@ -79,45 +82,61 @@ export class Session {
     return this.centralOpen;
   }
 
+  /** The adapter list as one text, as the audit log keeps it: `sim`, `sim,hci0`. */
+  adapterList(): string {
+    return this.options.adapters.map(formatAdapterSpec).join(',');
+  }
+
   // noble, the emulator's HTTP server and keytar load only when a command gets that far, so a
   // bad flag is answered at once.
   private async openCentral(): Promise<BleCentral> {
-    const { createHardwareCentral, createSimulatedCentral } = await import('../core/ble/noble');
+    const { openAdapters } = await import('../core/ble/open-adapters');
     const { TraceWriter } = await import('../core/ble/hci/trace-store');
-    // Like the app's BLE process, every session writes its HCI traffic to the data folder's
-    // traces, for `devicebench trace` and the app's "HCI trace" — once it scans or connects, so a
-    // command refused before it used the radio leaves the data folder as it was.
-    let writer: InstanceType<typeof TraceWriter> | undefined;
-    const before: [Direction, Uint8Array][] = [];
-    const trace = (direction: Direction, packet: Uint8Array) => {
-      if (!writer) {
-        before.push([direction, Uint8Array.from(packet)]);
-        if (!usesRadio(direction, packet)) return;
-        this.ensureDataDir();
-        writer = new TraceWriter(traceDirOf(this.options.dataDir));
-        this.traceWriter = writer;
-        for (const [d, p] of before.splice(0)) writer.record(d, p);
-        return;
-      }
-      writer.record(direction, packet);
-    };
-    if (this.options.bench === 'simulated') {
+    const adapters = this.options.adapters;
+    if (adapters.some((spec) => spec.kind === 'sim')) {
       const bench = new SimulatedBench({
         stateFile: join(this.options.dataDir, 'sim-bench-state.json'),
       });
       this.bench = bench;
       const files = this.options.simBoards ?? DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f));
       for (const file of files) bench.loadBoardFile(file);
-      return createSimulatedCentral(bench, { trace });
     }
-    const central = createHardwareCentral({ trace });
+    const central = openAdapters(adapters, {
+      bench: this.bench,
+      // Like the app's BLE process, every session writes each adapter's HCI traffic to the data
+      // folder's traces, for `devicebench trace` and the app's "HCI trace" — once it scans or
+      // connects, so a command refused before it used the radio leaves the data folder as it was.
+      trace: (index, spec) => {
+        let writer: InstanceType<typeof TraceWriter> | undefined;
+        const before: [Direction, Uint8Array][] = [];
+        return (direction: Direction, packet: Uint8Array) => {
+          if (writer) return writer.record(direction, packet);
+          before.push([direction, Uint8Array.from(packet)]);
+          if (!usesRadio(direction, packet)) return;
+          this.ensureDataDir();
+          const dir = adapterTraceDir(
+            traceDirOf(this.options.dataDir),
+            index,
+            formatAdapterSpec(spec),
+          );
+          const opened = new TraceWriter(dir);
+          writer = opened;
+          this.traceWriters.push(opened);
+          for (const [d, p] of before.splice(0)) opened.record(d, p);
+        };
+      },
+    });
+    if (this.bench) return central;
     const { settledState } = await import('../core/ble/host/host-process');
     const state = await settledState(central);
     if (state !== 'poweredOn') {
-      const reason = central.stateReason();
+      const why = central
+        .adapters()
+        .map((a) => `${a.spec}: ${a.state}${a.reason ? ` (${a.reason})` : ''}`)
+        .join('; ');
       await central.close().catch(() => undefined);
       throw new EnvironmentError(
-        `no usable Bluetooth adapter (${state}${reason ? `: ${reason}` : ''}); use --bench simulated to run without one`,
+        `no usable Bluetooth adapter (${why}); use --adapter sim to run without one`,
       );
     }
     return central;
@@ -268,7 +287,7 @@ export class Session {
     await this.emulator?.close().catch(() => undefined);
     const store = await this.store?.catch(() => undefined);
     await store?.close().catch(() => undefined);
-    this.traceWriter?.close();
+    for (const writer of this.traceWriters) writer.close();
   }
 
   private ensureDataDir(): void {

@@ -308,10 +308,28 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
         /DEVICEBENCH_CHANNEL_ID/,
       ],
       [
-        [...base, '--count', '1', '--plan', good, '--bench', 'hardware'],
+        [...base, '--count', '1', '--plan', good, '--adapter', 'hci0'],
         {},
         3,
-        /no usable Bluetooth adapter/,
+        /no usable Bluetooth adapter \(hci0: noAdapter/,
+      ],
+      [
+        [...base, '--count', '1', '--plan', good, '--bench', 'hardware'],
+        {},
+        2,
+        /--bench: was replaced by --adapter <spec>: --adapter sim/,
+      ],
+      [
+        [...base, '--count', '1', '--plan', good, '--adapter', 'sim', '--adapter', 'serial:'],
+        {},
+        2,
+        /--adapter: serial:: the serial port is empty/,
+      ],
+      [
+        [...base, '--count', '1', '--plan', good],
+        { DEVICEBENCH_ADAPTER: 'sim,,sim' },
+        2,
+        /DEVICEBENCH_ADAPTER: the adapter is empty/,
       ],
     ];
     const results = await Promise.all(cases.map(([args, env]) => runCli(args, env)));

@@ -216,7 +216,7 @@ describe('devicebench scenario', { timeout: 60_000 }, () => {
         ok: true,
         value: {
           total: 1,
-          items: [{ setSource: 'saved', results: 2, failures: 0, bench: 'simulated' }],
+          items: [{ setSource: 'saved', results: 2, failures: 0, bench: 'sim' }],
         },
       });
     } finally {

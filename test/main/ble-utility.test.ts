@@ -25,7 +25,7 @@ type Request = Parameters<ReturnType<typeof launchBleUtility>['send']>[0];
 
 describe('BLE utility process', () => {
   it('starts ble-host.js beside main with the config and relays messages and exit', () => {
-    const channel = launchBleUtility({ mode: 'hardware' });
+    const channel = launchBleUtility({ adapters: ['hci0'] });
     const fork = fake.fork as ReturnType<typeof vi.fn>;
     const [entry, args, options] = fork.mock.calls[0] as [
       string,
@@ -33,7 +33,7 @@ describe('BLE utility process', () => {
       { serviceName: string },
     ];
     expect(entry).toMatch(/[/\\]ble-host\.js$/);
-    expect(JSON.parse(args[0]!)).toEqual({ mode: 'hardware' });
+    expect(JSON.parse(args[0]!)).toEqual({ adapters: ['hci0'] });
     expect(options.serviceName).toBe('DeviceBench BLE');
     expect(channel.pid).toBe(4242);
 

@@ -234,7 +234,7 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
     productName: product?.name ?? suite,
     deviceId: ad.id,
     boardName: ad.localName ?? flags.board,
-    bench: session.options.bench,
+    bench: session.adapterList(),
     setSource: draft ? 'draft' : 'saved',
     set,
   });

@@ -5,18 +5,39 @@ import type { Advertisement, BleCentral } from '../../core/ble/port';
 import { defaultTiming } from '../../core/provisioning/steps';
 import { findBoard } from '../../core/provisioning/verify';
 import type { GlobalFlags } from '../command';
+import { UsageError } from '../exit';
+import { parseAdapterList, parseAdapterSpec, type AdapterSpec } from '../../core/ble/adapter-spec';
+import { errorMessage } from '../../core/errors/message';
 
 /** How long a board named by `--board` may take to show up: provisioning's `select` bound. */
 export const FIND_BOARD_MS = defaultTiming.select.timeoutMs;
 
 export function globalFlags(argv: Record<string, unknown>): GlobalFlags {
   return {
-    bench: argv.bench as GlobalFlags['bench'],
+    adapters: adapterFlags(argv.adapter as string[] | undefined, process.env.DEVICEBENCH_ADAPTER),
     simBoards: argv.simBoards as string[] | undefined,
     env: argv.env as string | undefined,
     dataDir: argv.dataDir as string,
     station: argv.station as string | undefined,
   };
+}
+
+/**
+ * The station's adapters: every `--adapter`, else DEVICEBENCH_ADAPTER (comma-separated), else
+ * the simulated bench. A spec that does not parse is bad usage naming where it came from.
+ */
+export function adapterFlags(flags: string[] | undefined, env: string | undefined): AdapterSpec[] {
+  try {
+    if (flags?.length) return flags.map((text) => parseAdapterSpec(text));
+  } catch (err) {
+    throw new UsageError('--adapter', errorMessage(err));
+  }
+  if (env === undefined) return [{ kind: 'sim' }];
+  try {
+    return parseAdapterList(env);
+  } catch (err) {
+    throw new UsageError('DEVICEBENCH_ADAPTER', errorMessage(err));
+  }
 }
 
 /** A board's Bluetooth address, `c4:7f:51:00:00:01` (either case, `:` or `-`). */

@@ -14,7 +14,7 @@ import {
 } from './errors';
 import { exportRecordsCsv } from './csv-export';
 import { PostgresScenarioRunLog } from './postgres-scenario-runs';
-import { SCENARIO_RUN_COLUMNS, type ScenarioRunLog } from './scenario-runs';
+import { LEGACY_BENCH_TO_SPEC, SCENARIO_RUN_COLUMNS, type ScenarioRunLog } from './scenario-runs';
 import {
   copyValues,
   cappedCountSql,
@@ -198,6 +198,13 @@ CREATE INDEX provisioning_records_address_prefix
 `);
     }
   },
+  // 5: adapter specs — a dry run keeps the adapter list it ran on as spec text (the old
+  // simulated/hardware CHECK goes), a record the adapter its board was written through.
+  `
+ALTER TABLE scenario_runs DROP CONSTRAINT IF EXISTS scenario_runs_bench_check;
+UPDATE scenario_runs SET ${LEGACY_BENCH_TO_SPEC};
+ALTER TABLE provisioning_records ADD COLUMN adapter TEXT;
+`,
 ];
 
 /** The three searched columns as one value for the trigram index; chr(31) keeps them apart. */
@@ -757,6 +764,7 @@ export class PostgresAuditStore implements AuditStore {
       input.profileId,
       this.station,
       input.board.name ?? null,
+      input.board.adapter ?? null,
     ];
   }
 

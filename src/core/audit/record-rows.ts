@@ -30,6 +30,7 @@ export interface RecordRow {
   board_id: string;
   board_address: string;
   board_name: string | null;
+  adapter: string | null;
   psdi: string;
   psdi_source: 'tool' | 'device';
   profile_id: string;
@@ -60,6 +61,7 @@ export const INSERT_COLUMNS = [
   'profile_id',
   'station',
   'board_name',
+  'adapter',
 ] as const;
 
 export function toRecord(row: RecordRow): ProvisioningRecord {
@@ -78,6 +80,7 @@ export function toRecord(row: RecordRow): ProvisioningRecord {
     boardId: row.board_id,
     boardAddress: row.board_address,
     boardName: row.board_name,
+    adapter: row.adapter,
     psdi: row.psdi,
     psdiSource: row.psdi_source,
     profileId: row.profile_id,
@@ -199,6 +202,7 @@ export function copyValues(r: ProvisioningRecord, origin: string): unknown[] {
     r.profileId,
     r.station,
     r.boardName,
+    r.adapter,
     r.state,
     r.psdiHeld ? 1 : 0,
     r.failedStep,

@@ -77,6 +77,11 @@ export const provisioningRecordSchema = z.object({
   boardAddress: z.string(),
   /** The board's advertised name when it was provisioned, if it had one. */
   boardName: z.string().nullable().default(null),
+  /**
+   * The adapter the board was heard through when it was reserved, as spec text; null for a
+   * record from before adapter specs (docs/decisions.md, "Adapter spec everywhere").
+   */
+  adapter: z.string().nullable().default(null),
   psdi: z.string(),
   psdiSource: z.enum(['tool', 'device']),
   profileId: z.string(),

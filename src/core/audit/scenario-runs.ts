@@ -26,7 +26,7 @@ export const SCENARIO_RUN_COLUMNS = `  product_id TEXT NOT NULL,
   product_name TEXT NOT NULL,
   device_id TEXT NOT NULL,
   board_name TEXT NOT NULL,
-  bench TEXT NOT NULL CHECK (bench IN ('simulated', 'hardware')),
+  bench TEXT NOT NULL,
   set_source TEXT NOT NULL CHECK (set_source IN ('saved', 'draft')),
   revision INTEGER NOT NULL,
   set_json TEXT NOT NULL,
@@ -51,6 +51,44 @@ CREATE TABLE IF NOT EXISTS scenario_run_events (
   PRIMARY KEY (run_id, seq)
 );
 `;
+
+/**
+ * A dry run from before adapter specs kept `simulated` or `hardware`: the first is `sim`; the
+ * second cannot say which path ran (the kernel socket or noble's OS binding), so it becomes
+ * `native`, the one that claims no confirmed write (docs/decisions.md, "Adapter spec
+ * everywhere"). Both engines' upgrades use this.
+ */
+export const LEGACY_BENCH_TO_SPEC = `bench = CASE bench WHEN 'simulated' THEN 'sim' WHEN 'hardware' THEN 'native' ELSE bench END`;
+
+/**
+ * SQLite cannot drop a CHECK: a log from before adapter specs gets its runs table rebuilt
+ * without it, in one transaction, the events kept (foreign keys off while the parent is swapped).
+ */
+function upgradeBenchColumn(db: Database.Database): void {
+  const row = db
+    .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'scenario_runs'")
+    .get() as { sql: string } | undefined;
+  if (!row?.sql.includes("bench IN ('simulated', 'hardware')")) return;
+  db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      db.exec(`
+CREATE TABLE scenario_runs_next (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  started_at INTEGER NOT NULL,
+  ended_at INTEGER,
+${SCENARIO_RUN_COLUMNS});
+INSERT INTO scenario_runs_next SELECT * FROM scenario_runs;
+UPDATE scenario_runs_next SET ${LEGACY_BENCH_TO_SPEC};
+DROP TABLE scenario_runs;
+ALTER TABLE scenario_runs_next RENAME TO scenario_runs;
+CREATE INDEX scenario_runs_started ON scenario_runs (started_at, id);
+`);
+    }).immediate();
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
+}
 
 /** The run log as the scenario service uses it, on either engine. */
 export interface ScenarioRunLog {
@@ -85,7 +123,7 @@ export interface RunRow {
   product_name: string;
   device_id: string;
   board_name: string;
-  bench: 'simulated' | 'hardware';
+  bench: string;
   set_source: 'saved' | 'draft';
   revision: number;
   set_json: string;
@@ -101,7 +139,7 @@ export interface NewRun {
   productName: string;
   deviceId: string;
   boardName: string;
-  bench: 'simulated' | 'hardware';
+  bench: string;
   setSource: 'saved' | 'draft';
   set: RunnableSet;
 }
@@ -141,6 +179,7 @@ export class SqliteScenarioRunLog implements ScenarioRunLog {
     this.now = options.now ?? Date.now;
     // A lost batch of timeline events on power loss is acceptable; provisioning's FULL is not needed.
     this.db = openAuditDatabase(options.file, 'NORMAL');
+    upgradeBenchColumn(this.db);
     this.db.pragma('foreign_keys = ON');
     this.db.exec(MIGRATION);
     this.db

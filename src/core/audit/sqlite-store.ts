@@ -166,6 +166,11 @@ BEGIN
     VALUES ('delete', OLD.id, OLD.psdi, OLD.board_address, OLD.board_name);
 END;
 `,
+  // 5: adapter specs — the adapter a record's board was heard through (the dry runs' table
+  // drops its old simulated/hardware CHECK where it opens: scenario-runs.ts).
+  `
+ALTER TABLE provisioning_records ADD COLUMN adapter TEXT;
+`,
 ];
 
 /**
@@ -624,6 +629,7 @@ export class SqliteAuditStore implements AuditStore {
       input.profileId,
       this.station,
       input.board.name ?? null,
+      input.board.adapter ?? null,
     ];
   }
 

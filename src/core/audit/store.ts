@@ -48,7 +48,7 @@ export interface ReserveInput {
     psdiServiceUuid: string;
     psdiCharacteristicUuid: string;
   };
-  board: { id: string; address: string; name?: string };
+  board: { id: string; address: string; name?: string; adapter?: string };
   profileId: string;
   psdiSource: 'tool' | 'device';
   /** A PSDI the board reported (device source) or an allocator that picks one. */

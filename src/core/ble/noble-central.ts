@@ -60,6 +60,11 @@ export interface NobleCentralOptions {
    * central uses the bench clock, so timeouts are simulated time like everything else there.
    */
   schedule?: Schedule;
+  /**
+   * Whether the binding under noble reports a refused write (every HCI path, with the tap) or
+   * resolves it as a success (noble's OS bindings). Default true.
+   */
+  writesConfirmed?: boolean;
   /** Runs after `close()` (the sim central leaves its bench here). */
   onClose?: () => void;
   /**
@@ -221,6 +226,7 @@ export class NobleCentral implements BleCentral {
       timeoutMs: this.options.operationTimeoutMs ?? 10_000,
       schedule: this.schedule,
       forget: () => this.connections.delete(id),
+      writesConfirmed: this.options.writesConfirmed ?? true,
     });
     this.connections.set(id, connection);
     return connection;

@@ -90,6 +90,7 @@ interface InFlight {
 /** One link. Operations run one at a time, as ATT does, so an error belongs to the one in flight. */
 export class NobleConnection implements BleConnection {
   readonly id: string;
+  readonly writesConfirmed: boolean;
   private readonly peripheral: Peripheral;
   private readonly timeoutMs: number;
   private readonly schedule: Schedule;
@@ -106,9 +107,15 @@ export class NobleConnection implements BleConnection {
 
   constructor(
     peripheral: Peripheral,
-    options: { timeoutMs: number; schedule: Schedule; forget: () => void },
+    options: {
+      timeoutMs: number;
+      schedule: Schedule;
+      forget: () => void;
+      writesConfirmed: boolean;
+    },
   ) {
     this.id = peripheral.id;
+    this.writesConfirmed = options.writesConfirmed;
     this.peripheral = peripheral;
     this.timeoutMs = options.timeoutMs;
     this.schedule = options.schedule;

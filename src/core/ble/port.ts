@@ -60,6 +60,8 @@ export interface Advertisement {
   connectable: boolean;
   /** ms since the epoch, when this advertisement was received. */
   seenAt: number;
+  /** The adapter that heard it (its spec's canonical text), where a central names one. */
+  adapter?: string;
 }
 
 export interface CharacteristicInfo {
@@ -80,6 +82,14 @@ export interface BleConnection {
   readonly id: string;
   /** The negotiated ATT MTU; a write carries at most `mtu - 3` bytes. */
   readonly mtu: number;
+  /**
+   * Whether a resolved write means the board accepted it. False on noble's OS bindings, which
+   * report success whatever the board answered (docs/decisions.md, "Native bindings"): callers
+   * mark such writes "not confirmed by the board" and trust only a read-back.
+   */
+  readonly writesConfirmed: boolean;
+  /** The adapter this link goes through (its spec's canonical text), where a central names one. */
+  readonly adapter?: string;
   /** Every service and characteristic the board exposes. */
   discover(): Promise<ServiceInfo[]>;
   read(serviceUuid: string, characteristicUuid: string): Promise<Uint8Array>;

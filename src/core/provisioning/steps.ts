@@ -65,6 +65,8 @@ export interface BoardRef {
   address: string;
   /** The name the board advertises, when it gives one: what people know it by. */
   name?: string;
+  /** The adapter that heard it (spec text), where the central names one. */
+  adapter?: string;
 }
 
 /** One event per step boundary and per audit change; enough for a live per-board view. */

@@ -159,6 +159,7 @@ class ProvisionRun {
       id: given.id,
       address: given.address,
       name: 'serviceUuids' in given ? given.localName : given.name,
+      adapter: given.adapter,
     };
     this.reporter = new StepReporter(
       () => this.board,

@@ -140,7 +140,8 @@ export const scenarioRunSummarySchema = z.object({
   /** The board, as BleCentral connects to it, and its advertised name. */
   deviceId: z.string(),
   boardName: z.string(),
-  bench: z.enum(['simulated', 'hardware']),
+  /** The station's adapter list the run went through, as spec text (`sim`, `sim,hci0`). */
+  bench: z.string(),
   setSource: z.enum(['saved', 'draft']),
   revision: z.number().int(),
   station: z.string(),

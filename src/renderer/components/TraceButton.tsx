@@ -15,9 +15,11 @@ interface TraceButtonProps {
   /** What the window was, in the file name: lowercase letters, digits and dashes. */
   label: string;
   testId?: string;
+  /** Which of the station's adapters (its place in the list); default the first. */
+  adapter?: number;
 }
 
-export function TraceButton({ span, label, testId }: TraceButtonProps) {
+export function TraceButton({ span, label, testId, adapter }: TraceButtonProps) {
   const api = useApi();
   const save = useAction<HciTrace>();
   return (
@@ -34,6 +36,7 @@ export function TraceButton({ span, label, testId }: TraceButtonProps) {
               from: Math.max(0, Math.floor(from - TRACE_MARGIN_MS)),
               to: Math.ceil(to + TRACE_MARGIN_MS),
               label,
+              adapter,
             });
             if (trace.packets > 0) downloadBase64(trace.fileName, trace.data);
             return trace;

@@ -14,15 +14,17 @@ export function useBleStatus() {
     status: live ?? loaded.value,
     error: live ? undefined : loaded.error,
     reload: loaded.reload,
-    /** An operation that answers a status (setMode, restartHost) counts as the newest. */
+    /** An operation that answers a status (setAdapters, restartHost) counts as the newest. */
     set: setLive,
   };
 }
 
 /**
- * Changes whenever what the BLE process held is gone: another mode or another BLE process
+ * Changes whenever what the BLE process held is gone: another adapter list or another BLE process
  * (scans, connections, subscriptions start over; the simulated bench is reloaded into it).
  */
 export function scanRestartKey(status: BleStatus | undefined): string {
-  return status ? `${status.mode}:${status.host.pid ?? ''}:${status.host.crashes}` : '';
+  if (!status) return '';
+  const adapters = status.adapters.map((a) => a.spec).join(',');
+  return `${adapters}:${status.host.pid ?? ''}:${status.host.crashes}`;
 }

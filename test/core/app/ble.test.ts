@@ -12,10 +12,22 @@ const scanFor = (name: string) => scanOn(get(), name);
 
 describe('BLE bench', () => {
   it('starts the simulated bench in its own process', async () => {
-    const status = await ok<{ mode: string; adapterState: string; host: { pid: number } }>(
+    const status = await ok<{ adapters: unknown[]; adapterState: string; host: { pid: number } }>(
       'ble:getStatus',
     );
-    expect(status).toMatchObject({ mode: 'simulated', adapterState: 'poweredOn' });
+    expect(status).toMatchObject({
+      adapters: [
+        {
+          spec: 'sim',
+          description: 'the simulated bench',
+          state: 'poweredOn',
+          linksInUse: 0,
+          linkCapacity: 5,
+          writesConfirmed: true,
+        },
+      ],
+      adapterState: 'poweredOn',
+    });
     expect(status.host.pid).not.toBe(process.pid);
     const boards = await ok<{ name: string }[]>('sim:listBoards');
     expect(boards.map((b) => b.name)).toEqual(

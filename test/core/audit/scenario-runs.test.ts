@@ -13,7 +13,7 @@ const run = (productId = 'p1'): NewRun => ({
   productName: 'Lamp',
   deviceId: 'd63a41002001',
   boardName: 'DB Sensor',
-  bench: 'simulated',
+  bench: 'sim',
   setSource: 'draft',
   set: {
     autoClose: true,

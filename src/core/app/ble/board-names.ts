@@ -3,6 +3,7 @@
 // Hardware boards have no board file: their tables pass unchanged.
 import type { ServiceInfo } from '../../ble/port';
 import type { HostSupervisor } from './host-supervisor';
+import { usesSimulatedBench } from '../contracts/ble';
 
 export interface NamedService extends ServiceInfo {
   name?: string;
@@ -15,7 +16,7 @@ export async function withBoardNames(
   deviceId: string,
   services: ServiceInfo[],
 ): Promise<NamedService[]> {
-  if (supervisor.status().mode !== 'simulated') return services;
+  if (!usesSimulatedBench(supervisor.status())) return services;
   const board = (await supervisor.sim('boards', {})).find(
     (b) => b.address.replace(/:/g, '') === deviceId,
   );

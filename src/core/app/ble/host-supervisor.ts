@@ -1,5 +1,5 @@
-// Keeps the BLE process: started on first use in the mode the user chose last (simulated
-// bench or hardware), restarted on request, and its crashes counted and reported instead of
+// Keeps the BLE process: started on first use over the adapter list the user chose last (the
+// simulated bench, dongles, the system's Bluetooth), restarted on request, and its crashes counted and reported instead of
 // taking the app down. Everything BLE in the app goes through `central()`.
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
@@ -15,7 +15,8 @@ import type {
 } from '../../ble/host/protocol';
 import { SIM_BOARDS_DIR } from '../../ble/sim/board-file';
 import type { BleCentral } from '../../ble/port';
-import type { BleStatus } from '../contracts/ble';
+import { adapterListSchema, type BleStatus } from '../contracts/ble';
+import { confirmsWrites, describeAdapter, parseAdapterSpec } from '../../ble/adapter-spec';
 import { AppFailure } from '../errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
 import { SimBenchSetupFile } from './sim-bench-setup';
@@ -29,7 +30,7 @@ const GUIDANCE: Partial<Record<BleStatus['adapterState'], string>> = {
   unsupported:
     'This adapter does not support Bluetooth Low Energy. Plug in a BLE 4.0+ adapter, then restart the BLE process.',
   noAdapter:
-    'No Bluetooth adapter could be opened. Plug one in (or switch to the simulated bench), then restart the BLE process.',
+    'This adapter could not be opened. Plug it in (or use the simulated bench, sim), then restart the BLE process.',
   resetting: 'The adapter is resetting; wait a moment.',
   unknown: 'The adapter has not said what state it is in yet.',
 };
@@ -42,9 +43,22 @@ export const DEFAULT_SIM_FILES = [
   'starter-board.json',
 ];
 
-const settingsSchema = z.object({
-  mode: z.enum(['simulated', 'hardware']).default('simulated'),
-});
+/**
+ * `ble.json`: the station's adapter list. A file from before adapter specs holds `{mode}`; it
+ * reads as the spec that mode meant (docs/decisions.md, "Adapter spec everywhere").
+ */
+const settingsSchema = z.union([
+  z.object({ adapters: adapterListSchema }),
+  z
+    .object({ mode: z.enum(['simulated', 'hardware']) })
+    .transform(({ mode }) => ({ adapters: [legacyAdapter(mode)] })),
+]);
+
+/** What the old `mode` setting opened: the kernel's first adapter on Linux, else noble's binding. */
+export function legacyAdapter(mode: 'simulated' | 'hardware', platform = process.platform): string {
+  if (mode === 'simulated') return 'sim';
+  return platform === 'linux' ? 'hci0' : 'native';
+}
 
 export type HostLauncher = (config: HostConfig) => HostChannel;
 
@@ -62,7 +76,7 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
 
   private constructor(
     private readonly dataDir: string,
-    private mode: 'simulated' | 'hardware',
+    private adapters: string[],
     private readonly launch: HostLauncher,
     private readonly setup: SimBenchSetupFile,
   ) {
@@ -71,9 +85,14 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
 
   static async open(dataDir: string, launch: HostLauncher = forkHost): Promise<HostSupervisor> {
     const { value } = await readJsonFile(join(dataDir, 'ble.json'), settingsSchema, {
-      mode: 'simulated',
+      adapters: ['sim'],
     });
-    return new HostSupervisor(dataDir, value.mode, launch, await SimBenchSetupFile.open(dataDir));
+    return new HostSupervisor(
+      dataDir,
+      value.adapters,
+      launch,
+      await SimBenchSetupFile.open(dataDir),
+    );
   }
 
   /** The running host, started now if it is not. */
@@ -96,41 +115,69 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
     method: M,
     input: MethodInput<SimMethods, M>,
   ): Promise<MethodOutput<SimMethods, M>> {
-    if (this.mode !== 'simulated')
+    if (!this.adapters.includes('sim'))
       throw new AppFailure({
         code: 'not_configured',
-        message: 'The simulated bench is off: switch the BLE bench to "Simulated bench" first.',
+        message: 'The simulated bench is off: add the adapter "sim" on the BLE bench first.',
       });
     const output = await (await this.ensure()).sim(method, input);
     await this.setup.record(method, input, output);
     return output;
   }
 
+  /** The station's adapter list as canonical spec text. */
+  adapterList(): string[] {
+    return [...this.adapters];
+  }
+
   status(): BleStatus {
     const host = this.host;
-    const adapterState = host?.running ? host.state() : 'unknown';
+    const running = host?.running ?? false;
+    const adapterState = running ? host!.state() : 'unknown';
+    const views = running ? host!.adapters : [];
+    const adapters = this.adapters.map((spec, index) => {
+      const view = views[index];
+      const state = view?.state ?? 'unknown';
+      const guidance =
+        running && state !== 'poweredOn'
+          ? [view?.reason, GUIDANCE[state]].filter(Boolean).join(' ') || undefined
+          : undefined;
+      return {
+        spec,
+        description: describeAdapter(parseAdapterSpec(spec)),
+        state,
+        guidance,
+        linksInUse: view?.linksInUse ?? 0,
+        linkCapacity: view?.linkCapacity ?? 0,
+        writesConfirmed: confirmsWrites(parseAdapterSpec(spec)),
+      };
+    });
     const guidance = this.startError
       ? `The BLE process could not start: ${this.startError}`
-      : host?.running && adapterState !== 'poweredOn'
-        ? [host.reason, GUIDANCE[adapterState]].filter(Boolean).join(' ')
+      : running && adapterState !== 'poweredOn'
+        ? adapters
+            .map((a) => (a.guidance ? `${a.spec}: ${a.guidance}` : ''))
+            .filter(Boolean)
+            .join(' ')
         : undefined;
     return {
-      mode: this.mode,
+      adapters,
       adapterState,
       guidance: guidance || undefined,
       host: {
-        running: host?.running ?? false,
-        pid: host?.running ? host.pid : undefined,
+        running,
+        pid: running ? host!.pid : undefined,
         crashes: this.crashes,
         lastCrash: this.lastCrash,
       },
     };
   }
 
-  async setMode(mode: 'simulated' | 'hardware'): Promise<BleStatus> {
-    if (mode !== this.mode) {
-      this.mode = mode;
-      await writeJsonFile(join(this.dataDir, 'ble.json'), { mode });
+  /** Keeps `adapters` as the station's list and restarts the BLE process on it. */
+  async setAdapters(adapters: string[]): Promise<BleStatus> {
+    if (adapters.join(',') !== this.adapters.join(',')) {
+      this.adapters = [...adapters];
+      await writeJsonFile(join(this.dataDir, 'ble.json'), { adapters });
       await this.stop();
     }
     return this.statusAfterStart();
@@ -155,18 +202,18 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
 
   private async start(): Promise<BleHost> {
     const traceDir = traceDirOf(this.dataDir);
-    const config: HostConfig =
-      this.mode === 'simulated'
-        ? {
-            mode: 'simulated',
-            stateFile: join(this.dataDir, 'sim-bench-state.json'),
-            boardFiles: DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f)),
-            traceDir,
-          }
-        : { mode: 'hardware', traceDir };
+    const simulated = this.adapters.includes('sim');
+    const config: HostConfig = simulated
+      ? {
+          adapters: this.adapters,
+          stateFile: join(this.dataDir, 'sim-bench-state.json'),
+          boardFiles: DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f)),
+          traceDir,
+        }
+      : { adapters: this.adapters, traceDir };
     try {
       const host = await BleHost.start(this.launch(config));
-      if (config.mode === 'simulated')
+      if (simulated)
         await this.setup
           .replay((method, input) => host.sim(method, input))
           .catch(async (err) => {
@@ -176,6 +223,7 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
       this.startError = undefined;
       this.host = host;
       host.onStateChange(() => this.emit('status', this.status()));
+      host.onAdaptersChange(() => this.emit('status', this.status()));
       host.onExit((reason, expected) => {
         if (this.host === host) this.host = undefined;
         if (!expected) {

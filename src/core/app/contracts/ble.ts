@@ -10,6 +10,7 @@ import {
   type ProvisioningRecord,
 } from '../../audit/records';
 import { traceWindowSchema } from '../../ble/hci/trace-window';
+import { adapterSpecText } from '../../ble/adapter-spec';
 import { ADAPTER_STATES, uuidSchema } from '../../ble/port';
 import { valueFormatSchema } from '../../ble/values/value-format';
 import { fileTextField } from './fields';
@@ -18,8 +19,34 @@ import { none, op } from './op';
 const hex = z.string().regex(/^(?:[0-9a-f]{2})*$/, 'must be lowercase hex bytes');
 const id = z.string().trim().min(1, 'is required');
 
+/** One of the station's adapters (docs/decisions.md, "Several adapters at once"). */
+export const adapterStatusSchema = z.object({
+  /** The spec's canonical text (src/core/ble/adapter-spec.ts). */
+  spec: z.string(),
+  /** The spec in words. */
+  description: z.string(),
+  state: z.enum(ADAPTER_STATES),
+  /** Why it is not usable and what to do, when it is not poweredOn. */
+  guidance: z.string().optional(),
+  linksInUse: z.number().int(),
+  linkCapacity: z.number().int(),
+  /** False on `native`: its write results are "not confirmed by the board". */
+  writesConfirmed: z.boolean(),
+});
+export type AdapterStatus = z.infer<typeof adapterStatusSchema>;
+
+/** A station opens at most this many adapters at once. */
+export const MAX_ADAPTERS = 8;
+
+export const adapterListSchema = z
+  .array(adapterSpecText)
+  .min(1, 'names no adapter: add at least one (e.g. sim)')
+  .max(MAX_ADAPTERS, `holds at most ${MAX_ADAPTERS} adapters`);
+
 export const bleStatusSchema = z.object({
-  mode: z.enum(['simulated', 'hardware']),
+  /** The station's adapters, in the order they were chosen; the first keeps `traces/`. */
+  adapters: z.array(adapterStatusSchema),
+  /** poweredOn while any adapter is. */
   adapterState: z.enum(ADAPTER_STATES),
   /** What the user can do about a state other than poweredOn. */
   guidance: z.string().optional(),
@@ -32,6 +59,11 @@ export const bleStatusSchema = z.object({
   }),
 });
 export type BleStatus = z.infer<typeof bleStatusSchema>;
+
+/** Whether the station's list includes the simulated bench, whose boards the app can change. */
+export function usesSimulatedBench(status: Pick<BleStatus, 'adapters'>): boolean {
+  return status.adapters.some((a) => a.spec === 'sim');
+}
 
 export const scanFilterSchema = z.object({
   serviceUuids: z.array(uuidSchema).max(16).default([]),
@@ -248,7 +280,8 @@ export type NameMap = z.output<typeof nameMapSchema>;
 
 export const bleOperations = {
   'ble:getStatus': op(none, bleStatusSchema),
-  'ble:setMode': op(z.object({ mode: z.enum(['simulated', 'hardware']) }), bleStatusSchema),
+  /** Replaces the station's adapter list (kept in Settings) and restarts the BLE process on it. */
+  'ble:setAdapters': op(z.object({ adapters: adapterListSchema }), bleStatusSchema),
   'ble:restartHost': op(none, bleStatusSchema),
   'ble:startScan': op(scanFilterSchema, z.object({ scanId: z.string() })),
   'ble:stopScan': op(z.object({ scanId: id }), z.object({ stopped: z.literal(true) })),
@@ -267,6 +300,13 @@ export const bleOperations = {
       label: z
         .string()
         .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'must be up to 40 lowercase letters, digits or dashes')
+        .optional(),
+      /** Which adapter's trace: its place in the station's list. Default the first. */
+      adapter: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_ADAPTERS - 1)
         .optional(),
     }),
     hciTraceSchema,

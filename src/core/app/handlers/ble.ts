@@ -15,6 +15,7 @@ import { NameStore } from '../ble/name-store';
 import { withBoardNames } from '../ble/board-names';
 import { parseBtsnoop } from '../../ble/hci/btsnoop';
 import { extractTrace } from '../../ble/hci/trace-store';
+import { adapterLabel, adapterTraceDir } from '../../ble/multi-central';
 import type { BoardView } from '../../ble/sim/board';
 import { SIM_BOARDS_DIR } from '../../ble/sim/board-file';
 import { readdir, readFile } from 'node:fs/promises';
@@ -55,7 +56,7 @@ export async function startBle(
 
   const handlers: Handlers = {
     'ble:getStatus': () => supervisor.statusAfterStart(),
-    'ble:setMode': ({ mode }) => supervisor.setMode(mode),
+    'ble:setAdapters': ({ adapters }) => supervisor.setAdapters(adapters),
     'ble:restartHost': () => supervisor.restart(),
     'ble:startScan': async (filter) => ({ scanId: await scans.start(filter) }),
     'ble:stopScan': async ({ scanId }) => {
@@ -78,11 +79,17 @@ export async function startBle(
       explorer.subscribe(connectionId, serviceUuid, characteristicUuid),
     'ble:unsubscribe': ({ connectionId, serviceUuid, characteristicUuid }) =>
       explorer.unsubscribe(connectionId, serviceUuid, characteristicUuid),
-    'ble:exportTrace': async ({ from, to, label }) => {
-      const file = extractTrace(traceDirOf(ctx.options.dataDir), { from, to });
+    'ble:exportTrace': async ({ from, to, label, adapter = 0 }) => {
+      const spec = supervisor.adapterList()[adapter];
+      if (spec === undefined)
+        throw AppFailure.field('adapter', `the station has no adapter ${adapter + 1}`);
+      const dir = adapterTraceDir(traceDirOf(ctx.options.dataDir), adapter, spec);
+      const file = extractTrace(dir, { from, to });
       const stamp = new Date(from).toISOString().slice(0, 19).replace(/[:T]/g, '-');
+      // Named for the adapter once there are several, so two traces of one window differ.
+      const which = supervisor.adapterList().length > 1 ? `-${adapterLabel(adapter, spec)}` : '';
       return {
-        fileName: `devicebench-hci-${label ?? 'window'}-${stamp}.btsnoop`,
+        fileName: `devicebench-hci-${label ?? 'window'}${which}-${stamp}.btsnoop`,
         data: file.toString('base64'),
         packets: parseBtsnoop(file).records.length,
         bytes: file.length,

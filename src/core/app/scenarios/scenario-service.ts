@@ -95,7 +95,7 @@ export class ScenarioService extends EventEmitter<{
       productName: product.name,
       deviceId: input.deviceId,
       boardName: input.boardName ?? input.deviceId,
-      bench: this.supervisor.status().mode,
+      bench: this.supervisor.adapterList().join(','),
       setSource: input.set.source,
       set,
     });
@@ -164,12 +164,12 @@ export class ScenarioService extends EventEmitter<{
       cycles: input.cycles,
       durationMs: input.durationMs,
       boardsAtOnce: this.active.size + 1,
-      // The BLE process builds its simulated controller with the default profile; a real
-      // adapter does not say how many links it holds, so it is not checked (docs/decisions.md).
-      maxLinks:
-        this.supervisor.status().mode === 'simulated'
-          ? DEFAULT_ADAPTER_PROFILE.maxConnections
-          : undefined,
+      // The BLE process builds each simulated controller with the default profile; a real
+      // adapter does not say how many links it holds, so a list with one is not checked
+      // (docs/decisions.md).
+      maxLinks: this.supervisor.adapterList().every((spec) => spec === 'sim')
+        ? DEFAULT_ADAPTER_PROFILE.maxConnections * this.supervisor.adapterList().length
+        : undefined,
     });
     const [first] = found;
     if (first) throw AppFailure.field(first.field, describeInfeasibility(found));

@@ -14,6 +14,7 @@ import {
   type ScanHandle,
   type ServiceInfo,
 } from '../port';
+import type { AdapterView } from '../multi-central';
 import type {
   CentralMethod,
   CentralMethods,
@@ -96,8 +97,9 @@ export class BleHost {
   private nextId = 1;
   private gone: string | undefined;
   private stopping = false;
-  /** Why the adapter could not be opened, when it could not. */
-  reason: string | undefined;
+  /** Each of the station's adapters: state, links in use, why one could not be opened. */
+  adapters: AdapterView[] = [];
+  private readonly adapterHandlers = new Set<() => void>();
 
   private constructor(private readonly channel: HostChannel) {
     this.central = new RemoteCentral(this);
@@ -138,6 +140,12 @@ export class BleHost {
   onStateChange(handler: (state: AdapterState) => void): () => void {
     this.stateHandlers.add(handler);
     return () => this.stateHandlers.delete(handler);
+  }
+
+  /** Called when any adapter's state or links in use change. */
+  onAdaptersChange(handler: () => void): () => void {
+    this.adapterHandlers.add(handler);
+    return () => this.adapterHandlers.delete(handler);
   }
 
   /** `expected` is false for a crash, true after `stop()`. */
@@ -228,13 +236,17 @@ export class BleHost {
     switch (event.event) {
       case 'ready':
         this.adapter = event.state;
-        this.reason = event.reason;
+        this.adapters = event.adapters;
         this.readyWaiter?.();
         this.readyWaiter = undefined;
         return;
       case 'state':
         this.adapter = event.state;
         for (const handler of this.stateHandlers) handler(event.state);
+        return;
+      case 'adapters':
+        this.adapters = event.adapters;
+        for (const handler of this.adapterHandlers) handler();
         return;
       case 'scan': {
         const handler = this.scanHandlers.get(event.scanId);
@@ -294,11 +306,8 @@ class RemoteCentral implements BleCentral {
   }
 
   async connect(id: string, options?: { timeoutMs?: number }): Promise<BleConnection> {
-    const { connectionId, mtu } = await this.host.call('connect', {
-      deviceId: id,
-      timeoutMs: options?.timeoutMs,
-    });
-    return new RemoteConnection(this.host, id, connectionId, mtu);
+    const link = await this.host.call('connect', { deviceId: id, timeoutMs: options?.timeoutMs });
+    return new RemoteConnection(this.host, id, link);
   }
 
   async close(): Promise<void> {
@@ -307,16 +316,23 @@ class RemoteCentral implements BleCentral {
 }
 
 class RemoteConnection implements BleConnection {
+  private readonly connectionId: string;
+  readonly mtu: number;
+  readonly writesConfirmed: boolean;
+  readonly adapter: string | undefined;
   private readonly downHandlers = new Set<(reason: string) => void>();
   private down: string | undefined;
 
   constructor(
     private readonly host: BleHost,
     readonly id: string,
-    private readonly connectionId: string,
-    readonly mtu: number,
+    link: MethodOutput<CentralMethods, 'connect'>,
   ) {
-    host.onLinkDown(connectionId, (reason) => {
+    this.connectionId = link.connectionId;
+    this.mtu = link.mtu;
+    this.writesConfirmed = link.writesConfirmed;
+    this.adapter = link.adapter;
+    host.onLinkDown(this.connectionId, (reason) => {
       this.down = reason;
       for (const handler of this.downHandlers) handler(reason);
     });

@@ -1,5 +1,5 @@
-// The BLE process: owns noble (hardware, or the simulated bench) and answers the app's
-// requests. It runs apart from the app so that a native crash in the radio stack ends only
+// The BLE process: owns noble over the station's adapters (hardware, or the simulated bench's
+// virtual controllers) and answers the app's requests. It runs apart from the app so that a native crash in the radio stack ends only
 // this process; the app sees it exit, reports it and can start a new one.
 import {
   BleError,
@@ -8,7 +8,9 @@ import {
   type BleCentral,
   type BleConnection,
 } from '../port';
-import { createHardwareCentral, createSimulatedCentral, NoAdapterCentral } from '../noble';
+import { formatAdapterSpec, parseAdapterSpec } from '../adapter-spec';
+import { adapterTraceDir } from '../multi-central';
+import { openAdapters } from '../open-adapters';
 import type { Direction } from '../hci/btsnoop';
 import { TraceWriter } from '../hci/trace-store';
 import { SimulatedBench } from '../sim/bench';
@@ -36,21 +38,22 @@ export interface ParentPort {
 }
 
 export async function runHost(config: HostConfig, parent: ParentPort): Promise<void> {
-  let bench: SimulatedBench | undefined;
-  let central: BleCentral;
-  let reason: string | undefined;
-  // Every session's HCI traffic, simulated or hardware, goes to a btsnoop trace (docs/decisions.md).
-  const writer = config.traceDir ? new TraceWriter(config.traceDir) : undefined;
-  const trace =
-    writer && ((direction: Direction, packet: Uint8Array) => writer.record(direction, packet));
-  if (config.mode === 'simulated') {
-    bench = new SimulatedBench({ stateFile: config.stateFile, seed: config.seed });
-    for (const file of config.boardFiles ?? []) bench.loadBoardFile(file);
-    central = createSimulatedCentral(bench, { trace });
-  } else {
-    central = createHardwareCentral({ trace });
-    if (central instanceof NoAdapterCentral) reason = central.reason;
-  }
+  const specs = config.adapters.map(parseAdapterSpec);
+  const bench = specs.some((spec) => spec.kind === 'sim')
+    ? new SimulatedBench({ stateFile: config.stateFile, seed: config.seed })
+    : undefined;
+  for (const file of bench ? (config.boardFiles ?? []) : []) bench!.loadBoardFile(file);
+  // Every session's HCI traffic, simulated or hardware, goes to a btsnoop trace per adapter
+  // (docs/decisions.md, "HCI traces" and "Several adapters at once").
+  const traceDir = config.traceDir;
+  const central = openAdapters(specs, {
+    bench,
+    trace: (index, spec) => {
+      if (!traceDir) return undefined;
+      const writer = new TraceWriter(adapterTraceDir(traceDir, index, formatAdapterSpec(spec)));
+      return (direction: Direction, packet: Uint8Array) => writer.record(direction, packet);
+    },
+  });
 
   const connections = new Map<string, BleConnection>();
   const scans = new Map<string, { stop: () => Promise<void>; flush: () => void }>();
@@ -58,6 +61,9 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
   let next = 0;
   const emit = (event: HostEvent) => parent.send(event);
   central.onStateChange((state) => emit({ type: 'event', event: 'state', state }));
+  central.onAdaptersChange(() =>
+    emit({ type: 'event', event: 'adapters', adapters: central.adapters() }),
+  );
 
   const connection = (id: string): BleConnection => {
     const found = connections.get(id);
@@ -98,7 +104,12 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
         connections.delete(connectionId);
         emit({ type: 'event', event: 'disconnected', connectionId, reason: why });
       });
-      return { connectionId, mtu: link.mtu };
+      return {
+        connectionId,
+        mtu: link.mtu,
+        writesConfirmed: link.writesConfirmed,
+        adapter: link.adapter,
+      };
     },
     discover: ({ connectionId }) => connection(connectionId).discover(),
     read: ({ connectionId, serviceUuid, characteristicUuid }) =>
@@ -144,7 +155,8 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     return dispatch(simCalls, parsed);
   }
 
-  emit({ type: 'event', event: 'ready', state: await settledState(central), reason });
+  const state = await settledState(central);
+  emit({ type: 'event', event: 'ready', state, adapters: central.adapters() });
 }
 
 /** The simulated bench's controls, each the bench method of the same name. */

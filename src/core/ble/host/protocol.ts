@@ -9,12 +9,15 @@
 // process parses each input with it where it crosses the boundary (`parseRequest`).
 import { z } from 'zod';
 import { fieldErrors, describeFieldErrors } from '../../platform/field-errors';
+import { adapterSpecText } from '../adapter-spec';
+import type { AdapterView } from '../multi-central';
 import type { AdapterState, Advertisement, ServiceInfo } from '../port';
 import type { BoardView } from '../sim/board';
 import { faultsSchema } from '../sim/board-schema';
 
 export const hostConfigSchema = z.object({
-  mode: z.enum(['simulated', 'hardware']),
+  /** The station's adapters as spec text (src/core/ble/adapter-spec.ts), opened together. */
+  adapters: z.array(adapterSpecText).min(1, 'names no adapter'),
   /** Simulated bench: where committed identities persist, as flash would. */
   stateFile: z.string().optional(),
   /** Simulated bench: board files loaded at start. */
@@ -22,7 +25,8 @@ export const hostConfigSchema = z.object({
   seed: z.number().int().optional(),
   /**
    * Where the session's HCI traffic goes as btsnoop files (src/core/ble/hci/trace-store.ts),
-   * simulated bench and hardware alike; no traces without it.
+   * simulated bench and hardware alike, one folder per adapter (`traceDirFor`); no traces
+   * without it.
    */
   traceDir: z.string().min(1, 'is empty').optional(),
 });
@@ -59,7 +63,12 @@ export const centralMethods = {
   stopScan: method(z.object({ scanId: id }), nothing),
   connect: method(
     z.object({ deviceId: id, timeoutMs: z.number().positive().optional() }),
-    z.object({ connectionId: z.string(), mtu: z.number() }),
+    z.object({
+      connectionId: z.string(),
+      mtu: z.number(),
+      writesConfirmed: z.boolean(),
+      adapter: z.string().optional(),
+    }),
   ),
   discover: method(z.object({ connectionId: id }), z.array(serviceInfo)),
   read: method(characteristic, bytes),
@@ -154,8 +163,9 @@ export type Response =
   | { type: 'response'; id: number; ok: false; error: SerializedError };
 
 export type HostEvent =
-  | { type: 'event'; event: 'ready'; state: AdapterState; reason?: string }
+  | { type: 'event'; event: 'ready'; state: AdapterState; adapters: AdapterView[] }
   | { type: 'event'; event: 'state'; state: AdapterState }
+  | { type: 'event'; event: 'adapters'; adapters: AdapterView[] }
   | { type: 'event'; event: 'scan'; scanId: string; ads: Advertisement[] }
   | { type: 'event'; event: 'notify'; subscriptionId: string; data: Uint8Array }
   | { type: 'event'; event: 'disconnected'; connectionId: string; reason: string };

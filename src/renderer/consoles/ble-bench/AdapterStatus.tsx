@@ -1,9 +1,16 @@
-// The adapter as the user needs to know it: which bench (simulated or hardware), whether the
-// radio is usable and what to do if not, and the BLE process with its crashes and a restart.
-import { useState } from 'react';
-import type { BleStatus } from '../../../core/app/contracts/ble';
+// The station's adapters as the user needs to know them: each one's state, links in use and
+// trace, what to do when one is not usable, a picker to add and remove specs (checked with the
+// one parser as they are typed), and the BLE process with its crashes and a restart.
+import { useId, useState } from 'react';
+import {
+  MAX_ADAPTERS,
+  type AdapterStatus as Adapter,
+  type BleStatus,
+} from '../../../core/app/contracts/ble';
+import { formatAdapterSpec, parseAdapterSpec } from '../../../core/ble/adapter-spec';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
+import { TraceButton } from '../../components/TraceButton';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { formatTime } from '../../lib/format';
@@ -18,10 +25,34 @@ const STATE_LABELS: Record<BleStatus['adapterState'], string> = {
   noAdapter: 'No adapter found',
 };
 
-const MODES = [
-  { mode: 'simulated', label: 'Simulated bench' },
-  { mode: 'hardware', label: 'Hardware adapter' },
-] as const;
+/** Forms people reach for first; any spec the parser takes may be typed. */
+const SUGGESTIONS = [
+  { spec: 'sim', hint: 'the simulated bench (again for one more virtual controller)' },
+  {
+    spec: 'serial:/dev/ttyACM0',
+    hint: 'an HCI dongle on a serial port (macOS: /dev/cu.usbmodem…, Windows: COM3)',
+  },
+  { spec: 'hci0', hint: 'a Linux kernel adapter' },
+  {
+    spec: 'tcp:127.0.0.1:6402',
+    hint: 'HCI over TCP (Android emulator, ser2net, devicebench sim serve)',
+  },
+  { spec: 'unix:/tmp/bt-server-le', hint: 'HCI over a Unix socket (BlueZ btvirt)' },
+  { spec: 'native', hint: "the system's Bluetooth: cannot see a refused write" },
+];
+
+/** Why the spec in the field cannot be added, or undefined when it can. */
+function problemOf(text: string, adapters: readonly Adapter[]): string | undefined {
+  if (!text.trim()) return undefined;
+  try {
+    const spec = formatAdapterSpec(parseAdapterSpec(text));
+    if (spec !== 'sim' && adapters.some((a) => a.spec === spec))
+      return `${spec} is already in the list`;
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
 
 export function AdapterStatus({
   status,
@@ -32,38 +63,24 @@ export function AdapterStatus({
 }) {
   const api = useApi();
   const action = useAction<BleStatus>();
-  // The chosen mode shows at once; the status catches up when the switch has happened.
-  const [pendingMode, setPendingMode] = useState<BleStatus['mode']>();
+  const id = useId();
+  const [text, setText] = useState('');
   const ready = status.adapterState === 'poweredOn';
-  const { host } = status;
+  const { host, adapters } = status;
+  const problem = problemOf(text, adapters);
+  const native = adapters.some((a) => !a.writesConfirmed) || text.trim() === 'native';
+
+  const apply = (next: string[]) =>
+    void action.run(async () => {
+      const answer = await api.ble.setAdapters({ adapters: next });
+      onStatus(answer);
+      return answer;
+    });
+  const specs = adapters.map((a) => a.spec);
 
   return (
-    <Panel title="Adapter" testId="ble-adapter">
+    <Panel title="Adapters" testId="ble-adapter">
       <div className="ble-adapter">
-        <fieldset className="ble-mode" disabled={action.busy}>
-          <legend>Bench</legend>
-          {MODES.map(({ mode, label }) => (
-            <label key={mode}>
-              <input
-                type="radio"
-                name="ble-mode"
-                value={mode}
-                checked={(pendingMode ?? status.mode) === mode}
-                onChange={() => {
-                  setPendingMode(mode);
-                  void action
-                    .run(async () => {
-                      const next = await api.ble.setMode({ mode });
-                      onStatus(next);
-                      return next;
-                    })
-                    .finally(() => setPendingMode(undefined));
-                }}
-              />
-              {label}
-            </label>
-          ))}
-        </fieldset>
         <div className="ble-state" data-testid="adapter-state" role="status">
           <span className={`badge ${ready ? 'good' : 'warn'}`}>
             {STATE_LABELS[status.adapterState]}
@@ -90,6 +107,100 @@ export function AdapterStatus({
           </button>
         </div>
       </div>
+      <table className="ble-adapters" data-testid="adapter-list">
+        <tbody>
+          {adapters.map((adapter, index) => (
+            <tr key={`${index}-${adapter.spec}`} data-testid="adapter-row" data-spec={adapter.spec}>
+              <td>
+                <code>{adapter.spec}</code>
+                <div className="muted">{adapter.description}</div>
+              </td>
+              <td>
+                <span className={`badge ${adapter.state === 'poweredOn' ? 'good' : 'warn'}`}>
+                  {STATE_LABELS[adapter.state]}
+                </span>
+                {adapter.guidance && <div className="ble-guidance">{adapter.guidance}</div>}
+              </td>
+              <td data-testid="adapter-links">
+                {adapter.linkCapacity > 0
+                  ? `${adapter.linksInUse}/${adapter.linkCapacity} links`
+                  : '—'}
+                {!adapter.writesConfirmed && (
+                  <div className="warn">writes not confirmed by the board</div>
+                )}
+              </td>
+              <td>
+                <TraceButton
+                  span={() => ({ from: Date.now() - 5 * 60_000, to: Date.now() })}
+                  label="last-5-min"
+                  adapter={index}
+                />
+              </td>
+              <td>
+                <button
+                  type="button"
+                  disabled={action.busy || adapters.length === 1}
+                  aria-label={`Remove adapter ${index + 1} (${adapter.spec})`}
+                  title={adapters.length === 1 ? 'A station keeps at least one adapter' : undefined}
+                  onClick={() => apply(specs.filter((_, i) => i !== index))}
+                >
+                  Remove
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form
+        className="inline-form ble-add-adapter"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (problem || !text.trim()) return;
+          apply([...specs, formatAdapterSpec(parseAdapterSpec(text))]);
+          setText('');
+        }}
+      >
+        <div className="field">
+          <label htmlFor={`${id}-spec`}>Add an adapter</label>
+          <input
+            id={`${id}-spec`}
+            list={`${id}-suggestions`}
+            value={text}
+            placeholder="sim, serial:/dev/ttyACM0, hci0, tcp:host:port…"
+            aria-invalid={problem !== undefined}
+            aria-describedby={`${id}-problem`}
+            onChange={(event) => setText(event.target.value)}
+          />
+          <datalist id={`${id}-suggestions`}>
+            {SUGGESTIONS.map((s) => (
+              <option key={s.spec} value={s.spec}>
+                {s.hint}
+              </option>
+            ))}
+          </datalist>
+        </div>
+        <button
+          type="submit"
+          disabled={
+            action.busy || !text.trim() || problem !== undefined || adapters.length >= MAX_ADAPTERS
+          }
+        >
+          Add
+        </button>
+        <span id={`${id}-problem`} className="field-error" role="alert">
+          {problem}
+        </span>
+      </form>
+      {native && (
+        <p className="warning-box" data-testid="native-warning">
+          The system&apos;s Bluetooth (<code>native</code>) reports every write as accepted, even
+          one the board refused, and keeps no HCI trace: its writes are marked &ldquo;not confirmed
+          by the board&rdquo; and provisioning trusts only the read-back. An HCI dongle gives the
+          same host stack, ATT errors and traces on every OS: an nRF52840 dongle or DK with
+          Zephyr&apos;s <code>hci_uart</code>, an ESP32 in HCI-UART mode, or TI / Silicon Labs HCI
+          firmware, as <code>serial:&lt;port&gt;</code>.
+        </p>
+      )}
       {host.crashes > 0 && (
         <div className="warning-box" role="alert" data-testid="ble-crash">
           The BLE process ended unexpectedly {host.crashes === 1 ? 'once' : `${host.crashes} times`}
@@ -101,7 +212,7 @@ export function AdapterStatus({
           . The window kept running; {host.running ? 'it was restarted.' : 'restart it to scan.'}
         </div>
       )}
-      {/* Under the switch and the restart button it came from. */}
+      {/* Under the list and the restart button it came from. */}
       <ErrorNotice error={action.error} testId="ble-mode-error" />
     </Panel>
   );

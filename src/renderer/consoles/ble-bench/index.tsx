@@ -1,7 +1,7 @@
 // The BLE bench: the adapter (simulated bench or hardware) and its BLE process, the live scan,
 // the simulated boards, and the GATT explorer for the board the user connects to.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ScannedDevice } from '../../../core/app/contracts/ble';
+import { usesSimulatedBench, type ScannedDevice } from '../../../core/app/contracts/ble';
 import { sameUuid } from '../../../core/ble/port';
 import { LoadFailure } from '../../components/LoadFailure';
 import { useApi } from '../../lib/api-context';
@@ -180,7 +180,7 @@ export function BleBench() {
               onClearLog={() => gattLog.clear(open.connection.connectionId)}
             />
           )}
-          {ble.status.mode === 'simulated' && <SimBench generation={generation} />}
+          {usesSimulatedBench(ble.status) && <SimBench generation={generation} />}
           <HciTrace />
         </>
       )}

@@ -106,7 +106,7 @@ export function RunPanel(props: RunPanelProps) {
           </select>
         </label>
         <label>
-          Board ({ble?.mode === 'hardware' ? 'hardware' : 'simulated bench'})
+          Board ({ble ? ble.adapters.map((a) => a.spec).join(', ') : 'adapters starting'})
           <select
             value={board?.id ?? ''}
             data-testid="run-board"

@@ -1,10 +1,10 @@
 // The BLE process's configuration as the supervisor fills it: traces go to the data folder's
 // traces/, on the simulated bench and on hardware.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HostSupervisor, traceDirOf } from '../../../../src/core/app/ble/host-supervisor';
+import { HostSupervisor, legacyAdapter, traceDirOf } from '../../../../src/core/app/ble/host-supervisor';
 import {
   hostConfigSchema,
   type HostChannel,
@@ -21,7 +21,10 @@ function launcher(configs: HostConfig[]) {
       pid: 1,
       send: () => undefined,
       onMessage(handler: (message: HostMessage) => void) {
-        setTimeout(() => handler({ type: 'event', event: 'ready', state: 'poweredOn' }), 0);
+        setTimeout(
+          () => handler({ type: 'event', event: 'ready', state: 'poweredOn', adapters: [] }),
+          0,
+        );
       },
       onExit(handler) {
         exit = handler;
@@ -32,25 +35,40 @@ function launcher(configs: HostConfig[]) {
 }
 
 describe('HostSupervisor', () => {
-  it('gives the BLE process the data folder traces/ in both modes', async () => {
+  it('gives the BLE process the adapter list and the data folder traces/', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'supervisor-'));
     const configs: HostConfig[] = [];
     const supervisor = await HostSupervisor.open(dataDir, launcher(configs));
     await supervisor.ensure();
-    await supervisor.setMode('hardware');
+    await supervisor.setAdapters(['hci0', 'serial:/dev/ttyACM0']);
     await supervisor.stop();
     expect(traceDirOf(dataDir)).toBe(join(dataDir, 'traces'));
-    expect(configs.map((c) => [c.mode, c.traceDir])).toEqual([
-      ['simulated', join(dataDir, 'traces')],
-      ['hardware', join(dataDir, 'traces')],
+    expect(configs.map((c) => [c.adapters, c.traceDir])).toEqual([
+      [['sim'], join(dataDir, 'traces')],
+      [['hci0', 'serial:/dev/ttyACM0'], join(dataDir, 'traces')],
     ]);
     for (const config of configs) expect(hostConfigSchema.parse(config)).toEqual(config);
     expect(
-      hostConfigSchema.safeParse({ mode: 'hardware', traceDir: '' }).error?.issues[0],
-    ).toMatchObject({
-      path: ['traceDir'],
-      message: 'is empty',
-    });
+      hostConfigSchema.safeParse({ adapters: ['sim'], traceDir: '' }).error?.issues[0],
+    ).toMatchObject({ path: ['traceDir'], message: 'is empty' });
+    expect(
+      hostConfigSchema.safeParse({ adapters: ['simulated'] }).error?.issues[0],
+    ).toMatchObject({ path: ['adapters', 0], message: expect.stringMatching(/use `sim`/) });
+    // The list is kept: the next supervisor opens the same adapters.
+    const reopened = await HostSupervisor.open(dataDir, launcher([]));
+    expect(reopened.adapterList()).toEqual(['hci0', 'serial:/dev/ttyACM0']);
+  });
+
+  it('reads a settings file from before adapter specs as the spec its mode meant', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'supervisor-old-'));
+    writeFileSync(join(dataDir, 'ble.json'), JSON.stringify({ mode: 'hardware' }));
+    const supervisor = await HostSupervisor.open(dataDir, launcher([]));
+    expect(supervisor.adapterList()).toEqual([legacyAdapter('hardware')]);
+    expect(legacyAdapter('hardware', 'linux')).toBe('hci0');
+    expect(legacyAdapter('hardware', 'darwin')).toBe('native');
+    expect(legacyAdapter('simulated', 'win32')).toBe('sim');
+    writeFileSync(join(dataDir, 'ble.json'), JSON.stringify({ mode: 'simulated' }));
+    expect((await HostSupervisor.open(dataDir, launcher([]))).adapterList()).toEqual(['sim']);
   });
 });
 
@@ -72,9 +90,10 @@ describe('HostSupervisor over a real BLE process', { timeout: 60_000 }, () => {
       });
       const before = await supervisor.sim('boards', {});
 
-      expect((await supervisor.setMode('hardware')).mode).toBe('hardware');
+      const hardware = await supervisor.setAdapters(['hci0']);
+      expect(hardware.adapters.map((a) => a.spec)).toEqual(['hci0']);
       await expect(supervisor.sim('boards', {})).rejects.toThrow(/simulated bench is off/);
-      const back = await supervisor.setMode('simulated');
+      const back = await supervisor.setAdapters(['sim']);
       expect(back.host.running).toBe(true);
 
       const after = await supervisor.sim('boards', {});

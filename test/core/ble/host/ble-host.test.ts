@@ -17,7 +17,7 @@ afterEach(async () => {
 async function start() {
   const stateFile = join(mkdtempSync(join(tmpdir(), 'ble-host-')), 'sim-state.json');
   const host = await BleHost.start(
-    forkHost({ mode: 'simulated', boardFiles: [BOARDS], stateFile }),
+    forkHost({ adapters: ['sim'], boardFiles: [BOARDS], stateFile }),
   );
   hosts.push(host);
   return host;

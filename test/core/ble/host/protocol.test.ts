@@ -79,7 +79,7 @@ describe('BleHost over the method table', { timeout: 30_000 }, () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), 'ble-protocol-')), 'sim-state.json');
     const host = await BleHost.start(
       forkHost({
-        mode: 'simulated',
+        adapters: ['sim'],
         boardFiles: [resolve('resources/sim/nrf52-devkit.json')],
         stateFile,
       }),
