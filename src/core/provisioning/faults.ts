@@ -54,7 +54,7 @@ export function refusalOf(err: unknown): Refusal | undefined {
   if (local)
     return {
       code: undefined,
-      what: `its properties: ${local.message.replace(/^.*?: (?=characteristic)/, '')}`,
+      what: `its properties: ${local.message}`,
       security: false,
     };
   if (/needs an encrypted link and (pairing failed|encryption refused)/.test(errorMessage(err)))
