@@ -37,6 +37,11 @@ export class Output {
     this.line(this.color ? `${styleText('red', '✗')} ${text}` : `FAIL ${text}`);
   }
 
+  /** A board left alone on purpose (another profile): neither a pass nor a failure. */
+  skip(text: string): void {
+    this.line(this.color ? `${styleText('yellow', '–')} ${text}` : `SKIP ${text}`);
+  }
+
   /** Diagnostics and errors: always stderr. */
   note(text: string): void {
     this.write(this.stderr, this.color ? styleText('yellow', text) : text);

@@ -121,7 +121,7 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
     expect(dropped.code, dropped.stderr).toBe(0);
     expect(dropped.stdout).toContain('CLI Dropper (c2:8e:10:00:00:11) PSDI FW-0001 verified');
     expect(dropped.stdout).toMatch(
-      /write attempt 1 failed: .*link lost.* → attempt 2 after link lost: reconnect and rewrite every value/,
+      /write attempt 1 failed: .*link lost.* → attempt 2 after link lost: reconnected and rewrote every value/,
     );
     const refused = await runCli([
       'provision',
@@ -145,6 +145,60 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
       expect(records.map((r) => [r.boardName, r.psdi, r.psdiReturned])).toEqual([
         ['CLI Refuser', 'FW-0002', true],
         ['CLI Dropper', 'FW-0001', false],
+      ]);
+    } finally {
+      await log.close();
+    }
+  });
+
+  it('spends a PSDI only on a board that fits the profile: a batch over the default mixed bench', async () => {
+    const dir = tempDir('mixed');
+    const data = join(dir, 'data');
+    const product = await seedProduct(data);
+    const planFile = writeJson(dir, 'plan.json', plan);
+    // The default simulated bench: nRF52 and sensor boards take devicebench-v1, the ESP32 and
+    // the starter board derive their PSDI and do not.
+    const run = await runCli([
+      'provision',
+      '--product',
+      product,
+      '--count',
+      '4',
+      '--plan',
+      planFile,
+      '--data-dir',
+      data,
+      '--json',
+    ]);
+    // Two of the four verified: without --only-matching that is a failed batch.
+    expect(run.code, run.stderr).toBe(1);
+    const summary = JSON.parse(run.stdout);
+    expect(summary).toMatchObject({ wanted: 4, verified: 2, skipped: 2 });
+    const skipped = summary.boards.filter((b: { state: string }) => b.state === 'skipped');
+    expect(skipped.map((b: { name: string }) => b.name).sort()).toEqual([
+      'DB ESP32-C3',
+      'DB Starter',
+    ]);
+    for (const board of skipped) {
+      expect(board).toMatchObject({
+        recordId: null,
+        psdi: null,
+        matches: ['devicebench-v1-device-psdi', 'platform-starter'],
+      });
+      expect(board.error).toBe(
+        'does not match profile devicebench-v1: its psdi characteristic (8f1d0004-6b4e-4c5a-9d3e-2a7c5b1e0f00) does not allow write (it allows read); it matches "DeviceBench v1 (firmware derives the PSDI)" (devicebench-v1-device-psdi) or "Platform starter firmware" (platform-starter). Nothing was reserved or written.',
+      );
+    }
+    expect(run.stderr).toContain(
+      '2 of 4 boards verified; 2 boards of another profile skipped, nothing reserved for them',
+    );
+    // PSDIs spent == boards verified: one record per verified board, numbers in a row.
+    const log = await openLog(data);
+    try {
+      const records = (await log.search({})).items;
+      expect(records.map((r) => [r.psdi, r.state]).sort()).toEqual([
+        ['FW-0001', 'verified'],
+        ['FW-0002', 'verified'],
       ]);
     } finally {
       await log.close();

@@ -6,7 +6,11 @@ import type { CommandModule } from 'yargs';
 import { z } from 'zod';
 import { startBatch, type BatchBoardStatus } from '../../core/provisioning/batch';
 import { describeRecordEvent, type RecordEvent } from '../../core/audit/records';
-import { ProvisionError, type ProvisionEvent } from '../../core/provisioning/steps';
+import {
+  ProvisionError,
+  ProvisionMismatchError,
+  type ProvisionEvent,
+} from '../../core/provisioning/steps';
 import { errorMessage } from '../../core/errors/message';
 import { provisionBoard } from '../../core/provisioning/workflow';
 import { findBoard } from '../../core/provisioning/verify';
@@ -35,6 +39,7 @@ const flagsSchema = z
     profile: z.string().min(1).optional(),
     plan: z.string().min(1).optional(),
     planHeader: z.boolean(),
+    onlyMatching: z.boolean(),
     json: z.boolean(),
   })
   .refine((f) => (f.board === undefined) !== (f.count === undefined), {
@@ -47,13 +52,15 @@ type Flags = z.output<typeof flagsSchema>;
 interface BoardOutcome {
   address: string;
   name: string | null;
-  state: 'verified' | 'failed' | 'stopped' | 'not-found';
+  state: 'verified' | 'failed' | 'stopped' | 'not-found' | 'skipped';
   psdi: string | null;
   recordId: number | null;
   step: string | null;
   error: string | null;
   /** Every failed try and what followed, from the record (empty when none failed). */
   history: RecordEvent[];
+  /** Skipped for another profile: the ids of the known profiles that fit the board. */
+  matches: string[] | null;
 }
 
 export function provisionCommand(runner: Runner): CommandModule {
@@ -79,6 +86,12 @@ export function provisionCommand(runner: Runner): CommandModule {
           default: false,
           describe:
             'the --plan CSV file starts with a header row (else its first row must be a PSDI)',
+        })
+        .option('only-matching', {
+          type: 'boolean',
+          default: false,
+          describe:
+            'a batch counts only boards that fit the profile: others are skipped without taking a place of --count or failing the run',
         })
         .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
     handler: (argv) => {
@@ -137,6 +150,13 @@ async function one(
       history: record.history,
     });
   } catch (err) {
+    if (err instanceof ProvisionMismatchError)
+      return outcome(ad.address, ad.localName, {
+        state: 'skipped',
+        step: err.step,
+        error: err.reason,
+        matches: err.matching.map((p) => p.id),
+      });
     const record = err instanceof ProvisionError ? err.record : undefined;
     return outcome(ad.address, ad.localName, {
       state: cut.signal.aborted && record?.state !== 'failed' ? 'stopped' : 'failed',
@@ -165,10 +185,12 @@ async function batch(
     psdi: input.psdi,
     concurrency: flags.concurrency,
     maxBoards: total,
+    onlyMatching: flags.onlyMatching,
     onEvent: (event) => {
       if (event.type === 'progress') return progressLine(ctx.out, event.event);
       if (event.type !== 'board') return;
       const status = event.status;
+      if (status.matchingProfiles) return printOutcome(ctx.out, fromStatus(status));
       if (status.state !== 'verified' && status.state !== 'failed') return;
       finished += 1;
       progress.update(finished, status.board.address);
@@ -182,18 +204,27 @@ async function batch(
   progress.stop();
   if (summary.scanError) ctx.out.error(`scan failed: ${summary.scanError}`);
   return summary.boards
-    .filter((b) => b.state !== 'skipped' || b.recordId !== undefined)
+    .filter(
+      (b) => b.state !== 'skipped' || b.recordId !== undefined || b.matchingProfiles !== undefined,
+    )
     .map(fromStatus);
 }
 
 function fromStatus(status: BatchBoardStatus): BoardOutcome {
   return outcome(status.board.address, status.localName, {
     state:
-      status.state === 'verified' ? 'verified' : status.state === 'failed' ? 'failed' : 'stopped',
+      status.state === 'verified'
+        ? 'verified'
+        : status.state === 'failed'
+          ? 'failed'
+          : status.matchingProfiles
+            ? 'skipped'
+            : 'stopped',
     psdi: status.psdi,
     recordId: status.recordId,
     step: status.step,
     error: status.error ?? status.skipReason,
+    matches: status.matchingProfiles?.map((p) => p.id),
   });
 }
 
@@ -210,6 +241,7 @@ function outcome(
     step: fields.step ?? null,
     error: fields.error ?? null,
     history: fields.history ?? [],
+    matches: fields.matches ?? null,
     state: fields.state,
   };
 }
@@ -225,6 +257,7 @@ function progressLine(out: Output, event: ProvisionEvent): void {
 function printOutcome(out: Output, o: BoardOutcome): void {
   const who = o.name ? `${o.name} (${o.address})` : o.address;
   if (o.state === 'verified') out.pass(`${who} PSDI ${o.psdi} verified, record #${o.recordId}`);
+  else if (o.state === 'skipped') out.skip(`${who} ${o.error ?? 'skipped'}`);
   else
     out.fail(
       `${who} ${o.state}${o.step ? ` at ${o.step}` : ''}${o.error ? `: ${o.error}` : ''}${o.recordId !== null ? `, record #${o.recordId}` : ''}`,
@@ -240,12 +273,18 @@ function report(
 ): ExitCode {
   if (flags.board) outcomes.forEach((o) => printOutcome(out, o));
   const verified = outcomes.filter((o) => o.state === 'verified').length;
+  const skipped = outcomes.filter((o) => o.state === 'skipped').length;
   const wanted = flags.count ?? 1;
-  const line = `${verified} of ${wanted} board${wanted === 1 ? '' : 's'} verified${interrupted ? ' (stopped by Ctrl-C)' : ''}`;
-  if (flags.json) out.document({ wanted, verified, interrupted, boards: outcomes });
+  const others = skipped
+    ? `; ${skipped} board${skipped === 1 ? '' : 's'} of another profile skipped, nothing reserved for ${skipped === 1 ? 'it' : 'them'}`
+    : '';
+  const line = `${verified} of ${wanted} board${wanted === 1 ? '' : 's'} verified${others}${interrupted ? ' (stopped by Ctrl-C)' : ''}`;
+  if (flags.json) out.document({ wanted, verified, skipped, interrupted, boards: outcomes });
   out.line(line);
   if (interrupted) return EXIT.interrupted;
-  return verified === wanted && outcomes.every((o) => o.state === 'verified')
+  // With --only-matching a board of another profile is not one of the batch's.
+  const counted = outcomes.filter((o) => !(flags.onlyMatching && o.state === 'skipped'));
+  return verified === wanted && counted.every((o) => o.state === 'verified')
     ? EXIT.ok
     : EXIT.failed;
 }

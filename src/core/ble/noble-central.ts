@@ -214,11 +214,13 @@ export class NobleCentral implements BleCentral {
       ).catch(() => undefined);
     } catch (err) {
       mtu.cancel();
+      // The caller knows which board it asked for (the error carries its id): the text names
+      // no address, so a message that starts with the board's address does not name it twice.
       if (err instanceof TimeoutError)
-        throw new BleError('connect', `no connection to ${id} within ${timeoutMs} ms`, id, {
+        throw new BleError('connect', `no connection within ${timeoutMs} ms`, id, {
           cause: err,
         });
-      throw new BleError('connect', `connection to ${id} refused: ${errorMessage(err)}`, id, {
+      throw new BleError('connect', `the board refused the connection: ${errorMessage(err)}`, id, {
         cause: err,
       });
     }

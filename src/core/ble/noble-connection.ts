@@ -3,8 +3,10 @@
 // pairing that failed, a link that dropped) becomes a BleError naming the step and the device.
 import type { Characteristic, Peripheral, Service } from '@abandonware/noble';
 import {
+  AttError,
   BleError,
   CHARACTERISTIC_PROPERTIES,
+  NotAllowedError,
   expandUuid,
   formatUuid,
   normalizeUuid,
@@ -13,7 +15,7 @@ import {
   type BleStep,
   type ServiceInfo,
 } from './port';
-import { ATT_ERROR, ATT_OP, attOpcodeName, describeAttError } from './att/codes';
+import { ATT_ERROR, ATT_OP, attOpcodeName } from './att/codes';
 import { describeHciError } from './hci/codes';
 import type { AttErrorReport, SecurityFailure } from './hci/tap';
 import { withTimeout, type Schedule } from '../async/timeout';
@@ -35,20 +37,6 @@ const SECURITY_ERRORS: ReadonlySet<number> = new Set([
   ATT_ERROR.insufficientAuthorization,
   ATT_ERROR.insufficientEncryption,
 ]);
-
-/** A board answered an ATT error; the `cause` of the BleError it becomes. */
-export class AttError extends Error {
-  override name = 'AttError';
-  constructor(
-    readonly code: number,
-    /** The ATT request the board refused, e.g. "readReq". */
-    readonly request: string,
-    readonly attHandle: number,
-  ) {
-    const handle = `0x${attHandle.toString(16).padStart(4, '0')}`;
-    super(`ATT error ${describeAttError(code)} to ${request} on handle ${handle}`);
-  }
-}
 
 /** noble's disconnect reason (an HCI code on Linux, absent elsewhere) in words. */
 export function disconnectReason(reason: unknown): string {
@@ -144,7 +132,11 @@ export class NobleConnection implements BleConnection {
     return this.run('read', `reading ${label(characteristicUuid)}`, async () => {
       const c = await this.characteristic('read', serviceUuid, characteristicUuid);
       if (!c.properties.includes('read'))
-        throw new BleError('read', `${label(characteristicUuid)} is not readable`, this.id);
+        throw new NotAllowedError(
+          'read',
+          `${label(characteristicUuid)} does not allow read (it allows ${c.properties.join(', ')})`,
+          this.id,
+        );
       return Uint8Array.from(await c.readAsync());
     });
   }
@@ -172,7 +164,7 @@ export class NobleConnection implements BleConnection {
       const c = await this.characteristic('write', serviceUuid, characteristicUuid);
       const needed = withoutResponse ? 'writeWithoutResponse' : 'write';
       if (!c.properties.includes(needed))
-        throw new BleError(
+        throw new NotAllowedError(
           'write',
           `${label(characteristicUuid)} does not allow ${needed} (it allows ${c.properties.join(', ')})`,
           this.id,
@@ -189,7 +181,7 @@ export class NobleConnection implements BleConnection {
     return this.run('subscribe', `subscribing to ${label(characteristicUuid)}`, async () => {
       const c = await this.characteristic('subscribe', serviceUuid, characteristicUuid);
       if (!c.properties.includes('notify') && !c.properties.includes('indicate'))
-        throw new BleError(
+        throw new NotAllowedError(
           'subscribe',
           `${label(characteristicUuid)} neither notifies nor indicates`,
           this.id,

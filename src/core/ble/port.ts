@@ -2,6 +2,7 @@
 // the GATT explorer, the scan view). `noble-central.ts` implements it over a real noble, on hardware
 // or over the simulated bench; nothing else imports noble.
 import { z } from 'zod';
+import { describeAttError } from './att/codes';
 
 /** The adapter states noble reports. */
 export const NOBLE_ADAPTER_STATES = [
@@ -137,6 +138,32 @@ export class BleError extends Error {
   ) {
     super(message, options);
     this.name = 'BleError';
+  }
+}
+
+/** A board answered an ATT error; the `cause` of the BleError it becomes. */
+export class AttError extends Error {
+  override name = 'AttError';
+  constructor(
+    readonly code: number,
+    /** The ATT request the board refused, e.g. "readReq". */
+    readonly request: string,
+    readonly attHandle: number,
+  ) {
+    const handle = `0x${attHandle.toString(16).padStart(4, '0')}`;
+    super(`ATT error ${describeAttError(code)} to ${request} on handle ${handle}`);
+  }
+}
+
+/**
+ * The characteristic's properties do not allow the operation, so it was never sent: refused
+ * here as the board would refuse it, and as final (docs/decisions.md, "Provisioning spends a
+ * PSDI only on a board that can take it").
+ */
+export class NotAllowedError extends BleError {
+  constructor(step: BleStep, message: string, deviceId?: string) {
+    super(step, message, deviceId);
+    this.name = 'NotAllowedError';
   }
 }
 

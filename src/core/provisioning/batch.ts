@@ -12,6 +12,7 @@ import type { ProvisioningProfile } from './profile';
 import {
   ProvisionCancelledError,
   ProvisionError,
+  ProvisionMismatchError,
   type BoardRef,
   type ProvisionEvent,
   type TimingInput,
@@ -37,6 +38,14 @@ export interface BatchOptions {
   idleMs?: number;
   /** Start at most this many boards. */
   maxBoards?: number;
+  /**
+   * Only boards that fit the profile count: a board found not to match it is left out of
+   * `maxBoards` and of the summary's `skipped`, so the batch goes on to find the boards it can
+   * provision. Without it such a board counts as one of the batch, skipped with its reason.
+   */
+  onlyMatching?: boolean;
+  /** What a board that does not fit the profile is matched against; default the built-in ones. */
+  knownProfiles?: readonly ProvisioningProfile[];
   /** How often a held batch asks whether the audit log is back; default 1 s. */
   storeRetryMs?: number;
   onEvent?: (event: BatchEvent) => void;
@@ -55,8 +64,10 @@ export interface BatchBoardStatus {
   recordId?: number;
   psdi?: string;
   error?: string;
-  /** Why a board was not started: filtered out, stopped, unfinished record. */
+  /** Why a board was not started: filtered out, stopped, unfinished record, another profile. */
   skipReason?: string;
+  /** Skipped because its GATT does not fit the profile: the known profiles that do fit it. */
+  matchingProfiles?: { id: string; name: string }[];
   /** Tool wall time for this board, once it ended. */
   durationMs?: number;
 }
@@ -65,6 +76,8 @@ export interface BatchSummary {
   ok: number;
   failed: number;
   skipped: number;
+  /** Boards left out because they do not fit the profile (`onlyMatching`); not in `skipped`. */
+  notMatching: number;
   /** stop() was called (or the scan failed) before the batch ended on its own. */
   stopped: boolean;
   /** Why the scan for boards could not start, when it could not. */
@@ -229,6 +242,7 @@ class Batch implements BatchRun {
         psdi: this.options.psdi,
         timing: this.options.timing,
         signal: this.cut.signal,
+        knownProfiles: this.options.knownProfiles,
         onProgress: (event) => this.progress(ad.address, event),
       });
       this.update(ad.address, {
@@ -258,6 +272,16 @@ class Batch implements BatchRun {
           step: err.step,
           recordId: err.record?.id,
           psdi: err.record?.psdi,
+          durationMs,
+        });
+      } else if (err instanceof ProvisionMismatchError) {
+        // Nothing was reserved or written; with onlyMatching it does not take a place of the batch.
+        if (this.options.onlyMatching) this.started--;
+        this.update(ad.address, {
+          state: 'skipped',
+          skipReason: err.reason,
+          matchingProfiles: [...err.matching],
+          step: err.step,
           durationMs,
         });
       } else if (err instanceof ProvisionCancelledError)
@@ -351,10 +375,13 @@ class Batch implements BatchRun {
       this.firstStart !== undefined && this.lastEnd !== undefined
         ? this.lastEnd - this.firstStart
         : 0;
+    const notMatching = (b: BatchBoardStatus) =>
+      this.options.onlyMatching === true && b.matchingProfiles !== undefined;
     return {
       ok: verified.length,
       failed: boards.filter((b) => b.state === 'failed').length,
-      skipped: boards.filter((b) => b.state === 'skipped').length,
+      skipped: boards.filter((b) => b.state === 'skipped' && !notMatching(b)).length,
+      notMatching: boards.filter(notMatching).length,
       stopped: this.stopped,
       scanError: this.scanError,
       activeMs,

@@ -1,8 +1,9 @@
-// What a failed BLE operation means for provisioning: a refusal by the board (trying again
-// gets the same answer), a lost link (a new session may succeed), or anything else. Errors
-// cross the BLE process as text, so the ATT code is read from the cause when there is one and
-// otherwise from the message, which names it as describeAttError spells it.
+// What a failed BLE operation means for provisioning: a refusal (trying again gets the same
+// answer), a lost link (a new session may succeed), or anything else. The ATT code travels as
+// data, also across the BLE process (its protocol carries it and the app rebuilds the AttError),
+// so it is read from the error's causes, never from its text.
 import { ATT_ERROR, describeAttError } from '../ble/att/codes';
+import { AttError, NotAllowedError } from '../ble/port';
 import { errorMessage } from '../errors/message';
 
 /** ATT errors a board answers by rule, not by chance (Vol 3, Part F, 3.4.1.1). */
@@ -13,6 +14,8 @@ const REFUSALS: ReadonlySet<number> = new Set([
   ATT_ERROR.insufficientAuthorization,
   ATT_ERROR.insufficientEncryptionKeySize,
   ATT_ERROR.insufficientEncryption,
+  // The same value is the same length the next time.
+  ATT_ERROR.invalidAttributeValueLength,
 ]);
 
 const SECURITY: ReadonlySet<number> = new Set([
@@ -23,7 +26,7 @@ const SECURITY: ReadonlySet<number> = new Set([
 ]);
 
 export interface Refusal {
-  /** The ATT code, or undefined when pairing or encryption was refused before any answer. */
+  /** The ATT code; undefined for pairing refused or an operation the properties do not allow. */
   code: number | undefined;
   /** The refusal in words, e.g. "ATT error 0x03 (write not permitted)". */
   what: string;
@@ -31,11 +34,15 @@ export interface Refusal {
   security: boolean;
 }
 
-function attCode(err: unknown): number | undefined {
-  for (let e: unknown = err; e instanceof Error; e = e.cause)
-    if ('code' in e && typeof e.code === 'number' && e.name === 'AttError') return e.code;
-  const match = /ATT error 0x([0-9a-f]{2})/i.exec(errorMessage(err));
-  return match ? parseInt(match[1] as string, 16) : undefined;
+function causes(err: unknown): Error[] {
+  const chain: Error[] = [];
+  for (let e: unknown = err; e instanceof Error && chain.length < 8; e = e.cause) chain.push(e);
+  return chain;
+}
+
+/** The ATT code the board answered, when the error (or one of its causes) is one. */
+export function attCode(err: unknown): number | undefined {
+  return causes(err).find((e): e is AttError => e instanceof AttError)?.code;
 }
 
 /** The board's refusal this error carries, or undefined for any other failure. */
@@ -43,6 +50,13 @@ export function refusalOf(err: unknown): Refusal | undefined {
   const code = attCode(err);
   if (code !== undefined && REFUSALS.has(code))
     return { code, what: `ATT error ${describeAttError(code)}`, security: SECURITY.has(code) };
+  const local = causes(err).find((e) => e instanceof NotAllowedError);
+  if (local)
+    return {
+      code: undefined,
+      what: `its properties: ${local.message}`,
+      security: false,
+    };
   if (/needs an encrypted link and (pairing failed|encryption refused)/.test(errorMessage(err)))
     return { code: undefined, what: 'pairing or encryption was refused', security: true };
   return undefined;

@@ -111,12 +111,30 @@ export class ProvisionError extends Error {
     options: { cause?: unknown; record?: ProvisioningRecord; attempts?: number } = {},
   ) {
     super(`${board.address}: ${step}: ${message}`, { cause: options.cause });
+    this.detail = message;
     this.record = options.record;
     this.attempts = options.attempts ?? 1;
   }
   /** The audit record as the failure left it; absent when it failed before one was made. */
   readonly record: ProvisioningRecord | undefined;
   readonly attempts: number;
+  /** The cause in words, without the board and step the message starts with. */
+  readonly detail: string;
+}
+
+/**
+ * The board's GATT does not fit the profile: found before anything was reserved or written, so
+ * the board is skipped, not failed. `matching` names the known profiles that do fit it.
+ */
+export class ProvisionMismatchError extends ProvisionError {
+  override name = 'ProvisionMismatchError';
+  constructor(
+    readonly reason: string,
+    board: BoardRef,
+    readonly matching: readonly { id: string; name: string }[],
+  ) {
+    super('discover', reason, board);
+  }
 }
 
 /** The operator stopped the run at a safe point; the record (if any) is released. */
@@ -155,6 +173,9 @@ export function delay(ms: number): Promise<void> {
  * whether the caller will try again, which only the caller knows.
  */
 export class StepReporter {
+  /** The error of the latest failed step, for a listener that needs more than its text. */
+  lastError: unknown;
+
   constructor(
     private readonly board: () => BoardRef,
     private readonly listener: ProgressListener | undefined,
@@ -180,6 +201,7 @@ export class StepReporter {
       });
       return value;
     } catch (err) {
+      this.lastError = err;
       this.emit({
         type: 'step-failed',
         board: this.board(),

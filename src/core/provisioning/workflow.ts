@@ -10,16 +10,19 @@ import { encodeUuid, STATUS, type ProvisioningProfile } from './profile';
 import { failureKind, refusalOf, type Refusal } from './faults';
 import { builtInProfiles, derivingAlternative } from './profiles';
 import { checkPsdi, PsdiError } from './psdi';
+import { describeMismatch, layoutMismatch, matchingProfiles } from './preflight';
 import {
   delay,
   ProvisionCancelledError,
   ProvisionError,
+  ProvisionMismatchError,
   resolveTiming,
   StepReporter,
   StepTimeoutError,
   withStepTimeout,
   type BoardRef,
   type ProgressListener,
+  type ProvisionEvent,
   type ProvisionTiming,
   type TimingInput,
 } from './steps';
@@ -48,6 +51,8 @@ export interface ProvisionBoardOptions {
   onProgress?: ProgressListener;
   /** Aborting cuts the run at the next safe point (never between commit and verify). */
   signal?: AbortSignal;
+  /** The profiles a board that does not fit `profile` is matched against; default the built-in ones. */
+  knownProfiles?: readonly ProvisioningProfile[];
 }
 
 export interface ProvisionResult {
@@ -116,6 +121,21 @@ class CancelledError extends Error {
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+type ValueName = keyof ProvisioningProfile['characteristics'];
+
+/**
+ * A retry, as the record tells it: said once the next try has started, and what it did said
+ * once it did it, so the history never states a plan as a fact.
+ */
+interface RetryNote {
+  event: RecordEvent;
+  /** "attempt 2 after link lost". */
+  head: string;
+  /** The step whose success completes the retry, and what the record then says it did. */
+  until: ProvisioningStep;
+  did: string;
+}
+
 class ProvisionRun {
   private readonly central: BleCentral;
   private readonly store: AuditStore;
@@ -132,8 +152,8 @@ class ProvisionRun {
   private resumed = false;
   /** Where an unexpected error (not one a step classified) is reported. */
   private lastStep: ProvisioningStep = 'select';
-  /** The first connection, opened while the reservation was being written. */
-  private early: Promise<BleConnection> | undefined;
+  /** The first connection, checked against the profile before anything was reserved. */
+  private early: { connection: BleConnection; status: number | undefined } | undefined;
   private readonly started = performance.now();
   /** Every failed try of this run (after the record's earlier history) and what followed. */
   private history: RecordEvent[] = [];
@@ -141,6 +161,11 @@ class ProvisionRun {
   private psdiAcked = false;
   /** The board refused an operation by rule: no retry, and the cause in the message. */
   private refused: Refusal | undefined;
+  /** A write (of a value or the commit) went out to the board in this run. */
+  private sent = false;
+  /** The values the board acknowledged in the latest session (earlier ones are not trusted). */
+  private acked: ValueName[] = [];
+  private retry: RetryNote | undefined;
 
   constructor(private readonly options: ProvisionBoardOptions) {
     this.central = options.central;
@@ -165,17 +190,7 @@ class ProvisionRun {
       () => this.board,
       (event) => {
         if (event.type === 'step-started') this.lastStep = event.step;
-        if (event.type === 'step-failed')
-          this.history.push({
-            at: event.at,
-            step: event.step,
-            attempt: event.attempt,
-            kind: 'failed',
-            message: event.error,
-            then: event.willRetry
-              ? this.retryPlan(event.step, event.attempt, event.error)
-              : undefined,
-          });
+        this.noteRetry(event);
         options.onProgress?.(event);
       },
     );
@@ -184,21 +199,21 @@ class ProvisionRun {
   async fresh(): Promise<ProvisionResult> {
     try {
       await this.reporter.run('select', 1, async () => this.select());
-      if (this.profile.psdi.source === 'tool') {
+      this.checkCancelled();
+      // Connect and check the board against the profile first: a board that cannot take the
+      // profile's writes is skipped before a PSDI is reserved for it. The reservation is still
+      // on disk before the first byte goes out.
+      const { connection, status } = await this.checkedConnection();
+      try {
         this.checkCancelled();
-        // The first connection opens while the reservation is written: radio and disk work at
-        // once, and still nothing reaches the board before the reservation is on disk.
-        const connecting = this.connect();
-        connecting.catch(() => undefined);
-        await new Promise((resolve) => setImmediate(resolve));
-        try {
+        if (this.profile.psdi.source === 'tool') {
           this.record = await this.reporter.run('reserve', 1, async () => this.reserveFromTool());
-        } catch (err) {
-          void connecting.then((c) => c.disconnect()).catch(() => undefined);
-          throw err;
+          this.reporter.record(this.record);
         }
-        this.reporter.record(this.record);
-        this.early = connecting;
+        this.early = { connection, status };
+      } catch (err) {
+        await connection.disconnect().catch(() => undefined);
+        throw err;
       }
       return await this.complete();
     } catch (err) {
@@ -230,6 +245,55 @@ class ProvisionRun {
         );
       if (!ad.connectable) throw new FatalStepError('select', 'the board is not connectable', 1);
     }
+  }
+
+  /** A connection to a board checked against the profile, tried as a session is. */
+  private async checkedConnection(): Promise<{
+    connection: BleConnection;
+    status: number | undefined;
+  }> {
+    const tries = this.timing.write.retries + 1;
+    for (let attempt = 1; ; attempt++) {
+      const connection = await this.connect();
+      try {
+        return { connection, status: await this.preflight(connection, attempt) };
+      } catch (err) {
+        await connection.disconnect().catch(() => undefined);
+        if (!(err instanceof StepFailure && err.sessionRetryable && attempt < tries)) throw err;
+        this.checkCancelled();
+        await delay(this.timing.retryDelayMs * attempt);
+      }
+    }
+  }
+
+  /**
+   * Discovers the board's GATT and checks it against the profile; a board that does not fit is
+   * a ProvisionMismatchError naming the known profiles that do. Then reads the status byte.
+   */
+  private async preflight(connection: BleConnection, attempt: number): Promise<number | undefined> {
+    const checked = await this.step('discover', attempt, true, async () => {
+      const services = await withStepTimeout(
+        connection.discover(),
+        'discover',
+        this.timing.discover.timeoutMs,
+      );
+      const mismatch = layoutMismatch(this.profile, services);
+      if (mismatch) return { services, mismatch };
+      return { services, status: await this.readStatus(connection) };
+    });
+    if (checked.mismatch !== undefined) {
+      const matching = matchingProfiles(
+        this.profile,
+        checked.services,
+        this.options.knownProfiles ?? builtInProfiles(),
+      );
+      throw new ProvisionMismatchError(
+        describeMismatch(this.profile, checked.mismatch, matching),
+        this.board,
+        matching.map((p) => ({ id: p.id, name: p.name })),
+      );
+    }
+    return checked.status;
   }
 
   private async reserveFromTool(): Promise<ProvisioningRecord> {
@@ -373,20 +437,22 @@ class ProvisionRun {
     const early = this.early;
     this.early = undefined;
     if (this.signal?.aborted) {
-      void early?.then((c) => c.disconnect()).catch(() => undefined);
+      void early?.connection.disconnect().catch(() => undefined);
       throw new CancelledError();
     }
-    const connection = await (early ?? this.connect());
+    const connection = early?.connection ?? (await this.connect());
     try {
-      const status = await this.step('discover', attempt, true, async () => {
-        const services = await withStepTimeout(
-          connection.discover(),
-          'discover',
-          this.timing.discover.timeoutMs,
-        );
-        this.checkLayout(services, attempt);
-        return this.readStatus(connection);
-      });
+      const status = early
+        ? early.status
+        : await this.step('discover', attempt, true, async () => {
+            const services = await withStepTimeout(
+              connection.discover(),
+              'discover',
+              this.timing.discover.timeoutMs,
+            );
+            this.checkLayout(services, attempt);
+            return this.readStatus(connection);
+          });
       if (status === STATUS.committed) {
         // Ours only if a commit of this run (or of the record being resumed) went out.
         if (!this.mayCarry && !this.resumed)
@@ -411,7 +477,9 @@ class ProvisionRun {
           attempt,
         );
       await this.step('write', attempt, true, async () => {
+        this.acked = [];
         for (const [name, data] of values) {
+          this.sent = true;
           try {
             await withStepTimeout(
               connection.write(this.profile.service, this.profile.characteristics[name], data),
@@ -423,6 +491,7 @@ class ProvisionRun {
             if (refusal) throw this.refusal('write', attempt, refusal, name, err);
             throw err;
           }
+          this.acked.push(name);
           if (name === 'psdi') this.psdiAcked = true;
         }
       });
@@ -448,6 +517,7 @@ class ProvisionRun {
         attempt,
         async (): Promise<SessionOutcome> => {
           let answer: unknown;
+          this.sent = true;
           try {
             await withStepTimeout(
               connection.write(
@@ -597,28 +667,59 @@ class ProvisionRun {
     );
   }
 
-  /** What the tool does after a failed try of `step`, for the record. */
-  private retryPlan(step: ProvisioningStep, attempt: number, error: string): string {
-    const next = `attempt ${attempt + 1} after ${failureKind(new Error(error))}`;
-    if (step === 'connect') return `${next}: connect again`;
-    if (step === 'verify') return `${next}: look for the board in product mode again`;
-    if (step === 'commit') return 'look at what the board advertises, then commit again if needed';
-    return `${next}: reconnect and rewrite every value`;
+  /**
+   * Keeps the record's history: each failed try, and for one that is tried again, what the
+   * next try did once it did it (docs/decisions.md, "Provisioning spends a PSDI only on a board
+   * that can take it").
+   */
+  private noteRetry(event: ProvisionEvent): void {
+    const retry = this.retry;
+    if (retry && event.type === 'step-started' && retry.event.then === undefined)
+      retry.event.then = retry.head;
+    if (retry && event.type === 'step-finished' && event.step === retry.until) {
+      retry.event.then = `${retry.head}: ${retry.did}`;
+      this.retry = undefined;
+    }
+    if (event.type !== 'step-failed') return;
+    const entry: RecordEvent = {
+      at: event.at,
+      step: event.step,
+      attempt: event.attempt,
+      kind: 'failed',
+      message: event.error,
+    };
+    this.history.push(entry);
+    this.retry = undefined;
+    if (!event.willRetry) return;
+    const head = `attempt ${event.attempt + 1} after ${failureKind(this.reporter.lastError)}`;
+    if (event.step === 'connect')
+      this.retry = { event: entry, head, until: 'connect', did: 'connected' };
+    else if (event.step === 'verify')
+      this.retry = { event: entry, head, until: 'verify', did: 'read the PSDI back' };
+    else if (event.step === 'commit')
+      this.retry = {
+        event: entry,
+        head: 'looked for the board to see whether the commit took',
+        until: 'commit',
+        did: 'committed again',
+      };
+    else if (event.step === 'write')
+      this.retry = {
+        event: entry,
+        head,
+        until: 'write',
+        did: 'reconnected and rewrote every value',
+      };
+    else this.retry = { event: entry, head, until: event.step, did: 'reconnected' };
   }
 
+  /** A later session (or a resumed record) finds the layout changed: nothing more to try. */
   private checkLayout(services: ServiceInfo[], attempt: number): void {
-    const service = services.find((s) => s.uuid === this.profile.service);
-    const missing = service
-      ? Object.entries(this.profile.characteristics)
-          .filter(([, uuid]) => !service.characteristics.some((c) => c.uuid === uuid))
-          .map(([name]) => name)
-      : [];
-    if (!service || missing.length)
+    const mismatch = layoutMismatch(this.profile, services);
+    if (mismatch)
       throw new FatalStepError(
         'discover',
-        service
-          ? `the board's provisioning service lacks ${missing.join(', ')} of profile ${this.profile.id}`
-          : `the board does not expose the provisioning service ${this.profile.service}; it may be provisioned already`,
+        `the board does not match profile ${this.profile.id}: ${mismatch}`,
         attempt,
       );
   }
@@ -690,6 +791,13 @@ class ProvisionRun {
     return values;
   }
 
+  /** For a failure before the commit: what the board acknowledged, so the record says no more. */
+  private whatReachedTheBoard(): string {
+    if (!this.sent) return 'Nothing was written to the board';
+    if (!this.acked.length) return 'The board acknowledged no value';
+    return `The board acknowledged ${this.acked.join(', ')}, uncommitted`;
+  }
+
   private checkCancelled(): void {
     if (this.signal?.aborted) throw new CancelledError();
   }
@@ -729,22 +837,24 @@ class ProvisionRun {
           );
         return new ProvisionCancelledError(step, message, this.board, { record, attempts });
       }
-      if (record && record.psdiHeld && record.state !== 'verified')
+      if (record && record.psdiHeld && record.state !== 'verified') {
+        if (!this.mayCarry) message = `${message}. ${this.whatReachedTheBoard()}`;
         record = this.reporter.record(
           await this.store.markFailed(record.id, {
             step,
             error: message,
             psdiHeld: this.mayCarry,
             attempts,
-            // The board refused before it ever took the PSDI: back to the pool, not burnt.
+            // Nothing went out, or the board refused before it ever took the PSDI: back to the
+            // pool, not burnt.
             returnPsdi:
-              this.refused !== undefined &&
-              !this.psdiAcked &&
               this.profile.psdi.source === 'tool' &&
-              !this.mayCarry,
+              !this.mayCarry &&
+              (!this.sent || (this.refused !== undefined && !this.psdiAcked)),
             history: this.history,
           }),
         );
+      }
     } catch (storeErr) {
       if (!(storeErr instanceof StoreUnavailableError)) throw storeErr;
       message = `${message}; ${storeErr.message}: record #${record?.id} is left ${record?.state} for reconcile`;

@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { rig, board, type Rig } from './fixture';
-import { AttError } from '../../../src/core/ble/noble-connection';
-import type { BleConnection } from '../../../src/core/ble/port';
+import { AttError, type BleConnection } from '../../../src/core/ble/port';
 import {
   STATUS,
   encodeUuid,

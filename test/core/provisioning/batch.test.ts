@@ -81,11 +81,9 @@ describe('batch provisioning', () => {
     expect(summary).toMatchObject({ ok: 7, failed: 1, skipped: 0 });
     const failed = summary.boards.find((b) => b.state === 'failed');
     expect(failed).toMatchObject({ board: { address: 'c2:8e:20:00:00:05' }, step: 'connect' });
-    expect(await r.store.get(failed!.recordId!)).toMatchObject({
-      state: 'failed',
-      failedStep: 'connect',
-      psdiHeld: false,
-    });
+    // Refused before anything was reserved: no record, no PSDI spent on it.
+    expect(failed?.recordId).toBeUndefined();
+    expect((await r.store.search()).total).toBe(7);
     await expectRecordsMatchBoards();
   }, 60_000);
 
@@ -104,6 +102,40 @@ describe('batch provisioning', () => {
     expect(reasons['c2:8e:20:00:00:02']).toBe('filter: RSSI -95 dBm below -80 dBm');
     expect(reasons['c2:8e:20:00:00:03']).toBe('filter: name does not contain "keep"');
     expect((await r.store.search()).total).toBe(1);
+  });
+
+  it('onlyMatching: boards of another profile are skipped with the profile that fits, and take no place', async () => {
+    // The derived-PSDI boards advertise fastest, so they are the first two seen: were they to
+    // count, a batch of two would end with nothing provisioned.
+    const deriving = (n: number) =>
+      blankBoard(n, {
+        name: `DB Derive ${n}`,
+        advertising: { intervalMs: 20, rssi: { mean: -50, noise: 0 } },
+        provisioning: { profile: 'devicebench-v1-device-psdi', rebootMs: 50 },
+      });
+    const slow = { advertising: { intervalMs: 200, rssi: { mean: -50, noise: 0 } } };
+    r = await rig([deriving(1), deriving(2), blankBoard(3, slow), blankBoard(4, slow)]);
+    const summary = await batch({ onlyMatching: true, maxBoards: 2 }).done;
+    expect(summary).toMatchObject({ ok: 2, failed: 0, skipped: 0, notMatching: 2 });
+    const skipped = summary.boards.filter((b) => b.state === 'skipped');
+    expect(skipped.map((b) => b.board.name).sort()).toEqual(['DB Derive 1', 'DB Derive 2']);
+    for (const b of skipped) {
+      expect(b.recordId).toBeUndefined();
+      expect(b.matchingProfiles?.map((p) => p.id)).toEqual([
+        'devicebench-v1-device-psdi',
+        'platform-starter',
+      ]);
+      expect(b.skipReason).toMatch(
+        /^does not match profile devicebench-v1: its psdi characteristic \(8f1d0004-6b4e-4c5a-9d3e-2a7c5b1e0f00\) does not allow write \(it allows read\); it matches "DeviceBench v1 \(firmware derives the PSDI\)"/,
+      );
+    }
+    // PSDIs spent == boards verified.
+    const records = (await r.store.search()).items;
+    expect(records.map((x) => [x.psdi, x.state]).sort()).toEqual([
+      ['DB-0001', 'verified'],
+      ['DB-0002', 'verified'],
+    ]);
+    expect(r.bench.boards().filter((b) => b.provisioning?.status === 'blank')).toHaveLength(2);
   });
 
   it('stop() mid-batch starts no new board, lets running ones finish, and leaves correct records', async () => {

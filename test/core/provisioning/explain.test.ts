@@ -130,7 +130,7 @@ describe('a link lost mid-write', () => {
     expect(record.history).toHaveLength(1);
     const [event] = record.history;
     expect(event).toMatchObject({ step: 'write', attempt: 1, kind: 'failed' });
-    expect(event?.then).toBe('attempt 2 after link lost: reconnect and rewrite every value');
+    expect(event?.then).toBe('attempt 2 after link lost: reconnected and rewrote every value');
     expect(describeRecordEvent(event as (typeof record.history)[number])).toMatch(
       /^write attempt 1 failed: .*link lost.* → attempt 2 after link lost/,
     );

@@ -60,11 +60,12 @@ describe('provisioning one board', () => {
       committed: { psdi: 'DB-0001', serviceUuid: PRODUCT.serviceUuid },
     });
     const finished = events.filter((e) => e.type === 'step-finished').map((e) => e.step);
+    // Connected and checked against the profile before the PSDI is reserved.
     expect(finished).toEqual([
       'select',
-      'reserve',
       'connect',
       'discover',
+      'reserve',
       'write',
       'commit',
       'verify',
@@ -165,7 +166,7 @@ describe('a board like the platform starter firmware', () => {
 });
 
 describe('faults', () => {
-  it('a refused connection fails at connect after its retries; the PSDI goes back', async () => {
+  it('a refused connection fails at connect after its retries, before any PSDI is reserved', async () => {
     r = await rig([blankBoard(1, { faults: { refuseConnection: true } })]);
     const events: ProvisionEvent[] = [];
     const err = await failure(
@@ -173,13 +174,11 @@ describe('faults', () => {
     );
     expect(err.step).toBe('connect');
     expect(err.attempts).toBe(3);
-    expect(err.message).toMatch(/^c2:8e:20:00:00:01: connect: .*refused/);
-    expect(err.record).toMatchObject({
-      state: 'failed',
-      failedStep: 'connect',
-      attempts: 3,
-      psdiHeld: false,
-    });
+    expect(err.message).toBe(
+      'c2:8e:20:00:00:01: connect: the board refused the connection: Connection Failed to be Established (0x3e)',
+    );
+    expect(err.record).toBeUndefined();
+    expect((await r.store.search()).total).toBe(0);
     const tries = events.filter((e) => e.type === 'step-failed' && e.step === 'connect');
     expect(tries.map((e) => e.type === 'step-failed' && e.willRetry)).toEqual([true, true, false]);
     expect(committed('c2:8e:20:00:00:01')?.status).toBe('blank');

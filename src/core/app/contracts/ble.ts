@@ -228,8 +228,12 @@ export const provisioningProgressSchema = z.object({
   /** The board's advertised name, when it gives one. */
   name: z.string().optional(),
   step: z.string(),
-  /** `started`/`finished` per step; `done` and `failed` end the board. */
-  phase: z.enum(['started', 'finished', 'retrying', 'done', 'failed']),
+  /**
+   * `started`/`finished` per step; `done`, `failed` and `skipped` end the board. `skipped`: its
+   * GATT does not fit the profile, nothing was reserved or written; `message` says why and
+   * names the profile that fits.
+   */
+  phase: z.enum(['started', 'finished', 'retrying', 'done', 'failed', 'skipped']),
   attempt: z.number().optional(),
   psdi: z.string().optional(),
   recordId: z.number().optional(),
@@ -243,6 +247,8 @@ export const batchSummarySchema = z.object({
   total: z.number(),
   succeeded: z.number(),
   failed: z.number(),
+  /** Boards of another profile, skipped before anything was reserved (not in `total`). */
+  skipped: z.number().default(0),
   inFlight: z.number(),
   startedAt: z.number(),
   finishedAt: z.number().optional(),
@@ -378,6 +384,8 @@ export const bleOperations = {
       minRssi: rssiSchema.optional(),
       /** Stop after this many boards; omitted means every matching board in range. */
       limit: z.number().int().min(1).max(1000).optional(),
+      /** Boards of another profile do not count toward `limit` (they are skipped either way). */
+      onlyMatching: z.boolean().default(false),
     }),
     batchSummarySchema,
   ),

@@ -273,13 +273,18 @@ function bleError(err: unknown): AppFailure | unknown {
         };
       }
       case 'BleError':
+      case 'NotAllowedError':
         return {
           code: 'device',
           message: `${(err as { step?: string }).step ?? 'BLE'}: ${err.message}`,
         };
       case 'ProvisionError':
-      case 'ProvisionCancelledError':
-        return { code: 'device', message: err.message };
+      case 'ProvisionMismatchError':
+      case 'ProvisionCancelledError': {
+        // The screen names the board already: say the step and the cause, once.
+        const { step, detail } = err as { step?: string; detail?: string };
+        return { code: 'device', message: detail ? `${step}: ${detail}` : err.message };
+      }
       default:
         return undefined;
     }

@@ -292,6 +292,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
       product,
       board,
       psdi,
+      knownProfiles: this.profiles().map((p) => p.profile),
       onProgress: (event) => this.progress(runId, event),
     });
     return { runId, record: result.record };
@@ -303,6 +304,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     name?: string;
     minRssi?: number;
     limit?: number;
+    onlyMatching?: boolean;
   }): Promise<Summary> {
     const { profile, product, psdi, central } = await this.setup(input.productId);
     const runId = `batch-${++this.nextRun}`;
@@ -317,8 +319,21 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
       nameFilter: input.name,
       minRssi: input.minRssi,
       maxBoards: input.limit,
+      onlyMatching: input.onlyMatching,
+      knownProfiles: this.profiles().map((p) => p.profile),
       onEvent: (event) => {
         if (event.type === 'progress') this.progress(runId, event.event);
+        if (event.type === 'board' && event.status.matchingProfiles)
+          this.emit('progress', {
+            runId,
+            deviceId: event.status.board.id,
+            address: event.status.board.address,
+            name: event.status.board.name,
+            step: event.status.step ?? 'discover',
+            phase: 'skipped',
+            message: event.status.skipReason,
+            at: Date.now(),
+          });
         if (event.type === 'finished') batch.finishedAt = Date.now();
         this.emit(
           'batch',
@@ -401,8 +416,10 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   }
 
   private summary(runId: string, batch: Batch, done?: CoreSummary): Summary {
-    // Boards seen but not taken on (filtered out, over the limit, stopped) are not the batch's.
-    const boards = (done?.boards ?? batch.run?.boards() ?? []).filter((b) => b.state !== 'skipped');
+    // Boards seen but not taken on (filtered out, over the limit, stopped) are not the batch's;
+    // boards of another profile are counted apart.
+    const all = done?.boards ?? batch.run?.boards() ?? [];
+    const boards = all.filter((b) => b.state !== 'skipped');
     return {
       runId,
       state: batch.finishedAt
@@ -415,6 +432,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
       total: boards.length,
       succeeded: boards.filter((b) => b.state === 'verified').length,
       failed: boards.filter((b) => b.state === 'failed').length,
+      skipped: all.filter((b) => b.matchingProfiles !== undefined).length,
       inFlight: boards.filter((b) => b.state === 'running').length,
       startedAt: batch.startedAt,
       finishedAt: batch.finishedAt,

@@ -103,7 +103,9 @@ const HCI_ERROR_NAMES: Record<number, string> = {
   0x05: 'authentication failure',
   0x06: 'PIN or key missing',
   0x07: 'memory capacity exceeded',
-  0x08: 'connection timeout (link lost)',
+  // The supervision timeout ran out: the link was lost. Messages that report a dropped link
+  // already say "link lost", so the name does not.
+  0x08: 'connection timeout',
   0x09: 'connection limit exceeded',
   0x0c: 'command disallowed',
   0x12: 'invalid HCI command parameters',
@@ -124,7 +126,7 @@ export function hciErrorName(code: number): string {
   return HCI_ERROR_NAMES[code] ?? 'HCI error';
 }
 
-/** "connection timeout (link lost) (0x08)": how every message names an HCI code. */
+/** "connection timeout (0x08)": how every message names an HCI code. */
 export function describeHciError(code: number): string {
   return `${hciErrorName(code)} (0x${code.toString(16).padStart(2, '0')})`;
 }

@@ -4,7 +4,9 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
+  AttError,
   BleError,
+  NotAllowedError,
   type AdapterState,
   type Advertisement,
   type BleCentral,
@@ -220,11 +222,16 @@ export class BleHost {
       clearTimeout(pending.timer);
       if (message.ok) pending.resolve(message.value);
       else {
-        const { name, message: text, step, deviceId } = message.error;
+        const { name, message: text, step, deviceId, att } = message.error;
+        const bleStep = (step as BleStep | undefined) ?? pending.step;
         const err =
           name === 'BleError'
-            ? new BleError((step as BleStep | undefined) ?? pending.step, text, deviceId)
-            : Object.assign(new Error(text), { name });
+            ? new BleError(bleStep, text, deviceId, {
+                cause: att && new AttError(att.code, att.request, att.handle),
+              })
+            : name === 'NotAllowedError'
+              ? new NotAllowedError(bleStep, text, deviceId)
+              : Object.assign(new Error(text), { name });
         pending.reject(err);
       }
       return;

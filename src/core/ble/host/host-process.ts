@@ -2,6 +2,7 @@
 // virtual controllers) and answers the app's requests. It runs apart from the app so that a native crash in the radio stack ends only
 // this process; the app sees it exit, reports it and can start a new one.
 import {
+  AttError,
   BleError,
   type AdapterState,
   type Advertisement,
@@ -189,8 +190,16 @@ export function settledState(central: BleCentral): Promise<AdapterState> {
 }
 
 function serialize(err: unknown): SerializedError {
-  if (err instanceof BleError)
-    return { name: err.name, message: err.message, step: err.step, deviceId: err.deviceId };
+  if (err instanceof BleError) {
+    const att = err.cause instanceof AttError ? err.cause : undefined;
+    return {
+      name: err.name,
+      message: err.message,
+      step: err.step,
+      deviceId: err.deviceId,
+      att: att && { code: att.code, request: att.request, handle: att.attHandle },
+    };
+  }
   if (err instanceof Error) return { name: err.name, message: err.message };
   return { name: 'Error', message: String(err) };
 }

@@ -156,6 +156,8 @@ export interface SerializedError {
   message: string;
   step?: string;
   deviceId?: string;
+  /** The board's ATT error under a BleError, as data: the app rebuilds its AttError cause. */
+  att?: { code: number; request: string; handle: number };
 }
 
 export type Response =

@@ -1,7 +1,7 @@
 // A tray at a time: every matching board in range, several at once, with a progress bar,
 // each board's step as it happens and the run's summary. Stopping lets boards already being
 // written finish their step, so none is left half-written.
-import type { FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { TrialProduct } from '../../../core/platform/things/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
@@ -15,6 +15,7 @@ import { useFields } from '../../lib/use-fields';
 import type { Plan } from './use-plan';
 import type { BatchSummary, Progress } from './use-provisioning-events';
 import { useFirstRows } from '../../components/FirstRows';
+import { Checkbox } from '../../components/Checkbox';
 
 interface BatchProvisionProps {
   product: TrialProduct;
@@ -50,6 +51,7 @@ export function BatchProvision({
   const stop = useAction<BatchSummary>();
   const fields = useFields({ concurrency: '4', name: '', minRssi: '', limit: '' }, start.error);
   const active = summary && (summary.state === 'running' || summary.state === 'stopping');
+  const [onlyMatching, setOnlyMatching] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -62,6 +64,7 @@ export function BatchProvision({
         name: values.name.trim() || undefined,
         minRssi: optionalInt(values.minRssi, 'minRssi'),
         limit: optionalInt(values.limit, 'limit'),
+        onlyMatching,
       });
       onSummary(answer);
       return answer;
@@ -101,6 +104,11 @@ export function BatchProvision({
           placeholder="all in range"
           {...fields.bind('limit')}
         />
+        <Checkbox
+          label="Only boards that match the profile"
+          checked={onlyMatching}
+          onChange={setOnlyMatching}
+        />
         <button type="submit" className="primary" disabled={disabled || start.busy || active}>
           {start.busy ? 'Starting…' : 'Start batch'}
         </button>
@@ -137,6 +145,11 @@ export function BatchProvision({
             done — <span className="good">{summary.succeeded} verified</span>,{' '}
             <span className={summary.failed ? 'bad' : ''}>{summary.failed} failed</span>,{' '}
             {summary.inFlight} in progress
+            {summary.skipped > 0 && (
+              <span data-testid="batch-skipped">
+                ; {summary.skipped} of another profile skipped, no PSDI reserved
+              </span>
+            )}
             {summary.state === 'stopping' &&
               '. Boards being written finish their step; no new board starts.'}
           </p>
@@ -167,13 +180,17 @@ export function BatchProvision({
                   </td>
                   <td>
                     <span
-                      className={`badge ${p.phase === 'done' ? 'good' : p.phase === 'failed' ? 'bad' : p.phase === 'retrying' ? 'warn' : ''}`}
+                      className={`badge ${p.phase === 'done' ? 'good' : p.phase === 'failed' ? 'bad' : p.phase === 'retrying' || p.phase === 'skipped' ? 'warn' : ''}`}
                     >
-                      {p.phase === 'done' ? 'verified' : `${p.step} ${p.phase}`}
+                      {p.phase === 'done'
+                        ? 'verified'
+                        : p.phase === 'skipped'
+                          ? 'skipped'
+                          : `${p.step} ${p.phase}`}
                     </span>
                   </td>
                   <td className="mono">{p.psdi ?? ''}</td>
-                  <td>{p.message ?? ''}</td>
+                  <td data-testid="batch-board-detail">{p.message ?? ''}</td>
                 </tr>
               ))}
             </tbody>

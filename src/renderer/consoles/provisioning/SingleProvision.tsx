@@ -128,7 +128,8 @@ export function SingleProvision({
           )}
           {shown && <StepProgress events={shownSteps} psdiSource={psdiSource} />}
         </div>
-        <ErrorNotice error={provision.error} testId="provision-error" />
+        {/* A run's failure is said in its result row below, not again above it. */}
+        {outcomes.length === 0 && <ErrorNotice error={provision.error} testId="provision-error" />}
         {outcomes.length > 0 && (
           <table className="grid" aria-label="Boards provisioned one at a time">
             <TableHead columns={['Board', 'PSDI', 'Result', 'Detail', 'Trace']} />
@@ -148,8 +149,14 @@ export function SingleProvision({
                     )}
                   </td>
                   <td>
-                    {o.record?.failedStep && <>step {o.record.failedStep}: </>}
-                    {o.error instanceof Error ? o.error.message : (o.record?.error ?? '')}
+                    {o.error instanceof Error ? (
+                      o.error.message
+                    ) : (
+                      <>
+                        {o.record?.failedStep && <>step {o.record.failedStep}: </>}
+                        {o.record?.error ?? ''}
+                      </>
+                    )}
                     {o.record && <RecordHistory history={o.record.history} errorShown />}
                   </td>
                   <td>

@@ -1,18 +1,27 @@
 // One board's provisioning steps as they happen: each step pending, running (with its attempt),
 // done, retrying (with what failed) or failed, in the order the tool runs them.
-import { provisioningSteps, type ProvisioningStep } from '../../../core/audit/records';
+import type { ProvisioningStep } from '../../../core/audit/records';
 import type { Progress } from './use-provisioning-events';
 
-/** The steps a run of this PSDI source goes through (reconcile is not a run's). */
+/**
+ * A run's steps in the order it takes them: the board is connected and checked against the
+ * profile before a PSDI is reserved (docs/provisioning-protocol.md, "The tool's steps").
+ */
+const RUN_ORDER: readonly ProvisioningStep[] = [
+  'select',
+  'connect',
+  'discover',
+  'reserve',
+  'read-psdi',
+  'write',
+  'commit',
+  'verify',
+];
+
+/** The steps a run of this PSDI source goes through. */
 function stepsFor(psdiSource: 'tool' | 'device' | undefined): ProvisioningStep[] {
-  return provisioningSteps.filter(
-    (s) =>
-      s !== 'reconcile' &&
-      (psdiSource === 'device'
-        ? s !== 'reserve'
-        : psdiSource === 'tool'
-          ? s !== 'read-psdi'
-          : true),
+  return RUN_ORDER.filter((s) =>
+    psdiSource === 'device' ? s !== 'reserve' : psdiSource === 'tool' ? s !== 'read-psdi' : true,
   );
 }
 
@@ -51,7 +60,13 @@ function viewOf(step: ProvisioningStep, events: readonly Progress[]): StepView {
     step,
     state,
     attempt,
-    message: state === 'done' || state === 'running' ? failedBefore?.message : last.message,
+    // A step that ended the run is said in the run's result, once; the step shows its state.
+    message:
+      state === 'done' || state === 'running'
+        ? failedBefore?.message
+        : state === 'failed'
+          ? undefined
+          : last.message,
   };
 }
 

@@ -88,10 +88,11 @@ function fold(prev: ProvisioningEvents, events: readonly Progress[]): Provisioni
       touched.set(event.runId, run);
       boards.set(event.runId, run);
     }
-    // `done` and `failed` end a board: a step's own "finished" landing after its record's
-    // outcome must not make the board look unfinished again.
+    // `done`, `failed` and `skipped` end a board: a step's own "finished" landing after its
+    // record's outcome must not make the board look unfinished again.
     const before = run.get(event.deviceId);
-    const ended = before?.phase === 'done' || before?.phase === 'failed';
+    const ended =
+      before?.phase === 'done' || before?.phase === 'failed' || before?.phase === 'skipped';
     if (!ended)
       // Later steps may not repeat the PSDI or address an earlier one gave; the row keeps them.
       run.set(event.deviceId, {
