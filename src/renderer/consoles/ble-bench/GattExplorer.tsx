@@ -157,7 +157,7 @@ function CharacteristicRow({
   const rename = useAction<unknown>();
   const [renaming, setRenaming] = useState<string>();
   const action = useAction<unknown>();
-  const [value, setValue] = useState<string>();
+  const [readValue, setReadValue] = useState<{ data: string; at: number }>();
   const [subscribed, setSubscribed] = useState(false);
   const [typed, setTyped] = useState<BytesText>({ format: 'hex', text: '' });
   const [withoutResponse, setWithoutResponse] = useState(!properties.includes('write'));
@@ -167,6 +167,15 @@ function CharacteristicRow({
   const dashed = formatUuid(uuid);
   const shown = name ?? dashed;
   const format = names.formatOf(uuid);
+  // The value beside the format is the board's latest word: a read, or a notification after it.
+  const lastNotified = useMemo(
+    () => notifications.findLast((e) => e.kind === 'notify' && e.characteristicUuid === uuid),
+    [notifications, uuid],
+  );
+  const value =
+    lastNotified?.data !== undefined && lastNotified.at >= (readValue?.at ?? 0)
+      ? lastNotified.data
+      : readValue?.data;
   const decoded = value === undefined ? undefined : decodeValue(hexToBytes(value), format);
   const points = useMemo(() => {
     if (!isNumeric(format.type)) return [];
@@ -247,7 +256,7 @@ function CharacteristicRow({
             onClick={() =>
               void action.run(async () => {
                 const read = await api.ble.read(target);
-                setValue(read.data);
+                setReadValue({ data: read.data, at: Date.now() });
                 return read;
               })
             }
