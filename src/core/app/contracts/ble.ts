@@ -11,6 +11,11 @@ import {
 import { traceWindowSchema } from '../../ble/hci/trace-window';
 import { ADAPTER_STATES, uuidSchema } from '../../ble/port';
 import { valueFormatSchema } from '../../ble/values/value-format';
+import {
+  connectionParametersSchema,
+  linkInfoSchema,
+  phyRequestSchema,
+} from '../../ble/link-parameters';
 import { fileTextField } from './fields';
 import { none, op } from './op';
 
@@ -82,6 +87,8 @@ export const connectionSchema = z.object({
   deviceId: z.string(),
   mtu: z.number(),
   services: z.array(gattServiceSchema),
+  /** The link as the controller reports it; absent on noble's OS bindings. */
+  link: linkInfoSchema.optional(),
 });
 
 const target = z.object({
@@ -101,6 +108,7 @@ export const gattLogEntrySchema = z.object({
     'notify',
     'subscribe',
     'disconnect',
+    'link',
     'error',
   ]),
   serviceUuid: z.string().optional(),
@@ -243,7 +251,23 @@ export const nameMapSchema = z.object({
 });
 export type NameMap = z.output<typeof nameMapSchema>;
 
+const onLink = z.object({ connectionId: id });
+/** A link and what changed it, live: the connected board's card follows these. */
+export const linkChangeSchema = z.object({ connectionId: z.string(), link: linkInfoSchema });
+
+/** Requests for a link, one op each; each answers the link after the controller's event. */
+const linkOperations = {
+  'ble:updateConnection': op(
+    onLink.extend({ parameters: connectionParametersSchema }),
+    linkInfoSchema,
+  ),
+  'ble:setPhy': op(onLink.extend({ phy: phyRequestSchema }), linkInfoSchema),
+  'ble:pair': op(onLink, linkInfoSchema),
+  'ble:readRssi': op(onLink, linkInfoSchema),
+} as const;
+
 export const bleOperations = {
+  ...linkOperations,
   'ble:getStatus': op(none, bleStatusSchema),
   'ble:setMode': op(z.object({ mode: z.enum(['simulated', 'hardware']) }), bleStatusSchema),
   'ble:restartHost': op(none, bleStatusSchema),
@@ -371,6 +395,7 @@ export const bleEvents = {
   'ble:status': bleStatusSchema,
   'ble:scanBatch': scanBatchSchema,
   'ble:gattLog': gattLogEntrySchema,
+  'ble:link': linkChangeSchema,
   'provisioning:progress': provisioningProgressSchema,
   'provisioning:batch': batchSummarySchema,
 } as const;

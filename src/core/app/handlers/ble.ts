@@ -70,6 +70,12 @@ export async function startBle(
       };
     },
     'ble:disconnect': ({ connectionId }) => explorer.disconnect(connectionId),
+    'ble:updateConnection': ({ connectionId, parameters }) =>
+      explorer.requestLink(connectionId, { kind: 'connectionParameters', parameters }),
+    'ble:setPhy': ({ connectionId, phy }) =>
+      explorer.requestLink(connectionId, { kind: 'phy', phy }),
+    'ble:pair': ({ connectionId }) => explorer.requestLink(connectionId, { kind: 'pair' }),
+    'ble:readRssi': ({ connectionId }) => explorer.requestLink(connectionId, { kind: 'rssi' }),
     'ble:read': ({ connectionId, serviceUuid, characteristicUuid }) =>
       explorer.read(connectionId, serviceUuid, characteristicUuid),
     'ble:write': ({ connectionId, serviceUuid, characteristicUuid, data, withoutResponse }) =>
@@ -174,6 +180,7 @@ export async function startBle(
       'ble:status': (handler) => on(supervisor, 'status', handler),
       'ble:scanBatch': (handler) => on(scans, 'batch', handler),
       'ble:gattLog': (handler) => on(explorer, 'log', handler),
+      'ble:link': (handler) => on(explorer, 'link', handler),
       'provisioning:progress': (handler) => on(provisioning, 'progress', handler),
       'provisioning:batch': (handler) => on(provisioning, 'batch', handler),
     },

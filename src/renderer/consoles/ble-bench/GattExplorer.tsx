@@ -19,6 +19,8 @@ import { BytesView } from './BytesView';
 import { GattLog } from './GattLog';
 import { NotificationPlot, type PlotPoint } from './NotificationPlot';
 import { ValueFormatPicker } from './ValueFormatPicker';
+import { LinkCard } from './LinkCard';
+import type { LinkInfo } from '../../../core/ble/link-parameters';
 import type { GattLogEntry } from './use-gatt-log';
 import type { Names } from '../../lib/use-names';
 
@@ -30,6 +32,9 @@ export type Connection = z.infer<typeof connectionSchema>;
 interface GattExplorerProps {
   connection: Connection;
   boardName: string;
+  address: string;
+  /** The link as the controller last reported it. */
+  link: LinkInfo | undefined;
   log: readonly GattLogEntry[];
   names: Names;
   /** What the names and formats are kept for, in words (a product's name, or the bench). */
@@ -41,6 +46,8 @@ interface GattExplorerProps {
 export function GattExplorer({
   connection,
   boardName,
+  address,
+  link,
   log,
   names,
   scopeLabel,
@@ -52,74 +59,85 @@ export function GattExplorer({
   const lost = log.some((e) => e.kind === 'disconnect');
 
   return (
-    <Panel
-      title={`GATT explorer — ${boardName}`}
-      testId="gatt-explorer"
-      actions={
-        <>
-          <span className="muted">
-            MTU {connection.mtu} ·{' '}
-            <span className={lost ? 'bad' : 'good'} data-testid="gatt-connection-state">
-              {lost ? 'disconnected' : 'connected'}
+    <div className="ble-board" data-connection-id={connection.connectionId}>
+      <Panel
+        title={boardName}
+        testId="gatt-explorer"
+        actions={
+          <>
+            <span className="muted">
+              MTU {connection.mtu} ·{' '}
+              <span className={lost ? 'bad' : 'good'} data-testid="gatt-connection-state">
+                {lost ? 'disconnected' : 'connected'}
+              </span>
             </span>
-          </span>
-          {lost ? (
-            <button type="button" onClick={onClosed}>
-              Close
-            </button>
-          ) : (
-            <button
-              type="button"
-              disabled={disconnect.busy}
-              onClick={() =>
-                void disconnect
-                  .run(() => api.ble.disconnect({ connectionId: connection.connectionId }))
-                  .then((ok) => ok && onClosed())
-              }
-            >
-              Disconnect
-            </button>
-          )}
-        </>
-      }
-    >
-      <ErrorNotice error={disconnect.error} />
-      <p className="note small" data-testid="names-scope">
-        Names and value formats are kept for {scopeLabel}.
-      </p>
-      <ErrorNotice error={names.error} />
-      <div className="ble-gatt">
-        <div className="ble-services">
-          {connection.services.map((service) => (
-            <section
-              key={service.uuid}
-              className="ble-service"
-              aria-label={`Service ${formatUuid(service.uuid)}`}
-            >
-              <h3>
-                <AttributeName name={names.nameOf(service.uuid, ['service'])} uuid={service.uuid} />
-              </h3>
-              {service.characteristics.length === 0 && (
-                <p className="note small">No characteristics.</p>
-              )}
-              {service.characteristics.map((c) => (
-                <CharacteristicRow
-                  key={c.uuid}
-                  connectionId={connection.connectionId}
-                  serviceUuid={service.uuid}
-                  uuid={c.uuid}
-                  properties={c.properties}
-                  disabled={lost}
-                  names={names}
-                  notifications={log}
-                />
-              ))}
-            </section>
-          ))}
+            {lost ? (
+              <button type="button" onClick={onClosed}>
+                Close
+              </button>
+            ) : (
+              <button
+                type="button"
+                disabled={disconnect.busy}
+                onClick={() =>
+                  void disconnect
+                    .run(() => api.ble.disconnect({ connectionId: connection.connectionId }))
+                    .then((ok) => ok && onClosed())
+                }
+              >
+                Disconnect
+              </button>
+            )}
+          </>
+        }
+      >
+        <ErrorNotice error={disconnect.error} />
+        <LinkCard
+          connectionId={connection.connectionId}
+          address={address}
+          link={link}
+          lost={lost}
+        />
+        <p className="note small" data-testid="names-scope">
+          Names and value formats are kept for {scopeLabel}.
+        </p>
+        <ErrorNotice error={names.error} />
+        <div className="ble-gatt">
+          <div className="ble-services">
+            {connection.services.map((service) => (
+              <section
+                key={service.uuid}
+                className="ble-service"
+                aria-label={`Service ${formatUuid(service.uuid)}`}
+              >
+                <h3>
+                  <AttributeName
+                    name={names.nameOf(service.uuid, ['service'])}
+                    uuid={service.uuid}
+                  />
+                </h3>
+                {service.characteristics.length === 0 && (
+                  <p className="note small">No characteristics.</p>
+                )}
+                {service.characteristics.map((c) => (
+                  <CharacteristicRow
+                    key={c.uuid}
+                    connectionId={connection.connectionId}
+                    serviceUuid={service.uuid}
+                    uuid={c.uuid}
+                    properties={c.properties}
+                    disabled={lost}
+                    names={names}
+                    notifications={log}
+                  />
+                ))}
+              </section>
+            ))}
+          </div>
+          <GattLog entries={log} names={names} onClear={onClearLog} />
         </div>
-        <GattLog entries={log} names={names} onClear={onClearLog} />
-      </div>
-    </Panel>
+      </Panel>
+    </div>
   );
 }
 
