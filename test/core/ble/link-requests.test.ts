@@ -138,7 +138,12 @@ describe('link requests over the virtual controller', () => {
     const { link } = await connected();
     expect(await r.drive(link.requestLink!({ kind: 'pair' }))).toMatchObject({ securityLevel: 2 });
     await r.close();
-    const refusing = await connected({ pairing: 'refuse' });
+    // The simulated fault "refuse pairing": the board answers Pairing Not Supported.
+    const refusing = await connected();
+    await r.drive(refusing.link.disconnect());
+    r.bench.setFaults(refusing.link.id, { refusePairing: true });
+    const ad = await r.find({ name: 'sensor' });
+    refusing.link = await r.drive(r.central.connect(ad.id));
     await expect(r.drive(refusing.link.requestLink!({ kind: 'pair' }))).rejects.toThrow(
       'pairing: pairing failed (SMP reason 0x05)',
     );

@@ -117,6 +117,17 @@ export const gattLogEntrySchema = z.object({
   message: z.string().optional(),
 });
 
+/** The board answers reads or writes of a characteristic (any, if none) with this ATT error. */
+export const refuseAccessSchema = z.object({
+  characteristic: uuidSchema.optional(),
+  operation: z.enum(['read', 'write']),
+  code: z
+    .number()
+    .int('must be a whole number')
+    .min(0x01, 'must be an ATT error code, 0x01 to 0xff')
+    .max(0xff, 'must be an ATT error code, 0x01 to 0xff'),
+});
+
 export const simBoardSchema = z.object({
   id: z.string(),
   address: z.string(),
@@ -137,7 +148,13 @@ export const simBoardSchema = z.object({
   faults: z.object({
     refuseConnection: z.boolean(),
     dropLinkDuringWrite: z.boolean(),
+    /** Matching writes let through before the one the link drops during. */
+    dropLinkAfterWrites: z.number(),
+    /** The characteristic whose write drops the link; any write when absent. */
+    dropLinkCharacteristic: z.string().optional(),
     slowLinkFactor: z.number(),
+    refusePairing: z.boolean(),
+    refuseAccess: refuseAccessSchema.optional(),
   }),
 });
 export type SimBoard = z.infer<typeof simBoardSchema>;
@@ -323,7 +340,18 @@ export const bleOperations = {
       boardId: id,
       refuseConnection: z.boolean().optional(),
       dropLinkDuringWrite: z.boolean().optional(),
+      dropLinkAfterWrites: z
+        .number()
+        .int('must be a whole number')
+        .min(0, 'must be 0 or more')
+        .max(1000, 'must be at most 1000')
+        .optional(),
+      /** null: any characteristic's write. */
+      dropLinkCharacteristic: uuidSchema.nullable().optional(),
       slowLinkFactor: z.number().min(1, 'must be at least 1').max(100).optional(),
+      refusePairing: z.boolean().optional(),
+      /** null clears it. */
+      refuseAccess: refuseAccessSchema.nullable().optional(),
     }),
     simBoardSchema,
   ),
@@ -396,6 +424,8 @@ export const bleEvents = {
   'ble:scanBatch': scanBatchSchema,
   'ble:gattLog': gattLogEntrySchema,
   'ble:link': linkChangeSchema,
+  /** Every simulated board after a change made through the contract (faults, loads, resets). */
+  'sim:boards': z.array(simBoardSchema),
   'provisioning:progress': provisioningProgressSchema,
   'provisioning:batch': batchSummarySchema,
 } as const;

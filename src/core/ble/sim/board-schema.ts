@@ -235,6 +235,8 @@ export const faultsSchema = z
       .optional(),
     /** Every latency is multiplied by this; on the air each data PDU takes this many events. */
     slowLink: z.number().min(1).max(1000).default(1),
+    /** The board answers the next links' Pairing Requests with Pairing Not Supported. */
+    refusePairing: z.boolean().default(false),
   })
   .strict();
 

@@ -123,7 +123,7 @@ export class SimBoard implements AttValues {
 
   /** How the board answers a Pairing Request. */
   get pairing(): 'justWorks' | 'refuse' {
-    return this.def.pairing;
+    return this.faultState.refusePairing ? 'refuse' : this.def.pairing;
   }
 
   get intervalMs(): number {

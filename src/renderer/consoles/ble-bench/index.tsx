@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ScannedDevice } from '../../../core/app/contracts/ble';
 import type { LinkInfo } from '../../../core/ble/link-parameters';
 import { sameUuid } from '../../../core/ble/port';
+import { FaultsPanel } from '../../components/FaultsPanel';
 import { LoadFailure } from '../../components/LoadFailure';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
@@ -201,6 +202,7 @@ export function BleBench() {
             />
           )}
           {ble.status.mode === 'simulated' && <SimBench generation={generation} />}
+          <FaultsPanel />
           <HciTrace />
         </>
       )}
