@@ -27,10 +27,13 @@ for (const size of WINDOW_SIZES) {
       });
       const row = sim.getByTestId('sim-board').filter({ hasText: 'Mode Tray' });
       await row.waitFor();
-      await row.getByRole('checkbox', { name: 'Refuse connection' }).click();
-      await expect
-        .poll(() => row.getByRole('checkbox', { name: 'Refuse connection' }).isChecked())
-        .toBe(true);
+      const faults = page.getByTestId('faults-panel');
+      await faults.getByLabel('Board').selectOption('c0ffee000031');
+      const form = faults.getByRole('form', { name: 'Faults of Mode Tray' });
+      await form.getByLabel('Refuse connection').check();
+      await form.getByRole('button', { name: 'Apply faults' }).click();
+      const active = faults.getByTestId('active-fault').filter({ hasText: 'Mode Tray' });
+      await expectText(active, 'refuses connections');
       const scan = page.getByTestId('ble-scan');
       await scan.locator('[data-testid="scan-row"][data-name="Mode Tray"]').waitFor();
 
@@ -47,7 +50,7 @@ for (const size of WINDOW_SIZES) {
       await page.getByRole('radio', { name: 'Simulated bench' }).click();
       await expectText(page.getByTestId('adapter-state'), 'Ready');
       await row.waitFor();
-      expect(await row.getByRole('checkbox', { name: 'Refuse connection' }).isChecked()).toBe(true);
+      await expectText(active, 'refuses connections');
 
       // Connect to it: refused, and the error sits under its row, in the window.
       const tray = scan.locator('[data-testid="scan-row"][data-name="Mode Tray"]');

@@ -2,7 +2,7 @@
 // sizes: the sensor board's advertisement taken apart (flags, name, services, Nordic's
 // manufacturer data, TX power, raw bytes labelled), a characteristic renamed showing in the
 // explorer and its log, the temperature read as °C through the format picker and remembered
-// after a reload, and its notifications plotted.
+// after a reload, and its notifications plotted with the shown value following the last one.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
@@ -128,7 +128,26 @@ describe.each(WINDOW_SIZES)('names and advertisements at $width×$height', (size
       .poll(async () => Number(await plot.getAttribute('data-points')), { timeout: 10_000 })
       .toBeGreaterThanOrEqual(2);
     expect(await plot.locator('canvas').count()).toBeGreaterThan(0);
+    // The value beside the format follows the notifications: it is the last one logged, a
+    // temperature the board file lets drift between 18 and 28 °C.
+    const lastNotified = explorer
+      .getByTestId('gatt-log-entry')
+      .filter({ hasText: 'notify' })
+      .last()
+      .getByTestId('log-decoded');
+    await expect
+      .poll(async () => [
+        (await temperature.getByTestId('decoded-value').innerText()).trim(),
+        (await lastNotified.innerText()).trim(),
+      ])
+      .toSatisfy(([shown, last]) => shown === last);
+    const shownValue = temperature.getByTestId('decoded-value');
+    const celsius = Number.parseFloat(await shownValue.innerText());
+    expect(celsius).toBeGreaterThanOrEqual(18);
+    expect(celsius).toBeLessThanOrEqual(28);
     await plot.scrollIntoViewIfNeeded();
+    const box = await shownValue.boundingBox();
+    expect(box && box.y >= 0 && box.y + box.height <= size.height).toBe(true);
     await shoot(page, 'names-adv-plot');
     await temperature.getByRole('button', { name: `Unsubscribe from ${TEMPERATURE}` }).click();
     await plot.waitFor({ state: 'detached' });

@@ -18,8 +18,13 @@ import {
   type ScanHandle,
 } from './port';
 import { ADV_REPORT_TYPE } from './hci/codes';
-import type { AdvertisingReport, AttErrorReport, SecurityFailure } from './hci/tap';
-import { NobleConnection, TimeoutError, withBleTimeout } from './noble-connection';
+import type { AdvertisingReport, AttErrorReport, LinkReport, SecurityFailure } from './hci/tap';
+import {
+  NobleConnection,
+  TimeoutError,
+  withBleTimeout,
+  type LinkControl,
+} from './noble-connection';
 import { realSchedule, type Schedule } from '../async/timeout';
 import { errorMessage } from '../errors/message';
 
@@ -31,9 +36,11 @@ export interface HciReports {
   on(event: 'attError', listener: (report: AttErrorReport) => void): unknown;
   on(event: 'securityFailed', listener: (failure: SecurityFailure) => void): unknown;
   on(event: 'advertisingReport', listener: (report: AdvertisingReport) => void): unknown;
+  on(event: 'linkChanged', listener: (report: LinkReport) => void): unknown;
   off(event: 'attError', listener: (report: AttErrorReport) => void): unknown;
   off(event: 'securityFailed', listener: (failure: SecurityFailure) => void): unknown;
   off(event: 'advertisingReport', listener: (report: AdvertisingReport) => void): unknown;
+  off(event: 'linkChanged', listener: (report: LinkReport) => void): unknown;
 }
 
 /** noble's HCI bindings announce the MTU each link negotiated (noble itself only stores it). */
@@ -55,6 +62,8 @@ export interface NobleCentralOptions {
   hci?: HciReports;
   /** Where the link's MTU exchange is announced: connect waits for it, as noble starts it. */
   mtu?: MtuEvents;
+  /** The links' parameters and requests for new ones, where the HCI is visible. */
+  link?: LinkControl;
   /**
    * Runs `callback` after `ms`, returning a cancel function. Default Node's timers; the sim
    * central uses the bench clock, so timeouts are simulated time like everything else there.
@@ -117,6 +126,8 @@ export class NobleCentral implements BleCentral {
     this.connections.get(report.peripheralId)?.attFailed(report);
   private readonly onSecurityFailed = (failure: SecurityFailure) =>
     this.connections.get(failure.peripheralId)?.securityFailed(failure);
+  private readonly onLinkChanged = (report: LinkReport) =>
+    this.connections.get(report.peripheralId)?.linkChanged(report);
   /** The tap reports before noble reads the same event, so `discovered` finds the bytes here. */
   private readonly onAdvertisingReport = (report: AdvertisingReport) => {
     const raw = this.rawAdvertising.get(report.peripheralId) ?? {};
@@ -142,6 +153,7 @@ export class NobleCentral implements BleCentral {
       this.lost = true;
       this.setState('noAdapter', reason);
     });
+    options.hci?.on('linkChanged', this.onLinkChanged);
   }
 
   state(): AdapterState {
@@ -229,6 +241,7 @@ export class NobleCentral implements BleCentral {
       schedule: this.schedule,
       forget: () => this.connections.delete(id),
       writesConfirmed: this.options.writesConfirmed ?? true,
+      control: this.options.link,
     });
     this.connections.set(id, connection);
     return connection;
@@ -246,6 +259,7 @@ export class NobleCentral implements BleCentral {
     this.options.hci?.off('attError', this.onAttError);
     this.options.hci?.off('securityFailed', this.onSecurityFailed);
     this.options.hci?.off('advertisingReport', this.onAdvertisingReport);
+    this.options.hci?.off('linkChanged', this.onLinkChanged);
     this.options.onClose?.();
   }
 

@@ -17,7 +17,8 @@ import {
 } from './port';
 import { ATT_ERROR, ATT_OP, attOpcodeName } from './att/codes';
 import { describeHciError } from './hci/codes';
-import type { AttErrorReport, SecurityFailure } from './hci/tap';
+import type { AttErrorReport, LinkCause, LinkReport, LinkState, SecurityFailure } from './hci/tap';
+import type { LinkInfo, LinkRequest } from './link-parameters';
 import { withTimeout, type Schedule } from '../async/timeout';
 import { errorMessage } from '../errors/message';
 
@@ -75,6 +76,32 @@ interface InFlight {
   fail(message: string, cause?: unknown): void;
 }
 
+/**
+ * The controller's side of the links, as the HCI tap under noble reads it (`hci/tap.ts`), and
+ * noble's SMP for pairing. Absent on noble's OS bindings, which show none of it.
+ */
+export interface LinkControl {
+  linkState(peripheralId: string): LinkState | undefined;
+  sendLinkRequest(peripheralId: string, request: Exclude<LinkRequest, { kind: 'pair' }>): boolean;
+  /** Starts noble's own pairing (its SMP) on the board's link; false when there is none. */
+  pair(peripheralId: string): boolean;
+}
+
+/** The event that ends each request. */
+const REQUEST_CAUSE: Record<LinkRequest['kind'], LinkCause> = {
+  connectionParameters: 'connectionParameters',
+  phy: 'phy',
+  pair: 'encryption',
+  rssi: 'rssi',
+};
+
+const REQUEST_WORDS: Record<LinkRequest['kind'], string> = {
+  connectionParameters: 'asking for new connection parameters',
+  phy: 'asking for a PHY',
+  pair: 'pairing',
+  rssi: 'reading the RSSI',
+};
+
 /** One link. Operations run one at a time, as ATT does, so an error belongs to the one in flight. */
 export class NobleConnection implements BleConnection {
   readonly id: string;
@@ -93,6 +120,11 @@ export class NobleConnection implements BleConnection {
     Set<(data: Buffer, isNotification: boolean) => void>
   >();
 
+  private readonly control: LinkControl | undefined;
+  private readonly linkHandlers = new Set<(link: LinkInfo) => void>();
+  /** The link request in flight and the event that ends it. */
+  private awaitingLink: { cause: LinkCause; done: (report: LinkReport) => void } | null = null;
+
   constructor(
     peripheral: Peripheral,
     options: {
@@ -100,6 +132,7 @@ export class NobleConnection implements BleConnection {
       schedule: Schedule;
       forget: () => void;
       writesConfirmed: boolean;
+      control?: LinkControl;
     },
   ) {
     this.id = peripheral.id;
@@ -108,6 +141,7 @@ export class NobleConnection implements BleConnection {
     this.timeoutMs = options.timeoutMs;
     this.schedule = options.schedule;
     this.forget = options.forget;
+    this.control = options.control;
     peripheral.once('disconnect', (reason: unknown) => this.linkDown(disconnectReason(reason)));
   }
 
@@ -241,6 +275,56 @@ export class NobleConnection implements BleConnection {
     return () => this.handlers.delete(handler);
   }
 
+  linkInfo(): LinkInfo | undefined {
+    const state = this.downReason === null ? this.control?.linkState(this.id) : undefined;
+    return state && this.info(state);
+  }
+
+  onLinkChange(handler: (link: LinkInfo) => void): () => void {
+    this.linkHandlers.add(handler);
+    return () => this.linkHandlers.delete(handler);
+  }
+
+  /**
+   * One link procedure at a time, in turn with the GATT operations: it ends with the
+   * controller's event for it (LE Connection Update Complete, LE PHY Update Complete, Encryption
+   * Change, the Read RSSI result), or fails with the HCI status or SMP reason the controller or
+   * the board gave.
+   */
+  requestLink(request: LinkRequest): Promise<LinkInfo> {
+    return this.run('link', REQUEST_WORDS[request.kind], async () => {
+      const control = this.control;
+      if (!control)
+        throw new Error('link controls need an HCI adapter (the simulated bench or hciN)');
+      const state = control.linkState(this.id);
+      if (request.kind === 'pair' && state?.encrypted) return this.info(state);
+      const report = await new Promise<LinkReport>((resolve) => {
+        this.awaitingLink = { cause: REQUEST_CAUSE[request.kind], done: resolve };
+        const sent =
+          request.kind === 'pair'
+            ? control.pair(this.id)
+            : control.sendLinkRequest(this.id, request);
+        if (!sent) throw new Error('the board has no link');
+      }).finally(() => (this.awaitingLink = null));
+      if (report.status !== 0)
+        throw new Error(`the controller answered ${describeHciError(report.status)}`);
+      return this.info(report.link);
+    });
+  }
+
+  /** From the tap: the controller reported a change of this link, or refused a request for one. */
+  linkChanged(report: LinkReport): void {
+    if (this.awaitingLink?.cause === report.cause) this.awaitingLink.done(report);
+    if (report.status !== 0) return;
+    const info = this.info(report.link);
+    for (const handler of [...this.linkHandlers]) handler(info);
+  }
+
+  private info(state: LinkState): LinkInfo {
+    const { encrypted, ...rest } = state;
+    return { ...rest, mtu: this.mtu, securityLevel: encrypted ? 2 : 1 };
+  }
+
   /**
    * From the tap: the board refused the request in flight. Refusals for want of security on a
    * link not yet encrypted are noble's to handle: it pairs and sends the request again.
@@ -259,6 +343,11 @@ export class NobleConnection implements BleConnection {
       failure.stage === 'pairing'
         ? `pairing failed (SMP reason 0x${failure.code.toString(16).padStart(2, '0')})`
         : `encryption refused: ${describeHciError(failure.code)}`;
+    if (this.inFlight?.step === 'link') {
+      // Pairing asked for by itself holds no GATT request back: the link stays up.
+      this.inFlight.fail(what);
+      return;
+    }
     this.inFlight?.fail(`the board needs an encrypted link and ${what}; the link is closed`);
     // noble's gatt.js keeps the refused request as its current command for good, so nothing
     // more would move on this link: end it, so the next connection starts clean.

@@ -13,7 +13,12 @@ import {
   type ScanFilter,
   type ScanHandle,
 } from './port';
-import { loadNativeHciSocket, nobleOverSocket, releaseSigint } from './hci/noble-over-socket';
+import {
+  loadNativeHciSocket,
+  nobleOverSocket,
+  pairThroughNoble,
+  releaseSigint,
+} from './hci/noble-over-socket';
 import { HciTap, type TraceSink } from './hci/tap';
 import type { HciSocket } from './hci/socket';
 import type { AdapterProfileInput } from './sim/adapter-profile';
@@ -134,6 +139,11 @@ export function hciCentral(
     ...options,
     hci: tap,
     mtu: bindings,
+    link: {
+      linkState: (id) => tap.linkState(id),
+      sendLinkRequest: (id, request) => tap.sendLinkRequest(id, request),
+      pair: (id) => pairThroughNoble(bindings, id),
+    },
     onClose: () => {
       release();
       releaseSigint(noble);

@@ -3,6 +3,7 @@
 // or over the simulated bench; nothing else imports noble.
 import { z } from 'zod';
 import { describeAttError } from './att/codes';
+import type { LinkInfo, LinkRequest } from './link-parameters';
 
 /** The adapter states noble reports. */
 export const NOBLE_ADAPTER_STATES = [
@@ -110,6 +111,15 @@ export interface BleConnection {
   disconnect(): Promise<void>;
   /** Called once when the link goes down, whoever ended it. */
   onDisconnect(handler: (reason: string) => void): () => void;
+  /**
+   * The link as the controller reports it, where the HCI is visible (simulated bench, Linux
+   * adapter); absent on noble's OS bindings.
+   */
+  linkInfo?(): LinkInfo | undefined;
+  /** Every change of `linkInfo` the controller reports (requested or not). */
+  onLinkChange?(handler: (link: LinkInfo) => void): () => void;
+  /** Asks the controller (or the board, for pairing) for a change; resolves with the link after it. */
+  requestLink?(request: LinkRequest): Promise<LinkInfo>;
 }
 
 export interface BleCentral {
@@ -127,7 +137,15 @@ export interface BleCentral {
 
 /** Where a BLE operation failed, so an error can say which step and why. */
 export type BleStep =
-  'adapter' | 'scan' | 'connect' | 'discover' | 'read' | 'write' | 'subscribe' | 'disconnect';
+  | 'adapter'
+  | 'scan'
+  | 'connect'
+  | 'discover'
+  | 'read'
+  | 'write'
+  | 'subscribe'
+  | 'disconnect'
+  | 'link';
 
 export class BleError extends Error {
   constructor(

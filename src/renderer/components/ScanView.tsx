@@ -35,6 +35,16 @@ export interface RowAction {
   disabled?: boolean;
   /** The last run's failure, shown under the row it was run for (above the table if that row is not shown). */
   failure?: { id: string; error: unknown };
+  /**
+   * Boards the action already holds (connected ones): their row says `status` and offers the
+   * way back (`label`, e.g. Disconnect) instead of the action.
+   */
+  active?: {
+    ids: ReadonlySet<string>;
+    status: string;
+    label: string;
+    run: (device: ScannedDevice) => void;
+  };
 }
 
 interface ScanViewProps {
@@ -189,6 +199,7 @@ export function ScanView({
                     stale={now - entry.device.lastSeen > STALE_MS}
                     actionLabel={action?.label}
                     onAction={action?.run}
+                    active={action?.active?.ids.has(entry.device.id) ? action.active : undefined}
                     actionBusy={action?.busyId === entry.device.id}
                     actionDisabled={action?.disabled ?? false}
                     selected={selectedId === entry.device.id}
@@ -220,6 +231,7 @@ interface ScanRowProps {
   onAction?: (device: ScannedDevice) => void;
   actionBusy: boolean;
   actionDisabled: boolean;
+  active?: RowAction['active'];
   selected: boolean;
   onSelect?: (device: ScannedDevice) => void;
 }
@@ -232,6 +244,7 @@ const ScanRow = memo(function ScanRow({
   onAction,
   actionBusy,
   actionDisabled,
+  active,
   selected,
   onSelect,
 }: ScanRowProps) {
@@ -272,7 +285,21 @@ const ScanRow = memo(function ScanRow({
         <RssiSparkline samples={history} />
       </td>
       <td className="mono">{formatClockTime(device.lastSeen)}</td>
-      {actionLabel && onAction && (
+      {actionLabel && onAction && active && (
+        <td className="row-actions">
+          <span className="good" data-testid="row-status">
+            {active.status}
+          </span>{' '}
+          <button
+            type="button"
+            aria-label={`${active.label} ${name}`}
+            onClick={() => active.run(device)}
+          >
+            {active.label}
+          </button>
+        </td>
+      )}
+      {actionLabel && onAction && !active && (
         <td className="row-actions">
           <button
             type="button"

@@ -62,6 +62,32 @@ describe('names and value formats', () => {
     expect(cleared).toEqual({ names: {}, formats: {} });
   });
 
+  it('keeps a format set on a blank board once it is a product’s board, the product’s own first', async () => {
+    const celsius = { type: 'int16le', exponent: -2, unit: '°C' };
+    await ok('names:setFormat', { scope: 'bench', uuid: TEMPERATURE, format: celsius });
+    await ok('names:setName', { scope: 'bench', uuid: TEMPERATURE, name: 'Board temp' });
+    // Provisioned, the board advertises product 3000000002's service: its scope is the product's.
+    expect(await ok('names:get', { scope: '3000000002' })).toEqual({
+      names: { [TEMPERATURE_KEY]: 'Board temp' },
+      formats: { [TEMPERATURE_KEY]: celsius },
+    });
+    const kelvin = { type: 'uint16le', exponent: -1, unit: 'K' };
+    const own = await ok('names:setFormat', {
+      scope: '3000000002',
+      uuid: TEMPERATURE,
+      format: kelvin,
+    });
+    expect(own).toEqual({
+      names: { [TEMPERATURE_KEY]: 'Board temp' },
+      formats: { [TEMPERATURE_KEY]: kelvin },
+    });
+    expect(await ok('names:get', { scope: 'bench' })).toMatchObject({
+      formats: { [TEMPERATURE_KEY]: celsius },
+    });
+    await ok('names:setFormat', { scope: 'bench', uuid: TEMPERATURE, format: null });
+    await ok('names:setName', { scope: 'bench', uuid: TEMPERATURE, name: '' });
+  });
+
   it('refuses bad input naming the field', async () => {
     const uuid = await fails('names:setName', { scope: 'bench', uuid: 'temp', name: 'x' });
     expect(uuid.fields?.map((f) => f.field)).toEqual(['uuid']);

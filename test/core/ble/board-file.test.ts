@@ -130,6 +130,19 @@ describe('board files', () => {
     expect(problems(file([{ name: 'A', count: 0 }]))[0]).toMatch(
       /^tray\.json: boards\[0\]\.count: /,
     );
+    const drift = (payload: object) =>
+      problems(
+        file([
+          {
+            name: 'A',
+            notifications: { periodic: [{ characteristic: '2a19', intervalMs: 100, payload }] },
+          },
+        ]),
+      ).filter((p) => p.includes('payload'));
+    expect(drift({ kind: 'drift', type: 'uint8', min: 10, max: 300, start: 5, step: 1 })).toEqual([
+      'tray.json: boards[0].notifications.periodic[0].payload.start: must be between min (10) and max (300)',
+      'tray.json: boards[0].notifications.periodic[0].payload.max: does not fit uint8 (0…255)',
+    ]);
     expect(problems('{"boards": []}')).toEqual(['tray.json: boards: needs at least one board']);
     expect(problems('{"boards": [')[0]).toMatch(/^tray\.json: not JSON: /);
   });

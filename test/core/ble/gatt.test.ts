@@ -125,6 +125,50 @@ describe('GATT through noble over the simulated bench', () => {
     expect(values.length).toBe(3);
   });
 
+  it('notifies a drifting reading that stays in its range and moves by at most its step', async () => {
+    r = rig([
+      sensorBoard({
+        notifications: {
+          periodic: [
+            {
+              characteristic: TEMPERATURE,
+              intervalMs: 100,
+              payload: {
+                kind: 'drift',
+                type: 'int16le',
+                min: 2290,
+                max: 2310,
+                start: 2300,
+                step: 4,
+              },
+            },
+          ],
+        },
+      }),
+    ]);
+    const ad = await r.find({ name: 'sensor' });
+    const link = await r.drive(r.central.connect(ad.id));
+    const values: number[] = [];
+    await r.drive(
+      link.subscribe(SENSOR_SERVICE, TEMPERATURE, (d) =>
+        values.push(Buffer.from(d).readInt16LE(0)),
+      ),
+    );
+    await r.clock.advance(3_050);
+    expect(values.length).toBe(30);
+    expect(new Set(values).size).toBeGreaterThan(3);
+    let last = 2300;
+    for (const v of values) {
+      expect(v).toBeGreaterThanOrEqual(2290);
+      expect(v).toBeLessThanOrEqual(2310);
+      expect(Math.abs(v - last)).toBeLessThanOrEqual(4);
+      last = v;
+    }
+    expect(hex(await r.drive(link.read(SENSOR_SERVICE, TEMPERATURE)))).toBe(
+      Buffer.from(Int16Array.of(last).buffer).toString('hex'),
+    );
+  });
+
   it('reports its own disconnect once, and refuses operations afterwards', async () => {
     const link = await connected();
     const reasons: string[] = [];

@@ -2,6 +2,7 @@
 // id, and a log entry for everything that happened on each link.
 import { EventEmitter } from 'node:events';
 import { normalizeUuid, type BleConnection, type ServiceInfo } from '../../ble/port';
+import type { LinkInfo, LinkRequest } from '../../ble/link-parameters';
 import { AppFailure } from '../errors';
 import type { HostSupervisor } from './host-supervisor';
 import { errorMessage } from '../../errors/message';
@@ -11,7 +12,16 @@ const CONNECT_TIMEOUT_MS = 10_000;
 export interface GattLogEntry {
   connectionId: string;
   at: number;
-  kind: 'connect' | 'discover' | 'read' | 'write' | 'notify' | 'subscribe' | 'disconnect' | 'error';
+  kind:
+    | 'connect'
+    | 'discover'
+    | 'read'
+    | 'write'
+    | 'notify'
+    | 'subscribe'
+    | 'disconnect'
+    | 'link'
+    | 'error';
   serviceUuid?: string;
   characteristicUuid?: string;
   data?: string;
@@ -25,7 +35,22 @@ interface Link {
 
 const hex = (data: Uint8Array) => Buffer.from(data).toString('hex');
 
-export class Explorer extends EventEmitter<{ log: [GattLogEntry] }> {
+/** A link's timing and PHY in the words of the log. */
+function describeLink(link: LinkInfo): string {
+  return `interval ${link.intervalMs} ms, latency ${link.latency}, timeout ${link.supervisionTimeoutMs} ms, PHY ${link.txPhy}/${link.rxPhy}, security level ${link.securityLevel}`;
+}
+
+const REQUEST_LOG: Record<LinkRequest['kind'], string> = {
+  connectionParameters: 'asked for connection parameters',
+  phy: 'asked for a PHY',
+  pair: 'paired',
+  rssi: 'read the RSSI',
+};
+
+export class Explorer extends EventEmitter<{
+  log: [GattLogEntry];
+  link: [{ connectionId: string; link: LinkInfo }];
+}> {
   private readonly links = new Map<string, Link>();
   private next = 0;
 
@@ -38,6 +63,7 @@ export class Explorer extends EventEmitter<{ log: [GattLogEntry] }> {
     deviceId: string;
     mtu: number;
     services: ServiceInfo[];
+    link?: LinkInfo;
   }> {
     const central = await this.supervisor.central();
     const connectionId = `gatt-${++this.next}`;
@@ -47,6 +73,7 @@ export class Explorer extends EventEmitter<{ log: [GattLogEntry] }> {
       this.links.delete(connectionId);
       this.log({ connectionId, kind: 'disconnect', message: reason });
     });
+    connection.onLinkChange?.((link) => this.emit('link', { connectionId, link }));
     this.log({ connectionId, kind: 'connect', message: `MTU ${connection.mtu}` });
     try {
       const services = await connection.discover();
@@ -55,7 +82,13 @@ export class Explorer extends EventEmitter<{ log: [GattLogEntry] }> {
         kind: 'discover',
         message: `${services.length} services, ${services.reduce((n, s) => n + s.characteristics.length, 0)} characteristics`,
       });
-      return { connectionId, deviceId, mtu: connection.mtu, services };
+      return {
+        connectionId,
+        deviceId,
+        mtu: connection.mtu,
+        services,
+        link: connection.linkInfo?.(),
+      };
     } catch (err) {
       await connection.disconnect().catch(() => undefined);
       throw err;
@@ -133,6 +166,30 @@ export class Explorer extends EventEmitter<{ log: [GattLogEntry] }> {
       message: 'unsubscribed',
     });
     return { unsubscribed: true as const };
+  }
+
+  /** One link request; the log says what was asked and what the link is after it. */
+  async requestLink(connectionId: string, request: LinkRequest): Promise<LinkInfo> {
+    const { connection } = this.link(connectionId);
+    if (!connection.requestLink)
+      throw AppFailure.field(
+        'connectionId',
+        'has no link controls on this adapter (no HCI access)',
+      );
+    try {
+      const link = await connection.requestLink(request);
+      // The card reads the RSSI every few seconds: that would bury the log.
+      if (request.kind !== 'rssi')
+        this.log({
+          connectionId,
+          kind: 'link',
+          message: `${REQUEST_LOG[request.kind]}: ${describeLink(link)}`,
+        });
+      return link;
+    } catch (err) {
+      this.log({ connectionId, kind: 'error', message: errorMessage(err) });
+      throw err;
+    }
   }
 
   async disconnect(connectionId: string) {

@@ -15,6 +15,24 @@ type NamesFile = z.output<typeof fileSchema>;
 
 const empty = (): NameMap => ({ names: {}, formats: {} });
 
+/** The scope of boards of no product, e.g. a blank board before it is provisioned. */
+const BENCH_SCOPE = 'bench';
+
+/**
+ * What a scope shows: its own entries over the bench's. A board given names and formats while
+ * blank keeps them once provisioning makes it a product's board (docs/decisions.md "Value
+ * formats that survive provisioning").
+ */
+function view(file: NamesFile, scope: string): NameMap {
+  const own = file.scopes[scope] ?? empty();
+  if (scope === BENCH_SCOPE) return own;
+  const bench = file.scopes[BENCH_SCOPE] ?? empty();
+  return {
+    names: { ...bench.names, ...own.names },
+    formats: { ...bench.formats, ...own.formats },
+  };
+}
+
 export class NameStore {
   /** One change at a time, so two quick renames never lose one another. */
   private chain: Promise<unknown> = Promise.resolve();
@@ -31,7 +49,7 @@ export class NameStore {
 
   async get(scope: string): Promise<NameMap> {
     await this.chain;
-    return (await this.read()).scopes[scope] ?? empty();
+    return view(await this.read(), scope);
   }
 
   setName(scope: string, uuid: string, name: string): Promise<NameMap> {
@@ -62,7 +80,7 @@ export class NameStore {
       edit(map, key);
       file.scopes[scope] = map;
       await writeJsonFile(this.file, file);
-      return map;
+      return view(file, scope);
     });
     this.chain = run.catch(() => undefined);
     return run;

@@ -13,6 +13,11 @@ import { traceWindowSchema } from '../../ble/hci/trace-window';
 import { adapterSpecText } from '../../ble/adapter-spec';
 import { ADAPTER_STATES, uuidSchema } from '../../ble/port';
 import { valueFormatSchema } from '../../ble/values/value-format';
+import {
+  connectionParametersSchema,
+  linkInfoSchema,
+  phyRequestSchema,
+} from '../../ble/link-parameters';
 import { fileTextField } from './fields';
 import { none, op } from './op';
 
@@ -115,6 +120,8 @@ export const connectionSchema = z.object({
   deviceId: z.string(),
   mtu: z.number(),
   services: z.array(gattServiceSchema),
+  /** The link as the controller reports it; absent on noble's OS bindings. */
+  link: linkInfoSchema.optional(),
 });
 
 const target = z.object({
@@ -134,12 +141,24 @@ export const gattLogEntrySchema = z.object({
     'notify',
     'subscribe',
     'disconnect',
+    'link',
     'error',
   ]),
   serviceUuid: z.string().optional(),
   characteristicUuid: z.string().optional(),
   data: hex.optional(),
   message: z.string().optional(),
+});
+
+/** The board answers reads or writes of a characteristic (any, if none) with this ATT error. */
+export const refuseAccessSchema = z.object({
+  characteristic: uuidSchema.optional(),
+  operation: z.enum(['read', 'write']),
+  code: z
+    .number()
+    .int('must be a whole number')
+    .min(0x01, 'must be an ATT error code, 0x01 to 0xff')
+    .max(0xff, 'must be an ATT error code, 0x01 to 0xff'),
 });
 
 export const simBoardSchema = z.object({
@@ -162,7 +181,13 @@ export const simBoardSchema = z.object({
   faults: z.object({
     refuseConnection: z.boolean(),
     dropLinkDuringWrite: z.boolean(),
+    /** Matching writes let through before the one the link drops during. */
+    dropLinkAfterWrites: z.number(),
+    /** The characteristic whose write drops the link; any write when absent. */
+    dropLinkCharacteristic: z.string().optional(),
     slowLinkFactor: z.number(),
+    refusePairing: z.boolean(),
+    refuseAccess: refuseAccessSchema.optional(),
   }),
 });
 export type SimBoard = z.infer<typeof simBoardSchema>;
@@ -284,7 +309,23 @@ export const nameMapSchema = z.object({
 });
 export type NameMap = z.output<typeof nameMapSchema>;
 
+const onLink = z.object({ connectionId: id });
+/** A link and what changed it, live: the connected board's card follows these. */
+export const linkChangeSchema = z.object({ connectionId: z.string(), link: linkInfoSchema });
+
+/** Requests for a link, one op each; each answers the link after the controller's event. */
+const linkOperations = {
+  'ble:updateConnection': op(
+    onLink.extend({ parameters: connectionParametersSchema }),
+    linkInfoSchema,
+  ),
+  'ble:setPhy': op(onLink.extend({ phy: phyRequestSchema }), linkInfoSchema),
+  'ble:pair': op(onLink, linkInfoSchema),
+  'ble:readRssi': op(onLink, linkInfoSchema),
+} as const;
+
 export const bleOperations = {
+  ...linkOperations,
   'ble:getStatus': op(none, bleStatusSchema),
   /** Replaces the station's adapter list (kept in Settings) and restarts the BLE process on it. */
   'ble:setAdapters': op(z.object({ adapters: adapterListSchema }), bleStatusSchema),
@@ -348,7 +389,18 @@ export const bleOperations = {
       boardId: id,
       refuseConnection: z.boolean().optional(),
       dropLinkDuringWrite: z.boolean().optional(),
+      dropLinkAfterWrites: z
+        .number()
+        .int('must be a whole number')
+        .min(0, 'must be 0 or more')
+        .max(1000, 'must be at most 1000')
+        .optional(),
+      /** null: any characteristic's write. */
+      dropLinkCharacteristic: uuidSchema.nullable().optional(),
       slowLinkFactor: z.number().min(1, 'must be at least 1').max(100).optional(),
+      refusePairing: z.boolean().optional(),
+      /** null clears it. */
+      refuseAccess: refuseAccessSchema.nullable().optional(),
     }),
     simBoardSchema,
   ),
@@ -431,6 +483,9 @@ export const bleEvents = {
   'ble:status': bleStatusSchema,
   'ble:scanBatch': scanBatchSchema,
   'ble:gattLog': gattLogEntrySchema,
+  'ble:link': linkChangeSchema,
+  /** Every simulated board after a change made through the contract (faults, loads, resets). */
+  'sim:boards': z.array(simBoardSchema),
   'provisioning:progress': provisioningProgressSchema,
   'provisioning:batch': batchSummarySchema,
 } as const;

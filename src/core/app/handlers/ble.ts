@@ -1,6 +1,7 @@
 // The BLE bench: the BLE process (started on first use), UI scans, the GATT explorer, the
 // simulated bench's controls, provisioning and the audit log. Failures from the radio, the
 // board files and the workflow become contract errors that say which step or field.
+import { EventEmitter } from 'node:events';
 import { basename } from 'node:path';
 import { ThingsClient } from '../../platform/things/client';
 import type { AppErrorBody } from '../contract';
@@ -52,6 +53,15 @@ export async function startBle(
   });
 
   const boards = async () => (await supervisor.sim('boards', {})).map(toSimBoard);
+  // Every page showing the bench's boards and faults follows changes made from any of them.
+  const simChanges = new EventEmitter<{ boards: [SimBoard[]] }>();
+  const changed = <T>(result: T): T => {
+    void boards().then(
+      (list) => simChanges.emit('boards', list),
+      () => undefined,
+    );
+    return result;
+  };
   const names = new NameStore(ctx.options.dataDir);
 
   const handlers: Handlers = {
@@ -71,6 +81,12 @@ export async function startBle(
       };
     },
     'ble:disconnect': ({ connectionId }) => explorer.disconnect(connectionId),
+    'ble:updateConnection': ({ connectionId, parameters }) =>
+      explorer.requestLink(connectionId, { kind: 'connectionParameters', parameters }),
+    'ble:setPhy': ({ connectionId, phy }) =>
+      explorer.requestLink(connectionId, { kind: 'phy', phy }),
+    'ble:pair': ({ connectionId }) => explorer.requestLink(connectionId, { kind: 'pair' }),
+    'ble:readRssi': ({ connectionId }) => explorer.requestLink(connectionId, { kind: 'rssi' }),
     'ble:read': ({ connectionId, serviceUuid, characteristicUuid }) =>
       explorer.read(connectionId, serviceUuid, characteristicUuid),
     'ble:write': ({ connectionId, serviceUuid, characteristicUuid, data, withoutResponse }) =>
@@ -114,13 +130,13 @@ export async function startBle(
       if (basename(name) !== name || !name.endsWith('.json'))
         throw AppFailure.field('name', 'must be the name of a file in resources/sim');
       const loaded = await supervisor.sim('loadBoardFile', { path: join(SIM_BOARDS_DIR, name) });
-      return loaded.map(toSimBoard);
+      return changed(loaded.map(toSimBoard));
     },
     'sim:loadBoards': async ({ fileName, text }) =>
-      (await supervisor.sim('loadBoards', { text, source: fileName })).map(toSimBoard),
+      changed((await supervisor.sim('loadBoards', { text, source: fileName })).map(toSimBoard)),
     'sim:removeBoard': async ({ boardId }) => {
       await supervisor.sim('removeBoard', { boardId });
-      return { removed: true as const };
+      return changed({ removed: true as const });
     },
     'sim:pressButton': async ({ boardId }) => {
       await supervisor.sim('pressButton', { boardId });
@@ -129,20 +145,29 @@ export async function startBle(
     'sim:setFaults': async ({ boardId, ...faults }) => {
       const current = (await boards()).find((b) => b.id === boardId);
       if (!current) throw AppFailure.field('boardId', `no board ${boardId} on the bench`);
-      const next = { ...current.faults, ...faults };
-      return toSimBoard(
-        await supervisor.sim('setFaults', {
-          boardId,
-          faults: {
-            refuseConnection: next.refuseConnection,
-            dropLinkDuringWrite: next.dropLinkDuringWrite ? {} : undefined,
-            slowLink: next.slowLinkFactor > 1 ? next.slowLinkFactor : undefined,
-          },
-        }),
+      const { dropLinkCharacteristic, refuseAccess, ...rest } = { ...current.faults, ...faults };
+      const dropOn =
+        faults.dropLinkCharacteristic === null ? undefined : (dropLinkCharacteristic ?? undefined);
+      const refused = faults.refuseAccess === null ? undefined : (refuseAccess ?? undefined);
+      return changed(
+        toSimBoard(
+          await supervisor.sim('setFaults', {
+            boardId,
+            faults: {
+              refuseConnection: rest.refuseConnection,
+              dropLinkDuringWrite: rest.dropLinkDuringWrite
+                ? { characteristic: dropOn, afterWrites: rest.dropLinkAfterWrites }
+                : undefined,
+              slowLink: rest.slowLinkFactor > 1 ? rest.slowLinkFactor : undefined,
+              refusePairing: rest.refusePairing,
+              refuseAccess: refused,
+            },
+          }),
+        ),
       );
     },
     'sim:factoryReset': async ({ boardId }) =>
-      toSimBoard(await supervisor.sim('factoryReset', { boardId })),
+      changed(toSimBoard(await supervisor.sim('factoryReset', { boardId }))),
 
     'provisioning:listProfiles': async () =>
       provisioning.profiles().map(({ profile, source }) => profileView(profile, source)),
@@ -181,6 +206,8 @@ export async function startBle(
       'ble:status': (handler) => on(supervisor, 'status', handler),
       'ble:scanBatch': (handler) => on(scans, 'batch', handler),
       'ble:gattLog': (handler) => on(explorer, 'log', handler),
+      'ble:link': (handler) => on(explorer, 'link', handler),
+      'sim:boards': (handler) => on(simChanges, 'boards', handler),
       'provisioning:progress': (handler) => on(provisioning, 'progress', handler),
       'provisioning:batch': (handler) => on(provisioning, 'batch', handler),
     },
@@ -230,7 +257,11 @@ function toSimBoard(view: BoardView): SimBoard {
     faults: {
       refuseConnection: Boolean(view.faults.refuseConnection),
       dropLinkDuringWrite: Boolean(view.faults.dropLinkDuringWrite),
+      dropLinkAfterWrites: view.faults.dropLinkDuringWrite?.afterWrites ?? 0,
+      dropLinkCharacteristic: view.faults.dropLinkDuringWrite?.characteristic,
       slowLinkFactor: view.faults.slowLink ?? 1,
+      refusePairing: view.faults.refusePairing ?? false,
+      refuseAccess: view.faults.refuseAccess,
     },
   };
 }

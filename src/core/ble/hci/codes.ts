@@ -36,6 +36,8 @@ export const HCI_CMD = {
   leCreateConnectionCancel: opcode(0x08, 0x000e),
   leConnectionUpdate: opcode(0x08, 0x0013),
   leStartEncryption: opcode(0x08, 0x0019),
+  leReadPhy: opcode(0x08, 0x0030),
+  leSetPhy: opcode(0x08, 0x0032),
   leSetDataLength: opcode(0x08, 0x0022),
   leSetExtendedScanParameters: opcode(0x08, 0x0041),
   leSetExtendedScanEnable: opcode(0x08, 0x0042),
@@ -60,6 +62,7 @@ export const LE_SUBEVENT = {
   longTermKeyRequest: 0x05,
   dataLengthChange: 0x07,
   enhancedConnectionComplete: 0x0a,
+  phyUpdateComplete: 0x0c,
 } as const;
 
 /** Advertising report event types (Vol 4, Part E, 7.7.65.2). */
@@ -83,6 +86,7 @@ export const HCI_ERROR = {
   connectionTimeout: 0x08,
   connectionLimitExceeded: 0x09,
   commandDisallowed: 0x0c,
+  unsupportedFeature: 0x11,
   invalidParameters: 0x12,
   remoteUserTerminated: 0x13,
   remoteLowResources: 0x14,
@@ -108,6 +112,7 @@ const HCI_ERROR_NAMES: Record<number, string> = {
   0x08: 'connection timeout',
   0x09: 'connection limit exceeded',
   0x0c: 'command disallowed',
+  0x11: 'unsupported feature or parameter value',
   0x12: 'invalid HCI command parameters',
   0x13: 'the board ended the connection',
   0x14: 'the board ended the connection (low resources)',

@@ -66,8 +66,50 @@ export function loadNativeHciSocket(): new () => HciSocket {
 /** noble's HCI bindings object, as far as DeviceBench listens to it. */
 export interface HciBindings {
   onSigIntBinded?: () => void;
+  /** Peripheral id → connection handle; per handle, the link's ACL stream and GATT client. */
+  _handles: Record<string, number | undefined>;
+  _aclStreams: Record<number, NobleAclStream | undefined>;
+  _gatts: Record<number, NobleGatt | undefined>;
   on(event: 'onMtu', listener: (peripheralId: string, mtu: number) => void): unknown;
   off(event: 'onMtu', listener: (peripheralId: string, mtu: number) => void): unknown;
+}
+
+interface NobleAclStream {
+  encrypt(): void;
+  on(event: 'encrypt', listener: (encrypted: boolean) => void): unknown;
+  once(event: 'encrypt' | 'encryptFail' | 'end', listener: (encrypted?: boolean) => void): unknown;
+  removeListener(event: 'encrypt', listener: (encrypted: boolean) => void): unknown;
+}
+
+interface NobleGatt {
+  _security: string;
+  onAclStreamEncryptBinded: (encrypted: boolean) => void;
+}
+
+/**
+ * Pairs with the board through noble's own SMP (acl-stream.js `encrypt`), as noble does when a
+ * board asks for encryption. noble's GATT client answers a new encryption by sending its
+ * current request again and has none when pairing is asked for by itself, so it stops
+ * listening for that one encryption and is told of it afterwards. False when there is no link.
+ */
+export function pairThroughNoble(bindings: HciBindings, peripheralId: string): boolean {
+  const handle = bindings._handles[peripheralId];
+  const stream = handle === undefined ? undefined : bindings._aclStreams[handle];
+  const gatt = handle === undefined ? undefined : bindings._gatts[handle];
+  if (!stream || !gatt) return false;
+  stream.removeListener('encrypt', gatt.onAclStreamEncryptBinded);
+  let restored = false;
+  const restore = (encrypted?: boolean) => {
+    if (restored) return;
+    restored = true;
+    if (encrypted) gatt._security = 'medium';
+    stream.on('encrypt', gatt.onAclStreamEncryptBinded);
+  };
+  stream.once('encrypt', restore);
+  stream.once('encryptFail', () => restore());
+  stream.once('end', () => restore());
+  stream.encrypt();
+  return true;
 }
 
 /**

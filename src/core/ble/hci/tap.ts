@@ -9,6 +9,7 @@ import { ATT_OP, L2CAP_CID } from '../att/codes';
 import type { Direction } from './btsnoop';
 import { HCI_CMD, HCI_EVENT, HCI_PACKET, LE_SUBEVENT, SMP_CODE } from './codes';
 import type { HciDevice, HciSocket } from './socket';
+import { PHY_CODE, phyOfCode, type LinkRequest, type Phy } from '../link-parameters';
 
 export interface AttErrorReport {
   /** noble's peripheral id: the peer address without colons, lowercase. */
@@ -32,12 +33,35 @@ export interface SecurityFailure {
   code: number;
 }
 
+/** A link as the controller's events describe it (what the board's link card shows). */
+export interface LinkState {
+  intervalMs: number;
+  latency: number;
+  supervisionTimeoutMs: number;
+  txPhy: Phy;
+  rxPhy: Phy;
+  encrypted: boolean;
+  rssi?: number;
+}
+
+/** What changed a link's state, or which request the controller refused (`status` not 0). */
+export type LinkCause = 'connectionParameters' | 'phy' | 'encryption' | 'rssi';
+
+export interface LinkReport {
+  peripheralId: string;
+  cause: LinkCause;
+  /** The HCI status: 0, or why the controller refused or failed the procedure. */
+  status: number;
+  link: LinkState;
+}
+
 export interface TapEvents {
   data: [packet: Buffer];
   error: [err: Error];
   attError: [report: AttErrorReport];
   securityFailed: [failure: SecurityFailure];
   advertisingReport: [report: AdvertisingReport];
+  linkChanged: [report: LinkReport];
 }
 
 /** One report of an LE Advertising Report event (Vol 4, Part E, 7.7.65.2): the AD bytes as received. */
@@ -94,10 +118,9 @@ const ATT_RESPONSES: ReadonlySet<number> = new Set([
 /** ACL Packet_Boundary_Flag values (Vol 4, Part E, 5.4.2). */
 const PB_CONTINUATION = 0b01;
 
-interface Link {
+interface Link extends LinkState {
   address: string;
   peripheralId: string;
-  encrypted: boolean;
   inFlight: number | undefined;
 }
 
@@ -109,7 +132,22 @@ interface Partial {
 type Report =
   | { event: 'attError'; payload: AttErrorReport }
   | { event: 'securityFailed'; payload: SecurityFailure }
-  | { event: 'advertisingReport'; payload: AdvertisingReport };
+  | { event: 'advertisingReport'; payload: AdvertisingReport }
+  | { event: 'linkChanged'; payload: LinkReport };
+
+/** Commands answered by Command Status whose failure ends a link procedure, and its cause. */
+const STATUS_CAUSES: ReadonlyMap<number, LinkCause> = new Map([
+  [HCI_CMD.leConnectionUpdate, 'connectionParameters'],
+  [HCI_CMD.leSetPhy, 'phy'],
+]);
+
+/** An HCI command packet: H4 type, opcode, parameter length, parameters (Vol 4, Part E, 5.4.1). */
+function commandPacket(op: number, params: Buffer): Buffer {
+  return Buffer.concat([Buffer.of(HCI_PACKET.command, op & 0xff, op >> 8, params.length), params]);
+}
+
+/** The TX_PHYS/RX_PHYS bit of a PHY (7.8.49): bit 0 1M, bit 1 2M, bit 2 Coded. */
+const phyBit = (phy: Phy): number => 1 << (PHY_CODE[phy] - 1);
 
 class Malformed extends Error {}
 
@@ -151,6 +189,18 @@ function advertisingReports(p: Buffer): Report[] {
   return reports;
 }
 
+function snapshot(link: Link): LinkState {
+  const { intervalMs, latency, supervisionTimeoutMs, txPhy, rxPhy, encrypted, rssi } = link;
+  return { intervalMs, latency, supervisionTimeoutMs, txPhy, rxPhy, encrypted, rssi };
+}
+
+function changed(link: Link, cause: LinkCause, status: number): Report {
+  return {
+    event: 'linkChanged',
+    payload: { peripheralId: link.peripheralId, cause, status, link: snapshot(link) },
+  };
+}
+
 export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
   readonly counts: TapCounts = { malformed: 0, unknownLink: 0, unmatchedError: 0 };
   private readonly links = new Map<number, Link>();
@@ -158,6 +208,8 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
   private readonly partials = new Map<string, Partial>();
   /** Connection handles of LE Start Encryption commands awaiting their Command Status. */
   private readonly startingEncryption: number[] = [];
+  /** Connection handles of link procedures awaiting their Command Status, per opcode. */
+  private readonly awaitingStatus = new Map<number, number[]>();
 
   constructor(
     private readonly inner: HciSocket,
@@ -208,6 +260,49 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
     this.inner.write(packet);
   }
 
+  /** The link to a board as the controller last described it, while it is up. */
+  linkState(peripheralId: string): LinkState | undefined {
+    const link = this.linkTo(peripheralId);
+    return link && snapshot(link);
+  }
+
+  /**
+   * Sends the HCI command for a link request (all but pairing, which is noble's SMP): LE
+   * Connection Update, LE Set PHY, Read RSSI. It goes out as noble's commands do, so it is in
+   * the trace; noble ignores the answers to commands it did not send (only its own Read RSSI
+   * result updates its peripheral's rssi). The outcome comes as `linkChanged`. False when the
+   * board has no link.
+   */
+  sendLinkRequest(peripheralId: string, request: Exclude<LinkRequest, { kind: 'pair' }>): boolean {
+    const entry = [...this.links].find(([, l]) => l.peripheralId === peripheralId);
+    if (!entry) return false;
+    const [handle] = entry;
+    let packet: Buffer;
+    if (request.kind === 'connectionParameters') {
+      const p = request.parameters;
+      const params = Buffer.alloc(14);
+      params.writeUInt16LE(handle, 0);
+      params.writeUInt16LE(Math.round(p.minIntervalMs / 1.25), 2);
+      params.writeUInt16LE(Math.round(p.maxIntervalMs / 1.25), 4);
+      params.writeUInt16LE(p.latency, 6);
+      params.writeUInt16LE(Math.round(p.supervisionTimeoutMs / 10), 8);
+      packet = commandPacket(HCI_CMD.leConnectionUpdate, params);
+    } else if (request.kind === 'phy') {
+      const params = Buffer.alloc(7);
+      params.writeUInt16LE(handle, 0);
+      params.writeUInt8(0, 2); // ALL_PHYS: a preference both ways
+      params.writeUInt8(phyBit(request.phy.tx), 3);
+      params.writeUInt8(phyBit(request.phy.rx), 4);
+      packet = commandPacket(HCI_CMD.leSetPhy, params);
+    } else {
+      const params = Buffer.alloc(2);
+      params.writeUInt16LE(handle, 0);
+      packet = commandPacket(HCI_CMD.readRssi, params);
+    }
+    this.write(packet);
+    return true;
+  }
+
   /**
    * noble's hci.js drops every listener of its socket when the adapter comes back up; the
    * adapter's own listeners (attError, securityFailed) must outlive that.
@@ -231,6 +326,7 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
     for (const report of reports) {
       if (report.event === 'attError') this.emit('attError', report.payload);
       else if (report.event === 'advertisingReport') this.emit('advertisingReport', report.payload);
+      else if (report.event === 'linkChanged') this.emit('linkChanged', report.payload);
       else this.emit('securityFailed', report.payload);
     }
   }
@@ -248,9 +344,16 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
   private readCommand(packet: Buffer): Report[] {
     need(packet, 4);
     if (packet[3] !== packet.length - 4) throw new Malformed();
-    if (packet.readUInt16LE(1) === HCI_CMD.leStartEncryption) {
+    const op = packet.readUInt16LE(1);
+    if (op === HCI_CMD.leStartEncryption) {
       need(packet, 6);
       this.startingEncryption.push(packet.readUInt16LE(4) & 0x0fff);
+    }
+    if (STATUS_CAUSES.has(op)) {
+      need(packet, 6);
+      const queue = this.awaitingStatus.get(op) ?? [];
+      queue.push(packet.readUInt16LE(4) & 0x0fff);
+      this.awaitingStatus.set(op, queue);
     }
     return [];
   }
@@ -275,8 +378,9 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
         const status = p[0] ?? 0;
         if (status !== 0) return this.securityFailed(handle, 'encryption', status);
         const link = this.links.get(handle);
-        if (link) link.encrypted = p[3] !== 0;
-        return [];
+        if (!link) return [];
+        link.encrypted = p[3] !== 0;
+        return [changed(link, 'encryption', 0)];
       }
       case HCI_EVENT.encryptionKeyRefreshComplete: {
         // Status, Connection_Handle (7.7.39).
@@ -289,21 +393,37 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
       case HCI_EVENT.commandStatus: {
         // Status, Num_HCI_Command_Packets, Command_Opcode (7.7.15).
         need(p, 4);
-        if (p.readUInt16LE(2) !== HCI_CMD.leStartEncryption) return [];
+        const op = p.readUInt16LE(2);
+        const cause = STATUS_CAUSES.get(op);
+        if (cause) {
+          const link = this.links.get(this.awaitingStatus.get(op)?.shift() ?? -1);
+          return link && p[0] !== 0 ? [changed(link, cause, p[0] ?? 0)] : [];
+        }
+        if (op !== HCI_CMD.leStartEncryption) return [];
         const handle = this.startingEncryption.shift();
         const status = p[0] ?? 0;
         return status === 0 || handle === undefined
           ? []
           : this.securityFailed(handle, 'encryption', status);
       }
+      case HCI_EVENT.commandComplete: {
+        // Num_HCI_Command_Packets, Command_Opcode, then the return parameters (7.7.14).
+        need(p, 3);
+        if (p.readUInt16LE(1) !== HCI_CMD.readRssi) return [];
+        // Read RSSI: Status, Connection_Handle, RSSI (7.5.4).
+        need(p, 7);
+        const link = this.links.get(p.readUInt16LE(4) & 0x0fff);
+        if (!link) return [];
+        if (p[3] === 0) link.rssi = p.readInt8(6);
+        return [changed(link, 'rssi', p[3] ?? 0)];
+      }
       case HCI_EVENT.leMeta:
         need(p, 1);
-        if (
-          p[0] === LE_SUBEVENT.connectionComplete ||
-          p[0] === LE_SUBEVENT.enhancedConnectionComplete
-        )
-          this.connected(p);
+        if (p[0] === LE_SUBEVENT.connectionComplete) this.connected(p, 12);
+        if (p[0] === LE_SUBEVENT.enhancedConnectionComplete) this.connected(p, 24);
         if (p[0] === LE_SUBEVENT.advertisingReport) return advertisingReports(p);
+        if (p[0] === LE_SUBEVENT.connectionUpdateComplete) return this.updated(p);
+        if (p[0] === LE_SUBEVENT.phyUpdateComplete) return this.phyUpdated(p);
         return [];
       default:
         return [];
@@ -313,10 +433,11 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
   /**
    * LE Connection Complete (7.7.65.1) and LE Enhanced Connection Complete (7.7.65.10) share
    * their first fields: Subevent_Code, Status, Connection_Handle, Role, Peer_Address_Type,
-   * Peer_Address.
+   * Peer_Address; then (at `timing`: after the two resolvable addresses in the enhanced one)
+   * Connection_Interval, Peripheral_Latency, Supervision_Timeout.
    */
-  private connected(p: Buffer): void {
-    need(p, 12);
+  private connected(p: Buffer, timing: number): void {
+    need(p, timing + 6);
     if (p[1] !== 0) return;
     const handle = p.readUInt16LE(2) & 0x0fff;
     const address = formatAddress(p.subarray(6, 12));
@@ -326,7 +447,46 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
       peripheralId: address.replace(/:/g, ''),
       encrypted: false,
       inFlight: undefined,
+      intervalMs: p.readUInt16LE(timing) * 1.25,
+      latency: p.readUInt16LE(timing + 2),
+      supervisionTimeoutMs: p.readUInt16LE(timing + 4) * 10,
+      // Every LE link starts on the 1M PHY (Vol 6, Part B, 5.1.10).
+      txPhy: '1M',
+      rxPhy: '1M',
     });
+  }
+
+  /**
+   * LE Connection Update Complete (7.7.65.3): Subevent_Code, Status, Connection_Handle,
+   * Connection_Interval, Peripheral_Latency, Supervision_Timeout.
+   */
+  private updated(p: Buffer): Report[] {
+    need(p, 10);
+    const link = this.links.get(p.readUInt16LE(2) & 0x0fff);
+    if (!link) return [];
+    if (p[1] === 0) {
+      link.intervalMs = p.readUInt16LE(4) * 1.25;
+      link.latency = p.readUInt16LE(6);
+      link.supervisionTimeoutMs = p.readUInt16LE(8) * 10;
+    }
+    return [changed(link, 'connectionParameters', p[1] ?? 0)];
+  }
+
+  /** LE PHY Update Complete (7.7.65.12): Subevent_Code, Status, Connection_Handle, TX_PHY, RX_PHY. */
+  private phyUpdated(p: Buffer): Report[] {
+    need(p, 6);
+    const link = this.links.get(p.readUInt16LE(2) & 0x0fff);
+    if (!link) return [];
+    if (p[1] === 0) {
+      link.txPhy = phyOfCode(p[4] ?? 0) ?? link.txPhy;
+      link.rxPhy = phyOfCode(p[5] ?? 0) ?? link.rxPhy;
+    }
+    return [changed(link, 'phy', p[1] ?? 0)];
+  }
+
+  private linkTo(peripheralId: string): Link | undefined {
+    for (const link of this.links.values()) if (link.peripheralId === peripheralId) return link;
+    return undefined;
   }
 
   private forget(handle: number): void {

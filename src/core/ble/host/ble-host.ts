@@ -2,6 +2,7 @@
 // as a BleCentral so provisioning and the explorer do not know the radio is elsewhere. When the
 // process dies, everything pending fails with a BleError that says so, and `onExit` tells the app.
 import { fork } from 'node:child_process';
+import type { LinkInfo, LinkRequest } from '../link-parameters';
 import { fileURLToPath } from 'node:url';
 import {
   AttError,
@@ -85,6 +86,10 @@ const STEP: Record<CentralMethod, BleStep> = {
   subscribe: 'subscribe',
   unsubscribe: 'subscribe',
   disconnect: 'disconnect',
+  updateConnection: 'link',
+  setPhy: 'link',
+  pair: 'link',
+  readRssi: 'link',
 };
 
 export class BleHost {
@@ -93,6 +98,7 @@ export class BleHost {
   private readonly scanHandlers = new Map<string, (ad: Advertisement) => void>();
   private readonly notifyHandlers = new Map<string, (data: Uint8Array) => void>();
   private readonly disconnectHandlers = new Map<string, (reason: string) => void>();
+  private readonly linkHandlers = new Map<string, (link: LinkInfo) => void>();
   private readonly stateHandlers = new Set<(state: AdapterState) => void>();
   private readonly exitHandlers = new Set<(reason: string, expected: boolean) => void>();
   private adapter: AdapterState = 'unknown';
@@ -188,6 +194,11 @@ export class BleHost {
     else this.notifyHandlers.delete(subscriptionId);
   }
 
+  onLinkChange(connectionId: string, handler: ((link: LinkInfo) => void) | undefined): void {
+    if (handler) this.linkHandlers.set(connectionId, handler);
+    else this.linkHandlers.delete(connectionId);
+  }
+
   onLinkDown(connectionId: string, handler: (reason: string) => void): void {
     this.disconnectHandlers.set(connectionId, handler);
   }
@@ -266,6 +277,10 @@ export class BleHost {
       case 'disconnected':
         this.disconnectHandlers.get(event.connectionId)?.(event.reason);
         this.disconnectHandlers.delete(event.connectionId);
+        this.linkHandlers.delete(event.connectionId);
+        return;
+      case 'link':
+        this.linkHandlers.get(event.connectionId)?.(event.link);
         return;
     }
   }
@@ -328,7 +343,9 @@ class RemoteConnection implements BleConnection {
   readonly writesConfirmed: boolean;
   readonly adapter: string | undefined;
   private readonly downHandlers = new Set<(reason: string) => void>();
+  private readonly linkHandlers = new Set<(link: LinkInfo) => void>();
   private down: string | undefined;
+  private link: LinkInfo | undefined;
 
   constructor(
     private readonly host: BleHost,
@@ -339,10 +356,39 @@ class RemoteConnection implements BleConnection {
     this.mtu = link.mtu;
     this.writesConfirmed = link.writesConfirmed;
     this.adapter = link.adapter;
+    this.link = link.link;
     host.onLinkDown(this.connectionId, (reason) => {
       this.down = reason;
       for (const handler of this.downHandlers) handler(reason);
     });
+    host.onLinkChange(this.connectionId, (info) => {
+      this.link = info;
+      for (const handler of this.linkHandlers) handler(info);
+    });
+  }
+
+  linkInfo(): LinkInfo | undefined {
+    return this.down === undefined ? this.link : undefined;
+  }
+
+  onLinkChange(handler: (link: LinkInfo) => void): () => void {
+    this.linkHandlers.add(handler);
+    return () => this.linkHandlers.delete(handler);
+  }
+
+  async requestLink(request: LinkRequest): Promise<LinkInfo> {
+    const connectionId = this.connectionId;
+    const link =
+      request.kind === 'connectionParameters'
+        ? await this.host.call('updateConnection', {
+            connectionId,
+            parameters: request.parameters,
+          })
+        : request.kind === 'phy'
+          ? await this.host.call('setPhy', { connectionId, phy: request.phy })
+          : await this.host.call(request.kind === 'pair' ? 'pair' : 'readRssi', { connectionId });
+    this.link = link;
+    return link;
   }
 
   discover(): Promise<ServiceInfo[]> {

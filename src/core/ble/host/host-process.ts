@@ -12,6 +12,7 @@ import {
 import { formatAdapterSpec, parseAdapterSpec } from '../adapter-spec';
 import { adapterTraceDir } from '../multi-central';
 import { openAdapters } from '../open-adapters';
+import type { LinkRequest } from '../link-parameters';
 import type { Direction } from '../hci/btsnoop';
 import { TraceWriter } from '../hci/trace-store';
 import { SimulatedBench } from '../sim/bench';
@@ -72,6 +73,13 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     return found;
   };
 
+  const requestLink = (connectionId: string, request: LinkRequest) => {
+    const link = connection(connectionId);
+    if (!link.requestLink)
+      throw new BleError('link', 'link controls need an HCI adapter (the simulated bench or hciN)');
+    return link.requestLink(request);
+  };
+
   const centralCalls: MethodHandlers<CentralMethods> = {
     startScan: async (filter) => {
       const scanId = `scan-${++next}`;
@@ -105,13 +113,22 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
         connections.delete(connectionId);
         emit({ type: 'event', event: 'disconnected', connectionId, reason: why });
       });
+      link.onLinkChange?.((info) =>
+        emit({ type: 'event', event: 'link', connectionId, link: info }),
+      );
       return {
         connectionId,
         mtu: link.mtu,
         writesConfirmed: link.writesConfirmed,
         adapter: link.adapter,
+        link: link.linkInfo?.(),
       };
     },
+    updateConnection: ({ connectionId, parameters }) =>
+      requestLink(connectionId, { kind: 'connectionParameters', parameters }),
+    setPhy: ({ connectionId, phy }) => requestLink(connectionId, { kind: 'phy', phy }),
+    pair: ({ connectionId }) => requestLink(connectionId, { kind: 'pair' }),
+    readRssi: ({ connectionId }) => requestLink(connectionId, { kind: 'rssi' }),
     discover: ({ connectionId }) => connection(connectionId).discover(),
     read: ({ connectionId, serviceUuid, characteristicUuid }) =>
       connection(connectionId).read(serviceUuid, characteristicUuid),

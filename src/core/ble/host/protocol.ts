@@ -14,6 +14,7 @@ import type { AdapterView } from '../multi-central';
 import type { AdapterState, Advertisement, ServiceInfo } from '../port';
 import type { BoardView } from '../sim/board';
 import { faultsSchema } from '../sim/board-schema';
+import { connectionParametersSchema, phyRequestSchema, type LinkInfo } from '../link-parameters';
 
 export const hostConfigSchema = z.object({
   /** The station's adapters as spec text (src/core/ble/adapter-spec.ts), opened together. */
@@ -50,8 +51,24 @@ const characteristic = z.object({
 const serviceInfo = z.custom<ServiceInfo>();
 const boardView = z.custom<BoardView>();
 
+/** Produced by the process's own typed code (the tap's view of the link), not re-checked. */
+const linkInfo = z.custom<LinkInfo>();
+const onLink = z.object({ connectionId: id });
+
+/**
+ * A link's parameters and the requests for new ones, one method each (`BleConnection.requestLink`),
+ * answered with the link once the controller's event for it came.
+ */
+const linkMethods = {
+  updateConnection: method(onLink.extend({ parameters: connectionParametersSchema }), linkInfo),
+  setPhy: method(onLink.extend({ phy: phyRequestSchema }), linkInfo),
+  pair: method(onLink, linkInfo),
+  readRssi: method(onLink, linkInfo),
+} satisfies MethodTable;
+
 /** The radio: what `BleCentral` and `BleConnection` do, by id across the boundary. */
 export const centralMethods = {
+  ...linkMethods,
   startScan: method(
     z.object({
       serviceUuids: z.array(z.string()).optional(),
@@ -68,6 +85,7 @@ export const centralMethods = {
       mtu: z.number(),
       writesConfirmed: z.boolean(),
       adapter: z.string().optional(),
+      link: linkInfo.optional(),
     }),
   ),
   discover: method(z.object({ connectionId: id }), z.array(serviceInfo)),
@@ -170,7 +188,8 @@ export type HostEvent =
   | { type: 'event'; event: 'adapters'; adapters: AdapterView[] }
   | { type: 'event'; event: 'scan'; scanId: string; ads: Advertisement[] }
   | { type: 'event'; event: 'notify'; subscriptionId: string; data: Uint8Array }
-  | { type: 'event'; event: 'disconnected'; connectionId: string; reason: string };
+  | { type: 'event'; event: 'disconnected'; connectionId: string; reason: string }
+  | { type: 'event'; event: 'link'; connectionId: string; link: LinkInfo };
 
 export type HostMessage = Response | HostEvent;
 

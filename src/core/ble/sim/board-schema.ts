@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { RSSI_MAX_DBM, RSSI_MIN_DBM, RSSI_RULE } from '../../bounds';
 import { CHARACTERISTIC_PROPERTIES, uuidSchema } from '../port';
 import { provisioningProfileSchema } from '../../provisioning/profile';
+import type { ValueType } from '../values/value-format';
 
 const hexBytes = z
   .string()
@@ -57,8 +58,78 @@ const serviceSpec = z
   })
   .strict();
 
-/** What a notification carries: a counter (little-endian), random bytes or fixed bytes. */
+/** Numeric layouts a drifting reading can take (the value formats' numeric types). */
+const DRIFT_TYPES = [
+  'uint8',
+  'uint16le',
+  'uint16be',
+  'uint32le',
+  'uint32be',
+  'int8',
+  'int16le',
+  'int16be',
+  'int32le',
+  'int32be',
+  'float32le',
+  'float32be',
+] as const satisfies readonly ValueType[];
+
+/** What each integer type holds; floats take any finite number. */
+const DRIFT_RANGES: Partial<Record<(typeof DRIFT_TYPES)[number], [number, number]>> = {
+  uint8: [0, 0xff],
+  uint16le: [0, 0xffff],
+  uint16be: [0, 0xffff],
+  uint32le: [0, 0xffffffff],
+  uint32be: [0, 0xffffffff],
+  int8: [-0x80, 0x7f],
+  int16le: [-0x8000, 0x7fff],
+  int16be: [-0x8000, 0x7fff],
+  int32le: [-0x80000000, 0x7fffffff],
+  int32be: [-0x80000000, 0x7fffffff],
+};
+
+/**
+ * A reading that wanders as a sensor's does: each notification moves the raw value by at most
+ * `step` from the last, never leaving [min, max]; it starts at `start` (default: the middle).
+ */
+const driftSchema = z
+  .object({
+    kind: z.literal('drift'),
+    type: z.enum(DRIFT_TYPES, { error: `type must be one of ${DRIFT_TYPES.join(', ')}` }),
+    min: z.number(),
+    max: z.number(),
+    start: z.number().optional(),
+    step: z.number().positive('must be more than 0'),
+  })
+  .strict()
+  .check((ctx) => {
+    const { type, min, max, start } = ctx.value;
+    if (min >= max)
+      ctx.issues.push({ code: 'custom', input: max, path: ['max'], message: 'must be above min' });
+    if (start !== undefined && (start < min || start > max))
+      ctx.issues.push({
+        code: 'custom',
+        input: start,
+        path: ['start'],
+        message: `must be between min (${min}) and max (${max})`,
+      });
+    const range = DRIFT_RANGES[type];
+    for (const field of ['min', 'max'] as const)
+      if (range && (ctx.value[field] < range[0] || ctx.value[field] > range[1]))
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value[field],
+          path: [field],
+          message: `does not fit ${type} (${range[0]}…${range[1]})`,
+        });
+  });
+
+/**
+ * What a notification carries: a counter (little-endian), a drifting reading, random bytes or
+ * fixed bytes.
+ */
 export const payloadSchema = z.discriminatedUnion('kind', [
+  driftSchema,
   z
     .object({
       kind: z.literal('counter'),
@@ -164,6 +235,8 @@ export const faultsSchema = z
       .optional(),
     /** Every latency is multiplied by this; on the air each data PDU takes this many events. */
     slowLink: z.number().min(1).max(1000).default(1),
+    /** The board answers the next links' Pairing Requests with Pairing Not Supported. */
+    refusePairing: z.boolean().default(false),
   })
   .strict();
 

@@ -10,6 +10,7 @@ import {
   type ProvisioningView,
 } from './board-provisioning';
 import type { BoardFaults, NotificationPayload } from './board-schema';
+import { encodeNumber } from '../values/value-format';
 import type { BoardDefinition } from './board-file';
 import type { SimClock, SimTimer } from './clock';
 import { SeededRandom } from './random';
@@ -122,7 +123,7 @@ export class SimBoard implements AttValues {
 
   /** How the board answers a Pairing Request. */
   get pairing(): 'justWorks' | 'refuse' {
-    return this.def.pairing;
+    return this.faultState.refusePairing ? 'refuse' : this.def.pairing;
   }
 
   get intervalMs(): number {
@@ -434,6 +435,14 @@ export class SimBoard implements AttValues {
   private payload(source: string, payload: NotificationPayload): Uint8Array {
     if (payload.kind === 'fixed') return Buffer.from(payload.hex, 'hex');
     if (payload.kind === 'random') return this.rng.bytes(payload.bytes);
+    if (payload.kind === 'drift') {
+      const last = this.counters.get(source) ?? payload.start ?? (payload.min + payload.max) / 2;
+      const moved = last + (this.rng.next() * 2 - 1) * payload.step;
+      const float = payload.type.startsWith('float');
+      const next = Math.min(payload.max, Math.max(payload.min, float ? moved : Math.round(moved)));
+      this.counters.set(source, next);
+      return encodeNumber(payload.type, next);
+    }
     const n = (this.counters.get(source) ?? 0) + 1;
     this.counters.set(source, n);
     const out = Buffer.alloc(payload.bytes);

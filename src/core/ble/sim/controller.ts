@@ -15,6 +15,7 @@ import {
   LE_SUBEVENT,
 } from '../hci/codes';
 import type { HciDevice, HciSocket } from '../hci/socket';
+import { PHY_CODE, type Phy } from '../link-parameters';
 import type { AdapterState } from '../port';
 import type { AdapterProfile } from './adapter-profile';
 import type { AdvertisingPayloads } from './advertising-data';
@@ -63,6 +64,26 @@ export interface RadioPeer {
 }
 
 const CONNECTION_HANDLE_BASE = 0x0040;
+
+/** One link and what the controller keeps about it beside the link model. */
+interface LinkEntry<B> {
+  link: Link;
+  board: B;
+  peer?: RadioPeer;
+  latency: number;
+  txPhy: Phy;
+  rxPhy: Phy;
+}
+
+/** The PHYs this controller and every simulated board have (a common dongle's: 1M, 2M, Coded). */
+const SUPPORTED_PHY_BITS = 0b111;
+
+/** The PHY a preference bitmask settles on: the fastest offered, 1M when none (7.8.49). */
+function chosenPhy(bits: number): Phy {
+  if (bits & 0b010) return '2M';
+  if (bits & 0b001 || bits === 0) return '1M';
+  return 'coded';
+}
 /** The Bluetooth SIG company identifier of The Linux Foundation, as a virtual controller's. */
 const MANUFACTURER = 0x05f1;
 
@@ -91,7 +112,7 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
 {
   readonly profile: AdapterProfile;
   private readonly host: RadioHost<B>;
-  private readonly links = new Map<number, { link: Link; board: B; peer?: RadioPeer }>();
+  private readonly links = new Map<number, LinkEntry<B>>();
   private pending: PendingConnection | null = null;
   private nextHandle = CONNECTION_HANDLE_BASE;
   private started = false;
@@ -270,6 +291,18 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
         return this.connectionUpdate(op, params);
       case HCI_CMD.leStartEncryption:
         return this.startEncryption(op, params);
+      case HCI_CMD.leSetPhy:
+        return this.setPhy(op, params);
+      case HCI_CMD.leReadPhy: {
+        const handle = params.length >= 2 ? params.readUInt16LE(0) : -1;
+        const entry = this.links.get(handle);
+        const r = Buffer.alloc(5);
+        r.writeUInt8(entry ? HCI_ERROR.success : HCI_ERROR.unknownConnectionId, 0);
+        r.writeUInt16LE(Math.max(0, handle), 1);
+        r.writeUInt8(PHY_CODE[entry?.txPhy ?? '1M'], 3);
+        r.writeUInt8(PHY_CODE[entry?.rxPhy ?? '1M'], 4);
+        return this.complete(op, r);
+      }
       case HCI_CMD.readRssi: {
         const handle = params.length >= 2 ? params.readUInt16LE(0) : -1;
         const entry = this.links.get(handle);
@@ -346,7 +379,7 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
         down: (h, reason) => this.linkDown(h, reason),
       },
     );
-    const entry: { link: Link; board: B; peer?: RadioPeer } = { link, board };
+    const entry: LinkEntry<B> = { link, board, latency: 0, txPhy: '1M', rxPhy: '1M' };
     this.links.set(handle, entry);
     this.connectionComplete(HCI_ERROR.success, pending, handle, intervalMs, supervisionTimeoutMs);
     entry.peer = this.host.openPeer(board, link, {
@@ -380,27 +413,77 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
     entry.link.terminate(HCI_ERROR.localHostTerminated);
   }
 
+  /**
+   * LE Connection Update (7.8.18): parameters outside the spec's ranges, or a supervision timeout
+   * not above (1 + latency) × maximum interval × 2, are refused with Command Status 0x12; the
+   * new timing applies from the next connection event, reported by LE Connection Update Complete.
+   */
   private connectionUpdate(op: number, p: Buffer): void {
     if (p.length < 14) return this.status(op, HCI_ERROR.invalidParameters);
     const handle = p.readUInt16LE(0);
     const entry = this.links.get(handle);
     if (!entry) return this.status(op, HCI_ERROR.unknownConnectionId);
+    const [min, max, latency, timeout] = [2, 4, 6, 8].map((at) => p.readUInt16LE(at)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    const valid =
+      min >= 0x0006 &&
+      max <= 0x0c80 &&
+      min <= max &&
+      latency <= 0x01f3 &&
+      timeout >= 0x000a &&
+      timeout <= 0x0c80 &&
+      timeout * 10 > (1 + latency) * max * 1.25 * 2;
+    if (!valid) return this.status(op, HCI_ERROR.invalidParameters);
     this.status(op, HCI_ERROR.success);
     const intervalMs = Math.min(
-      Math.max(this.profile.connectionIntervalMs, p.readUInt16LE(2) * 1.25),
-      p.readUInt16LE(4) * 1.25,
+      Math.max(this.profile.connectionIntervalMs, min * 1.25),
+      max * 1.25,
     );
-    const supervisionTimeoutMs = p.readUInt16LE(8) * 10;
+    const supervisionTimeoutMs = timeout * 10;
     entry.link.nextEvent(() => {
       entry.link.retime({ intervalMs, supervisionTimeoutMs });
+      entry.latency = latency;
       const e = Buffer.alloc(9);
       e.writeUInt8(HCI_ERROR.success, 0);
       e.writeUInt16LE(handle, 1);
       e.writeUInt16LE(Math.round(intervalMs / 1.25), 3);
-      e.writeUInt16LE(p.readUInt16LE(6), 5);
-      e.writeUInt16LE(Math.round(supervisionTimeoutMs / 10), 7);
+      e.writeUInt16LE(latency, 5);
+      e.writeUInt16LE(timeout, 7);
       this.leMeta(LE_SUBEVENT.connectionUpdateComplete, e);
     });
+  }
+
+  /**
+   * LE Set PHY (7.8.49): Command Status, then LE PHY Update Complete once the LL_PHY_REQ/RSP and
+   * LL_PHY_UPDATE_IND exchange is done (two connection events), even when nothing changed, as
+   * for any procedure the host starts. A PHY bit this controller does not know: 0x11.
+   */
+  private setPhy(op: number, p: Buffer): void {
+    if (p.length < 7) return this.status(op, HCI_ERROR.invalidParameters);
+    const handle = p.readUInt16LE(0);
+    const entry = this.links.get(handle);
+    if (!entry) return this.status(op, HCI_ERROR.unknownConnectionId);
+    const [allPhys, tx, rx] = [p[2]!, p[3]!, p[4]!];
+    if ((tx | rx) & ~SUPPORTED_PHY_BITS) return this.status(op, HCI_ERROR.unsupportedFeature);
+    if ((!(allPhys & 0b01) && tx === 0) || (!(allPhys & 0b10) && rx === 0))
+      return this.status(op, HCI_ERROR.invalidParameters);
+    this.status(op, HCI_ERROR.success);
+    entry.link.nextEvent(() =>
+      entry.link.nextEvent(() => {
+        entry.txPhy = chosenPhy(allPhys & 0b01 ? SUPPORTED_PHY_BITS : tx);
+        entry.rxPhy = chosenPhy(allPhys & 0b10 ? SUPPORTED_PHY_BITS : rx);
+        const e = Buffer.alloc(5);
+        e.writeUInt8(HCI_ERROR.success, 0);
+        e.writeUInt16LE(handle, 1);
+        e.writeUInt8(PHY_CODE[entry.txPhy], 3);
+        e.writeUInt8(PHY_CODE[entry.rxPhy], 4);
+        this.leMeta(LE_SUBEVENT.phyUpdateComplete, e);
+      }),
+    );
   }
 
   private startEncryption(op: number, p: Buffer): void {

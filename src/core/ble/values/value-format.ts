@@ -44,6 +44,22 @@ interface NumericLayout {
   read: (view: DataView) => number;
 }
 
+/** The DataView setter and endianness of each numeric type, for `encodeNumber`. */
+const WRITERS: Partial<Record<ValueType, (view: DataView, value: number) => void>> = {
+  uint8: (v, n) => v.setUint8(0, n),
+  uint16le: (v, n) => v.setUint16(0, n, true),
+  uint16be: (v, n) => v.setUint16(0, n, false),
+  uint32le: (v, n) => v.setUint32(0, n, true),
+  uint32be: (v, n) => v.setUint32(0, n, false),
+  int8: (v, n) => v.setInt8(0, n),
+  int16le: (v, n) => v.setInt16(0, n, true),
+  int16be: (v, n) => v.setInt16(0, n, false),
+  int32le: (v, n) => v.setInt32(0, n, true),
+  int32be: (v, n) => v.setInt32(0, n, false),
+  float32le: (v, n) => v.setFloat32(0, n, true),
+  float32be: (v, n) => v.setFloat32(0, n, false),
+};
+
 const LAYOUTS: Partial<Record<ValueType, NumericLayout>> = {
   uint8: { bytes: 1, read: (v) => v.getUint8(0) },
   uint16le: { bytes: 2, read: (v) => v.getUint16(0, true) },
@@ -79,6 +95,16 @@ export type ValueFormat = z.output<typeof valueFormatSchema>;
 
 export function isNumeric(type: ValueType): boolean {
   return LAYOUTS[type] !== undefined;
+}
+
+/** The bytes a numeric type holds `value` in (the raw number, before any exponent). */
+export function encodeNumber(type: ValueType, value: number): Uint8Array {
+  const layout = LAYOUTS[type];
+  const write = WRITERS[type];
+  if (!layout || !write) throw new Error(`${VALUE_TYPE_LABELS[type]} is not a numeric format`);
+  const out = new Uint8Array(layout.bytes);
+  write(new DataView(out.buffer), value);
+  return out;
 }
 
 export type DecodedValue =

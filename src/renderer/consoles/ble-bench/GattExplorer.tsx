@@ -19,6 +19,8 @@ import { BytesView } from './BytesView';
 import { GattLog } from './GattLog';
 import { NotificationPlot, type PlotPoint } from './NotificationPlot';
 import { ValueFormatPicker } from './ValueFormatPicker';
+import { LinkCard } from './LinkCard';
+import type { LinkInfo } from '../../../core/ble/link-parameters';
 import type { GattLogEntry } from './use-gatt-log';
 import type { Names } from '../../lib/use-names';
 
@@ -30,6 +32,9 @@ export type Connection = z.infer<typeof connectionSchema>;
 interface GattExplorerProps {
   connection: Connection;
   boardName: string;
+  address: string;
+  /** The link as the controller last reported it. */
+  link: LinkInfo | undefined;
   log: readonly GattLogEntry[];
   names: Names;
   /** What the names and formats are kept for, in words (a product's name, or the bench). */
@@ -41,6 +46,8 @@ interface GattExplorerProps {
 export function GattExplorer({
   connection,
   boardName,
+  address,
+  link,
   log,
   names,
   scopeLabel,
@@ -52,74 +59,85 @@ export function GattExplorer({
   const lost = log.some((e) => e.kind === 'disconnect');
 
   return (
-    <Panel
-      title={`GATT explorer — ${boardName}`}
-      testId="gatt-explorer"
-      actions={
-        <>
-          <span className="muted">
-            MTU {connection.mtu} ·{' '}
-            <span className={lost ? 'bad' : 'good'} data-testid="gatt-connection-state">
-              {lost ? 'disconnected' : 'connected'}
+    <div className="ble-board" data-connection-id={connection.connectionId}>
+      <Panel
+        title={boardName}
+        testId="gatt-explorer"
+        actions={
+          <>
+            <span className="muted">
+              MTU {connection.mtu} ·{' '}
+              <span className={lost ? 'bad' : 'good'} data-testid="gatt-connection-state">
+                {lost ? 'disconnected' : 'connected'}
+              </span>
             </span>
-          </span>
-          {lost ? (
-            <button type="button" onClick={onClosed}>
-              Close
-            </button>
-          ) : (
-            <button
-              type="button"
-              disabled={disconnect.busy}
-              onClick={() =>
-                void disconnect
-                  .run(() => api.ble.disconnect({ connectionId: connection.connectionId }))
-                  .then((ok) => ok && onClosed())
-              }
-            >
-              Disconnect
-            </button>
-          )}
-        </>
-      }
-    >
-      <ErrorNotice error={disconnect.error} />
-      <p className="note small" data-testid="names-scope">
-        Names and value formats are kept for {scopeLabel}.
-      </p>
-      <ErrorNotice error={names.error} />
-      <div className="ble-gatt">
-        <div className="ble-services">
-          {connection.services.map((service) => (
-            <section
-              key={service.uuid}
-              className="ble-service"
-              aria-label={`Service ${formatUuid(service.uuid)}`}
-            >
-              <h3>
-                <AttributeName name={names.nameOf(service.uuid, ['service'])} uuid={service.uuid} />
-              </h3>
-              {service.characteristics.length === 0 && (
-                <p className="note small">No characteristics.</p>
-              )}
-              {service.characteristics.map((c) => (
-                <CharacteristicRow
-                  key={c.uuid}
-                  connectionId={connection.connectionId}
-                  serviceUuid={service.uuid}
-                  uuid={c.uuid}
-                  properties={c.properties}
-                  disabled={lost}
-                  names={names}
-                  notifications={log}
-                />
-              ))}
-            </section>
-          ))}
+            {lost ? (
+              <button type="button" onClick={onClosed}>
+                Close
+              </button>
+            ) : (
+              <button
+                type="button"
+                disabled={disconnect.busy}
+                onClick={() =>
+                  void disconnect
+                    .run(() => api.ble.disconnect({ connectionId: connection.connectionId }))
+                    .then((ok) => ok && onClosed())
+                }
+              >
+                Disconnect
+              </button>
+            )}
+          </>
+        }
+      >
+        <ErrorNotice error={disconnect.error} />
+        <LinkCard
+          connectionId={connection.connectionId}
+          address={address}
+          link={link}
+          lost={lost}
+        />
+        <p className="note small" data-testid="names-scope">
+          Names and value formats are kept for {scopeLabel}.
+        </p>
+        <ErrorNotice error={names.error} />
+        <div className="ble-gatt">
+          <div className="ble-services">
+            {connection.services.map((service) => (
+              <section
+                key={service.uuid}
+                className="ble-service"
+                aria-label={`Service ${formatUuid(service.uuid)}`}
+              >
+                <h3>
+                  <AttributeName
+                    name={names.nameOf(service.uuid, ['service'])}
+                    uuid={service.uuid}
+                  />
+                </h3>
+                {service.characteristics.length === 0 && (
+                  <p className="note small">No characteristics.</p>
+                )}
+                {service.characteristics.map((c) => (
+                  <CharacteristicRow
+                    key={c.uuid}
+                    connectionId={connection.connectionId}
+                    serviceUuid={service.uuid}
+                    uuid={c.uuid}
+                    properties={c.properties}
+                    disabled={lost}
+                    names={names}
+                    notifications={log}
+                  />
+                ))}
+              </section>
+            ))}
+          </div>
+          <GattLog entries={log} names={names} onClear={onClearLog} />
         </div>
-        <GattLog entries={log} names={names} onClear={onClearLog} />
-      </div>
-    </Panel>
+      </Panel>
+    </div>
   );
 }
 
@@ -157,7 +175,7 @@ function CharacteristicRow({
   const rename = useAction<unknown>();
   const [renaming, setRenaming] = useState<string>();
   const action = useAction<unknown>();
-  const [value, setValue] = useState<string>();
+  const [readValue, setReadValue] = useState<{ data: string; at: number }>();
   const [subscribed, setSubscribed] = useState(false);
   const [typed, setTyped] = useState<BytesText>({ format: 'hex', text: '' });
   const [withoutResponse, setWithoutResponse] = useState(!properties.includes('write'));
@@ -167,6 +185,15 @@ function CharacteristicRow({
   const dashed = formatUuid(uuid);
   const shown = name ?? dashed;
   const format = names.formatOf(uuid);
+  // The value beside the format is the board's latest word: a read, or a notification after it.
+  const lastNotified = useMemo(
+    () => notifications.findLast((e) => e.kind === 'notify' && e.characteristicUuid === uuid),
+    [notifications, uuid],
+  );
+  const value =
+    lastNotified?.data !== undefined && lastNotified.at >= (readValue?.at ?? 0)
+      ? lastNotified.data
+      : readValue?.data;
   const decoded = value === undefined ? undefined : decodeValue(hexToBytes(value), format);
   const points = useMemo(() => {
     if (!isNumeric(format.type)) return [];
@@ -247,7 +274,7 @@ function CharacteristicRow({
             onClick={() =>
               void action.run(async () => {
                 const read = await api.ble.read(target);
-                setValue(read.data);
+                setReadValue({ data: read.data, at: Date.now() });
                 return read;
               })
             }

@@ -1,7 +1,8 @@
 // The simulated bench: which boards lie on it, loading more (built-in board files or a file
 // from disk, whose mistakes are named by field), and what a person would do to a board on a
-// tray: press its button, make its link misbehave, factory-reset it, take it away.
-import { useCallback, useState, type FormEvent } from 'react';
+// tray: press its button, factory-reset it, take it away. Its faults are in the faults panel
+// (components/FaultsPanel.tsx), shared with the Provisioning and Scenarios pages.
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { SimBoard } from '../../../core/app/contracts/ble';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
@@ -28,8 +29,10 @@ export function SimBench({ generation }: { generation: string }) {
   const [builtIn, setBuiltIn] = useState('');
   const [showAll, setShowAll] = useState(false);
   const [loadedNote, setLoadedNote] = useState<string>();
-  const [slowDrafts, setSlowDrafts] = useState<Record<string, string>>({});
 
+  // Changes made elsewhere (the faults panel, another page, a reset) show at once.
+  const { reload } = boards;
+  useEffect(() => api.on('sim:boards', reload), [api, reload]);
   const list = boards.value ?? [];
   const shown = showAll ? list : list.slice(0, FIRST_ROWS);
   const chosenFile = builtIn || files.value?.[0]?.name || '';
@@ -52,17 +55,6 @@ export function SimBench({ generation }: { generation: string }) {
     void change.run(async () => {
       const result = await call();
       boards.reload();
-      return result;
-    });
-  }
-
-  function setSlow(board: SimBoard) {
-    const text = slowDrafts[board.id];
-    if (text === undefined) return;
-    const factor = Number(text);
-    act(async () => {
-      const result = await api.sim.setFaults({ boardId: board.id, slowLinkFactor: factor });
-      setSlowDrafts(({ [board.id]: _done, ...rest }) => rest);
       return result;
     });
   }
@@ -126,7 +118,7 @@ export function SimBench({ generation }: { generation: string }) {
       ) : (
         <div className="table-scroll">
           <table className="grid ble-sim-boards" aria-label="Simulated boards">
-            <TableHead columns={['Board', 'State', 'Faults']} rowActions />
+            <TableHead columns={['Board', 'State']} rowActions />
             <tbody>
               {shown.map((board) => (
                 <tr key={board.id} data-testid="sim-board" data-board-id={board.id}>
@@ -145,57 +137,6 @@ export function SimBench({ generation }: { generation: string }) {
                       <span className="badge">blank</span>
                     )}
                     <div className="hint">advertising every {board.advertising.intervalMs} ms</div>
-                  </td>
-                  <td>
-                    <div className="ble-faults">
-                      <label>
-                        <input
-                          type="checkbox"
-                          checked={board.faults.refuseConnection}
-                          disabled={change.busy}
-                          onChange={(event) =>
-                            act(() =>
-                              api.sim.setFaults({
-                                boardId: board.id,
-                                refuseConnection: event.target.checked,
-                              }),
-                            )
-                          }
-                        />
-                        Refuse connection
-                      </label>
-                      <label>
-                        <input
-                          type="checkbox"
-                          checked={board.faults.dropLinkDuringWrite}
-                          disabled={change.busy}
-                          onChange={(event) =>
-                            act(() =>
-                              api.sim.setFaults({
-                                boardId: board.id,
-                                dropLinkDuringWrite: event.target.checked,
-                              }),
-                            )
-                          }
-                        />
-                        Drop link mid-write
-                      </label>
-                      <label className="ble-slow">
-                        Slow link ×
-                        <input
-                          type="number"
-                          min={1}
-                          max={100}
-                          aria-label={`Slow link factor of ${board.name}`}
-                          value={slowDrafts[board.id] ?? String(board.faults.slowLinkFactor)}
-                          onChange={(event) =>
-                            setSlowDrafts((prev) => ({ ...prev, [board.id]: event.target.value }))
-                          }
-                          onBlur={() => setSlow(board)}
-                          onKeyDown={(event) => event.key === 'Enter' && setSlow(board)}
-                        />
-                      </label>
-                    </div>
                   </td>
                   <td className="row-actions">
                     {board.hasButton && (

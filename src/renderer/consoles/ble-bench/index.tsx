@@ -2,7 +2,9 @@
 // the simulated boards, and the GATT explorer for the board the user connects to.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { usesSimulatedBench, type ScannedDevice } from '../../../core/app/contracts/ble';
+import type { LinkInfo } from '../../../core/ble/link-parameters';
 import { sameUuid } from '../../../core/ble/port';
+import { FaultsPanel } from '../../components/FaultsPanel';
 import { LoadFailure } from '../../components/LoadFailure';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
@@ -13,7 +15,7 @@ import { HciTrace } from './HciTrace';
 import { ScanView } from '../../components/ScanView';
 import { SimBench } from './SimBench';
 import { scanRestartKey, useBleStatus } from '../../lib/use-ble-status';
-import { useGattLog } from './use-gatt-log';
+import { useGattLog, type GattLogEntry } from './use-gatt-log';
 import { useNames } from '../../lib/use-names';
 import { useScan } from '../../lib/use-scan';
 import { useUuidChoices } from '../../lib/use-uuid-choices';
@@ -22,6 +24,7 @@ import type { UuidChoice } from '../../components/ScanView';
 interface Open {
   connection: Connection;
   boardName: string;
+  address: string;
   /** The trial product whose names and formats apply: the one whose service it advertises. */
   scope: string;
   scopeLabel: string;
@@ -46,23 +49,17 @@ export function BleBench() {
   const scan = useScan(ready && !paused, generation);
   const uuidChoices = useUuidChoices();
   const gattLog = useGattLog();
+  const links = useLinks();
   const connect = useAction<Connection>();
   const [connectingId, setConnectingId] = useState<string>();
   /** The board of the last Connect, and the BLE process it was tried on. */
   const [tried, setTried] = useState<{ id: string; generation: string }>();
-  const [open, setOpen] = useState<Open>();
+  /** Every connected board, each a card with its GATT table, in the order they were connected. */
+  const [opens, setOpens] = useState<Open[]>([]);
+  /** The connection just made, brought into view once its card is drawn. */
+  const justOpened = useRef<string>(undefined);
   const [inspectedId, setInspectedId] = useState<string>();
   const inspected = inspectedId === undefined ? undefined : scan.entries.get(inspectedId)?.device;
-  const boardNames = useMemo(
-    () =>
-      Object.fromEntries(
-        (open?.connection.services ?? []).flatMap((s) =>
-          [s, ...s.characteristics].flatMap((a) => (a.name ? [[a.uuid, a.name]] : [])),
-        ),
-      ),
-    [open],
-  );
-  const names = useNames(open?.scope ?? 'bench', boardNames);
   const serviceLabels = useMemo(
     () => Object.fromEntries(uuidChoices.map((c) => [c.uuid, c.label])),
     [uuidChoices],
@@ -71,15 +68,20 @@ export function BleBench() {
   const [openedIn, setOpenedIn] = useState(generation);
   if (openedIn !== generation) {
     setOpenedIn(generation);
-    setOpen(undefined);
+    setOpens([]);
   }
   // Read when connecting, so the row callback stays the same object and rows stay memoised.
-  const openRef = useRef(open);
   const choicesRef = useRef(uuidChoices);
   useEffect(() => {
-    openRef.current = open;
     choicesRef.current = uuidChoices;
-  }, [open, uuidChoices]);
+  }, [uuidChoices]);
+  useEffect(() => {
+    if (justOpened.current === undefined) return;
+    document
+      .querySelector(`[data-connection-id="${justOpened.current}"]`)
+      ?.scrollIntoView({ block: 'start' });
+    justOpened.current = undefined;
+  }, [opens]);
   const inspect = useCallback(
     (device: ScannedDevice) => setInspectedId((id) => (id === device.id ? undefined : device.id)),
     [],
@@ -99,23 +101,38 @@ export function BleBench() {
       setConnectingId(device.id);
       setTried({ id: device.id, generation: generationRef.current });
       void runConnect(async () => {
-        const previous = openRef.current;
-        // One explorer at a time: the board connected before is let go first.
-        if (previous)
-          await api.ble
-            .disconnect({ connectionId: previous.connection.connectionId })
-            .catch(() => undefined);
-        setOpen(undefined);
         const connection = await api.ble.connect({ deviceId: device.id });
-        setOpen({
-          connection,
-          boardName: device.localName ?? device.address,
-          ...scopeOf(device, choicesRef.current),
-        });
+        setOpens((list) => [
+          ...list.filter((o) => o.connection.deviceId !== device.id),
+          {
+            connection,
+            boardName: device.localName ?? device.address,
+            address: device.address,
+            ...scopeOf(device, choicesRef.current),
+          },
+        ]);
+        justOpened.current = connection.connectionId;
         return connection;
       }).finally(() => setConnectingId(undefined));
     },
     [api, runConnect],
+  );
+  const close = useCallback(
+    (connectionId: string) =>
+      setOpens((list) => list.filter((o) => o.connection.connectionId !== connectionId)),
+    [],
+  );
+  const connectedIds = useMemo(() => new Set(opens.map((o) => o.connection.deviceId)), [opens]);
+  const disconnectRow = useCallback(
+    (device: ScannedDevice) => {
+      const open = opens.find((o) => o.connection.deviceId === device.id);
+      if (!open) return;
+      void api.ble
+        .disconnect({ connectionId: open.connection.connectionId })
+        .catch(() => undefined)
+        .then(() => close(open.connection.connectionId));
+    },
+    [api, opens, close],
   );
 
   return (
@@ -137,6 +154,16 @@ export function BleBench() {
       ) : (
         <>
           <AdapterStatus status={ble.status} onStatus={ble.set} />
+          {opens.map((open) => (
+            <ConnectedBoard
+              key={open.connection.connectionId}
+              open={open}
+              link={links[open.connection.connectionId] ?? open.connection.link}
+              log={gattLog.entries.filter((e) => e.connectionId === open.connection.connectionId)}
+              onClosed={() => close(open.connection.connectionId)}
+              onClearLog={() => gattLog.clear(open.connection.connectionId)}
+            />
+          ))}
           <ScanView
             title="Scanned boards"
             testId="ble-scan"
@@ -147,6 +174,12 @@ export function BleBench() {
               run: connectTo,
               busyId: connectingId,
               failure: connectFailure,
+              active: {
+                ids: connectedIds,
+                status: 'Connected',
+                label: 'Disconnect',
+                run: disconnectRow,
+              },
             }}
             selectedId={inspectedId}
             onSelect={inspect}
@@ -168,22 +201,64 @@ export function BleBench() {
               onClose={() => setInspectedId(undefined)}
             />
           )}
-          {open && (
-            <GattExplorer
-              key={open.connection.connectionId}
-              connection={open.connection}
-              boardName={open.boardName}
-              log={gattLog.entries.filter((e) => e.connectionId === open.connection.connectionId)}
-              names={names}
-              scopeLabel={open.scopeLabel}
-              onClosed={() => setOpen(undefined)}
-              onClearLog={() => gattLog.clear(open.connection.connectionId)}
-            />
-          )}
           {usesSimulatedBench(ble.status) && <SimBench generation={generation} />}
+          <FaultsPanel />
           <HciTrace />
         </>
       )}
     </div>
+  );
+}
+
+/** Live link changes (`ble:link`) by connection: the cards follow the controller's events. */
+function useLinks(): Record<string, LinkInfo> {
+  const api = useApi();
+  const [links, setLinks] = useState<Record<string, LinkInfo>>({});
+  useEffect(
+    () =>
+      api.on('ble:link', ({ connectionId, link }) =>
+        setLinks((prev) => ({ ...prev, [connectionId]: link })),
+      ),
+    [api],
+  );
+  return links;
+}
+
+/** One connected board: its link card and GATT table, named in its own product's scope. */
+function ConnectedBoard({
+  open,
+  link,
+  log,
+  onClosed,
+  onClearLog,
+}: {
+  open: Open;
+  link: LinkInfo | undefined;
+  log: readonly GattLogEntry[];
+  onClosed: () => void;
+  onClearLog: () => void;
+}) {
+  const boardNames = useMemo(
+    () =>
+      Object.fromEntries(
+        open.connection.services.flatMap((s) =>
+          [s, ...s.characteristics].flatMap((a) => (a.name ? [[a.uuid, a.name]] : [])),
+        ),
+      ),
+    [open],
+  );
+  const names = useNames(open.scope, boardNames);
+  return (
+    <GattExplorer
+      connection={open.connection}
+      boardName={open.boardName}
+      address={open.address}
+      link={link}
+      log={log}
+      names={names}
+      scopeLabel={open.scopeLabel}
+      onClosed={onClosed}
+      onClearLog={onClearLog}
+    />
   );
 }

@@ -1,5 +1,6 @@
 // Provisioning: turn blank prototypes into devices of a trial product. Unfinished records come
 // first; then the product, profile and PSDI plan; then one board at a time or a whole batch.
+import { FaultsPanel } from '../../components/FaultsPanel';
 import { useCallback, useEffect, useState } from 'react';
 import type { TrialProduct } from '../../../core/platform/things/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -53,6 +54,7 @@ export function Provisioning() {
       {profiles.error !== undefined && (
         <LoadFailure error={profiles.error} onRetry={profiles.reload} />
       )}
+      <FaultsPanel />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 // board from the live scan, edit the set with the board's GATT table linting it, dry-run the
 // saved set or the draft as the platform's client would, and read the timeline and the result
 // events; every run stays in the audit log.
+import { FaultsPanel } from '../../components/FaultsPanel';
 import { useState } from 'react';
 import type { ScannedDevice } from '../../../core/app/contracts/ble';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -99,6 +100,7 @@ export function Scenarios() {
           );
         }}
       </TrialProductsGate>
+      <FaultsPanel />
     </div>
   );
 }

@@ -1,0 +1,108 @@
+// A connected board's link as the controller reports it (interval, latency, supervision timeout,
+// PHY, security, RSSI) and what a person may ask of it, with the Core Specification's ranges
+// (v5.3, Vol 4, Part E, 7.8.18 LE Connection Update, 7.8.49 LE Set PHY). Browser-safe (zod
+// only): the contract, the BLE process and the bench page share these definitions.
+import { z } from 'zod';
+
+export const PHYS = ['1M', '2M', 'coded'] as const;
+export type Phy = (typeof PHYS)[number];
+
+/** The PHY codes of LE PHY Update Complete and LE Read PHY (7.7.65.12). */
+export const PHY_CODE: Record<Phy, number> = { '1M': 0x01, '2M': 0x02, coded: 0x03 };
+
+export function phyOfCode(code: number): Phy | undefined {
+  return PHYS.find((p) => PHY_CODE[p] === code);
+}
+
+/**
+ * LE security mode 1 (Vol 3, Part C, 10.2.1): 1 no security, 2 encrypted after unauthenticated
+ * pairing (Just Works, all noble does), 3 authenticated, 4 authenticated LE Secure Connections.
+ */
+export const SECURITY_LEVELS = {
+  1: 'Level 1 · open',
+  2: 'Level 2 · encrypted (Just Works)',
+  3: 'Level 3 · encrypted, authenticated',
+  4: 'Level 4 · LE Secure Connections',
+} as const;
+
+export const linkInfoSchema = z.object({
+  /** The negotiated ATT MTU. */
+  mtu: z.number(),
+  intervalMs: z.number(),
+  /** Peripheral latency: connection events the board may skip. */
+  latency: z.number(),
+  supervisionTimeoutMs: z.number(),
+  txPhy: z.enum(PHYS),
+  rxPhy: z.enum(PHYS),
+  securityLevel: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+  /** dBm from the last Read RSSI; absent until one was read. */
+  rssi: z.number().optional(),
+});
+export type LinkInfo = z.infer<typeof linkInfoSchema>;
+
+/** Interval 7.5 ms to 4 s in steps of 1.25 ms (0x0006–0x0C80). */
+export const INTERVAL_MS = { min: 7.5, max: 4000, step: 1.25 } as const;
+/** Peripheral latency 0–499 events (0x0000–0x01F3). */
+export const LATENCY_MAX = 499;
+/** Supervision timeout 100 ms to 32 s in steps of 10 ms (0x000A–0x0C80). */
+export const SUPERVISION_TIMEOUT_MS = { min: 100, max: 32_000, step: 10 } as const;
+
+const interval = z
+  .number()
+  .min(INTERVAL_MS.min, `must be at least ${INTERVAL_MS.min} ms`)
+  .max(INTERVAL_MS.max, `must be at most ${INTERVAL_MS.max} ms`)
+  .refine((ms) => Number.isInteger(ms / INTERVAL_MS.step), 'must be a multiple of 1.25 ms');
+
+/**
+ * New connection parameters. The spec's own rule binds them together: the supervision timeout
+ * must be longer than (1 + latency) × the maximum interval × 2, or the board could be lost
+ * while it is allowed to sleep.
+ */
+export const connectionParametersSchema = z
+  .object({
+    minIntervalMs: interval,
+    maxIntervalMs: interval,
+    latency: z
+      .number()
+      .int('must be a whole number of events')
+      .min(0, 'must be 0 or more')
+      .max(LATENCY_MAX, `must be at most ${LATENCY_MAX}`),
+    supervisionTimeoutMs: z
+      .number()
+      .min(SUPERVISION_TIMEOUT_MS.min, `must be at least ${SUPERVISION_TIMEOUT_MS.min} ms`)
+      .max(SUPERVISION_TIMEOUT_MS.max, `must be at most ${SUPERVISION_TIMEOUT_MS.max} ms`)
+      .refine(
+        (ms) => Number.isInteger(ms / SUPERVISION_TIMEOUT_MS.step),
+        'must be a multiple of 10 ms',
+      ),
+  })
+  .check((ctx) => {
+    const p = ctx.value;
+    if (p.minIntervalMs > p.maxIntervalMs)
+      ctx.issues.push({
+        code: 'custom',
+        input: p.maxIntervalMs,
+        path: ['maxIntervalMs'],
+        message: `must be at least the minimum interval (${p.minIntervalMs} ms)`,
+      });
+    const floor = (1 + p.latency) * p.maxIntervalMs * 2;
+    if (p.supervisionTimeoutMs <= floor)
+      ctx.issues.push({
+        code: 'custom',
+        input: p.supervisionTimeoutMs,
+        path: ['supervisionTimeoutMs'],
+        message: `must be more than (1 + latency) × maximum interval × 2 = ${floor} ms`,
+      });
+  });
+export type ConnectionParameters = z.infer<typeof connectionParametersSchema>;
+
+/** The PHY asked for each way; the controller and the board settle on one they both have. */
+export const phyRequestSchema = z.object({ tx: z.enum(PHYS), rx: z.enum(PHYS) });
+export type PhyRequest = z.infer<typeof phyRequestSchema>;
+
+/** What can be asked of a link; each is one HCI procedure (or noble's SMP for `pair`). */
+export type LinkRequest =
+  | { kind: 'connectionParameters'; parameters: ConnectionParameters }
+  | { kind: 'phy'; phy: PhyRequest }
+  | { kind: 'pair' }
+  | { kind: 'rssi' };

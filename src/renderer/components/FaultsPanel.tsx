@@ -1,0 +1,244 @@
+// Every fault the simulated bench can put on a board, in one panel the BLE bench, Provisioning and
+// Scenarios pages share: a refused connection, the link dropped during a write, an ATT error of
+// your choice on a characteristic, a slow link, a refused pairing. It follows `sim:boards`, so a
+// fault set on one page (or through the contract) shows on the others without a Refresh; faults
+// persist with the bench (sim-bench-setup.json).
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type { SimBoard } from '../../core/app/contracts/ble';
+import { attErrorName, ATT_ERROR } from '../../core/ble/att/codes';
+import { formatUuid, uuidProblem } from '../../core/ble/port';
+import { useApi } from '../lib/api-context';
+import { messagesFor } from '../lib/errors';
+import { useAction } from '../lib/use-action';
+import { scanRestartKey, useBleStatus } from '../lib/use-ble-status';
+import { ErrorNotice } from './ErrorNotice';
+import { LoadFailure } from './LoadFailure';
+import { Panel } from './Panel';
+import { SelectField } from './SelectField';
+import { TextField } from './TextField';
+
+const ATT_CODES = [...Object.values(ATT_ERROR)].map((code) => ({
+  value: String(code),
+  label: `0x${code.toString(16).padStart(2, '0')} ${attErrorName(code)}`,
+}));
+
+/** The board's active faults in words, as the summary lists them. */
+export function faultWords(faults: SimBoard['faults']): string[] {
+  const words: string[] = [];
+  if (faults.refuseConnection) words.push('refuses connections');
+  if (faults.dropLinkDuringWrite)
+    words.push(
+      `drops the link during write ${faults.dropLinkAfterWrites + 1}` +
+        (faults.dropLinkCharacteristic
+          ? ` to ${formatUuid(faults.dropLinkCharacteristic)}`
+          : ' (any characteristic)'),
+    );
+  if (faults.refuseAccess)
+    words.push(
+      `answers ${faults.refuseAccess.operation}s` +
+        (faults.refuseAccess.characteristic
+          ? ` of ${formatUuid(faults.refuseAccess.characteristic)}`
+          : '') +
+        ` with ATT 0x${faults.refuseAccess.code.toString(16).padStart(2, '0')} ${attErrorName(faults.refuseAccess.code)}`,
+    );
+  if (faults.slowLinkFactor > 1) words.push(`slow link ×${faults.slowLinkFactor}`);
+  if (faults.refusePairing) words.push('refuses pairing');
+  return words;
+}
+
+/** The simulated boards, kept current by `sim:boards` and read again from each new BLE process. */
+function useSimBoards(generation: string) {
+  const api = useApi();
+  const [boards, setBoards] = useState<SimBoard[]>();
+  const [error, setError] = useState<unknown>();
+  const reload = useCallback(() => {
+    api.sim.listBoards({}).then(
+      (list) => {
+        setBoards(list);
+        setError(undefined);
+      },
+      (err: unknown) => setError(err),
+    );
+  }, [api]);
+  // Read again from each new BLE process (generation).
+  useEffect(reload, [reload, generation]);
+  useEffect(() => api.on('sim:boards', setBoards), [api]);
+  return { boards, error, reload };
+}
+
+export function FaultsPanel() {
+  const ble = useBleStatus();
+  const generation = scanRestartKey(ble.status);
+  if (ble.status?.mode !== 'simulated') return null;
+  return <Faults generation={generation} />;
+}
+
+function Faults({ generation }: { generation: string }) {
+  const { boards, error, reload } = useSimBoards(generation);
+  const [chosenId, setChosenId] = useState<string>();
+  const list = boards ?? [];
+  const board = list.find((b) => b.id === chosenId) ?? list[0];
+  const faulty = list.filter((b) => faultWords(b.faults).length > 0);
+
+  return (
+    <Panel
+      title="Simulated faults"
+      testId="faults-panel"
+      actions={
+        <span className="muted" data-testid="faults-count">
+          {faulty.length} of {list.length} board{list.length === 1 ? '' : 's'} with faults
+        </span>
+      }
+    >
+      {error !== undefined && <LoadFailure error={error} onRetry={reload} />}
+      {faulty.length > 0 && (
+        <ul className="faults-summary" aria-label="Active faults">
+          {faulty.map((b) => (
+            <li key={b.id} data-testid="active-fault" data-board-id={b.id}>
+              <strong>{b.name}</strong> {faultWords(b.faults).join('; ')}
+            </li>
+          ))}
+        </ul>
+      )}
+      {board ? (
+        <>
+          <SelectField
+            label="Board"
+            value={board.id}
+            options={list.map((b) => ({ value: b.id, label: `${b.name} · ${b.address}` }))}
+            onChange={setChosenId}
+          />
+          {/* A fresh form whenever the board's faults change, from here or elsewhere. */}
+          <FaultForm key={`${board.id}:${JSON.stringify(board.faults)}`} board={board} />
+        </>
+      ) : (
+        <p className="note empty">No boards on the simulated bench.</p>
+      )}
+    </Panel>
+  );
+}
+
+function FaultForm({ board }: { board: SimBoard }) {
+  const api = useApi();
+  const save = useAction<SimBoard>();
+  const f = board.faults;
+  const [refuseConnection, setRefuseConnection] = useState(f.refuseConnection);
+  const [drop, setDrop] = useState(f.dropLinkDuringWrite);
+  const [dropAfter, setDropAfter] = useState(String(f.dropLinkAfterWrites));
+  const [dropOn, setDropOn] = useState(f.dropLinkCharacteristic ?? '');
+  const [attOperation, setAttOperation] = useState(f.refuseAccess?.operation ?? '');
+  const [attOn, setAttOn] = useState(f.refuseAccess?.characteristic ?? '');
+  const [attCode, setAttCode] = useState(
+    String(f.refuseAccess?.code ?? ATT_ERROR.writeNotPermitted),
+  );
+  const [slow, setSlow] = useState(String(f.slowLinkFactor));
+  const [refusePairing, setRefusePairing] = useState(f.refusePairing);
+
+  function apply(event: FormEvent) {
+    event.preventDefault();
+    void save.run(() =>
+      api.sim.setFaults({
+        boardId: board.id,
+        refuseConnection,
+        dropLinkDuringWrite: drop,
+        dropLinkAfterWrites: Number(dropAfter),
+        dropLinkCharacteristic: dropOn.trim() === '' ? null : dropOn.trim(),
+        slowLinkFactor: Number(slow),
+        refusePairing,
+        refuseAccess:
+          attOperation === ''
+            ? null
+            : {
+                operation: attOperation as 'read' | 'write',
+                characteristic: attOn.trim() === '' ? undefined : attOn.trim(),
+                code: Number(attCode),
+              },
+      }),
+    );
+  }
+
+  const check = (label: string, checked: boolean, set: (v: boolean) => void) => (
+    <label className="faults-check">
+      <input type="checkbox" checked={checked} onChange={(e) => set(e.target.checked)} />
+      {label}
+    </label>
+  );
+  const uuidHint = (text: string) =>
+    text.trim() === '' ? 'Empty: any characteristic' : uuidProblem(text.trim());
+
+  return (
+    <form className="faults-form" aria-label={`Faults of ${board.name}`} onSubmit={apply}>
+      <div className="faults-row">
+        {check('Refuse connection', refuseConnection, setRefuseConnection)}
+        {check('Refuse pairing', refusePairing, setRefusePairing)}
+        <TextField
+          label="Slow link ×"
+          className="faults-number"
+          inputMode="decimal"
+          value={slow}
+          onChange={setSlow}
+          messages={messagesFor(save.error, 'slowLinkFactor')}
+        />
+      </div>
+      <div className="faults-row">
+        {check('Drop the link during a write', drop, setDrop)}
+        <TextField
+          label="Writes let through first"
+          className="faults-number"
+          inputMode="numeric"
+          value={dropAfter}
+          onChange={setDropAfter}
+          messages={messagesFor(save.error, 'dropLinkAfterWrites')}
+        />
+        <TextField
+          label="Write to (characteristic UUID)"
+          className="faults-uuid"
+          mono
+          value={dropOn}
+          onChange={setDropOn}
+          hint={uuidHint(dropOn)}
+          messages={messagesFor(save.error, 'dropLinkCharacteristic')}
+        />
+      </div>
+      <div className="faults-row">
+        <SelectField
+          label="ATT error on"
+          value={attOperation}
+          options={[
+            { value: '', label: 'No ATT error' },
+            { value: 'read', label: 'reads' },
+            { value: 'write', label: 'writes' },
+          ]}
+          onChange={setAttOperation}
+        />
+        <TextField
+          label="of (characteristic UUID)"
+          className="faults-uuid"
+          mono
+          value={attOn}
+          onChange={setAttOn}
+          hint={uuidHint(attOn)}
+          messages={messagesFor(save.error, 'refuseAccess.characteristic')}
+        />
+        <SelectField
+          label="ATT error code"
+          value={attCode}
+          options={ATT_CODES}
+          onChange={setAttCode}
+        />
+        <button type="submit" disabled={save.busy}>
+          Apply faults
+        </button>
+      </div>
+      <ErrorNotice
+        error={save.error}
+        shownFields={[
+          'slowLinkFactor',
+          'dropLinkAfterWrites',
+          'dropLinkCharacteristic',
+          'refuseAccess.characteristic',
+        ]}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,181 @@
+// A connected board's link, as nRF Connect for Desktop shows it: address, state, MTU, connection
+// interval, latency, supervision timeout, PHY, security level and a live RSSI, with the requests
+// that change them (connection parameters, PHY, pairing). Each request is one HCI procedure in
+// the BLE process; the values shown are the controller's events, not what was asked.
+import { useEffect, useState, type FormEvent } from 'react';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { TextField } from '../../components/TextField';
+import { SelectField } from '../../components/SelectField';
+import { useApi } from '../../lib/api-context';
+import { messagesFor } from '../../lib/errors';
+import { useAction } from '../../lib/use-action';
+import { PHYS, SECURITY_LEVELS, type LinkInfo, type Phy } from '../../../core/ble/link-parameters';
+
+/** How often the card reads the RSSI (Read RSSI, one HCI command each) while connected. */
+const RSSI_EVERY_MS = 2_000;
+
+interface LinkCardProps {
+  connectionId: string;
+  address: string;
+  link: LinkInfo | undefined;
+  lost: boolean;
+}
+
+const PHY_LABELS: Record<Phy, string> = { '1M': 'LE 1M', '2M': 'LE 2M', coded: 'LE Coded' };
+
+export function LinkCard({ connectionId, address, link, lost }: LinkCardProps) {
+  const api = useApi();
+  const request = useAction<LinkInfo>();
+  const [parameters, setParameters] = useState({
+    minIntervalMs: '30',
+    maxIntervalMs: '50',
+    latency: '0',
+    supervisionTimeoutMs: '4000',
+  });
+  const [phy, setPhy] = useState<Phy>('2M');
+  const controls = link !== undefined && !lost;
+
+  useEffect(() => {
+    if (!controls) return;
+    const timer = setInterval(
+      () => void api.ble.readRssi({ connectionId }).catch(() => undefined),
+      RSSI_EVERY_MS,
+    );
+    void api.ble.readRssi({ connectionId }).catch(() => undefined);
+    return () => clearInterval(timer);
+  }, [api, connectionId, controls]);
+
+  function update(event: FormEvent) {
+    event.preventDefault();
+    void request.run(() =>
+      api.ble.updateConnection({
+        connectionId,
+        parameters: {
+          minIntervalMs: Number(parameters.minIntervalMs),
+          maxIntervalMs: Number(parameters.maxIntervalMs),
+          latency: Number(parameters.latency),
+          supervisionTimeoutMs: Number(parameters.supervisionTimeoutMs),
+        },
+      }),
+    );
+  }
+
+  const field = (name: keyof typeof parameters, label: string) => (
+    <TextField
+      label={label}
+      className="ble-link-number"
+      inputMode="decimal"
+      value={parameters[name]}
+      onChange={(value) => setParameters((p) => ({ ...p, [name]: value }))}
+      messages={messagesFor(request.error, `parameters.${name}`)}
+    />
+  );
+
+  return (
+    <div className="ble-link" data-testid="link-card">
+      <dl className="ble-link-facts">
+        <Fact label="State" testId="link-state">
+          <span className={lost ? 'bad' : 'good'}>{lost ? 'Disconnected' : 'Connected'}</span>
+        </Fact>
+        <Fact label="Address" testId="link-address">
+          <span className="mono">{address}</span>
+        </Fact>
+        {link ? (
+          <>
+            <Fact label="MTU" testId="link-mtu">
+              {link.mtu}
+            </Fact>
+            <Fact label="Interval" testId="link-interval">
+              {link.intervalMs} ms
+            </Fact>
+            <Fact label="Latency" testId="link-latency">
+              {link.latency}
+            </Fact>
+            <Fact label="Timeout" testId="link-timeout">
+              {link.supervisionTimeoutMs} ms
+            </Fact>
+            <Fact label="PHY" testId="link-phy">
+              {link.txPhy === link.rxPhy
+                ? PHY_LABELS[link.txPhy]
+                : `TX ${PHY_LABELS[link.txPhy]} · RX ${PHY_LABELS[link.rxPhy]}`}
+            </Fact>
+            <Fact label="Security" testId="link-security">
+              {SECURITY_LEVELS[link.securityLevel]}
+            </Fact>
+            <Fact label="RSSI" testId="link-rssi">
+              {link.rssi === undefined ? '…' : `${link.rssi} dBm`}
+            </Fact>
+          </>
+        ) : (
+          <p className="note small">
+            This adapter does not show the link&apos;s parameters (no HCI access).
+          </p>
+        )}
+      </dl>
+      {controls && (
+        <div className="ble-link-controls">
+          <form className="inline-form" aria-label="Connection parameters" onSubmit={update}>
+            {field('minIntervalMs', 'Min interval (ms)')}
+            {field('maxIntervalMs', 'Max interval (ms)')}
+            {field('latency', 'Latency (events)')}
+            {field('supervisionTimeoutMs', 'Timeout (ms)')}
+            <button type="submit" disabled={request.busy}>
+              Update parameters
+            </button>
+          </form>
+          <form
+            className="inline-form"
+            aria-label="PHY"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void request.run(() => api.ble.setPhy({ connectionId, phy: { tx: phy, rx: phy } }));
+            }}
+          >
+            <SelectField
+              label="PHY"
+              value={phy}
+              options={PHYS.map((p) => ({ value: p, label: PHY_LABELS[p] }))}
+              onChange={(value) => setPhy(value as Phy)}
+            />
+            <button type="submit" disabled={request.busy}>
+              Set PHY
+            </button>
+            <button
+              type="button"
+              disabled={request.busy || link.securityLevel > 1}
+              onClick={() => void request.run(() => api.ble.pair({ connectionId }))}
+            >
+              {link.securityLevel > 1 ? 'Paired' : 'Pair'}
+            </button>
+          </form>
+        </div>
+      )}
+      <ErrorNotice
+        error={request.error}
+        shownFields={[
+          'parameters.minIntervalMs',
+          'parameters.maxIntervalMs',
+          'parameters.latency',
+          'parameters.supervisionTimeoutMs',
+        ]}
+      />
+    </div>
+  );
+}
+
+function Fact({
+  label,
+  testId,
+  children,
+}: {
+  label: string;
+  testId: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="ble-link-fact">
+      <dt>{label}</dt>
+      <dd data-testid={testId}>{children}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+// A connected board is a card in view, at both window sizes: Connect brings its link card and
+// GATT table into view and the row says Connected; the card shows the controller's numbers and
+// follows the requests (connection parameters, PHY, pairing); a bad request names its field;
+// several connected boards are several cards.
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+
+const bench = useBench();
+
+/** Whether the box is inside the window, top to bottom and left to right. */
+async function inView(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const size = page.viewportSize();
+  if (!box || !size) return false;
+  return (
+    box.y >= 0 && box.y + box.height <= size.height && box.x >= 0 && box.x + box.width <= size.width
+  );
+}
+
+describe.each(WINDOW_SIZES)('the link card at $width×$height', (size) => {
+  it('connects, shows the link in view, and changes it through the controller', async () => {
+    const { page, pageErrors } = bench();
+    await page.setViewportSize(size);
+    await page
+      .getByRole('navigation', { name: 'Areas' })
+      .getByRole('button', { name: 'BLE bench', exact: true })
+      .click();
+    const scan = page.getByTestId('ble-scan');
+    const row = scan.locator('[data-testid="scan-row"][data-name="DB Sensor"]');
+    await row.getByRole('button', { name: 'Connect DB Sensor' }).click();
+
+    const board = page.locator('[data-testid="gatt-explorer"]', { hasText: 'DB Sensor' });
+    const card = board.getByTestId('link-card');
+    await expectText(card.getByTestId('link-state'), 'Connected');
+    await expectText(row.getByTestId('row-status'), 'Connected');
+    expect(await row.getByRole('button', { name: 'Disconnect DB Sensor' }).count()).toBe(1);
+    // The card and the first characteristic of its GATT table are in the window, unscrolled.
+    await expect.poll(() => inView(page, card)).toBe(true);
+    await expect.poll(() => inView(page, board.getByTestId('characteristic').first())).toBe(true);
+    await expectText(card.getByTestId('link-interval'), '15 ms');
+    await expectText(card.getByTestId('link-timeout'), '420 ms');
+    await expectText(card.getByTestId('link-mtu'), '185');
+    await expectText(card.getByTestId('link-phy'), 'LE 1M');
+    await expectText(card.getByTestId('link-security'), 'Level 1');
+    await expect.poll(() => card.getByTestId('link-rssi').innerText()).toMatch(/^-\d+ dBm$/);
+    await shoot(page, 'link-card-connected');
+
+    // A timeout the spec forbids is refused at its field, before anything is sent.
+    const parameters = card.getByRole('form', { name: 'Connection parameters' });
+    await parameters.getByLabel('Max interval (ms)').fill('100');
+    await parameters.getByLabel('Timeout (ms)').fill('150');
+    await parameters.getByRole('button', { name: 'Update parameters' }).click();
+    await expectText(parameters, 'more than (1 + latency) × maximum interval × 2 = 200 ms');
+    await parameters.getByLabel('Max interval (ms)').fill('50');
+    await parameters.getByLabel('Timeout (ms)').fill('4000');
+    await parameters.getByRole('button', { name: 'Update parameters' }).click();
+    await expectText(card.getByTestId('link-interval'), '30 ms');
+    await expectText(card.getByTestId('link-timeout'), '4000 ms');
+
+    const phy = card.getByRole('form', { name: 'PHY' });
+    await phy.getByLabel('PHY').selectOption('2M');
+    await phy.getByRole('button', { name: 'Set PHY' }).click();
+    await expectText(card.getByTestId('link-phy'), 'LE 2M');
+    await phy.getByRole('button', { name: 'Pair' }).click();
+    await expectText(card.getByTestId('link-security'), 'Level 2');
+    // The log says what was asked and what the link became.
+    await expectText(board.getByRole('table', { name: 'GATT log entries' }), 'asked for a PHY');
+    expect(await inView(page, card)).toBe(true);
+    await shoot(page, 'link-card-changed');
+
+    // A second board is a second card.
+    const starter = scan.locator('[data-testid="scan-row"][data-name="DB Starter"]');
+    await starter.getByRole('button', { name: 'Connect DB Starter' }).click();
+    const second = page.locator('[data-testid="gatt-explorer"]', { hasText: 'DB Starter' });
+    await expectText(second.getByTestId('link-state'), 'Connected');
+    expect(await page.getByTestId('link-card').count()).toBe(2);
+    await expect.poll(() => inView(page, second.getByTestId('link-card'))).toBe(true);
+    await shoot(page, 'link-card-two-boards');
+
+    await starter.getByRole('button', { name: 'Disconnect DB Starter' }).click();
+    await second.waitFor({ state: 'detached' });
+    await row.getByRole('button', { name: 'Disconnect DB Sensor' }).click();
+    await board.waitFor({ state: 'detached' });
+    await row.getByRole('button', { name: 'Connect DB Sensor' }).waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+});
