@@ -175,7 +175,7 @@ describe('screenshot', () => {
     );
     await expectText(
       page.locator('[data-testid="workflow-step"][data-step="dry-run"]'),
-      'Last dry run',
+      'Dry runs of',
     );
     await capture(page, 'start.png', 'start.png');
   });
