@@ -45,9 +45,12 @@ export function useReveal(initiallyRevealed = false) {
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     if (attempt === 0) return;
-    const first = document.getElementById(id)?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    // The first invalid input, or a problem of a whole part of the form (it has no input).
+    const first = document
+      .getElementById(id)
+      ?.querySelector<HTMLElement>('[aria-invalid="true"], .field-error');
     first?.scrollIntoView({ block: 'center' });
-    first?.focus();
+    if (first?.matches('[aria-invalid="true"]')) first.focus();
   }, [attempt, id]);
   const reveal = useCallback(() => {
     setRevealed(true);
