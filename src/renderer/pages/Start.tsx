@@ -66,8 +66,8 @@ export function Start() {
       // The chosen product's runs, or the newest run's product's: the saved set's last run and
       // the draft's last run are told apart, as they test different sets.
       const newestOf = async (productId?: string) =>
-      (await api.scenarios.listRuns({ limit: 1, productId })).items[0];
-    const newest = (selectedId && (await newestOf(selectedId))) || (await newestOf());
+        (await api.scenarios.listRuns({ limit: 1, productId })).items[0];
+      const newest = (selectedId && (await newestOf(selectedId))) || (await newestOf());
       if (!newest) return { text: 'No dry run yet', done: false };
       const { items } = await api.scenarios.listRuns({ productId: newest.productId, limit: 200 });
       const savedRun = items.find((r) => r.setSource === 'saved');
