@@ -1,20 +1,23 @@
 // The shell: areas on the left, the environment switcher above them, the chosen page, and
-// the status bar. Pages are keyed by the active environment so switching reloads their data.
-import { Fragment, useCallback, useState } from 'react';
+// the status bar. Pages are keyed by the active environment so switching reloads their data;
+// the page and the chosen product live in the URL (lib/navigation.ts).
+import { Fragment, useCallback } from 'react';
 import { EnvironmentSwitcher } from './components/EnvironmentSwitcher';
 import { LoadFailure } from './components/LoadFailure';
 import { Sidebar } from './components/Sidebar';
 import { StatusBar } from './components/StatusBar';
-import { NavigateContext } from './lib/navigation';
+import { RouteContext, useHashRoute } from './lib/navigation';
 import { useActivityFeed } from './lib/use-activity';
 import { useLoad } from './lib/use-load';
 import { PAGE_GROUPS, START_PAGE } from './pages';
 import { Settings } from './pages/Settings';
 
 const PAGES = new Map(PAGE_GROUPS.flatMap((g) => g.pages).map((p) => [p.id, p]));
+const isPage = (id: string) => PAGES.has(id);
 
 export function App() {
-  const [page, setPage] = useState(START_PAGE);
+  const routing = useHashRoute(START_PAGE, isPage);
+  const { page } = routing.route;
   const environments = useLoad((api) => api.settings.listEnvironments({}), []);
   const status = useLoad((api) => api.app.getStatus({}), []);
   const feed = useActivityFeed();
@@ -29,7 +32,7 @@ export function App() {
   }, [reloadEnvironments, reloadStatus]);
 
   return (
-    <NavigateContext value={setPage}>
+    <RouteContext value={routing}>
       <div className="shell">
         <aside className="sidebar">
           <div className="brand">DeviceBench</div>
@@ -38,7 +41,7 @@ export function App() {
             environments={environments.value?.environments ?? []}
             onSwitched={environmentsChanged}
           />
-          <Sidebar page={page} onNavigate={setPage} />
+          <Sidebar page={page} onNavigate={routing.navigate} />
         </aside>
         <main className="content">
           {environments.error !== undefined && !environments.value ? (
@@ -65,6 +68,6 @@ export function App() {
           lastRequest={feed.last}
         />
       </div>
-    </NavigateContext>
+    </RouteContext>
   );
 }

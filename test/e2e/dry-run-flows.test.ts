@@ -80,6 +80,10 @@ describe('dry runs that end and say why', () => {
       // Accept the offer, for 2 s: the run ends at its deadline and says so.
       await warning.getByLabel('Seconds to run instead').fill('2');
       await warning.getByRole('button', { name: 'Run for 2 s instead' }).click();
+      // Asked first, in the page's own dialog: nothing starts until the user says so.
+      const dialog = page.getByRole('dialog', { name: 'Run for 2 s instead?' });
+      expect(await page.getByTestId('run-view').count()).toBe(0);
+      await dialog.getByRole('button', { name: 'Start a 2 s dry run' }).click();
       const view = page.getByTestId('run-view');
       await expectText(view.getByTestId('run-state'), 'finished (stopped after 2 s as asked)');
       await expect.poll(() => panel.getByTestId('run-infeasible').count()).toBe(0);

@@ -100,3 +100,43 @@ export function useBench(options: BenchOptions = {}): () => Bench {
 export async function expectText(locator: Locator, expected: string): Promise<void> {
   await expect.poll(() => locator.innerText(), { timeout: 10_000 }).toContain(expected);
 }
+
+/**
+ * Runs in the page (as plain JS: the tests' TypeScript has no DOM types): the page scrolling
+ * sideways, a box scrolling sideways, or visible text (an input's value included) wider than
+ * its box and hidden with neither an ellipsis nor the full text in a title.
+ */
+const CLIPPED_TEXT = `(() => {
+  const found = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth)
+    found.push('the page scrolls sideways (' + root.scrollWidth + ' > ' + root.clientWidth + ')');
+  const name = (el) => el.tagName.toLowerCase() + '.' + [...el.classList].join('.') + ' "' +
+    String(el.value ?? el.textContent ?? '').trim().slice(0, 60) + '"';
+  for (const el of document.querySelectorAll('main *, aside *')) {
+    if (el.closest('.offscreen, [aria-hidden="true"]')) continue;
+    const rect = el.getBoundingClientRect();
+    if (rect.width === 0 || rect.height === 0) continue;
+    if (el.scrollWidth <= el.clientWidth + 1) continue;
+    const style = getComputedStyle(el);
+    if (el.matches('input:not([type=checkbox]):not([type=radio]):not([type=file])')) {
+      if (document.activeElement !== el) found.push('value cut: ' + name(el));
+      continue;
+    }
+    if (el.matches('select, textarea')) continue;
+    if (style.overflowX === 'auto' || style.overflowX === 'scroll') {
+      found.push('scrolls sideways: ' + name(el));
+      continue;
+    }
+    const ownText = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    const hides = style.overflowX === 'hidden' || style.overflowX === 'clip';
+    if (ownText && hides && style.textOverflow !== 'ellipsis' && !el.title)
+      found.push('text cut: ' + name(el));
+  }
+  return found;
+})()`;
+
+/** What a person would see cut at the current window size; an empty list is a page that fits. */
+export function clippedText(page: Page): Promise<string[]> {
+  return page.evaluate(CLIPPED_TEXT) as Promise<string[]>;
+}

@@ -314,13 +314,19 @@ describe('layout', () => {
     await setEditor.getByRole('tab', { name: 'Form' }).click();
     await setEditor.getByRole('button', { name: 'Save', exact: true }).click();
     await expectText(setEditor.getByTestId('scenario-revision'), 'Revision 1');
+    // The saved revision's own dry run: Scenarios opens on the product chosen here.
+    await nav(page, 'Scenarios').click();
+    await panel.getByRole('radio', { name: 'Saved set (revision 1)' }).check();
+    await boardSelect.selectOption((await sensor.getAttribute('value')) ?? '');
+    await panel.getByRole('button', { name: 'Start dry run' }).click();
+    await expectText(page.getByTestId('run-view').getByTestId('run-state'), 'finished');
 
     await nav(page, 'Start').click();
     const state = (step: string) =>
       page.locator(`[data-testid="workflow-step"][data-step="${step}"]`);
     await expectText(state('product'), '3 trial products');
     await expectText(state('provision'), '1 board verified');
-    await expectText(state('dry-run'), 'Last dry run SUCCESS');
+    await expectText(state('dry-run'), 'Saved set rev 1: SUCCESS');
     await expectText(state('dry-run'), 'on DB Sensor');
     await expectText(state('upload'), 'Scenario set saved rev 1');
     await expectText(state('upload'), JAPANESE_NAME);

@@ -162,7 +162,8 @@ describe('screenshot', () => {
     await expectText(result.getByTestId('record-history'), 'attempt 2 after link lost');
     // The plan shows the next PSDI after the verified board.
     await expectText(plan.getByTestId('psdi-preview'), 'DOOR-000002');
-    await plan.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    // The list, the provisioned board's row kept in place, and the steps and history under it.
+    await page.getByTestId('prov-scan').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await capture(page, 'provisioning.png', 'provisioning.png');
   });
 
@@ -175,7 +176,7 @@ describe('screenshot', () => {
     );
     await expectText(
       page.locator('[data-testid="workflow-step"][data-step="dry-run"]'),
-      'Last dry run',
+      'Dry runs of',
     );
     await capture(page, 'start.png', 'start.png');
   });

@@ -13,6 +13,8 @@ interface ConfirmDialogProps {
   /** The confirmed call; the dialog shows it as busy until it settles. */
   onConfirm: () => Promise<void>;
   onCancel: () => void;
+  /** A confirmation of something that destroys nothing (e.g. starting a run) is not red. */
+  tone?: 'danger' | 'primary';
 }
 
 export function ConfirmDialog({
@@ -21,6 +23,7 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   onCancel,
+  tone = 'danger',
 }: ConfirmDialogProps) {
   const { busy, error, run } = useAction<void>();
   return (
@@ -36,7 +39,7 @@ export function ConfirmDialog({
           </button>
           <button
             type="button"
-            className="danger"
+            className={tone}
             disabled={busy}
             onClick={() => void run(onConfirm)}
           >

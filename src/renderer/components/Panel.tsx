@@ -7,13 +7,15 @@ interface PanelProps {
   /** Shown in the header after the title. */
   actions?: ReactNode;
   testId?: string;
+  /** For a link inside the app that scrolls to this section. */
+  id?: string;
   children: ReactNode;
 }
 
-export function Panel({ title, actions, testId, children }: PanelProps) {
+export function Panel({ title, actions, testId, id, children }: PanelProps) {
   const titleId = useId();
   return (
-    <section className="panel" aria-labelledby={titleId} data-testid={testId}>
+    <section className="panel" id={id} aria-labelledby={titleId} data-testid={testId}>
       <header className="panel-header">
         <h2 id={titleId}>{title}</h2>
         {actions}

@@ -1,6 +1,8 @@
 // The live scan list: filters (a product's service UUID, name, minimum RSSI), a stable sort,
 // one memoised row per board with its RSSI sparkline, and only the first rows drawn until the
-// user asks for all, so a tray of 500 boards stays smooth.
+// user asks for all, so a tray of 500 boards stays smooth. Rows never move under the pointer: a
+// board that stops matching the filters (a provisioned board advertises its product's service,
+// no longer the blank one) keeps its row, faded, until the filters or the sort change.
 import { Fragment, memo, useDeferredValue, useId, useMemo, useState, type ReactNode } from 'react';
 import type { ScannedDevice } from '../../core/app/contracts/ble';
 import { normalizeUuid, uuidProblem } from '../../core/ble/port';
@@ -100,14 +102,28 @@ export function ScanView({
   const filter = useDeferredValue(
     useMemo(() => ({ serviceUuid, name, minRssi }), [serviceUuid, name, minRssi]),
   );
-  const rows = useMemo(
-    () =>
-      sortEntries(
-        [...entries.values()].filter((e) => matches(e, filter)),
-        sort,
-      ),
-    [entries, filter, sort],
-  );
+  // The rows listed under these filters and this sort, so one that stops matching keeps its place.
+  const [listed, setListed] = useState<{ filter: typeof filter; sort: SortKey; ids: string[] }>();
+  const { rows, left } = useMemo(() => {
+    const same = listed?.filter === filter && listed.sort === sort;
+    const before = new Set(same ? listed.ids : []);
+    const left = new Set<string>();
+    const kept = [...entries.values()].filter((e) => {
+      if (matches(e, filter)) return true;
+      if (!before.has(e.device.id)) return false;
+      left.add(e.device.id);
+      return true;
+    });
+    return { rows: sortEntries(kept, sort), left };
+  }, [entries, filter, sort, listed]);
+  const ids = rows.map((e) => e.device.id);
+  if (
+    listed?.filter !== filter ||
+    listed.sort !== sort ||
+    listed.ids.length !== ids.length ||
+    listed.ids.some((id, i) => id !== ids[i])
+  )
+    setListed({ filter, sort, ids });
   const labels = useMemo(
     () => new Map(uuidChoices.map((c) => [key(c.uuid), c.label])),
     [uuidChoices],
@@ -123,7 +139,7 @@ export function ScanView({
         <>
           <span className="muted" data-testid="scan-count" aria-live="polite">
             {scan.scanning ? 'Scanning' : 'Not scanning'} · {scan.entries.size} heard ·{' '}
-            {rows.length} shown
+            {rows.length - left.size} shown
           </span>
           {headerActions}
           <button type="button" className="link" onClick={scan.clear}>
@@ -197,6 +213,7 @@ export function ScanView({
                       .filter(Boolean)
                       .join(', ')}
                     stale={now - entry.device.lastSeen > STALE_MS}
+                    left={left.has(entry.device.id)}
                     actionLabel={action?.label}
                     onAction={action?.run}
                     active={action?.active?.ids.has(entry.device.id) ? action.active : undefined}
@@ -227,6 +244,8 @@ interface ScanRowProps {
   entry: ScanEntry;
   serviceLabels: string;
   stale: boolean;
+  /** No longer matches the filters: kept in place, faded, its action off. */
+  left: boolean;
   actionLabel?: string;
   onAction?: (device: ScannedDevice) => void;
   actionBusy: boolean;
@@ -240,6 +259,7 @@ const ScanRow = memo(function ScanRow({
   entry,
   serviceLabels,
   stale,
+  left,
   actionLabel,
   onAction,
   actionBusy,
@@ -255,8 +275,11 @@ const ScanRow = memo(function ScanRow({
       data-testid="scan-row"
       data-device-id={device.id}
       data-name={device.localName ?? ''}
+      data-left={left || undefined}
+      title={left ? 'No longer matches the filters; kept in place until they change' : undefined}
       className={
-        [stale && 'ble-stale', selected && 'selected'].filter(Boolean).join(' ') || undefined
+        [(stale || left) && 'ble-stale', selected && 'selected'].filter(Boolean).join(' ') ||
+        undefined
       }
       aria-selected={onSelect ? selected : undefined}
     >
@@ -277,7 +300,11 @@ const ScanRow = memo(function ScanRow({
       </td>
       <td className="mono">{device.address}</td>
       <td>
-        {serviceLabels && <div className="ble-service-label">{serviceLabels}</div>}
+        {serviceLabels && (
+          <div className="ble-service-label" title={serviceLabels}>
+            {serviceLabels}
+          </div>
+        )}
         <div className="ble-uuids mono">{device.serviceUuids.map(shownUuid).join(' ')}</div>
       </td>
       <td className="ble-rssi">
@@ -304,8 +331,14 @@ const ScanRow = memo(function ScanRow({
           <button
             type="button"
             aria-label={`${actionLabel} ${name}`}
-            disabled={actionDisabled || actionBusy || !device.connectable}
-            title={device.connectable ? undefined : 'This board does not accept connections'}
+            disabled={actionDisabled || actionBusy || left || !device.connectable}
+            title={
+              left
+                ? 'No longer matches the filters'
+                : device.connectable
+                  ? undefined
+                  : 'This board does not accept connections'
+            }
             onClick={() => onAction(device)}
           >
             {actionBusy ? 'Working…' : actionLabel}

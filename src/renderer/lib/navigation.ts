@@ -1,9 +1,77 @@
-// Lets a page send the user to another page (a "Create a product first" link), without
-// threading the shell's page state through every component.
-import { createContext, useContext } from 'react';
+// Where the user is: the page and the product they work on, kept in the URL's hash
+// (`#/scenarios?product=3000000001`) so a reload keeps both, Back and Forward move between pages,
+// and the same URL works from Electron's file:// and from the bench server (docs/decisions.md,
+// "Navigation"). The product is one selection shared by every page.
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 
-export const NavigateContext = createContext<(page: string) => void>(() => {});
+export interface Route {
+  page: string;
+  /** The product chosen on any page; a page showing products starts on it. */
+  productId?: string;
+}
 
+export function parseRoute(hash: string, fallbackPage: string): Route {
+  const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
+  const page = decodeURIComponent(path) || fallbackPage;
+  const productId = new URLSearchParams(query).get('product') || undefined;
+  return productId ? { page, productId } : { page };
+}
+
+export function routeHash(route: Route): string {
+  const query = route.productId ? `?product=${encodeURIComponent(route.productId)}` : '';
+  return `#/${encodeURIComponent(route.page)}${query}`;
+}
+
+/**
+ * The shell's route, read from and written to `location.hash`. Going to a page adds a history
+ * entry; choosing a product replaces the current one, so Back returns to the previous page.
+ */
+export function useHashRoute(fallbackPage: string, knownPage: (page: string) => boolean) {
+  const read = useCallback((): Route => {
+    const route = parseRoute(window.location.hash, fallbackPage);
+    return knownPage(route.page) ? route : { ...route, page: fallbackPage };
+  }, [fallbackPage, knownPage]);
+  const [route, setRoute] = useState(read);
+  useEffect(() => {
+    const changed = () => setRoute(read());
+    window.addEventListener('hashchange', changed);
+    return () => window.removeEventListener('hashchange', changed);
+  }, [read]);
+  const navigate = useCallback((page: string) => {
+    setRoute((current) => {
+      const next = { ...current, page };
+      if (routeHash(next) !== window.location.hash) window.location.hash = routeHash(next);
+      return next;
+    });
+  }, []);
+  const selectProduct = useCallback((productId: string | undefined) => {
+    setRoute((current) => {
+      const next = productId ? { ...current, productId } : { page: current.page };
+      window.history.replaceState(window.history.state, '', routeHash(next));
+      return next;
+    });
+  }, []);
+  return useMemo(() => ({ route, navigate, selectProduct }), [route, navigate, selectProduct]);
+}
+
+export type RouteState = ReturnType<typeof useHashRoute>;
+
+export const RouteContext = createContext<RouteState>({
+  route: { page: '' },
+  navigate: () => {},
+  selectProduct: () => {},
+});
+
+/** Lets a page send the user to another page (a "Create a product first" link). */
 export function useNavigate(): (page: string) => void {
-  return useContext(NavigateContext);
+  return useContext(RouteContext).navigate;
+}
+
+/** The product chosen on any page, and how to choose another. */
+export function useSelectedProduct(): [
+  string | undefined,
+  (productId: string | undefined) => void,
+] {
+  const { route, selectProduct } = useContext(RouteContext);
+  return [route.productId, selectProduct];
 }

@@ -36,17 +36,21 @@ export function useShownAfterLeaving<E extends HTMLElement>(
 /**
  * A form's save attempt: `reveal()` shows every field's problems (wrap the form in
  * `<FieldsRevealed value={revealed}>`) and then focuses and scrolls to the first field marked
- * invalid inside the element with the returned `id`.
+ * invalid inside the element with the returned `id`. A form that opens on values the user did not
+ * just type (a restored draft, a loaded one) starts revealed: its problems are not news.
  */
-export function useReveal() {
+export function useReveal(initiallyRevealed = false) {
   const id = useId();
-  const [revealed, setRevealed] = useState(false);
+  const [revealed, setRevealed] = useState(initiallyRevealed);
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     if (attempt === 0) return;
-    const first = document.getElementById(id)?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    // The first invalid input, or a problem of a whole part of the form (it has no input).
+    const first = document
+      .getElementById(id)
+      ?.querySelector<HTMLElement>('[aria-invalid="true"], .field-error');
     first?.scrollIntoView({ block: 'center' });
-    first?.focus();
+    if (first?.matches('[aria-invalid="true"]')) first.focus();
   }, [attempt, id]);
   const reveal = useCallback(() => {
     setRevealed(true);

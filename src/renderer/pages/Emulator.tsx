@@ -411,9 +411,9 @@ function ActivityLog({ initial, live }: { initial: Activity[]; live: Activity[] 
                 <tr key={a.seq} data-testid="activity-row">
                   <td className="mono">{formatClockTime(a.at)}</td>
                   <td className="mono">{a.method}</td>
-                  <td className="mono">{a.path}</td>
+                  <td className="mono wrap">{a.path}</td>
                   <td className={`mono ${a.status >= 400 ? 'bad' : 'good'}`}>{a.status}</td>
-                  <td className="mono">{a.requestId}</td>
+                  <td className="mono wrap">{a.requestId}</td>
                   <td className="mono">{a.durationMs} ms</td>
                   <td>
                     {[a.admin && 'admin', a.fault && `fault: ${a.fault}`]

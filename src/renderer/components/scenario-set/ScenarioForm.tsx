@@ -1,7 +1,7 @@
 // The scenario set as a form. Every input reads and writes one path of the JSON draft, so the
 // JSON view stays the same document; errors are shown at their input, named in words, once the
 // input was left or Save was tried (use-fields.ts).
-import { useContext, useId, useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { fullUuid, uuidProblem } from '../../../core/ble/port';
 import { bytesToBase64, formatBytes, parseBase64, parseBytes } from '../../../core/bytes';
 import { fieldInWords, fieldSentence, labelSentence } from '../../../core/platform/field-names';
@@ -15,7 +15,7 @@ import {
 import { BytesInput, type BytesText } from '../BytesInput';
 import { FieldMessages } from '../ErrorNotice';
 import { TextField } from '../TextField';
-import { FieldsRevealed, useShownAfterLeaving } from '../../lib/use-fields';
+import { useShownAfterLeaving } from '../../lib/use-fields';
 import {
   actionFieldsShown,
   getIn,
@@ -282,14 +282,16 @@ function ItemControls({
   );
 }
 
-/** Problems of a whole scenario, action list or the set, which have no input to leave. */
+/**
+ * Problems of a whole scenario, action list or the set: they have no input to leave, so they are
+ * shown as soon as they exist, in the words the JSON view uses.
+ */
 function ObjectMessages({ draft, path }: { draft: Draft; path: JsonPath }) {
   const id = useId();
-  const revealed = useContext(FieldsRevealed);
   const inWords = (m: string) => fieldSentence(fieldInWords(path), m);
   return (
     <>
-      <FieldMessages id={id} messages={revealed ? messagesAt(draft, path).map(inWords) : []} />
+      <FieldMessages id={id} messages={messagesAt(draft, path).map(inWords)} />
       <FieldMessages
         id={`${id}-w`}
         messages={messagesAt(draft, path, 'warnings').map(inWords)}
@@ -404,7 +406,8 @@ function ScenarioCard({ draft, index, count }: { draft: Draft; index: number; co
             ))}
           </ol>
         ) : (
-          Array.isArray(actions) && (
+          Array.isArray(actions) &&
+          getIn(trigger, ['type']) === 'BLE_NOTIFICATION' && (
             <p className="note small">No actions: the scenario only collects notification data.</p>
           )
         )}

@@ -120,13 +120,16 @@ function DraftEditor({
   const uuidListId = useId();
   const boardChoices = useBoardUuidChoices(product.id, board);
   const fileInput = useRef<HTMLInputElement>(null);
-  const form = useReveal();
+  const [restored] = useState(() => unsavedDraft(product.id));
+  // A draft brought back or loaded shows its problems at once; a fresh one waits for each field.
+  const form = useReveal(
+    Boolean(restored) || (initial !== null && !validateDraft(draftFromSet(initial)).ok),
+  );
   const [saved, setSaved] = useState(initial);
   // The text of what the platform holds (or of the empty draft when it holds nothing).
   const [baseline, setBaseline] = useState(
     () => docFrom(initial ? draftFromSet(initial) : emptyDraft()).text,
   );
-  const [restored] = useState(() => unsavedDraft(product.id));
   const [doc, setDoc] = useState<Doc>(
     () => restored ?? docFrom(initial ? draftFromSet(initial) : emptyDraft()),
   );
@@ -198,7 +201,9 @@ function DraftEditor({
     }
     const parsed = parseJsonText(text);
     if (parsed.ok) {
-      setDoc(docFrom(withoutServerKeys(parsed.value)));
+      const value = withoutServerKeys(parsed.value);
+      setDoc(docFrom(value));
+      if (!validateDraft(value).ok) form.reveal();
     } else {
       setDoc((prev) => ({ value: prev.value, text, syntaxError: parsed.message }));
       setView('json');
@@ -264,13 +269,27 @@ function DraftEditor({
           )}
         </span>
         {dirty && <span className="badge warn">unsaved changes</span>}
-        <span
-          data-testid="validation-summary"
-          className={`badge ${problemCount ? 'bad' : 'good'}`}
-          aria-live="polite"
-        >
-          {problemCount === 0 ? 'valid' : `${problemCount} problem${problemCount === 1 ? '' : 's'}`}
-        </span>
+        {problemCount === 0 ? (
+          <span data-testid="validation-summary" className="badge good" aria-live="polite">
+            valid
+          </span>
+        ) : (
+          // Problems of fields not yet filled in wait for the field to be left; the badge shows
+          // them all and takes the user to the first.
+          <button
+            type="button"
+            data-testid="validation-summary"
+            className="badge bad"
+            aria-live="polite"
+            title="Show every problem and go to the first"
+            onClick={() => {
+              setView('form');
+              form.reveal();
+            }}
+          >
+            {problemCount} problem{problemCount === 1 ? '' : 's'}
+          </button>
+        )}
         {warningCount > 0 && (
           <span data-testid="warning-summary" className="badge warn">
             {warningCount} warning{warningCount === 1 ? '' : 's'}

@@ -253,8 +253,13 @@ function AuditRow({ record: r, onChanged }: { record: AuditRecordView; onChanged
           {r.productName}
         </td>
         <td className="mono">{r.psdi}</td>
-        <td className="audit-clip" title={`${r.boardName ?? ''} ${r.boardAddress}`.trim()}>
-          {r.boardName && <strong>{r.boardName}</strong>}{' '}
+        <td className="audit-board">
+          {/* The address is what a board is found by: whole; a long name gives way to it. */}
+          {r.boardName && (
+            <strong className="audit-board-name" title={r.boardName}>
+              {r.boardName}
+            </strong>
+          )}{' '}
           <span className="mono muted">{r.boardAddress}</span>
         </td>
         <td>

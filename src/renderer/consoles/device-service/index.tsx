@@ -1,7 +1,7 @@
 // Console for the platform's device service (docs/platform-api.md#things-endpoints): trial
 // products, their scenario sets, and device and link lookups.
-import { useState } from 'react';
 import { useLoad } from '../../lib/use-load';
+import { useSelectedProduct } from '../../lib/navigation';
 import { DeviceLookup } from './DeviceLookup';
 import { LinkLookup } from './LinkLookup';
 import { ScenarioSetEditor } from '../../components/scenario-set/ScenarioSetEditor';
@@ -9,7 +9,7 @@ import { TrialProducts } from './TrialProducts';
 
 export function DeviceService() {
   const products = useLoad((api) => api.things.listTrialProducts({}), []);
-  const [selectedId, setSelectedId] = useState<string>();
+  const [selectedId, setSelectedId] = useSelectedProduct();
   const selected = products.value?.find((p) => p.id === selectedId);
 
   return (

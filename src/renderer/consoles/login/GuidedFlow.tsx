@@ -180,7 +180,13 @@ export function GuidedFlow({
             </label>
           ))}
         </fieldset>
-        <TextField label="Redirect URI" value={redirectUri} onChange={setRedirectUri} mono />
+        <TextField
+          label="Redirect URI"
+          value={redirectUri}
+          onChange={setRedirectUri}
+          mono
+          className="url"
+        />
         <TextField label="Nonce" value={nonce} onChange={setNonce} mono hint="Empty: no nonce" />
         <div className="field">
           <label htmlFor="flow-pkce">PKCE</label>

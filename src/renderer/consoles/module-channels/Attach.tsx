@@ -49,7 +49,7 @@ export function Attach({
             placeholder="Create an account first"
           />
         )}
-        <TextField label="Redirect URI" {...fields.bind('redirectUri')} className="grow" />
+        <TextField label="Redirect URI" {...fields.bind('redirectUri')} className="url" />
         <TextField
           label="Scope (optional)"
           {...fields.bind('scope')}

@@ -102,8 +102,24 @@ export function SingleProvision({
     ? (steps.get(shown.device.id) ?? []).filter((e) => e.at >= shown.startedAt - 1000)
     : [];
 
+  // The list comes first: what a run adds below it (progress, a result row) never moves the
+  // boards under the pointer.
   return (
     <>
+      <ScanView
+        key={profileService ?? ''}
+        title="Boards to provision"
+        testId="prov-scan"
+        scan={scan}
+        uuidChoices={uuidChoices}
+        defaultServiceUuid={profileService}
+        action={{
+          label: 'Provision',
+          run: start,
+          busyId: current?.id,
+          disabled: disabled || current !== undefined,
+        }}
+      />
       <Panel title="Single board" testId="prov-single">
         <div aria-live="polite" data-testid="single-progress">
           {current ? (
@@ -124,7 +140,7 @@ export function SingleProvision({
               …
             </p>
           ) : (
-            <p className="note">Choose “Provision” on a board in the list below.</p>
+            <p className="note">Choose “Provision” on a board in the list above.</p>
           )}
           {shown && <StepProgress events={shownSteps} psdiSource={psdiSource} />}
         </div>
@@ -171,20 +187,6 @@ export function SingleProvision({
           </table>
         )}
       </Panel>
-      <ScanView
-        key={profileService ?? ''}
-        title="Boards to provision"
-        testId="prov-scan"
-        scan={scan}
-        uuidChoices={uuidChoices}
-        defaultServiceUuid={profileService}
-        action={{
-          label: 'Provision',
-          run: start,
-          busyId: current?.id,
-          disabled: disabled || current !== undefined,
-        }}
-      />
     </>
   );
 }

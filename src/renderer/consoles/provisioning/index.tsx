@@ -7,6 +7,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { TrialProductsGate } from '../../components/TrialProductsGate';
 import type { Resource } from '../../lib/use-resource';
 import { useLoad } from '../../lib/use-load';
+import { useSelectedProduct } from '../../lib/navigation';
 import { scanRestartKey, useBleStatus } from '../../lib/use-ble-status';
 import { useScan } from '../../lib/use-scan';
 import { useUuidChoices } from '../../lib/use-uuid-choices';
@@ -22,7 +23,7 @@ export function Provisioning() {
   const products = useLoad((api) => api.things.listTrialProducts({}), []);
   const profiles = useLoad((api) => api.provisioning.listProfiles({}), []);
   const unfinished = useLoad((api) => api.provisioning.listUnfinished({}), []);
-  const [productId, setProductId] = useState<string>();
+  const [productId, setProductId] = useSelectedProduct();
 
   return (
     <div className="page prov-page">

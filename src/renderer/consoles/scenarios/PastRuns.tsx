@@ -34,7 +34,12 @@ export function PastRuns({
             <TableHead columns={['Run', 'Started', 'Board', 'Set', 'Results', 'Status', '']} />
             <tbody>
               {runs.value.items.map((r) => (
-                <tr key={r.id} data-testid="past-run" aria-current={r.id === openId || undefined}>
+                <tr
+                  key={r.id}
+                  id={`past-run-${r.id}`}
+                  data-testid="past-run"
+                  aria-current={r.id === openId || undefined}
+                >
                   <td className="mono">#{r.id}</td>
                   <td className="mono">{formatTime(r.startedAt)}</td>
                   <td>{r.boardName}</td>

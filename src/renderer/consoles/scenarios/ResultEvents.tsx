@@ -1,6 +1,7 @@
 // The scenario results of a dry run, one row each, as the platform's scenario result event
 // would carry them, with each action's bytes (written or read, from the timeline) and the
-// triggering payload as hex beside base64.
+// triggering payload as hex beside base64. Seven columns of fixed shares that wrap their text,
+// so the table fits the window at 1024 px without scrolling sideways.
 import { TableHead } from '../../components/TableHead';
 import { Base64Bytes } from './Base64Bytes';
 import {
@@ -35,15 +36,13 @@ export function ResultEvents({ rows: all }: { rows: readonly ResultRow[] }) {
             </p>
           )}
           <div className="scroll table-scroll">
-            <table className="grid" aria-label="Scenario results">
+            <table className="grid results-grid" aria-label="Scenario results">
               <TableHead
                 columns={[
                   '#',
-                  'Scenario',
-                  'Revision',
+                  'Scenario · revision',
                   'Result',
-                  'Start',
-                  'Duration',
+                  'Start · duration',
                   'Actions (bytes written / read)',
                   'Notification payload',
                   'Error',
@@ -53,13 +52,17 @@ export function ResultEvents({ rows: all }: { rows: readonly ResultRow[] }) {
                 {rows.map(({ result: r, actions }, i) => (
                   <tr key={first + i} data-testid="result-event">
                     <td className="mono">{first + i + 1}</td>
-                    <td className="mono">{r.scenarioId}</td>
-                    <td>{r.revision}</td>
+                    <td>
+                      <div className="mono">{r.scenarioId}</div>
+                      <div className="muted">rev {r.revision}</div>
+                    </td>
                     <td>
                       <OutcomeBadge outcome={r.resultCode} />
                     </td>
-                    <td className="mono">{formatInstant(r.startTime)}</td>
-                    <td>{formatMs(r.endTime - r.startTime)}</td>
+                    <td>
+                      <div className="mono">{formatInstant(r.startTime)}</div>
+                      <div className="muted">{formatMs(r.endTime - r.startTime)}</div>
+                    </td>
                     <td>
                       {actions.length === 0 ? (
                         <span className="muted">none</span>

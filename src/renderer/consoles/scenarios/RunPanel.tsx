@@ -1,6 +1,9 @@
 // The dry run's controls: product, board (from the live scan; its GATT table lints the set),
 // which set (the saved one or the editor's draft), how long, where the results go; start, stop.
-// A length the set can never reach is said before start, with a duration offered instead.
+// A length the set can never reach is said before start, with a duration offered instead (asked
+// in a dialog before it starts). When a run ends, how it ended is said here, above Start. The saved
+// set is read from the platform here too, so a set saved elsewhere (the CLI, another station) is
+// offered even before the editor below has loaded it.
 import { useState } from 'react';
 import type { BleStatus, ScannedDevice } from '../../../core/app/contracts/ble';
 import type { Delivery } from '../../../core/app/contracts/scenarios';
@@ -8,12 +11,16 @@ import type { TrialProduct } from '../../../core/platform/things/schema';
 import { checkFeasibility } from '../../../core/scenario/feasibility';
 import type { BoardGatt } from '../../../core/scenario/board-lint';
 import type { RunnableSet, ScenarioRunSummary } from '../../../core/scenario/schema';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
+import { isNotFound } from '../../lib/errors';
+import { useLoad } from '../../lib/use-load';
 import type { Scan } from '../../lib/use-scan';
 import type { DraftState } from '../../components/scenario-set/ScenarioSetEditor';
+import { RunOutcome } from './RunOutcome';
 import type { ShownRun } from './use-dry-run';
 
 /** The board whose GATT table lints the set, named as the scan shows it. */
@@ -51,6 +58,20 @@ export function RunPanel(props: RunPanelProps) {
   const [deliveryMode, setDeliveryMode] = useState<Delivery['mode']>('app');
   const [offered, setOffered] = useState(OFFERED_SECONDS);
   const [url, setUrl] = useState('');
+  const [confirmingOffer, setConfirmingOffer] = useState(false);
+  const platformSet = useLoad(
+    async (api) => {
+      try {
+        return await api.things.getScenarioSet({ productId: product.id });
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+    [product.id],
+  );
+  // The editor's copy once it has one (it knows of a save or delete made here first).
+  const saved = draft ? draft.saved : platformSet.value;
 
   const boards = [...scan.entries.values()]
     .map((e) => e.device)
@@ -58,9 +79,10 @@ export function RunPanel(props: RunPanelProps) {
   const ready = ble?.adapterState === 'poweredOn';
   const running = shown?.run.status === 'running' ? shown.run : undefined;
   const draftInput = draft?.validation.input;
-  const chosen = source === 'saved' && draft?.saved ? 'saved' : draftInput ? 'draft' : undefined;
+  const chosen =
+    (source === 'saved' || !draftInput) && saved ? 'saved' : draftInput ? 'draft' : undefined;
   const n = Number(amount);
-  const runSet = chosen === 'saved' ? draft?.saved : chosen === 'draft' ? draftInput : undefined;
+  const runSet = chosen === 'saved' ? saved : chosen === 'draft' ? draftInput : undefined;
   const impossible = runSet
     ? checkFeasibility({
         set: runSet,
@@ -153,10 +175,15 @@ export function RunPanel(props: RunPanelProps) {
               type="radio"
               name="run-source"
               checked={chosen === 'saved'}
-              disabled={!draft?.saved}
+              disabled={!saved}
               onChange={() => setSource('saved')}
             />
-            Saved set{draft?.saved ? ` (revision ${draft.saved.revision})` : ' (none yet)'}
+            Saved set
+            {saved
+              ? ` (revision ${saved.revision})`
+              : platformSet.value === undefined && !draft
+                ? ' (reading…)'
+                : ' (none yet)'}
           </label>
         </fieldset>
 
@@ -223,11 +250,7 @@ export function RunPanel(props: RunPanelProps) {
             <button
               type="button"
               disabled={!ready || !board || start.busy || !(Number(offered) >= 0.1)}
-              onClick={() => {
-                setLength('seconds');
-                setAmount(offered);
-                run('seconds', Number(offered));
-              }}
+              onClick={() => setConfirmingOffer(true)}
             >
               Run for {offered} s instead
             </button>
@@ -241,6 +264,7 @@ export function RunPanel(props: RunPanelProps) {
           </span>
         </div>
       )}
+      {shown && !running && shown.run.productId === product.id && <RunOutcome shown={shown} />}
       <div className="button-row">
         {running ? (
           <button
@@ -278,6 +302,27 @@ export function RunPanel(props: RunPanelProps) {
       </div>
       <ErrorNotice error={start.error} testId="start-error" />
       <ErrorNotice error={stop.error} />
+      <ErrorNotice error={platformSet.error} />
+      {confirmingOffer && (
+        <ConfirmDialog
+          title={`Run for ${offered} s instead?`}
+          confirmLabel={`Start a ${offered} s dry run`}
+          tone="primary"
+          onCancel={() => setConfirmingOffer(false)}
+          onConfirm={async () => {
+            setLength('seconds');
+            setAmount(offered);
+            setConfirmingOffer(false);
+            run('seconds', Number(offered));
+          }}
+        >
+          <p>
+            The {chosen === 'saved' ? `saved set (revision ${saved?.revision})` : 'editor draft'}{' '}
+            runs on <strong>{board?.localName ?? board?.address}</strong> for {offered} seconds,
+            then stops, however many connections it made.
+          </p>
+        </ConfirmDialog>
+      )}
     </Panel>
   );
 }

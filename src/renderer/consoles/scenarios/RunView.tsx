@@ -32,6 +32,14 @@ function useNow(live: boolean): number | undefined {
   return live ? now : undefined;
 }
 
+/** Downloads the whole run: its record, its set and the results as the timeline shows them. */
+export function saveRunJson({ run, set, events }: ShownRun): void {
+  downloadText(
+    `scenario-run-${run.id}.json`,
+    `${JSON.stringify(runExport({ run, set }, events), null, 2)}\n`,
+  );
+}
+
 export function RunView({ shown }: { shown: ShownRun }) {
   const { run, set, events } = shown;
   const live = run.status === 'running';
@@ -60,6 +68,7 @@ export function RunView({ shown }: { shown: ShownRun }) {
         </>
       }
       testId="run-view"
+      id="run-view"
       actions={
         <>
           <TraceButton
@@ -67,16 +76,7 @@ export function RunView({ shown }: { shown: ShownRun }) {
             label={`scenario-run-${run.id}`}
             testId="run-trace"
           />
-          <button
-            type="button"
-            className="link"
-            onClick={() =>
-              downloadText(
-                `scenario-run-${run.id}.json`,
-                `${JSON.stringify(runExport({ run, set }, events), null, 2)}\n`,
-              )
-            }
-          >
+          <button type="button" className="link" onClick={() => saveRunJson(shown)}>
             Export JSON
           </button>
         </>

@@ -226,19 +226,25 @@ function Lane({
             onSelect={onSelect}
           />
         ))}
-        {ended.map(
-          (run) =>
-            badged.has(run.key) && (
-              <span
-                key={`badge-${run.key}`}
-                className="tl-badge"
-                style={{ left: `${placement(run.end, run.end, view).left}%` }}
-                aria-hidden="true"
-              >
-                <OutcomeBadge outcome={run.outcome} />
-              </span>
-            ),
-        )}
+        {ended.map((run) => {
+          if (!badged.has(run.key)) return null;
+          const left = placement(run.end, run.end, view).left;
+          // A badge ends at its run's end, but never starts before the track does: a run that
+          // ends near the window's start keeps its whole label in view.
+          const shift =
+            trackPx > 0 ? `max(-100%, ${-Math.floor((left / 100) * trackPx)}px)` : '-100%';
+          return (
+            <span
+              key={`badge-${run.key}`}
+              className="tl-badge"
+              data-testid="timeline-badge"
+              style={{ left: `${left}%`, transform: `translateX(${shift})` }}
+              aria-hidden="true"
+            >
+              <OutcomeBadge outcome={run.outcome} />
+            </span>
+          );
+        })}
       </div>
     </div>
   );

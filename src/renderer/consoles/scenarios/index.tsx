@@ -10,6 +10,7 @@ import { TrialProductsGate } from '../../components/TrialProductsGate';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useLoad } from '../../lib/use-load';
+import { useSelectedProduct } from '../../lib/navigation';
 import { scanRestartKey, useBleStatus } from '../../lib/use-ble-status';
 import { useScan } from '../../lib/use-scan';
 import {
@@ -24,7 +25,7 @@ import { useDryRun } from './use-dry-run';
 export function Scenarios() {
   const api = useApi();
   const products = useLoad((api) => api.things.listTrialProducts({}), []);
-  const [productId, setProductId] = useState<string>();
+  const [productId, setProductId] = useSelectedProduct();
   const ble = useBleStatus();
   const ready = ble.status?.adapterState === 'poweredOn';
   const scan = useScan(ready, scanRestartKey(ble.status));

@@ -1,0 +1,99 @@
+// Every page fits the smaller window (1024×640) and the larger one: no page scrolls sideways and
+// no visible text is cut without an ellipsis and its full text at hand, with the long values a
+// bench produces on screen (a module channel's authorization URL, the login redirect URI, an
+// audit record's board and detail). In the provisioning list a board that was just provisioned
+// keeps its row, so no row moves under the pointer.
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { clippedText, expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+
+const bench = useBench();
+
+function nav(page: Page, label: string) {
+  return page
+    .getByRole('navigation', { name: 'Areas' })
+    .getByRole('button', { name: label, exact: true });
+}
+
+/** The tops of the list's rows, by board name. */
+function rowTops(page: Page): Promise<Record<string, number>> {
+  return page
+    .getByTestId('prov-scan')
+    .getByTestId('scan-row')
+    .evaluateAll(
+      (rows: { dataset: { name?: string }; getBoundingClientRect(): { top: number } }[]) =>
+        Object.fromEntries(rows.map((r) => [r.dataset.name ?? '', r.getBoundingClientRect().top])),
+    );
+}
+
+async function expectFits(page: Page, where: string): Promise<void> {
+  expect({ where, cut: await clippedText(page) }).toEqual({ where, cut: [] });
+}
+
+describe('pages that fit the window', () => {
+  it('keeps every row of the provisioning list in place when a board is provisioned', async () => {
+    const { page } = bench();
+    await page.setViewportSize(WINDOW_SIZES[0]);
+    await nav(page, 'Device service').click();
+    await page.getByLabel('New product name').fill('Fit check product with a long enough name');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByTestId('product-row').first().waitFor();
+
+    await nav(page, 'Provisioning').click();
+    const scan = page.getByTestId('prov-scan');
+    const board = scan.locator('[data-testid="scan-row"][data-name="DB nRF52 DK"]');
+    await board.waitFor();
+    // Every blank board of the simulated bench is listed before the rows are measured.
+    await expect.poll(() => scan.getByTestId('scan-row').count()).toBe(4);
+    await board.scrollIntoViewIfNeeded();
+    const before = await rowTops(page);
+    expect(Object.keys(before).length).toBeGreaterThan(1);
+    await board.getByRole('button', { name: 'Provision DB nRF52 DK' }).click();
+    await expectText(page.getByTestId('single-result').first(), 'verified');
+    // The board now advertises its product, not the blank service: its row stays, faded.
+    await expect.poll(() => board.getAttribute('data-left')).toBe('true');
+    expect(await rowTops(page)).toEqual(before);
+    await shoot(page, 'page-fit-provisioned');
+  });
+
+  it('shows a module channel’s authorization URL whole at both sizes', async () => {
+    const { page } = bench();
+    await nav(page, 'Module channels').click();
+    await page.getByRole('button', { name: 'Create module channel' }).click();
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByTestId('module-account').waitFor();
+    await page.getByRole('button', { name: 'Approve as account admin' }).click();
+    const url = page.getByRole('button', { name: /Copy authorization URL/ });
+    await url.waitFor();
+    for (const size of WINDOW_SIZES) {
+      await page.setViewportSize(size);
+      await url.scrollIntoViewIfNeeded();
+      await expectFits(page, 'module-channels');
+      await shoot(page, 'page-fit-module-channels');
+    }
+  });
+
+  it('visits every page at both sizes: no sideways scroll, no cut text', async () => {
+    const { page, pageErrors } = bench();
+    const pages = page.getByRole('navigation', { name: 'Areas' }).getByRole('button');
+    const labels = await pages.allInnerTexts();
+    expect(labels.length).toBeGreaterThan(15);
+    for (const size of WINDOW_SIZES) {
+      await page.setViewportSize(size);
+      for (const label of labels) {
+        await nav(page, label).click();
+        await page.waitForFunction(`/^#\\/[a-z-]+/.test(location.hash)`);
+        const id = (await page.evaluate('location.hash.slice(2).split("?")[0]')) as string;
+        await page.locator('main h1').first().waitFor();
+        await page.waitForFunction(
+          "![...document.querySelectorAll('main [role=status]')].some((e) => /Loading/.test(e.textContent))",
+        );
+        if (id === 'audit-log') await page.getByTestId('audit-row').first().waitFor();
+        await expectFits(page, id);
+        if (id === 'audit-log' || id === 'login' || id === 'provisioning')
+          await shoot(page, `page-fit-${id}`);
+      }
+    }
+    expect(pageErrors).toEqual([]);
+  });
+});
