@@ -4,7 +4,7 @@
 // fault set on one page (or through the contract) shows on the others without a Refresh; faults
 // persist with the bench (sim-bench-setup.json).
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type { SimBoard } from '../../core/app/contracts/ble';
+import { usesSimulatedBench, type SimBoard } from '../../core/app/contracts/ble';
 import { attErrorName, ATT_ERROR } from '../../core/ble/att/codes';
 import { formatUuid, uuidProblem } from '../../core/ble/port';
 import { useApi } from '../lib/api-context';
@@ -69,7 +69,7 @@ function useSimBoards(generation: string) {
 export function FaultsPanel() {
   const ble = useBleStatus();
   const generation = scanRestartKey(ble.status);
-  if (ble.status?.mode !== 'simulated') return null;
+  if (!ble.status || !usesSimulatedBench(ble.status)) return null;
   return <Faults generation={generation} />;
 }
 
