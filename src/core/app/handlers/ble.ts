@@ -9,6 +9,7 @@ import { AppFailure } from '../errors';
 import { Explorer } from '../ble/explorer';
 import { HostSupervisor, traceDirOf, type HostLauncher } from '../ble/host-supervisor';
 import { AuditSettings } from '../audit-settings';
+import { collectCsv } from '../../audit/csv-export';
 import { ProvisioningService } from '../provisioning/provisioning-service';
 import { ScanFeed } from '../ble/scan-feed';
 import { NameStore } from '../ble/name-store';
@@ -158,7 +159,7 @@ export async function startBle(
     'audit:releasePsdi': ({ recordId, reason }) => provisioning.releasePsdi(recordId, reason),
     'audit:exportCsv': async (query) => {
       const store = await provisioning.store();
-      const csv = await store.exportCsv(query);
+      const csv = await collectCsv(store.exportCsv(query));
       // Counted by the store: a quoted error message may span lines of the CSV.
       const rows = (await store.search({ ...query, limit: 1 })).total;
       const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
