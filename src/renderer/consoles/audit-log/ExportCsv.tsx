@@ -32,14 +32,22 @@ export function ExportCsv({
   useEffect(
     () =>
       api.on('audit:exportProgress', (p) => {
-        if (p.exportId === watched.current) setProgress(p);
+        if (p.exportId !== watched.current) return;
+        setProgress(p);
+        // The next export gets an id of its own once this one has ended.
+        if (p.done) setExportId(crypto.randomUUID());
       }),
     [api],
   );
+  // A new search shows its own count, not the last export's outcome.
+  useEffect(() => {
+    watched.current = undefined;
+    setProgress(undefined);
+  }, [query]);
+  // The link's address must not change while the browser follows it: the id stays until done.
   const start = () => {
     watched.current = exportId;
     setProgress(undefined);
-    setExportId(crypto.randomUUID());
   };
   const running = progress !== undefined && !progress.done;
 
