@@ -26,28 +26,26 @@ export function ExportCsv({
   const api = useApi();
   // The export this page started: its progress events, and no other window's, are shown.
   const [exportId, setExportId] = useState(() => crypto.randomUUID());
-  const watched = useRef<string | undefined>(undefined);
-  const [progress, setProgress] = useState<AuditExportProgress>();
+  const watched = useRef<{ exportId: string; query: typeof query } | undefined>(undefined);
+  const [last, setLast] = useState<{ progress: AuditExportProgress; query: typeof query }>();
+  // A new search shows its own count, not the last export's outcome.
+  const progress = last?.query === query ? last.progress : undefined;
   const save = useAction<{ saved: boolean; file?: string }>();
   useEffect(
     () =>
       api.on('audit:exportProgress', (p) => {
-        if (p.exportId !== watched.current) return;
-        setProgress(p);
+        const started = watched.current;
+        if (p.exportId !== started?.exportId) return;
+        setLast({ progress: p, query: started.query });
         // The next export gets an id of its own once this one has ended.
         if (p.done) setExportId(crypto.randomUUID());
       }),
     [api],
   );
-  // A new search shows its own count, not the last export's outcome.
-  useEffect(() => {
-    watched.current = undefined;
-    setProgress(undefined);
-  }, [query]);
   // The link's address must not change while the browser follows it: the id stays until done.
   const start = () => {
-    watched.current = exportId;
-    setProgress(undefined);
+    watched.current = { exportId, query };
+    setLast(undefined);
   };
   const running = progress !== undefined && !progress.done;
 
