@@ -264,9 +264,12 @@ export class SqliteWorkerStore implements AuditStore {
 
   /** Whatever was in flight has an unknown outcome: the caller hears the log is unreachable. */
   private stopped(worker: Worker, reason: string): void {
-    void this.worker?.then((current) => {
-      if (current === worker) this.worker = undefined;
-    });
+    void this.worker?.then(
+      (current) => {
+        if (current === worker) this.worker = undefined;
+      },
+      () => undefined,
+    );
     const pending = [...this.pending.values()];
     this.pending.clear();
     for (const p of pending) p.reject(new StoreUnavailableError(this.file, new Error(reason)));

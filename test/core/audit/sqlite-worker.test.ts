@@ -31,6 +31,11 @@ describe('SQLite audit log in a worker thread', () => {
     expect(t.store).toBeInstanceOf(SqliteWorkerStore);
   });
 
+  it('refuses a log it cannot open with what opening threw, leaving nothing unhandled', async () => {
+    const missing = { kind: 'local' as const, file: `${t.dir}/no such folder/audit.sqlite` };
+    await expect(openAuditStore({ location: missing })).rejects.toThrow(/directory does not exist/);
+  });
+
   it('never hands out one PSDI twice to reservations racing on one store and on two', async () => {
     const other = await t.open('bench-2');
     const allocator = sequence();
