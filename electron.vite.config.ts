@@ -7,11 +7,13 @@ import { cspMetaPlugin } from './src/core/content-security-policy';
 export default defineConfig({
   main: {
     // The BLE process is its own entry: Electron starts it as a utility process (ble-utility.ts).
+    // So is the SQLite audit log's worker thread (sqlite-worker-store.ts loads it beside index).
     build: {
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
           'ble-host': resolve('src/core/ble/host/host-main.ts'),
+          'sqlite-worker': resolve('src/core/audit/sqlite-worker.ts'),
         },
       },
     },

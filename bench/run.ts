@@ -1,6 +1,7 @@
 // `npm run bench [-- <name> ...]`: runs the named benchmarks, or all of them, in order, each
 // printing its own lines. PASS and FAIL are both reports (exit 0); a benchmark that could not
 // measure, because it crashed or its run was invalid, makes the exit code 1.
+import { auditExport } from './audit-export';
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { emulatorThroughput } from './emulator-throughput';
 import { bleScan } from './ble-scan';
@@ -13,6 +14,7 @@ const BENCHMARKS: Benchmark[] = [
   bleScan,
   provisioning,
   line,
+  auditExport,
   scenarioSleep,
   scenarioOverhead,
 ];

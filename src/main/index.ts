@@ -1,5 +1,6 @@
 // Electron entry: one instance, the keychain, the app service (with its embedded emulator), the
 // IPC binding and the window; on quit the service is closed before the process exits.
+import { join } from 'node:path';
 import { app, BrowserWindow, dialog } from 'electron';
 import { startApp } from '../core/app/service';
 import { errorMessage } from '../core/errors/message';
@@ -20,6 +21,7 @@ async function start(): Promise<Stop> {
     keychain: status,
     version: app.getVersion(),
     bleHost: launchBleUtility,
+    chooseExportFile,
   });
   const unbind = bindIpc(service);
   createMainWindow();
@@ -27,6 +29,19 @@ async function start(): Promise<Stop> {
     unbind();
     await service.close();
   };
+}
+
+/** The only place an export's path comes from: the user, in the main process's save dialog. */
+async function chooseExportFile(fileName: string): Promise<string | undefined> {
+  const options = {
+    defaultPath: join(app.getPath('documents'), fileName),
+    filters: [{ name: 'CSV', extensions: ['csv'] }],
+  };
+  const [window] = BrowserWindow.getAllWindows();
+  const result = await (window
+    ? dialog.showSaveDialog(window, options)
+    : dialog.showSaveDialog(options));
+  return result.canceled ? undefined : result.filePath;
 }
 
 function focusOrCreateWindow(): void {

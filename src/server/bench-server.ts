@@ -5,7 +5,9 @@ import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyError } from 'fastify';
+import { Readable } from 'node:stream';
 import { events, type AppErrorBody, type EventName } from '../core/app/contract';
+import { AUDIT_EXPORT_PATH } from '../core/app/contracts/ble';
 import { MAX_OPERATION_BODY_BYTES } from '../core/app/contracts/fields';
 import { CONTENT_SECURITY_POLICY } from '../core/content-security-policy';
 import { startApp, type AppService } from '../core/app/service';
@@ -104,6 +106,29 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     const result = await service.invoke(request.params.name, request.body);
     return reply.code(result.ok ? 200 : STATUS_BY_CODE[result.error.code]).send(result);
   });
+
+  // The audit export as a download the browser saves where its user says, streamed chunk by
+  // chunk (docs/decisions.md, "Audit log off the window's thread, exports as streams"). A link
+  // from another site is refused: the loopback guard lets Origin-less navigations through.
+  app.get<{ Querystring: { query?: string; exportId?: string } }>(
+    AUDIT_EXPORT_PATH,
+    async (request, reply) => {
+      if (request.headers['sec-fetch-site'] === 'cross-site')
+        return reply.code(403).send({ message: 'Refused: the export is for this page only.' });
+      let query: unknown;
+      try {
+        query = JSON.parse(request.query.query ?? '{}');
+      } catch {
+        query = request.query.query;
+      }
+      const result = await service.downloadAuditCsv({ query, exportId: request.query.exportId });
+      if (!result.ok) return reply.code(STATUS_BY_CODE[result.error.code]).send(result);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${result.value.fileName}"`)
+        .send(Readable.from(result.value.body));
+    },
+  );
 
   const staticDir = resolve(options.staticDir ?? 'out/web');
   if (existsSync(staticDir)) {

@@ -87,7 +87,7 @@ describe('BLE bench', () => {
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      log.getByRole('button', { name: 'Export CSV' }).click(),
+      log.getByRole('link', { name: 'Export CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
     const csv = readFileSync(await download.path(), 'utf8');
@@ -96,7 +96,7 @@ describe('BLE bench', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toContain('TH-000001');
     expect(rows[0]).toContain('verified');
-    await expectText(log.getByTestId('export-notice'), 'Exported 1 record');
+    await expectText(log.getByTestId('export-status'), 'Exported 1 record');
 
     expect(pageErrors).toEqual([]);
   });

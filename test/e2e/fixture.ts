@@ -20,6 +20,8 @@ export async function shoot(page: Page, name: string, fullPage = false): Promise
 }
 export interface Bench {
   url: string;
+  /** The app's data folder (its audit.sqlite, settings), to seed state while it runs. */
+  dataDir: string;
   context: BrowserContext;
   page: Page;
   /**
@@ -71,7 +73,7 @@ export function useBench(options: BenchOptions = {}): () => Bench {
         pageErrors.push(message.text());
     });
     await page.goto(server.url);
-    bench = { url: server.url, context: browser, page, pageErrors };
+    bench = { url: server.url, dataDir, context: browser, page, pageErrors };
   });
 
   beforeEach(({ task, onTestFailed }) => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { AppErrorBody } from '../../src/core/app/contract';
 import type { ScannedDevice } from '../../src/core/app/contracts/ble';
-import { startApp, type AppService } from '../../src/core/app/service';
+import { startApp, type AppOptions, type AppService } from '../../src/core/app/service';
 import { MemoryCredentialStore } from '../../src/core/secrets/credential-store';
 
 export interface AppHarness {
@@ -19,7 +19,10 @@ export interface AppHarness {
   fails(name: string, input: unknown): Promise<AppErrorBody>;
 }
 
-export function useApp(prefix: string): () => AppHarness {
+export function useApp(
+  prefix: string,
+  options: Pick<AppOptions, 'chooseExportFile'> = {},
+): () => AppHarness {
   let app: AppService | undefined;
   const dataDir = mkdtempSync(join(tmpdir(), `${prefix}-`));
   beforeAll(async () => {
@@ -29,6 +32,7 @@ export function useApp(prefix: string): () => AppHarness {
       keychain: { kind: 'memory', reason: 'test' },
       version: '0.0.0-test',
       webhookPort: 0,
+      ...options,
     });
   });
   afterAll(() => app?.close());

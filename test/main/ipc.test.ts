@@ -134,6 +134,7 @@ describe('event forwarding and unbinding', () => {
       subscribers.set(event, handler);
       return () => unsubscribed(event);
     },
+    downloadAuditCsv: vi.fn(),
     close: async () => {},
   };
 

@@ -1,9 +1,11 @@
 // `devicebench audit search|export|reconcile`: the audit log the app keeps, searched with the
 // same filters, exported as the same CSV, and what a crash left unfinished put right.
-import { writeFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { readSavedProfiles } from '../../core/app/provisioning/provisioning-settings';
+import { writeCsvFile, type CsvChunk } from '../../core/audit/csv-export';
 import {
   describeCount,
   provisioningStates,
@@ -112,13 +114,20 @@ export function auditCommand(runner: Runner): CommandModule {
             const flags = parseFlags(exportSchema, argv);
             return runner(globalFlags(argv), async ({ session, out }) => {
               const store = await session.audit();
-              const csv = await store.exportCsv(query(flags));
+              const chunks = store.exportCsv(query(flags));
               if (!flags.csv) {
-                process.stdout.write(csv);
+                await pipeline(
+                  Readable.from(csvTexts(chunks)),
+                  process.stdout as NodeJS.WritableStream,
+                  { end: false },
+                );
                 return EXIT.ok;
               }
-              await writeFile(flags.csv, csv);
-              const rows = (await store.search({ ...query(flags), limit: 1 })).total;
+              const total = (await store.search({ ...query(flags), limit: 1 })).total;
+              const bar = out.progress(total, 'export');
+              const { rows } = await writeCsvFile(chunks, flags.csv, (done) =>
+                bar.update(done, 'records'),
+              ).finally(() => bar.stop());
               out.note(`${rows} records written to ${flags.csv}`);
               return EXIT.ok;
             });
@@ -230,4 +239,8 @@ async function reconcileAll(
   return outcomes.every((o) => o.action !== 'not-found' && o.action !== 'failed')
     ? EXIT.ok
     : EXIT.failed;
+}
+
+async function* csvTexts(chunks: AsyncIterable<CsvChunk>): AsyncGenerator<string> {
+  for await (const chunk of chunks) yield chunk.text;
 }

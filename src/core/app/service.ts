@@ -15,6 +15,7 @@ import {
   type Result,
 } from './contract';
 import { parseInput } from './contracts/op';
+import type { AuditExportInput } from './contracts/ble';
 import { Environments } from './environments';
 import { toAppError } from './errors';
 import { appHandlers } from './handlers/app';
@@ -41,6 +42,13 @@ export type { AppOptions } from './handlers/context';
 export interface AppService {
   invoke(name: string, input: unknown): Promise<Result<unknown>>;
   subscribe(event: EventName, handler: (payload: unknown) => void): () => void;
+  /**
+   * The audit log as a CSV download (the bench server's route): `input` as `audit:exportCsv`
+   * takes it; progress on `audit:exportProgress`.
+   */
+  downloadAuditCsv(
+    input: unknown,
+  ): Promise<Result<{ fileName: string; body: AsyncIterable<string> }>>;
   close(): Promise<void>;
 }
 
@@ -119,6 +127,22 @@ export async function startApp(options: AppOptions): Promise<AppService> {
       try {
         const handler = handlers[name] as (input: unknown) => Promise<unknown>;
         return { ok: true, value: spec.output.parse(await handler(parsed.value)) };
+      } catch (err) {
+        return { ok: false, error: toAppError(err) };
+      }
+    },
+
+    async downloadAuditCsv(input) {
+      const parsed = parseInput(operations['audit:exportCsv'], input);
+      if (!parsed.ok) {
+        const { fields } = parsed;
+        return {
+          ok: false,
+          error: { code: 'invalid_input', message: describeFieldErrors(fields), fields },
+        };
+      }
+      try {
+        return { ok: true, value: await ble.exports.downloadCsv(parsed.value as AuditExportInput) };
       } catch (err) {
         return { ok: false, error: toAppError(err) };
       }

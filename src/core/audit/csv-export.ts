@@ -1,5 +1,12 @@
 // The audit log as CSV for a spreadsheet or a factory system: one header row, one row per
-// record, times in ISO 8601 UTC.
+// record, times in ISO 8601 UTC. An export is a stream of chunks read by keyset, so a log of a
+// million records costs the same memory as one of a thousand (docs/decisions.md, "Audit log off
+// the window's thread, exports as streams").
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
 import { describeRecordEvent, type ProvisioningRecord } from './records';
 
@@ -33,9 +40,89 @@ const COLUMNS: { header: string; value: (r: ProvisioningRecord) => string | numb
 
 export const csvHeader = COLUMNS.map((c) => c.header);
 
-export function exportRecordsCsv(records: Iterable<ProvisioningRecord>): string {
-  const rows: (string | number)[][] = [csvHeader];
-  for (const record of records) rows.push(COLUMNS.map((c) => c.value(record)));
+/** Records an export reads per query: the unit of its memory and of its progress. */
+export const EXPORT_CHUNK_ROWS = 1000;
+
+/** Where the next chunk starts: export order is `created_at, id`, oldest first. */
+export interface ExportCursor {
+  createdAt: number;
+  id: number;
+}
+
+/** One piece of an export's text; `rows` records in it (0 for the header). */
+export interface CsvChunk {
+  text: string;
+  rows: number;
+}
+
+/** A chunk of records as CSV, with the cursor after its last record. */
+export interface CsvPage extends CsvChunk {
+  last?: ExportCursor;
+}
+
+export function csvPage(records: readonly ProvisioningRecord[]): CsvPage {
+  const last = records.at(-1);
+  return {
+    text: records.length ? csvLines(records.map((r) => COLUMNS.map((c) => c.value(r)))) : '',
+    rows: records.length,
+    last: last && { createdAt: last.createdAt, id: last.id },
+  };
+}
+
+/**
+ * The header, then one chunk per page until a short page: `next` reads the records after the
+ * cursor (an engine's keyset query), so nothing but one page is ever held.
+ */
+export async function* csvChunks(
+  next: (after: ExportCursor | undefined) => Promise<CsvPage>,
+): AsyncGenerator<CsvChunk> {
+  yield { text: csvLines([csvHeader]), rows: 0 };
+  let after: ExportCursor | undefined;
+  for (;;) {
+    const page = await next(after);
+    if (page.rows) yield { text: page.text, rows: page.rows };
+    if (page.rows < EXPORT_CHUNK_ROWS || !page.last) return;
+    after = page.last;
+  }
+}
+
+/** A whole export as one string: for small logs and tests, never for what a user exports. */
+export async function collectCsv(chunks: AsyncIterable<CsvChunk>): Promise<string> {
+  let text = '';
+  for await (const chunk of chunks) text += chunk.text;
+  return text;
+}
+
+/**
+ * Streams an export into `file`: written beside it and renamed when complete, so the file the
+ * user picked is never left half written; `onProgress` hears the rows written after each chunk.
+ */
+export async function writeCsvFile(
+  chunks: AsyncIterable<CsvChunk>,
+  file: string,
+  onProgress?: (rows: number) => void,
+): Promise<{ rows: number }> {
+  await mkdir(dirname(file), { recursive: true });
+  const partial = `${file}.part`;
+  let rows = 0;
+  async function* texts() {
+    for await (const chunk of chunks) {
+      yield chunk.text;
+      rows += chunk.rows;
+      if (chunk.rows) onProgress?.(rows);
+    }
+  }
+  try {
+    await pipeline(Readable.from(texts()), createWriteStream(partial));
+    await rename(partial, file);
+  } catch (err) {
+    await rm(partial, { force: true });
+    throw err;
+  }
+  return { rows };
+}
+
+function csvLines(rows: (string | number)[][]): string {
   return stringify(rows, { record_delimiter: '\r\n' });
 }
 

@@ -1,8 +1,9 @@
-// Opens the audit log a configuration names: the SQLite file in the data folder, or a shared
-// PostgreSQL database. Environment overrides for scripts, CI and the bench server live here too.
+// Opens the audit log a configuration names: the SQLite file in the data folder (held by a
+// worker thread, so the caller's thread never waits on it), or a shared PostgreSQL database.
+// Environment overrides for scripts, CI and the bench server live here too.
 import { z } from 'zod';
 import { PostgresAuditStore } from './postgres-store';
-import { SqliteAuditStore } from './sqlite-store';
+import { SqliteWorkerStore } from './sqlite-worker-store';
 import type { AuditStore } from './store';
 
 export const postgresUrlSchema = z
@@ -31,7 +32,8 @@ export interface OpenAuditOptions {
 
 export async function openAuditStore(options: OpenAuditOptions): Promise<AuditStore> {
   const { location, ...rest } = options;
-  if (location.kind === 'local') return new SqliteAuditStore({ file: location.file, ...rest });
+  if (location.kind === 'local')
+    return SqliteWorkerStore.open({ file: location.file, station: rest.station, now: rest.now });
   return PostgresAuditStore.open({ url: location.url, password: location.password, ...rest });
 }
 

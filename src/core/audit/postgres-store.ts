@@ -12,7 +12,7 @@ import {
   RecordNotFoundError,
   StoreUnavailableError,
 } from './errors';
-import { exportRecordsCsv } from './csv-export';
+import { csvChunks, csvPage, EXPORT_CHUNK_ROWS, type CsvChunk } from './csv-export';
 import { PostgresScenarioRunLog } from './postgres-scenario-runs';
 import { LEGACY_BENCH_TO_SPEC, SCENARIO_RUN_COLUMNS, type ScenarioRunLog } from './scenario-runs';
 import {
@@ -51,6 +51,7 @@ import {
   type AllocationContext,
   type AuditStore,
   type CopyResult,
+  type ExportQuery,
   type FailureInput,
   type ProvisioningRecord,
   type PsdiAllocator,
@@ -515,16 +516,25 @@ export class PostgresAuditStore implements AuditStore {
     });
   }
 
-  async exportCsv(query: Omit<AuditQuery, 'after' | 'limit'> = {}): Promise<string> {
+  exportCsv(query: ExportQuery = {}): AsyncIterable<CsvChunk> {
     const q = auditQuerySchema.parse(query);
-    return this.guard(async () => {
-      const { where, params } = whereClause(q, this.trigram ? TRIGRAM_SEARCH : PREFIX_SEARCH);
-      const { rows } = await this.pool.query<RecordRow>(
-        `SELECT * FROM provisioning_records ${where} ORDER BY created_at, id`,
-        params,
-      );
-      return exportRecordsCsv(rows.map(toRecord));
-    });
+    return csvChunks((after) =>
+      this.guard(async () => {
+        const { where, params } = whereClause(q, this.trigram ? TRIGRAM_SEARCH : PREFIX_SEARCH, {
+          cursor: false,
+        });
+        const n = params.length;
+        const keyset = after
+          ? `${where ? `${where} AND` : 'WHERE'} (created_at, id) > ($${n + 1}, $${n + 2})`
+          : where;
+        const { rows } = await this.pool.query<RecordRow>(
+          `SELECT * FROM provisioning_records ${keyset} ORDER BY created_at, id
+           LIMIT ${EXPORT_CHUNK_ROWS}`,
+          after ? [...params, after.createdAt, after.id] : params,
+        );
+        return csvPage(rows.map(toRecord));
+      }),
+    );
   }
 
   lineStatus(): Promise<LineStatus> {

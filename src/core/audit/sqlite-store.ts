@@ -10,7 +10,13 @@ import {
   PsdiTakenError,
   RecordNotFoundError,
 } from './errors';
-import { exportRecordsCsv } from './csv-export';
+import {
+  csvChunks,
+  csvPage,
+  EXPORT_CHUNK_ROWS,
+  type CsvChunk,
+  type ExportCursor,
+} from './csv-export';
 import { SqliteScenarioRunLog, type ScenarioRunLog } from './scenario-runs';
 import {
   copyValues,
@@ -45,6 +51,7 @@ import {
   type AllocationContext,
   type AuditStore,
   type CopyResult,
+  type ExportQuery,
   type FailureInput,
   type ProvisioningRecord,
   type PsdiAllocator,
@@ -428,14 +435,33 @@ export class SqliteAuditStore implements AuditStore {
     });
   }
 
-  async exportCsv(query: Omit<AuditQuery, 'after' | 'limit'> = {}): Promise<string> {
+  exportCsv(query: ExportQuery = {}): AsyncIterable<CsvChunk> {
+    const q = auditQuerySchema.parse(query);
+    return csvChunks(async (after) => csvPage(await this.exportRecords(q, after)));
+  }
+
+  /**
+   * One chunk of an export: the records after `after` in export order. Each chunk is its own
+   * read, so a station's reservation waits for one chunk at most, never for the whole export.
+   */
+  exportRecords(
+    query: ExportQuery,
+    after: ExportCursor | undefined,
+  ): Promise<ProvisioningRecord[]> {
     const q = auditQuerySchema.parse(query);
     return this.serial(async () => {
-      const { where, params } = whereClause(q, SQLITE_SEARCH);
+      const { where, params } = whereClause(q, SQLITE_SEARCH, { cursor: false });
+      const keyset = after
+        ? `${where ? `${where} AND` : 'WHERE'} (created_at, id) > (?, ?)`
+        : where;
       const rows = this.db
-        .prepare(`SELECT * FROM provisioning_records ${where} ORDER BY created_at, id`)
-        .all(...params) as RecordRow[];
-      return exportRecordsCsv(rows.map(toRecord));
+        .prepare(`SELECT * FROM provisioning_records ${keyset} ORDER BY created_at, id LIMIT ?`)
+        .all(
+          ...params,
+          ...(after ? [after.createdAt, after.id] : []),
+          EXPORT_CHUNK_ROWS,
+        ) as RecordRow[];
+      return rows.map(toRecord);
     });
   }
 

@@ -11,6 +11,7 @@ import type {
   ProvisioningStep,
   RecordEvent,
 } from './records';
+import type { CsvChunk } from './csv-export';
 import type { ScenarioRunLog } from './scenario-runs';
 
 /** What an allocator may ask while it picks a PSDI for one reservation. */
@@ -77,6 +78,9 @@ export interface ReleaseInput {
   by: string;
 }
 
+/** What an export filters on: a search without its paging. */
+export type ExportQuery = Omit<AuditQuery, 'after' | 'limit'>;
+
 export interface CopyResult {
   /** Records now in this log that were not before. */
   copied: number;
@@ -138,8 +142,12 @@ export interface AuditStore {
    * AUDIT_COUNT_CAP; every filter optional; bad input throws a ZodError naming the field.
    */
   search(query?: AuditQuery): Promise<AuditPage>;
-  /** Every record the filter matches (paging ignored), oldest first, as CSV with a header. */
-  exportCsv(query?: Omit<AuditQuery, 'after' | 'limit'>): Promise<string>;
+  /**
+   * Every record the filter matches (paging ignored), oldest first, as CSV with a header: a
+   * stream of chunks of EXPORT_CHUNK_ROWS records, each read when the consumer asks for it.
+   * Bad input throws a ZodError naming the field at once.
+   */
+  exportCsv(query?: ExportQuery): AsyncIterable<CsvChunk>;
   /** Stations, their throughput over the hour before `now`, failures and unfinished records. */
   lineStatus(): Promise<LineStatus>;
   /** Every record of this log, oldest first, `batch` at a time: what a copy reads. */

@@ -1,11 +1,17 @@
 // The BLE bench through the app's contract: the BLE process on the simulated bench, a UI scan in
 // batches, provisioning one board into the audit log and its CSV, field-named errors for bad
 // files and plans, and a crashed BLE process reported and restarted.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scanFor as scanOn, useApp } from '../../helpers/app';
 import type { ProvisioningRecord } from '../../../src/core/audit/records';
+import type { AuditExportProgress } from '../../../src/core/app/contracts/ble';
 
-const get = useApp('app-ble');
+/** Where the "save dialog" puts exports: the main process's choice, never the page's. */
+const exportDir = mkdtempSync(join(tmpdir(), 'app-ble-export-'));
+const get = useApp('app-ble', { chooseExportFile: async (name) => join(exportDir, name) });
 const ok = <T>(name: string, input?: unknown) => get().ok<T>(name, input);
 const fails = (name: string, input: unknown) => get().fails(name, input);
 const scanFor = (name: string) => scanOn(get(), name);
@@ -67,12 +73,19 @@ describe('BLE bench', () => {
       productId: product.id,
     });
     expect(page.total).toBe(1);
-    const csv = await ok<{ csv: string; rows: number; fileName: string }>('audit:exportCsv', {
-      productId: product.id,
+    const progress: AuditExportProgress[] = [];
+    const stop = get().app.subscribe('audit:exportProgress', (p) =>
+      progress.push(p as AuditExportProgress),
+    );
+    const saved = await ok<{ saved: true; file: string; rows: number }>('audit:exportCsv', {
+      query: { productId: product.id },
+      exportId: 'lamp-export',
     });
-    expect(csv.rows).toBe(1);
-    expect(csv.csv).toContain('LAMP-0001');
-    expect(csv.fileName).toMatch(/\.csv$/);
+    stop();
+    expect(saved).toMatchObject({ saved: true, rows: 1 });
+    expect(saved.file.startsWith(exportDir) && saved.file.endsWith('.csv')).toBe(true);
+    expect(readFileSync(saved.file, 'utf8')).toContain('LAMP-0001');
+    expect(progress.at(-1)).toEqual({ exportId: 'lamp-export', rows: 1, total: 1, done: true });
   });
 
   it('verifies the starter-style board end to end: the product has the platform PSDI pair, the board derives its PSDI, noble pairs to read it', async () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openAuditStore, type AuditLocation } from '../../../src/core/audit/open-store';
-import type { AuditStore, ReserveInput } from '../../../src/core/audit/store';
+import type { AuditStore, ProvisioningRecord, ReserveInput } from '../../../src/core/audit/store';
 import type { TestPostgres } from '../../helpers/postgres';
 
 export const PRODUCT: ReserveInput['product'] = {
@@ -83,3 +83,29 @@ export async function tempStore(
 
 /** Engines the shared store suite runs on. */
 export const ENGINES: Engine[] = ['sqlite', 'postgres'];
+
+/**
+ * Fills a log with `count` verified records (one reserved here, the rest copied in batches),
+ * three to a millisecond so an export's keyset has ties to break. Returns the first record.
+ */
+export async function fillLog(store: AuditStore, count: number): Promise<ProvisioningRecord> {
+  const reserved = await store.reserve(reserveInput(1, 'FILL-000001'));
+  await store.markWritten(reserved.id);
+  const first = await store.markVerified(reserved.id);
+  const BATCH = 5000;
+  for (let from = 2; from <= count; from += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, count - from + 1) }, (_, i) => {
+      const n = from + i;
+      return {
+        ...first,
+        id: n,
+        createdAt: first.createdAt + Math.floor(n / 3),
+        boardId: `fill${n}`,
+        boardAddress: `fill:${n}`,
+        psdi: `FILL-${String(n).padStart(6, '0')}`,
+      };
+    });
+    await store.copyFrom('fill', batch);
+  }
+  return first;
+}

@@ -6,6 +6,7 @@ import { InvalidTransitionError } from '../../../src/core/audit/errors';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import { usePostgres } from '../../helpers/postgres';
 import { ENGINES, PRODUCT, reserveInput, tempStore, type TempStore } from './fixture';
+import { collectCsv } from '../../../src/core/audit/csv-export';
 
 const postgres = usePostgres();
 const sequence = () => createPsdiAllocator({ kind: 'sequence', prefix: 'DB-', width: 4 }, 20);
@@ -90,7 +91,7 @@ describe.each(ENGINES)('giving PSDIs back on %s', (engine) => {
     expect(await t.store.peekPsdi(PRODUCT.id, sequence())).toBe('DB-0001');
     expect((await t.store.reserve(reserveInput(2, sequence()))).psdi).toBe('DB-0001');
     expect(await t.store.peekPsdi(PRODUCT.id, sequence())).toBe('DB-0002');
-    const csv = await t.store.exportCsv();
+    const csv = await collectCsv(t.store.exportCsv());
     expect(csv.split('\r\n')[0]).toMatch(/,psdi_returned,history$/);
     expect(csv).toContain('write attempt 1 failed: refused');
   });

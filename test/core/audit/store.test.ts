@@ -15,7 +15,7 @@ import {
   PsdiTakenError,
   RecordNotFoundError,
 } from '../../../src/core/audit/errors';
-import { csvHeader } from '../../../src/core/audit/csv-export';
+import { collectCsv, csvHeader } from '../../../src/core/audit/csv-export';
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import { usePostgres } from '../../helpers/postgres';
@@ -390,7 +390,9 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
       });
       await t.store.reserve(reserveInput(3, 'DB-0003', { ...PRODUCT, id: 'elsewhere' }));
 
-      const rows = parse(await t.store.exportCsv({ productId: PRODUCT.id })) as string[][];
+      const rows = parse(
+        await collectCsv(t.store.exportCsv({ productId: PRODUCT.id })),
+      ) as string[][];
       expect(rows[0]).toEqual(csvHeader);
       expect(rows).toHaveLength(3);
       const col = (row: string[], name: string) => row[csvHeader.indexOf(name)];
@@ -412,7 +414,9 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
 
     it('exports only the header when nothing matches', async () => {
       await t.store.reserve(reserveInput(1, 'DB-0001'));
-      expect(parse(await t.store.exportCsv({ states: ['verified'] }))).toEqual([csvHeader]);
+      expect(parse(await collectCsv(t.store.exportCsv({ states: ['verified'] })))).toEqual([
+        csvHeader,
+      ]);
     });
   });
 

@@ -7,6 +7,7 @@ import { describeRecordEvent } from '../../../src/core/audit/records';
 import { ProvisionCancelledError, type ProvisionEvent } from '../../../src/core/provisioning/steps';
 import { type ProvisionBoardOptions } from '../../../src/core/provisioning/workflow';
 import { blankBoard, PRODUCT, rig, V1, type Rig, failure, provisionOn } from './fixture';
+import { collectCsv } from '../../../src/core/audit/csv-export';
 
 let r: Rig;
 afterEach(() => r.close());
@@ -136,6 +137,6 @@ describe('a link lost mid-write', () => {
     );
     const stored = await r.store.get(record.id);
     expect(stored?.history).toEqual(record.history);
-    expect(await r.store.exportCsv()).toContain('attempt 2 after link lost');
+    expect(await collectCsv(r.store.exportCsv())).toContain('attempt 2 after link lost');
   });
 });

@@ -21,6 +21,7 @@ import type { BoardView } from '../../ble/sim/board';
 import { SIM_BOARDS_DIR } from '../../ble/sim/board-file';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { auditExport, type AuditExport } from './audit-export';
 import type { AppContext, AreaEvents, AreaHandlers } from './context';
 
 type Handlers = AreaHandlers<typeof bleOperations>;
@@ -33,6 +34,7 @@ export async function startBle(
   sources: AreaEvents<typeof bleEvents>;
   supervisor: HostSupervisor;
   provisioning: ProvisioningService;
+  exports: AuditExport;
 }> {
   const supervisor = await HostSupervisor.open(ctx.options.dataDir, launch);
   const scans = new ScanFeed(supervisor);
@@ -52,6 +54,7 @@ export async function startBle(
     await provisioning.close();
   });
 
+  const exports = auditExport(ctx, () => provisioning.store());
   const boards = async () => (await supervisor.sim('boards', {})).map(toSimBoard);
   // Every page showing the bench's boards and faults follows changes made from any of them.
   const simChanges = new EventEmitter<{ boards: [SimBoard[]] }>();
@@ -188,19 +191,13 @@ export async function startBle(
 
     'audit:search': async (query) => (await provisioning.store()).search(query),
     'audit:releasePsdi': ({ recordId, reason }) => provisioning.releasePsdi(recordId, reason),
-    'audit:exportCsv': async (query) => {
-      const store = await provisioning.store();
-      const csv = await store.exportCsv(query);
-      // Counted by the store: a quoted error message may span lines of the CSV.
-      const rows = (await store.search({ ...query, limit: 1 })).total;
-      const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
-      return { fileName: `devicebench-audit-${stamp}.csv`, csv, rows };
-    },
+    'audit:exportCsv': (input) => exports.saveCsv(input),
   };
 
   return {
     supervisor,
     provisioning,
+    exports,
     handlers: withBleErrors(handlers),
     sources: {
       'ble:status': (handler) => on(supervisor, 'status', handler),
@@ -210,6 +207,7 @@ export async function startBle(
       'sim:boards': (handler) => on(simChanges, 'boards', handler),
       'provisioning:progress': (handler) => on(provisioning, 'progress', handler),
       'provisioning:batch': (handler) => on(provisioning, 'batch', handler),
+      'audit:exportProgress': (handler) => exports.onProgress(handler),
     },
   };
 }

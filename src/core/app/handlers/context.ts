@@ -23,6 +23,12 @@ export interface AppOptions {
   bleHost?: HostLauncher;
   /** For tests: how the platform clients retry. */
   http?: HttpOptions;
+  /**
+   * Asks the user where to save a file (Electron's save dialog in the main process), with a
+   * suggested name; undefined when cancelled. Absent where the shell cannot ask (the bench
+   * server: exports are downloads there).
+   */
+  chooseExportFile?: (fileName: string) => Promise<string | undefined>;
 }
 
 export interface AppContext {

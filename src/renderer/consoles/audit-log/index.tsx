@@ -4,19 +4,17 @@ import { Fragment, useId, useMemo, useState, type FormEvent } from 'react';
 import type { AuditRecordView } from '../../../core/app/contracts/ble';
 import { AUDIT_TEXT_MIN, describeCount, type AuditCursor } from '../../../core/audit/records';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
 import { TextField } from '../../components/TextField';
 import { TraceButton } from '../../components/TraceButton';
 import { useApi } from '../../lib/api-context';
-import { downloadText } from '../../lib/files';
 import { formatTime } from '../../lib/format';
-import { useAction } from '../../lib/use-action';
 import { useLoad } from '../../lib/use-load';
 import { RecordHistory } from '../../components/RecordHistory';
 import { RecordState } from '../../components/RecordState';
 import { LoadFailure } from '../../components/LoadFailure';
+import { ExportCsv } from './ExportCsv';
 
 const PAGE_SIZE = 50;
 const STATES: AuditRecordView['state'][] = [
@@ -35,7 +33,6 @@ interface Filters {
 }
 
 export function AuditLog() {
-  const api = useApi();
   const id = useId();
   const products = useLoad((api) => api.things.listTrialProducts({}), []);
   // Every station that wrote to this log (one on this machine's log, several on a line's).
@@ -63,7 +60,6 @@ export function AuditLog() {
     (api) => api.audit.search({ ...query, after, limit: PAGE_SIZE }),
     [query, after],
   );
-  const exportCsv = useAction<{ fileName: string; rows: number }>();
 
   function apply(next: Filters) {
     setDraft(next);
@@ -167,27 +163,8 @@ export function AuditLog() {
           <button type="submit" className="primary">
             Search
           </button>
-          <button
-            type="button"
-            disabled={exportCsv.busy}
-            onClick={() =>
-              void exportCsv.run(async () => {
-                const file = await api.audit.exportCsv(query);
-                downloadText(file.fileName, file.csv, 'text/csv');
-                return file;
-              })
-            }
-          >
-            {exportCsv.busy ? 'Exporting…' : 'Export CSV'}
-          </button>
-          {exportCsv.value && !exportCsv.error && (
-            <span className="notice" role="status" data-testid="export-notice">
-              Exported {exportCsv.value.rows} record{exportCsv.value.rows === 1 ? '' : 's'} to{' '}
-              {exportCsv.value.fileName}
-            </span>
-          )}
+          <ExportCsv query={query} matching={page.value?.total} />
         </form>
-        <ErrorNotice error={exportCsv.error} />
         {page.error !== undefined && <LoadFailure error={page.error} onRetry={page.reload} />}
         {page.value && items.length === 0 ? (
           <p className="note empty">No records match.</p>

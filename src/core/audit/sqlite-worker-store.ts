@@ -1,0 +1,314 @@
+// The SQLite audit log as the app, the bench server and the CLI open it: the same AuditStore,
+// its database held by a worker thread (sqlite-worker.ts), so no query, fsync or lock wait ever
+// blocks the thread that serves the window (docs/decisions.md, "Audit log off the window's
+// thread, exports as streams"). Allocators stay on this thread: the worker asks them for a PSDI
+// inside its open reservation, and their context questions go back into that transaction.
+import { Worker } from 'node:worker_threads';
+import { csvChunks, type CsvChunk } from './csv-export';
+import { StoreUnavailableError } from './errors';
+import type { ScenarioRunLog } from './scenario-runs';
+import {
+  reviveError,
+  type FromWorker,
+  type MethodInput,
+  type MethodName,
+  type MethodOutput,
+  type Request,
+  type Target,
+  type WorkerConfig,
+} from './sqlite-worker-protocol';
+import {
+  stationName,
+  type AllocationContext,
+  type AuditStore,
+  type ExportQuery,
+  type ProvisioningRecord,
+  type PsdiAllocator,
+  type ReserveInput,
+} from './store';
+
+export interface SqliteWorkerStoreOptions {
+  /** The database file. */
+  file: string;
+  /** Recorded on each record; the host name when not set. */
+  station?: string;
+  /** ms since the epoch; when given, each request carries this clock's time to the worker. */
+  now?: () => number;
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+  /** A reservation or preview whose allocator runs here. */
+  allocation?: { productId: string; allocator: PsdiAllocator; error?: unknown };
+}
+
+/** Starts the worker: built beside the main bundle, or from TypeScript sources through tsx. */
+function startWorker(config: WorkerConfig): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(`./sqlite-worker${fromSource ? '.ts' : '.js'}`, import.meta.url);
+  if (!fromSource) return new Worker(entry, { workerData: config });
+  // A worker thread does not inherit tsx's loader: it registers it before loading the entry.
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
+  return new Worker(boot, { eval: true, workerData: config });
+}
+
+export class SqliteWorkerStore implements AuditStore {
+  readonly engine = 'sqlite' as const;
+  readonly file: string;
+  readonly station: string;
+  private readonly now: (() => number) | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  /** The running worker; after a crash the next call starts another on the same file. */
+  private worker: Promise<Worker> | undefined;
+  private closed = false;
+  private runLog: ScenarioRunLog | undefined;
+
+  private constructor(options: SqliteWorkerStoreOptions) {
+    this.file = options.file;
+    this.station = stationName(options.station);
+    this.now = options.now;
+  }
+
+  /** Opens (and migrates) the log in its worker; throws what opening the file threw. */
+  static async open(options: SqliteWorkerStoreOptions): Promise<SqliteWorkerStore> {
+    const store = new SqliteWorkerStore(options);
+    store.worker = store.start();
+    await store.worker;
+    return store;
+  }
+
+  get location(): string {
+    return this.file;
+  }
+
+  reserve(input: ReserveInput): Promise<ProvisioningRecord> {
+    const { psdi, ...rest } = input;
+    if (typeof psdi === 'string') return this.call('store', 'reserve', { input: rest, psdi });
+    return this.call(
+      'store',
+      'reserve',
+      { input: rest, psdi: { allocator: true } },
+      { productId: input.product.id, allocator: psdi },
+    );
+  }
+
+  recordRefused(input: Parameters<AuditStore['recordRefused']>[0]): Promise<ProvisioningRecord> {
+    return this.call('store', 'recordRefused', { input });
+  }
+
+  markWritten(id: number, attempts?: number): Promise<ProvisioningRecord> {
+    return this.call('store', 'markWritten', { id, attempts });
+  }
+
+  markVerified(
+    ...[id, attempts, history]: Parameters<AuditStore['markVerified']>
+  ): Promise<ProvisioningRecord> {
+    return this.call('store', 'markVerified', { id, attempts, history });
+  }
+
+  markFailed(...[id, failure]: Parameters<AuditStore['markFailed']>): Promise<ProvisioningRecord> {
+    return this.call('store', 'markFailed', { id, failure });
+  }
+
+  release(
+    id: number,
+    reason: string,
+    options: { returnPsdi?: boolean } = {},
+  ): Promise<ProvisioningRecord> {
+    return this.call('store', 'release', { id, reason, returnPsdi: options.returnPsdi });
+  }
+
+  releaseHeld(...[id, input]: Parameters<AuditStore['releaseHeld']>): Promise<ProvisioningRecord> {
+    return this.call('store', 'releaseHeld', { id, input });
+  }
+
+  peekPsdi(productId: string, allocator: PsdiAllocator): Promise<string> {
+    return this.call('store', 'peekPsdi', { productId }, { productId, allocator });
+  }
+
+  get(id: number): Promise<ProvisioningRecord | undefined> {
+    return this.call('store', 'get', { id });
+  }
+
+  listUnfinished(): Promise<ProvisioningRecord[]> {
+    return this.call('store', 'listUnfinished', {});
+  }
+
+  verifiedPsdi(productId: string, boardId: string): Promise<string | undefined> {
+    return this.call('store', 'verifiedPsdi', { productId, boardId });
+  }
+
+  search(...[query]: Parameters<AuditStore['search']>): ReturnType<AuditStore['search']> {
+    return this.call('store', 'search', { query });
+  }
+
+  /** Chunk by chunk: the worker reads and formats one, the next is asked for when this is used. */
+  exportCsv(query: ExportQuery = {}): AsyncIterable<CsvChunk> {
+    return csvChunks((after) => this.call('store', 'exportChunk', { query, after }));
+  }
+
+  lineStatus(): ReturnType<AuditStore['lineStatus']> {
+    return this.call('store', 'lineStatus', {});
+  }
+
+  records(afterId: number, batch: number): Promise<ProvisioningRecord[]> {
+    return this.call('store', 'records', { afterId, batch });
+  }
+
+  copyFrom(...[sourceId, records]: Parameters<AuditStore['copyFrom']>) {
+    return this.call('store', 'copyFrom', { sourceId, records });
+  }
+
+  sourceId(): Promise<string> {
+    return this.call('store', 'sourceId', {});
+  }
+
+  async scenarioRuns(): Promise<ScenarioRunLog> {
+    const runs = <M extends MethodName<'runs'>>(method: M, input: MethodInput<'runs', M>) =>
+      this.call('runs', method, input);
+    this.runLog ??= {
+      start: (run) => runs('start', { run }),
+      append: (id, events) => runs('append', { id, events }),
+      finish: (id, reason) => runs('finish', { id, reason }),
+      get: (id) => runs('get', { id }),
+      read: (id) => runs('read', { id }),
+      list: (query) => runs('list', { query }),
+      close: () => runs('close', {}),
+    };
+    return this.runLog;
+  }
+
+  /** Also the way back after the worker died: starts another, or says why it cannot. */
+  async ping(): Promise<void> {
+    await this.call('store', 'ping', {});
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const worker = await this.worker?.catch(() => undefined);
+    if (!worker) return;
+    await this.send(worker, 'store', 'close', {}).catch(() => undefined);
+    await worker.terminate();
+  }
+
+  private async call<T extends Target, M extends MethodName<T>>(
+    target: T,
+    method: M,
+    input: MethodInput<T, M>,
+    allocation?: Pending['allocation'],
+  ): Promise<MethodOutput<T, M>> {
+    if (this.closed) throw new StoreUnavailableError(this.file, new Error('the store is closed'));
+    // Taken now, so the worker runs the request at the time the caller asked for it.
+    const at = this.now?.();
+    this.worker ??= this.start().catch((err: unknown) => {
+      this.worker = undefined;
+      throw new StoreUnavailableError(this.file, err);
+    });
+    return this.send(await this.worker, target, method, input, allocation, at);
+  }
+
+  private send<T extends Target, M extends MethodName<T>>(
+    worker: Worker,
+    target: T,
+    method: M,
+    input: MethodInput<T, M>,
+    allocation?: Pending['allocation'],
+    at?: number,
+    reservation?: number,
+  ): Promise<MethodOutput<T, M>> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, {
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        allocation,
+      });
+      // An idle worker must not keep a finished command alive; a waiting caller must.
+      worker.ref();
+      const request: Request = { type: 'request', id, target, method, input, at, reservation };
+      worker.postMessage(request);
+    });
+  }
+
+  private start(): Promise<Worker> {
+    const worker = startWorker({
+      file: this.file,
+      station: this.station,
+      callerClock: this.now !== undefined,
+    });
+    return new Promise((resolve, reject) => {
+      let ready = false;
+      let reason = 'it stopped';
+      worker.on('message', (message: FromWorker) => {
+        if (message.type === 'ready') {
+          ready = true;
+          worker.unref();
+          resolve(worker);
+        } else if (message.type === 'failed') reject(reviveError(message.error));
+        else this.receive(worker, message);
+      });
+      worker.on('error', (err) => {
+        reason = err.message;
+        if (!ready) reject(err);
+      });
+      worker.on('exit', (code) => {
+        if (!ready) reject(new Error(`the audit worker ${reason} (exit code ${code})`));
+        this.stopped(worker, `the audit worker ${reason} (exit code ${code})`);
+      });
+    });
+  }
+
+  /** Whatever was in flight has an unknown outcome: the caller hears the log is unreachable. */
+  private stopped(worker: Worker, reason: string): void {
+    void this.worker?.then(
+      (current) => {
+        if (current === worker) this.worker = undefined;
+      },
+      () => undefined,
+    );
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) p.reject(new StoreUnavailableError(this.file, new Error(reason)));
+  }
+
+  private receive(worker: Worker, message: Exclude<FromWorker, { type: 'ready' | 'failed' }>) {
+    if (message.type === 'allocate') {
+      void this.allocate(worker, message.reservation);
+      return;
+    }
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    this.pending.delete(message.id);
+    if (this.pending.size === 0) worker.unref();
+    if (message.ok) pending.resolve(message.value);
+    else if (pending.allocation?.error !== undefined)
+      pending.reject(pending.allocation.error as Error);
+    else pending.reject(reviveError(message.error));
+  }
+
+  /** Runs the caller's allocator; its context questions go to the worker's open transaction. */
+  private async allocate(worker: Worker, reservation: number): Promise<void> {
+    const allocation = this.pending.get(reservation)?.allocation;
+    const ask = <M extends MethodName<'context'>>(method: M, input: MethodInput<'context', M>) =>
+      this.send(worker, 'context', method, input, undefined, undefined, reservation);
+    const context: AllocationContext = {
+      productId: allocation?.productId ?? '',
+      wasRecorded: (psdi) => ask('wasRecorded', { psdi }),
+      takeNumber: (key, start) => ask('takeNumber', { key, start }),
+      firstFree: (values) => ask('firstFree', { values: [...values] }),
+      returned: () => ask('returned', {}),
+    };
+    let psdi: string | undefined;
+    try {
+      if (!allocation) throw new Error(`request ${reservation} has no allocator`);
+      psdi = await allocation.allocator.allocate(context);
+    } catch (err) {
+      if (allocation) allocation.error = err;
+    }
+    worker.postMessage({ type: 'allocated', reservation, psdi });
+  }
+}

@@ -1,0 +1,147 @@
+// Entry of the worker thread that holds a SQLite audit log (docs/decisions.md, "Audit log off
+// the window's thread, exports as streams"). better-sqlite3 is synchronous: here its waits
+// (fsync, a long query, another process's write lock) block this thread, never the one that
+// serves the window. Requests run one at a time, in arrival order, so the store's one-writer
+// rules hold as they do in one thread; only an open reservation's allocator questions
+// (`context`) are answered in between, inside its transaction.
+import { parentPort, workerData } from 'node:worker_threads';
+import { csvPage } from './csv-export';
+import { SqliteAuditStore } from './sqlite-store';
+import type { AllocationContext, PsdiAllocator } from './store';
+import type { ScenarioRunLog } from './scenario-runs';
+import {
+  parseRequest,
+  serializeError,
+  workerConfigSchema,
+  type FromWorker,
+  type MethodHandlers,
+  type Request,
+  type Target,
+  type ToWorker,
+} from './sqlite-worker-protocol';
+
+const port = parentPort;
+if (!port) throw new Error('sqlite-worker.ts runs as a worker thread');
+const config = workerConfigSchema.parse(workerData);
+const send = (message: FromWorker) => port.postMessage(message);
+
+/** The current request's time when the caller's clock is the store's (tests, benchmarks). */
+let requestAt: number | undefined;
+const now = config.callerClock ? () => requestAt ?? Date.now() : Date.now;
+
+let store: SqliteAuditStore;
+try {
+  store = new SqliteAuditStore({ file: config.file, station: config.station, now });
+} catch (err) {
+  send({ type: 'failed', error: serializeError(err) });
+  process.exit(1);
+}
+let runs: ScenarioRunLog | undefined;
+
+/** Open reservations' allocation contexts, and the allocator answers they wait for. */
+const contexts = new Map<number, AllocationContext>();
+const waiting = new Map<number, (psdi: string | undefined) => void>();
+
+/** Asks the caller's allocator, which asks back through `context` requests. */
+function callerAllocator(reservation: number): PsdiAllocator {
+  return {
+    allocate: (context) =>
+      new Promise<string>((resolve, reject) => {
+        contexts.set(reservation, context);
+        waiting.set(reservation, (psdi) => {
+          contexts.delete(reservation);
+          // The caller keeps the allocator's own error and throws that one.
+          if (psdi === undefined) reject(new Error('the allocator failed'));
+          else resolve(psdi);
+        });
+        send({ type: 'allocate', reservation });
+      }),
+  };
+}
+
+let current = 0;
+const storeHandlers: MethodHandlers<'store'> = {
+  reserve: ({ input, psdi }) =>
+    store.reserve({
+      ...input,
+      psdi: typeof psdi === 'string' ? psdi : callerAllocator(current),
+    }),
+  recordRefused: ({ input }) => store.recordRefused(input),
+  markWritten: ({ id, attempts }) => store.markWritten(id, attempts),
+  markVerified: ({ id, attempts, history }) => store.markVerified(id, attempts, history),
+  markFailed: ({ id, failure }) => store.markFailed(id, failure),
+  release: ({ id, reason, returnPsdi }) => store.release(id, reason, { returnPsdi }),
+  releaseHeld: ({ id, input }) => store.releaseHeld(id, input),
+  peekPsdi: ({ productId }) => store.peekPsdi(productId, callerAllocator(current)),
+  get: ({ id }) => store.get(id),
+  listUnfinished: () => store.listUnfinished(),
+  verifiedPsdi: ({ productId, boardId }) => store.verifiedPsdi(productId, boardId),
+  search: ({ query }) => store.search(query),
+  exportChunk: async ({ query, after }) => csvPage(await store.exportRecords(query, after)),
+  lineStatus: () => store.lineStatus(),
+  records: ({ afterId, batch }) => store.records(afterId, batch),
+  copyFrom: ({ sourceId, records }) => store.copyFrom(sourceId, records),
+  sourceId: () => store.sourceId(),
+  ping: () => store.ping(),
+  // The caller ends the thread once this answers.
+  close: () => store.close(),
+};
+
+const runLog = async () => (runs ??= await store.scenarioRuns());
+const runHandlers: MethodHandlers<'runs'> = {
+  start: async ({ run }) => (await runLog()).start(run),
+  append: async ({ id, events }) => (await runLog()).append(id, events),
+  finish: async ({ id, reason }) => (await runLog()).finish(id, reason),
+  get: async ({ id }) => (await runLog()).get(id),
+  read: async ({ id }) => (await runLog()).read(id),
+  list: async ({ query }) => (await runLog()).list(query),
+  close: async () => (await runLog()).close(),
+};
+
+function contextHandlers(reservation: number | undefined): MethodHandlers<'context'> {
+  const context = reservation === undefined ? undefined : contexts.get(reservation);
+  const open = () => {
+    if (!context) throw new Error(`reservation ${reservation} is not allocating`);
+    return context;
+  };
+  return {
+    wasRecorded: ({ psdi }) => open().wasRecorded(psdi),
+    takeNumber: ({ key, start }) => open().takeNumber(key, start),
+    firstFree: ({ values }) => open().firstFree(values),
+    returned: () => open().returned(),
+  };
+}
+
+async function run(request: Request): Promise<void> {
+  try {
+    const parsed = parseRequest(request);
+    const handlers: Record<Target, Record<string, (input: unknown) => Promise<unknown>>> = {
+      store: storeHandlers as never,
+      runs: runHandlers as never,
+      context: contextHandlers(request.reservation) as never,
+    };
+    const value = await handlers[request.target][parsed.method]!(parsed.input);
+    send({ type: 'response', id: request.id, ok: true, value });
+  } catch (err) {
+    send({ type: 'response', id: request.id, ok: false, error: serializeError(err) });
+  }
+}
+
+let tail: Promise<void> = Promise.resolve();
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'allocated') {
+    waiting.get(message.reservation)?.(message.psdi);
+    waiting.delete(message.reservation);
+    return;
+  }
+  if (message.target === 'context') {
+    void run(message);
+    return;
+  }
+  tail = tail.then(() => {
+    current = message.id;
+    requestAt = message.at;
+    return run(message);
+  });
+});
+send({ type: 'ready' });

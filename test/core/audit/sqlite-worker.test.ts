@@ -1,0 +1,138 @@
+// The SQLite log through its worker thread (what openAuditStore gives for a local log): one
+// writer's guarantees with reservations racing from one and from two stores, nothing committed
+// lost when the process dies mid-batch, the store's refusals arriving as their own classes,
+// and an export read in chunks of 1,000 however large the log.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EXPORT_CHUNK_ROWS } from '../../../src/core/audit/csv-export';
+import {
+  BoardBusyError,
+  InvalidTransitionError,
+  PsdiTakenError,
+} from '../../../src/core/audit/errors';
+import { openAuditStore } from '../../../src/core/audit/open-store';
+import { SqliteWorkerStore } from '../../../src/core/audit/sqlite-worker-store';
+import type { PsdiAllocator } from '../../../src/core/audit/store';
+import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import { fillLog, reserveInput, tempStore, type TempStore } from './fixture';
+
+const sequence = () => createPsdiAllocator({ kind: 'sequence', prefix: 'W-', width: 4 }, 20);
+
+describe('SQLite audit log in a worker thread', () => {
+  let t: TempStore;
+  beforeEach(async () => {
+    t = await tempStore('sqlite', undefined);
+  });
+  afterEach(() => t.cleanup());
+
+  it('is what openAuditStore opens for a local log', () => {
+    expect(t.store).toBeInstanceOf(SqliteWorkerStore);
+  });
+
+  it('refuses a log it cannot open with what opening threw, leaving nothing unhandled', async () => {
+    const missing = { kind: 'local' as const, file: `${t.dir}/no such folder/audit.sqlite` };
+    await expect(openAuditStore({ location: missing })).rejects.toThrow(/directory does not exist/);
+  });
+
+  it('never hands out one PSDI twice to reservations racing on one store and on two', async () => {
+    const other = await t.open('bench-2');
+    const allocator = sequence();
+    const racing = Array.from({ length: 40 }, (_, i) =>
+      (i % 2 ? other : t.store).reserve(reserveInput(i + 1, allocator)),
+    );
+    const psdis = (await Promise.all(racing)).map((r) => r.psdi);
+    expect(new Set(psdis).size).toBe(40);
+    expect([...psdis].sort()).toEqual(
+      Array.from({ length: 40 }, (_, i) => `W-${String(i + 1).padStart(4, '0')}`),
+    );
+    // Two reservations of one value at once: one holds it, the other is refused by class.
+    const outcomes = await Promise.allSettled([
+      t.store.reserve(reserveInput(100, 'SAME-1')),
+      other.reserve(reserveInput(101, 'SAME-1')),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.find((o) => o.status === 'rejected')?.reason as PsdiTakenError;
+    expect(refused).toBeInstanceOf(PsdiTakenError);
+    expect(refused).toMatchObject({ psdi: 'SAME-1', productId: reserveInput(1, '').product.id });
+  });
+
+  it('brings the store’s refusals and the allocator’s own errors back as their classes', async () => {
+    const held = await t.store.reserve(reserveInput(1, 'E-1'));
+    const busy = await t.store.reserve(reserveInput(1, 'E-2')).catch((e: unknown) => e);
+    expect(busy).toBeInstanceOf(BoardBusyError);
+    expect(busy).toMatchObject({ recordId: held.id, psdi: 'E-1', boardAddress: held.boardAddress });
+    const verified = await t.store.markVerified(held.id).catch((e: unknown) => e);
+    expect(verified).toBeInstanceOf(InvalidTransitionError);
+    expect(verified).toMatchObject({ recordId: held.id, from: 'reserved', to: 'verified' });
+    // An allocator that fails after taking a number, inside the reservation's transaction: its
+    // own error comes back, and the number goes with the rolled-back transaction.
+    class OutOfValues extends Error {}
+    const failing: PsdiAllocator = {
+      allocate: async (context) => {
+        await context.takeNumber('n', 1);
+        throw new OutOfValues('no values left');
+      },
+    };
+    const refused = await t.store.reserve(reserveInput(2, failing)).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OutOfValues);
+    const taking: PsdiAllocator = { allocate: async (c) => `N-${await c.takeNumber('n', 1)}` };
+    expect((await t.store.reserve(reserveInput(2, taking))).psdi).toBe('N-1');
+    expect((await t.store.search({ productId: held.productId })).total).toBe(2);
+  });
+
+  it('loses nothing it answered for when the process is killed mid-batch', async () => {
+    const file = t.location.kind === 'local' ? t.location.file : '';
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./crash-child.ts', import.meta.url)), file],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const answered: { id: number; psdi: string }[] = [];
+    const lines = createInterface({ input: child.stdout });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    for await (const line of lines) {
+      const [id, psdi] = line.split(' ');
+      answered.push({ id: Number(id), psdi: psdi as string });
+      if (answered.length === 25) child.kill('SIGKILL');
+    }
+    await exited;
+    const store = await openAuditStore({ location: t.location });
+    try {
+      for (const { id, psdi } of answered)
+        expect(await store.get(id)).toMatchObject({ psdi, state: 'reserved', psdiHeld: true });
+      // Whatever it committed after the last line it printed is there too, and nothing twice.
+      const all = await store.records(0, 1000);
+      expect(new Set(all.map((r) => r.psdi)).size).toBe(all.length);
+      expect(all.length).toBeGreaterThanOrEqual(answered.length);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  it('exports 50,000 records in chunks of 1,000, oldest first, each chunk its own read', async () => {
+    await fillLog(t.store, 50_000);
+    const chunks: number[] = [];
+    let lastId = 0;
+    let ordered = true;
+    for await (const chunk of t.store.exportCsv()) {
+      chunks.push(chunk.rows);
+      for (const line of chunk.text.split('\r\n').slice(chunk.rows ? 0 : 1, -1)) {
+        const id = Number(line.slice(0, line.indexOf(',')));
+        ordered &&= id > lastId;
+        lastId = id;
+      }
+      // Each chunk is its own read: a reservation made halfway through is not held up, and
+      // lands at the end of this very export (the newest record).
+      if (chunks.length === 25) {
+        t.now.value += 60_000;
+        await t.store.reserve(reserveInput(99_999, 'MID-EXPORT'));
+      }
+    }
+    expect(chunks[0]).toBe(0);
+    expect(chunks.slice(1)).toEqual([...Array(50).fill(EXPORT_CHUNK_ROWS), 1]);
+    expect(ordered).toBe(true);
+    expect(lastId).toBe(50_001);
+  }, 120_000);
+});
