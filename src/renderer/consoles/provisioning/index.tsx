@@ -1,7 +1,7 @@
 // Provisioning: turn blank prototypes into devices of a trial product. Unfinished records come
 // first; then the product, profile and PSDI plan; then one board at a time or a whole batch.
 import { FaultsPanel } from '../../components/FaultsPanel';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect } from 'react';
 import type { TrialProduct } from '../../../core/platform/things/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { TrialProductsGate } from '../../components/TrialProductsGate';
