@@ -3,24 +3,7 @@
 // and the same URL works from Electron's file:// and from the bench server (docs/decisions.md,
 // "Navigation"). The product is one selection shared by every page.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-
-export interface Route {
-  page: string;
-  /** The product chosen on any page; a page showing products starts on it. */
-  productId?: string;
-}
-
-export function parseRoute(hash: string, fallbackPage: string): Route {
-  const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
-  const page = decodeURIComponent(path) || fallbackPage;
-  const productId = new URLSearchParams(query).get('product') || undefined;
-  return productId ? { page, productId } : { page };
-}
-
-export function routeHash(route: Route): string {
-  const query = route.productId ? `?product=${encodeURIComponent(route.productId)}` : '';
-  return `#/${encodeURIComponent(route.page)}${query}`;
-}
+import { parseRoute, routeHash, type Route } from './route';
 
 /**
  * The shell's route, read from and written to `location.hash`. Going to a page adds a history

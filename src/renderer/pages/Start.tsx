@@ -7,7 +7,8 @@ import type { ScenarioRunSummary } from '../../core/scenario/schema';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { isNotFound } from '../lib/errors';
 import { formatTime } from '../lib/format';
-import { RouteContext, routeHash, useNavigate, useSelectedProduct } from '../lib/navigation';
+import { RouteContext, useNavigate, useSelectedProduct } from '../lib/navigation';
+import { routeHash } from '../lib/route';
 import type { Resource } from '../lib/use-resource';
 import { useLoad } from '../lib/use-load';
 
