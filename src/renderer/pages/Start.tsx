@@ -77,7 +77,9 @@ export function Start() {
       const lines: RunLine[] = [
         savedRun
           ? { label: `Saved set rev ${savedRun.revision}`, run: savedRun }
-          : { label: set ? `Saved set rev ${set.revision}` : 'Saved set', text: 'not dry-run yet' },
+          : set
+            ? { label: `Saved set rev ${set.revision}`, text: 'not dry-run yet' }
+            : { label: 'Saved set', text: 'none saved yet' },
         ...(draftRun ? [{ label: 'Draft', run: draftRun }] : []),
       ];
       const current = savedRun !== undefined && set !== null && savedRun.revision === set.revision;
