@@ -1,26 +1,9 @@
 // Where the user is: the page and the product they work on, kept in the URL's hash
 // (`#/scenarios?product=3000000001`) so a reload keeps both, Back and Forward move between pages,
 // and the same URL works from Electron's file:// and from the bench server (docs/decisions.md,
-// "Navigation"). The product is one selection shared by every page.
+// "Flows that keep the user"). The product is one selection shared by every page.
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-
-export interface Route {
-  page: string;
-  /** The product chosen on any page; a page showing products starts on it. */
-  productId?: string;
-}
-
-export function parseRoute(hash: string, fallbackPage: string): Route {
-  const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
-  const page = decodeURIComponent(path) || fallbackPage;
-  const productId = new URLSearchParams(query).get('product') || undefined;
-  return productId ? { page, productId } : { page };
-}
-
-export function routeHash(route: Route): string {
-  const query = route.productId ? `?product=${encodeURIComponent(route.productId)}` : '';
-  return `#/${encodeURIComponent(route.page)}${query}`;
-}
+import { parseRoute, routeHash, type Route } from './route';
 
 /**
  * The shell's route, read from and written to `location.hash`. Going to a page adds a history
@@ -37,20 +20,24 @@ export function useHashRoute(fallbackPage: string, knownPage: (page: string) => 
     window.addEventListener('hashchange', changed);
     return () => window.removeEventListener('hashchange', changed);
   }, [read]);
-  const navigate = useCallback((page: string) => {
-    setRoute((current) => {
-      const next = { ...current, page };
+  // The address bar is the source of truth: each change starts from what it says now.
+  const navigate = useCallback(
+    (page: string) => {
+      const next = { ...read(), page };
       if (routeHash(next) !== window.location.hash) window.location.hash = routeHash(next);
-      return next;
-    });
-  }, []);
-  const selectProduct = useCallback((productId: string | undefined) => {
-    setRoute((current) => {
-      const next = productId ? { ...current, productId } : { page: current.page };
+      setRoute(next);
+    },
+    [read],
+  );
+  const selectProduct = useCallback(
+    (productId: string | undefined) => {
+      const here = read();
+      const next = productId ? { ...here, productId } : { page: here.page };
       window.history.replaceState(window.history.state, '', routeHash(next));
-      return next;
-    });
-  }, []);
+      setRoute(next);
+    },
+    [read],
+  );
   return useMemo(() => ({ route, navigate, selectProduct }), [route, navigate, selectProduct]);
 }
 

@@ -8,7 +8,8 @@ import type { ScenarioRunSummary } from '../../core/scenario/schema';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { isNotFound } from '../lib/errors';
 import { formatTime } from '../lib/format';
-import { RouteContext, routeHash, useNavigate, useSelectedProduct } from '../lib/navigation';
+import { RouteContext, useNavigate, useSelectedProduct } from '../lib/navigation';
+import { routeHash } from '../lib/route';
 import type { Resource } from '../lib/use-resource';
 import { useLoad } from '../lib/use-load';
 
@@ -79,7 +80,9 @@ export function Start() {
       const lines: RunLine[] = [
         savedRun
           ? { label: `Saved set rev ${savedRun.revision}`, run: savedRun }
-          : { label: set ? `Saved set rev ${set.revision}` : 'Saved set', text: 'not dry-run yet' },
+          : set
+            ? { label: `Saved set rev ${set.revision}`, text: 'not dry-run yet' }
+            : { label: 'Saved set', text: 'none saved yet' },
         ...(draftRun ? [{ label: 'Draft', run: draftRun }] : []),
       ];
       const current = savedRun !== undefined && set !== null && savedRun.revision === set.revision;
