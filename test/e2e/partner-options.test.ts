@@ -2,7 +2,7 @@
 // shows the module events; send a template notification to a hashed number and read the day's
 // count; search the video catalogue and see its thumbnails under the app's CSP.
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench } from './fixture';
+import { expectText, shoot, useBench } from './fixture';
 
 const bench = useBench();
 
@@ -43,6 +43,24 @@ describe('module channels console', () => {
 
     await page.getByRole('button', { name: 'List bots' }).click();
     await expectText(page.getByRole('table', { name: 'Bots' }), 'Bench Cafe');
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('module attach to another origin', () => {
+  it("asks before sending the channel's ID and secret anywhere but its environment", async () => {
+    const { page, pageErrors } = bench();
+    await page.getByRole('button', { name: 'Module channels' }).click();
+    await page.getByRole('button', { name: 'Approve as account admin' }).click();
+    await expect.poll(() => page.getByLabel('Authorization code').inputValue()).not.toBe('');
+    await page.getByLabel('Manager URL (optional)').fill('http://127.0.0.1:9/');
+    await page.getByRole('button', { name: 'Attach', exact: true }).click();
+    const confirm = page.getByTestId('attach-confirm');
+    await expectText(confirm, "http://127.0.0.1:9 is not this channel's environment");
+    await shoot(page, 'attach-confirm');
+    await confirm.getByRole('button', { name: 'Send to http://127.0.0.1:9' }).click();
+    await expectText(page.getByTestId('attach-error'), '127.0.0.1:9');
+    await expect.poll(() => confirm.count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 });

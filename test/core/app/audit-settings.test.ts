@@ -1,6 +1,6 @@
 // Where a station's audit log lives: the saved settings, a password moved out of the URL into
 // the keychain, and the DEVICEBENCH_AUDIT_URL / DEVICEBENCH_STATION overrides.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +47,20 @@ describe('audit settings', () => {
     });
     const reopened = await AuditSettings.open(data, credentials, {});
     expect((await reopened.resolve()).station).toBe('line-3');
+  });
+
+  it('moves a password an older file kept in a local-mode URL into the keychain on open', async () => {
+    const data = dir();
+    const file = join(data, 'audit-settings.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ mode: 'local', url: 'postgres://u:old%25pw@db.example:5432/x' }),
+    );
+    const credentials = new MemoryCredentialStore();
+    const settings = await AuditSettings.open(data, credentials, {});
+    expect(settings.saved.url).toBe('postgres://u@db.example:5432/x');
+    expect(await credentials.get('audit:postgres-password')).toBe('old%pw');
+    expect(readFileSync(file, 'utf8')).not.toContain('old');
   });
 
   it('lets DEVICEBENCH_AUDIT_URL and DEVICEBENCH_STATION win over the settings', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/core/emulator/server';
 import { harness, useEmulator } from '../../helpers/emulator';
+import { rawRequest } from '../../helpers/raw-http';
 
 const emu = useEmulator();
 const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -38,6 +39,24 @@ describe('platform conventions', () => {
     const res = await emu().call('POST', '/things/v1/trial/products', '{"name":');
     expect(res.status).toBe(400);
     expect(typeof (res.body as { message: unknown }).message).toBe('string');
+  });
+
+  it('reads the JSON headers with an empty body as no body: a call without fields answers, one with names them', async () => {
+    const { emulator, token } = emu();
+    const jsonHeaders = (line: string) =>
+      rawRequest(new URL(emulator.url), [
+        line,
+        'Content-Type: application/json',
+        `Authorization: Bearer ${token}`,
+        'Content-Length: 0',
+        'Connection: close',
+      ]);
+    const created = await emu().call('POST', '/things/v1/trial/products', { name: 'Empty' });
+    const { id } = created.body as { id: string };
+    expect((await jsonHeaders(`DELETE /things/v1/trial/products/${id} HTTP/1.1`)).status).toBe(204);
+    const markAsRead = await jsonHeaders('POST /v2/bot/message/markAsRead HTTP/1.1');
+    expect(markAsRead.status).toBe(400);
+    expect(JSON.parse(markAsRead.body)).toMatchObject({ details: [{ property: 'chat' }] });
   });
 
   it('answers an unknown endpoint with 404 naming it', async () => {

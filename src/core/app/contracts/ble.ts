@@ -445,8 +445,8 @@ export const bleOperations = {
     productPlanSchema,
     z.object({
       psdi: z.string().nullable(),
-      /** A CSV list's rows left out (blank, repeated, too long, invalid), with their lines. */
-      skipped: z.array(z.object({ line: z.number(), message: z.string() })),
+      /** A CSV list's rows left out (blank, repeated, too long, invalid), with their lines; absent when none. */
+      skipped: z.array(z.object({ line: z.number(), message: z.string() })).optional(),
     }),
   ),
   'provisioning:provisionOne': op(

@@ -245,12 +245,13 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
    * What the plan hands out next (a draft plan too), taking nothing; null for a device PSDI.
    * With the CSV rows the list leaves out, so the page shows them before anything is reserved.
    */
-  async nextPsdi(plan: Plan): Promise<{ psdi: string | null; skipped: PsdiCsvProblem[] }> {
+  async nextPsdi(plan: Plan): Promise<{ psdi: string | null; skipped?: PsdiCsvProblem[] }> {
     const profile = this.profile(plan.profileId);
-    if (profile.psdi.source !== 'tool') return { psdi: null, skipped: [] };
+    if (profile.psdi.source !== 'tool') return { psdi: null };
     const { strategy, skipped } = readPlan(plan.psdi, profile);
     const allocator = createPsdiAllocator(strategy, profile.psdi.maxBytes);
-    return { psdi: await (await this.store()).peekPsdi(plan.productId, allocator), skipped };
+    const psdi = await (await this.store()).peekPsdi(plan.productId, allocator);
+    return skipped.length ? { psdi, skipped } : { psdi };
   }
 
   private async setup(productId: string) {

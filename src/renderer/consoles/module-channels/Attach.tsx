@@ -8,6 +8,7 @@ import { Panel } from '../../components/Panel';
 import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
+import { messagesFor } from '../../lib/errors';
 import { useFields } from '../../lib/use-fields';
 import { SelectField } from '../../components/SelectField';
 
@@ -29,10 +30,38 @@ export function Attach({
   const [via, setVia] = useState<'basic' | 'form'>('basic');
   const [accountId, setAccountId] = useState('');
   const fields = useFields(
-    { redirectUri: 'https://module.example.com/callback', scope: '', code: '' },
+    {
+      redirectUri: 'https://module.example.com/callback',
+      scope: '',
+      code: '',
+      managerBaseUrl: '',
+    },
     approve.error ?? attach.error,
   );
   const botId = accountId || state?.bots[0]?.botId || '';
+  const managerOrigin = originOf(fields.values.managerBaseUrl);
+  // The app sends the channel's ID and secret to another origin only once the user said yes.
+  const confirmation =
+    managerOrigin && messagesFor(attach.error, 'managerBaseUrl').length > 0
+      ? managerOrigin
+      : undefined;
+  const runAttach = (confirmManagerOrigin?: string) =>
+    void attach.run(async () => {
+      const answer = await api.modules.attach({
+        moduleChannelId: moduleChannelId || undefined,
+        via,
+        code: fields.values.code,
+        redirectUri: fields.values.redirectUri,
+        ...(fields.values.scope && { scope: fields.values.scope }),
+        ...(fields.values.managerBaseUrl.trim() && {
+          managerBaseUrl: fields.values.managerBaseUrl.trim(),
+        }),
+        ...(confirmManagerOrigin && { confirmManagerOrigin }),
+      });
+      onAttached(answer.bot_id);
+      onChange();
+      return answer;
+    });
 
   return (
     <Panel title="Attach and detach">
@@ -97,29 +126,35 @@ export function Attach({
             { value: 'form', label: 'client_id / client_secret' },
           ]}
         />
+        <TextField
+          label="Manager URL (optional)"
+          value={fields.values.managerBaseUrl}
+          onChange={(value) => fields.set('managerBaseUrl', value)}
+          placeholder="the environment's base URL"
+        />
         <button
           type="button"
           className="primary"
           disabled={attach.busy || !fields.values.code}
-          onClick={() =>
-            void attach.run(async () => {
-              const answer = await api.modules.attach({
-                moduleChannelId: moduleChannelId || undefined,
-                via,
-                code: fields.values.code,
-                redirectUri: fields.values.redirectUri,
-                ...(fields.values.scope && { scope: fields.values.scope }),
-              });
-              onAttached(answer.bot_id);
-              onChange();
-              return answer;
-            })
-          }
+          onClick={() => runAttach()}
         >
           Attach
         </button>
       </div>
-      <ErrorNotice error={attach.error} shownFields={fields.names} testId="attach-error" />
+      {confirmation && (
+        <p role="alert" data-testid="attach-confirm">
+          {confirmation} is not this channel&apos;s environment. Send the channel&apos;s ID and
+          secret there?{' '}
+          <button type="button" disabled={attach.busy} onClick={() => runAttach(confirmation)}>
+            Send to {confirmation}
+          </button>
+        </p>
+      )}
+      <ErrorNotice
+        error={confirmation ? undefined : attach.error}
+        shownFields={fields.names}
+        testId="attach-error"
+      />
       {attach.value && (
         <p role="status" data-testid="attach-result">
           Attached: bot ID <CopyableId value={attach.value.bot_id} label="attached bot ID" /> with
@@ -145,4 +180,13 @@ export function Attach({
       <ErrorNotice error={detach.error} />
     </Panel>
   );
+}
+
+/** The origin of a URL as typed, or undefined while it is not one. */
+function originOf(url: string): string | undefined {
+  try {
+    return url.trim() ? new URL(url.trim()).origin : undefined;
+  } catch {
+    return undefined;
+  }
 }

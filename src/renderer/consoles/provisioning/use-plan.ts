@@ -56,7 +56,7 @@ export function usePlan(productId: string, defaultProfileId: string) {
     let live = true;
     const timer = setTimeout(() => {
       api.provisioning.nextPsdi(input).then(
-        ({ psdi, skipped }) => live && setNext({ key: planKey, psdi, skipped }),
+        ({ psdi, skipped = [] }) => live && setNext({ key: planKey, psdi, skipped }),
         () => live && setNext(undefined),
       );
     }, 250);
