@@ -58,7 +58,8 @@ afterAll(async () => {
   vi.restoreAllMocks();
 });
 
-describe('a station joining a line', () => {
+// Each open of the local log starts its worker thread (0.3–1.5 s under tsx on a busy machine).
+describe('a station joining a line', { timeout: 30_000 }, () => {
   it('starts on this machine’s log, under the host name unless named', async () => {
     const view = await ok<{ mode: string; active: { engine: string; station: string } }>(
       'line:getSettings',

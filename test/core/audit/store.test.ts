@@ -19,7 +19,7 @@ import { collectCsv, csvHeader } from '../../../src/core/audit/csv-export';
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import { usePostgres } from '../../helpers/postgres';
-import { ENGINES, PRODUCT, reserveInput, tempStore, type TempStore } from './fixture';
+import { ENGINES, fillLog, PRODUCT, reserveInput, tempStore, type TempStore } from './fixture';
 
 const run = promisify(execFile);
 const postgres = usePostgres();
@@ -418,6 +418,19 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
         csvHeader,
       ]);
     });
+
+    it('streams a filtered export in chunks of 1,000 by keyset, ties on the time kept in id order', async () => {
+      await fillLog(t.store, 1200);
+      await t.store.reserve(reserveInput(9, 'OTHER-1', { ...PRODUCT, id: '3000000009' }));
+      const sizes: number[] = [];
+      const ids: number[] = [];
+      for await (const chunk of t.store.exportCsv({ productId: PRODUCT.id })) {
+        sizes.push(chunk.rows);
+        if (chunk.rows) ids.push(...(parse(chunk.text) as string[][]).map((row) => Number(row[0])));
+      }
+      expect(sizes).toEqual([0, 1000, 200]);
+      expect(ids).toEqual(Array.from({ length: 1200 }, (_, i) => i + 1));
+    }, 60_000);
   });
 
   describe('copying records from another log', () => {

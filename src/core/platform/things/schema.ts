@@ -98,7 +98,7 @@ function forbid(ctx: z.RefinementCtx, value: unknown, key: string, rule: string)
   if (value !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: rule });
 }
 
-function require(ctx: z.RefinementCtx, value: unknown, key: string, rule: string): boolean {
+function requireField(ctx: z.RefinementCtx, value: unknown, key: string, rule: string): boolean {
   if (value === undefined) ctx.addIssue({ code: 'custom', path: [key], message: rule });
   return value !== undefined;
 }
@@ -115,7 +115,7 @@ const triggerIn = z
   .superRefine((t, ctx) => {
     for (const key of ['serviceUuid', 'characteristicUuid'] as const) {
       if (t.type === 'BLE_NOTIFICATION')
-        require(ctx, t[key], key, 'is required when trigger.type is BLE_NOTIFICATION');
+        requireField(ctx, t[key], key, 'is required when trigger.type is BLE_NOTIFICATION');
       else forbid(ctx, t[key], key, 'is only allowed when trigger.type is BLE_NOTIFICATION');
     }
   });
@@ -132,18 +132,22 @@ const actionIn = z
     { error: 'must be an object' },
   )
   .superRefine((a, ctx) => {
-    if (a.type === 'SLEEP') require(ctx, a.sleepMillis, 'sleepMillis', 'is required for SLEEP');
+    if (a.type === 'SLEEP')
+      requireField(ctx, a.sleepMillis, 'sleepMillis', 'is required for SLEEP');
     else forbid(ctx, a.sleepMillis, 'sleepMillis', 'is only allowed for SLEEP');
 
     const gatt = a.type === 'GATT_READ' || a.type === 'GATT_WRITE';
     for (const key of ['serviceUuid', 'characteristicUuid'] as const) {
-      if (gatt) require(ctx, a[key], key, `is required for ${a.type}`);
+      if (gatt) requireField(ctx, a[key], key, `is required for ${a.type}`);
       else forbid(ctx, a[key], key, 'is only allowed for GATT_READ and GATT_WRITE');
     }
 
     if (a.type !== 'GATT_WRITE') {
       forbid(ctx, a.data, 'data', 'is only allowed for GATT_WRITE');
-    } else if (require(ctx, a.data, 'data', 'is required for GATT_WRITE') && a.data !== undefined) {
+    } else if (
+      requireField(ctx, a.data, 'data', 'is required for GATT_WRITE') &&
+      a.data !== undefined
+    ) {
       if (!BASE64.test(a.data) || a.data.length === 0)
         ctx.addIssue({ code: 'custom', path: ['data'], message: 'must be non-empty base64' });
       else if (base64ByteLength(a.data) > GATT_VALUE_MAX_BYTES)
