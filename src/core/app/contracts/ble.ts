@@ -243,7 +243,22 @@ export const nameMapSchema = z.object({
 });
 export type NameMap = z.output<typeof nameMapSchema>;
 
+// Serial ports for the adapter picker (docs/decisions.md, "H4 transports"): likely HCI dongles
+// first; `adapter` is the spec that picks the port.
+export const serialPortSchema = z.object({
+  path: z.string(),
+  adapter: z.string(),
+  vendorId: z.number().int().nullable(),
+  productId: z.number().int().nullable(),
+  manufacturer: z.string().nullable(),
+  serialNumber: z.string().nullable(),
+  knownAs: z.string().nullable(),
+  likelyHci: z.boolean(),
+});
+export type SerialPortView = z.infer<typeof serialPortSchema>;
+
 export const bleOperations = {
+  'ble:listSerialPorts': op(none, z.array(serialPortSchema)),
   'ble:getStatus': op(none, bleStatusSchema),
   'ble:setMode': op(z.object({ mode: z.enum(['simulated', 'hardware']) }), bleStatusSchema),
   'ble:restartHost': op(none, bleStatusSchema),
