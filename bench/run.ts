@@ -8,6 +8,7 @@ import { bleScan } from './ble-scan';
 import { line } from './line';
 import { provisioning } from './provisioning';
 import { scenarioOverhead, scenarioSleep } from './scenario';
+import { transport } from './transport';
 
 const BENCHMARKS: Benchmark[] = [
   emulatorThroughput,
@@ -17,6 +18,7 @@ const BENCHMARKS: Benchmark[] = [
   auditExport,
   scenarioSleep,
   scenarioOverhead,
+  transport,
 ];
 
 // A signal would otherwise end the process without 'exit' listeners, the ones that kill children.

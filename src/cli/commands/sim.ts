@@ -2,6 +2,7 @@
 // stack (this app's `--adapter tcp:…`, BlueZ's btproxy, a test rig) connects over H4 and gets its
 // own virtual controller on the one bench, so every host hears the same boards. The line
 // `{"h4": "<spec>"}` on stdout says where, with the real port; Ctrl-C or SIGTERM stops it.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
@@ -48,6 +49,8 @@ function serveCommand(runner: Runner): CommandModule {
       const flags = parseFlags(flagsSchema, argv);
       const global = globalFlags(argv);
       return runner(global, async ({ out, interrupt }) => {
+        // The bench keeps its boards' state (provisioned or not) in the data folder, as the app's.
+        mkdirSync(global.dataDir, { recursive: true });
         const bench = new SimulatedBench({
           stateFile: join(global.dataDir, 'sim-bench-state.json'),
         });

@@ -354,8 +354,23 @@ export const auditExportProgressSchema = z.object({
 });
 export type AuditExportProgress = z.infer<typeof auditExportProgressSchema>;
 
+// Serial ports for the adapter picker (docs/decisions.md, "H4 transports"): likely HCI dongles
+// first; `adapter` is the spec that picks the port.
+export const serialPortSchema = z.object({
+  path: z.string(),
+  adapter: z.string(),
+  vendorId: z.number().int().nullable(),
+  productId: z.number().int().nullable(),
+  manufacturer: z.string().nullable(),
+  serialNumber: z.string().nullable(),
+  knownAs: z.string().nullable(),
+  likelyHci: z.boolean(),
+});
+export type SerialPortView = z.infer<typeof serialPortSchema>;
+
 export const bleOperations = {
   ...linkOperations,
+  'ble:listSerialPorts': op(none, z.array(serialPortSchema)),
   'ble:getStatus': op(none, bleStatusSchema),
   /** Replaces the station's adapter list (kept in Settings) and restarts the BLE process on it. */
   'ble:setAdapters': op(z.object({ adapters: adapterListSchema }), bleStatusSchema),

@@ -15,6 +15,7 @@ import { ScanFeed } from '../ble/scan-feed';
 import { NameStore } from '../ble/name-store';
 import { withBoardNames } from '../ble/board-names';
 import { parseBtsnoop } from '../../ble/hci/btsnoop';
+import { listSerialPorts, SerialListError } from '../../ble/hci/serial-ports';
 import { extractTrace } from '../../ble/hci/trace-store';
 import { adapterLabel, adapterTraceDir } from '../../ble/multi-central';
 import type { BoardView } from '../../ble/sim/board';
@@ -68,6 +69,15 @@ export async function startBle(
   const names = new NameStore(ctx.options.dataDir);
 
   const handlers: Handlers = {
+    'ble:listSerialPorts': async () => {
+      try {
+        return await listSerialPorts();
+      } catch (err) {
+        if (err instanceof SerialListError)
+          throw new AppFailure({ code: 'device', message: err.message });
+        throw err;
+      }
+    },
     'ble:getStatus': () => supervisor.statusAfterStart(),
     'ble:setAdapters': ({ adapters }) => supervisor.setAdapters(adapters),
     'ble:restartHost': () => supervisor.restart(),

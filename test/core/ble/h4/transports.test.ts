@@ -19,7 +19,13 @@ import { ATT_OP } from '../../../../src/core/ble/att/codes';
 import { SimulatedBench } from '../../../../src/core/ble/sim/bench';
 import { openAuditStore } from '../../../../src/core/audit/open-store';
 import type { AuditStore } from '../../../../src/core/audit/store';
-import { provisionBoard } from '../../../../src/core/provisioning/workflow';
+import {
+  provisionBoard,
+  type ProvisionBoardOptions,
+} from '../../../../src/core/provisioning/workflow';
+import { builtInProfiles } from '../../../../src/core/provisioning/profiles';
+import type { BoardSpecInput } from '../../../../src/core/ble/sim/board-schema';
+import { JUST_WORKS_PAIRING, smpRecorder } from '../fixture';
 import { ProvisionError } from '../../../../src/core/provisioning/steps';
 import {
   advertisementOf,
@@ -77,10 +83,11 @@ interface Bed {
 async function bed(
   kind: 'sim' | 'tcp' | 'unix' | 'serial',
   relay?: (target: string) => Promise<string>,
+  board: BoardSpecInput = blankBoard(1),
 ): Promise<Bed> {
   const dir = tempDir();
   const bench = new SimulatedBench({ seed: 11 });
-  bench.addBoard(blankBoard(1), 'test');
+  bench.addBoard(board, 'test');
   cleanups.push(() => bench.close());
   const store = await openAuditStore({
     location: { kind: 'local', file: join(dir, 'audit.db') },
@@ -115,16 +122,18 @@ async function bed(
   return { bench, store, central, trace, server, pty };
 }
 
-function provision(b: Bed) {
-  return advertisementOf(b.central, ADDRESS).then((board) =>
+function provision(b: Bed, extra: Partial<ProvisionBoardOptions> = {}) {
+  const profile = extra.profile ?? V1;
+  return advertisementOf(b.central, ADDRESS, [profile.service]).then((board) =>
     provisionBoard({
       central: b.central,
       store: b.store,
-      profile: V1,
+      profile,
       product: PRODUCT,
       board,
       psdi: sequence(),
       timing: FAST,
+      ...extra,
     }),
   );
 }
@@ -171,7 +180,23 @@ describe('H4 transports', () => {
     for (const kind of ['tcp', 'unix', 'serial']) expect(results[kind]).toEqual(results.sim);
   });
 
-  it('names the ATT error a board answers a write with, over unix: as on the sim', async () => {
+  it("pairs (Just Works, noble's own SMP) over tcp: as on the sim, and the trace shows it", async () => {
+    const STARTER = builtInProfiles().find((p) => p.id === 'platform-starter')!;
+    const b = await bed(
+      'tcp',
+      undefined,
+      blankBoard(1, {
+        provisioning: { profile: STARTER.id, derivedPsdi: 'STARTER-{address}', rebootMs: 50 },
+      }),
+    );
+    const { record } = await provision(b, { profile: STARTER, psdi: undefined });
+    expect(record).toMatchObject({ state: 'verified', psdi: 'STARTER-C28E20000001' });
+    const smp = smpRecorder();
+    for (const [direction, packet] of b.trace) smp.trace(direction, packet);
+    expect(smp.seen).toEqual(JUST_WORKS_PAIRING);
+  });
+
+  it('names the ATT error code a board answers a write with, over unix:', async () => {
     const dir = tempDir();
     const bench = new SimulatedBench({ seed: 3 });
     cleanups.push(() => bench.close());

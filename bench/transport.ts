@@ -1,0 +1,177 @@
+// The H4 path's cost: one board provisioned over `tcp:` to `devicebench sim serve` (the bench in
+// its own process, every HCI packet H4-framed over a loopback socket) against the same board
+// provisioned on the in-process sim. Both benches use the real clock and the same boards, so
+// what differs is the framing, the socket and the second process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InvalidRunError, type Benchmark } from './benchmark';
+import { ms, table } from './format';
+import { parseAdapterSpec, type AdapterSpec } from '../src/core/ble/adapter-spec';
+import { NoAdapterCentral } from '../src/core/ble/noble';
+import { openCentral } from '../src/core/ble/open-central';
+import type { Advertisement, BleCentral } from '../src/core/ble/port';
+import { SimulatedBench } from '../src/core/ble/sim/bench';
+import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
+import { openAuditStore } from '../src/core/audit/open-store';
+import { builtInProfiles } from '../src/core/provisioning/profiles';
+import { createPsdiAllocator } from '../src/core/provisioning/psdi';
+import { provisionBoard, type ProductTarget } from '../src/core/provisioning/workflow';
+
+const TARGET = 1.05;
+const BOARDS = 12;
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+const BOARD: BoardSpecInput = {
+  name: 'Bench H4 {n}',
+  address: 'c6:00:00:00:00:01',
+  count: BOARDS,
+  advertising: { intervalMs: 100, rssi: { mean: -55, noise: 0 } },
+  latency: { connectMs: 40, perOperationMs: 8, jitterMs: 0 },
+  provisioning: { profile: 'devicebench-v1', rebootMs: 200 },
+};
+
+const PRODUCT: ProductTarget = {
+  id: '3000000001',
+  name: 'Bench sensor',
+  serviceUuid: '9d5e0000-4a1b-4c8e-9f0d-000000000001',
+  psdiServiceUuid: 'e625601e-9e55-4597-a598-76018a0d293d',
+  psdiCharacteristicUuid: '26e2b12b-85f0-4f3f-9fdd-91d114270e6e',
+};
+const profile = builtInProfiles().find((p) => p.id === 'devicebench-v1');
+
+/** `devicebench sim serve` in its own process; resolves with the spec it printed. */
+function simServe(dir: string, boardFile: string): Promise<{ spec: string; child: ChildProcess }> {
+  const child = spawn(
+    join(ROOT, 'node_modules', '.bin', 'tsx'),
+    [
+      join(ROOT, 'src', 'cli', 'main.ts'),
+      'sim',
+      'serve',
+      '--h4',
+      'tcp:127.0.0.1:0',
+      '--board',
+      boardFile,
+      '--data-dir',
+      dir,
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  process.once('exit', () => child.kill('SIGKILL'));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve({ spec: (JSON.parse(line) as { h4: string }).h4, child });
+    });
+    child.once('exit', (code) =>
+      reject(new InvalidRunError(`sim serve exited with ${code} before serving: ${err.trim()}`)),
+    );
+  });
+}
+
+async function provisionEach(
+  dir: string,
+  label: string,
+  spec: AdapterSpec,
+  bench?: SimulatedBench,
+) {
+  const central = await openCentral(spec, { bench });
+  if (central instanceof NoAdapterCentral) throw new InvalidRunError(`${label}: ${central.reason}`);
+  const store = await openAuditStore({
+    location: { kind: 'local', file: join(dir, `${label}.db`) },
+    station: 'bench',
+  });
+  const psdi = createPsdiAllocator(
+    { kind: 'sequence', prefix: `${label.toUpperCase()}-`, width: 4 },
+    20,
+  );
+  const times: number[] = [];
+  try {
+    for (let i = 1; i <= BOARDS; i++) {
+      const address = `c6:00:00:00:00:${i.toString(16).padStart(2, '0')}`;
+      const board = await advertisement(central, address);
+      const { durationMs } = await provisionBoard({
+        central,
+        store,
+        profile: profile!,
+        product: PRODUCT,
+        board,
+        psdi,
+      });
+      times.push(durationMs);
+    }
+    return times;
+  } finally {
+    await central.close();
+    await store.close();
+  }
+}
+
+function advertisement(central: BleCentral, address: string): Promise<Advertisement> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new InvalidRunError(`${address} did not advertise`)),
+      5_000,
+    );
+    const scan = central.startScan({ serviceUuids: [profile!.service] }, (ad) => {
+      if (ad.address !== address) return;
+      clearTimeout(timer);
+      void scan.then((s) => s.stop()).then(() => resolve(ad), reject);
+    });
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export const transport: Benchmark = {
+  name: 'transport',
+  summary: `one board provisioned over tcp: to \`sim serve\` / on the in-process sim (target <= ${TARGET})`,
+  async run(print) {
+    if (!profile) throw new Error('the devicebench-v1 profile is missing');
+    const dir = mkdtempSync(join(tmpdir(), 'devicebench-bench-h4-'));
+    let child: ChildProcess | undefined;
+    try {
+      const loadBefore = loadavg()[0] ?? 0;
+      const bench = new SimulatedBench({ seed: 1 });
+      bench.addBoard(BOARD);
+      let local: number[];
+      try {
+        local = await provisionEach(dir, 'sim', { kind: 'sim' }, bench);
+      } finally {
+        bench.close();
+      }
+      const boardFile = join(dir, 'boards.json');
+      writeFileSync(boardFile, JSON.stringify({ boards: [BOARD] }));
+      const served = await simServe(join(dir, 'serve'), boardFile);
+      child = served.child;
+      const remote = await provisionEach(dir, 'tcp', parseAdapterSpec(served.spec));
+      print(
+        `transport: devicebench-v1, ${BOARDS} boards each way (connect 40 ms, 8 ms per ATT answer, ` +
+          `reboot 200 ms), real clock; tcp: to \`sim serve\` in a child process; load average ` +
+          `${loadBefore.toFixed(2)} at start`,
+      );
+      table([
+        ['board', 'in-process sim ms', 'tcp: ms', 'ratio'],
+        ...local.map((l, i) => [String(i + 1), ms(l), ms(remote[i]!), (remote[i]! / l).toFixed(3)]),
+      ]).forEach((line) => print(line));
+      const ratio = median(remote) / median(local);
+      const shown = (Math.ceil(ratio * 1000) / 1000).toFixed(3);
+      print(
+        `transport: tcp: / in-process median board time = ${shown} (target <= ${TARGET}) ${ratio <= TARGET ? 'PASS' : 'FAIL'}`,
+      );
+    } finally {
+      child?.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
