@@ -20,6 +20,7 @@ import { AppFailure } from '../errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
 import { SimBenchSetupFile } from './sim-bench-setup';
 import { errorMessage } from '../../errors/message';
+import { noAdapterAdvice } from '../../ble/adapter-advice';
 
 /** What to do about each adapter state; shown next to it. */
 const GUIDANCE: Partial<Record<BleStatus['adapterState'], string>> = {
@@ -28,8 +29,6 @@ const GUIDANCE: Partial<Record<BleStatus['adapterState'], string>> = {
     'DeviceBench may not use Bluetooth. Allow it (macOS: System Settings → Privacy & Security → Bluetooth; Linux: run with the cap_net_raw capability or as a member of the bluetooth group), then restart the BLE process.',
   unsupported:
     'This adapter does not support Bluetooth Low Energy. Plug in a BLE 4.0+ adapter, then restart the BLE process.',
-  noAdapter:
-    'No Bluetooth adapter could be opened. Plug one in (or switch to the simulated bench), then restart the BLE process.',
   resetting: 'The adapter is resetting; wait a moment.',
   unknown: 'The adapter has not said what state it is in yet.',
 };
@@ -112,7 +111,12 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
     const guidance = this.startError
       ? `The BLE process could not start: ${this.startError}`
       : host?.running && adapterState !== 'poweredOn'
-        ? [host.reason, GUIDANCE[adapterState]].filter(Boolean).join(' ')
+        ? [
+            host.reason?.replace(/\.?$/, '.'),
+            adapterState === 'noAdapter' ? noAdapterAdvice(host.reason) : GUIDANCE[adapterState],
+          ]
+            .filter(Boolean)
+            .join(' ')
         : undefined;
     return {
       mode: this.mode,
