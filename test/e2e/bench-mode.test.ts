@@ -57,6 +57,10 @@ for (const size of WINDOW_SIZES) {
       await tray.getByRole('button', { name: 'Connect Mode Tray' }).click();
       const error = scan.getByTestId('row-action-error');
       await error.waitFor({ timeout: 20_000 });
+      // Said once, no address in another form: the row above names the board.
+      expect((await error.innerText()).trim()).toBe(
+        'connect: the board refused the connection: Connection Failed to be Established (0x3e)',
+      );
       expect(
         await tray.evaluate(
           (tr) => tr.nextElementSibling?.querySelector('[data-testid="row-action-error"]') !== null,

@@ -173,6 +173,14 @@ export class AttError extends Error {
   }
 }
 
+/** The board's ATT error under `err` (the error itself or one of its causes), if there is one. */
+export function attErrorOf(err: unknown): AttError | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause)
+    if (e instanceof AttError) return e;
+  return undefined;
+}
+
 /**
  * The characteristic's properties do not allow the operation, so it was never sent: refused
  * here as the board would refuse it, and as final (docs/decisions.md, "Provisioning spends a

@@ -3,7 +3,7 @@
 // data, also across the BLE process (its protocol carries it and the app rebuilds the AttError),
 // so it is read from the error's causes, never from its text.
 import { ATT_ERROR, describeAttError } from '../ble/att/codes';
-import { AttError, NotAllowedError } from '../ble/port';
+import { attErrorOf, NotAllowedError } from '../ble/port';
 import { errorMessage } from '../errors/message';
 
 /** ATT errors a board answers by rule, not by chance (Vol 3, Part F, 3.4.1.1). */
@@ -42,7 +42,7 @@ function causes(err: unknown): Error[] {
 
 /** The ATT code the board answered, when the error (or one of its causes) is one. */
 export function attCode(err: unknown): number | undefined {
-  return causes(err).find((e): e is AttError => e instanceof AttError)?.code;
+  return attErrorOf(err)?.code;
 }
 
 /** The board's refusal this error carries, or undefined for any other failure. */

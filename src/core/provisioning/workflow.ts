@@ -2,7 +2,8 @@
 // commit → verify, every step bounded and retried by policy, and every audit transition on
 // disk before the next radio step (docs/provisioning-protocol.md, "The tool's steps").
 import type { Advertisement, BleCentral, BleConnection, ServiceInfo } from '../ble/port';
-import { normalizeUuid } from '../ble/port';
+import { formatUuid, normalizeUuid } from '../ble/port';
+import { ATT_ERROR, describeLengthRefusal } from '../ble/att/codes';
 import { BoardBusyError, PsdiTakenError, StoreUnavailableError } from '../audit/errors';
 import type { ProvisioningRecord, ProvisioningStep, RecordEvent } from '../audit/records';
 import type { AuditStore, PsdiAllocator, ReserveInput } from '../audit/store';
@@ -488,7 +489,7 @@ class ProvisionRun {
             );
           } catch (err) {
             const refusal = refusalOf(err);
-            if (refusal) throw this.refusal('write', attempt, refusal, name, err);
+            if (refusal) throw this.refusal('write', attempt, refusal, name, err, data.length);
             throw err;
           }
           this.acked.push(name);
@@ -636,17 +637,24 @@ class ProvisionRun {
     step: ProvisioningStep,
     attempt: number,
     refusal: Refusal,
-    value: string | undefined,
+    value: ValueName | undefined,
     cause: unknown,
+    written?: number,
   ): FatalStepError {
     this.refused = refusal;
     const what = value
-      ? `the write of ${value}`
+      ? `the write of ${value} (${formatUuid(this.profile.characteristics[value])})`
       : step === 'verify'
         ? 'the read-back of the PSDI'
         : `the ${step}`;
     let advice: string;
-    if (step === 'write' && this.profile.psdi.source === 'tool') {
+    if (refusal.code === ATT_ERROR.invalidAttributeValueLength && written !== undefined) {
+      const expected =
+        value === 'psdi'
+          ? `a PSDI of up to ${this.profile.psdi.maxBytes} bytes (psdi.maxBytes)`
+          : `UUIDs as ${this.profile.uuidEncoding === 'bytes' ? '16 bytes' : 'their 36-character text'} (uuidEncoding "${this.profile.uuidEncoding}")`;
+      advice = `${describeLengthRefusal(written)}; profile ${this.profile.id} writes ${expected}: the firmware expects another length, so check the profile against it`;
+    } else if (step === 'write' && this.profile.psdi.source === 'tool') {
       const alternative = derivingAlternative(this.profile, builtInProfiles());
       const instead = alternative
         ? `use the profile "${alternative.name}" (${alternative.id}) instead`

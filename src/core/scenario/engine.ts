@@ -410,7 +410,9 @@ export class DryRun {
 /** The result code of a failed action. Errors from the BLE process keep only name and message. */
 function classify(err: unknown, linkLost: string | undefined): ResultCode {
   if (linkLost !== undefined) return 'BLE_CONNECTION_ERROR';
-  if (!(err instanceof Error) || err.name !== 'BleError') return 'RUNTIME_ERROR';
+  // A write the characteristic's properties do not allow is the GATT's answer too.
+  if (!(err instanceof Error) || (err.name !== 'BleError' && err.name !== 'NotAllowedError'))
+    return 'RUNTIME_ERROR';
   return /link lost|not connected|no answer within/.test(err.message)
     ? 'BLE_CONNECTION_ERROR'
     : 'GATT_ERROR';

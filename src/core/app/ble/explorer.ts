@@ -1,7 +1,16 @@
 // The GATT explorer's open links: connect, discover, read, write and subscribe by connection
 // id, and a log entry for everything that happened on each link.
 import { EventEmitter } from 'node:events';
-import { normalizeUuid, type BleConnection, type ServiceInfo } from '../../ble/port';
+import {
+  attErrorOf,
+  BleError,
+  formatUuid,
+  normalizeUuid,
+  type BleConnection,
+  type ServiceInfo,
+} from '../../ble/port';
+import { ATT_ERROR, describeLengthRefusal } from '../../ble/att/codes';
+import { characteristicFacts } from './board-names';
 import type { LinkInfo, LinkRequest } from '../../ble/link-parameters';
 import { AppFailure } from '../errors';
 import type { HostSupervisor } from './host-supervisor';
@@ -117,8 +126,12 @@ export class Explorer extends EventEmitter<{
         'data',
         `is ${bytes.length} bytes; one write carries at most ${link.connection.mtu - 3} at MTU ${link.connection.mtu}`,
       );
-    await this.attempt(connectionId, serviceUuid, characteristicUuid, (c) =>
-      c.write(serviceUuid, characteristicUuid, bytes, { withoutResponse }),
+    await this.attempt(
+      connectionId,
+      serviceUuid,
+      characteristicUuid,
+      (c) => c.write(serviceUuid, characteristicUuid, bytes, { withoutResponse }),
+      bytes.length,
     );
     this.log({
       connectionId,
@@ -218,10 +231,13 @@ export class Explorer extends EventEmitter<{
     serviceUuid: string,
     characteristicUuid: string,
     run: (connection: BleConnection) => Promise<T>,
+    written?: number,
   ): Promise<T> {
+    const link = this.link(connectionId);
     try {
-      return await run(this.link(connectionId).connection);
+      return await run(link.connection);
     } catch (err) {
+      await this.explain(err, link.connection.id, characteristicUuid, written);
       this.log({
         connectionId,
         kind: 'error',
@@ -231,6 +247,28 @@ export class Explorer extends EventEmitter<{
       });
       throw err;
     }
+  }
+
+  /**
+   * Names the characteristic the way the explorer shows it (its name beside the UUID) and, for
+   * a write refused as the wrong length, says the characteristic's longest value against the
+   * bytes written, in the error's own text, so every place that shows it says the same.
+   */
+  private async explain(
+    err: unknown,
+    deviceId: string,
+    characteristicUuid: string,
+    written: number | undefined,
+  ): Promise<void> {
+    if (!(err instanceof BleError)) return;
+    const facts = await characteristicFacts(this.supervisor, deviceId, characteristicUuid).catch(
+      () => ({ name: undefined, maxLength: undefined }),
+    );
+    const uuid = formatUuid(characteristicUuid);
+    if (facts.name)
+      err.message = err.message.replaceAll(`characteristic ${uuid}`, `${facts.name} (${uuid})`);
+    if (written !== undefined && attErrorOf(err)?.code === ATT_ERROR.invalidAttributeValueLength)
+      err.message = `${err.message}: ${describeLengthRefusal(written, facts.maxLength)}`;
   }
 
   private log(entry: Omit<GattLogEntry, 'at'>): void {

@@ -21,6 +21,7 @@ import { AppFailure } from '../errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
 import { SimBenchSetupFile } from './sim-bench-setup';
 import { errorMessage } from '../../errors/message';
+import { noAdapterAdvice } from '../../ble/adapter-advice';
 
 /** What to do about each adapter state; shown next to it. */
 const GUIDANCE: Partial<Record<BleStatus['adapterState'], string>> = {
@@ -29,8 +30,6 @@ const GUIDANCE: Partial<Record<BleStatus['adapterState'], string>> = {
     'DeviceBench may not use Bluetooth. Allow it (macOS: System Settings → Privacy & Security → Bluetooth; Linux: run with the cap_net_raw capability or as a member of the bluetooth group), then restart the BLE process.',
   unsupported:
     'This adapter does not support Bluetooth Low Energy. Plug in a BLE 4.0+ adapter, then restart the BLE process.',
-  noAdapter:
-    'This adapter could not be opened. Plug it in (or use the simulated bench, sim), then restart the BLE process.',
   resetting: 'The adapter is resetting; wait a moment.',
   unknown: 'The adapter has not said what state it is in yet.',
 };
@@ -140,7 +139,12 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
       const state = view?.state ?? 'unknown';
       const guidance =
         running && state !== 'poweredOn'
-          ? [view?.reason, GUIDANCE[state]].filter(Boolean).join(' ') || undefined
+          ? [
+              view?.reason?.replace(/\.?$/, '.'),
+              state === 'noAdapter' ? noAdapterAdvice(view?.reason) : GUIDANCE[state],
+            ]
+              .filter(Boolean)
+              .join(' ') || undefined
           : undefined;
       return {
         spec,

@@ -94,6 +94,18 @@ export function describeAttError(code: number): string {
   return `0x${code.toString(16).padStart(2, '0')} (${attErrorName(code)})`;
 }
 
+const bytes = (n: number) => `${n} byte${n === 1 ? '' : 's'}`;
+
+/**
+ * What an Invalid Attribute Value Length (0x0d) answer to a write means, in numbers: the
+ * characteristic's longest value when it is known (a board file says), else what was written.
+ */
+export function describeLengthRefusal(written: number, maxLength?: number): string {
+  return maxLength === undefined
+    ? `the board did not take ${bytes(written)}`
+    : `it expects at most ${bytes(maxLength)}, got ${written}`;
+}
+
 const OPCODE_NAMES: Record<number, string> = Object.fromEntries(
   Object.entries(ATT_OP).map(([name, op]) => [op, name]),
 );

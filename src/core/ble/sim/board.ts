@@ -49,6 +49,8 @@ export interface BoardView {
   services: string[];
   /** The board file's names of its services and characteristics, by noble-form UUID. */
   names: Record<string, string>;
+  /** Each characteristic's longest value, by noble-form UUID: what a 0x0d refusal is measured by. */
+  maxLengths: Record<string, number>;
   buttons: string[];
   provisioning?: ProvisioningView;
   faults: BoardFaults;
@@ -345,6 +347,9 @@ export class SimBoard implements AttValues {
         this.table.flatMap((s) =>
           [s, ...s.characteristics].flatMap((a) => (a.name ? [[a.uuid, a.name]] : [])),
         ),
+      ),
+      maxLengths: Object.fromEntries(
+        this.table.flatMap((s) => s.characteristics.map((c) => [c.uuid, c.maxLength])),
       ),
       buttons: this.def.buttons.map((b) => b.id),
       provisioning: this.provisioning?.view(),

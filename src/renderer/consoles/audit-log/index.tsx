@@ -210,7 +210,7 @@ export function AuditLog() {
 
 /**
  * One line per record, so a page of the log reads at a glance; the full error, the times, the
- * UUIDs written and the HCI trace open beneath it on demand.
+ * product's UUIDs and the HCI trace open beneath it on demand.
  */
 function AuditRow({ record: r, onChanged }: { record: AuditRecordView; onChanged: () => void }) {
   const api = useApi();
@@ -323,7 +323,10 @@ function AuditRow({ record: r, onChanged }: { record: AuditRecordView; onChanged
                   </ConfirmDialog>
                 )}
               </dd>
-              <dt>UUIDs written</dt>
+              {/* A record says what was written, never what was planned: before the board
+                  acknowledged a commit these are only the product's UUIDs (the error says what
+                  the board took). */}
+              <dt>{r.writtenAt !== null ? 'UUIDs written' : 'Product UUIDs (not committed)'}</dt>
               <dd className="mono">
                 {r.serviceUuid} · {r.psdiServiceUuid} · {r.psdiCharacteristicUuid}
               </dd>
