@@ -57,7 +57,10 @@ const reconcileSchema = z.object({
 function filterOptions(y: Argv): Argv {
   return y
     .option('product', { type: 'string', describe: 'trial product ID' })
-    .option('text', { type: 'string', describe: 'part of a PSDI or board address, 3 characters or more' })
+    .option('text', {
+      type: 'string',
+      describe: 'part of a PSDI or board address, 3 characters or more',
+    })
     .option('state', {
       type: 'string',
       array: true,
