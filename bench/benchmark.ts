@@ -4,7 +4,8 @@ export interface Benchmark {
   name: string;
   /** One line for the runner's usage text. */
   summary: string;
-  run(print: (line: string) => void): Promise<void>;
+  /** `flags`: the `--name value` pairs given after the benchmark names, e.g. `--sizes 1e4,1e5`. */
+  run(print: (line: string) => void, flags?: Record<string, string>): Promise<void>;
 }
 
 /** The benchmark ran, but its numbers cannot be trusted (e.g. the server answered errors). */

@@ -3,6 +3,7 @@
 // measure, because it crashed or its run was invalid, makes the exit code 1.
 import { auditExport } from './audit-export';
 import { InvalidRunError, type Benchmark } from './benchmark';
+import { auditScale } from './audit-scale';
 import { emulatorThroughput } from './emulator-throughput';
 import { bleScan } from './ble-scan';
 import { line } from './line';
@@ -15,6 +16,7 @@ const BENCHMARKS: Benchmark[] = [
   bleScan,
   provisioning,
   line,
+  auditScale,
   auditExport,
   scenarioSleep,
   scenarioOverhead,
@@ -28,12 +30,22 @@ process.once('SIGTERM', () => process.exit(143));
 function usage(): string {
   const width = Math.max(...BENCHMARKS.map((b) => b.name.length));
   return [
-    'usage: npm run bench [-- <name> ...]',
+    'usage: npm run bench [-- <name> ... [--<flag> <value> ...]]',
     ...BENCHMARKS.map((b) => `  ${b.name.padEnd(width)}  ${b.summary}`),
   ].join('\n');
 }
 
-async function main(names: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  const names: string[] = [];
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const value = args[i + 1];
+    if (arg.startsWith('--') && arg !== '--help' && value !== undefined) {
+      flags[arg.slice(2)] = value;
+      i++;
+    } else names.push(arg);
+  }
   if (names.includes('-h') || names.includes('--help')) {
     process.stdout.write(usage() + '\n');
     return 0;
@@ -47,7 +59,7 @@ async function main(names: string[]): Promise<number> {
   let failed = 0;
   for (const benchmark of BENCHMARKS.filter((b) => !names.length || names.includes(b.name))) {
     try {
-      await benchmark.run(print);
+      await benchmark.run(print, flags);
     } catch (err) {
       failed++;
       print(

@@ -143,6 +143,10 @@ describe('BLE bench', () => {
     const log = page.getByTestId('audit-log');
     await log.getByLabel('Product').selectOption({ label: 'Tray product' });
     await expectText(log.getByTestId('audit-count'), '1–3 of 3');
+    // One page: nothing older or newer to walk to; the search field says how text matches.
+    await expect.poll(() => log.getByRole('button', { name: 'Older' }).isDisabled()).toBe(true);
+    await expect.poll(() => log.getByRole('button', { name: 'Newer' }).isDisabled()).toBe(true);
+    await expectText(log, 'at least 3 characters');
 
     expect(pageErrors).toEqual([]);
   });

@@ -189,9 +189,9 @@ export const lineStatusSchema = z.object({
   stations: z.array(lineStationSchema),
   /** Failures of the last hour by the step that failed. */
   failuresByStep: z.array(z.object({ step: z.string(), count: z.number().int() })),
-  /** What reconcile works on, oldest first, at most LINE_UNFINISHED_SHOWN of them... */
+  /** What reconcile works on, with the station that holds each: the oldest LINE_UNFINISHED_SHOWN. */
   unfinished: z.array(provisioningRecordSchema),
-  /** ...of this many (the Line page says how many more there are). */
+  /** Every unfinished record, counted: the Line page says how many it leaves out. */
   unfinishedCount: z.number().int(),
 });
 export type LineStatus = z.output<typeof lineStatusSchema>;
