@@ -1,8 +1,8 @@
 // One CSV export of one product in a process of its own, through the store as the app opens it,
 // so its peak memory is measured against this process's own baseline and nothing else the
 // benchmark allocated. Prints {ms, baselineMiB, peakMiB, bytes} as JSON.
-import { writeFile } from 'node:fs/promises';
 import { statSync } from 'node:fs';
+import { writeCsvFile } from '../src/core/audit/csv-export';
 import { openAuditStore, type AuditLocation } from '../src/core/audit/open-store';
 
 const [locationJson, productId, file] = process.argv.slice(2);
@@ -22,7 +22,7 @@ try {
   // high-water mark) catches a peak inside a call that blocks it.
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
   const started = performance.now();
-  await writeFile(file, await store.exportCsv({ productId }));
+  await writeCsvFile(store.exportCsv({ productId }), file);
   const elapsed = performance.now() - started;
   clearInterval(sampler);
   peak = Math.max(peak, process.resourceUsage().maxRSS * 1024);

@@ -3,8 +3,7 @@
 // million records costs the same memory as one of a thousand (docs/decisions.md, "Audit log off
 // the window's thread, exports as streams").
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { rename, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
@@ -102,7 +101,6 @@ export async function writeCsvFile(
   file: string,
   onProgress?: (rows: number) => void,
 ): Promise<{ rows: number }> {
-  await mkdir(dirname(file), { recursive: true });
   const partial = `${file}.part`;
   let rows = 0;
   async function* texts() {

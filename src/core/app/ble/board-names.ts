@@ -36,7 +36,7 @@ export async function characteristicFacts(
   uuid: string,
 ): Promise<{ name?: string; maxLength?: number }> {
   const board =
-    supervisor.status().mode === 'simulated'
+    usesSimulatedBench(supervisor.status())
       ? (await supervisor.sim('boards', {})).find((b) => b.address.replace(/:/g, '') === deviceId)
       : undefined;
   const key = reportedUuid(uuid);
