@@ -13,6 +13,8 @@ packages=(libsecret-1-dev libbluetooth-dev libudev-dev)
 [ "$purpose" = test ] && packages+=(gnome-keyring dbus chromium postgresql)
 # fonts-noto-cjk: Japanese product names are drawn with real glyphs, not boxes (test/e2e/layout.test.ts).
 [ "$purpose" = test ] && packages+=(fonts-noto-cjk)
+# socat: a pty bridged to `devicebench sim serve --h4 tcp:…` is the serial dongle of the H4 tests.
+[ "$purpose" = test ] && packages+=(socat)
 
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()

@@ -14,6 +14,7 @@ import { auditCommand } from './commands/audit';
 import { provisionCommand } from './commands/provision';
 import { scanCommand } from './commands/scan';
 import { scenarioCommand } from './commands/scenario';
+import { simCommand } from './commands/sim';
 import { traceCommand } from './commands/trace';
 import { verifyCommand } from './commands/verify';
 import { EXIT, exitCodeOf, UsageError, type ExitCode } from './exit';
@@ -88,6 +89,7 @@ export function buildParser(args: string[], runner: Runner): Argv {
     .command(scenarioCommand(runner))
     .command(auditCommand(runner))
     .command(traceCommand(runner))
+    .command(simCommand(runner))
     .completion('completion', 'print a bash/zsh completion script')
     .demandCommand(1, 'name a command (devicebench --help lists them)')
     .strict()

@@ -67,6 +67,11 @@ export interface NobleCentralOptions {
   writesConfirmed?: boolean;
   /** Runs after `close()` (the sim central leaves its bench here). */
   onClose?: () => void;
+  /**
+   * Where the transport under noble's HCI stack says it went away for good (a serial dongle
+   * unplugged, the TCP peer closed): the central becomes `noAdapter` with that reason and stays so.
+   */
+  transportLost?: (listener: (reason: string) => void) => void;
 }
 
 function adapterState(state: unknown): AdapterState {
@@ -99,7 +104,10 @@ export class NobleCentral implements BleCentral {
   private nobleScanning = false;
   private scanChain: Promise<void> = Promise.resolve();
   private closed = false;
-  private readonly onStateChange_ = (state: string) => this.setState(adapterState(state));
+  private lost = false;
+  private readonly onStateChange_ = (state: string) => {
+    if (!this.lost) this.setState(adapterState(state));
+  };
   private readonly onWarning = (warning: string) => {
     // noble catches a failing binding init and reports it only as this warning.
     if (warning.startsWith('Initialization')) this.setState('noAdapter', warning);
@@ -130,6 +138,10 @@ export class NobleCentral implements BleCentral {
     options.hci?.on('attError', this.onAttError);
     options.hci?.on('securityFailed', this.onSecurityFailed);
     options.hci?.on('advertisingReport', this.onAdvertisingReport);
+    options.transportLost?.((reason) => {
+      this.lost = true;
+      this.setState('noAdapter', reason);
+    });
   }
 
   state(): AdapterState {

@@ -62,17 +62,7 @@ export class NoAdapterCentral implements BleCentral {
 export function createHardwareCentral(
   options: HciCentralOptions = {},
 ): NobleCentral | NoAdapterCentral {
-  if (process.platform === 'linux') {
-    let socket: HciSocket;
-    try {
-      socket = new (loadNativeHciSocket())();
-    } catch (err) {
-      return new NoAdapterCentral(
-        `the Bluetooth driver could not be loaded (${errorMessage(err)})`,
-      );
-    }
-    return hciCentral(socket, options, () => socket.stop());
-  }
+  if (process.platform === 'linux') return kernelCentral(undefined, options);
   let noble: NobleInstance;
   try {
     noble = require('@abandonware/noble') as NobleInstance;
@@ -80,6 +70,42 @@ export function createHardwareCentral(
     return new NoAdapterCentral(`the Bluetooth driver could not be loaded (${errorMessage(err)})`);
   }
   return new NobleCentral(noble, options);
+}
+
+/**
+ * noble's HCI host stack over Linux's kernel HCI socket bound to adapter `index` (`hci1` is 1;
+ * undefined: the first), with the tap between them. A driver that cannot load, or an index the
+ * kernel does not list, gives a `noAdapter` central that says so.
+ */
+export function kernelCentral(
+  index: number | undefined,
+  options: HciCentralOptions = {},
+): NobleCentral | NoAdapterCentral {
+  let socket: HciSocket;
+  try {
+    socket = new (loadNativeHciSocket())();
+  } catch (err) {
+    return new NoAdapterCentral(`the Bluetooth driver could not be loaded (${errorMessage(err)})`);
+  }
+  if (index !== undefined) {
+    let known: number[];
+    try {
+      known = socket.getDeviceList().map((d) => d.devId);
+    } catch (err) {
+      return new NoAdapterCentral(
+        `the kernel's adapters could not be listed (${errorMessage(err)})`,
+      );
+    }
+    if (!known.includes(index))
+      return new NoAdapterCentral(
+        `there is no adapter hci${index}: ${
+          known.length
+            ? `this machine has ${known.map((i) => `hci${i}`).join(', ')}`
+            : 'the kernel lists none (plug one in, or check `hciconfig -a`)'
+        }`,
+      );
+  }
+  return hciCentral(socket, options, () => socket.stop(), { deviceId: index });
 }
 
 export interface HciCentralOptions extends NobleCentralOptions {
@@ -93,13 +119,14 @@ export interface SimulatedCentralOptions extends HciCentralOptions {
 }
 
 /** noble's HCI host stack over `socket`, with the tap between them. */
-function hciCentral(
+export function hciCentral(
   socket: HciSocket,
   options: HciCentralOptions,
   release: () => void,
+  binding: { deviceId?: number } = {},
 ): NobleCentral {
   const tap = new HciTap(socket, options.trace);
-  const { noble, bindings } = nobleOverSocket(tap);
+  const { noble, bindings } = nobleOverSocket(tap, binding);
   // The bindings add their exit-on-SIGINT handler when they start; DeviceBench's processes stop
   // on their own terms (a batch stops safely first), so it goes once the adapter has a state.
   noble.once('stateChange', () => releaseSigint(noble));

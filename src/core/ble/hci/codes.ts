@@ -6,7 +6,9 @@
 export const HCI_PACKET = {
   command: 0x01,
   acl: 0x02,
+  sco: 0x03,
   event: 0x04,
+  iso: 0x05,
 } as const;
 
 /** An HCI command's opcode from its group (OGF) and command (OCF). */

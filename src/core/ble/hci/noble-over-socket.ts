@@ -70,8 +70,14 @@ export interface HciBindings {
   off(event: 'onMtu', listener: (peripheralId: string, mtu: number) => void): unknown;
 }
 
-/** A noble instance over `socket`, through noble's own HCI host stack, and its bindings. */
-export function nobleOverSocket(socket: HciSocket): {
+/**
+ * A noble instance over `socket`, through noble's own HCI host stack, and its bindings.
+ * `deviceId` is the kernel adapter index noble binds to (`hci1` is 1); default the first.
+ */
+export function nobleOverSocket(
+  socket: HciSocket,
+  options: { deviceId?: number } = {},
+): {
   noble: NobleInstance;
   bindings: HciBindings;
 } {
@@ -83,7 +89,7 @@ export function nobleOverSocket(socket: HciSocket): {
     require('@abandonware/noble/with-bindings') as typeof import('@abandonware/noble/with-bindings');
   handOut = socket;
   try {
-    const bindings = new Bindings({});
+    const bindings = new Bindings(options);
     return { noble: withBindings(bindings as never), bindings };
   } finally {
     handOut = null;

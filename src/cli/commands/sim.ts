@@ -1,0 +1,96 @@
+// `devicebench sim serve --h4 <spec>`: the simulated bench as a virtual HCI dongle. Any host
+// stack (this app's `--adapter tcp:…`, BlueZ's btproxy, a test rig) connects over H4 and gets its
+// own virtual controller on the one bench, so every host hears the same boards. The line
+// `{"h4": "<spec>"}` on stdout says where, with the real port; Ctrl-C or SIGTERM stops it.
+import { join } from 'node:path';
+import type { CommandModule } from 'yargs';
+import { z } from 'zod';
+import { DEFAULT_SIM_FILES } from '../../core/app/ble/host-supervisor';
+import { AdapterSpecError } from '../../core/ble/adapter-spec';
+import { H4ServeError, parseServeSpec, serveH4 } from '../../core/ble/hci/h4-server';
+import { SimulatedBench } from '../../core/ble/sim/bench';
+import { SIM_BOARDS_DIR } from '../../core/ble/sim/board-file';
+import type { Runner } from '../command';
+import { EnvironmentError, EXIT, UsageError } from '../exit';
+import { parseFlags } from '../flags';
+import { globalFlags } from './shared';
+
+const flagsSchema = z.object({
+  h4: z.string().transform((text, ctx) => {
+    try {
+      return parseServeSpec(text);
+    } catch (err) {
+      if (!(err instanceof AdapterSpecError)) throw err;
+      ctx.addIssue({ code: 'custom', message: err.message });
+      return z.NEVER;
+    }
+  }),
+  board: z.array(z.string().min(1, 'must name a board file')).optional(),
+});
+
+function serveCommand(runner: Runner): CommandModule {
+  return {
+    command: 'serve',
+    describe: 'serve the simulated bench as an H4 HCI controller over TCP or a Unix socket',
+    builder: (y) =>
+      y
+        .option('h4', {
+          type: 'string',
+          demandOption: true,
+          describe: 'where to listen: tcp:<host>:<port> (0: any free port) or unix:<path>',
+        })
+        .option('board', {
+          type: 'string',
+          array: true,
+          describe: 'board files for the bench (repeatable); default: the default bench',
+        }),
+    handler: (argv) => {
+      const flags = parseFlags(flagsSchema, argv);
+      const global = globalFlags(argv);
+      return runner(global, async ({ out, interrupt }) => {
+        const bench = new SimulatedBench({
+          stateFile: join(global.dataDir, 'sim-bench-state.json'),
+        });
+        try {
+          const files =
+            flags.board ??
+            global.simBoards ??
+            DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f));
+          for (const file of files) {
+            try {
+              bench.loadBoardFile(file);
+            } catch (err) {
+              throw new UsageError('--board', (err as Error).message);
+            }
+          }
+          const server = await serveH4(bench, flags.h4).catch((err: unknown) => {
+            throw err instanceof H4ServeError ? new EnvironmentError(err.message) : err;
+          });
+          out.line(JSON.stringify({ h4: server.spec }));
+          out.note(`Serving the simulated bench at ${server.spec}; Ctrl-C stops.`);
+          const terminated = await new Promise<boolean>((resolve) => {
+            const onTerm = () => resolve(true);
+            process.once('SIGTERM', onTerm);
+            interrupt.addEventListener('abort', () => {
+              process.off('SIGTERM', onTerm);
+              resolve(false);
+            });
+          });
+          await server.close();
+          return terminated ? EXIT.ok : EXIT.interrupted;
+        } finally {
+          bench.close();
+        }
+      });
+    },
+  };
+}
+
+export function simCommand(runner: Runner): CommandModule {
+  return {
+    command: 'sim <command>',
+    describe: 'the simulated bench on its own',
+    builder: (y) => y.command(serveCommand(runner)).demandCommand(1, 'name a sim command: serve'),
+    handler: () => undefined,
+  };
+}
