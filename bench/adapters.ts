@@ -88,7 +88,7 @@ async function measure(
   const boards = BOARDS_PER_ADAPTER * n;
   const bench = new SimulatedBench({ seed: n });
   bench.addBoard(tray(boards));
-  const central = openAdapters(
+  const central = await openAdapters(
     Array.from({ length: n }, () => parseAdapterSpec('sim')),
     { bench, simProfile: { maxConnections: LINKS_PER_ADAPTER } },
   );
