@@ -187,7 +187,12 @@ export function AdapterStatus({
         >
           Add
         </button>
-        <span id={`${id}-problem`} className="field-error" role="alert">
+        <span
+          id={`${id}-problem`}
+          className="field-error"
+          role="alert"
+          data-testid="adapter-spec-problem"
+        >
           {problem}
         </span>
       </form>
