@@ -4,7 +4,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HostSupervisor, legacyAdapter, traceDirOf } from '../../../../src/core/app/ble/host-supervisor';
+import {
+  HostSupervisor,
+  legacyAdapter,
+  traceDirOf,
+} from '../../../../src/core/app/ble/host-supervisor';
 import {
   hostConfigSchema,
   type HostChannel,
@@ -51,9 +55,10 @@ describe('HostSupervisor', () => {
     expect(
       hostConfigSchema.safeParse({ adapters: ['sim'], traceDir: '' }).error?.issues[0],
     ).toMatchObject({ path: ['traceDir'], message: 'is empty' });
-    expect(
-      hostConfigSchema.safeParse({ adapters: ['simulated'] }).error?.issues[0],
-    ).toMatchObject({ path: ['adapters', 0], message: expect.stringMatching(/use `sim`/) });
+    expect(hostConfigSchema.safeParse({ adapters: ['simulated'] }).error?.issues[0]).toMatchObject({
+      path: ['adapters', 0],
+      message: expect.stringMatching(/use `sim`/),
+    });
     // The list is kept: the next supervisor opens the same adapters.
     const reopened = await HostSupervisor.open(dataDir, launcher([]));
     expect(reopened.adapterList()).toEqual(['hci0', 'serial:/dev/ttyACM0']);
