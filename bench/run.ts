@@ -1,6 +1,7 @@
 // `npm run bench [-- <name> ...]`: runs the named benchmarks, or all of them, in order, each
 // printing its own lines. PASS and FAIL are both reports (exit 0); a benchmark that could not
 // measure, because it crashed or its run was invalid, makes the exit code 1.
+import { adapters } from './adapters';
 import { auditExport } from './audit-export';
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { auditScale } from './audit-scale';
@@ -15,6 +16,7 @@ const BENCHMARKS: Benchmark[] = [
   emulatorThroughput,
   bleScan,
   provisioning,
+  adapters,
   line,
   auditScale,
   auditExport,

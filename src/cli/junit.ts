@@ -13,6 +13,8 @@ export interface ReportedRun {
   result: ScenarioResult;
   /** The action that failed, from the timeline. */
   failedAction?: ActionEvent;
+  /** Writes that resolved on an adapter that cannot see a refusal (`native`). */
+  unconfirmedWrites?: number;
 }
 
 export interface JunitInput {
@@ -26,7 +28,7 @@ export interface JunitInput {
 export function junitReport(input: JunitInput): string {
   const report = builder.newBuilder();
   const suite = report.testSuite().name(input.suite).property('board', input.board);
-  for (const { run, result, failedAction } of input.runs) {
+  for (const { run, result, failedAction, unconfirmedWrites } of input.runs) {
     const test = suite
       .testCase()
       .className(`scenario.${result.scenarioId}`)
@@ -34,6 +36,10 @@ export function junitReport(input: JunitInput): string {
       .time((result.endTime - result.startTime) / 1000);
     if (result.resultCode !== 'SUCCESS')
       test.failure(failureMessage(result, failedAction), result.resultCode);
+    if (unconfirmedWrites) {
+      test.property('writesConfirmed', 'false');
+      test.standardOutput(unconfirmedNote(unconfirmedWrites));
+    }
   }
   if (!input.runs.length)
     suite
@@ -42,6 +48,11 @@ export function junitReport(input: JunitInput): string {
       .name('connect')
       .failure(input.noRun ?? 'no scenario ran', 'BLE_CONNECTION_ERROR');
   return report.build();
+}
+
+/** What a run over `native` says about its writes, in the report and on the console. */
+export function unconfirmedNote(writes: number): string {
+  return `${writes} write${writes === 1 ? '' : 's'} not confirmed by the board: the native adapter reports success whatever the board answered (use an HCI adapter to see refusals)`;
 }
 
 /** `GATT_ERROR: actions[1] GATT_WRITE …: the board answered ATT error 0x0d (…); characteristic …; bytes 0102`. */

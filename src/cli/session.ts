@@ -101,7 +101,7 @@ export class Session {
       const files = this.options.simBoards ?? DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f));
       for (const file of files) bench.loadBoardFile(file);
     }
-    const central = openAdapters(adapters, {
+    const central = await openAdapters(adapters, {
       bench: this.bench,
       // Like the app's BLE process, every session writes each adapter's HCI traffic to the data
       // folder's traces, for `devicebench trace` and the app's "HCI trace" — once it scans or

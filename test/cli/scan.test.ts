@@ -1,5 +1,6 @@
 // `devicebench scan`, `--help`, `completion` and the `bin` launcher as child processes over the default simulated
 // bench (the app's three boards).
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBin, runCli, tempDir } from './run-cli';
@@ -33,6 +34,28 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
     expect(piped.stdout).toMatch(/^d6:3a:41:00:20:01 +-\d+ dBm +DB Sensor/m);
     expect(piped.stdout).toContain('4 boards in 1 s');
     expect(piped.stdout + piped.stderr).not.toContain('\u001b[');
+  });
+
+  it('opens two simulated adapters that hear the same boards: each board once, a trace each', async () => {
+    const data = join(tempDir('scan-two'), 'data');
+    const two = await runCli([
+      ...['scan', '--for', '1', '--json', '--data-dir', data],
+      ...['--adapter', 'sim', '--adapter', 'sim'],
+    ]);
+    expect(two.code, two.stderr).toBe(0);
+    const boards = JSON.parse(two.stdout).boards as { name: string; adapter: string }[];
+    expect(boards.map((b) => b.name).sort()).toEqual([
+      'DB ESP32-C3',
+      'DB Sensor',
+      'DB Starter',
+      'DB nRF52 DK',
+    ]);
+    expect(boards.every((b) => b.adapter === 'sim')).toBe(true);
+    const traces = join(data, 'traces');
+    expect(readdirSync(traces).some((f) => f.endsWith('.btsnoop'))).toBe(true);
+    expect(readdirSync(join(traces, 'adapter-2-sim')).some((f) => f.endsWith('.btsnoop'))).toBe(
+      true,
+    );
   });
 
   it('has generated help, shell completion, and refuses unknown commands and flags', async () => {

@@ -1,10 +1,29 @@
-// The bench mode switch keeps the bench, at both window sizes (1024×640 and 1280×800): a board
-// loaded from a file and a fault set on it are still there after Simulated → Hardware →
-// Simulated; the scan rows of the old process are gone, not left as ghost Connect buttons; and
-// a failing Connect shows its error under that board's row, in view. Screenshots of the end
-// state are kept under test-results/.
+// The adapter picker keeps the bench, at both window sizes (1024×640 and 1280×800): a typed spec
+// is checked by the one parser as it is typed, `native` says why an HCI dongle is better; a
+// board loaded from a file and a fault set on it are still there after sim → hci0 → sim; the
+// scan rows of the old process are gone, not left as ghost Connect buttons; and a failing Connect
+// shows its error under that board's row, in view. Screenshots are kept under test-results/.
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
+
+/** Types `spec` into the picker and adds it. */
+async function addAdapter(page: Page, spec: string) {
+  const picker = page.getByTestId('ble-adapter');
+  await picker.getByLabel('Add an adapter').fill(spec);
+  await picker.getByRole('button', { name: 'Add', exact: true }).click();
+  await picker.locator(`[data-testid="adapter-row"][data-spec="${spec}"]`).waitFor();
+}
+
+async function removeAdapter(page: Page, spec: string) {
+  const picker = page.getByTestId('ble-adapter');
+  await picker
+    .getByRole('button', { name: new RegExp(`^Remove adapter \\d+ \\(${spec}\\)$`) })
+    .click();
+  await picker.locator(`[data-testid="adapter-row"][data-spec="${spec}"]`).waitFor({
+    state: 'detached',
+  });
+}
 
 const TRAY = JSON.stringify({ boards: [{ name: 'Mode Tray', address: 'c0:ff:ee:00:00:31' }] });
 
@@ -12,11 +31,25 @@ for (const size of WINDOW_SIZES) {
   describe(`bench mode switch at ${size.width}×${size.height}`, () => {
     const bench = useBench();
 
-    it('keeps loaded boards and faults, drops stale rows, shows the Connect error by its row', async () => {
+    it('checks typed specs, keeps loaded boards and faults, drops stale rows, shows the Connect error by its row', async () => {
       const { page, pageErrors } = bench();
       await page.setViewportSize(size);
       await page.getByRole('button', { name: 'BLE bench' }).click();
       await expectText(page.getByTestId('adapter-state'), 'Ready');
+      const picker = page.getByTestId('ble-adapter');
+      expect(await picker.getByTestId('adapter-links').first().innerText()).toContain('0/5 links');
+
+      // A spec is checked as it is typed, in the parser's words; native says what to use instead.
+      const field = picker.getByLabel('Add an adapter');
+      await field.fill('serial:');
+      await expectText(picker.getByTestId('adapter-spec-problem'), 'the serial port is empty');
+      expect(await picker.getByRole('button', { name: 'Add', exact: true }).isDisabled()).toBe(
+        true,
+      );
+      await field.fill('native');
+      await expectText(picker.getByTestId('native-warning'), 'nRF52840');
+      await shoot(page, 'adapter-picker');
+      await field.fill('');
 
       // Load a board from a file and make it refuse connections.
       const sim = page.getByTestId('sim-bench');
@@ -37,17 +70,16 @@ for (const size of WINDOW_SIZES) {
       const scan = page.getByTestId('ble-scan');
       await scan.locator('[data-testid="scan-row"][data-name="Mode Tray"]').waitFor();
 
-      // Hardware: the simulated rows go with the simulated process.
-      await page.getByRole('radio', { name: 'Hardware adapter' }).click();
-      await expect
-        .poll(() => page.getByRole('radio', { name: 'Hardware adapter' }).isChecked())
-        .toBe(true);
+      // A kernel adapter instead: the simulated rows go with the simulated process.
+      await addAdapter(page, 'hci0');
+      await removeAdapter(page, 'sim');
       await sim.waitFor({ state: 'detached' });
       await expect.poll(() => scan.getByTestId('scan-row').count()).toBe(0);
       await expect.poll(() => page.getByTestId('adapter-state').innerText()).not.toContain('Ready');
 
       // Back to the simulated bench: the board and its fault are there.
-      await page.getByRole('radio', { name: 'Simulated bench' }).click();
+      await addAdapter(page, 'sim');
+      await removeAdapter(page, 'hci0');
       await expectText(page.getByTestId('adapter-state'), 'Ready');
       await row.waitFor();
       await expectText(active, 'refuses connections');

@@ -22,7 +22,7 @@ describe('BLE bench', () => {
     // The simulated bench is on and its boards are heard.
     await page.getByRole('button', { name: 'BLE bench' }).click();
     await expectText(page.getByTestId('adapter-state'), 'Ready');
-    expect(await page.getByRole('radio', { name: 'Simulated bench' }).isChecked()).toBe(true);
+    await page.locator('[data-testid="adapter-row"][data-spec="sim"]').waitFor();
     const scan = page.getByTestId('ble-scan');
     const nrf = scan.locator('[data-testid="scan-row"][data-name="DB nRF52 DK"]');
     await nrf.waitFor();
@@ -170,13 +170,21 @@ describe('BLE bench', () => {
     const { page, pageErrors } = bench();
     await page.getByRole('button', { name: 'BLE bench' }).click();
     const adapter = page.getByTestId('ble-adapter');
-    await adapter.getByRole('radio', { name: 'Hardware adapter' }).check();
+    await adapter.getByLabel('Add an adapter').fill('hci0');
+    await adapter.getByRole('button', { name: 'Add', exact: true }).click();
+    await adapter.locator('[data-testid="adapter-row"][data-spec="hci0"]').waitFor();
+    await adapter.getByRole('button', { name: 'Remove adapter 1 (sim)' }).click();
+    await adapter.locator('[data-testid="adapter-row"][data-spec="sim"]').waitFor({
+      state: 'detached',
+    });
     const state = adapter.getByTestId('adapter-state');
     await expect.poll(() => state.innerText(), { timeout: 20_000 }).not.toContain('Ready');
     expect(await adapter.locator('.ble-guidance').innerText()).not.toBe('');
     expect(await page.getByTestId('sim-bench').count()).toBe(0);
 
-    await adapter.getByRole('radio', { name: 'Simulated bench' }).check();
+    await adapter.getByLabel('Add an adapter').fill('sim');
+    await adapter.getByRole('button', { name: 'Add', exact: true }).click();
+    await adapter.getByRole('button', { name: 'Remove adapter 1 (hci0)' }).click();
     await expectText(state, 'Ready');
     await page.getByTestId('ble-scan').getByTestId('scan-row').first().waitFor();
     expect(pageErrors).toEqual([]);

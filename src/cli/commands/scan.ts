@@ -75,6 +75,7 @@ export function scanCommand(runner: Runner): CommandModule {
                 rssi: ad.rssi,
                 connectable: ad.connectable,
                 serviceUuids: ad.serviceUuids,
+                adapter: ad.adapter ?? null,
               })),
             });
           for (const ad of found)

@@ -29,7 +29,7 @@ import type { Finding, RunnableSet, TimelineEvent } from '../../core/scenario/sc
 import type { CommandContext, Runner } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit';
 import { outputFileSchema, parseFlags } from '../flags';
-import { junitReport, failureMessage, type ReportedRun } from '../junit';
+import { junitReport, failureMessage, unconfirmedNote, type ReportedRun } from '../junit';
 import { addressSchema, findByAddress, FIND_BOARD_MS, globalFlags } from './shared';
 
 const lintFlagsSchema = z.object({
@@ -244,6 +244,8 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
   let appended: Promise<void> = Promise.resolve();
   const runs: ReportedRun[] = [];
   const failedActions = new Map<number, Extract<TimelineEvent, { kind: 'action' }>>();
+  /** Writes per scenario run that the adapter could not confirm (`native`). */
+  const unconfirmed = new Map<number, number>();
   let lastConnectError: string | undefined;
   let deliveries = Promise.resolve();
   const cycles = flags.duration === undefined ? (flags.cycles ?? 1) : undefined;
@@ -269,6 +271,8 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
         out.line(`  connect failed: ${event.error}`);
       }
       if (event.kind === 'disconnected') connections += 1;
+      if (event.kind === 'action' && event.writeConfirmed === false)
+        unconfirmed.set(event.run, (unconfirmed.get(event.run) ?? 0) + 1);
       // A failed write's event carries no bytes; the set says what was being written.
       if (event.kind === 'action' && event.error)
         failedActions.set(event.run, {
@@ -287,11 +291,15 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
         run: event.run,
         result: event.result,
         failedAction: failedActions.get(event.run),
+        unconfirmedWrites: unconfirmed.get(event.run),
       };
       runs.push(reported);
       const title = `${event.result.scenarioId} run ${event.run} (${event.result.endTime - event.result.startTime} ms)`;
-      if (event.result.resultCode === 'SUCCESS') out.pass(title);
-      else out.fail(`${title}: ${failureMessage(event.result, reported.failedAction)}`);
+      const note = reported.unconfirmedWrites
+        ? ` (${unconfirmedNote(reported.unconfirmedWrites)})`
+        : '';
+      if (event.result.resultCode === 'SUCCESS') out.pass(title + note);
+      else out.fail(`${title}: ${failureMessage(event.result, reported.failedAction)}${note}`);
       if (deliver) deliveries = deliveries.then(() => hand(ctx, deliver, event.result));
     },
   });

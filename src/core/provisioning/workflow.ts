@@ -547,8 +547,10 @@ class ProvisionRun {
           );
           if (status === STATUS.committed) return 'acked';
           if (status === undefined) {
-            if (answer === undefined) return 'acked';
-            throw new CommitUnknownError(answer);
+            // An adapter that cannot see a refusal (`native`) resolves every write: only a
+            // read-back of the board can say the commit took (docs/decisions.md, "Native bindings").
+            if (answer === undefined && connection.writesConfirmed) return 'acked';
+            throw new CommitUnknownError(answer ?? 'the write was not confirmed by the board');
           }
           this.mayCarry = false;
           const hex = status.toString(16).padStart(2, '0');

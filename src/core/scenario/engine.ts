@@ -169,7 +169,13 @@ export class DryRun {
         wake?.();
       }),
     );
-    this.emit({ kind: 'connected', at: this.now(), mtu: connection.mtu });
+    this.emit({
+      kind: 'connected',
+      at: this.now(),
+      mtu: connection.mtu,
+      adapter: connection.adapter,
+      writesConfirmed: connection.writesConfirmed,
+    });
 
     try {
       let services: ServiceInfo[] = [];
@@ -333,7 +339,13 @@ export class DryRun {
           return false;
         }
         actionResults.push(outcome.result);
-        this.emit({ kind: 'action', ...detail, endedAt: this.now(), data: outcome.data });
+        this.emit({
+          kind: 'action',
+          ...detail,
+          endedAt: this.now(),
+          data: outcome.data,
+          writeConfirmed: action.type === 'GATT_WRITE' ? connection.writesConfirmed : undefined,
+        });
       } catch (err) {
         const message = errorMessage(err);
         // A refused write still shows what it tried to write: the engineer compares it with the

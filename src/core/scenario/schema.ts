@@ -45,7 +45,15 @@ const run = z.number().int().positive();
  */
 export const timelineEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('connecting'), at, cycle: z.number().int().positive() }),
-  z.object({ kind: z.literal('connected'), at, mtu: z.number().int() }),
+  z.object({
+    kind: z.literal('connected'),
+    at,
+    mtu: z.number().int(),
+    /** The adapter the link went through (spec text), where the central names one. */
+    adapter: z.string().optional(),
+    /** False on `native`: the link's write results are not the board's answer. */
+    writesConfirmed: z.boolean().optional(),
+  }),
   z.object({ kind: z.literal('connect-failed'), at, error: z.string() }),
   z.object({
     kind: z.literal('notification'),
@@ -84,6 +92,11 @@ export const timelineEventSchema = z.discriminatedUnion('kind', [
     /** base64: what was written, or what was read. */
     data: z.string().optional(),
     error: z.string().optional(),
+    /**
+     * A GATT_WRITE that resolved: true when the board's answer reached DeviceBench, false on an
+     * adapter that reports success whatever the board said ("not confirmed by the board").
+     */
+    writeConfirmed: z.boolean().optional(),
   }),
   z.object({
     kind: z.literal('scenario-end'),

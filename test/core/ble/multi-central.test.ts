@@ -78,7 +78,7 @@ describe('MultiCentral', () => {
     const bench = new SimulatedBench({ clock, seed: 3 });
     for (const n of [1, 2, 3])
       bench.addBoard(sensorBoard({ name: `Multi ${n}`, address: `c0:ff:ee:00:10:0${n}` }), 'test');
-    const multi = openAdapters([parseAdapterSpec('sim'), parseAdapterSpec('sim')], {
+    const multi = await openAdapters([parseAdapterSpec('sim'), parseAdapterSpec('sim')], {
       bench,
       simProfile: { maxConnections: 1 },
       connectTimeoutMs: 2_000,

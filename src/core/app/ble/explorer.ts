@@ -35,12 +35,17 @@ export interface GattLogEntry {
   characteristicUuid?: string;
   data?: string;
   message?: string;
+  /** A write that resolved: false where the adapter cannot see a refusal (`native`). */
+  writeConfirmed?: boolean;
 }
 
 interface Link {
   connection: BleConnection;
   subscriptions: Map<string, () => Promise<void>>;
 }
+
+/** How a write the adapter could not confirm reads wherever it is shown. */
+export const NOT_CONFIRMED = 'not confirmed by the board (native adapter)';
 
 const hex = (data: Uint8Array) => Buffer.from(data).toString('hex');
 
@@ -133,15 +138,20 @@ export class Explorer extends EventEmitter<{
       (c) => c.write(serviceUuid, characteristicUuid, bytes, { withoutResponse }),
       bytes.length,
     );
+    const confirmed = link.connection.writesConfirmed;
     this.log({
       connectionId,
       kind: 'write',
       serviceUuid,
       characteristicUuid,
       data,
-      message: withoutResponse ? 'without response' : undefined,
+      message:
+        [withoutResponse && 'without response', !confirmed && NOT_CONFIRMED]
+          .filter(Boolean)
+          .join('; ') || undefined,
+      writeConfirmed: confirmed,
     });
-    return { bytes: bytes.length };
+    return { bytes: bytes.length, confirmed };
   }
 
   async subscribe(connectionId: string, serviceUuid: string, characteristicUuid: string) {

@@ -148,6 +148,8 @@ export const gattLogEntrySchema = z.object({
   characteristicUuid: z.string().optional(),
   data: hex.optional(),
   message: z.string().optional(),
+  /** A write that resolved: false where the adapter cannot see a refusal (`native`). */
+  writeConfirmed: z.boolean().optional(),
 });
 
 /** The board answers reads or writes of a characteristic (any, if none) with this ATT error. */
@@ -382,7 +384,8 @@ export const bleOperations = {
   'ble:read': op(target, z.object({ data: hex })),
   'ble:write': op(
     target.extend({ data: hex, withoutResponse: z.boolean().default(false) }),
-    z.object({ bytes: z.number() }),
+    /** `confirmed` false: the adapter reported success whatever the board said (`native`). */
+    z.object({ bytes: z.number(), confirmed: z.boolean() }),
   ),
   'ble:subscribe': op(target, z.object({ subscribed: z.literal(true) })),
   'ble:unsubscribe': op(target, z.object({ unsubscribed: z.literal(true) })),

@@ -48,7 +48,7 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
   // Every session's HCI traffic, simulated or hardware, goes to a btsnoop trace per adapter
   // (docs/decisions.md, "HCI traces" and "Several adapters at once").
   const traceDir = config.traceDir;
-  const central = openAdapters(specs, {
+  const central = await openAdapters(specs, {
     bench,
     trace: (index, spec) => {
       if (!traceDir) return undefined;

@@ -85,7 +85,10 @@ export function AdapterStatus({
           <span className={`badge ${ready ? 'good' : 'warn'}`}>
             {STATE_LABELS[status.adapterState]}
           </span>
-          {!ready && status.guidance && <p className="ble-guidance">{status.guidance}</p>}
+          {/* Each adapter's own guidance sits on its row; this is for the process as a whole. */}
+          {!ready && status.guidance && !adapters.some((a) => a.guidance) && (
+            <p className="ble-guidance">{status.guidance}</p>
+          )}
         </div>
         <div className="ble-host" data-testid="ble-host">
           <span className={host.running ? 'good' : 'bad'}>
@@ -187,7 +190,12 @@ export function AdapterStatus({
         >
           Add
         </button>
-        <span id={`${id}-problem`} className="field-error" role="alert">
+        <span
+          id={`${id}-problem`}
+          className="field-error"
+          role="alert"
+          data-testid="adapter-spec-problem"
+        >
           {problem}
         </span>
       </form>

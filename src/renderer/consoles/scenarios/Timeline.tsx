@@ -456,6 +456,13 @@ function KindFacts({ item, origin }: { item: TimelineItem; origin: number }) {
               <span className="bad">{item.error}</span>
             </Fact>
           )}
+          {item.writeConfirmed === false && (
+            <Fact term="Board's answer">
+              <span className="warn" data-testid="write-unconfirmed">
+                not confirmed by the board (native adapter)
+              </span>
+            </Fact>
+          )}
         </>
       );
     case 'run':

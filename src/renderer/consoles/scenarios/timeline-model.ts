@@ -41,6 +41,8 @@ interface ActionBlock extends Extent {
   /** `data` as spaced hex; undefined when `data` is not base64. */
   hex?: string;
   error?: string;
+  /** A write that resolved: false on an adapter that cannot see a refusal (`native`). */
+  writeConfirmed?: boolean;
 }
 
 export type RunOutcome = ResultCode | 'CANCELLED' | 'RUNNING';
@@ -298,6 +300,7 @@ export function buildTimeline(
         block.data = e.data;
         block.hex = e.data === undefined ? undefined : base64ToHex(e.data);
         block.error = e.error;
+        block.writeConfirmed = e.writeConfirmed;
         break;
       }
     }
