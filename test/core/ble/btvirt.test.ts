@@ -3,6 +3,7 @@
 // peripheral plays the board (test/helpers/btvirt/). What btvirt cannot do, and how these tests
 // step around it, is in docs/decisions.md ("Proof against BlueZ's btvirt").
 import { createServer, connect as netConnect, type Server } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCentral } from '../../../src/core/ble/open-central';
 import { openH4 } from '../../../src/core/ble/hci/h4-transports';
@@ -18,7 +19,9 @@ import {
   BENCH,
   PROVISIONING,
   startProvisioningBoard,
+  type ProvisioningBoard,
 } from '../../helpers/btvirt/provisioning-board';
+import { runCli, seedProduct, tempDir, writeJson } from '../../cli/run-cli';
 
 const BOARD_NAME = 'BZ Board';
 
@@ -191,3 +194,62 @@ describe.each(['unix', 'tcp'] as const)(
     });
   },
 );
+
+describe('devicebench provision over unix: to btvirt and a ble-host board', { timeout: 60_000 }, () => {
+  let btvirt: Btvirt;
+  let boardSocket: H4Socket;
+  let board: ProvisioningBoard;
+
+  beforeAll(async () => {
+    btvirt = await startBtvirt();
+    boardSocket = await openH4({ kind: 'unix', path: btvirt.leSocket });
+    boardSocket.start();
+    board = await startProvisioningBoard(boardSocket, BOARD_NAME);
+  }, 30_000);
+
+  afterAll(async () => {
+    boardSocket?.stop();
+    await btvirt?.stop();
+  });
+
+  it('provisions the board, verifies it by reading the PSDI back in product mode, and logs it', async () => {
+    const dir = tempDir('btvirt');
+    const data = join(dir, 'data');
+    const product = await seedProduct(data);
+    const plan = writeJson(dir, 'plan.json', {
+      profileId: 'devicebench-v1',
+      psdi: { kind: 'sequence', prefix: 'BZ-', width: 4 },
+    });
+    const run = await runCli([
+      'provision',
+      '--adapter',
+      `unix:${btvirt.leSocket}`,
+      '--product',
+      product,
+      '--count',
+      '1',
+      '--concurrency',
+      '1',
+      '--plan',
+      plan,
+      '--data-dir',
+      data,
+      '--json',
+    ]);
+    expect(run.code, `${run.stderr}\n${btvirt.log()}`).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary).toMatchObject({ wanted: 1, verified: 1 });
+    expect(summary.boards[0]).toMatchObject({ state: 'verified', psdi: 'BZ-0001' });
+    // The board itself holds what the tool says it wrote.
+    expect(board.stored()).toMatchObject({ psdi: 'BZ-0001' });
+    const search = await runCli(['audit', 'search', '--json', '--data-dir', data]);
+    expect(JSON.parse(search.stdout).records).toEqual([
+      expect.objectContaining({
+        psdi: 'BZ-0001',
+        state: 'verified',
+        address: summary.boards[0].address,
+        adapter: `unix:${btvirt.leSocket}`,
+      }),
+    ]);
+  });
+});
