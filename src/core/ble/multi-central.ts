@@ -250,5 +250,9 @@ function withAdapter(link: BleConnection, adapter: string, confirms: boolean): B
     subscribe: (s, c, onValue) => link.subscribe(s, c, onValue),
     disconnect: () => link.disconnect(),
     onDisconnect: (handler) => link.onDisconnect(handler),
+    // The link card's view and requests, where the adapter's HCI is visible.
+    linkInfo: link.linkInfo && (() => link.linkInfo?.()),
+    onLinkChange: link.onLinkChange && ((handler) => link.onLinkChange!(handler)),
+    requestLink: link.requestLink && ((request) => link.requestLink!(request)),
   };
 }
