@@ -124,6 +124,7 @@ export const connectionSchema = z.object({
   /** The link as the controller reports it; absent on noble's OS bindings. */
   link: linkInfoSchema.optional(),
 });
+export type GattConnection = z.infer<typeof connectionSchema>;
 
 const target = z.object({
   connectionId: id,
