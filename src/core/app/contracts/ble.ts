@@ -326,7 +326,7 @@ const linkOperations = {
   'ble:readRssi': op(onLink, linkInfoSchema),
   /**
    * Ends the link and connects to the board again, asking for `mtu` in the new link's Exchange
-   * MTU Request (ATT allows one per link, docs/decisions.md "Asking for an MTU"). Answers the
+   * MTU Request (ATT allows one per link, docs/decisions.md "MTU (asking for one)"). Answers the
    * new connection, as `ble:connect` does.
    */
   'ble:reconnect': op(onLink.extend({ mtu: mtuSchema }), connectionSchema),

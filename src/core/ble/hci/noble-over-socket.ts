@@ -132,7 +132,7 @@ const mtuToAsk = new WeakMap<object, Map<string, number>>();
 
 /**
  * The Exchange MTU Request noble's GATT client sends first thing on each new link (the one
- * exchange ATT allows the client, docs/decisions.md "Asking for an MTU"), carrying the MTU asked
+ * exchange ATT allows the client, docs/decisions.md "MTU (asking for one)"), carrying the MTU asked
  * for this board, or noble's own when none was. The link's MTU is the smaller of the two Rx
  * MTUs; noble's own exchange keeps the board's, which can be more than this side offered.
  */
