@@ -1,7 +1,7 @@
 // A connected board is a card in view, at both window sizes: Connect brings its link card and
 // GATT table into view and the row says Connected; the card shows the controller's numbers and
-// follows the requests (connection parameters, PHY, pairing); a bad request names its field;
-// several connected boards are several cards.
+// follows the requests (connection parameters, PHY, pairing, an MTU through a reconnect); a bad
+// request names its field; several connected boards are several cards.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
@@ -68,6 +68,21 @@ describe.each(WINDOW_SIZES)('the link card at $width×$height', (size) => {
     await expectText(board.getByRole('table', { name: 'GATT log entries' }), 'asked for a PHY');
     expect(await inView(page, card)).toBe(true);
     await shoot(page, 'link-card-changed');
+
+    // ATT exchanges the MTU once per link: asking for another reconnects, and the card shows
+    // the smaller of the ask and the board's own (185). Out of range is refused at the field.
+    const mtu = card.getByRole('form', { name: 'MTU' });
+    await mtu.getByLabel('MTU to ask (23–517)').fill('600');
+    await mtu.getByRole('button', { name: 'Reconnect with this MTU' }).click();
+    await expectText(mtu, 'must be at most 517');
+    await mtu.getByLabel('MTU to ask (23–517)').fill('100');
+    await mtu.getByRole('button', { name: 'Reconnect with this MTU' }).click();
+    await expectText(card.getByTestId('link-mtu'), '100');
+    expect(await mtu.getByLabel('MTU to ask (23–517)').inputValue()).toBe('100');
+    await expectText(card.getByTestId('link-state'), 'Connected');
+    await expectText(board.getByRole('table', { name: 'GATT log entries' }), 'asked for 100');
+    await expect.poll(() => inView(page, card.getByTestId('link-mtu'))).toBe(true);
+    await shoot(page, 'link-card-mtu');
 
     // A second board is a second card.
     const starter = scan.locator('[data-testid="scan-row"][data-name="DB Starter"]');

@@ -40,6 +40,19 @@ export const linkInfoSchema = z.object({
 });
 export type LinkInfo = z.infer<typeof linkInfoSchema>;
 
+/**
+ * The ATT MTU a client may ask for: LE's minimum 23 (Vol 3, Part F, 3.2.8) up to 517, one
+ * 512-byte attribute value with its Read Response or Write Request header (and what board files
+ * allow).
+ */
+export const ATT_MTU = { min: 23, max: 517 } as const;
+
+export const mtuSchema = z
+  .number()
+  .int('must be a whole number of bytes')
+  .min(ATT_MTU.min, `must be at least ${ATT_MTU.min} (the LE minimum)`)
+  .max(ATT_MTU.max, `must be at most ${ATT_MTU.max}`);
+
 /** Interval 7.5 ms to 4 s in steps of 1.25 ms (0x0006–0x0C80). */
 export const INTERVAL_MS = { min: 7.5, max: 4000, step: 1.25 } as const;
 /** Peripheral latency 0–499 events (0x0000–0x01F3). */

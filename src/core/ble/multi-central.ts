@@ -10,6 +10,7 @@ import {
   type Advertisement,
   type BleCentral,
   type BleConnection,
+  type ConnectOptions,
   type ScanFilter,
   type ScanHandle,
 } from './port';
@@ -144,7 +145,7 @@ export class MultiCentral implements BleCentral {
    * Through the adapter that hears `id` best and has a free link (spreading among those that
    * hear it about as well); the link is held from here until it goes down.
    */
-  async connect(id: string, options?: { timeoutMs?: number }): Promise<BleConnection> {
+  async connect(id: string, options?: ConnectOptions): Promise<BleConnection> {
     const hearings = this.heard.get(id);
     if (!hearings?.size)
       throw new BleError(
@@ -249,5 +250,9 @@ function withAdapter(link: BleConnection, adapter: string, confirms: boolean): B
     subscribe: (s, c, onValue) => link.subscribe(s, c, onValue),
     disconnect: () => link.disconnect(),
     onDisconnect: (handler) => link.onDisconnect(handler),
+    // The link card's view and requests, where the adapter's HCI is visible.
+    linkInfo: link.linkInfo && (() => link.linkInfo?.()),
+    onLinkChange: link.onLinkChange && ((handler) => link.onLinkChange!(handler)),
+    requestLink: link.requestLink && ((request) => link.requestLink!(request)),
   };
 }

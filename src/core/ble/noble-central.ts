@@ -14,6 +14,7 @@ import {
   type BleCentral,
   type BleConnection,
   type BleStep,
+  type ConnectOptions,
   type ScanFilter,
   type ScanHandle,
 } from './port';
@@ -202,7 +203,7 @@ export class NobleCentral implements BleCentral {
     };
   }
 
-  async connect(id: string, options: { timeoutMs?: number } = {}): Promise<BleConnection> {
+  async connect(id: string, options: ConnectOptions = {}): Promise<BleConnection> {
     await this.ready('connect', id);
     const peripheral = this.peripherals.get(id);
     if (!peripheral)
@@ -213,6 +214,14 @@ export class NobleCentral implements BleCentral {
       );
     if (this.connections.has(id)) throw new BleError('connect', `already connected to ${id}`, id);
     const timeoutMs = options.timeoutMs ?? this.options.connectTimeoutMs ?? 10_000;
+    const link = this.options.link;
+    if (options.mtu !== undefined && !link)
+      throw new BleError(
+        'connect',
+        'asking for an MTU needs an HCI adapter (the simulated bench or hciN)',
+        id,
+      );
+    link?.askMtu(id, options.mtu);
     const mtu = this.mtuExchange(id);
     try {
       await withBleTimeout(this.schedule, peripheral.connectAsync(), timeoutMs, () =>

@@ -85,6 +85,8 @@ export interface LinkControl {
   sendLinkRequest(peripheralId: string, request: Exclude<LinkRequest, { kind: 'pair' }>): boolean;
   /** Starts noble's own pairing (its SMP) on the board's link; false when there is none. */
   pair(peripheralId: string): boolean;
+  /** The MTU the next link to the board asks for; `undefined` is noble's own. */
+  askMtu(peripheralId: string, mtu: number | undefined): void;
 }
 
 /** The event that ends each request. */

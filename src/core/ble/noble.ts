@@ -16,6 +16,7 @@ import {
 import {
   loadNativeHciSocket,
   nobleOverSocket,
+  askMtu,
   pairThroughNoble,
   releaseSigint,
 } from './hci/noble-over-socket';
@@ -143,6 +144,7 @@ export function hciCentral(
       linkState: (id) => tap.linkState(id),
       sendLinkRequest: (id, request) => tap.sendLinkRequest(id, request),
       pair: (id) => pairThroughNoble(bindings, id),
+      askMtu: (id, mtu) => askMtu(bindings, id, mtu),
     },
     onClose: () => {
       release();

@@ -122,6 +122,11 @@ export interface BleConnection {
   requestLink?(request: LinkRequest): Promise<LinkInfo>;
 }
 
+export interface ConnectOptions {
+  timeoutMs?: number;
+  mtu?: number;
+}
+
 export interface BleCentral {
   state(): AdapterState;
   onStateChange(handler: (state: AdapterState) => void): () => void;
@@ -130,7 +135,8 @@ export interface BleCentral {
    * advertisements its filter matches, every time one is received.
    */
   startScan(filter: ScanFilter, onAdvertisement: (ad: Advertisement) => void): Promise<ScanHandle>;
-  connect(id: string, options?: { timeoutMs?: number }): Promise<BleConnection>;
+  /** `mtu`: what the link's Exchange MTU Request asks for (default the stack's own). */
+  connect(id: string, options?: ConnectOptions): Promise<BleConnection>;
   /** Stops scans and drops connections. */
   close(): Promise<void>;
 }

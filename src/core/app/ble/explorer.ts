@@ -40,6 +40,7 @@ export interface GattLogEntry {
 }
 
 interface Link {
+  deviceId: string;
   connection: BleConnection;
   subscriptions: Map<string, () => Promise<void>>;
 }
@@ -61,6 +62,14 @@ const REQUEST_LOG: Record<LinkRequest['kind'], string> = {
   rssi: 'read the RSSI',
 };
 
+interface OpenedLink {
+  connectionId: string;
+  deviceId: string;
+  mtu: number;
+  services: ServiceInfo[];
+  link?: LinkInfo;
+}
+
 export class Explorer extends EventEmitter<{
   log: [GattLogEntry];
   link: [{ connectionId: string; link: LinkInfo }];
@@ -72,23 +81,27 @@ export class Explorer extends EventEmitter<{
     super();
   }
 
-  async connect(deviceId: string): Promise<{
-    connectionId: string;
-    deviceId: string;
-    mtu: number;
-    services: ServiceInfo[];
-    link?: LinkInfo;
-  }> {
+  async connect(deviceId: string, options: { mtu?: number } = {}): Promise<OpenedLink> {
     const central = await this.supervisor.central();
     const connectionId = `gatt-${++this.next}`;
-    const connection = await central.connect(deviceId, { timeoutMs: CONNECT_TIMEOUT_MS });
-    this.links.set(connectionId, { connection, subscriptions: new Map() });
+    const connection = await central.connect(deviceId, {
+      timeoutMs: CONNECT_TIMEOUT_MS,
+      mtu: options.mtu,
+    });
+    this.links.set(connectionId, { deviceId, connection, subscriptions: new Map() });
     connection.onDisconnect((reason) => {
       this.links.delete(connectionId);
       this.log({ connectionId, kind: 'disconnect', message: reason });
     });
     connection.onLinkChange?.((link) => this.emit('link', { connectionId, link }));
-    this.log({ connectionId, kind: 'connect', message: `MTU ${connection.mtu}` });
+    this.log({
+      connectionId,
+      kind: 'connect',
+      message:
+        options.mtu === undefined
+          ? `MTU ${connection.mtu}`
+          : `MTU ${connection.mtu} (asked for ${options.mtu})`,
+    });
     try {
       const services = await connection.discover();
       this.log({
@@ -213,6 +226,16 @@ export class Explorer extends EventEmitter<{
       this.log({ connectionId, kind: 'error', message: errorMessage(err) });
       throw err;
     }
+  }
+
+  /**
+   * A new link to the same board asking for `mtu`: the only way to change a link's MTU, as the
+   * client exchanges it once per link.
+   */
+  async reconnect(connectionId: string, mtu: number): Promise<OpenedLink> {
+    const { deviceId } = this.link(connectionId);
+    await this.disconnect(connectionId);
+    return this.connect(deviceId, { mtu });
   }
 
   async disconnect(connectionId: string) {

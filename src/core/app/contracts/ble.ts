@@ -16,6 +16,7 @@ import { valueFormatSchema } from '../../ble/values/value-format';
 import {
   connectionParametersSchema,
   linkInfoSchema,
+  mtuSchema,
   phyRequestSchema,
 } from '../../ble/link-parameters';
 import { fileTextField } from './fields';
@@ -123,6 +124,7 @@ export const connectionSchema = z.object({
   /** The link as the controller reports it; absent on noble's OS bindings. */
   link: linkInfoSchema.optional(),
 });
+export type GattConnection = z.infer<typeof connectionSchema>;
 
 const target = z.object({
   connectionId: id,
@@ -324,6 +326,12 @@ const linkOperations = {
   'ble:setPhy': op(onLink.extend({ phy: phyRequestSchema }), linkInfoSchema),
   'ble:pair': op(onLink, linkInfoSchema),
   'ble:readRssi': op(onLink, linkInfoSchema),
+  /**
+   * Ends the link and connects to the board again, asking for `mtu` in the new link's Exchange
+   * MTU Request (ATT allows one per link, docs/decisions.md "MTU (asking for one)"). Answers the
+   * new connection, as `ble:connect` does.
+   */
+  'ble:reconnect': op(onLink.extend({ mtu: mtuSchema }), connectionSchema),
 } as const;
 
 /**
@@ -379,7 +387,8 @@ export const bleOperations = {
   'ble:restartHost': op(none, bleStatusSchema),
   'ble:startScan': op(scanFilterSchema, z.object({ scanId: z.string() })),
   'ble:stopScan': op(z.object({ scanId: id }), z.object({ stopped: z.literal(true) })),
-  'ble:connect': op(z.object({ deviceId: id }), connectionSchema),
+  /** `mtu`: what the link's Exchange MTU Request asks for (default noble's own, 256). */
+  'ble:connect': op(z.object({ deviceId: id, mtu: mtuSchema.optional() }), connectionSchema),
   'ble:disconnect': op(z.object({ connectionId: id }), z.object({ disconnected: z.literal(true) })),
   'ble:read': op(target, z.object({ data: hex })),
   'ble:write': op(

@@ -86,11 +86,18 @@ export async function startBle(
       await scans.stop(scanId);
       return { stopped: true as const };
     },
-    'ble:connect': async ({ deviceId }) => {
-      const connection = await explorer.connect(deviceId);
+    'ble:connect': async ({ deviceId, mtu }) => {
+      const connection = await explorer.connect(deviceId, { mtu });
       return {
         ...connection,
         services: await withBoardNames(supervisor, deviceId, connection.services),
+      };
+    },
+    'ble:reconnect': async ({ connectionId, mtu }) => {
+      const connection = await explorer.reconnect(connectionId, mtu);
+      return {
+        ...connection,
+        services: await withBoardNames(supervisor, connection.deviceId, connection.services),
       };
     },
     'ble:disconnect': ({ connectionId }) => explorer.disconnect(connectionId),

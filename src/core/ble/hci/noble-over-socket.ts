@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { NobleInstance } from '@abandonware/noble/with-bindings';
 import type { HciSocket } from './socket';
+import { ATT_OP } from '../att/codes';
+import { ATT_MTU } from '../link-parameters';
 
 const require = createRequire(import.meta.url);
 
@@ -66,6 +68,8 @@ export function loadNativeHciSocket(): new () => HciSocket {
 /** noble's HCI bindings object, as far as DeviceBench listens to it. */
 export interface HciBindings {
   onSigIntBinded?: () => void;
+  /** noble's HCI layer: one per bindings, shared by every link's ACL stream. */
+  _hci: object;
   /** Peripheral id → connection handle; per handle, the link's ACL stream and GATT client. */
   _handles: Record<string, number | undefined>;
   _aclStreams: Record<number, NobleAclStream | undefined>;
@@ -112,6 +116,57 @@ export function pairThroughNoble(bindings: HciBindings, peripheralId: string): b
   return true;
 }
 
+/** noble's GATT client (gatt.js), as far as its MTU exchange goes. */
+interface NobleGattClient {
+  _address: string;
+  _aclStream: { _hci: object };
+  _mtu: number;
+  _desired_mtu: number;
+  mtuRequest(mtu: number): Buffer;
+  _queueCommand(request: Buffer, callback: (data: Buffer) => void): void;
+  emit(event: 'mtu', address: string, mtu: number): boolean;
+}
+
+/** Per noble instance (its HCI layer), the ATT MTU to ask of each board, by peripheral id. */
+const mtuToAsk = new WeakMap<object, Map<string, number>>();
+
+/**
+ * The Exchange MTU Request noble's GATT client sends first thing on each new link (the one
+ * exchange ATT allows the client, docs/decisions.md "MTU (asking for one)"), carrying the MTU asked
+ * for this board, or noble's own when none was. The link's MTU is the smaller of the two Rx
+ * MTUs; noble's own exchange keeps the board's, which can be more than this side offered.
+ */
+function exchangeMtu(this: NobleGattClient): void {
+  const id = this._address.split(':').join('').toLowerCase();
+  const ask = mtuToAsk.get(this._aclStream._hci)?.get(id) ?? this._desired_mtu;
+  // noble answers a board's own Exchange MTU Request with this value too.
+  this._desired_mtu = ask;
+  this._queueCommand(this.mtuRequest(ask), (data) => {
+    if (data[0] === ATT_OP.mtuRsp)
+      this._mtu = Math.max(ATT_MTU.min, Math.min(ask, data.readUInt16LE(1)));
+    this.emit('mtu', this._address, this._mtu);
+  });
+}
+
+/** Points noble's GATT client at `exchangeMtu` before any link opens. */
+function installMtuExchange(): void {
+  const Gatt = require('@abandonware/noble/lib/hci-socket/gatt') as {
+    prototype: { exchangeMtu: () => void };
+  };
+  Gatt.prototype.exchangeMtu = exchangeMtu as () => void;
+}
+
+/**
+ * The MTU the next link to `peripheralId` asks for in its Exchange MTU Request; `undefined`
+ * goes back to noble's own.
+ */
+export function askMtu(bindings: HciBindings, peripheralId: string, mtu: number | undefined): void {
+  let asks = mtuToAsk.get(bindings._hci);
+  if (!asks) mtuToAsk.set(bindings._hci, (asks = new Map()));
+  if (mtu === undefined) asks.delete(peripheralId);
+  else asks.set(peripheralId, mtu);
+}
+
 /**
  * A noble instance over `socket`, through noble's own HCI host stack, and its bindings.
  * `deviceId` is the kernel adapter index noble binds to (`hci1` is 1); default the first.
@@ -124,6 +179,7 @@ export function nobleOverSocket(
   bindings: HciBindings;
 } {
   install();
+  installMtuExchange();
   const Bindings = require('@abandonware/noble/lib/hci-socket/bindings') as new (
     options: object,
   ) => HciBindings;

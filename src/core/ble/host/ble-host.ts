@@ -13,6 +13,7 @@ import {
   type BleCentral,
   type BleConnection,
   type BleStep,
+  type ConnectOptions,
   type ScanFilter,
   type ScanHandle,
   type ServiceInfo,
@@ -327,8 +328,12 @@ class RemoteCentral implements BleCentral {
     };
   }
 
-  async connect(id: string, options?: { timeoutMs?: number }): Promise<BleConnection> {
-    const link = await this.host.call('connect', { deviceId: id, timeoutMs: options?.timeoutMs });
+  async connect(id: string, options?: ConnectOptions): Promise<BleConnection> {
+    const link = await this.host.call('connect', {
+      deviceId: id,
+      timeoutMs: options?.timeoutMs,
+      mtu: options?.mtu,
+    });
     return new RemoteConnection(this.host, id, link);
   }
 

@@ -105,8 +105,8 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
       scans.delete(scanId);
       await scan?.stop();
     },
-    connect: async ({ deviceId, timeoutMs }) => {
-      const link = await central.connect(deviceId, { timeoutMs });
+    connect: async ({ deviceId, timeoutMs, mtu }) => {
+      const link = await central.connect(deviceId, { timeoutMs, mtu });
       const connectionId = `link-${++next}`;
       connections.set(connectionId, link);
       link.onDisconnect((why) => {

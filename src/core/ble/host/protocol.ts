@@ -14,7 +14,12 @@ import type { AdapterView } from '../multi-central';
 import type { AdapterState, Advertisement, ServiceInfo } from '../port';
 import type { BoardView } from '../sim/board';
 import { faultsSchema } from '../sim/board-schema';
-import { connectionParametersSchema, phyRequestSchema, type LinkInfo } from '../link-parameters';
+import {
+  connectionParametersSchema,
+  mtuSchema,
+  phyRequestSchema,
+  type LinkInfo,
+} from '../link-parameters';
 
 export const hostConfigSchema = z.object({
   /** The station's adapters as spec text (src/core/ble/adapter-spec.ts), opened together. */
@@ -79,7 +84,11 @@ export const centralMethods = {
   ),
   stopScan: method(z.object({ scanId: id }), nothing),
   connect: method(
-    z.object({ deviceId: id, timeoutMs: z.number().positive().optional() }),
+    z.object({
+      deviceId: id,
+      timeoutMs: z.number().positive().optional(),
+      mtu: mtuSchema.optional(),
+    }),
     z.object({
       connectionId: z.string(),
       mtu: z.number(),

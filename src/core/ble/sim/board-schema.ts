@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { RSSI_MAX_DBM, RSSI_MIN_DBM, RSSI_RULE } from '../../bounds';
 import { CHARACTERISTIC_PROPERTIES, uuidSchema } from '../port';
+import { ATT_MTU } from '../link-parameters';
 import { provisioningProfileSchema } from '../../provisioning/profile';
 import type { ValueType } from '../values/value-format';
 
@@ -271,7 +272,7 @@ export const boardSpecSchema = z
     provisioning: provisioningSpec.optional(),
     notifications: notificationsSpec.prefault({}),
     latency: latencySpec.prefault({}),
-    mtu: z.number().int().min(23).max(517).default(247),
+    mtu: z.number().int().min(ATT_MTU.min).max(ATT_MTU.max).default(247),
     /**
      * How the board answers a Pairing Request: LE legacy Just Works, or Pairing Not Supported
      * (to see how the tool copes with a board that will not pair).

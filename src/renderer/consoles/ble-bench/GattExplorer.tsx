@@ -3,8 +3,7 @@
 // each, beside the log of everything that happened on the connection. Each characteristic can
 // be renamed and given a value format, kept per product; numeric notifications are plotted.
 import { useMemo, useState, type FormEvent } from 'react';
-import type { z } from 'zod';
-import type { connectionSchema } from '../../../core/app/contracts/ble';
+import type { GattConnection } from '../../../core/app/contracts/ble';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { useApi } from '../../lib/api-context';
@@ -27,7 +26,7 @@ import type { Names } from '../../lib/use-names';
 /** Notifications kept on a plot. */
 const PLOT_POINTS = 300;
 
-export type Connection = z.infer<typeof connectionSchema>;
+export type Connection = GattConnection;
 
 interface GattExplorerProps {
   connection: Connection;
@@ -40,6 +39,9 @@ interface GattExplorerProps {
   /** What the names and formats are kept for, in words (a product's name, or the bench). */
   scopeLabel: string;
   onClosed: () => void;
+  /** The MTU the link asked for, when a reconnect chose one. */
+  askedMtu?: number;
+  onReconnected: (connection: Connection, askedMtu: number) => void;
   onClearLog: () => void;
 }
 
@@ -52,6 +54,8 @@ export function GattExplorer({
   names,
   scopeLabel,
   onClosed,
+  askedMtu,
+  onReconnected,
   onClearLog,
 }: GattExplorerProps) {
   const api = useApi();
@@ -97,6 +101,8 @@ export function GattExplorer({
           address={address}
           link={link}
           lost={lost}
+          askedMtu={askedMtu}
+          onReconnected={onReconnected}
         />
         <p className="note small" data-testid="names-scope">
           Names and value formats are kept for {scopeLabel}.

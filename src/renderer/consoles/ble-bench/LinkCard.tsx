@@ -1,7 +1,8 @@
 // A connected board's link, as nRF Connect for Desktop shows it: address, state, MTU, connection
 // interval, latency, supervision timeout, PHY, security level and a live RSSI, with the requests
-// that change them (connection parameters, PHY, pairing). Each request is one HCI procedure in
-// the BLE process; the values shown are the controller's events, not what was asked.
+// that change them (connection parameters, PHY, pairing, an MTU). Each request is one HCI
+// procedure in the BLE process, or for the MTU a new link whose Exchange MTU Request asks for
+// it; the values shown are the controller's and the board's answers, not what was asked.
 import { useEffect, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { TextField } from '../../components/TextField';
@@ -9,7 +10,14 @@ import { SelectField } from '../../components/SelectField';
 import { useApi } from '../../lib/api-context';
 import { messagesFor } from '../../lib/errors';
 import { useAction } from '../../lib/use-action';
-import { PHYS, SECURITY_LEVELS, type LinkInfo, type Phy } from '../../../core/ble/link-parameters';
+import {
+  ATT_MTU,
+  PHYS,
+  SECURITY_LEVELS,
+  type LinkInfo,
+  type Phy,
+} from '../../../core/ble/link-parameters';
+import type { GattConnection } from '../../../core/app/contracts/ble';
 
 /** How often the card reads the RSSI (Read RSSI, one HCI command each) while connected. */
 const RSSI_EVERY_MS = 2_000;
@@ -19,13 +27,28 @@ interface LinkCardProps {
   address: string;
   link: LinkInfo | undefined;
   lost: boolean;
+  /** A reconnect asking for another MTU made a new link: the board is now that connection. */
+  /** What the link's Exchange MTU Request asked for, when a reconnect chose it. */
+  askedMtu: number | undefined;
+  onReconnected: (connection: GattConnection, askedMtu: number) => void;
 }
 
 const PHY_LABELS: Record<Phy, string> = { '1M': 'LE 1M', '2M': 'LE 2M', coded: 'LE Coded' };
 
-export function LinkCard({ connectionId, address, link, lost }: LinkCardProps) {
+export function LinkCard({
+  connectionId,
+  address,
+  link,
+  lost,
+  askedMtu,
+  onReconnected,
+}: LinkCardProps) {
   const api = useApi();
   const request = useAction<LinkInfo>();
+  const reconnect = useAction<GattConnection>();
+  // Until a reconnect asks for one, nRF Connect for Desktop's default ask; the link gets the
+  // smaller of the ask and the board's.
+  const [mtu, setMtu] = useState(String(askedMtu ?? 247));
   const [parameters, setParameters] = useState({
     minIntervalMs: '30',
     maxIntervalMs: '50',
@@ -148,8 +171,38 @@ export function LinkCard({ connectionId, address, link, lost }: LinkCardProps) {
               {link.securityLevel > 1 ? 'Paired' : 'Pair'}
             </button>
           </form>
+          <form
+            className="inline-form"
+            aria-label="MTU"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void reconnect.run(async () => {
+                const asked = Number(mtu);
+                const connection = await api.ble.reconnect({ connectionId, mtu: asked });
+                onReconnected(connection, asked);
+                return connection;
+              });
+            }}
+          >
+            <TextField
+              label={`MTU to ask (${ATT_MTU.min}–${ATT_MTU.max})`}
+              className="ble-link-number"
+              inputMode="numeric"
+              value={mtu}
+              onChange={setMtu}
+              messages={messagesFor(reconnect.error, 'mtu')}
+            />
+            <button
+              type="submit"
+              disabled={request.busy || reconnect.busy}
+              title="ATT exchanges the MTU once per link: this disconnects and connects again"
+            >
+              {reconnect.busy ? 'Reconnecting…' : 'Reconnect with this MTU'}
+            </button>
+          </form>
         </div>
       )}
+      <ErrorNotice error={reconnect.error} shownFields={['mtu']} />
       <ErrorNotice
         error={request.error}
         shownFields={[

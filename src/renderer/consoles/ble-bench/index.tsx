@@ -28,6 +28,8 @@ interface Open {
   /** The trial product whose names and formats apply: the one whose service it advertises. */
   scope: string;
   scopeLabel: string;
+  /** The MTU its link asked for, once a reconnect asked for one. */
+  askedMtu?: number;
 }
 
 /** Names and formats are kept per trial product; a board of no product shares the bench's. */
@@ -122,6 +124,15 @@ export function BleBench() {
       setOpens((list) => list.filter((o) => o.connection.connectionId !== connectionId)),
     [],
   );
+  const reopened = useCallback(
+    (connectionId: string, connection: Connection, askedMtu: number) =>
+      setOpens((list) =>
+        list.map((o) =>
+          o.connection.connectionId === connectionId ? { ...o, connection, askedMtu } : o,
+        ),
+      ),
+    [],
+  );
   const connectedIds = useMemo(() => new Set(opens.map((o) => o.connection.deviceId)), [opens]);
   const disconnectRow = useCallback(
     (device: ScannedDevice) => {
@@ -161,6 +172,9 @@ export function BleBench() {
               link={links[open.connection.connectionId] ?? open.connection.link}
               log={gattLog.entries.filter((e) => e.connectionId === open.connection.connectionId)}
               onClosed={() => close(open.connection.connectionId)}
+              onReconnected={(connection, askedMtu) =>
+                reopened(open.connection.connectionId, connection, askedMtu)
+              }
               onClearLog={() => gattLog.clear(open.connection.connectionId)}
             />
           ))}
@@ -230,12 +244,14 @@ function ConnectedBoard({
   link,
   log,
   onClosed,
+  onReconnected,
   onClearLog,
 }: {
   open: Open;
   link: LinkInfo | undefined;
   log: readonly GattLogEntry[];
   onClosed: () => void;
+  onReconnected: (connection: Connection, askedMtu: number) => void;
   onClearLog: () => void;
 }) {
   const boardNames = useMemo(
@@ -258,6 +274,8 @@ function ConnectedBoard({
       names={names}
       scopeLabel={open.scopeLabel}
       onClosed={onClosed}
+      askedMtu={open.askedMtu}
+      onReconnected={onReconnected}
       onClearLog={onClearLog}
     />
   );

@@ -1,6 +1,7 @@
 // Faults and link requests through the app's contract: every fault of the panel is set, listed,
 // announced on `sim:boards` and kept in sim-bench-setup.json; a link request answers the link
-// and announces it on `ble:link`; bad input is refused naming the field.
+// and announces it on `ble:link`; a reconnect asks for an MTU; bad input is refused naming the
+// field.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -99,6 +100,17 @@ describe('faults and link requests through the contract', () => {
       'parameters.minIntervalMs',
       'parameters.supervisionTimeoutMs',
     ]);
-    await get().ok('ble:disconnect', { connectionId });
+    // An MTU out of ATT's range is refused at its field, before the link is touched.
+    const tooBig = await get().fails('ble:reconnect', { connectionId, mtu: 600 });
+    expect(tooBig.fields?.map((f) => [f.field, f.message])).toEqual([
+      ['mtu', 'must be at most 517'],
+    ]);
+    const again = await get().ok<{ connectionId: string; mtu: number; link: { mtu: number } }>(
+      'ble:reconnect',
+      { connectionId, mtu: 100 },
+    );
+    expect([again.mtu, again.link.mtu]).toEqual([100, 100]);
+    expect(again.connectionId).not.toBe(connectionId);
+    await get().ok('ble:disconnect', { connectionId: again.connectionId });
   });
 });
