@@ -43,7 +43,7 @@ ${SCENARIO_RUN_COLUMNS.replace('bench TEXT NOT NULL,', `bench TEXT NOT NULL CHEC
 INSERT INTO scenario_runs SELECT * FROM scenario_runs_new;
 DROP TABLE scenario_runs_new;
 ALTER TABLE provisioning_records DROP COLUMN adapter;
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 `);
     db.close();
     return;
@@ -53,7 +53,7 @@ PRAGMA user_version = 3;
   await client.query(`
 ALTER TABLE scenario_runs ADD CONSTRAINT scenario_runs_bench_check CHECK (${OLD_CHECK});
 ALTER TABLE provisioning_records DROP COLUMN adapter;
-DELETE FROM devicebench_migrations WHERE version = 4;`);
+DELETE FROM devicebench_migrations WHERE version = 5;`);
   await client.end();
 }
 

@@ -483,7 +483,7 @@ describe('SQLite specifics', () => {
   it('keeps the file in WAL mode at the newest schema version', async () => {
     const raw = new Database(file(), { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.pragma('user_version', { simple: true })).toBe(4);
+    expect(raw.pragma('user_version', { simple: true })).toBe(5);
     raw.close();
   });
 
@@ -503,7 +503,8 @@ describe('SQLite specifics', () => {
       DROP INDEX provisioning_records_origin; ALTER TABLE provisioning_records DROP COLUMN origin;
       DROP TABLE audit_meta; ALTER TABLE provisioning_records DROP COLUMN psdi_returned;
       ALTER TABLE provisioning_records DROP COLUMN history;
-      ALTER TABLE provisioning_records DROP COLUMN board_name; PRAGMA user_version = 1;`);
+      ALTER TABLE provisioning_records DROP COLUMN board_name;
+      ALTER TABLE provisioning_records DROP COLUMN adapter; PRAGMA user_version = 1;`);
     raw.close();
     const store = await t.reopen();
     expect(await store.get(r.id)).toMatchObject({
@@ -548,7 +549,7 @@ describe('PostgreSQL specifics', () => {
       const { rows } = await client.query(
         'SELECT version FROM devicebench_migrations ORDER BY version',
       );
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+      expect(rows).toEqual([1, 2, 3, 4, 5].map((version) => ({ version })));
     } finally {
       await client.end();
     }
