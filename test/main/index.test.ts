@@ -29,7 +29,10 @@ vi.mock('electron', async () => {
   return {
     app,
     BrowserWindow: { getAllWindows: () => fake.windows },
-    dialog: { showErrorBox: vi.fn((title: string) => fake.order.push(`error box: ${title}`)) },
+    dialog: {
+      showErrorBox: vi.fn((title: string) => fake.order.push(`error box: ${title}`)),
+      showSaveDialog: vi.fn(),
+    },
   };
 });
 
@@ -80,6 +83,9 @@ async function launch(): Promise<void> {
 }
 
 beforeEach(() => {
+  // A test that failed midway must not leave its will-quit handler on the shared app.
+  fake.app?.removeAllListeners();
+  fake.windows = [];
   fake.lock = true;
   fake.startFails = false;
   fake.order.length = 0;
@@ -98,8 +104,8 @@ describe('the Electron entry', () => {
       keychain: { kind: 'memory', reason: 'No OS keychain is available.' },
       version: '1.2.3',
       bleHost: expect.any(Function),
+      chooseExportFile: expect.any(Function),
     });
-    fake.app.removeAllListeners();
   });
 
   it('holds the quit until the service has closed, then quits', async () => {
@@ -114,7 +120,6 @@ describe('the Electron entry', () => {
     fake.closeService();
     await vi.waitFor(() => expect(fake.order.at(-1)).toBe('quit'));
     expect(fake.order.slice(4)).toEqual(['closed', 'quit']);
-    fake.app.removeAllListeners();
   });
 
   it('leaves when another instance already runs', async () => {
@@ -122,7 +127,6 @@ describe('the Electron entry', () => {
     await launch();
     expect(fake.order).toEqual(['quit']);
     expect(fake.app.whenReady).not.toHaveBeenCalled();
-    fake.app.removeAllListeners();
   });
 
   it('tells the user why it could not start, then quits', async () => {
@@ -137,6 +141,28 @@ describe('the Electron entry', () => {
       'quit held',
       'quit',
     ]);
-    fake.app.removeAllListeners();
+  });
+
+  it("asks where to save an export in the save dialog, over the window, in the user's documents", async () => {
+    await launch();
+    const { startApp } = await import('../../src/core/app/service');
+    const { dialog } = await import('electron');
+    const [options] = vi.mocked(startApp).mock.lastCall!;
+    const choose = options.chooseExportFile!;
+    const save = vi.mocked(dialog.showSaveDialog);
+    const dialogOptions = {
+      defaultPath: expect.stringMatching(/DeviceBench#documents[/\\]audit\.csv$/),
+      filters: [{ name: 'CSV', extensions: ['csv'] }],
+    };
+
+    save.mockResolvedValueOnce({ canceled: false, filePath: '/home/bench/audit.csv' });
+    await expect(choose('audit.csv')).resolves.toBe('/home/bench/audit.csv');
+    expect(save).toHaveBeenLastCalledWith(dialogOptions);
+
+    const window = { id: 1 };
+    fake.windows = [window];
+    save.mockResolvedValueOnce({ canceled: true, filePath: '' });
+    await expect(choose('audit.csv')).resolves.toBeUndefined();
+    expect(save).toHaveBeenLastCalledWith(window, dialogOptions);
   });
 });
