@@ -25,7 +25,8 @@ describe('devicebench audit export', { timeout: 90_000 }, () => {
   });
 
   it('streams every matching record to stdout and to the --csv file, oldest first', async () => {
-    const csv = join(data, 'out', 'audit.csv');
+    // The CLI writes into a folder that exists; it creates none (docs/decisions.md, hardening).
+    const csv = join(data, 'audit.csv');
     const [piped, saved] = await Promise.all([
       runCli(['audit', 'export', '--product', PRODUCT.id, '--data-dir', data]),
       runCli(['audit', 'export', '--csv', csv, '--product', PRODUCT.id, '--data-dir', data]),
