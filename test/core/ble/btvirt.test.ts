@@ -195,61 +195,65 @@ describe.each(['unix', 'tcp'] as const)(
   },
 );
 
-describe('devicebench provision over unix: to btvirt and a ble-host board', { timeout: 60_000 }, () => {
-  let btvirt: Btvirt;
-  let boardSocket: H4Socket;
-  let board: ProvisioningBoard;
+describe(
+  'devicebench provision over unix: to btvirt and a ble-host board',
+  { timeout: 60_000 },
+  () => {
+    let btvirt: Btvirt;
+    let boardSocket: H4Socket;
+    let board: ProvisioningBoard;
 
-  beforeAll(async () => {
-    btvirt = await startBtvirt();
-    boardSocket = await openH4({ kind: 'unix', path: btvirt.leSocket });
-    boardSocket.start();
-    board = await startProvisioningBoard(boardSocket, BOARD_NAME);
-  }, 30_000);
+    beforeAll(async () => {
+      btvirt = await startBtvirt();
+      boardSocket = await openH4({ kind: 'unix', path: btvirt.leSocket });
+      boardSocket.start();
+      board = await startProvisioningBoard(boardSocket, BOARD_NAME);
+    }, 30_000);
 
-  afterAll(async () => {
-    boardSocket?.stop();
-    await btvirt?.stop();
-  });
-
-  it('provisions the board, verifies it by reading the PSDI back in product mode, and logs it', async () => {
-    const dir = tempDir('btvirt');
-    const data = join(dir, 'data');
-    const product = await seedProduct(data);
-    const plan = writeJson(dir, 'plan.json', {
-      profileId: 'devicebench-v1',
-      psdi: { kind: 'sequence', prefix: 'BZ-', width: 4 },
+    afterAll(async () => {
+      boardSocket?.stop();
+      await btvirt?.stop();
     });
-    const run = await runCli([
-      'provision',
-      '--adapter',
-      `unix:${btvirt.leSocket}`,
-      '--product',
-      product,
-      '--count',
-      '1',
-      '--concurrency',
-      '1',
-      '--plan',
-      plan,
-      '--data-dir',
-      data,
-      '--json',
-    ]);
-    expect(run.code, `${run.stderr}\n${btvirt.log()}`).toBe(0);
-    const summary = JSON.parse(run.stdout);
-    expect(summary).toMatchObject({ wanted: 1, verified: 1 });
-    expect(summary.boards[0]).toMatchObject({ state: 'verified', psdi: 'BZ-0001' });
-    // The board itself holds what the tool says it wrote.
-    expect(board.stored()).toMatchObject({ psdi: 'BZ-0001' });
-    const search = await runCli(['audit', 'search', '--json', '--data-dir', data]);
-    expect(JSON.parse(search.stdout).records).toEqual([
-      expect.objectContaining({
-        psdi: 'BZ-0001',
-        state: 'verified',
-        address: summary.boards[0].address,
-        adapter: `unix:${btvirt.leSocket}`,
-      }),
-    ]);
-  });
-});
+
+    it('provisions the board, verifies it by reading the PSDI back in product mode, and logs it', async () => {
+      const dir = tempDir('btvirt');
+      const data = join(dir, 'data');
+      const product = await seedProduct(data);
+      const plan = writeJson(dir, 'plan.json', {
+        profileId: 'devicebench-v1',
+        psdi: { kind: 'sequence', prefix: 'BZ-', width: 4 },
+      });
+      const run = await runCli([
+        'provision',
+        '--adapter',
+        `unix:${btvirt.leSocket}`,
+        '--product',
+        product,
+        '--count',
+        '1',
+        '--concurrency',
+        '1',
+        '--plan',
+        plan,
+        '--data-dir',
+        data,
+        '--json',
+      ]);
+      expect(run.code, `${run.stderr}\n${btvirt.log()}`).toBe(0);
+      const summary = JSON.parse(run.stdout);
+      expect(summary).toMatchObject({ wanted: 1, verified: 1 });
+      expect(summary.boards[0]).toMatchObject({ state: 'verified', psdi: 'BZ-0001' });
+      // The board itself holds what the tool says it wrote.
+      expect(board.stored()).toMatchObject({ psdi: 'BZ-0001' });
+      const search = await runCli(['audit', 'search', '--json', '--data-dir', data]);
+      expect(JSON.parse(search.stdout).items).toEqual([
+        expect.objectContaining({
+          psdi: 'BZ-0001',
+          state: 'verified',
+          boardAddress: summary.boards[0].address,
+          adapter: `unix:${btvirt.leSocket}`,
+        }),
+      ]);
+    });
+  },
+);

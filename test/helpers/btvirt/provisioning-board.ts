@@ -126,6 +126,8 @@ function runFirmware(manager: Manager, name: string): ProvisioningBoard {
   let status: number = STATUS.blank;
   let advertised: string = PROVISIONING.service;
   let connection: Connection | undefined;
+  /** Between a good commit and the reboot: the board advertises nothing (provisioning-protocol.md). */
+  let rebooting = false;
 
   const statusCharacteristic: Characteristic = {
     uuid: PROVISIONING.status,
@@ -177,6 +179,7 @@ function runFirmware(manager: Manager, name: string): ProvisioningBoard {
             psdi: pending.get(PROVISIONING.psdi)!.toString('utf8'),
           };
           setStatus(STATUS.committed);
+          rebooting = true;
           cb(0);
           setTimeout(reboot, 200);
         },
@@ -218,7 +221,7 @@ function runFirmware(manager: Manager, name: string): ProvisioningBoard {
       connection = conn;
       conn.on('disconnect', () => {
         connection = undefined;
-        advertise();
+        if (!rebooting) advertise();
       });
     });
   };
@@ -242,6 +245,7 @@ function runFirmware(manager: Manager, name: string): ProvisioningBoard {
       },
     ]);
     advertised = identity.serviceUuid;
+    rebooting = false;
     if (connection) connection.disconnect();
     else advertise();
   }
