@@ -109,10 +109,27 @@ export function provisionCommand(runner: Runner): CommandModule {
         const central = await ctx.session.central();
         const product = await ctx.session.product(flags.product);
         const run = { central, store: await ctx.session.audit(), product, profile: input.profile };
-        const outcomes = flags.board
-          ? [await one(ctx, flags.board, input, run)]
-          : await batch(ctx, flags, input, run);
-        return report(ctx.out, flags, outcomes, ctx.interrupt.aborted);
+        // An adapter that goes away mid-run (dongle unplugged, TCP peer gone) stops the run as
+        // Ctrl-C does, at a safe point, and the command exits 3 (docs/ci.md).
+        const lost = new AbortController();
+        let lostReason: string | undefined;
+        const offState = central.onStateChange((state) => {
+          if (state !== 'noAdapter' || lost.signal.aborted) return;
+          lostReason = central.stateReason?.() ?? 'the adapter went away';
+          lost.abort();
+        });
+        const stopping = { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, lost.signal]) };
+        try {
+          const outcomes = flags.board
+            ? [await one(stopping, flags.board, input, run)]
+            : await batch(stopping, flags, input, run);
+          const code = report(ctx.out, flags, outcomes, ctx.interrupt.aborted);
+          if (lostReason === undefined) return code;
+          ctx.out.error(`the adapter went away mid-run: ${lostReason}`);
+          return EXIT.environment;
+        } finally {
+          offState();
+        }
       });
     },
   };

@@ -96,6 +96,14 @@ export class MultiCentral implements BleCentral {
     return states.includes('poweredOn') ? 'poweredOn' : states[0]!;
   }
 
+  /** What each adapter that is not powered on says of itself, spec first. */
+  stateReason(): string | undefined {
+    const reasons = this.adapters()
+      .filter((view) => view.state !== 'poweredOn' && view.reason)
+      .map((view) => `${view.spec}: ${view.reason}`);
+    return reasons.length ? reasons.join('; ') : undefined;
+  }
+
   onStateChange(handler: (state: AdapterState) => void): () => void {
     this.stateHandlers.add(handler);
     return () => this.stateHandlers.delete(handler);
@@ -111,7 +119,7 @@ export class MultiCentral implements BleCentral {
     return this.entries.map((entry, index) => ({
       spec: formatAdapterSpec(entry.spec),
       state: entry.central.state(),
-      reason: entry.reason,
+      reason: entry.reason ?? entry.central.stateReason?.(),
       linksInUse: this.links[index]!,
       linkCapacity: entry.linkCapacity,
       writesConfirmed: confirmsWrites(entry.spec),

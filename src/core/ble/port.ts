@@ -129,6 +129,8 @@ export interface ConnectOptions {
 
 export interface BleCentral {
   state(): AdapterState;
+  /** Why the adapter is in its state, where it says (e.g. what took it away). */
+  stateReason?(): string | undefined;
   onStateChange(handler: (state: AdapterState) => void): () => void;
   /**
    * Several scans may run at once (the scan view and a provisioning verify); each gets only the
