@@ -35,10 +35,9 @@ export async function characteristicFacts(
   deviceId: string,
   uuid: string,
 ): Promise<{ name?: string; maxLength?: number }> {
-  const board =
-    usesSimulatedBench(supervisor.status())
-      ? (await supervisor.sim('boards', {})).find((b) => b.address.replace(/:/g, '') === deviceId)
-      : undefined;
+  const board = usesSimulatedBench(supervisor.status())
+    ? (await supervisor.sim('boards', {})).find((b) => b.address.replace(/:/g, '') === deviceId)
+    : undefined;
   const key = reportedUuid(uuid);
   return {
     name: resolveName(uuid, { board: board?.names, kinds: ['characteristic'] })?.name,
