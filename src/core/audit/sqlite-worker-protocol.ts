@@ -2,10 +2,15 @@
 // (sqlite-worker.ts). The caller asks (`request`), the worker answers once (`response`); while
 // a reservation or a preview runs, the worker asks the caller's allocator for a PSDI
 // (`allocate`) and the allocator asks back through its context (`context`), inside the open
-// transaction. Every method is one entry of a table with zod schemas, as the BLE process's
-// protocol is (src/core/ble/host/protocol.ts); values cross by structured clone.
+// transaction. Every method is one entry of a method table (src/core/rpc/method-table.ts), as
+// in the BLE process's protocol; values cross by structured clone.
 import { z, ZodError } from 'zod';
-import { describeFieldErrors, fieldErrors } from '../platform/field-errors';
+import {
+  method,
+  parseRequest as parseTableRequest,
+  type MethodSpec,
+  type MethodTable,
+} from '../rpc/method-table';
 import {
   BoardBusyError,
   InvalidTransitionError,
@@ -19,12 +24,6 @@ import type { CopyResult, ExportQuery, FailureInput, ReleaseInput, ReserveInput 
 import type { NewRun, RunList, RunRead } from './scenario-runs';
 import type { ScenarioRunSummary, StopReason, TimelineEvent } from '../scenario/schema';
 import type { runListQuerySchema } from '../scenario/schema';
-
-function method<I extends z.ZodType, O extends z.ZodType>(input: I, output: O) {
-  return { input, output };
-}
-type MethodSpec = ReturnType<typeof method>;
-type MethodTable = Record<string, MethodSpec>;
 
 const recordId = z.number().int().min(1);
 const attempts = z.number().int().min(0).optional();
@@ -181,18 +180,7 @@ export function parseRequest(request: Pick<Request, 'target' | 'method' | 'input
   method: string;
   input: unknown;
 } {
-  const table: MethodTable | undefined = Object.hasOwn(TABLES, request.target)
-    ? TABLES[request.target]
-    : undefined;
-  if (!table) throw new WorkerProtocolError(`no audit target "${String(request.target)}"`);
-  if (!Object.hasOwn(table, request.method))
-    throw new WorkerProtocolError(`no ${request.target} method "${request.method}"`);
-  const parsed = table[request.method]!.input.safeParse(request.input ?? {});
-  if (!parsed.success)
-    throw new WorkerProtocolError(
-      `${request.method}: ${describeFieldErrors(fieldErrors(parsed.error))}`,
-    );
-  return { method: request.method, input: parsed.data };
+  return parseTableRequest(TABLES, request, (message) => new WorkerProtocolError(message));
 }
 
 /**

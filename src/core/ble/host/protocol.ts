@@ -3,12 +3,16 @@
 // Uint8Array: both transports (Node's advanced IPC serialization, Electron's structured clone)
 // keep them.
 //
-// Every method the process answers is one entry of a method table: a zod input and output
-// schema, as `op()` is for the app's contract (src/core/app/contracts/op.ts). The same table
-// types the caller (`BleHost.call`/`sim`) and the process's handlers (`MethodHandlers`), and the
-// process parses each input with it where it crosses the boundary (`parseRequest`).
+// Every method the process answers is one entry of a method table (src/core/rpc/method-table.ts):
+// a zod input and output schema. The same table types the caller (`BleHost.call`/`sim`) and the
+// process's handlers (`MethodHandlers`), and the process parses each input with it where it
+// crosses the boundary (`parseRequest`).
 import { z } from 'zod';
-import { fieldErrors, describeFieldErrors } from '../../platform/field-errors';
+import {
+  method,
+  parseRequest as parseTableRequest,
+  type MethodTable,
+} from '../../rpc/method-table';
 import { adapterSpecText } from '../adapter-spec';
 import type { AdapterView } from '../multi-central';
 import type { AdapterState, Advertisement, ServiceInfo } from '../port';
@@ -37,12 +41,6 @@ export const hostConfigSchema = z.object({
   traceDir: z.string().min(1, 'is empty').optional(),
 });
 export type HostConfig = z.infer<typeof hostConfigSchema>;
-
-function method<I extends z.ZodType, O extends z.ZodType>(input: I, output: O) {
-  return { input, output };
-}
-type MethodSpec = ReturnType<typeof method>;
-type MethodTable = Record<string, MethodSpec>;
 
 const id = z.string().min(1, 'is empty');
 const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'must be a Uint8Array');
@@ -157,16 +155,7 @@ export function parseRequest(request: Pick<Request, 'target' | 'method' | 'input
   method: string;
   input: unknown;
 } {
-  const table: MethodTable | undefined = Object.hasOwn(TABLES, request.target)
-    ? TABLES[request.target]
-    : undefined;
-  if (!table) throw new ProtocolError(`no method target "${String(request.target)}"`);
-  if (!Object.hasOwn(table, request.method))
-    throw new ProtocolError(`no ${request.target} method "${request.method}"`);
-  const parsed = table[request.method]!.input.safeParse(request.input ?? {});
-  if (!parsed.success)
-    throw new ProtocolError(`${request.method}: ${describeFieldErrors(fieldErrors(parsed.error))}`);
-  return { method: request.method, input: parsed.data };
+  return parseTableRequest(TABLES, request, (message) => new ProtocolError(message));
 }
 
 /** Runs a parsed request on the handlers of its table. */
