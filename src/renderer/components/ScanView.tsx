@@ -223,7 +223,11 @@ export function ScanView({
                     onSelect={onSelect}
                   />
                   {action?.failure?.id === entry.device.id && (
-                    <tr className="row-error">
+                    // The failure is brought into the window when it appears, under its row.
+                    <tr
+                      className="row-error"
+                      ref={(row) => row?.scrollIntoView({ block: 'nearest' })}
+                    >
                       <td colSpan={6}>
                         <ErrorNotice error={action.failure.error} testId="row-action-error" />
                       </td>

@@ -13,6 +13,7 @@ import { Panel } from '../../components/Panel';
 import { TraceButton } from '../../components/TraceButton';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
+import { useLoad } from '../../lib/use-load';
 import { formatTime } from '../../lib/format';
 
 const STATE_LABELS: Record<BleStatus['adapterState'], string> = {
@@ -68,6 +69,8 @@ export function AdapterStatus({
   const ready = status.adapterState === 'poweredOn';
   const { host, adapters } = status;
   const problem = problemOf(text, adapters);
+  // This machine's serial ports, likely HCI dongles first, with their USB names.
+  const ports = useLoad((api) => api.ble.listSerialPorts({}), []);
   const native = adapters.some((a) => !a.writesConfirmed) || text.trim() === 'native';
 
   const apply = (next: string[]) =>
@@ -175,6 +178,13 @@ export function AdapterStatus({
             onChange={(event) => setText(event.target.value)}
           />
           <datalist id={`${id}-suggestions`}>
+            {(ports.value ?? []).map((port) => (
+              <option key={port.adapter} value={port.adapter}>
+                {[port.knownAs ?? port.manufacturer ?? 'serial port', port.likelyHci && '(HCI)']
+                  .filter(Boolean)
+                  .join(' ')}
+              </option>
+            ))}
             {SUGGESTIONS.map((s) => (
               <option key={s.spec} value={s.spec}>
                 {s.hint}
@@ -190,14 +200,16 @@ export function AdapterStatus({
         >
           Add
         </button>
-        <span
-          id={`${id}-problem`}
-          className="field-error"
-          role="alert"
-          data-testid="adapter-spec-problem"
-        >
-          {problem}
-        </span>
+        {problem && (
+          <span
+            id={`${id}-problem`}
+            className="field-error"
+            role="alert"
+            data-testid="adapter-spec-problem"
+          >
+            {problem}
+          </span>
+        )}
       </form>
       {native && (
         <p className="warning-box" data-testid="native-warning">
