@@ -82,6 +82,8 @@ function row(i: number, size: number, end: number): unknown[] {
     'devicebench-v1',
     `station-${i % FILL_STATIONS}`,
     i % 3 === 0 ? `Sensor ${hex.slice(4)}` : null,
+    // The adapter the board was heard through: most stations one dongle, some a second.
+    i % 5 === 0 ? 'serial:/dev/ttyACM1' : 'serial:/dev/ttyACM0',
   ];
   if (i >= size - 4)
     return [...base, i % 2 ? 'written' : 'reserved', 1, null, null, 1, null, null, 0, '[]'];
