@@ -6,7 +6,7 @@ import { RSSI_MAX_DBM, RSSI_MIN_DBM, RSSI_RULE } from '../../bounds';
 import { CHARACTERISTIC_PROPERTIES, uuidSchema } from '../port';
 import { ATT_MTU } from '../link-parameters';
 import { provisioningProfileSchema } from '../../provisioning/profile';
-import type { ValueType } from '../values/value-format';
+import { NUMERIC_VALUE_TYPES } from '../values/value-format';
 
 const hexBytes = z
   .string()
@@ -59,21 +59,8 @@ const serviceSpec = z
   })
   .strict();
 
-/** Numeric layouts a drifting reading can take (the value formats' numeric types). */
-const DRIFT_TYPES = [
-  'uint8',
-  'uint16le',
-  'uint16be',
-  'uint32le',
-  'uint32be',
-  'int8',
-  'int16le',
-  'int16be',
-  'int32le',
-  'int32be',
-  'float32le',
-  'float32be',
-] as const satisfies readonly ValueType[];
+/** Numeric layouts a drifting reading can take: the value formats' numeric types. */
+const DRIFT_TYPES = NUMERIC_VALUE_TYPES;
 
 /** What each integer type holds; floats take any finite number. */
 const DRIFT_RANGES: Partial<Record<(typeof DRIFT_TYPES)[number], [number, number]>> = {

@@ -4,9 +4,8 @@
 // docs/decisions.md "Names and value formats". Pure and browser-safe: core and renderer share it.
 import { z } from 'zod';
 
-export const VALUE_TYPES = [
-  'hex',
-  'utf8',
+/** The integer and float layouts: what a number can be read from or written as. */
+export const NUMERIC_VALUE_TYPES = [
   'uint8',
   'uint16le',
   'uint16be',
@@ -20,6 +19,8 @@ export const VALUE_TYPES = [
   'float32le',
   'float32be',
 ] as const;
+
+export const VALUE_TYPES = ['hex', 'utf8', ...NUMERIC_VALUE_TYPES] as const;
 export type ValueType = (typeof VALUE_TYPES)[number];
 
 export const VALUE_TYPE_LABELS: Record<ValueType, string> = {
