@@ -202,3 +202,19 @@ async function fillPostgres(url: string, size: number, end: number): Promise<voi
     await client.end();
   }
 }
+
+/** A new database `name` on the server of `serverUrl`, and its URL. */
+export async function createDatabase(serverUrl: string, name: string): Promise<string> {
+  const admin = new URL(serverUrl);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

@@ -11,9 +11,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { InvalidRunError, type Benchmark } from './benchmark';
 import {
+  createDatabase,
   fillAddress,
   fillLog,
   fillPrefix,
@@ -108,21 +108,6 @@ function parseSizes(value: string | undefined): number[] {
       `--sizes: whole numbers from 1e3 to 1e7, e.g. 1e4,1e5 (got "${value}")`,
     );
   return sizes;
-}
-
-async function createDatabase(serverUrl: string, name: string): Promise<string> {
-  const admin = new URL(serverUrl);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 function product(k: number): ReserveInput['product'] {

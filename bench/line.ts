@@ -8,9 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { InvalidRunError, type Benchmark } from './benchmark';
-import { fillLog, fillPrefix, fillProductId, FILL_PSDI_WIDTH } from './audit-fill';
+import { createDatabase, fillLog, fillPrefix, fillProductId, FILL_PSDI_WIDTH } from './audit-fill';
 import { count as counted, ms, table } from './format';
 import { startLocalPostgres } from '../scripts/local-postgres';
 import { openAuditStore, type AuditLocation } from '../src/core/audit/open-store';
@@ -126,21 +125,6 @@ export const line: Benchmark = {
 async function fill(location: AuditLocation, size: number): Promise<void> {
   await (await openAuditStore({ location, station: 'setup' })).close();
   await fillLog(location, size, Date.now());
-}
-
-async function createDatabase(serverUrl: string, name: string): Promise<string> {
-  const admin = new URL(serverUrl);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  } finally {
-    await client.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 async function measure(
