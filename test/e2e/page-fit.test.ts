@@ -82,12 +82,14 @@ describe('pages that fit the window', () => {
       await page.setViewportSize(size);
       for (const label of labels) {
         await nav(page, label).click();
-        await page.waitForFunction(`/^#\\/[a-z-]+/.test(location.hash)`);
+        // Locator and URL waits: a polled string predicate would need eval, which the CSP refuses.
+        await page.waitForURL(/#\/[a-z-]+/);
         const id = (await page.evaluate('location.hash.slice(2).split("?")[0]')) as string;
         await page.locator('main h1').first().waitFor();
-        await page.waitForFunction(
-          "![...document.querySelectorAll('main [role=status]')].some((e) => /Loading/.test(e.textContent))",
-        );
+        await page
+          .locator('main [role=status]', { hasText: /Loading/ })
+          .first()
+          .waitFor({ state: 'detached' });
         if (id === 'audit-log') await page.getByTestId('audit-row').first().waitFor();
         await expectFits(page, id);
         if (id === 'audit-log' || id === 'login' || id === 'provisioning')

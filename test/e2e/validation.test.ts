@@ -44,7 +44,7 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
     // Create with the problem: focus goes back to the field.
     await page.getByRole('button', { name: 'Create product' }).focus();
     await page.getByRole('button', { name: 'Create product' }).click();
-    await page.waitForFunction("document.activeElement?.getAttribute('aria-invalid') === 'true'");
+    await page.locator('[aria-invalid="true"]:focus').waitFor();
     expect(await name.evaluate((el: Focusable) => el === el.ownerDocument.activeElement)).toBe(
       true,
     );
@@ -106,7 +106,7 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
 
     // Save with problems: every problem shows, the first invalid input has the focus.
     await editor.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.waitForFunction("document.activeElement?.getAttribute('aria-invalid') === 'true'");
+    await page.locator('[aria-invalid="true"]:focus').waitFor();
     expect(await interval.evaluate((el: Focusable) => el === el.ownerDocument.activeElement)).toBe(
       true,
     );
