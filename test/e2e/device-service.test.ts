@@ -50,9 +50,7 @@ describe('device service console', () => {
     await expectText(editor.getByTestId('validation-summary'), '1 problem');
     // Save with the problem saves nothing and takes the user to the field.
     await editor.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.waitForFunction(
-      "document.activeElement?.getAttribute('data-path') === 'scenarios[0].actions[0].data'",
-    );
+    await page.locator('[data-path="scenarios[0].actions[0].data"]:focus').waitFor();
     await expectText(editor.getByTestId('scenario-revision'), 'No scenario set yet');
 
     // The JSON view shows the same draft and lists the problem by its path.
