@@ -5,6 +5,7 @@
 // transactions (docs/decisions.md, "Production line").
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { createTurns } from '../async/turns';
 import {
   BoardBusyError,
   InvalidTransitionError,
@@ -261,6 +262,7 @@ export class PostgresAuditStore implements AuditStore {
   private runs: PostgresScenarioRunLog | undefined;
   /** Whether the trigram index exists (pg_trgm was available when the log was migrated). */
   private trigram = false;
+  private readonly inTurn = createTurns();
 
   private constructor(options: PostgresStoreOptions) {
     this.station = stationName(options.station);
@@ -312,6 +314,15 @@ export class PostgresAuditStore implements AuditStore {
   }
 
   reserve(input: ReserveInput): Promise<ProvisioningRecord> {
+    // Allocations for one product take turns within this station: concurrent reservations would
+    // otherwise all read the same first free list entry and race each other to insert it, so
+    // only stations ever contend, not a station's own boards.
+    if (typeof input.psdi !== 'string')
+      return this.inTurn(input.product.id, () => this.insertReserved(input));
+    return this.insertReserved(input);
+  }
+
+  private insertReserved(input: ReserveInput): Promise<ProvisioningRecord> {
     return this.guard(async () => {
       // A busy board is caught by its unique index on insert; a PSDI given as such is checked
       // first so the refusal can name its holder.
