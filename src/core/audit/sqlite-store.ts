@@ -455,10 +455,14 @@ export class SqliteAuditStore implements AuditStore {
         ? `${where ? `${where} AND` : 'WHERE'} (created_at, id) > (?, ?)`
         : where;
       // The export's own order, walked from the cursor: a filter's index would have SQLite
-      // sort every match for each chunk, quadratic over an export.
+      // sort every match for each chunk, quadratic over an export. A product's export walks
+      // that product's records only, already in this order.
+      const index = q.productId
+        ? 'provisioning_records_product_created'
+        : 'provisioning_records_created';
       const rows = this.db
         .prepare(
-          `SELECT * FROM provisioning_records INDEXED BY provisioning_records_created ${keyset}
+          `SELECT * FROM provisioning_records INDEXED BY ${index} ${keyset}
            ORDER BY created_at, id LIMIT ?`,
         )
         .all(

@@ -43,15 +43,28 @@ interface Pending {
   allocation?: { productId: string; allocator: PsdiAllocator; error?: unknown };
 }
 
+/**
+ * The worker's heap ceiling. Everything it reads is paged (searches, export chunks), so its live
+ * set stays a few MiB; left at V8's default (sized from the machine's memory) the heap lets an
+ * export's garbage pile up before collecting it, measured at about +95 MiB over a 10⁶-record
+ * export against about +55 MiB with this ceiling (docs/decisions.md, "The audit log at a
+ * million records").
+ */
+const WORKER_HEAP_MIB = 512;
+
 /** Starts the worker: built beside the main bundle, or from TypeScript sources through tsx. */
 function startWorker(config: WorkerConfig): Worker {
+  const options = {
+    workerData: config,
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MIB },
+  };
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = new URL(`./sqlite-worker${fromSource ? '.ts' : '.js'}`, import.meta.url);
-  if (!fromSource) return new Worker(entry, { workerData: config });
+  if (!fromSource) return new Worker(entry, options);
   // A worker thread does not inherit tsx's loader: it registers it before loading the entry.
   const tsx = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(boot, { eval: true, workerData: config });
+  return new Worker(boot, { ...options, eval: true });
 }
 
 export class SqliteWorkerStore implements AuditStore {
