@@ -1,6 +1,6 @@
-// The command's exit codes (issue 17) and the errors that choose them. Anything the user can fix
-// by changing a flag or a file is a UsageError naming the flag or the file's field; anything
-// about the machine (adapter, platform, keychain) is an EnvironmentError.
+// The command's exit codes (docs/decisions.md, "Command line") and the errors that choose them.
+// Anything the user can fix by changing a flag or a file is a UsageError naming the flag or the
+// file's field; anything about the machine (adapter, platform, keychain) is an EnvironmentError.
 import { AppFailure } from '../core/app/errors';
 import { BoardFileError } from '../core/ble/sim/board-file';
 import { SimBenchError } from '../core/ble/sim/bench';

@@ -1,6 +1,7 @@
-// `devicebench`: the bench's operations headless, for firmware CI (issue 17). Thin: yargs
-// parses, zod checks, the same core the app uses does the work, and the exit code tells CI
-// what happened (0 passed, 1 failed, 2 bad usage or input, 3 environment, 130 Ctrl-C).
+// `devicebench`: the bench's operations headless, for firmware CI (docs/decisions.md, "Command
+// line"). Thin: yargs parses, zod checks, the same core the app uses does the work, and the exit
+// code tells CI what happened (0 passed, 1 failed, 2 bad usage or input, 3 environment, 130
+// Ctrl-C).
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';

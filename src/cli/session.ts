@@ -48,7 +48,10 @@ export interface Platform {
   admin?: EmulatorAdminClient;
 }
 
-/** The issue's CI variables; all or none (the secret only signs `--deliver` results). */
+/**
+ * The CI variables (docs/decisions.md, "Command line"); all or none (the secret only signs
+ * `--deliver` results).
+ */
 const ciEnvironmentSchema = z.object({
   DEVICEBENCH_BASE_URL: z.url({
     protocol: /^https?$/,

@@ -12,9 +12,9 @@ import { z } from 'zod';
 export const RSSI_MIN_DBM = -127;
 export const RSSI_MAX_DBM = 0;
 
-/** Longest SLEEP action: one hour (the seed leaves it open; docs/decisions.md). */
+/** Longest SLEEP action: one hour (the platform leaves it open). */
 export const SLEEP_MILLIS_MAX = 3_600_000;
-/** Longest wait before the client reconnects: one day (the seed leaves it open). */
+/** Longest wait before the client reconnects: one day (the platform leaves it open). */
 export const SUPPRESSION_INTERVAL_MAX = 86_400_000;
 
 /** A minus sign as typography writes it, so "−127" reads as a number rather than a dash. */

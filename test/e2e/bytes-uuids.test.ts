@@ -1,4 +1,4 @@
-// Bytes and UUIDs as engineers write them (issue 16, items 1 and 2), in the scenario editor and
+// Bytes and UUIDs as engineers write them (docs/decisions.md), in the scenario editor and
 // the GATT explorer, at both window sizes (1024×640 and 1280×800): hex typed with 0x is previewed
 // as its bytes and dry-run as those bytes, the same text as base64 is refused in words, and UUIDs
 // pasted undashed or in braces are taken and shown dashed. Screenshots are kept under

@@ -1,6 +1,6 @@
-// Finding 7 of issue 15: one Content-Security-Policy, enforced by the bench server's header and
-// by the <meta> in the built index.html alone (as a file:// page in Electron gets it), each
-// reporting a violation for an inline script instead of running it.
+// One Content-Security-Policy (docs/decisions.md, "Hardening"), enforced by the bench server's
+// header and by the <meta> in the built index.html alone (as a file:// page in Electron gets it),
+// each reporting a violation for an inline script instead of running it.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,7 +34,7 @@ async function inlineScriptIsRefused(page: Page): Promise<void> {
 }
 
 describe('content security policy', () => {
-  it('finding 7: the bench server sends the one policy, and an inline script is reported, not run', async () => {
+  it('the bench server sends the one policy, and an inline script is reported, not run', async () => {
     const { page, url, pageErrors } = bench();
     const response = await page.goto(url);
     expect(response?.headers()['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
@@ -43,7 +43,7 @@ describe('content security policy', () => {
     expect(pageErrors.join('\n')).toContain('Content Security Policy');
   });
 
-  it('finding 7: the built index.html carries the same policy in a <meta>, which alone refuses an inline script', async () => {
+  it('the built index.html carries the same policy in a <meta>, which alone refuses an inline script', async () => {
     const html = readFileSync(BUILT_INDEX, 'utf8');
     const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
     expect(meta?.replace(/&#39;/g, "'")).toBe(contentSecurityPolicy({ meta: true }));

@@ -194,7 +194,7 @@ describe('device service console', () => {
   it('shows the platform message, status and request id when the 11th product is refused', async () => {
     const { page, pageErrors } = bench();
     const name = page.getByLabel('New product name');
-    // Issue 15, finding 6: the box takes what the schema takes, no more.
+    // The box takes what the schema takes, no more (docs/decisions.md, "Hardening").
     expect(await name.getAttribute('maxlength')).toBe(String(PRODUCT_NAME_MAX));
     for (let i = 1; i <= 10; i++) {
       await name.fill(`Prototype ${i}`);

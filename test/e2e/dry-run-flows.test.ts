@@ -1,4 +1,4 @@
-// Dry runs that end and say why (issue 16 item 4), at both window sizes: a count of connections
+// Dry runs that end and say why (docs/decisions.md), at both window sizes: a count of connections
 // the set can never reach is said before start with a duration offered; accepting runs for that
 // long and ends saying so; the record counts the rows the table shows; results stay in the app
 // by default, so no delivery fails; lane labels are whole and the link lane is the board's name.

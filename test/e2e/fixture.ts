@@ -8,7 +8,10 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { startBenchServer, type BenchServer } from '../../src/server/bench-server';
 
 export const VIEWPORT = { width: 1280, height: 800 };
-/** The two window sizes an engineer uses (issue 16): each flow's e2e runs at both. */
+/**
+ * The two window sizes an engineer uses (docs/decisions.md, "Layout, start page and fonts"): each
+ * flow's e2e runs at both.
+ */
 export const WINDOW_SIZES = [{ width: 1024, height: 640 }, VIEWPORT] as const;
 const RESULTS_DIR = resolve('test-results');
 

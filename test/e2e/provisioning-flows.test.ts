@@ -1,4 +1,4 @@
-// Provisioning that explains itself (issue 16, item 5), through the UI at both window sizes: one
+// Provisioning that explains itself (docs/decisions.md), through the UI at both window sizes: one
 // board's steps live, a refused write stopped at once with the profile to use, a lost link shown
 // as a retry in the record, batch rows named, the plan's real next PSDI, and a held PSDI released
 // from the audit log after a confirmation. Screenshots go to test-results/ for a person.

@@ -1,4 +1,4 @@
-// Validation that reads like a person (issue 16, item 7), at both window sizes: a fresh form
+// Validation that reads like a person (docs/decisions.md), at both window sizes: a fresh form
 // shows no red; a field left empty says what it needs in words; Save with problems takes the
 // user to the first; RSSI, SLEEP and exponent forms are refused with their range, never rounded.
 // Screenshots of each step are kept under test-results/.

@@ -1,5 +1,5 @@
 // A WebSocket upgrade from another web page over a raw socket the client never closes itself,
-// for checking that a listener closes what it refuses (issue 15, finding 1).
+// for checking that a listener closes what it refuses (docs/decisions.md, "Hardening").
 import { connect } from 'node:net';
 
 /** True when the server answered 403 and then closed the connection within `waitMs`. */

@@ -82,7 +82,7 @@ describe('bench server', () => {
     ws.close();
   });
 
-  it('finding 6: takes a 1.3 MB CSV plan, as the contract allows; a body over the limit is a field-named 413', async () => {
+  it('takes a 1.3 MB CSV plan, as the contract allows; a body over the limit is a field-named 413', async () => {
     const csv = Array.from({ length: 120_000 }, (_, i) => `PSDI${String(i).padStart(6, '0')}`)
       .join('\n')
       .concat('\n');
@@ -106,7 +106,7 @@ describe('bench server', () => {
     });
   });
 
-  it('finding 8: a __proto__ or constructor key anywhere is a field-named 400; unknown properties are stripped', async () => {
+  it('a __proto__ or constructor key anywhere is a field-named 400; unknown properties are stripped', async () => {
     const proto = await op('things:createTrialProduct', '{"name":"Lamp","__proto__":{"x":1}}');
     expect(proto.status).toBe(400);
     expect(proto.body).toMatchObject({
@@ -125,7 +125,7 @@ describe('bench server', () => {
     expect(extra.body).not.toHaveProperty('value.color');
   });
 
-  it('finding 4 (bench server side): JSON nested past the limit and malformed JSON are field-named 400s', async () => {
+  it('bench server side: JSON nested past the limit and malformed JSON are field-named 400s', async () => {
     const deep = await op('things:createTrialProduct', `${'['.repeat(5_000)}${']'.repeat(5_000)}`);
     expect(deep.status).toBe(400);
     expect(deep.body).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
@@ -137,7 +137,7 @@ describe('bench server', () => {
     });
   });
 
-  it('issue 16: refuses numbers past their bounds in plain words, never rounding them', async () => {
+  it('refuses numbers past their bounds in plain words, never rounding them', async () => {
     const rssi = await op('ble:startScan', '{"minRssi":20}');
     expect(rssi.status).toBe(400);
     expect(rssi.body).toMatchObject({
@@ -170,7 +170,7 @@ describe('bench server', () => {
     expect(JSON.stringify(typeError.body)).not.toMatch(/Invalid input|expected string/);
   });
 
-  it("finding 7: sends the renderer's content security policy", async () => {
+  it("sends the renderer's content security policy", async () => {
     const res = await request(`${server.url}/`, 'GET');
     expect(res.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
   });

@@ -1,4 +1,4 @@
-// Finding 1 of issue 15: a refused WebSocket upgrade must not keep its socket. The bench server
+// A refused WebSocket upgrade must not keep its socket. The bench server
 // runs as `npm run web` would, in a child process with a small descriptor limit, so leaked
 // sockets would stop it answering; thousands of foreign-origin upgrades later it still serves
 // its own page and WebSocket, and SIGTERM stops it within a second.
@@ -42,7 +42,7 @@ function startServer(): Promise<{ url: string; process: ChildProcess }> {
 }
 
 describe('bench server under refused upgrades', () => {
-  it('finding 1: closes thousands of refused WebSocket upgrades, still answers, and stops on SIGTERM within a second', async () => {
+  it('closes thousands of refused WebSocket upgrades, still answers, and stops on SIGTERM within a second', async () => {
     const server = await startServer();
     const url = new URL(server.url);
 

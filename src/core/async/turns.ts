@@ -1,6 +1,6 @@
 // Work that must not overlap with other work under the same key, in one process. Used where
 // several callers would otherwise all read the same "first free" answer and race to insert it
-// (docs/decisions.md, "Reserving from a list across stations").
+// (docs/decisions.md, "Production line", Reservation (PG)).
 
 /** Runs `work` after every earlier call with the same key has settled, whatever its outcome. */
 export type InTurn = <T>(key: string, work: () => Promise<T>) => Promise<T>;

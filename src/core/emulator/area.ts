@@ -1,4 +1,4 @@
-// The shape every seed area's emulator module has: its tables, its platform routes (channel
+// The shape every platform area's emulator module has: its tables, its platform routes (channel
 // Bearer auth already applied unless a route opts out) and its admin routes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';

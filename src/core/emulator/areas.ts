@@ -1,4 +1,5 @@
-// Every seed area the emulator serves; a new area is one line here.
+// Every platform area the emulator serves; a new area is one line here (docs/architecture.md,
+// "Add a platform API area").
 import type { EmulatorArea } from './area';
 import { embedArea } from './embed/routes';
 import { iapArea } from './iap/routes';

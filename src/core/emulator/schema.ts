@@ -51,7 +51,7 @@ export const clockSchema = z.object({ now: z.number(), offsetMs: z.number() });
 
 /**
  * How far the virtual clock may run ahead of real time: 100 years (36,500 days). Far enough for
- * every expiry in the seeds, near enough that every date stays a valid date.
+ * every expiry the platform has, near enough that every date stays a valid date.
  */
 export const MAX_CLOCK_OFFSET_MS = 36_500 * 24 * 3_600_000;
 export const clockAdvanceInputSchema = z.object({

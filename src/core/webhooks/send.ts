@@ -4,7 +4,7 @@
 import { causeMessage } from '../errors/message';
 import { signBody, SIGNATURE_HEADER } from './signature';
 
-/** Real time allowed for the receiver to answer; the platform's own limit is not in the seeds. */
+/** Real time allowed for the receiver to answer; the platform does not give its own limit. */
 export const SEND_TIMEOUT_MS = 5_000;
 
 export interface SendOutcome {

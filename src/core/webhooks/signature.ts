@@ -1,6 +1,7 @@
-// Webhook signatures as the platform's messaging API makes them: HMAC-SHA256 of the raw
-// request body with the channel secret, base64. The header name is not in the seeds; ours is
-// documented in docs/decisions.md. The emulator signs with this, the app's receiver verifies.
+// Webhook signatures as the platform's messaging API makes them: HMAC-SHA256 of the raw request
+// body with the channel secret, base64. The platform does not name the header; ours is in
+// docs/decisions.md ("Webhooks (shared by every area that sends events)"). The emulator signs with
+// this, the app's receiver verifies.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'x-platform-signature';

@@ -1,6 +1,7 @@
 // When a form shows its problems, and a form's text inputs. A field's problems appear once the
 // user has left it (blur) or has tried to save, never while a fresh form waits to be filled;
-// a save with problems shows them all and takes the user to the first (issue 16, item 7).
+// a save with problems shows them all and takes the user to the first
+// (docs/decisions.md, "Validation that reads like a person").
 import {
   createContext,
   useCallback,

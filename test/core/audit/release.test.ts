@@ -1,6 +1,7 @@
-// Giving PSDIs back on both engines (issue 16, item 5): a held PSDI of a failed record released
-// from the audit log, logged with who, when and where, and handed out again; a PSDI returned by
-// a refused run reused the same way; and the next PSDI told without taking it.
+// Giving PSDIs back on both engines (docs/decisions.md, "Provisioning that explains itself"): a
+// held PSDI of a failed record released from the audit log, logged with who, when and where, and
+// handed out again; a PSDI returned by a refused run reused the same way; and the next PSDI told
+// without taking it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidTransitionError } from '../../../src/core/audit/errors';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';

@@ -101,7 +101,7 @@ describe('emulator CLI', { timeout: 30_000 }, () => {
     expect((list.body as { name: string }[]).map((p) => p.name)).toEqual(['Persisted']);
   });
 
-  it('finding 3: answers loopback names and --allow-host names, and refuses any other Host', async () => {
+  it('answers loopback names and --allow-host names, and refuses any other Host', async () => {
     const { banner } = launch(['--port', '0', '--allow-host', 'emulator']);
     const { adminUrl } = await banner;
     const { port } = new URL(adminUrl);

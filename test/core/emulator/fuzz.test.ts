@@ -1,7 +1,8 @@
-// Finding 4 of issue 15, as a property: whatever a careless or hostile client sends to any route
-// the emulator serves (taken from the Fastify instance, not listed by hand), the answer is never
-// a 5xx, every error is JSON with a `message`, and the emulator still answers afterwards. A fixed
-// seed and a bounded count keep it deterministic and well under a minute.
+// The emulator's input bounds (docs/decisions.md, "Hardening"), as a property: whatever a careless
+// or hostile client sends to any route the emulator serves (taken from the Fastify instance, not
+// listed by hand), the answer is never a 5xx, every error is JSON with a `message`, and the
+// emulator still answers afterwards. A fixed seed and a bounded count keep it deterministic and
+// well under a minute.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EmulatorRoute } from '../../../src/core/emulator/server';
@@ -153,7 +154,7 @@ function attempt(route: EmulatorRoute): fc.Arbitrary<Attempt> {
 }
 
 describe('emulator fuzz', () => {
-  it('finding 4: no route answers 5xx, every error is JSON with a message, and it keeps answering', async () => {
+  it('no route answers 5xx, every error is JSON with a message, and it keeps answering', async () => {
     const { emulator, token } = emu();
     // Fault injection answers 5xx on purpose; the property is about what clients can cause.
     const routes = emulator.routes.filter(

@@ -1,6 +1,6 @@
-// Issue 15 against the emulator: it answers only loopback Host names (DNS rebinding), refuses
-// other pages' Origins, and bounds every input before a route sees it: one value per query
-// parameter, a bounded clock, bounded JSON depth.
+// Hardening (docs/decisions.md) against the emulator: it answers only loopback Host names (DNS
+// rebinding), refuses other pages' Origins, and bounds every input before a route sees it: one
+// value per query parameter, a bounded clock, bounded JSON depth.
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +36,7 @@ function getWithHost(
 }
 
 describe('emulator hardening', () => {
-  it('finding 3: /__admin/state does not answer a foreign Host; loopback names answer on any port', async () => {
+  it('/__admin/state does not answer a foreign Host; loopback names answer on any port', async () => {
     const state = `${emu().emulator.adminUrl}/state`;
     const rebound = await getWithHost(state, 'evil.example');
     expect(rebound.status).toBe(403);
@@ -48,7 +48,7 @@ describe('emulator hardening', () => {
       expect((await getWithHost(state, host)).status, host).toBe(200);
   });
 
-  it("finding 3: refuses another page's Origin, and admits the emulator's own", async () => {
+  it("refuses another page's Origin, and admits the emulator's own", async () => {
     const state = `${emu().emulator.adminUrl}/state`;
     const { host } = new URL(state);
     expect((await getWithHost(state, host, { origin: 'http://evil.example' })).status).toBe(403);
@@ -56,7 +56,7 @@ describe('emulator hardening', () => {
     expect((await getWithHost(state, host, { origin: `http://${host}` })).status).toBe(200);
   });
 
-  it('finding 3: admits the names it was told to (a container service name)', async () => {
+  it('admits the names it was told to (a container service name)', async () => {
     const emulator = await startEmulator({ allowedHostnames: ['emulator'] });
     try {
       const state = `${emulator.adminUrl}/state`;
@@ -67,7 +67,7 @@ describe('emulator hardening', () => {
     }
   });
 
-  it('finding 1: closes the connections it refuses, upgrades included, and keeps answering', async () => {
+  it('closes the connections it refuses, upgrades included, and keeps answering', async () => {
     const url = new URL(emu().emulator.url);
     expect(await refusedUpgrades(url, '/__admin/state', 200)).toBe(200);
     expect((await emu().admin('GET', '/state')).status).toBe(200);
@@ -94,7 +94,7 @@ describe('emulator hardening', () => {
     expect((await emu().admin('GET', '/state')).status).toBe(200);
   });
 
-  it('finding 4: a repeated query parameter is a 400 naming it, never an array reaching SQLite', async () => {
+  it('a repeated query parameter is a 400 naming it, never an array reaching SQLite', async () => {
     const verify = await emu().call(
       'GET',
       '/oauth2/v2.1/verify?access_token=a&access_token=b',
@@ -119,7 +119,7 @@ describe('emulator hardening', () => {
     expect(unauthenticated.status).toBe(401);
   });
 
-  it('finding 4: the clock moves at most 100 years ahead, in one move or many', async () => {
+  it('the clock moves at most 100 years ahead, in one move or many', async () => {
     const emulator = await startEmulator({
       dataFile: join(mkdtempSync(join(tmpdir(), 'emu-clock-')), 'state.sqlite'),
     });
@@ -150,7 +150,7 @@ describe('emulator hardening', () => {
     }
   });
 
-  it('finding 4: JSON nested deeper than the limit is a 400 before parsing; the limit itself passes', async () => {
+  it('JSON nested deeper than the limit is a 400 before parsing; the limit itself passes', async () => {
     const nested = (depth: number) =>
       `${'['.repeat(depth - 1)}{"type":"flex"}${']'.repeat(depth - 1)}`;
     const flexible = (messages: string) => `{"to":"${'a'.repeat(64)}","messages":[${messages}]}`;

@@ -1,10 +1,10 @@
-// The one guard every listener shares (issue 15, findings 1 and 3): which Host and Origin
+// The one guard every listener shares (docs/decisions.md, "Hardening"): which Host and Origin
 // headers pass, decided the same way for the bench server, the receiver and the emulator.
 import { describe, expect, it } from 'vitest';
 import { hostnameOf, refusalReason } from '../../../src/core/net/loopback-guard';
 
 describe('loopback guard', () => {
-  it('finding 3: admits the loopback names on any port, and no other name', () => {
+  it('admits the loopback names on any port, and no other name', () => {
     for (const host of ['localhost', 'LOCALHOST:80', '127.0.0.1:4780', '[::1]', '[::1]:1'])
       expect(refusalReason({ host }), host).toBeUndefined();
     for (const host of [
@@ -21,14 +21,14 @@ describe('loopback guard', () => {
       expect(refusalReason({ host }), host).toMatch(/^Host/);
   });
 
-  it('finding 3: admits the extra names it is given', () => {
+  it('admits the extra names it is given', () => {
     expect(refusalReason({ host: 'emulator:4000' }, { extraHostnames: ['emulator'] })).toBe(
       undefined,
     );
     expect(refusalReason({ host: 'other:4000' }, { extraHostnames: ['emulator'] })).toMatch(/Host/);
   });
 
-  it("finding 1: admits no Origin or the Host's own page, and refuses every other page", () => {
+  it("admits no Origin or the Host's own page, and refuses every other page", () => {
     const host = '127.0.0.1:4780';
     expect(refusalReason({ host })).toBeUndefined();
     expect(refusalReason({ host, origin: 'http://127.0.0.1:4780' })).toBeUndefined();

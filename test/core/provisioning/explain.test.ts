@@ -1,4 +1,4 @@
-// Provisioning that explains itself (issue 16, item 5): a refusal by the board stops at once with
+// Provisioning that explains itself (docs/decisions.md): a refusal by the board stops at once with
 // its cause and the profile to use instead and burns no PSDI; a lost link is retried and the
 // record says so; a held PSDI released from the audit log is logged and handed out again.
 import { afterEach, describe, expect, it } from 'vitest';

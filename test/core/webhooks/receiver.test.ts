@@ -73,7 +73,7 @@ describe('webhook receiver', () => {
     expect(seen).toEqual([got!.id]);
   });
 
-  it('finding 2: keeps only verified deliveries; unsigned and wrongly signed noise never reaches the list', async () => {
+  it('keeps only verified deliveries; unsigned and wrongly signed noise never reaches the list', async () => {
     const r = await startWebhookReceiver({
       keep: 3,
       secrets: () => [{ channelId: '1', channelSecret: 'one' }],
@@ -99,7 +99,7 @@ describe('webhook receiver', () => {
     expect(r.list()).toEqual([]);
   });
 
-  it('finding 2: refuses a replayed event, a replayed body without event IDs, and stale timestamps', async () => {
+  it('refuses a replayed event, a replayed body without event IDs, and stale timestamps', async () => {
     const r = await receiver();
     const body = envelope([{ id: 'E-replay' }]);
     const signature = signBody(body, 'one');
@@ -126,7 +126,7 @@ describe('webhook receiver', () => {
     expect(r.list()).toHaveLength(4);
   });
 
-  it("finding 2: checks timestamps against the sender's clock too (the emulator's virtual clock)", async () => {
+  it("checks timestamps against the sender's clock too (the emulator's virtual clock)", async () => {
     const ahead = Date.now() + 30 * 24 * 3_600_000;
     const r = await receiver(0, () => ahead);
     const body = envelope([{ id: 'E-virtual', timestamp: ahead }]);
@@ -136,7 +136,7 @@ describe('webhook receiver', () => {
     expect((await post(`${r.url}/webhook`, other, signBody(other, 'one'))).status).toBe(400);
   });
 
-  it('finding 2: decodes signatures strictly: no junk, spaces, missing padding or URL-safe alphabet', async () => {
+  it('decodes signatures strictly: no junk, spaces, missing padding or URL-safe alphabet', async () => {
     const r = await receiver();
     let n = 0;
     const attempt = async (mangle: (signature: string) => string) => {
@@ -163,7 +163,7 @@ describe('webhook receiver', () => {
     expect(r.list()).toHaveLength(1);
   });
 
-  it('finding 1: refuses foreign Origin and Host like every other listener', async () => {
+  it('refuses foreign Origin and Host like every other listener', async () => {
     const r = await receiver();
     const body = envelope([{ id: 'E-origin' }]);
     const signature = signBody(body, 'one');

@@ -1,5 +1,6 @@
-// The scan list's filter compares service UUIDs by the core's rule (issue 15, finding 6): a
-// board advertising a 16-bit UUID is found by its 128-bit form and the other way round.
+// The scan list's filter compares service UUIDs by the core's rule (docs/decisions.md,
+// "Hardening"): a board advertising a 16-bit UUID is found by its 128-bit form and the other way
+// round.
 import { describe, expect, it } from 'vitest';
 import type { ScannedDevice } from '../../../src/core/app/contracts/ble';
 import { matches, NO_FILTER } from '../../../src/renderer/lib/scan-model';
@@ -18,7 +19,7 @@ function entry(serviceUuids: string[]) {
 const BATTERY_128 = '0000180f-0000-1000-8000-00805f9b34fb';
 
 describe('scan filter', () => {
-  it('finding 6: expands 16-bit UUIDs as the core does, in either direction', () => {
+  it('expands 16-bit UUIDs as the core does, in either direction', () => {
     expect(matches(entry(['180f']), { ...NO_FILTER, serviceUuid: BATTERY_128 })).toBe(true);
     expect(
       matches(entry([BATTERY_128.replace(/-/g, '')]), { ...NO_FILTER, serviceUuid: '180F' }),
@@ -26,7 +27,7 @@ describe('scan filter', () => {
     expect(matches(entry(['180a']), { ...NO_FILTER, serviceUuid: BATTERY_128 })).toBe(false);
   });
 
-  it('finding 6: an advertised value that is no UUID matches nothing and throws nothing', () => {
+  it('an advertised value that is no UUID matches nothing and throws nothing', () => {
     expect(matches(entry(['not-a-uuid', '180f']), { ...NO_FILTER, serviceUuid: '180f' })).toBe(
       true,
     );

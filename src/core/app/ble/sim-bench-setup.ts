@@ -1,8 +1,8 @@
 // What the user did to the simulated bench, kept in the data folder so that a new BLE process
 // (a mode switch, a restart, a crash) starts with the same boards and faults
-// (docs/decisions.md, "The simulated bench outlives its process"). The bench's own state file
-// keeps what the boards were provisioned with; this keeps which boards are there and how they
-// misbehave.
+// (docs/decisions.md, "The BLE process's calls, and the simulated bench outliving its
+// process"). The bench's own state file keeps what the boards were provisioned with; this keeps
+// which boards are there and how they misbehave.
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { MethodInput, MethodOutput, SimMethod, SimMethods } from '../../ble/host/protocol';

@@ -1,5 +1,5 @@
-// The login emulator's admin API (`/__admin/login`): the authorization step the seed does not
-// show (minting codes), channel app types and linked official accounts, profile extras,
+// The login emulator's admin API (`/__admin/login`): the authorization step the platform does
+// not show (minting codes), channel app types and linked official accounts, profile extras,
 // friendships, and a token's lifecycle state for the console's diagram.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

@@ -11,7 +11,7 @@ import {
   type ModuleBot,
 } from '../../platform/modules/schema';
 
-/** Authorization codes are single use and short-lived (the seed does not say how short). */
+/** Authorization codes are single use and short-lived (the platform does not say how short). */
 export const CODE_TTL_MS = 10 * 60_000;
 const HEADER_META_KEY = 'modules.botUserIdHeader';
 

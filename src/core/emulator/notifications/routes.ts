@@ -283,7 +283,7 @@ function admin(app: FastifyInstance, { db, clock, directory }: EmulatorContext):
   permissions(db).route(app, directory);
 }
 
-/** The template catalogue is not in the seed; a fresh emulator has two to send with. */
+/** The platform does not give a template catalogue; a fresh emulator has two to send with. */
 const SEED_TEMPLATES: NotificationTemplate[] = [
   {
     templateKey: 'delivery_completed_en',

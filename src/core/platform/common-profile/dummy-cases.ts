@@ -1,4 +1,4 @@
-// The ten dummy profiles `$commonProfile.getDummy` answers with. The seed does not show their
+// The ten dummy profiles `$commonProfile.getDummy` answers with. The platform does not show their
 // content; these cover each rule: plain values, emoji names, a 12-digit number, a postal code
 // with a hyphen, unset values and a failed retrieval.
 import type { CommonProfile, CommonProfileKey } from './schema';

@@ -6,7 +6,7 @@ import type { CommonProfile, CommonProfileError, CommonProfileKey, FormatOptions
 /** Pictographs with what builds emoji sequences: joiners, variation selectors, skin tones, keycaps, flags. */
 const EMOJI =
   /\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u200d|\ufe0f|\u20e3/gu;
-/** Japanese numbers have 10 or 11 digits; the seed's cut-off for the rest is 12. */
+/** Japanese numbers have 10 or 11 digits; the platform's cut-off for the rest is 12. */
 const NON_JP_TEL_DIGITS = 12;
 
 export interface Formatted<V> {

@@ -32,7 +32,7 @@ export interface CommonProfile {
 }
 export type CommonProfileKey = keyof CommonProfile;
 
-/** Why a value came back empty or null; the seed does not show its fields. */
+/** Why a value came back empty or null; the platform does not show its fields. */
 export interface CommonProfileError {
   code: 'NON_JP_PHONE_NUMBER' | 'NON_DIGIT_POSTAL_CODE' | 'RETRIEVAL_FAILED';
   message: string;

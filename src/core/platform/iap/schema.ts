@@ -17,7 +17,7 @@ export const IAP_ERROR_CODES = [
   'BLOCKED_USER',
   'INTERNAL_SERVER_ERROR',
   'TERMS_AGREEMENT_ERROR',
-  // Not in the seed's table; the emulator's choice for its 401, 403 and 429 answers.
+  // Not in the platform's table; the emulator's choice for its 401, 403 and 429 answers.
   'UNAUTHORIZED',
   'FORBIDDEN',
   'TOO_MANY_REQUESTS',

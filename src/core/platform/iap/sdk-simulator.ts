@@ -11,7 +11,7 @@ export const IAP_SDK_MESSAGES = {
   externalBrowser: 'In-App Purchase is not allowed in external browser',
   notAllowed: 'In-App Purchase is not allowed in this embedded app',
   declined: 'The user did not agree to the terms.',
-  // Not in the seed's table: the emulator's words for a cancelled or impossible payment.
+  // Not in the platform's table: the emulator's words for a cancelled or impossible payment.
   canceled: 'The payment was canceled by the user.',
   unknownProduct: 'The product does not exist in the store.',
 } as const;

@@ -22,7 +22,7 @@ export interface IdTokenExpectations {
   issuer: string;
   /** The channel ID the caller expects as `aud`. */
   clientId: string;
-  /** Checked only when given, as the seed's verify endpoint does. */
+  /** Checked only when given, as the platform's verify endpoint does. */
   nonce?: string;
   userId?: string;
   nowSeconds: number;
@@ -48,7 +48,7 @@ export interface IdTokenReport {
 
 /**
  * Checks an ID token: signature (with the secret of the channel its `aud` names), issuer,
- * expiry, audience, nonce, subject — in that order, the order of the seed's table.
+ * expiry, audience, nonce, subject — in that order, the order of the platform's table.
  */
 export async function checkIdToken(
   idToken: string,

@@ -13,7 +13,7 @@ export const REFRESH_TOKEN_V21_TTL_MS = 90 * DAY_MS;
 export const REFRESH_TOKEN_V20_GRACE_MS = 10 * DAY_MS;
 /** Not in the platform's documents: an authorization code lives 10 minutes, as RFC 6749 §4.1.2 advises. */
 export const AUTHORIZATION_CODE_TTL_MS = 10 * 60_000;
-/** Not in the seed: an ID token expires one hour after it is issued. */
+/** Not in the platform's documents: an ID token expires one hour after it is issued. */
 export const ID_TOKEN_TTL_MS = 60 * 60_000;
 /** docs/platform-api.md#login-endpoints and RFC 7636 §4.1: 43–128 unreserved characters. */
 export const CODE_VERIFIER_PATTERN = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -128,7 +128,7 @@ export const exchangeSchema = z.object({
 });
 export type Exchange = z.infer<typeof exchangeSchema>;
 
-// ---- the emulator's admin API (the authorization request the seed does not show) ----
+// ---- the emulator's admin API (the authorization request the platform does not show) ----
 
 const optionalText = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 

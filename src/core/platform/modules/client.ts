@@ -1,6 +1,6 @@
 // Typed client for module channels (docs/platform-api.md#modules): attach on the manager URL (form
 // body, Basic auth or client_secret), and detach, chat control and the bot list with the module
-// channel's token. The bot-user-ID header's name is an option because the seed does not give it.
+// channel's token. The bot-user-ID header's name is an option because the platform omits it.
 import { z } from 'zod';
 import { PlatformHttp, type HttpOptions, type PlatformTarget } from '../http';
 import { pathSegment } from '../url-text';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { USER_ID_PATTERN } from '../user-id';
 
 /**
- * The seed gives the bot-user-ID header of acquire/release only to partner-program members.
+ * The platform gives the bot-user-ID header of acquire/release only to partner-program members.
  * This is the emulator's default name; the emulator (admin settings) and the client both let
  * it be changed to the real one.
  */
@@ -19,7 +19,7 @@ export const CONTINUATION_TOKEN_TTL_MS = 86_400_000;
 export const ACQUIRE_GUARD_MS = 5_000;
 /** docs/platform-api.md#modules-states: an account's module is detached once three months pass after deletion; 90 days here. */
 export const DELETION_DETACH_MS = 90 * 86_400_000;
-/** Scopes granted when the authorization URL named none (the seed's sample payload). */
+/** Scopes granted when the authorization URL named none (the platform's sample payload). */
 export const DEFAULT_SCOPES = ['message:send', 'message:receive'];
 
 /** A user, group or room ID. */

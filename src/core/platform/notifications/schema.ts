@@ -14,7 +14,7 @@ export const BUTTON_URL_MAX = 1000;
 export const MAX_FLEXIBLE_MESSAGES = 5;
 /** Counts before this date (yyyyMMdd) are `out_of_service`. */
 export const AGGREGATION_START = '20180331';
-/** Where notification messages are delivered (not shown in the seed; the emulator's choice). */
+/** Where notification messages are delivered (not shown by the platform; the emulator's choice). */
 export const TARGET_COUNTRIES = ['JP', 'TH'];
 
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -88,7 +88,7 @@ export const templateBodySchema = z.object({
 });
 export type TemplateBody = z.input<typeof templateBodySchema>;
 
-/** The shape of a flexible message is not shown in the seed: any object with a `type`. */
+/** The shape of a flexible message is not shown by the platform: any object with a `type`. */
 export const flexibleMessageSchema = z.looseObject({
   type: z
     .string({ error: 'is required: the message type' })

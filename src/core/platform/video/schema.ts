@@ -1,7 +1,7 @@
 // Video service (docs/platform-api.md#video): the objects it returns (clip, channel, playlist,
 // station, live), the ten operations' queries and the `{header, body}` answers. The inner shape of
-// header and body is not shown in the seed; these are the emulator's, documented in
-// docs/decisions.md. Browser-safe.
+// header and body is not shown by the platform; these are the emulator's, documented in
+// docs/decisions.md ("Partner options and video service"). Browser-safe.
 import { z } from 'zod';
 
 export const VIDEO_COUNTRY = 'th';
@@ -26,7 +26,7 @@ export const LIVE_STATUSES = [
 ] as const;
 export const PAGE_DEFAULT = 1;
 export const COUNT_PER_PAGE_DEFAULT = 10;
-/** Not shown in the seed: the emulator's largest page. */
+/** Not shown by the platform: the emulator's largest page. */
 export const COUNT_PER_PAGE_MAX = 100;
 
 export const clipSchema = z.object({

@@ -73,7 +73,7 @@ export function ChatControl({
         <TextField
           label="Bot user ID header"
           {...fields.bind('botUserIdHeader')}
-          hint="Not in the seed: configurable"
+          hint="Not given by the platform: configurable"
         />
       </div>
       <div className="inline-form">

@@ -84,7 +84,7 @@ describe('rate limiter', () => {
     expect(limiter.take('a')).toBe(true);
   });
 
-  it('defaults to the seed limit of 2,000 per second', () => {
+  it("defaults to the platform's limit of 2,000 per second", () => {
     expect(REQUESTS_PER_SECOND).toBe(2000);
     const limiter = new RateLimiter(undefined, () => 0);
     let accepted = 0;

@@ -301,7 +301,7 @@ describe('scenario sets', () => {
     expect((await call('GET', `/things/v1/products/${id}/scenario-set`)).status).toBe(404);
   });
 
-  // Bounds the seed leaves open (docs/decisions.md, "Validation that reads like a person"),
+  // Bounds the platform leaves open (docs/decisions.md, "Validation that reads like a person"),
   // sent as raw JSON text so the numbers reach the emulator exactly as written.
   const rawSet = (suppressionInterval: string, sleepMillis: string) =>
     `{"autoClose":true,"suppressionInterval":${suppressionInterval},"scenarios":[{"trigger":{"type":"IMMEDIATE"},"actions":[{"type":"SLEEP","sleepMillis":${sleepMillis}}]}]}`;

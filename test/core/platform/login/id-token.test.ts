@@ -105,7 +105,7 @@ describe('ID token claims', () => {
 });
 
 describe('ID token verification failures', () => {
-  it('answers each of the six error_description values, in the order of the seed', async () => {
+  it("answers each of the six error_description values, in the platform's order", async () => {
     const channel = await newChannel(emu());
     const other = await newChannel(emu());
     const tokens = await login(emu(), channel, { nonce: 'abc' });
