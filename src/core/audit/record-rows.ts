@@ -79,7 +79,10 @@ const RECORD_COLUMNS = [
   'history',
 ] as const;
 
-/** The INSERT of one whole record (reservedValues, refusedValues, copyValues); `p(n)` spells parameter n. */
+/**
+ * The INSERT of one whole record, its values from reservedValues, refusedValues or copyValues;
+ * `p(n)` spells parameter n.
+ */
 export function insertSql(p: (n: number) => string): string {
   return `INSERT INTO provisioning_records (${RECORD_COLUMNS.join(', ')})
   VALUES (${RECORD_COLUMNS.map((_, i) => p(i + 1)).join(', ')})`;
@@ -94,16 +97,7 @@ export function reservedValues(
 ): unknown[] {
   return [
     ...reservationValues(input, psdi, at, station),
-    'reserved',
-    1,
-    null,
-    null,
-    0,
-    null,
-    null,
-    null,
-    0,
-    '[]',
+    ...newOutcome('reserved', 1, null, null, 0, '[]'),
   ];
 }
 
@@ -115,17 +109,30 @@ export function refusedValues(
 ): unknown[] {
   return [
     ...reservationValues(input, input.psdi, at, station),
-    'failed',
-    0,
-    input.step,
-    input.error,
-    input.attempts ?? 0,
-    null,
-    null,
-    null,
-    0,
-    JSON.stringify(input.history ?? []),
+    ...newOutcome(
+      'failed',
+      0,
+      input.step,
+      input.error,
+      input.attempts ?? 0,
+      JSON.stringify(input.history ?? []),
+    ),
   ];
+}
+
+/**
+ * The outcome columns of a record this station inserts: not yet written or verified, not a
+ * copy, its PSDI not given back.
+ */
+function newOutcome(
+  state: ProvisioningState,
+  psdiHeld: 0 | 1,
+  failedStep: ProvisioningStep | null,
+  error: string | null,
+  attempts: number,
+  history: string,
+): unknown[] {
+  return [state, psdiHeld, failedStep, error, attempts, null, null, null, 0, history];
 }
 
 /** The INSERT_COLUMNS of a board's reservation at this station. */
