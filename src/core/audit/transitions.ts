@@ -1,8 +1,8 @@
 // The state changes a provisioning record makes after its reservation: the states each may start
 // from and what else it asks of the record, as one table for both engines. SQLite checks a rule
 // under its write lock before it writes; PostgreSQL puts the same rule into the UPDATE's
-// condition and reads the record only to say why nothing changed (docs/decisions.md,
-// "Provisioning and audit").
+// condition and reads the record only to say why nothing changed (docs/decisions.md, "What the
+// two audit engines share"; the states: "Provisioning and audit").
 import { InvalidTransitionError } from './errors';
 import type { ProvisioningRecord, ProvisioningState, RecordEvent } from './records';
 import type { FailureInput, ReleaseInput } from './store';
