@@ -18,23 +18,22 @@ import { PostgresScenarioRunLog } from './postgres-scenario-runs';
 import { LEGACY_BENCH_TO_SPEC, SCENARIO_RUN_COLUMNS, type ScenarioRunLog } from './scenario-runs';
 import {
   copyValues,
-  cappedCountSql,
   HOUR_MS,
-  INSERT_COLUMNS,
+  insertSql,
   likeAnywhere,
   likePrefix,
   lineSql,
-  pageSql,
+  MILLION_RECORD_INDEXES,
   peekContext,
-  releaseEvent,
-  releaseProblem,
+  refusedValues,
+  reservedValues,
   RETURNED_POOL_BACKFILL,
   RETURNED_POOL_RECOMPUTE,
+  searchSql,
   stationSql,
   toLineStatus,
   toPage,
   toRecord,
-  UNFINISHED_SQL,
   whereClause,
   type RecordRow,
   type SearchDialect,
@@ -44,9 +43,16 @@ import {
   type AuditPage,
   type AuditQuery,
   type LineStatus,
-  type ProvisioningState,
   type RecordEvent,
 } from './records';
+import {
+  failureKeepsPsdi,
+  releaseEvent,
+  transitionCondition,
+  transitionRefusal,
+  TRANSITIONS,
+  type Transition,
+} from './transitions';
 import {
   stationName,
   type AllocationContext,
@@ -152,16 +158,7 @@ ALTER TABLE provisioning_records ADD COLUMN board_name TEXT;
   // returned PSDIs kept by a trigger, and trigram text search where pg_trgm can be had
   // (docs/decisions.md, "The audit log at a million records").
   async (client: pg.PoolClient) => {
-    await client.query(`
-CREATE INDEX provisioning_records_unfinished ON provisioning_records (id) WHERE ${UNFINISHED_SQL};
-CREATE INDEX provisioning_records_product_created ON provisioning_records (product_id, created_at, id);
-DROP INDEX provisioning_records_state;
-CREATE INDEX provisioning_records_state_created ON provisioning_records (state, created_at, id);
-CREATE INDEX provisioning_records_station_updated ON provisioning_records (station, updated_at);
-CREATE INDEX provisioning_records_verified_at ON provisioning_records (verified_at)
-  WHERE state = 'verified';
-CREATE INDEX provisioning_records_failed_at ON provisioning_records (updated_at)
-  WHERE state = 'failed';
+    await client.query(`${MILLION_RECORD_INDEXES}
 CREATE TABLE returned_psdis (
   product_id TEXT NOT NULL,
   psdi TEXT NOT NULL,
@@ -217,18 +214,21 @@ ALTER TABLE provisioning_records ADD COLUMN adapter TEXT;
 const SEARCH_TEXT = `psdi || chr(31) || board_address || chr(31) || COALESCE(board_name, '')`;
 const TRIGRAM_INDEX = 'provisioning_records_text';
 
+/** PostgreSQL's n-th bound parameter. */
+const PARAM = (n: number) => `$${n}`;
+
 /** A station's reads (docs/decisions.md, "The audit log at a million records"). */
 export const PG_VIA = () => 'provisioning_records';
-export const STATION = stationSql((n) => `$${n}`, PG_VIA);
+export const STATION = stationSql(PARAM, PG_VIA);
 
 export const TRIGRAM_SEARCH: SearchDialect = {
-  placeholder: (n) => `$${n}`,
+  placeholder: PARAM,
   text: (text, bind) => `(${SEARCH_TEXT}) ILIKE ${bind(likeAnywhere(text))}`,
 };
 
 /** Without pg_trgm: the start of the PSDI or address, on their lower-case btree indexes. */
 const PREFIX_SEARCH: SearchDialect = {
-  placeholder: (n) => `$${n}`,
+  placeholder: PARAM,
   text: (text, bind) => {
     const pattern = bind(likePrefix(text.toLowerCase()));
     return `(lower(psdi) LIKE ${pattern} OR lower(board_address) LIKE ${pattern})`;
@@ -238,9 +238,7 @@ const PREFIX_SEARCH: SearchDialect = {
 /** Any constant: the advisory lock under which one station at a time migrates. */
 const MIGRATION_LOCK = 7_146_218;
 
-const INSERT_SQL = `INSERT INTO provisioning_records (${INSERT_COLUMNS.join(', ')}, state, psdi_held,
-  failed_step, error, attempts, written_at, verified_at, origin, psdi_returned, history)
-  VALUES (${[...INSERT_COLUMNS, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((_, i) => `$${i + 1}`).join(', ')})`;
+const INSERT_SQL = insertSql(PARAM);
 
 /** Another station taking the same value first: the allocator picks again, this many times. */
 const RESERVE_TRIES = 20;
@@ -336,19 +334,10 @@ export class PostgresAuditStore implements AuditStore {
             ? input.psdi
             : await input.psdi.allocate(this.allocationContext(input.product.id));
         try {
-          const { rows } = await this.pool.query<RecordRow>(`${INSERT_SQL} RETURNING *`, [
-            ...this.insertValues(input, psdi, this.now()),
-            'reserved',
-            1,
-            null,
-            null,
-            0,
-            null,
-            null,
-            null,
-            0,
-            '[]',
-          ]);
+          const { rows } = await this.pool.query<RecordRow>(
+            `${INSERT_SQL} RETURNING *`,
+            reservedValues(input, psdi, this.now(), this.station),
+          );
           return toRecord(rows[0] as RecordRow);
         } catch (err) {
           const constraint = uniqueViolation(err);
@@ -370,19 +359,10 @@ export class PostgresAuditStore implements AuditStore {
     input: ReserveInput & { psdi: string } & Omit<FailureInput, 'psdiHeld'>,
   ): Promise<ProvisioningRecord> {
     return this.guard(async () => {
-      const { rows } = await this.pool.query<RecordRow>(`${INSERT_SQL} RETURNING *`, [
-        ...this.insertValues(input, input.psdi, this.now()),
-        'failed',
-        0,
-        input.step,
-        input.error,
-        input.attempts ?? 0,
-        null,
-        null,
-        null,
-        0,
-        JSON.stringify(input.history ?? []),
-      ]);
+      const { rows } = await this.pool.query<RecordRow>(
+        `${INSERT_SQL} RETURNING *`,
+        refusedValues(input, this.now(), this.station),
+      );
       return toRecord(rows[0] as RecordRow);
     });
   }
@@ -390,15 +370,10 @@ export class PostgresAuditStore implements AuditStore {
   markWritten(id: number, attempts?: number): Promise<ProvisioningRecord> {
     return this.transition(
       id,
-      'written',
+      TRANSITIONS.markWritten,
       `UPDATE provisioning_records SET state = 'written', written_at = $2, updated_at = $2,
-         failed_step = NULL, error = NULL, attempts = COALESCE($3, attempts)
-       WHERE id = $1 AND state IN ('reserved', 'written', 'failed') AND psdi_held = 1 RETURNING *`,
+         failed_step = NULL, error = NULL, attempts = COALESCE($3, attempts)`,
       () => [this.now(), attempts ?? null],
-      (record) =>
-        ['reserved', 'written', 'failed'].includes(record.state) && !record.psdiHeld
-          ? 'it no longer holds its PSDI'
-          : undefined,
     );
   }
 
@@ -409,10 +384,9 @@ export class PostgresAuditStore implements AuditStore {
   ): Promise<ProvisioningRecord> {
     return this.transition(
       id,
-      'verified',
+      TRANSITIONS.markVerified,
       `UPDATE provisioning_records SET state = 'verified', verified_at = $2, updated_at = $2,
-         attempts = COALESCE($3, attempts), history = COALESCE($4, history)
-       WHERE id = $1 AND state = 'written' RETURNING *`,
+         attempts = COALESCE($3, attempts), history = COALESCE($4, history)`,
       () => [this.now(), attempts ?? null, history ? JSON.stringify(history) : null],
     );
   }
@@ -420,16 +394,15 @@ export class PostgresAuditStore implements AuditStore {
   markFailed(id: number, failure: FailureInput): Promise<ProvisioningRecord> {
     return this.transition(
       id,
-      'failed',
+      TRANSITIONS.markFailed,
       `UPDATE provisioning_records SET state = 'failed', updated_at = $2, failed_step = $3,
          error = $4, psdi_held = CASE WHEN psdi_held = 1 AND $5 THEN 1 ELSE 0 END,
-         attempts = COALESCE($6, attempts), psdi_returned = $7, history = COALESCE($8, history)
-       WHERE id = $1 AND state IN ('reserved', 'written', 'failed') RETURNING *`,
+         attempts = COALESCE($6, attempts), psdi_returned = $7, history = COALESCE($8, history)`,
       () => [
         this.now(),
         failure.step,
         failure.error,
-        failure.psdiHeld && !failure.returnPsdi,
+        failureKeepsPsdi(failure),
         failure.attempts ?? null,
         failure.returnPsdi ? 1 : 0,
         failure.history ? JSON.stringify(failure.history) : null,
@@ -444,10 +417,9 @@ export class PostgresAuditStore implements AuditStore {
   ): Promise<ProvisioningRecord> {
     return this.transition(
       id,
-      'released',
+      TRANSITIONS.release,
       `UPDATE provisioning_records SET state = 'released', updated_at = $2, psdi_held = 0,
-         psdi_returned = GREATEST(psdi_returned, $4), error = COALESCE(error, $3)
-       WHERE id = $1 AND state IN ('reserved', 'written', 'failed') RETURNING *`,
+         psdi_returned = GREATEST(psdi_returned, $4), error = COALESCE(error, $3)`,
       () => [this.now(), reason, options.returnPsdi ? 1 : 0],
     );
   }
@@ -455,21 +427,19 @@ export class PostgresAuditStore implements AuditStore {
   async releaseHeld(id: number, input: ReleaseInput): Promise<ProvisioningRecord> {
     const record = await this.guard(() => this.read(id));
     if (!record) throw new RecordNotFoundError(id);
-    const problem = releaseProblem(record);
-    if (problem) throw new InvalidTransitionError(id, record.state, 'released', problem);
+    const refusal = transitionRefusal(record, TRANSITIONS.releaseHeld);
+    if (refusal) throw refusal;
     // The condition repeats the check: a record changed since the read is refused, not released.
     return this.transition(
       id,
-      'released',
+      TRANSITIONS.releaseHeld,
       `UPDATE provisioning_records SET state = 'released', updated_at = $2, psdi_held = 0,
-         psdi_returned = 1, history = $3
-       WHERE id = $1 AND state = 'failed' AND psdi_held = 1 RETURNING *`,
+         psdi_returned = 1, history = $3`,
       () => {
         const at = this.now();
         const event = releaseEvent(record, input, at, this.station);
         return [at, JSON.stringify([...record.history, event])];
       },
-      releaseProblem,
     );
   }
 
@@ -511,17 +481,9 @@ export class PostgresAuditStore implements AuditStore {
   async search(query: AuditQuery = {}): Promise<AuditPage> {
     const q = auditQuerySchema.parse(query);
     return this.guard(async () => {
-      const dialect = this.trigram ? TRIGRAM_SEARCH : PREFIX_SEARCH;
-      const counted = whereClause(q, dialect, { cursor: false });
-      const count = await this.pool.query<{ n: string }>(
-        cappedCountSql(counted.where),
-        counted.params,
-      );
-      const { where, params } = whereClause(q, dialect);
-      const { rows } = await this.pool.query<RecordRow>(pageSql(where, `$${params.length + 1}`), [
-        ...params,
-        q.limit + 1,
-      ]);
+      const { count: counted, page } = searchSql(q, this.trigram ? TRIGRAM_SEARCH : PREFIX_SEARCH);
+      const count = await this.pool.query<{ n: string }>(counted.sql, counted.params);
+      const { rows } = await this.pool.query<RecordRow>(page.sql, page.params);
       return toPage(
         rows,
         Number(count.rows[0]?.n ?? 0),
@@ -556,7 +518,7 @@ export class PostgresAuditStore implements AuditStore {
     return this.guard(async () => {
       const at = this.now();
       const since = at - HOUR_MS;
-      const sql = lineSql((n) => `$${n}`, PG_VIA);
+      const sql = lineSql(PARAM, PG_VIA);
       type Counted = { station: string; n: string };
       const [stations, verified, failed, inFlight, unfinished, unfinishedCount] = await Promise.all(
         [
@@ -686,18 +648,18 @@ export class PostgresAuditStore implements AuditStore {
   }
 
   /**
-   * One UPDATE that checks the state it moves from. When it changes nothing, the record says
-   * why. A board already acted on this change, so a lost connection is retried until the
-   * database is back; a retry that finds the change already made (its first answer was lost)
-   * returns the record as it is.
+   * One UPDATE (`set`, its SET clause) under `rule` as its condition. When it changes nothing,
+   * the record says why. A board already acted on this change, so a lost connection is retried
+   * until the database is back; a retry that finds the change already made (its first answer
+   * was lost) returns the record as it is.
    */
   private async transition(
     id: number,
-    to: ProvisioningState,
-    update: string,
+    rule: Transition,
+    set: string,
     params: () => unknown[],
-    refusal: (record: ProvisioningRecord) => string | undefined = () => undefined,
   ): Promise<ProvisioningRecord> {
+    const update = `${set} WHERE id = $1 AND ${transitionCondition(rule)} RETURNING *`;
     const deadline = performance.now() + this.retryForMs;
     let retried = false;
     for (let delayMs = 100; ; delayMs = Math.min(delayMs * 2, 2_000)) {
@@ -707,8 +669,10 @@ export class PostgresAuditStore implements AuditStore {
           if (rows[0]) return toRecord(rows[0]);
           const record = await this.read(id);
           if (!record) throw new RecordNotFoundError(id);
-          if (retried && record.state === to) return record;
-          throw new InvalidTransitionError(id, record.state, to, refusal(record));
+          if (retried && record.state === rule.to) return record;
+          throw (
+            transitionRefusal(record, rule) ?? new InvalidTransitionError(id, record.state, rule.to)
+          );
         });
       } catch (err) {
         if (!(err instanceof StoreUnavailableError) || performance.now() + delayMs > deadline)
@@ -771,26 +735,6 @@ export class PostgresAuditStore implements AuditStore {
         return rows[0]?.psdi;
       },
     };
-  }
-
-  private insertValues(input: ReserveInput, psdi: string, at: number): unknown[] {
-    return [
-      at,
-      at,
-      input.product.id,
-      input.product.name,
-      input.product.serviceUuid,
-      input.product.psdiServiceUuid,
-      input.product.psdiCharacteristicUuid,
-      input.board.id,
-      input.board.address,
-      psdi,
-      input.psdiSource,
-      input.profileId,
-      this.station,
-      input.board.name ?? null,
-      input.board.adapter ?? null,
-    ];
   }
 
   /** Connection failures become StoreUnavailableError; every other error passes unchanged. */

@@ -13,7 +13,7 @@ import {
   type ProvisioningStep,
 } from './records';
 import type { z } from 'zod';
-import type { AllocationContext } from './store';
+import type { AllocationContext, FailureInput, ReserveInput } from './store';
 
 /** PostgreSQL hands BIGINT columns back as strings, SQLite as numbers: both are read with Number. */
 export interface RecordRow {
@@ -63,6 +63,103 @@ export const INSERT_COLUMNS = [
   'board_name',
   'adapter',
 ] as const;
+
+/** Every column a whole record is inserted with: INSERT_COLUMNS, then its outcome so far. */
+const RECORD_COLUMNS = [
+  ...INSERT_COLUMNS,
+  'state',
+  'psdi_held',
+  'failed_step',
+  'error',
+  'attempts',
+  'written_at',
+  'verified_at',
+  'origin',
+  'psdi_returned',
+  'history',
+] as const;
+
+/**
+ * The INSERT of one whole record, its values from reservedValues, refusedValues or copyValues;
+ * `p(n)` spells parameter n.
+ */
+export function insertSql(p: (n: number) => string): string {
+  return `INSERT INTO provisioning_records (${RECORD_COLUMNS.join(', ')})
+  VALUES (${RECORD_COLUMNS.map((_, i) => p(i + 1)).join(', ')})`;
+}
+
+/** A new reservation: it holds its PSDI from the start. */
+export function reservedValues(
+  input: ReserveInput,
+  psdi: string,
+  at: number,
+  station: string,
+): unknown[] {
+  return [
+    ...reservationValues(input, psdi, at, station),
+    ...newOutcome('reserved', 1, null, null, 0, '[]'),
+  ];
+}
+
+/** A device-source board whose PSDI another record holds: failed at once, holding nothing. */
+export function refusedValues(
+  input: ReserveInput & { psdi: string } & Omit<FailureInput, 'psdiHeld'>,
+  at: number,
+  station: string,
+): unknown[] {
+  return [
+    ...reservationValues(input, input.psdi, at, station),
+    ...newOutcome(
+      'failed',
+      0,
+      input.step,
+      input.error,
+      input.attempts ?? 0,
+      JSON.stringify(input.history ?? []),
+    ),
+  ];
+}
+
+/**
+ * The outcome columns of a record this station inserts: not yet written or verified, not a
+ * copy, its PSDI not given back.
+ */
+function newOutcome(
+  state: ProvisioningState,
+  psdiHeld: 0 | 1,
+  failedStep: ProvisioningStep | null,
+  error: string | null,
+  attempts: number,
+  history: string,
+): unknown[] {
+  return [state, psdiHeld, failedStep, error, attempts, null, null, null, 0, history];
+}
+
+/** The INSERT_COLUMNS of a board's reservation at this station. */
+function reservationValues(
+  input: ReserveInput,
+  psdi: string,
+  at: number,
+  station: string,
+): unknown[] {
+  return [
+    at,
+    at,
+    input.product.id,
+    input.product.name,
+    input.product.serviceUuid,
+    input.product.psdiServiceUuid,
+    input.product.psdiCharacteristicUuid,
+    input.board.id,
+    input.board.address,
+    psdi,
+    input.psdiSource,
+    input.profileId,
+    station,
+    input.board.name ?? null,
+    input.board.adapter ?? null,
+  ];
+}
 
 export function toRecord(row: RecordRow): ProvisioningRecord {
   const optional = (v: number | string | null) => (v === null ? null : Number(v));
@@ -159,6 +256,22 @@ export function cappedCountSql(where: string): string {
 /** One page, newest first; one row more than asked tells whether an older page exists. */
 export function pageSql(where: string, limit: string): string {
   return `SELECT * FROM provisioning_records ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
+}
+
+/** A search's two statements: the capped count of every match, and the page itself. */
+export function searchSql(
+  q: z.output<typeof auditQuerySchema>,
+  dialect: SearchDialect,
+): { count: { sql: string; params: unknown[] }; page: { sql: string; params: unknown[] } } {
+  const counted = whereClause(q, dialect, { cursor: false });
+  const { where, params } = whereClause(q, dialect);
+  return {
+    count: { sql: cappedCountSql(counted.where), params: counted.params },
+    page: {
+      sql: pageSql(where, dialect.placeholder(params.length + 1)),
+      params: [...params, q.limit + 1],
+    },
+  };
 }
 
 /** The page a search returns, from `limit + 1` rows and the capped count. */
@@ -261,6 +374,22 @@ export const RETURNED_POOL_RECOMPUTE = `
     WHERE product_id = NEW.product_id AND psdi = NEW.psdi
     GROUP BY product_id, psdi HAVING MIN(psdi_returned) = 1`;
 
+/**
+ * Migration 4's indexes on the records, alike on both engines: every station call and UI read
+ * on an index made for it (docs/decisions.md, "The audit log at a million records"). A
+ * migration never changes once shipped, so neither does this text.
+ */
+export const MILLION_RECORD_INDEXES = `
+CREATE INDEX provisioning_records_unfinished ON provisioning_records (id) WHERE ${UNFINISHED_SQL};
+CREATE INDEX provisioning_records_product_created ON provisioning_records (product_id, created_at, id);
+DROP INDEX provisioning_records_state;
+CREATE INDEX provisioning_records_state_created ON provisioning_records (state, created_at, id);
+CREATE INDEX provisioning_records_station_updated ON provisioning_records (station, updated_at);
+CREATE INDEX provisioning_records_verified_at ON provisioning_records (verified_at)
+  WHERE state = 'verified';
+CREATE INDEX provisioning_records_failed_at ON provisioning_records (updated_at)
+  WHERE state = 'failed';`;
+
 /** The pool of a log that had none: every returned PSDI no record has used since. */
 export const RETURNED_POOL_BACKFILL = `
   INSERT INTO returned_psdis (product_id, psdi, first_id)
@@ -336,31 +465,6 @@ export function toLineStatus(
       .sort((a, b) => b.count - a.count || (a.step < b.step ? -1 : a.step > b.step ? 1 : 0)),
     unfinished: rows.unfinished.map(toRecord),
     unfinishedCount: Number(rows.unfinishedCount),
-  };
-}
-
-/** Why an operator may not release this record's PSDI from the audit log, if they may not. */
-export function releaseProblem(record: ProvisioningRecord): string | undefined {
-  if (record.state !== 'failed') return `only a failed record's PSDI can be released here`;
-  if (!record.psdiHeld) return 'it holds no PSDI';
-  return undefined;
-}
-
-export function releaseEvent(
-  record: ProvisioningRecord,
-  input: { reason: string; by: string },
-  at: number,
-  station: string,
-): RecordEvent {
-  return {
-    at,
-    step: record.failedStep ?? 'reconcile',
-    attempt: record.attempts,
-    kind: 'released',
-    message: input.reason,
-    then: `PSDI ${record.psdi} back in the pool`,
-    by: input.by,
-    station,
   };
 }
 

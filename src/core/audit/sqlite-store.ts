@@ -4,12 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { openAuditDatabase } from './database';
-import {
-  BoardBusyError,
-  InvalidTransitionError,
-  PsdiTakenError,
-  RecordNotFoundError,
-} from './errors';
+import { BoardBusyError, PsdiTakenError, RecordNotFoundError } from './errors';
 import {
   csvChunks,
   csvPage,
@@ -20,21 +15,20 @@ import {
 import { SqliteScenarioRunLog, type ScenarioRunLog } from './scenario-runs';
 import {
   copyValues,
-  cappedCountSql,
   HOUR_MS,
-  INSERT_COLUMNS,
+  insertSql,
   lineSql,
-  pageSql,
+  MILLION_RECORD_INDEXES,
   peekContext,
-  releaseEvent,
-  releaseProblem,
+  refusedValues,
+  reservedValues,
   RETURNED_POOL_BACKFILL,
   RETURNED_POOL_RECOMPUTE,
+  searchSql,
   stationSql,
   toLineStatus,
   toPage,
   toRecord,
-  UNFINISHED_SQL,
   whereClause,
   type RecordRow,
   type SearchDialect,
@@ -46,6 +40,13 @@ import {
   type LineStatus,
   type RecordEvent,
 } from './records';
+import {
+  failureKeepsPsdi,
+  releaseEvent,
+  transitionRefusal,
+  TRANSITIONS,
+  type Transition,
+} from './transitions';
 import {
   stationName,
   type AllocationContext,
@@ -129,15 +130,7 @@ ALTER TABLE provisioning_records ADD COLUMN board_name TEXT;
   `
 CREATE INDEX provisioning_records_busy_board ON provisioning_records (product_id, board_address)
   WHERE state IN ('reserved', 'written');
-CREATE INDEX provisioning_records_unfinished ON provisioning_records (id) WHERE ${UNFINISHED_SQL};
-CREATE INDEX provisioning_records_product_created ON provisioning_records (product_id, created_at, id);
-DROP INDEX provisioning_records_state;
-CREATE INDEX provisioning_records_state_created ON provisioning_records (state, created_at, id);
-CREATE INDEX provisioning_records_station_updated ON provisioning_records (station, updated_at);
-CREATE INDEX provisioning_records_verified_at ON provisioning_records (verified_at)
-  WHERE state = 'verified';
-CREATE INDEX provisioning_records_failed_at ON provisioning_records (updated_at)
-  WHERE state = 'failed';
+${MILLION_RECORD_INDEXES}
 CREATE TABLE returned_psdis (
   product_id TEXT NOT NULL,
   psdi TEXT NOT NULL,
@@ -197,9 +190,7 @@ export const STATION = stationSql(() => '?', SQLITE_VIA);
 /** Writes between two `PRAGMA optimize` runs, so the planner's statistics follow the log's growth. */
 const OPTIMIZE_EVERY = 1_000;
 
-const INSERT_SQL = `INSERT INTO provisioning_records (${INSERT_COLUMNS.join(', ')}, state, psdi_held,
-  failed_step, error, attempts, written_at, verified_at, origin, psdi_returned, history)
-  VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_SQL = insertSql(() => '?');
 
 export class SqliteAuditStore implements AuditStore {
   readonly engine = 'sqlite' as const;
@@ -265,17 +256,7 @@ export class SqliteAuditStore implements AuditStore {
         if (holder !== undefined) throw new PsdiTakenError(input.product.id, psdi, holder);
         const at = this.now();
         const { lastInsertRowid } = this.sql(INSERT_SQL).run(
-          ...this.insertValues(input, psdi, at),
-          'reserved',
-          1,
-          null,
-          null,
-          0,
-          null,
-          null,
-          null,
-          0,
-          '[]',
+          ...reservedValues(input, psdi, at, this.station),
         );
         this.db.exec('COMMIT');
         this.wrote();
@@ -294,33 +275,14 @@ export class SqliteAuditStore implements AuditStore {
   ): Promise<ProvisioningRecord> {
     return this.serial(async () => {
       const { lastInsertRowid } = this.sql(INSERT_SQL).run(
-        ...this.insertValues(input, input.psdi, this.now()),
-        'failed',
-        0,
-        input.step,
-        input.error,
-        input.attempts ?? 0,
-        null,
-        null,
-        null,
-        0,
-        JSON.stringify(input.history ?? []),
+        ...refusedValues(input, this.now(), this.station),
       );
       return this.require(Number(lastInsertRowid));
     });
   }
 
   markWritten(id: number, attempts?: number): Promise<ProvisioningRecord> {
-    return this.transition(id, (record) => {
-      if (!['reserved', 'written', 'failed'].includes(record.state))
-        throw new InvalidTransitionError(id, record.state, 'written');
-      if (!record.psdiHeld)
-        throw new InvalidTransitionError(
-          id,
-          record.state,
-          'written',
-          'it no longer holds its PSDI',
-        );
+    return this.transition(id, TRANSITIONS.markWritten, () => {
       const at = this.now();
       this.sql(
         `UPDATE provisioning_records SET state = 'written', written_at = ?, updated_at = ?,
@@ -334,9 +296,7 @@ export class SqliteAuditStore implements AuditStore {
     attempts?: number,
     history?: RecordEvent[],
   ): Promise<ProvisioningRecord> {
-    return this.transition(id, (record) => {
-      if (record.state !== 'written')
-        throw new InvalidTransitionError(id, record.state, 'verified');
+    return this.transition(id, TRANSITIONS.markVerified, () => {
       const at = this.now();
       this.sql(
         `UPDATE provisioning_records SET state = 'verified', verified_at = ?, updated_at = ?,
@@ -346,9 +306,7 @@ export class SqliteAuditStore implements AuditStore {
   }
 
   markFailed(id: number, failure: FailureInput): Promise<ProvisioningRecord> {
-    return this.transition(id, (record) => {
-      if (!['reserved', 'written', 'failed'].includes(record.state))
-        throw new InvalidTransitionError(id, record.state, 'failed');
+    return this.transition(id, TRANSITIONS.markFailed, (record) => {
       this.sql(
         `UPDATE provisioning_records SET state = 'failed', updated_at = ?, failed_step = ?,
            error = ?, psdi_held = ?, attempts = COALESCE(?, attempts),
@@ -357,7 +315,7 @@ export class SqliteAuditStore implements AuditStore {
         this.now(),
         failure.step,
         failure.error,
-        record.psdiHeld && failure.psdiHeld && !failure.returnPsdi ? 1 : 0,
+        record.psdiHeld && failureKeepsPsdi(failure) ? 1 : 0,
         failure.attempts ?? null,
         failure.returnPsdi ? 1 : 0,
         failure.history ? JSON.stringify(failure.history) : null,
@@ -371,9 +329,7 @@ export class SqliteAuditStore implements AuditStore {
     reason: string,
     options: { returnPsdi?: boolean } = {},
   ): Promise<ProvisioningRecord> {
-    return this.transition(id, (record) => {
-      if (!['reserved', 'written', 'failed'].includes(record.state))
-        throw new InvalidTransitionError(id, record.state, 'released');
+    return this.transition(id, TRANSITIONS.release, () => {
       this.sql(
         `UPDATE provisioning_records SET state = 'released', updated_at = ?, psdi_held = 0,
            psdi_returned = MAX(psdi_returned, ?), error = COALESCE(error, ?) WHERE id = ?`,
@@ -382,9 +338,7 @@ export class SqliteAuditStore implements AuditStore {
   }
 
   releaseHeld(id: number, input: ReleaseInput): Promise<ProvisioningRecord> {
-    return this.transition(id, (record) => {
-      const problem = releaseProblem(record);
-      if (problem) throw new InvalidTransitionError(id, record.state, 'released', problem);
+    return this.transition(id, TRANSITIONS.releaseHeld, (record) => {
       const at = this.now();
       const history = [...record.history, releaseEvent(record, input, at, this.station)];
       this.sql(
@@ -427,10 +381,9 @@ export class SqliteAuditStore implements AuditStore {
   async search(query: AuditQuery = {}): Promise<AuditPage> {
     const q = auditQuerySchema.parse(query);
     return this.serial(async () => {
-      const counted = whereClause(q, SQLITE_SEARCH, { cursor: false });
-      const { n } = this.sql(cappedCountSql(counted.where)).get(...counted.params) as { n: number };
-      const { where, params } = whereClause(q, SQLITE_SEARCH);
-      const rows = this.sql(pageSql(where, '?')).all(...params, q.limit + 1) as RecordRow[];
+      const { count, page } = searchSql(q, SQLITE_SEARCH);
+      const { n } = this.sql(count.sql).get(...count.params) as { n: number };
+      const rows = this.sql(page.sql).all(...page.params) as RecordRow[];
       return toPage(rows, n, q.limit, 'substring');
     });
   }
@@ -594,15 +547,22 @@ export class SqliteAuditStore implements AuditStore {
     return run;
   }
 
-  /** Reads, checks and writes in one IMMEDIATE transaction, so two writers cannot interleave. */
+  /**
+   * Reads, checks `rule` and writes in one IMMEDIATE transaction, so two writers cannot
+   * interleave.
+   */
   private transition(
     id: number,
+    rule: Transition,
     apply: (record: ProvisioningRecord) => void,
   ): Promise<ProvisioningRecord> {
     return this.serial(async () => {
       const record = this.db
         .transaction(() => {
-          apply(this.require(id));
+          const before = this.require(id);
+          const refusal = transitionRefusal(before, rule);
+          if (refusal) throw refusal;
+          apply(before);
           return this.require(id);
         })
         .immediate();
@@ -646,26 +606,6 @@ export class SqliteAuditStore implements AuditStore {
       firstFree: async (values) =>
         values.find((psdi) => this.holderOf(productId, psdi) === undefined),
     };
-  }
-
-  private insertValues(input: ReserveInput, psdi: string, at: number): unknown[] {
-    return [
-      at,
-      at,
-      input.product.id,
-      input.product.name,
-      input.product.serviceUuid,
-      input.product.psdiServiceUuid,
-      input.product.psdiCharacteristicUuid,
-      input.board.id,
-      input.board.address,
-      psdi,
-      input.psdiSource,
-      input.profileId,
-      this.station,
-      input.board.name ?? null,
-      input.board.adapter ?? null,
-    ];
   }
 
   private sql(text: string): Database.Statement {

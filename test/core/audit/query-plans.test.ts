@@ -7,11 +7,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditQuerySchema, type AuditQuery } from '../../../src/core/audit/records';
 import {
-  cappedCountSql,
   lineSql,
-  pageSql,
+  searchSql,
   stationSql,
-  whereClause,
   type SearchDialect,
 } from '../../../src/core/audit/record-rows';
 import {
@@ -37,11 +35,8 @@ function hotQueries(
   fts: string,
 ): { name: string; sql: string; params: unknown[]; index: string }[] {
   const search = (query: AuditQuery, count: boolean) => {
-    const q = auditQuerySchema.parse(query);
-    const { where, params } = whereClause(q, dialect, { cursor: !count });
-    return count
-      ? { sql: cappedCountSql(where), params }
-      : { sql: pageSql(where, dialect.placeholder(params.length + 1)), params: [...params, 51] };
+    const statements = searchSql(auditQuerySchema.parse(query), dialect);
+    return count ? statements.count : statements.page;
   };
   const after = { createdAt: 1, id: 1 };
   return [
