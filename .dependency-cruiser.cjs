@@ -40,6 +40,14 @@ module.exports = {
       to: { path: '(^|/)src/core/app/' },
     },
     {
+      name: 'core-not-to-usecases',
+      comment:
+        'core/usecases/ holds what the app and the CLI each do once (a dry run) over the core; the layers below it never import it, and it never imports core/app/ (core-not-to-app).',
+      severity: 'error',
+      from: { path: '(^|/)src/core/', pathNot: '(^|/)src/core/(app|usecases)/' },
+      to: { path: '(^|/)src/core/usecases/' },
+    },
+    {
       name: 'core-not-to-entry-points',
       comment: 'The CLI and the bench server are entry points over the core, never under it.',
       severity: 'error',

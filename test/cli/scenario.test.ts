@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { startApp } from '../../src/core/app/service';
+import { SqliteScenarioRunLog } from '../../src/core/audit/scenario-runs';
 import { MemoryCredentialStore } from '../../src/core/secrets/credential-store';
+import { REFUSAL, refuseFirstScenarioEnd } from '../helpers/refused-log-write';
 import { runCli, seedProduct, tempDir, writeJson } from './run-cli';
 
 const SERVICE = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
@@ -243,6 +245,54 @@ describe('devicebench scenario', { timeout: 60_000 }, () => {
         rule: 'no-such-characteristic',
       }),
     );
+  });
+
+  it('reports a timeline batch the audit log refuses, and the run carries on to its finish', async () => {
+    const dir = tempDir('refused');
+    const data = join(dir, 'data');
+    mkdirSync(data);
+    const file = join(data, 'audit.sqlite');
+    // The run log's tables, so the refusal can be planted before the command runs.
+    await new SqliteScenarioRunLog({ file, station: 'cli-test' }).close();
+    refuseFirstScenarioEnd(file);
+    const json = join(dir, 'run.json');
+
+    const result = await runCli([
+      'scenario',
+      'run',
+      writeJson(dir, 'set.json', passingSet),
+      '--board',
+      ADDRESS,
+      '--cycles',
+      '2',
+      '--json',
+      json,
+      '--station',
+      'cli-test',
+      '--sim-boards',
+      writeJson(dir, 'boards.json', boards),
+      '--data-dir',
+      data,
+    ]);
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/\d+ timeline events could not be written to the audit log: /);
+    expect(result.stderr).toContain(REFUSAL);
+    expect(result.stdout).toMatch(/^PASS draft-1 run 1/m);
+    expect(result.stdout).toMatch(/^PASS draft-1 run 2/m);
+    // Run 1's batch is missing from the log; run 2's batch and the finish are in it.
+    const exported = JSON.parse(readFileSync(json, 'utf8'));
+    expect(exported.run).toMatchObject({ status: 'finished', stopReason: 'cycles', results: 1 });
+    const log = new SqliteScenarioRunLog({ file, station: 'cli-test' });
+    try {
+      const kept = await log.read(exported.run.id);
+      expect(kept?.run).toMatchObject({ status: 'finished', stopReason: 'cycles' });
+      const ends = kept?.events.flatMap((e) => (e.kind === 'scenario-end' ? [e.run] : []));
+      expect(ends).toEqual([2]);
+      expect(kept?.events.at(-1)).toMatchObject({ kind: 'stopped', reason: 'cycles' });
+    } finally {
+      await log.close();
+    }
   });
 
   it('refuses bad flags and bad files with exit 2, naming the flag or the field, writing nothing', async () => {

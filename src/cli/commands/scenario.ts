@@ -6,15 +6,8 @@ import { basename } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { deliverToWebhook } from '../../core/app/scenarios/result-delivery';
-import {
-  draftSet,
-  noSavedSet,
-  savedSet,
-  type DeliverResult,
-} from '../../core/app/scenarios/scenario-service';
+import { draftSet, noSavedSet, savedSet } from '../../core/app/scenarios/scenario-service';
 import { AppFailure } from '../../core/app/errors';
-import { realSimClock } from '../../core/ble/sim/clock';
-import { errorMessage } from '../../core/errors/message';
 import { fieldErrors } from '../../core/platform/field-errors';
 import {
   scenarioSetInputSchema,
@@ -22,10 +15,9 @@ import {
   type TrialProduct,
 } from '../../core/platform/things/schema';
 import { lintAgainstBoard } from '../../core/scenario/board-lint';
-import { startDryRun } from '../../core/scenario/engine';
-import { checkFeasibility, describeInfeasibility } from '../../core/scenario/feasibility';
 import { setRules } from '../../core/scenario/rules';
 import type { Finding, RunnableSet, TimelineEvent } from '../../core/scenario/schema';
+import { DryRunPlan, InfeasibleRun, type DeliverResult } from '../../core/usecases/dry-run';
 import type { CommandContext, Runner } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit';
 import { outputFileSchema, parseFlags } from '../flags';
@@ -206,13 +198,8 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
   const product = flags.product ? await session.product(flags.product) : undefined;
   // Without a file the flags required --saved and --product.
   const set = draft ? draftSet(draft) : await loadSaved(ctx, product as TrialProduct);
-  // The same check the app's service makes: a count the set can never reach is refused.
-  const impossible = checkFeasibility({
-    set,
-    cycles: flags.duration === undefined ? (flags.cycles ?? 1) : undefined,
-    durationMs: flags.duration === undefined ? undefined : flags.duration * 1000,
-  });
-  if (impossible.length) throw new UsageError('--cycles', describeInfeasibility(impossible));
+  const cycles = flags.duration === undefined ? (flags.cycles ?? 1) : undefined;
+  const plan = checkPlan(set, cycles, flags.duration);
   const central = await session.central();
   const deliver =
     flags.deliver && product ? await delivery(ctx, flags.deliver, product, flags.board) : undefined;
@@ -228,27 +215,12 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
     return EXIT.failed;
   }
 
-  const log = await session.scenarioLog();
-  const summary = await log.start({
-    productId: product?.id ?? '',
-    productName: product?.name ?? suite,
-    deviceId: ad.id,
-    boardName: ad.localName ?? flags.board,
-    bench: session.adapterList(),
-    setSource: draft ? 'draft' : 'saved',
-    set,
-  });
   const events: TimelineEvent[] = [];
-  let pending: TimelineEvent[] = [];
-  /** Event batches go to the log in order, one write after another. */
-  let appended: Promise<void> = Promise.resolve();
   const runs: ReportedRun[] = [];
   const failedActions = new Map<number, Extract<TimelineEvent, { kind: 'action' }>>();
   /** Writes per scenario run that the adapter could not confirm (`native`). */
   const unconfirmed = new Map<number, number>();
   let lastConnectError: string | undefined;
-  let deliveries = Promise.resolve();
-  const cycles = flags.duration === undefined ? (flags.cycles ?? 1) : undefined;
   const progress = out.progress(
     cycles ?? Math.round(flags.duration ?? 0),
     cycles ? 'connections' : 'seconds',
@@ -256,62 +228,57 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
   const started = Date.now();
   let connections = 0;
 
-  const dryRun = startDryRun({
+  const onEvent = (event: TimelineEvent) => {
+    events.push(event);
+    if (event.kind === 'connect-failed') {
+      lastConnectError = event.error;
+      out.line(`  connect failed: ${event.error}`);
+    }
+    if (event.kind === 'disconnected') connections += 1;
+    if (event.kind === 'action' && event.writeConfirmed === false)
+      unconfirmed.set(event.run, (unconfirmed.get(event.run) ?? 0) + 1);
+    // A failed write's event carries no bytes; the set says what was being written.
+    if (event.kind === 'action' && event.error)
+      failedActions.set(event.run, {
+        ...event,
+        data: event.data ?? set.scenarios[event.scenario]?.actions[event.action]?.data,
+      });
+    progress.update(
+      cycles ? connections : (Date.now() - started) / 1000,
+      `${runs.length} scenario runs`,
+    );
+    if (event.kind !== 'scenario-end') return;
+    const reported = {
+      run: event.run,
+      result: event.result,
+      failedAction: failedActions.get(event.run),
+      unconfirmedWrites: unconfirmed.get(event.run),
+    };
+    runs.push(reported);
+    const title = `${event.result.scenarioId} run ${event.run} (${event.result.endTime - event.result.startTime} ms)`;
+    const note = reported.unconfirmedWrites
+      ? ` (${unconfirmedNote(reported.unconfirmedWrites)})`
+      : '';
+    if (event.result.resultCode === 'SUCCESS') out.pass(title + note);
+    else out.fail(`${title}: ${failureMessage(event.result, reported.failedAction)}${note}`);
+  };
+  const dryRun = await plan.start({
     central,
     deviceId: ad.id,
-    set,
-    clock: realSimClock(),
-    cycles,
-    durationMs: flags.duration === undefined ? undefined : flags.duration * 1000,
-    onEvent: (event) => {
-      events.push(event);
-      pending.push(event);
-      if (event.kind === 'connect-failed') {
-        lastConnectError = event.error;
-        out.line(`  connect failed: ${event.error}`);
-      }
-      if (event.kind === 'disconnected') connections += 1;
-      if (event.kind === 'action' && event.writeConfirmed === false)
-        unconfirmed.set(event.run, (unconfirmed.get(event.run) ?? 0) + 1);
-      // A failed write's event carries no bytes; the set says what was being written.
-      if (event.kind === 'action' && event.error)
-        failedActions.set(event.run, {
-          ...event,
-          data: event.data ?? set.scenarios[event.scenario]?.actions[event.action]?.data,
-        });
-      progress.update(
-        cycles ? connections : (Date.now() - started) / 1000,
-        `${runs.length} scenario runs`,
-      );
-      if (event.kind !== 'scenario-end') return;
-      const batch = pending;
-      pending = [];
-      appended = appended.then(() => log.append(summary.id, batch));
-      const reported = {
-        run: event.run,
-        result: event.result,
-        failedAction: failedActions.get(event.run),
-        unconfirmedWrites: unconfirmed.get(event.run),
-      };
-      runs.push(reported);
-      const title = `${event.result.scenarioId} run ${event.run} (${event.result.endTime - event.result.startTime} ms)`;
-      const note = reported.unconfirmedWrites
-        ? ` (${unconfirmedNote(reported.unconfirmedWrites)})`
-        : '';
-      if (event.result.resultCode === 'SUCCESS') out.pass(title + note);
-      else out.fail(`${title}: ${failureMessage(event.result, reported.failedAction)}${note}`);
-      if (deliver) deliveries = deliveries.then(() => hand(ctx, deliver, event.result));
+    log: await session.scenarioLog(),
+    record: {
+      productId: product?.id ?? '',
+      productName: product?.name ?? suite,
+      boardName: ad.localName ?? flags.board,
+      bench: session.adapterList(),
+      setSource: draft ? 'draft' : 'saved',
     },
+    deliver,
+    report: { event: onEvent, problem: (message) => out.error(message) },
+    signal: ctx.interrupt,
   });
-  const onAbort = () => void dryRun.stop();
-  ctx.interrupt.addEventListener('abort', onAbort, { once: true });
-  const outcome = await dryRun.done;
-  ctx.interrupt.removeEventListener('abort', onAbort);
+  const { run: final, outcome } = await dryRun.finished;
   progress.stop();
-  await deliveries;
-  await appended;
-  if (pending.length) await log.append(summary.id, pending);
-  const final = await log.finish(summary.id, outcome.reason);
 
   const noRun = runs.length ? undefined : (lastConnectError ?? 'no scenario ran');
   await writeReports(
@@ -326,6 +293,20 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
   if (noRun) out.fail(noRun);
   if (ctx.interrupt.aborted) return EXIT.interrupted;
   return runs.length && !failures ? EXIT.ok : EXIT.failed;
+}
+
+/** The same check the app's service makes: a count the set can never reach is refused. */
+function checkPlan(set: RunnableSet, cycles: number | undefined, seconds: number | undefined) {
+  try {
+    return DryRunPlan.check({
+      set,
+      cycles,
+      durationMs: seconds === undefined ? undefined : seconds * 1000,
+    });
+  } catch (err) {
+    if (err instanceof InfeasibleRun) throw new UsageError('--cycles', err.message);
+    throw err;
+  }
 }
 
 async function loadSaved(ctx: CommandContext, product: TrialProduct): Promise<RunnableSet> {
@@ -360,16 +341,6 @@ async function delivery(
       );
     throw err;
   }
-}
-
-async function hand(
-  ctx: CommandContext,
-  deliver: DeliverResult,
-  result: Parameters<DeliverResult>[0],
-): Promise<void> {
-  const problem = await deliver(result).catch(errorMessage);
-  if (problem !== undefined)
-    ctx.out.error(`result of ${result.scenarioId} not delivered: ${problem}`);
 }
 
 async function writeReports(

@@ -1,6 +1,7 @@
 // Scenario dry runs through the app's contract: the simulated bench in the BLE process, the
 // saved set and the editor's draft, the timeline as events, runs in the audit log, results in
 // the emulator's webhook log and at a bot's receiver with valid signatures, field-named errors.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScannedDevice } from '../../../src/core/app/contracts/ble';
 import {
@@ -9,6 +10,7 @@ import {
 } from '../../../src/core/platform/things/event-schema';
 import type { ScenarioRunSummary, TimelineEvent } from '../../../src/core/scenario/schema';
 import { scanFor, useApp } from '../../helpers/app';
+import { REFUSAL, refuseFirstScenarioEnd } from '../../helpers/refused-log-write';
 
 const get = useApp('app-scenarios');
 const ok = <T>(name: string, input?: unknown) => get().ok<T>(name, input);
@@ -155,6 +157,38 @@ describe('scenario dry runs through the contract', () => {
       type: 'scenarioResult',
       result: { scenarioId: 'draft-1', resultCode: 'SUCCESS' },
     });
+  });
+
+  it('reports a timeline batch the audit log refuses, and the run carries on to its finish', async () => {
+    const { id: productId } = await product('Refused batch');
+    const { id: deviceId } = await sensor();
+    await ok('scenarios:listRuns', { productId });
+    const allow = refuseFirstScenarioEnd(join(get().dataDir, 'audit.sqlite'));
+    try {
+      const dry = await run({
+        productId,
+        deviceId,
+        set: { source: 'draft', draft: blink },
+        cycles: 2,
+      });
+      const summary = await dry.finished;
+      const reported = dry.events.filter((e) => e.kind === 'error');
+      expect(reported).toEqual([
+        expect.objectContaining({
+          message: expect.stringContaining('could not be written to the audit log'),
+        }),
+      ]);
+      expect(reported[0]).toMatchObject({ message: expect.stringContaining(REFUSAL) });
+      // Run 1's batch is missing from the log; run 2's batch and the finish are in it.
+      expect(summary).toMatchObject({ status: 'finished', stopReason: 'cycles', results: 1 });
+      const kept = await ok<{ events: TimelineEvent[] }>('scenarios:getRun', {
+        runId: dry.started.id,
+      });
+      expect(kept.events.flatMap((e) => (e.kind === 'scenario-end' ? [e.run] : []))).toEqual([2]);
+      expect(kept.events.at(-1)).toMatchObject({ kind: 'stopped', reason: 'cycles' });
+    } finally {
+      allow();
+    }
   });
 
   it('runs the saved set, and stops a run mid-SLEEP on request', async () => {

@@ -7,7 +7,7 @@ import { dryRunDeviceId, scenarioResultEnvelope } from '../../platform/things/ev
 import type { TrialProduct } from '../../platform/things/schema';
 import { postSigned } from '../../webhooks/send';
 import { AppFailure } from '../errors';
-import type { DeliverResult } from './scenario-service';
+import type { DeliverResult } from '../../usecases/dry-run';
 
 /** The `source.userId` of results sent straight to a bot: a dry run has no linked user. */
 export const DRY_RUN_USER_ID = `U${'0'.repeat(32)}`;

@@ -1,17 +1,14 @@
 // Dry runs as the app offers them: the saved set or the editor's draft, on one board of the
-// current BLE central (simulated bench or hardware), one run per board at a time. Every
-// timeline event goes to the UI as it happens and to the audit log in batches; each result is
-// handed to the chosen delivery, if any (by default results stay in the app). A run that can
-// never end as asked is refused with the reason.
+// current BLE central (simulated bench or hardware), one run per board at a time. The run itself
+// is the core's dry-run use case (usecases/dry-run.ts); the service adds the app's events (every
+// timeline event to the UI as it happens, each record as it starts and ends), the busy boards,
+// and refusals named for the contract's fields.
 import { EventEmitter } from 'node:events';
 import type { z } from 'zod';
-import { realSimClock } from '../../ble/sim/clock';
 import type { ScenarioRunLog } from '../../audit/scenario-runs';
 import type { ThingsClient } from '../../platform/things/client';
 import type { ScenarioSet, ScenarioSetInput, TrialProduct } from '../../platform/things/schema';
 import { DEFAULT_ADAPTER_PROFILE } from '../../ble/sim/adapter-profile';
-import { startDryRun, type DryRun } from '../../scenario/engine';
-import { checkFeasibility, describeInfeasibility } from '../../scenario/feasibility';
 import { describeFieldErrors, fieldErrors } from '../../platform/field-errors';
 import { PlatformError } from '../../platform/http';
 import {
@@ -20,20 +17,18 @@ import {
   type ScenarioRunSummary,
   type TimelineEvent,
 } from '../../scenario/schema';
-import { type ScenarioResult } from '../../platform/things/scenario-result';
+import {
+  DryRunPlan,
+  InfeasibleRun,
+  type DeliverResult,
+  type ScenarioDryRun,
+} from '../../usecases/dry-run';
 import type { startRunInputSchema } from '../contracts/scenarios';
 import { AppFailure } from '../errors';
 import type { HostSupervisor } from '../ble/host-supervisor';
-import { errorMessage } from '../../errors/message';
-
-/** Timeline events are written at least this often while a scenario runs. */
-const FLUSH_MS = 500;
 
 /** What the contract's `scenarios:start` takes, except where the results go. */
 export type StartRunInput = Omit<z.output<typeof startRunInputSchema>, 'delivery'>;
-
-/** Where each result goes; resolves with a problem to show on the timeline, if any. */
-export type DeliverResult = (result: ScenarioResult) => Promise<string | undefined>;
 
 export interface RunEvent {
   runId: number;
@@ -41,14 +36,8 @@ export interface RunEvent {
 }
 
 interface Active {
-  run: DryRun;
+  run: ScenarioDryRun;
   deviceId: string;
-  /** Events not yet in the log. */
-  buffer: TimelineEvent[];
-  /** Appends in order: resolves when every event taken from the buffer is in the log. */
-  written: () => Promise<void>;
-  /** The final record, once the run ended, its results were handed on and the log written. */
-  finished: Promise<ScenarioRunSummary>;
 }
 
 export class ScenarioService extends EventEmitter<{
@@ -76,110 +65,73 @@ export class ScenarioService extends EventEmitter<{
         'a dry run is already running on this board: stop it first',
       );
     const things = await this.things();
-    const drafted = input.set.source === 'draft' ? draftSet(input.set.draft) : undefined;
-    if (drafted) this.refuseImpossible(input, drafted);
+    const drafted =
+      input.set.source === 'draft' ? this.plan(input, draftSet(input.set.draft)) : undefined;
     const product = (await things.listTrialProducts()).find((p) => p.id === input.productId);
     if (!product)
       throw AppFailure.field(
         'productId',
         `no trial product ${input.productId} on the active environment`,
       );
-    const set = drafted ?? savedSet(await things.getScenarioSet(product.id).catch(noSavedSet));
-    if (!drafted) this.refuseImpossible(input, set);
+    const plan =
+      drafted ??
+      this.plan(input, savedSet(await things.getScenarioSet(product.id).catch(noSavedSet)));
     const central = await this.supervisor.central();
     const deliver = await delivery(product);
 
-    const log = await this.log();
-    const summary = await log.start({
-      productId: product.id,
-      productName: product.name,
-      deviceId: input.deviceId,
-      boardName: input.boardName ?? input.deviceId,
-      bench: this.supervisor.adapterList().join(','),
-      setSource: input.set.source,
-      set,
-    });
-    const id = summary.id;
-    const buffer: TimelineEvent[] = [];
-    let deliveries = Promise.resolve();
-    let writes = Promise.resolve();
-    const flush = () => {
-      if (!buffer.length) return;
-      const events = buffer.splice(0);
-      writes = writes.then(() =>
-        log.append(id, events).catch((err: unknown) => {
-          // The run goes on; the live timeline says what the log is missing.
-          this.emit('event', {
-            runId: id,
-            event: {
-              kind: 'error',
-              at: Date.now(),
-              message: `${events.length} timeline events could not be written to the audit log: ${errorMessage(err)}`,
-            },
-          });
-        }),
-      );
-    };
-    const ticker = setInterval(flush, FLUSH_MS);
-    const run = startDryRun({
+    const run = await plan.start({
       central,
       deviceId: input.deviceId,
-      set,
-      clock: realSimClock(),
-      cycles: input.cycles,
-      durationMs: input.durationMs,
-      onEvent: (event) => {
-        buffer.push(event);
-        this.emit('event', { runId: id, event });
-        if (event.kind !== 'scenario-end') return;
-        flush();
-        if (deliver) deliveries = deliveries.then(() => this.hand(id, deliver, event.result));
+      log: await this.log(),
+      record: {
+        productId: product.id,
+        productName: product.name,
+        boardName: input.boardName ?? input.deviceId,
+        bench: this.supervisor.adapterList().join(','),
+        setSource: input.set.source,
       },
+      deliver,
+      report: { event: (event, runId) => this.emit('event', { runId, event }) },
     });
-    const finished = run.done.then(async ({ reason }) => {
-      clearInterval(ticker);
-      await deliveries;
-      flush();
-      await writes;
-      this.active.delete(id);
-      const final = await log.finish(id, reason);
-      this.emit('run', final);
-      return final;
-    });
-    this.active.set(id, {
-      run,
-      deviceId: input.deviceId,
-      buffer,
-      written: () => writes,
-      finished,
-    });
-    this.emit('run', summary);
-    return { run: summary, set };
+    const id = run.summary.id;
+    this.active.set(id, { run, deviceId: input.deviceId });
+    // The board is free again once the run ended, whether or not its finish reached the log.
+    run.finished.then(
+      ({ run: final }) => {
+        this.active.delete(id);
+        this.emit('run', final);
+      },
+      () => this.active.delete(id),
+    );
+    this.emit('run', run.summary);
+    return { run: run.summary, set: plan.set };
   }
 
   /** A run that can never end as asked is refused before it touches the radio. */
-  private refuseImpossible(input: StartRunInput, set: RunnableSet): void {
-    const found = checkFeasibility({
-      set,
-      cycles: input.cycles,
-      durationMs: input.durationMs,
-      boardsAtOnce: this.active.size + 1,
-      // The BLE process builds each simulated controller with the default profile; a real
-      // adapter does not say how many links it holds, so a list with one is not checked
-      // (docs/decisions.md).
-      maxLinks: this.supervisor.adapterList().every((spec) => spec === 'sim')
-        ? DEFAULT_ADAPTER_PROFILE.maxConnections * this.supervisor.adapterList().length
-        : undefined,
-    });
-    const [first] = found;
-    if (first) throw AppFailure.field(first.field, describeInfeasibility(found));
+  private plan(input: StartRunInput, set: RunnableSet): DryRunPlan {
+    try {
+      return DryRunPlan.check({
+        set,
+        cycles: input.cycles,
+        durationMs: input.durationMs,
+        boardsAtOnce: this.active.size + 1,
+        // The BLE process builds each simulated controller with the default profile; a real
+        // adapter does not say how many links it holds, so a list with one is not checked
+        // (docs/decisions.md).
+        maxLinks: this.supervisor.adapterList().every((spec) => spec === 'sim')
+          ? DEFAULT_ADAPTER_PROFILE.maxConnections * this.supervisor.adapterList().length
+          : undefined,
+      });
+    } catch (err) {
+      if (err instanceof InfeasibleRun) throw AppFailure.field(err.field, err.message);
+      throw err;
+    }
   }
 
   async stop(runId: number): Promise<ScenarioRunSummary> {
     const entry = this.active.get(runId);
     if (!entry) return await this.summary(runId);
-    await entry.run.stop();
-    return entry.finished;
+    return (await entry.run.stop()).run;
   }
 
   async stopAll(): Promise<void> {
@@ -194,23 +146,10 @@ export class ScenarioService extends EventEmitter<{
 
   async read(runId: number) {
     const active = this.active.get(runId);
-    await active?.written();
-    const read = await (await this.log()).read(runId);
+    // A running run's answer includes the events not yet written.
+    const read = await (active ? active.run.read() : (await this.log()).read(runId));
     if (!read) throw AppFailure.field('runId', `no dry run ${runId}`);
-    // Events not yet flushed belong to the answer too.
-    return { ...read, events: [...read.events, ...(active?.buffer ?? [])] };
-  }
-
-  private async hand(runId: number, deliver: DeliverResult, result: ScenarioResult): Promise<void> {
-    const problem = await deliver(result).catch((err: unknown) => errorMessage(err));
-    if (problem === undefined) return;
-    const event: TimelineEvent = {
-      kind: 'error',
-      at: Date.now(),
-      message: `result of ${result.scenarioId} not delivered: ${problem}`,
-    };
-    this.active.get(runId)?.buffer.push(event);
-    this.emit('event', { runId, event });
+    return read;
   }
 }
 
