@@ -17,7 +17,6 @@ import {
 import {
   actionDescriptor,
   actionDescriptors,
-  isActionType,
   type ActionType,
 } from '../../core/platform/things/actions/registry';
 import { lintAgainstBoard, type BoardGatt } from '../../core/scenario/board-lint';
@@ -97,7 +96,7 @@ export function triggerFieldsShown(trigger: Json | undefined): TriggerField[] {
 /** The fields an action of its type takes (none for a type no one registered). */
 function actionFields(action: Json | undefined): readonly ActionField[] {
   const type = isObject(action) ? action.type : undefined;
-  return (isActionType(type) && actionDescriptor(type)?.fields) || [];
+  return (typeof type === 'string' && actionDescriptor(type)?.fields) || [];
 }
 
 /** The action types the form offers, as it names them. */
