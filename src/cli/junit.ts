@@ -5,6 +5,7 @@
 import builder from 'junit-report-builder';
 import type { TimelineEvent } from '../core/scenario/schema';
 import type { ScenarioResult } from '../core/platform/things/scenario-result';
+import { actionDescriptor } from '../core/platform/things/actions/registry';
 
 type ActionEvent = Extract<TimelineEvent, { kind: 'action' }>;
 
@@ -58,8 +59,7 @@ export function unconfirmedNote(writes: number): string {
 /** `GATT_ERROR: actions[1] GATT_WRITE …: the board answered ATT error 0x0d (…); characteristic …; bytes 0102`. */
 export function failureMessage(result: ScenarioResult, action?: ActionEvent): string {
   const parts = [`${result.resultCode}: ${result.errorReason ?? 'failed'}`];
-  if (action?.characteristicUuid)
-    parts.push(`characteristic ${action.characteristicUuid} of service ${action.serviceUuid}`);
+  if (action) parts.push(...(actionDescriptor(action.type)?.failureFacts?.(action) ?? []));
   if (action?.data) parts.push(`bytes ${Buffer.from(action.data, 'base64').toString('hex')}`);
   return parts.join('; ');
 }

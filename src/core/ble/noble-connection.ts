@@ -13,6 +13,7 @@ import {
   reportedUuid,
   type BleConnection,
   type BleStep,
+  type LinkFailure,
   type ServiceInfo,
 } from './port';
 import { ATT_ERROR, ATT_OP, attOpcodeName } from './att/codes';
@@ -73,7 +74,8 @@ export function withBleTimeout<T>(
 
 interface InFlight {
   step: BleStep;
-  fail(message: string, cause?: unknown): void;
+  /** `link`: the link ended it, not the board's answer. */
+  fail(message: string, cause?: unknown, link?: LinkFailure): void;
 }
 
 /**
@@ -360,7 +362,7 @@ export class NobleConnection implements BleConnection {
     if (this.downReason !== null) return;
     this.downReason = reason;
     this.forget();
-    this.inFlight?.fail(`link lost: ${reason}`);
+    this.inFlight?.fail(`link lost: ${reason}`, undefined, 'lost');
     for (const [c, set] of this.listeners) for (const l of set) c.removeListener('data', l);
     this.listeners.clear();
     for (const handler of [...this.handlers]) handler(reason);
@@ -386,7 +388,9 @@ export class NobleConnection implements BleConnection {
   private attempt<T>(step: BleStep, what: string, action: () => Promise<T>): Promise<T> {
     if (this.downReason !== null)
       return Promise.reject(
-        new BleError(step, `${what}: not connected (${this.downReason})`, this.id),
+        new BleError(step, `${what}: not connected (${this.downReason})`, this.id, {
+          link: 'lost',
+        }),
       );
     return new Promise<T>((resolve, reject) => {
       let settled = false;
@@ -395,20 +399,18 @@ export class NobleConnection implements BleConnection {
         cancel();
         this.inFlight = null;
       };
-      const fail = (text: string, cause?: unknown) => {
+      const fail = (text: string, cause?: unknown, link?: LinkFailure) => {
         if (settled) return;
         finish();
         reject(
-          new BleError(
-            step,
-            `${what}: ${text}`,
-            this.id,
-            cause === undefined ? undefined : { cause },
-          ),
+          new BleError(step, `${what}: ${text}`, this.id, {
+            ...(cause !== undefined && { cause }),
+            link,
+          }),
         );
       };
       const cancel = this.schedule(
-        () => fail(`no answer within ${this.timeoutMs} ms`),
+        () => fail(`no answer within ${this.timeoutMs} ms`, undefined, 'timeout'),
         this.timeoutMs,
       );
       this.inFlight = { step, fail };

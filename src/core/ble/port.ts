@@ -155,15 +155,23 @@ export type BleStep =
   | 'disconnect'
   | 'link';
 
+/**
+ * How the link, rather than the board's GATT, ended an operation: it went down (or was down), or
+ * the board stopped answering. A scenario reports these as connection errors.
+ */
+export type LinkFailure = 'lost' | 'timeout';
+
 export class BleError extends Error {
+  readonly link?: LinkFailure;
   constructor(
     readonly step: BleStep,
     message: string,
     readonly deviceId?: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; link?: LinkFailure },
   ) {
     super(message, options);
     this.name = 'BleError';
+    if (options?.link) this.link = options.link;
   }
 }
 
@@ -270,6 +278,19 @@ export function formatUuid(uuid: string): string {
 /** Whether two UUIDs name the same attribute, whatever their form (16-bit short or 128-bit). */
 export function sameUuid(a: string, b: string): boolean {
   return expandUuid(normalizeUuid(a)) === expandUuid(normalizeUuid(b));
+}
+
+/**
+ * `sameUuid` for values a scenario set or a board file carries, which may be missing or not a
+ * UUID at all: such a value matches nothing.
+ */
+export function matchesUuid(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  try {
+    return sameUuid(a, b);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -2,6 +2,7 @@
 // (scenario 1, action 2)"): the words the app shows wherever it lists a field by itself. The
 // path stays what the API and the emulator's `details[].property` carry.
 import { fieldPath } from './field-errors';
+import { ACTION_FIELD_KEYS, ACTION_FIELDS } from './things/actions/fields';
 
 /** Words for the last key of a path; a key not listed is shown as its own words split apart. */
 const FIELD_WORDS: Record<string, string> = {
@@ -11,12 +12,10 @@ const FIELD_WORDS: Record<string, string> = {
   trigger: 'Trigger',
   actions: 'Actions',
   type: 'Type',
-  sleepMillis: 'Sleep time',
-  serviceUuid: 'Service UUID',
-  characteristicUuid: 'Characteristic UUID',
+  // sleepMillis, serviceUuid, characteristicUuid, data: a scenario action's fields name themselves.
+  ...Object.fromEntries(ACTION_FIELD_KEYS.map((key) => [key, ACTION_FIELDS[key].words])),
   psdiServiceUuid: 'PSDI service UUID',
   psdiCharacteristicUuid: 'PSDI characteristic UUID',
-  data: 'Data',
   minRssi: 'Minimum RSSI',
   rssi: 'RSSI',
   name: 'Name',

@@ -2,8 +2,11 @@
 // action and notification trigger must name a service and characteristic the board has, with
 // the property the client needs, and a write must fit the board's MTU. Warnings, not errors:
 // the board on the bench may not be the one that ships. Browser-safe.
-import { base64ByteLength, type ScenarioSetInput } from '../platform/things/schema';
-import { sameUuid, type CharacteristicProperty } from '../ble/port';
+import type { ScenarioSetInput } from '../platform/things/schema';
+import { base64ByteLength } from '../platform/things/actions/fields';
+import { actionDescriptor } from '../platform/things/actions/registry';
+import type { ActionDescriptor } from '../platform/things/actions/descriptor';
+import { matchesUuid, type CharacteristicProperty } from '../ble/port';
 import type { Finding } from './schema';
 
 export interface BoardGatt {
@@ -17,7 +20,8 @@ export interface BoardGatt {
   }[];
 }
 
-type Need = 'read' | 'write' | 'notify';
+/** What an action type's `boardAccess` asks of a characteristic, and what a trigger does. */
+type Need = NonNullable<ActionDescriptor['boardAccess']> | 'notify';
 
 const NEEDS: Record<Need, { properties: CharacteristicProperty[]; rule: string; what: string }> = {
   read: { properties: ['read'], rule: 'read-not-permitted', what: 'read' },
@@ -36,7 +40,7 @@ const NEEDS: Record<Need, { properties: CharacteristicProperty[]; rule: string; 
 export function lintAgainstBoard(set: ScenarioSetInput, board: BoardGatt): Finding[] {
   const findings: Finding[] = [];
   const check = (base: string, serviceUuid: string, characteristicUuid: string, need: Need) => {
-    const service = board.services.find((s) => same(s.uuid, serviceUuid));
+    const service = board.services.find((s) => matchesUuid(s.uuid, serviceUuid));
     if (!service) {
       findings.push({
         field: `${base}.serviceUuid`,
@@ -46,7 +50,9 @@ export function lintAgainstBoard(set: ScenarioSetInput, board: BoardGatt): Findi
       });
       return;
     }
-    const characteristic = service.characteristics.find((c) => same(c.uuid, characteristicUuid));
+    const characteristic = service.characteristics.find((c) =>
+      matchesUuid(c.uuid, characteristicUuid),
+    );
     if (!characteristic) {
       findings.push({
         field: `${base}.characteristicUuid`,
@@ -73,28 +79,18 @@ export function lintAgainstBoard(set: ScenarioSetInput, board: BoardGatt): Findi
     scenario.actions.forEach((action, j) => {
       const base = `scenarios[${i}].actions[${j}]`;
       if (!action.serviceUuid || !action.characteristicUuid) return;
-      if (action.type === 'GATT_READ')
-        check(base, action.serviceUuid, action.characteristicUuid, 'read');
-      if (action.type === 'GATT_WRITE') {
-        check(base, action.serviceUuid, action.characteristicUuid, 'write');
-        const bytes = base64ByteLength(action.data ?? '');
-        if (bytes > board.mtu - 3)
-          findings.push({
-            field: `${base}.data`,
-            severity: 'warning',
-            rule: 'data-exceeds-mtu',
-            message: `is ${bytes} bytes: the board's MTU of ${board.mtu} carries at most ${board.mtu - 3} in one write`,
-          });
-      }
+      const access = actionDescriptor(action.type)?.boardAccess;
+      if (!access) return;
+      check(base, action.serviceUuid, action.characteristicUuid, access);
+      const bytes = base64ByteLength(action.data ?? '');
+      if (access === 'write' && bytes > board.mtu - 3)
+        findings.push({
+          field: `${base}.data`,
+          severity: 'warning',
+          rule: 'data-exceeds-mtu',
+          message: `is ${bytes} bytes: the board's MTU of ${board.mtu} carries at most ${board.mtu - 3} in one write`,
+        });
     });
   });
   return findings;
-}
-
-function same(a: string, b: string): boolean {
-  try {
-    return sameUuid(a, b);
-  } catch {
-    return false;
-  }
 }

@@ -5,11 +5,18 @@
 // a scenario finishes and reconnect after `suppressionInterval`. It only speaks `BleCentral`, so
 // the simulated bench and real hardware take the same path, and only the given clock, so a test can
 // drive it to the millisecond.
-import type { BleCentral, BleConnection, ServiceInfo } from '../ble/port';
-import { sameUuid } from '../ble/port';
+import {
+  BleError,
+  matchesUuid,
+  type BleCentral,
+  type BleConnection,
+  type ServiceInfo,
+} from '../ble/port';
 import type { SimClock } from '../ble/sim/clock';
 import type { RunnableSet, StopReason, TimelineEvent } from './schema';
 import type { ActionResult, ResultCode, ScenarioResult } from '../platform/things/scenario-result';
+import type { ActionContext, ActionOutcome } from '../platform/things/actions/descriptor';
+import { actionDescriptor } from '../platform/things/actions/registry';
 import { errorMessage } from '../errors/message';
 
 export interface DryRunOptions {
@@ -250,7 +257,11 @@ export class DryRun {
         continue;
       const service = trigger.serviceUuid;
       const characteristic = trigger.characteristicUuid;
-      if (done.some((d) => same(d.service, service) && same(d.characteristic, characteristic)))
+      if (
+        done.some(
+          (d) => matchesUuid(d.service, service) && matchesUuid(d.characteristic, characteristic),
+        )
+      )
         continue;
       done.push({ service, characteristic });
       try {
@@ -267,8 +278,8 @@ export class DryRun {
             const t = s.trigger;
             if (
               t.type === 'BLE_NOTIFICATION' &&
-              same(t.serviceUuid, service) &&
-              same(t.characteristicUuid, characteristic)
+              matchesUuid(t.serviceUuid, service) &&
+              matchesUuid(t.characteristicUuid, characteristic)
             )
               onTrigger(j, data);
           });
@@ -331,6 +342,7 @@ export class DryRun {
         characteristicUuid: action.characteristicUuid,
         sleepMillis: action.sleepMillis,
       };
+      const writes = actionDescriptor(action.type)?.writes === true;
       try {
         const outcome = await this.act(connection, services, action);
         if (this.stopping) {
@@ -344,13 +356,13 @@ export class DryRun {
           ...detail,
           endedAt: this.now(),
           data: outcome.data,
-          writeConfirmed: action.type === 'GATT_WRITE' ? connection.writesConfirmed : undefined,
+          writeConfirmed: writes ? connection.writesConfirmed : undefined,
         });
       } catch (err) {
         const message = errorMessage(err);
         // A refused write still shows what it tried to write: the engineer compares it with the
         // board's spec.
-        const tried = action.type === 'GATT_WRITE' ? action.data : undefined;
+        const tried = writes ? action.data : undefined;
         this.emit({ kind: 'action', ...detail, endedAt: this.now(), data: tried, error: message });
         if (this.stopping) {
           this.emit({ kind: 'scenario-cancelled', at: this.now(), run, scenario: index });
@@ -362,35 +374,31 @@ export class DryRun {
     return finish('SUCCESS');
   }
 
+  /** Runs one action as its type says (platform/things/actions), over this connection. */
   private async act(
     connection: BleConnection,
     services: ServiceInfo[],
     action: RunnableSet['scenarios'][number]['actions'][number],
-  ): Promise<{ result: ActionResult; data?: string }> {
-    const service = action.serviceUuid ?? '';
-    const characteristic = action.characteristicUuid ?? '';
-    switch (action.type) {
-      case 'SLEEP':
-        await this.wait(action.sleepMillis ?? 0);
-        return { result: { type: 'void' } };
-      case 'GATT_READ': {
-        const data = base64(await connection.read(service, characteristic));
-        return { result: { type: 'binary', data }, data };
-      }
-      case 'GATT_WRITE': {
-        const data = action.data ?? '';
+  ): Promise<ActionOutcome> {
+    const descriptor = actionDescriptor(action.type);
+    if (!descriptor) throw new Error(`no action type ${action.type} is registered`);
+    const context: ActionContext = {
+      sleep: (ms) => this.wait(ms),
+      read: async (service, characteristic) =>
+        base64(await connection.read(service, characteristic)),
+      write: (service, characteristic, data) => {
         // With response when the characteristic allows it, as a client must to learn of errors.
         const properties = services
-          .find((s) => same(s.uuid, service))
-          ?.characteristics.find((c) => same(c.uuid, characteristic))?.properties;
+          .find((s) => matchesUuid(s.uuid, service))
+          ?.characteristics.find((c) => matchesUuid(c.uuid, characteristic))?.properties;
         const withoutResponse =
           properties !== undefined &&
           !properties.includes('write') &&
           properties.includes('writeWithoutResponse');
-        await connection.write(service, characteristic, fromBase64(data), { withoutResponse });
-        return { result: { type: 'void' }, data };
-      }
-    }
+        return connection.write(service, characteristic, fromBase64(data), { withoutResponse });
+      },
+    };
+    return descriptor.run(action, context);
   }
 
   /** Waits on the run's clock; a stop ends the wait at once. */
@@ -419,24 +427,14 @@ export class DryRun {
   }
 }
 
-/** The result code of a failed action. Errors from the BLE process keep only name and message. */
+/**
+ * The result code of a failed action: the link's failure (it went down, or the board stopped
+ * answering) is a connection error, anything else the BLE stack reports is the GATT's answer.
+ */
 function classify(err: unknown, linkLost: string | undefined): ResultCode {
   if (linkLost !== undefined) return 'BLE_CONNECTION_ERROR';
-  // A write the characteristic's properties do not allow is the GATT's answer too.
-  if (!(err instanceof Error) || (err.name !== 'BleError' && err.name !== 'NotAllowedError'))
-    return 'RUNTIME_ERROR';
-  return /link lost|not connected|no answer within/.test(err.message)
-    ? 'BLE_CONNECTION_ERROR'
-    : 'GATT_ERROR';
-}
-
-function same(a: string | undefined, b: string | undefined): boolean {
-  if (a === undefined || b === undefined) return false;
-  try {
-    return sameUuid(a, b);
-  } catch {
-    return false;
-  }
+  if (!(err instanceof BleError)) return 'RUNTIME_ERROR';
+  return err.link !== undefined ? 'BLE_CONNECTION_ERROR' : 'GATT_ERROR';
 }
 
 function base64(data: Uint8Array): string {

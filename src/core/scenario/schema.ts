@@ -2,7 +2,7 @@
 // the scenario result (shaped like the platform's scenario result event, docs/decisions.md),
 // the timeline events, and the findings of validation and board lint. Browser-safe: zod only.
 import { z } from 'zod';
-import { ACTION_TYPES, TRIGGER_TYPES } from '../platform/things/schema';
+import { actionTypeSchema, TRIGGER_TYPES } from '../platform/things/schema';
 import { scenarioResultSchema } from '../platform/things/scenario-result';
 
 /** A scenario set ready to run: what the platform holds (or the editor's draft, ids filled in). */
@@ -20,7 +20,7 @@ export const runnableSetSchema = z.object({
       }),
       actions: z.array(
         z.object({
-          type: z.enum(ACTION_TYPES),
+          type: actionTypeSchema,
           sleepMillis: z.number().optional(),
           serviceUuid: z.string().optional(),
           characteristicUuid: z.string().optional(),
@@ -76,14 +76,14 @@ export const timelineEventSchema = z.discriminatedUnion('kind', [
     run,
     scenario: z.number().int(),
     action: z.number().int(),
-    type: z.enum(ACTION_TYPES),
+    type: actionTypeSchema,
   }),
   z.object({
     kind: z.literal('action'),
     run,
     scenario: z.number().int(),
     action: z.number().int(),
-    type: z.enum(ACTION_TYPES),
+    type: actionTypeSchema,
     startedAt: at,
     endedAt: at,
     serviceUuid: z.string().optional(),

@@ -3,14 +3,22 @@
 // disagree; the form shows for each trigger and action type only the fields that type takes.
 import { fieldErrors, fieldPath, type FieldError } from '../../core/platform/field-errors';
 import {
-  ACTION_TYPES,
   scenarioSetInputSchema,
   TRIGGER_TYPES,
-  type ActionType,
   type ScenarioSet,
   type ScenarioSetInput,
   type TriggerType,
 } from '../../core/platform/things/schema';
+import {
+  ACTION_FIELD_KEYS,
+  ACTION_FIELDS,
+  type ActionField,
+} from '../../core/platform/things/actions/fields';
+import {
+  actionDescriptor,
+  actionDescriptors,
+  type ActionType,
+} from '../../core/platform/things/actions/registry';
 import { lintAgainstBoard, type BoardGatt } from '../../core/scenario/board-lint';
 import { setRules } from '../../core/scenario/rules';
 import type { Finding } from '../../core/scenario/schema';
@@ -26,20 +34,7 @@ export const TRIGGER_FIELDS = {
 } as const satisfies Record<TriggerType, readonly string[]>;
 export type TriggerField = (typeof TRIGGER_FIELDS)[TriggerType][number];
 
-export const ACTION_FIELDS = {
-  SLEEP: ['sleepMillis'],
-  GATT_READ: ['serviceUuid', 'characteristicUuid'],
-  GATT_WRITE: ['serviceUuid', 'characteristicUuid', 'data'],
-} as const satisfies Record<ActionType, readonly string[]>;
-export type ActionField = (typeof ACTION_FIELDS)[ActionType][number];
-
 const ALL_TRIGGER_FIELDS: readonly TriggerField[] = ['serviceUuid', 'characteristicUuid'];
-const ALL_ACTION_FIELDS: readonly ActionField[] = [
-  'sleepMillis',
-  'serviceUuid',
-  'characteristicUuid',
-  'data',
-];
 /** Keys the API adds to a saved set; dropped on import so a GET response can be re-used. */
 const SERVER_KEYS = ['productId', 'revision', 'createdAt', 'updatedAt'];
 
@@ -89,10 +84,6 @@ export function isTriggerType(value: Json | undefined): value is TriggerType {
   return typeof value === 'string' && (TRIGGER_TYPES as readonly string[]).includes(value);
 }
 
-export function isActionType(value: Json | undefined): value is ActionType {
-  return typeof value === 'string' && (ACTION_TYPES as readonly string[]).includes(value);
-}
-
 /** The fields the form shows: those the type takes, plus any others the JSON carries. */
 export function triggerFieldsShown(trigger: Json | undefined): TriggerField[] {
   const type = isObject(trigger) ? trigger.type : undefined;
@@ -102,17 +93,26 @@ export function triggerFieldsShown(trigger: Json | undefined): TriggerField[] {
   );
 }
 
-export function actionFieldsShown(action: Json | undefined): ActionField[] {
+/** The fields an action of its type takes (none for a type no one registered). */
+function actionFields(action: Json | undefined): readonly ActionField[] {
   const type = isObject(action) ? action.type : undefined;
-  const allowed: readonly ActionField[] = isActionType(type) ? ACTION_FIELDS[type] : [];
-  return ALL_ACTION_FIELDS.filter(
+  return (typeof type === 'string' && actionDescriptor(type)?.fields) || [];
+}
+
+/** The action types the form offers, as it names them. */
+export function actionChoices(): { value: ActionType; label: string }[] {
+  return actionDescriptors().map(({ type, label }) => ({ value: type, label }));
+}
+
+export function actionFieldsShown(action: Json | undefined): ActionField[] {
+  const allowed = actionFields(action);
+  return ACTION_FIELD_KEYS.filter(
     (f) => allowed.includes(f) || (isObject(action) && action[f] !== undefined),
   );
 }
 
 export function isAllowedActionField(action: Json | undefined, field: ActionField): boolean {
-  const type = isObject(action) ? action.type : undefined;
-  return isActionType(type) && (ACTION_FIELDS[type] as readonly string[]).includes(field);
+  return actionFields(action).includes(field);
 }
 
 export function isAllowedTriggerField(trigger: Json | undefined, field: TriggerField): boolean {
@@ -120,14 +120,8 @@ export function isAllowedTriggerField(trigger: Json | undefined, field: TriggerF
   return isTriggerType(type) && (TRIGGER_FIELDS[type] as readonly string[]).includes(field);
 }
 
-function blankField(field: ActionField): Json {
-  return field === 'sleepMillis' ? 100 : '';
-}
-
 export function newAction(type: ActionType): JsonObject {
-  const action: JsonObject = { type };
-  for (const field of ACTION_FIELDS[type]) action[field] = blankField(field);
-  return action;
+  return withActionType(undefined, type);
 }
 
 export function newScenario(): JsonObject {
@@ -137,9 +131,9 @@ export function newScenario(): JsonObject {
 /** Switching type keeps what the new type shares with the old (GATT UUIDs) and drops the rest. */
 export function withActionType(action: Json | undefined, type: ActionType): JsonObject {
   const next: JsonObject = { type };
-  for (const field of ACTION_FIELDS[type]) {
+  for (const field of actionDescriptor(type)?.fields ?? []) {
     const kept = isObject(action) ? action[field] : undefined;
-    next[field] = kept ?? blankField(field);
+    next[field] = kept ?? ACTION_FIELDS[field].blank;
   }
   return next;
 }

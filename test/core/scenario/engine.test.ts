@@ -254,6 +254,30 @@ describe('the scenario engine on the simulated bench', () => {
     expect(result?.errorReason).toMatch(/encrypted link and pairing failed/);
   });
 
+  it('a board that stops answering gives BLE_CONNECTION_ERROR, not GATT_ERROR', async () => {
+    r = rig(
+      [sensorBoard({ latency: { connectMs: 20, perOperationMs: 400 } })],
+      {},
+      {
+        operationTimeoutMs: 100,
+      },
+    );
+    const { run, events } = await start(
+      set([
+        immediate('slow', [
+          { type: 'GATT_READ', serviceUuid: SENSOR_SERVICE, characteristicUuid: TEMPERATURE },
+        ]),
+      ]),
+    );
+    for (let i = 0; i < 40 && !ends(events).length; i++) await r.clock.advance(50);
+    await r.drive(run.stop());
+    expect(ends(events)[0]).toMatchObject({
+      scenarioId: 'slow',
+      resultCode: 'BLE_CONNECTION_ERROR',
+      errorReason: expect.stringMatching(/^actions\[0\] GATT_READ: .*no answer within 100 ms/),
+    });
+  });
+
   it('a link lost mid-scenario gives BLE_CONNECTION_ERROR, then the engine reconnects', async () => {
     r = rig([sensorBoard({ faults: { dropLinkDuringWrite: { characteristic: LED } } })]);
     const { run, events } = await start(

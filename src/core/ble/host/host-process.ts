@@ -215,6 +215,7 @@ function serialize(err: unknown): SerializedError {
       step: err.step,
       deviceId: err.deviceId,
       att: att && { code: att.code, request: att.request, handle: att.attHandle },
+      link: err.link,
     };
   }
   if (err instanceof Error) return { name: err.name, message: err.message };

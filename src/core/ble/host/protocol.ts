@@ -15,7 +15,7 @@ import {
 } from '../../rpc/method-table';
 import { adapterSpecText } from '../adapter-spec';
 import type { AdapterView } from '../multi-central';
-import type { AdapterState, Advertisement, ServiceInfo } from '../port';
+import type { AdapterState, Advertisement, LinkFailure, ServiceInfo } from '../port';
 import type { BoardView } from '../sim/board';
 import { faultsSchema } from '../sim/board-schema';
 import {
@@ -174,6 +174,8 @@ export interface SerializedError {
   deviceId?: string;
   /** The board's ATT error under a BleError, as data: the app rebuilds its AttError cause. */
   att?: { code: number; request: string; handle: number };
+  /** A BleError's `link`. */
+  link?: LinkFailure;
 }
 
 export type Response =

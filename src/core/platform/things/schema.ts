@@ -2,7 +2,9 @@
 // Browser-safe: the emulator's PUT, the contract and the editor's live validation all use these
 // schemas.
 import { z } from 'zod';
-import { sleepMillisSchema, suppressionIntervalSchema } from '../../bounds';
+import { suppressionIntervalSchema } from '../../bounds';
+import { ACTION_FIELD_KEYS, ACTION_FIELDS, actionFieldProblem, uuid128 } from './actions/fields';
+import { actionDescriptor, actionDescriptors, actionTypes, isActionType } from './actions/registry';
 
 export const TRIAL_PRODUCT_LIMIT = 10;
 /**
@@ -11,21 +13,18 @@ export const TRIAL_PRODUCT_LIMIT = 10;
  */
 export const PLATFORM_PSDI_SERVICE_UUID = 'e625601e-9e55-4597-a598-76018a0d293d';
 export const PLATFORM_PSDI_CHARACTERISTIC_UUID = '26e2b12b-85f0-4f3f-9fdd-91d114270e6e';
-const UUID_128 = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-/** Longest value one GATT write can carry (ATT attribute value limit). */
-const GATT_VALUE_MAX_BYTES = 512;
 
 export const TRIGGER_TYPES = ['IMMEDIATE', 'BLE_NOTIFICATION'] as const;
-export const ACTION_TYPES = ['SLEEP', 'GATT_READ', 'GATT_WRITE'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
-export type ActionType = (typeof ACTION_TYPES)[number];
 
-/** Bytes a (valid, padded) base64 string decodes to. */
-export function base64ByteLength(data: string): number {
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return (data.length / 4) * 3 - padding;
-}
+/**
+ * A registered action type (actions/registry.ts). The rule names the types registered when it is
+ * checked, as the enum it stands for would.
+ */
+export const actionTypeSchema = z.custom<string>(isActionType, {
+  error: () => `must be one of ${actionTypes().join(', ')}`,
+  abort: true,
+});
 
 // ---- responses: parsed tolerantly (docs/platform-api.md#conventions) ----
 
@@ -92,8 +91,6 @@ export const createTrialProductSchema = z.object({
     .max(PRODUCT_NAME_MAX, `must be at most ${PRODUCT_NAME_MAX} characters`),
 });
 
-const uuid128 = z.string({ error: 'must be a string' }).regex(UUID_128, 'must be a 128-bit UUID');
-
 function forbid(ctx: z.RefinementCtx, value: unknown, key: string, rule: string): void {
   if (value !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: rule });
 }
@@ -120,42 +117,34 @@ const triggerIn = z
     }
   });
 
+/** "A", "A and B", "A, B and C". */
+function listed(words: readonly string[]): string {
+  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}
+
 const actionIn = z
   .object(
     {
-      type: z.enum(ACTION_TYPES, { error: `must be one of ${ACTION_TYPES.join(', ')}` }),
-      sleepMillis: sleepMillisSchema.optional(),
-      serviceUuid: uuid128.optional(),
-      characteristicUuid: uuid128.optional(),
-      data: z.string({ error: 'must be a string' }).optional(),
+      type: actionTypeSchema,
+      sleepMillis: ACTION_FIELDS.sleepMillis.schema.optional(),
+      serviceUuid: ACTION_FIELDS.serviceUuid.schema.optional(),
+      characteristicUuid: ACTION_FIELDS.characteristicUuid.schema.optional(),
+      data: ACTION_FIELDS.data.schema.optional(),
     },
     { error: 'must be an object' },
   )
   .superRefine((a, ctx) => {
-    if (a.type === 'SLEEP')
-      requireField(ctx, a.sleepMillis, 'sleepMillis', 'is required for SLEEP');
-    else forbid(ctx, a.sleepMillis, 'sleepMillis', 'is only allowed for SLEEP');
-
-    const gatt = a.type === 'GATT_READ' || a.type === 'GATT_WRITE';
-    for (const key of ['serviceUuid', 'characteristicUuid'] as const) {
-      if (gatt) requireField(ctx, a[key], key, `is required for ${a.type}`);
-      else forbid(ctx, a[key], key, 'is only allowed for GATT_READ and GATT_WRITE');
-    }
-
-    if (a.type !== 'GATT_WRITE') {
-      forbid(ctx, a.data, 'data', 'is only allowed for GATT_WRITE');
-    } else if (
-      requireField(ctx, a.data, 'data', 'is required for GATT_WRITE') &&
-      a.data !== undefined
-    ) {
-      if (!BASE64.test(a.data) || a.data.length === 0)
-        ctx.addIssue({ code: 'custom', path: ['data'], message: 'must be non-empty base64' });
-      else if (base64ByteLength(a.data) > GATT_VALUE_MAX_BYTES)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['data'],
-          message: `must decode to at most ${GATT_VALUE_MAX_BYTES} bytes`,
-        });
+    const takes = actionDescriptor(a.type)?.fields ?? [];
+    for (const key of ACTION_FIELD_KEYS) {
+      const value = a[key];
+      if (!takes.includes(key)) {
+        const allowedFor = actionDescriptors().filter((d) => d.fields.includes(key));
+        forbid(ctx, value, key, `is only allowed for ${listed(allowedFor.map((d) => d.type))}`);
+        continue;
+      }
+      if (!requireField(ctx, value, key, `is required for ${a.type}`)) continue;
+      const problem = actionFieldProblem(key, value);
+      if (problem) ctx.addIssue({ code: 'custom', path: [key], message: problem });
     }
   });
 

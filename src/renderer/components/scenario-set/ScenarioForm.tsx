@@ -6,17 +6,15 @@ import { fullUuid, uuidProblem } from '../../../core/ble/port';
 import { bytesToBase64, formatBytes, parseBase64, parseBytes } from '../../../core/bytes';
 import { fieldInWords, fieldSentence, labelSentence } from '../../../core/platform/field-names';
 import { parseWholeNumber } from '../../../core/whole-number';
-import {
-  ACTION_TYPES,
-  TRIGGER_TYPES,
-  type ActionType,
-  type TriggerType,
-} from '../../../core/platform/things/schema';
+import { TRIGGER_TYPES, type TriggerType } from '../../../core/platform/things/schema';
+import { ACTION_FIELDS, actionFieldLabel } from '../../../core/platform/things/actions/fields';
+import type { ActionType } from '../../../core/platform/things/actions/registry';
 import { BytesInput, type BytesText } from '../BytesInput';
 import { FieldMessages } from '../ErrorNotice';
 import { TextField } from '../TextField';
 import { useShownAfterLeaving } from '../../lib/use-fields';
 import {
+  actionChoices,
   actionFieldsShown,
   getIn,
   isAllowedActionField,
@@ -28,7 +26,6 @@ import {
   triggerFieldsShown,
   withActionType,
   withTriggerType,
-  type ActionField,
   type Json,
   type JsonPath,
   type TriggerField,
@@ -45,12 +42,6 @@ export interface Draft {
   uuidListId: string;
 }
 
-const ACTION_LABELS: Record<ActionField, string> = {
-  sleepMillis: 'Sleep time (ms)',
-  serviceUuid: 'Service UUID',
-  characteristicUuid: 'Characteristic UUID',
-  data: 'Data',
-};
 const TRIGGER_LABELS: Record<TriggerField, string> = {
   serviceUuid: 'Notification service UUID',
   characteristicUuid: 'Notification characteristic UUID',
@@ -185,6 +176,8 @@ function DraftInput({
   );
 }
 
+const TRIGGER_CHOICES = TRIGGER_TYPES.map((type) => ({ value: type, label: type }));
+
 function TypeSelect<T extends string>({
   draft,
   path,
@@ -195,12 +188,12 @@ function TypeSelect<T extends string>({
   draft: Draft;
   path: JsonPath;
   label: string;
-  types: readonly T[];
+  types: readonly { value: T; label: string }[];
   onChoose: (type: T) => void;
 }) {
   const id = useId();
   const current = asText(getIn(draft.value, path));
-  const known = (types as readonly string[]).includes(current);
+  const known = types.some((t) => t.value === current);
   const gate = useShownAfterLeaving<HTMLSelectElement>();
   const messages = gate.shown ? messagesAt(draft, path).map((m) => labelSentence(label, m)) : [];
   return (
@@ -221,8 +214,8 @@ function TypeSelect<T extends string>({
           </option>
         )}
         {types.map((t) => (
-          <option key={t} value={t}>
-            {t}
+          <option key={t.value} value={t.value}>
+            {t.label}
           </option>
         ))}
       </select>
@@ -323,24 +316,24 @@ function ActionRow({
             draft={draft}
             path={[...path, 'type']}
             label="Action"
-            types={ACTION_TYPES}
+            types={actionChoices()}
             onChoose={(type) => draft.set(path, withActionType(action, type))}
           />
           {actionFieldsShown(action).map((field) =>
-            field === 'data' && isAllowedActionField(action, field) ? (
+            ACTION_FIELDS[field].input === 'bytes' && isAllowedActionField(action, field) ? (
               <DraftBytesInput
                 key={field}
                 draft={draft}
                 path={[...path, field]}
-                label={ACTION_LABELS[field]}
+                label={actionFieldLabel(field)}
               />
             ) : (
               <DraftInput
                 key={field}
                 draft={draft}
                 path={[...path, field]}
-                label={ACTION_LABELS[field]}
-                numeric={field === 'sleepMillis'}
+                label={actionFieldLabel(field)}
+                numeric={ACTION_FIELDS[field].input === 'number'}
                 removable={!isAllowedActionField(action, field)}
               />
             ),
@@ -378,7 +371,7 @@ function ScenarioCard({ draft, index, count }: { draft: Draft; index: number; co
             draft={draft}
             path={[...path, 'trigger', 'type']}
             label="Trigger"
-            types={TRIGGER_TYPES}
+            types={TRIGGER_CHOICES}
             onChoose={(type) => draft.set([...path, 'trigger'], withTriggerType(trigger, type))}
           />
           {triggerFieldsShown(trigger).map((field) => (
@@ -413,18 +406,18 @@ function ScenarioCard({ draft, index, count }: { draft: Draft; index: number; co
         )}
         <div className="add-row">
           Add action:
-          {ACTION_TYPES.map((type) => (
+          {actionChoices().map(({ value, label }) => (
             <button
-              key={type}
+              key={value}
               type="button"
               onClick={() =>
                 draft.set(
                   [...actionsPath, Array.isArray(actions) ? actions.length : 0],
-                  newAction(type),
+                  newAction(value),
                 )
               }
             >
-              + {type}
+              + {label}
             </button>
           ))}
         </div>

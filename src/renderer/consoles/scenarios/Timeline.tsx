@@ -17,6 +17,7 @@ import { shownUuid } from '../../lib/format';
 import { Base64Bytes } from './Base64Bytes';
 import { OutcomeBadge } from './ResultEvents';
 import {
+  actionLegend,
   badgesThatFit,
   buildTimeline,
   eventTime,
@@ -112,9 +113,9 @@ export function Timeline({ events, scenarios, now, following = false, board }: T
           {formatOffset(view.start, origin)} to {formatOffset(view.end, origin)}
         </span>
         <ul className="tl-legend" aria-label="Colours">
-          {(['SLEEP', 'GATT_READ', 'GATT_WRITE'] as const).map((type) => (
+          {actionLegend().map(({ type, label, colour }) => (
             <li key={type}>
-              <span className="tl-swatch" data-type={type} /> {type}
+              <span className="tl-swatch" data-colour={colour} /> {label}
             </li>
           ))}
           <li>
@@ -331,6 +332,7 @@ function ItemButton({
       data-testid="timeline-block"
       data-kind={item.kind}
       data-type={dataType(item)}
+      data-colour={item.kind === 'action' ? item.colour : undefined}
       data-error={failed || undefined}
       data-open={item.open || undefined}
       data-short={(shape === 'tl-block' && width < SHORT_PERCENT) || undefined}

@@ -2,7 +2,13 @@
 // its runs and their actions at their real times, and a link lane for the connection's life.
 // Pure, so the view only places what this returns and the tests can check it to the millisecond.
 import { bytesToHex, parseBase64 } from '../../../core/bytes';
-import type { ActionType, TriggerType } from '../../../core/platform/things/schema';
+import type { TriggerType } from '../../../core/platform/things/schema';
+import type { ActionColour } from '../../../core/platform/things/actions/descriptor';
+import {
+  actionDescriptor,
+  actionDescriptors,
+  type ActionType,
+} from '../../../core/platform/things/actions/registry';
 import type { STOP_REASONS, TimelineEvent } from '../../../core/scenario/schema';
 import type { ResultCode, ScenarioResult } from '../../../core/platform/things/scenario-result';
 
@@ -33,6 +39,9 @@ interface ActionBlock extends Extent {
   scenario: number;
   action: number;
   type: ActionType;
+  /** What its type is called and drawn in. */
+  label: string;
+  colour: ActionColour;
   serviceUuid?: string;
   characteristicUuid?: string;
   sleepMillis?: number;
@@ -114,6 +123,19 @@ interface TimelineModel {
   items: ReadonlyMap<string, TimelineItem>;
 }
 
+/** The colours of the action types, in the order they were registered: the timeline's legend. */
+export function actionLegend(): { type: ActionType; label: string; colour: ActionColour }[] {
+  return actionDescriptors().map(({ type, label, colour }) => ({ type, label, colour }));
+}
+
+/** A type no one registered (a run recorded by another build) is shown by its name, in grey. */
+function actionLook(type: ActionType): { label: string; colour: ActionColour } {
+  const descriptor = actionDescriptor(type);
+  return descriptor
+    ? { label: descriptor.label, colour: descriptor.colour }
+    : { label: type, colour: 'slate' };
+}
+
 /** The time an event happened; an action's is when it ended. */
 export function eventTime(event: TimelineEvent): number {
   return event.kind === 'action' ? event.endedAt : event.at;
@@ -176,6 +198,7 @@ export function buildTimeline(
       scenario,
       action,
       type,
+      ...actionLook(type),
     };
     actions.set(key, block);
     return add(block, laneOf(scenario).actions);
@@ -496,7 +519,7 @@ const DISCONNECTED_BY: Record<DisconnectedBy, string> = {
 export function itemTitle(item: TimelineItem): string {
   switch (item.kind) {
     case 'action':
-      return item.type;
+      return item.label;
     case 'run':
       return `Run ${item.run} of ${item.scenarioId || `#${item.scenario}`}: ${item.outcome}`;
     case 'connecting':
