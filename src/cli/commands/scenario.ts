@@ -13,7 +13,7 @@ import {
   type DeliverResult,
 } from '../../core/app/scenarios/scenario-service';
 import { AppFailure } from '../../core/app/errors';
-import { realSimClock } from '../../core/ble/sim/clock';
+import { wallClock } from '../../core/async/clock';
 import { errorMessage } from '../../core/errors/message';
 import { fieldErrors } from '../../core/platform/field-errors';
 import {
@@ -260,7 +260,7 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
     central,
     deviceId: ad.id,
     set,
-    clock: realSimClock(),
+    clock: wallClock(),
     cycles,
     durationMs: flags.duration === undefined ? undefined : flags.duration * 1000,
     onEvent: (event) => {

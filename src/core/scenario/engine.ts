@@ -7,7 +7,7 @@
 // drive it to the millisecond.
 import type { BleCentral, BleConnection, ServiceInfo } from '../ble/port';
 import { sameUuid } from '../ble/port';
-import type { SimClock } from '../ble/sim/clock';
+import type { Clock as SimClock } from '../async/clock';
 import type { RunnableSet, StopReason, TimelineEvent } from './schema';
 import type { ActionResult, ResultCode, ScenarioResult } from '../platform/things/scenario-result';
 import { errorMessage } from '../errors/message';

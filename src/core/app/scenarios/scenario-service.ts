@@ -5,7 +5,7 @@
 // never end as asked is refused with the reason.
 import { EventEmitter } from 'node:events';
 import type { z } from 'zod';
-import { realSimClock } from '../../ble/sim/clock';
+import { wallClock } from '../../async/clock';
 import type { ScenarioRunLog } from '../../audit/scenario-runs';
 import type { ThingsClient } from '../../platform/things/client';
 import type { ScenarioSet, ScenarioSetInput, TrialProduct } from '../../platform/things/schema';
@@ -125,7 +125,7 @@ export class ScenarioService extends EventEmitter<{
       central,
       deviceId: input.deviceId,
       set,
-      clock: realSimClock(),
+      clock: wallClock(),
       cycles: input.cycles,
       durationMs: input.durationMs,
       onEvent: (event) => {
