@@ -237,11 +237,7 @@ async function measureBatch(dir: string, concurrency: number): Promise<number> {
   }
 }
 
-function advertisement(
-  central: BleCentral,
-  address: string,
-  clock: Clock,
-): Promise<Advertisement> {
+function advertisement(central: BleCentral, address: string, clock: Clock): Promise<Advertisement> {
   return new Promise((resolve, reject) => {
     let timer: Timer | undefined;
     const scan = central.startScan({ serviceUuids: [profile!.service] }, (ad) => {

@@ -45,8 +45,8 @@ beforeAll(async () => {
 
 describe('import rules', () => {
   it('fail the run, one error per planted violation', () => {
-    expect(exitCode).toBe(8);
-    expect(violations).toHaveLength(8);
+    expect(exitCode).toBe(9);
+    expect(violations).toHaveLength(9);
   });
 
   it('pass a tree where the emulator imports the platform', () => {
@@ -83,6 +83,12 @@ describe('import rules', () => {
 
   it('fail when a layer below the app imports core/app', () => {
     expect(violationsIn('below-app')).toEqual([expect.stringMatching(/^error core-not-to-app: /)]);
+  });
+
+  it('fail when the BLE layer (the simulated bench) imports provisioning', () => {
+    expect(violationsIn('ble-upward')).toEqual([
+      expect.stringMatching(/^error ble-not-to-provisioning: /),
+    ]);
   });
 
   it('fail when the core imports an entry point', () => {

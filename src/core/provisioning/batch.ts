@@ -8,7 +8,7 @@ import type { Advertisement, BleCentral } from '../ble/port';
 import { BoardBusyError, StoreUnavailableError } from '../audit/errors';
 import type { ProvisioningStep } from '../audit/records';
 import type { AuditStore, PsdiAllocator } from '../audit/store';
-import type { ProvisioningProfile } from './profile';
+import type { ProvisioningProfile } from '../ble/provisioning-profile';
 import {
   ProvisionCancelledError,
   ProvisionError,

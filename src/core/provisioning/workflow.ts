@@ -7,7 +7,7 @@ import { ATT_ERROR, describeLengthRefusal } from '../ble/att/codes';
 import { BoardBusyError, PsdiTakenError, StoreUnavailableError } from '../audit/errors';
 import type { ProvisioningRecord, ProvisioningStep, RecordEvent } from '../audit/records';
 import type { AuditStore, PsdiAllocator, ReserveInput } from '../audit/store';
-import { encodeUuid, STATUS, type ProvisioningProfile } from './profile';
+import { encodeUuid, STATUS, type ProvisioningProfile } from '../ble/provisioning-profile';
 import { failureKind, refusalOf, type Refusal } from './faults';
 import { builtInProfiles, derivingAlternative } from './profiles';
 import { checkPsdi, PsdiError } from './psdi';

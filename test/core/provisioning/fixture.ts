@@ -13,7 +13,7 @@ import type { Advertisement, BleCentral } from '../../../src/core/ble/port';
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import type { AuditStore } from '../../../src/core/audit/store';
 import { builtInProfiles } from '../../../src/core/provisioning/profiles';
-import type { ProvisioningProfile } from '../../../src/core/provisioning/profile';
+import type { ProvisioningProfile } from '../../../src/core/ble/provisioning-profile';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import {
   provisionBoard,

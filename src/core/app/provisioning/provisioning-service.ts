@@ -17,7 +17,7 @@ import {
   type BatchRun,
   type BatchSummary as CoreSummary,
 } from '../../provisioning/batch';
-import type { ProvisioningProfile } from '../../provisioning/profile';
+import type { ProvisioningProfile } from '../../ble/provisioning-profile';
 import { builtInProfiles, parseProfile } from '../../provisioning/profiles';
 import { createPsdiAllocator, type PsdiCsvProblem } from '../../provisioning/psdi';
 import { needsReconciling, reconcile } from '../../provisioning/reconcile';

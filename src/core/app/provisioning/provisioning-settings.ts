@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { ProvisioningProfile } from '../../provisioning/profile';
+import type { ProvisioningProfile } from '../../ble/provisioning-profile';
 import { keyedRecord, keyedRecordSchema } from '../../keyed-record';
 import { parseProfile } from '../../provisioning/profiles';
 import {

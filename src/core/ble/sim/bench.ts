@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { z } from 'zod';
 import type { AdapterState } from '../port';
-import type { ProvisioningProfile } from '../../provisioning/profile';
+import type { ProvisioningProfile } from '../provisioning-profile';
 import { SimBoard, type BoardView } from './board';
 import type { CommittedIdentity } from './board-provisioning';
 import {

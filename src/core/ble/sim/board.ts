@@ -2,7 +2,7 @@
 // its faults (the provisioning state machine of its profile is board-provisioning.ts). Its GATT
 // server (att-server.ts) moves bytes to and from it over a link; the board decides.
 import { formatUuid } from '../port';
-import { STATUS } from '../../provisioning/profile';
+import { STATUS } from '../provisioning-profile';
 import {
   BoardProvisioning,
   type CommittedIdentity,
