@@ -10,7 +10,7 @@ import {
   readSavedProfiles,
   type PsdiPlan,
 } from '../core/app/provisioning/provisioning-settings';
-import { psdiPlanSchema } from '../core/app/contracts/ble';
+import { psdiPlanSchema } from '../core/app/contracts/provisioning';
 import { AppFailure } from '../core/app/errors';
 import type { PsdiAllocator } from '../core/audit/store';
 import { describeFieldErrors, fieldErrors } from '../core/platform/field-errors';

@@ -9,7 +9,7 @@ import type { HostSupervisor } from '../ble/host-supervisor';
 import { ScenarioService, type DeliverResult } from '../scenarios/scenario-service';
 import { deliverToEmulator, deliverToWebhook } from '../scenarios/result-delivery';
 import { AppFailure } from '../errors';
-import { withBleErrors } from './ble';
+import { withBleErrors } from './ble-errors';
 import { emulatorAdmin, type AppContext, type AreaEvents, type AreaHandlers } from './context';
 
 const READ_BOARD_TIMEOUT_MS = 10_000;

@@ -24,7 +24,7 @@ import { needsReconciling, reconcile } from '../../provisioning/reconcile';
 import type { ProvisionEvent } from '../../provisioning/steps';
 import { provisionBoard, type ProductTarget } from '../../provisioning/workflow';
 import type { ThingsClient } from '../../platform/things/client';
-import type { batchSummarySchema, provisioningProgressSchema } from '../contracts/ble';
+import type { batchSummarySchema, provisioningProgressSchema } from '../contracts/provisioning';
 import { AppFailure } from '../errors';
 import type { HostSupervisor } from '../ble/host-supervisor';
 import {

@@ -14,7 +14,7 @@ import {
   type PsdiCsvProblem,
   type PsdiStrategy,
 } from '../../provisioning/psdi';
-import { productPlanSchema, type psdiPlanSchema } from '../contracts/ble';
+import { productPlanSchema, type psdiPlanSchema } from '../contracts/provisioning';
 import { AppFailure } from '../errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
 
