@@ -20,7 +20,8 @@ import type { Advertisement, BleCentral } from '../src/core/ble/port';
 import { openAuditStore } from '../src/core/audit/open-store';
 import { builtInProfiles } from '../src/core/provisioning/profiles';
 import { createPsdiAllocator } from '../src/core/provisioning/psdi';
-import { provisionBoard, type ProductTarget } from '../src/core/provisioning/workflow';
+import type { ProductTarget } from '../src/core/provisioning/steps';
+import { provisionBoard } from '../src/core/provisioning/workflow';
 import { startBatch } from '../src/core/provisioning/batch';
 
 const TARGET_OVERHEAD = 1.1;

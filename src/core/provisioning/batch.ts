@@ -14,11 +14,12 @@ import {
   ProvisionError,
   ProvisionMismatchError,
   type BoardRef,
+  type ProductTarget,
   type ProvisionEvent,
   type TimingInput,
 } from './steps';
 import { errorMessage } from '../errors/message';
-import { provisionBoard, type ProductTarget } from './workflow';
+import { provisionBoard } from './workflow';
 
 export interface BatchOptions {
   central: BleCentral;

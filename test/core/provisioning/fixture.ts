@@ -17,10 +17,13 @@ import type { ProvisioningProfile } from '../../../src/core/ble/provisioning-pro
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import {
   provisionBoard,
-  type ProductTarget,
   type ProvisionBoardOptions,
 } from '../../../src/core/provisioning/workflow';
-import { ProvisionError, type TimingInput } from '../../../src/core/provisioning/steps';
+import {
+  ProvisionError,
+  type ProductTarget,
+  type TimingInput,
+} from '../../../src/core/provisioning/steps';
 
 const profiles = new Map(builtInProfiles().map((p) => [p.id, p]));
 export const V1 = profiles.get('devicebench-v1') as ProvisioningProfile;
