@@ -48,6 +48,14 @@ module.exports = {
       to: { path: '(^|/)src/core/usecases/' },
     },
     {
+      name: 'ble-not-to-provisioning',
+      comment:
+        'ble/ (the simulated bench included) is below provisioning: what both need, such as the provisioning profile, lives in ble/.',
+      severity: 'error',
+      from: { path: '(^|/)src/core/ble/' },
+      to: { path: '(^|/)src/core/provisioning/' },
+    },
+    {
       name: 'core-not-to-entry-points',
       comment: 'The CLI and the bench server are entry points over the core, never under it.',
       severity: 'error',

@@ -14,7 +14,7 @@ import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import { openAuditStore } from '../src/core/audit/open-store';
 import { builtInProfiles } from '../src/core/provisioning/profiles';
 import { createPsdiAllocator } from '../src/core/provisioning/psdi';
-import type { ProductTarget } from '../src/core/provisioning/workflow';
+import type { ProductTarget } from '../src/core/provisioning/steps';
 import { startBatch } from '../src/core/provisioning/batch';
 
 const TARGET = 0.9;

@@ -13,13 +13,15 @@ import { ms, percent, table } from './format';
 import { createSimulatedCentral } from '../src/core/ble/noble';
 import { DEFAULT_ADAPTER_PROFILE } from '../src/core/ble/sim/adapter-profile';
 import { SimulatedBench } from '../src/core/ble/sim/bench';
-import { ManualSimClock, type SimClock, type SimTimer } from '../src/core/ble/sim/clock';
+import type { Clock, Timer } from '../src/core/async/clock';
+import { ManualSimClock } from '../src/core/ble/sim/manual-clock';
 import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import type { Advertisement, BleCentral } from '../src/core/ble/port';
 import { openAuditStore } from '../src/core/audit/open-store';
 import { builtInProfiles } from '../src/core/provisioning/profiles';
 import { createPsdiAllocator } from '../src/core/provisioning/psdi';
-import { provisionBoard, type ProductTarget } from '../src/core/provisioning/workflow';
+import type { ProductTarget } from '../src/core/provisioning/steps';
+import { provisionBoard } from '../src/core/provisioning/workflow';
 import { startBatch } from '../src/core/provisioning/batch';
 
 const TARGET_OVERHEAD = 1.1;
@@ -53,7 +55,7 @@ const profile = builtInProfiles().find((p) => p.id === 'devicebench-v1');
  * sleeps on a timer until 2 ms before the deadline and then yields with setImmediate until it
  * is due, so each modelled latency lasts what the model says, to a tenth of a millisecond.
  */
-function preciseClock(): SimClock {
+function preciseClock(): Clock {
   const now = () => performance.timeOrigin + performance.now();
   const live = new Set<number>();
   let next = 1;
@@ -72,7 +74,7 @@ function preciseClock(): SimClock {
       };
       if (ms > 2) setTimeout(check, ms - 2);
       else setImmediate(check);
-      return { id } as SimTimer;
+      return { id } as Timer;
     },
     clearTimeout(timer) {
       live.delete(timer.id);
@@ -161,7 +163,7 @@ async function measureOverhead(dir: string): Promise<Overhead[]> {
 async function provisionEach(
   dir: string,
   label: string,
-  clock: SimClock,
+  clock: Clock,
 ): Promise<{ ms: number; events: number }[]> {
   const manual = clock instanceof ManualSimClock ? clock : undefined;
   const bench = new SimulatedBench({ seed: 1, clock });
@@ -236,13 +238,9 @@ async function measureBatch(dir: string, concurrency: number): Promise<number> {
   }
 }
 
-function advertisement(
-  central: BleCentral,
-  address: string,
-  clock: SimClock,
-): Promise<Advertisement> {
+function advertisement(central: BleCentral, address: string, clock: Clock): Promise<Advertisement> {
   return new Promise((resolve, reject) => {
-    let timer: SimTimer | undefined;
+    let timer: Timer | undefined;
     const scan = central.startScan({ serviceUuids: [profile!.service] }, (ad) => {
       if (ad.address !== address || !timer) return;
       clock.clearTimeout(timer);

@@ -8,7 +8,7 @@ import { count, ms, table } from './format';
 import { createSimulatedCentral } from '../src/core/ble/noble';
 import type { NobleCentral } from '../src/core/ble/noble-central';
 import { SimulatedBench } from '../src/core/ble/sim/bench';
-import { realSimClock } from '../src/core/ble/sim/clock';
+import { wallClock } from '../src/core/async/clock';
 import type { SimBoard } from '../src/core/ble/sim/board';
 import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import { startDryRun } from '../src/core/scenario/engine';
@@ -201,7 +201,7 @@ interface Rig {
 }
 
 async function openRig(address: string): Promise<Rig> {
-  const bench = new SimulatedBench({ clock: realSimClock() });
+  const bench = new SimulatedBench({ clock: wallClock() });
   const [view] = bench.addBoard(spec(address));
   const board = view && bench.board(view.id);
   if (!board) throw new Error(`the bench has no board at ${address}`);

@@ -18,7 +18,8 @@ import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import { openAuditStore } from '../src/core/audit/open-store';
 import { builtInProfiles } from '../src/core/provisioning/profiles';
 import { createPsdiAllocator } from '../src/core/provisioning/psdi';
-import { provisionBoard, type ProductTarget } from '../src/core/provisioning/workflow';
+import type { ProductTarget } from '../src/core/provisioning/steps';
+import { provisionBoard } from '../src/core/provisioning/workflow';
 
 const TARGET = 1.05;
 const BOARDS = 12;

@@ -10,11 +10,11 @@ import {
   readSavedProfiles,
   type PsdiPlan,
 } from '../core/app/provisioning/provisioning-settings';
-import { psdiPlanSchema } from '../core/app/contracts/ble';
+import { psdiPlanSchema } from '../core/app/contracts/provisioning';
 import { AppFailure } from '../core/app/errors';
 import type { PsdiAllocator } from '../core/audit/store';
 import { describeFieldErrors, fieldErrors } from '../core/platform/field-errors';
-import type { ProvisioningProfile } from '../core/provisioning/profile';
+import type { ProvisioningProfile } from '../core/ble/provisioning-profile';
 import { builtInProfiles, loadProfileFile } from '../core/provisioning/profiles';
 import { createPsdiAllocator, PsdiError } from '../core/provisioning/psdi';
 import { UsageError } from './exit';

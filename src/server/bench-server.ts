@@ -7,7 +7,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyError } from 'fastify';
 import { Readable } from 'node:stream';
 import { events, type AppErrorBody, type EventName } from '../core/app/contract';
-import { AUDIT_EXPORT_PATH } from '../core/app/contracts/ble';
+import { AUDIT_EXPORT_PATH } from '../core/app/contracts/audit';
 import { MAX_OPERATION_BODY_BYTES } from '../core/app/contracts/fields';
 import { CONTENT_SECURITY_POLICY } from '../core/content-security-policy';
 import { startApp, type AppService } from '../core/app/service';

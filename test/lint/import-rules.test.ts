@@ -45,8 +45,8 @@ beforeAll(async () => {
 
 describe('import rules', () => {
   it('fail the run, one error per planted violation', () => {
-    expect(exitCode).toBe(9);
-    expect(violations).toHaveLength(9);
+    expect(exitCode).toBe(10);
+    expect(violations).toHaveLength(10);
   });
 
   it('pass a tree where the emulator imports the platform', () => {
@@ -88,6 +88,12 @@ describe('import rules', () => {
   it('fail when a layer below the use cases imports core/usecases', () => {
     expect(violationsIn('below-usecases')).toEqual([
       expect.stringMatching(/^error core-not-to-usecases: /),
+    ]);
+  });
+
+  it('fail when the BLE layer (the simulated bench) imports provisioning', () => {
+    expect(violationsIn('ble-upward')).toEqual([
+      expect.stringMatching(/^error ble-not-to-provisioning: /),
     ]);
   });
 

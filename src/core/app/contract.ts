@@ -3,19 +3,23 @@
 // and the renderer all import this; it imports none of them, and only browser-safe schema modules.
 import { z } from 'zod';
 import { appOperations } from './contracts/app';
+import { auditEvents, auditOperations } from './contracts/audit';
 import { bleEvents, bleOperations } from './contracts/ble';
 import { embedOperations } from './contracts/embed';
 import { emulatorEvents, emulatorOperations } from './contracts/emulator';
 import { messagingOperations } from './contracts/messaging';
 import { missionStickersOperations } from './contracts/mission-stickers';
 import { modulesOperations } from './contracts/modules';
+import { namesOperations } from './contracts/names';
 import { notificationsOperations } from './contracts/notifications';
+import { provisioningEvents, provisioningOperations } from './contracts/provisioning';
 import { videoOperations } from './contracts/video';
 import { iapOperations } from './contracts/iap';
 import { lineOperations } from './contracts/line';
 import { loginOperations } from './contracts/login';
 import { scenariosEvents, scenariosOperations } from './contracts/scenarios';
 import { serviceMessagesOperations } from './contracts/service-messages';
+import { simEvents, simOperations } from './contracts/sim';
 import { thingsOperations } from './contracts/things';
 import { webhooksEvents, webhooksOperations } from './contracts/webhooks';
 
@@ -61,6 +65,10 @@ export const operations = {
   ...iapOperations,
   ...loginOperations,
   ...bleOperations,
+  ...namesOperations,
+  ...simOperations,
+  ...provisioningOperations,
+  ...auditOperations,
   ...lineOperations,
   ...scenariosOperations,
 } as const;
@@ -71,7 +79,10 @@ export const IPC_EVENT_CHANNEL = 'devicebench:event';
 export const events = {
   ...emulatorEvents,
   ...webhooksEvents,
+  ...auditEvents,
   ...bleEvents,
+  ...simEvents,
+  ...provisioningEvents,
   ...scenariosEvents,
 } as const;
 

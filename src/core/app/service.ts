@@ -15,11 +15,11 @@ import {
   type Result,
 } from './contract';
 import { parseInput } from './contracts/op';
-import type { AuditExportInput } from './contracts/ble';
+import type { AuditExportInput } from './contracts/audit';
 import { Environments } from './environments';
 import { toAppError } from './errors';
 import { appHandlers } from './handlers/app';
-import { startBle } from './handlers/ble';
+import { startBench } from './handlers/bench';
 import type { AppContext, AppOptions, AreaEvents, AreaHandlers } from './handlers/context';
 import { embedHandlers } from './handlers/embed';
 import { emulatorEventSources, emulatorHandlers } from './handlers/emulator';
@@ -80,8 +80,8 @@ export async function startApp(options: AppOptions): Promise<AppService> {
   };
 
   const webhooks = await startWebhooks(ctx);
-  const ble = await startBle(ctx, options.bleHost);
-  const scenarios = startScenarios(ctx, ble.supervisor, () => ble.provisioning.store());
+  const bench = await startBench(ctx, options.bleHost);
+  const scenarios = startScenarios(ctx, bench.supervisor, () => bench.provisioning.store());
 
   const handlers: AreaHandlers<typeof operations> = {
     ...appHandlers(ctx),
@@ -97,14 +97,14 @@ export async function startApp(options: AppOptions): Promise<AppService> {
     ...iapHandlers(ctx),
     ...loginHandlers(ctx),
     ...webhooks.handlers,
-    ...ble.handlers,
-    ...lineHandlers(ble.provisioning),
+    ...bench.handlers,
+    ...lineHandlers(bench.provisioning),
     ...scenarios.handlers,
   };
   const sources: AreaEvents<typeof events> = {
     ...emulatorEventSources(ctx),
     ...webhooks.sources,
-    ...ble.sources,
+    ...bench.sources,
     ...scenarios.sources,
   };
 
@@ -142,7 +142,10 @@ export async function startApp(options: AppOptions): Promise<AppService> {
         };
       }
       try {
-        return { ok: true, value: await ble.exports.downloadCsv(parsed.value as AuditExportInput) };
+        return {
+          ok: true,
+          value: await bench.exports.downloadCsv(parsed.value as AuditExportInput),
+        };
       } catch (err) {
         return { ok: false, error: toAppError(err) };
       }

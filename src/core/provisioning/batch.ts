@@ -8,17 +8,18 @@ import type { Advertisement, BleCentral } from '../ble/port';
 import { BoardBusyError, StoreUnavailableError } from '../audit/errors';
 import type { ProvisioningStep } from '../audit/records';
 import type { AuditStore, PsdiAllocator } from '../audit/store';
-import type { ProvisioningProfile } from './profile';
+import type { ProvisioningProfile } from '../ble/provisioning-profile';
 import {
   ProvisionCancelledError,
   ProvisionError,
   ProvisionMismatchError,
   type BoardRef,
+  type ProductTarget,
   type ProvisionEvent,
   type TimingInput,
 } from './steps';
 import { errorMessage } from '../errors/message';
-import { provisionBoard, type ProductTarget } from './workflow';
+import { provisionBoard } from './workflow';
 
 export interface BatchOptions {
   central: BleCentral;

@@ -2,7 +2,7 @@
 // reserved, so a board that cannot take the profile's writes costs nothing
 // (docs/decisions.md, "Provisioning spends a PSDI only on a board that can take it").
 import { formatUuid, type CharacteristicProperty, type ServiceInfo } from '../ble/port';
-import type { ProvisioningProfile } from './profile';
+import type { ProvisioningProfile } from '../ble/provisioning-profile';
 
 type ValueName = keyof ProvisioningProfile['characteristics'];
 

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { RESOURCES_DIR } from '../resources';
-import { provisioningProfileSchema, type ProvisioningProfile } from './profile';
+import { provisioningProfileSchema, type ProvisioningProfile } from '../ble/provisioning-profile';
 
 export const builtInProfileDir = join(RESOURCES_DIR, 'profiles');
 

@@ -5,7 +5,7 @@ import type { Advertisement, BleCentral, BleConnection } from '../ble/port';
 import { normalizeUuid } from '../ble/port';
 import type { ProvisioningRecord } from '../audit/records';
 import type { AuditStore } from '../audit/store';
-import { STATUS, type ProvisioningProfile } from './profile';
+import { STATUS, type ProvisioningProfile } from '../ble/provisioning-profile';
 import {
   ProvisionError,
   resolveTiming,

@@ -1,5 +1,6 @@
-// What every provisioning step shares: its timeout and retry policy, the progress events a UI
-// follows, and the typed error that says which step failed, on which board, and why.
+// What every provisioning step shares: the product and board it works on, its timeout and retry
+// policy, the progress events a UI follows, and the typed error that says which step failed, on
+// which board, and why.
 import type { ProvisioningRecord, ProvisioningStep } from '../audit/records';
 import { withTimeout } from '../async/timeout';
 import { errorMessage } from '../errors/message';
@@ -57,6 +58,15 @@ export function resolveTiming(input: TimingInput = {}): ProvisionTiming {
       throw new RangeError(`timing.${name}.retries must be a whole number ≥ 0`);
   }
   return timing;
+}
+
+/** The trial product fields the board receives (docs/platform-api.md#things-endpoints). */
+export interface ProductTarget {
+  id: string;
+  name: string;
+  serviceUuid: string;
+  psdiServiceUuid: string;
+  psdiCharacteristicUuid: string;
 }
 
 export interface BoardRef {

@@ -12,7 +12,7 @@ import {
   type BleConnection,
   type ServiceInfo,
 } from '../ble/port';
-import type { SimClock } from '../ble/sim/clock';
+import type { Clock } from '../async/clock';
 import type { RunnableSet, StopReason, TimelineEvent } from './schema';
 import type { ActionResult, ResultCode, ScenarioResult } from '../platform/things/scenario-result';
 import type { ActionContext, ActionOutcome } from '../platform/things/actions/descriptor';
@@ -24,7 +24,7 @@ export interface DryRunOptions {
   /** The board, as `BleCentral.connect` takes it. */
   deviceId: string;
   set: RunnableSet;
-  clock: SimClock;
+  clock: Clock;
   onEvent: (event: TimelineEvent) => void;
   /** Stop once this many connections have ended. */
   cycles?: number;

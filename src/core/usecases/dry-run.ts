@@ -6,7 +6,7 @@
 // whose finish never lands stays `running` until its log next opens and marks it interrupted.
 import type { NewRun, RunRead, ScenarioRunLog } from '../audit/scenario-runs';
 import type { BleCentral } from '../ble/port';
-import { realSimClock, type SimClock } from '../ble/sim/clock';
+import { wallClock, type Clock } from '../async/clock';
 import { errorMessage } from '../errors/message';
 import type { ScenarioResult } from '../platform/things/scenario-result';
 import { startDryRun, type DryRunOutcome } from '../scenario/engine';
@@ -62,7 +62,7 @@ export interface DryRunStart {
   /** Aborting it stops the run as `stop()` does. */
   signal?: AbortSignal;
   /** The engine's clock; the real one by default. */
-  clock?: SimClock;
+  clock?: Clock;
 }
 
 export interface DryRunEnd {
@@ -138,7 +138,7 @@ export class DryRunPlan {
       central: options.central,
       deviceId: options.deviceId,
       set,
-      clock: options.clock ?? realSimClock(),
+      clock: options.clock ?? wallClock(),
       cycles,
       durationMs,
       onEvent: (event) => {

@@ -4,7 +4,8 @@
 // fault set on one page (or through the contract) shows on the others without a Refresh; faults
 // persist with the bench (sim-bench-setup.json).
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { usesSimulatedBench, type SimBoard } from '../../core/app/contracts/ble';
+import { usesSimulatedBench } from '../../core/app/contracts/ble';
+import type { SimBoard } from '../../core/app/contracts/sim';
 import { attErrorName, ATT_ERROR } from '../../core/ble/att/codes';
 import { formatUuid, uuidProblem } from '../../core/ble/port';
 import { useApi } from '../lib/api-context';

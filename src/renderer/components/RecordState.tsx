@@ -1,5 +1,5 @@
 // A provisioning record's state as a badge: verified is the only good end.
-import type { AuditRecordView } from '../../core/app/contracts/ble';
+import type { AuditRecordView } from '../../core/app/contracts/audit';
 
 const TONES: Record<AuditRecordView['state'], string> = {
   reserved: 'warn',

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scanFor as scanOn, useApp } from '../../helpers/app';
 import type { ProvisioningRecord } from '../../../src/core/audit/records';
-import type { AuditExportProgress } from '../../../src/core/app/contracts/ble';
+import type { AuditExportProgress } from '../../../src/core/app/contracts/audit';
 
 /** Where the "save dialog" puts exports: the main process's choice, never the page's. */
 const exportDir = mkdtempSync(join(tmpdir(), 'app-ble-export-'));

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SIM_BOARDS_DIR, readBoardFile } from '../../../src/core/ble/sim/board-file';
 import { SimBoard } from '../../../src/core/ble/sim/board';
-import { ManualSimClock } from '../../../src/core/ble/sim/clock';
+import { ManualSimClock } from '../../../src/core/ble/sim/manual-clock';
 import {
   AttServer,
   type AttValues,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import { BoardFileError, SIM_BOARDS_DIR } from '../../../src/core/ble/sim/board-file';
-import { ManualSimClock } from '../../../src/core/ble/sim/clock';
+import { ManualSimClock } from '../../../src/core/ble/sim/manual-clock';
 
 const dir = mkdtempSync(join(tmpdir(), 'devicebench-boards-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

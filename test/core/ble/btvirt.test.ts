@@ -11,7 +11,7 @@ import type { H4Socket } from '../../../src/core/ble/hci/h4-socket';
 import type { NobleCentral } from '../../../src/core/ble/noble-central';
 import type { Advertisement, BleCentral, BleConnection } from '../../../src/core/ble/port';
 import { NoAdapterCentral } from '../../../src/core/ble/noble';
-import { realSimClock } from '../../../src/core/ble/sim/clock';
+import { wallClock } from '../../../src/core/async/clock';
 import { startDryRun } from '../../../src/core/scenario/engine';
 import type { TimelineEvent } from '../../../src/core/scenario/schema';
 import { startBtvirt, type Btvirt } from '../../helpers/btvirt/btvirt';
@@ -162,7 +162,7 @@ describe.each(['unix', 'tcp'] as const)(
       const run = startDryRun({
         central,
         deviceId: ad.id,
-        clock: realSimClock(),
+        clock: wallClock(),
         cycles: 1,
         set: {
           autoClose: true,

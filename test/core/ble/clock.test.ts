@@ -1,6 +1,6 @@
 // The manual clock and seeded randomness that make simulated runs repeatable.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualSimClock } from '../../../src/core/ble/sim/clock';
+import { ManualSimClock } from '../../../src/core/ble/sim/manual-clock';
 import { rig, board, type Rig } from './fixture';
 
 let r: Rig | undefined;

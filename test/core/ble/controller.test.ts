@@ -3,7 +3,7 @@
 // written out as the Core Specification lays it out (v5.3, Vol 4, Part E, 5.4 and 7).
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
-import { ManualSimClock } from '../../../src/core/ble/sim/clock';
+import { ManualSimClock } from '../../../src/core/ble/sim/manual-clock';
 import type { AdapterProfileInput } from '../../../src/core/ble/sim/adapter-profile';
 import { sensorBoard } from './fixture';
 

@@ -1,5 +1,5 @@
 // A simulated bench on a manual clock with a real noble over it, for the BLE tests.
-import { ManualSimClock } from '../../../src/core/ble/sim/clock';
+import { ManualSimClock } from '../../../src/core/ble/sim/manual-clock';
 import { SimulatedBench, type SimulatedBenchOptions } from '../../../src/core/ble/sim/bench';
 import type { BoardSpecInput } from '../../../src/core/ble/sim/board-schema';
 import { createSimulatedCentral, type SimulatedCentralOptions } from '../../../src/core/ble/noble';

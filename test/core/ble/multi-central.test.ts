@@ -13,7 +13,7 @@ import {
   type BleCentral,
   type BleConnection,
 } from '../../../src/core/ble/port';
-import { ManualSimClock } from '../../../src/core/ble/sim/clock';
+import { ManualSimClock } from '../../../src/core/ble/sim/manual-clock';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import { sensorBoard } from './fixture';
 

@@ -10,7 +10,7 @@ import { junitReport, unconfirmedNote } from '../../../src/cli/junit';
 import { parseAdapterSpec } from '../../../src/core/ble/adapter-spec';
 import { MultiCentral } from '../../../src/core/ble/multi-central';
 import { NobleCentral } from '../../../src/core/ble/noble-central';
-import { realSimClock } from '../../../src/core/ble/sim/clock';
+import { wallClock } from '../../../src/core/async/clock';
 import { startDryRun } from '../../../src/core/scenario/engine';
 import type { RunnableSet, TimelineEvent } from '../../../src/core/scenario/schema';
 
@@ -102,7 +102,7 @@ async function dryRunOn(spec: string): Promise<TimelineEvent[]> {
       central,
       deviceId,
       set: SET,
-      clock: realSimClock(),
+      clock: wallClock(),
       cycles: 1,
       onEvent: (e) => events.push(e),
     });

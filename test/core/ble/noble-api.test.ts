@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Peripheral } from '@abandonware/noble';
 import { nobleOverSocket } from '../../../src/core/ble/hci/noble-over-socket';
-import { ManualSimClock } from '../../../src/core/ble/sim/clock';
+import { ManualSimClock } from '../../../src/core/ble/sim/manual-clock';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import { sensorBoard, SENSOR_SERVICE, BUTTON, LED } from './fixture';
 

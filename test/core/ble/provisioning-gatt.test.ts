@@ -10,7 +10,7 @@ import {
   STATUS,
   encodeUuid,
   provisioningProfileSchema,
-} from '../../../src/core/provisioning/profile';
+} from '../../../src/core/ble/provisioning-profile';
 import { loadProfiles } from '../../../src/core/ble/sim/board-file';
 
 const profiles = loadProfiles();

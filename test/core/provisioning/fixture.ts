@@ -13,14 +13,17 @@ import type { Advertisement, BleCentral } from '../../../src/core/ble/port';
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import type { AuditStore } from '../../../src/core/audit/store';
 import { builtInProfiles } from '../../../src/core/provisioning/profiles';
-import type { ProvisioningProfile } from '../../../src/core/provisioning/profile';
+import type { ProvisioningProfile } from '../../../src/core/ble/provisioning-profile';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import {
   provisionBoard,
-  type ProductTarget,
   type ProvisionBoardOptions,
 } from '../../../src/core/provisioning/workflow';
-import { ProvisionError, type TimingInput } from '../../../src/core/provisioning/steps';
+import {
+  ProvisionError,
+  type ProductTarget,
+  type TimingInput,
+} from '../../../src/core/provisioning/steps';
 
 const profiles = new Map(builtInProfiles().map((p) => [p.id, p]));
 export const V1 = profiles.get('devicebench-v1') as ProvisioningProfile;

@@ -4,7 +4,7 @@
 // from the properties check is never retried. Through real noble over the simulated bench.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProvisionMismatchError, type ProvisionEvent } from '../../../src/core/provisioning/steps';
-import type { ProvisioningProfile } from '../../../src/core/provisioning/profile';
+import type { ProvisioningProfile } from '../../../src/core/ble/provisioning-profile';
 import { NotAllowedError } from '../../../src/core/ble/port';
 import { refusalOf } from '../../../src/core/provisioning/faults';
 import { advertisementOf, blankBoard, failure, provisionOn, rig, V1, type Rig } from './fixture';

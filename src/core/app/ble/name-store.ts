@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { nameKey } from '../../ble/names/resolver';
 import { keyedRecord, keyedRecordSchema } from '../../keyed-record';
 import type { ValueFormat } from '../../ble/values/value-format';
-import { nameMapSchema, type NameMap } from '../contracts/ble';
+import { nameMapSchema, type NameMap } from '../contracts/names';
 import { AppFailure } from '../errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
 

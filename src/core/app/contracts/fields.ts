@@ -4,6 +4,8 @@ import { userIdField } from '../../platform/user-id';
 
 export const productId = z.string().trim().min(1, 'is required');
 export const userId = z.string().trim().pipe(userIdField);
+/** An ID an earlier answer gave: a board, a connection, a run, a profile. */
+export const requiredId = z.string().trim().min(1, 'is required');
 
 /** The longest file an operation takes as text: board files, profiles, CSV PSDI plans (2 MB). */
 export const MAX_FILE_TEXT_LENGTH = 2_000_000;
@@ -18,3 +20,9 @@ export const fileTextField = z
  * line break), plus 1 MiB for the rest of the input.
  */
 export const MAX_OPERATION_BODY_BYTES = 3 * MAX_FILE_TEXT_LENGTH + 1024 * 1024;
+
+/** A file the user picked, as its name and text: board files, profiles. */
+export const namedFileText = z.object({
+  fileName: z.string().trim().min(1, 'is required').max(255),
+  text: fileTextField,
+});

@@ -9,7 +9,7 @@ import {
   auditExportSchema,
   type AuditExportInput,
   type AuditExportProgress,
-} from '../contracts/ble';
+} from '../contracts/audit';
 import { AppFailure } from '../errors';
 import type { AppContext } from './context';
 

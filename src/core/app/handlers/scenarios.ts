@@ -10,7 +10,7 @@ import { ScenarioService } from '../scenarios/scenario-service';
 import { deliverToEmulator, deliverToWebhook } from '../scenarios/result-delivery';
 import type { DeliverResult } from '../../usecases/dry-run';
 import { AppFailure } from '../errors';
-import { withBleErrors } from './ble';
+import { withBleErrors } from './ble-errors';
 import { emulatorAdmin, type AppContext, type AreaEvents, type AreaHandlers } from './context';
 
 const READ_BOARD_TIMEOUT_MS = 10_000;

@@ -17,14 +17,15 @@ import {
   type BatchRun,
   type BatchSummary as CoreSummary,
 } from '../../provisioning/batch';
-import type { ProvisioningProfile } from '../../provisioning/profile';
+import type { ProvisioningProfile } from '../../ble/provisioning-profile';
 import { builtInProfiles, parseProfile } from '../../provisioning/profiles';
 import { createPsdiAllocator, type PsdiCsvProblem } from '../../provisioning/psdi';
 import { needsReconciling, reconcile } from '../../provisioning/reconcile';
 import type { ProvisionEvent } from '../../provisioning/steps';
-import { provisionBoard, type ProductTarget } from '../../provisioning/workflow';
+import type { ProductTarget } from '../../provisioning/steps';
+import { provisionBoard } from '../../provisioning/workflow';
 import type { ThingsClient } from '../../platform/things/client';
-import type { batchSummarySchema, provisioningProgressSchema } from '../contracts/ble';
+import type { batchSummarySchema, provisioningProgressSchema } from '../contracts/provisioning';
 import { AppFailure } from '../errors';
 import type { HostSupervisor } from '../ble/host-supervisor';
 import {

@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { ProvisioningProfile } from '../../provisioning/profile';
+import type { ProvisioningProfile } from '../../ble/provisioning-profile';
 import { keyedRecord, keyedRecordSchema } from '../../keyed-record';
 import { parseProfile } from '../../provisioning/profiles';
 import {
@@ -14,7 +14,7 @@ import {
   type PsdiCsvProblem,
   type PsdiStrategy,
 } from '../../provisioning/psdi';
-import { productPlanSchema, type psdiPlanSchema } from '../contracts/ble';
+import { productPlanSchema, type psdiPlanSchema } from '../contracts/provisioning';
 import { AppFailure } from '../errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
 

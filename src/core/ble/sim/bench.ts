@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { z } from 'zod';
 import type { AdapterState } from '../port';
-import type { ProvisioningProfile } from '../../provisioning/profile';
+import type { ProvisioningProfile } from '../provisioning-profile';
 import { SimBoard, type BoardView } from './board';
 import type { CommittedIdentity } from './board-provisioning';
 import {
@@ -32,14 +32,14 @@ import {
 import { adapterProfileSchema, type AdapterProfileInput } from './adapter-profile';
 import { encodeAdvertisement, type AdvertisingPayloads } from './advertising-data';
 import { BoardPeer } from './board-peer';
-import { realSimClock, type SimClock, type SimTimer } from './clock';
+import { wallClock, type Clock, type Timer } from '../../async/clock';
 import { VirtualController, type CentralIdentity, type RadioHost } from './controller';
 import type { Link } from './link';
 import { hashSeed } from './random';
 
 export interface SimulatedBenchOptions {
-  /** Default: the real clock. Use `ManualSimClock` for deterministic runs. */
-  clock?: SimClock;
+  /** Default: the wall clock. Use `ManualSimClock` for deterministic runs. */
+  clock?: Clock;
   /** Seeds RSSI noise, jitter and fault dice. Default 1. */
   seed?: number;
   /** Keeps committed identities here (JSON), written synchronously on commit and reset. */
@@ -69,12 +69,12 @@ const stateFileSchema = z.object({
 
 interface Slot {
   boards: Set<SimBoard>;
-  timer: SimTimer | null;
+  timer: Timer | null;
   nextAt: number;
 }
 
 export class SimulatedBench implements RadioHost<SimBoard> {
-  readonly clock: SimClock;
+  readonly clock: Clock;
   private readonly seed: number;
   private readonly stateFile: string | undefined;
   private readonly profilesDir: string | undefined;
@@ -91,7 +91,7 @@ export class SimulatedBench implements RadioHost<SimBoard> {
   private closed = false;
 
   constructor(options: SimulatedBenchOptions = {}) {
-    this.clock = options.clock ?? realSimClock();
+    this.clock = options.clock ?? wallClock();
     this.seed = options.seed ?? 1;
     this.stateFile = options.stateFile;
     this.profilesDir = options.profilesDir;

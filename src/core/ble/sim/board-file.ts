@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { RESOURCES_DIR } from '../../resources';
 import { formatUuid } from '../port';
-import { provisioningProfileSchema, type ProvisioningProfile } from '../../provisioning/profile';
+import { provisioningProfileSchema, type ProvisioningProfile } from '../provisioning-profile';
 import {
   boardFileSchema,
   describeIssues,

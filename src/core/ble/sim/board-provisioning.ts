@@ -3,12 +3,7 @@
 // committed, rejected on a bad commit) and, once committed, the PSDI service in its place. The
 // board (board.ts) holds the link and the timers; this decides what the writes mean.
 import { formatUuid, reportedUuid } from '../port';
-import {
-  STATUS,
-  decodeUuid,
-  encodeUuid,
-  type ProvisioningProfile,
-} from '../../provisioning/profile';
+import { STATUS, decodeUuid, encodeUuid, type ProvisioningProfile } from '../provisioning-profile';
 import { ATT_ERROR } from '../att/codes';
 import type { AttResult } from './att-server';
 import type { Characteristic, Service } from './board-service';

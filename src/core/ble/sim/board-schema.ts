@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { RSSI_MAX_DBM, RSSI_MIN_DBM, RSSI_RULE } from '../../bounds';
 import { CHARACTERISTIC_PROPERTIES, uuidSchema } from '../port';
 import { ATT_MTU } from '../link-parameters';
-import { provisioningProfileSchema } from '../../provisioning/profile';
+import { provisioningProfileSchema } from '../provisioning-profile';
 import { NUMERIC_VALUE_TYPES } from '../values/value-format';
 
 const hexBytes = z

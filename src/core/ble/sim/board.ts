@@ -2,7 +2,7 @@
 // its faults (the provisioning state machine of its profile is board-provisioning.ts). Its GATT
 // server (att-server.ts) moves bytes to and from it over a link; the board decides.
 import { formatUuid } from '../port';
-import { STATUS } from '../../provisioning/profile';
+import { STATUS } from '../provisioning-profile';
 import {
   BoardProvisioning,
   type CommittedIdentity,
@@ -12,7 +12,7 @@ import {
 import type { BoardFaults, NotificationPayload } from './board-schema';
 import { encodeNumber } from '../values/value-format';
 import type { BoardDefinition } from './board-file';
-import type { SimClock, SimTimer } from './clock';
+import type { Clock, Timer } from '../../async/clock';
 import { SeededRandom } from './random';
 import { ATT_ERROR } from '../att/codes';
 import { HCI_ERROR } from '../hci/codes';
@@ -57,7 +57,7 @@ export interface BoardView {
 }
 
 export interface BoardContext {
-  clock: SimClock;
+  clock: Clock;
   seed: number;
   /** The identity this board committed before (from the bench's state file). */
   committed?: CommittedIdentity;
@@ -78,11 +78,11 @@ export class SimBoard implements AttValues {
   private readonly values = new Map<string, Uint8Array>();
   private readonly counters = new Map<string, number>();
   private readonly subscribed = new Set<string>();
-  private readonly periodicTimers = new Map<string, SimTimer[]>();
+  private readonly periodicTimers = new Map<string, Timer[]>();
   private faultState: BoardFaults;
   private matchingWrites = 0;
   private link: BoardLink | null = null;
-  private rebootTimer: SimTimer | null = null;
+  private rebootTimer: Timer | null = null;
   private readonly provisioning: BoardProvisioning | undefined;
   private table: Service[] = [];
   private adCache:
@@ -408,7 +408,7 @@ export class SimBoard implements AttValues {
 
   private startPeriodic(k: string): void {
     const [service, characteristic] = k.split('/') as [string, string];
-    const timers: SimTimer[] = [];
+    const timers: Timer[] = [];
     this.def.periodic.forEach((p, i) => {
       if (p.service !== service || p.characteristic !== characteristic) return;
       const tick = () => {

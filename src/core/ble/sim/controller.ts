@@ -19,7 +19,7 @@ import { PHY_CODE, type Phy } from '../link-parameters';
 import type { AdapterState } from '../port';
 import type { AdapterProfile } from './adapter-profile';
 import type { AdvertisingPayloads } from './advertising-data';
-import type { SimClock, SimTimer } from './clock';
+import type { Clock, Timer } from '../../async/clock';
 import { Link } from './link';
 
 /** A board as the controller's radio sees it. */
@@ -38,7 +38,7 @@ export interface RadioBoard {
 
 /** What the controller needs from the bench it listens to. */
 export interface RadioHost<B extends RadioBoard> {
-  readonly clock: SimClock;
+  readonly clock: Clock;
   adapterState(): AdapterState;
   boardAt(address: string): B | undefined;
   attachRadio(radio: VirtualController<B>): void;
@@ -92,7 +92,7 @@ interface PendingConnection {
   addressType: 'public' | 'random';
   intervalRange: [number, number];
   supervisionTimeoutMs: number;
-  timer: SimTimer | null;
+  timer: Timer | null;
 }
 
 function addressFromBytes(bytes: Buffer): string {

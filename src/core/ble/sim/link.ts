@@ -4,7 +4,7 @@
 // Packets) once all its PDUs went out; a peer that stops answering is lost after the
 // supervision timeout (Core Specification v5.3, Vol 6, Part B, 4.5).
 import { HCI_ERROR } from '../hci/codes';
-import type { SimClock, SimTimer } from './clock';
+import type { Clock, Timer } from '../../async/clock';
 
 /** The board's end of the link, as the link layer sees it. */
 export interface LinkPeer {
@@ -50,7 +50,7 @@ interface PeerPdu {
 
 export class Link {
   readonly handle: number;
-  private readonly clock: SimClock;
+  private readonly clock: Clock;
   private readonly events: LinkEvents;
   private timing: LinkTiming;
   private anchor: number;
@@ -60,9 +60,9 @@ export class Link {
   private readonly toHost: PeerPdu[] = [];
   private reassembly: { cid: number; length: number; parts: Buffer[]; received: number } | null =
     null;
-  private timer: SimTimer | null = null;
+  private timer: Timer | null = null;
   private timerAt = 0;
-  private supervision: SimTimer | null = null;
+  private supervision: Timer | null = null;
   /** The peer went silent (a board that reset or lost power): nothing is exchanged any more. */
   private silent = false;
   private terminating: number | null = null;
@@ -72,7 +72,7 @@ export class Link {
   private open = true;
   encrypted = false;
 
-  constructor(handle: number, clock: SimClock, timing: LinkTiming, events: LinkEvents) {
+  constructor(handle: number, clock: Clock, timing: LinkTiming, events: LinkEvents) {
     this.handle = handle;
     this.clock = clock;
     this.timing = timing;

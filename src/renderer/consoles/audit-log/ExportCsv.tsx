@@ -7,7 +7,7 @@ import {
   AUDIT_EXPORT_PATH,
   type AuditExportInput,
   type AuditExportProgress,
-} from '../../../core/app/contracts/ble';
+} from '../../../core/app/contracts/audit';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';

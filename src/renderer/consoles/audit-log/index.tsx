@@ -1,7 +1,7 @@
 // The audit log: which PSDI went onto which board, for which product, by which station, and
 // how it ended. Searchable and paged; exported as CSV with the same filters.
 import { Fragment, useId, useMemo, useState, type FormEvent } from 'react';
-import type { AuditRecordView } from '../../../core/app/contracts/ble';
+import type { AuditRecordView } from '../../../core/app/contracts/audit';
 import { AUDIT_TEXT_MIN, describeCount, type AuditCursor } from '../../../core/audit/records';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Panel } from '../../components/Panel';

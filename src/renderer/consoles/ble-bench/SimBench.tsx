@@ -3,7 +3,7 @@
 // tray: press its button, factory-reset it, take it away. Its faults are in the faults panel
 // (components/FaultsPanel.tsx), shared with the Provisioning and Scenarios pages.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type { SimBoard } from '../../../core/app/contracts/ble';
+import type { SimBoard } from '../../../core/app/contracts/sim';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';

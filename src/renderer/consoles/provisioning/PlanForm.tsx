@@ -2,7 +2,7 @@
 // PSDIs are made (a numbered sequence, random, or a list from a CSV file).
 import { useId, useState } from 'react';
 import type { z } from 'zod';
-import type { provisioningProfileViewSchema } from '../../../core/app/contracts/ble';
+import type { provisioningProfileViewSchema } from '../../../core/app/contracts/provisioning';
 import type { TrialProduct } from '../../../core/platform/things/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';

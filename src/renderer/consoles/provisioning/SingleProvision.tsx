@@ -1,7 +1,8 @@
 // One board at a time: pick it from the live scan (blank boards of the chosen profile by
 // default), provision it, and follow its steps as they happen.
 import { useCallback, useState } from 'react';
-import type { AuditRecordView, ScannedDevice } from '../../../core/app/contracts/ble';
+import type { AuditRecordView } from '../../../core/app/contracts/audit';
+import type { ScannedDevice } from '../../../core/app/contracts/ble';
 import type { TrialProduct } from '../../../core/platform/things/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';

@@ -1,7 +1,7 @@
 // Records a run left unfinished (the app or the BLE process stopped mid-way): shown first, each
 // with the two ways out — finish it (check the board and complete the record) or release its
 // PSDI — so no board leaves the bench with a PSDI the log does not account for.
-import type { AuditRecordView } from '../../../core/app/contracts/ble';
+import type { AuditRecordView } from '../../../core/app/contracts/audit';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SimBoard } from '../../../../src/core/app/contracts/ble';
+import type { SimBoard } from '../../../../src/core/app/contracts/sim';
 import { scanFor, useApp } from '../../../helpers/app';
 
 const get = useApp('app-faults-link');

@@ -1,9 +1,10 @@
 // A provisioning profile: the GATT layout a prototype exposes so DeviceBench can write a trial
 // product's UUIDs and a PSDI onto it (docs/provisioning-protocol.md). Profiles are data (JSON
 // in resources/profiles/ or loaded by the user), chosen per product; the simulated boards
-// implement the same data, so the tool and the sim cannot drift apart.
+// implement the same data, so the tool and the sim cannot drift apart. It sits under ble/ so
+// the simulated bench and provisioning both build on it and the sim never imports provisioning.
 import { z } from 'zod';
-import { uuidSchema } from '../ble/port';
+import { uuidSchema } from './port';
 
 const hexBytes = z
   .string()

@@ -1,38 +1,7 @@
-// Time for the simulated bench: a real clock by default, a manual one that tests (and the
-// scenario engine's dry runs) move forward by hand so every latency and timer is deterministic.
-
-export type SimTimer = { readonly id: number };
-
-export interface SimClock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): SimTimer;
-  clearTimeout(timer: SimTimer): void;
-}
-
-/** Wall-clock time and Node's own timers. */
-export function realSimClock(): SimClock {
-  const timers = new Map<number, NodeJS.Timeout>();
-  let next = 1;
-  return {
-    now: () => Date.now(),
-    setTimeout(callback, ms) {
-      const id = next++;
-      timers.set(
-        id,
-        setTimeout(() => {
-          timers.delete(id);
-          callback();
-        }, ms),
-      );
-      return { id };
-    },
-    clearTimeout(timer) {
-      const handle = timers.get(timer.id);
-      if (handle) clearTimeout(handle);
-      timers.delete(timer.id);
-    },
-  };
-}
+// The simulated bench's manual clock: tests (and the scenario engine's dry runs) move it forward
+// by hand so every latency and timer is deterministic. Real runs use the wall clock
+// (src/core/async/clock.ts).
+import type { Clock, Timer } from '../../async/clock';
 
 interface Pending {
   id: number;
@@ -50,7 +19,7 @@ function settle(): Promise<void> {
  * order they were set) and lets promises settle after each, so a chain such as "write, board
  * answers after 5 ms, caller writes again" runs within one `advance`.
  */
-export class ManualSimClock implements SimClock {
+export class ManualSimClock implements Clock {
   private time: number;
   private pending: Pending[] = [];
   private nextId = 1;
@@ -63,13 +32,13 @@ export class ManualSimClock implements SimClock {
     return this.time;
   }
 
-  setTimeout(callback: () => void, ms: number): SimTimer {
+  setTimeout(callback: () => void, ms: number): Timer {
     const id = this.nextId++;
     this.pending.push({ id, at: this.time + Math.max(0, ms), callback });
     return { id };
   }
 
-  clearTimeout(timer: SimTimer): void {
+  clearTimeout(timer: Timer): void {
     this.pending = this.pending.filter((p) => p.id !== timer.id);
   }
 

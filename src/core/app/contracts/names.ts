@@ -1,0 +1,41 @@
+// Names and value formats the user gives UUIDs, per trial product or for the bench's own boards
+// (docs/decisions.md, "Names and value formats").
+import { z } from 'zod';
+import { uuidSchema } from '../../ble/port';
+import { valueFormatSchema } from '../../ble/values/value-format';
+import { op } from './op';
+
+/**
+ * Whose names and formats: a trial product's ID, or `bench` for boards of no product.
+ * See docs/decisions.md "Names and value formats".
+ */
+const nameScope = z
+  .string()
+  .trim()
+  .regex(/^(?:bench|[0-9A-Za-z_-]{1,64})$/, 'must be a trial product ID or "bench"');
+
+export const nameMapSchema = z.object({
+  /** Full 128-bit UUID (lowercase, no dashes) → the user's name for it. */
+  names: z.record(z.string(), z.string()),
+  /** Full 128-bit UUID → how its value reads. */
+  formats: z.record(z.string(), valueFormatSchema),
+});
+export type NameMap = z.output<typeof nameMapSchema>;
+
+export const namesOperations = {
+  'names:get': op(z.object({ scope: nameScope }), nameMapSchema),
+  /** An empty name removes the user's name, so the board file's or the SIG's shows again. */
+  'names:setName': op(
+    z.object({
+      scope: nameScope,
+      uuid: uuidSchema,
+      name: z.string().trim().max(60, 'name must be at most 60 characters'),
+    }),
+    nameMapSchema,
+  ),
+  /** `format` null forgets the choice. */
+  'names:setFormat': op(
+    z.object({ scope: nameScope, uuid: uuidSchema, format: valueFormatSchema.nullable() }),
+    nameMapSchema,
+  ),
+} as const;

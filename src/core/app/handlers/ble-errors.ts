@@ -1,0 +1,64 @@
+// BLE, board-file and provisioning failures as contract errors that say which step or field.
+// They are named by class name: they may have crossed from the BLE process, which keeps only
+// the name.
+import type { AppErrorBody } from '../contract';
+import { AppFailure } from '../errors';
+
+function bleError(err: unknown): AppFailure | unknown {
+  if (!(err instanceof Error) || err instanceof AppFailure) return err;
+  const body = ((): AppErrorBody | undefined => {
+    switch (err.name) {
+      case 'BoardFileError':
+      case 'ProfileError':
+      case 'SimBenchError':
+        return { code: 'invalid_input', message: err.message, fields: fieldsOf(err) };
+      case 'PsdiError': {
+        const field = (err as { field?: string }).field;
+        return {
+          code: 'invalid_input',
+          message: err.message,
+          fields: field ? [{ field, message: err.message }] : undefined,
+        };
+      }
+      case 'BleError':
+      case 'NotAllowedError':
+        return {
+          code: 'device',
+          message: `${(err as { step?: string }).step ?? 'BLE'}: ${err.message}`,
+        };
+      case 'ProvisionError':
+      case 'ProvisionMismatchError':
+      case 'ProvisionCancelledError': {
+        // The screen names the board already: say the step and the cause, once.
+        const { step, detail } = err as { step?: string; detail?: string };
+        return { code: 'device', message: detail ? `${step}: ${detail}` : err.message };
+      }
+      default:
+        return undefined;
+    }
+  })();
+  return body ? new AppFailure(body) : err;
+}
+
+function fieldsOf(err: Error): AppErrorBody['fields'] {
+  const issues = (err as { issues?: { path: string; message: string }[] }).issues;
+  if (!issues) return undefined;
+  return issues.map((i) => ({ field: i.path || 'file', message: i.message }));
+}
+
+/** Handlers whose BLE, board-file and provisioning failures become contract errors. */
+export function withBleErrors<H extends object>(handlers: H): H {
+  const wrapped: Record<string, (input: never) => Promise<unknown>> = {};
+  for (const [name, handler] of Object.entries(handlers) as [
+    string,
+    (input: never) => Promise<unknown>,
+  ][])
+    wrapped[name] = async (input) => {
+      try {
+        return await handler(input);
+      } catch (err) {
+        throw bleError(err);
+      }
+    };
+  return wrapped as H;
+}

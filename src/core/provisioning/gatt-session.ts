@@ -1,0 +1,563 @@
+// A provisioning run's side of the board: select it, connect and check its GATT against the
+// profile, write the product's values and the commit, look for it after a lost commit answer and
+// read the PSDI back, each step bounded and retried by policy (docs/provisioning-protocol.md,
+// "The tool's steps"). What it learns about the board (was a commit sent, was the PSDI
+// acknowledged) tells the record ledger what the record may say.
+import type { Advertisement, BleCentral, BleConnection, ServiceInfo } from '../ble/port';
+import { formatUuid } from '../ble/port';
+import { ATT_ERROR, describeLengthRefusal } from '../ble/att/codes';
+import type { ProvisioningStep } from '../audit/records';
+import { encodeUuid, STATUS, type ProvisioningProfile } from '../ble/provisioning-profile';
+import { errorMessage } from '../errors/message';
+import { refusalOf, type Refusal } from './faults';
+import { builtInProfiles, derivingAlternative } from './profiles';
+import { checkPsdi, PsdiError } from './psdi';
+import { describeMismatch, layoutMismatch, matchingProfiles } from './preflight';
+import { CancelledError, FatalStepError, StepFailure } from './step-failures';
+import {
+  delay,
+  ProvisionMismatchError,
+  StepReporter,
+  StepTimeoutError,
+  withStepTimeout,
+  type BoardRef,
+  type ProductTarget,
+  type ProvisionTiming,
+} from './steps';
+import { findBoard, PsdiMismatchError, verifyBoard } from './verify';
+
+type SessionOutcome = 'acked' | 'already-committed' | { unknown: unknown };
+
+/** The commit went out and no answer says what became of it; the board has to be looked at. */
+class CommitUnknownError extends Error {
+  constructor(cause: unknown) {
+    super(`no answer to the commit (${errorMessage(cause)})`, { cause });
+  }
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+type ValueName = keyof ProvisioningProfile['characteristics'];
+
+/** What a write session needs from the record it writes. */
+export interface SessionRecord {
+  /** The PSDI to write. For a `device` profile, `fromBoard` is the PSDI the board reported. */
+  psdiToWrite(fromBoard: string | undefined, attempt: number): Promise<string>;
+  /** The board acknowledged every value and the commit, after `attempts` write sessions. */
+  written(attempts: number): Promise<void>;
+  /** Finishing a record from an earlier run (reconcile), whose commit may have taken. */
+  resumed: boolean;
+}
+
+export class GattSession {
+  /** The board as last seen: its id changes if it is found again after a lost commit answer. */
+  board: BoardRef;
+  /** Set when a commit went out; cleared when the board is seen uncommitted afterwards. */
+  mayCarry = false;
+  /** The board acknowledged a write of the PSDI itself in this run, in any session. */
+  psdiAcked = false;
+  /** The board refused an operation by rule: no retry, and the cause in the message. */
+  refused: Refusal | undefined;
+  /** A write (of a value or the commit) went out to the board in this run. */
+  sent = false;
+  /** The values the board acknowledged in the latest session (earlier ones are not trusted). */
+  private acked: ValueName[] = [];
+  /** The first connection, checked against the profile before anything was reserved. */
+  private early: { connection: BleConnection; status: number | undefined } | undefined;
+
+  constructor(
+    private readonly central: BleCentral,
+    private readonly profile: ProvisioningProfile,
+    private readonly product: ProductTarget,
+    private readonly timing: ProvisionTiming,
+    private readonly reporter: StepReporter,
+    private readonly signal: AbortSignal | undefined,
+    private readonly knownProfiles: readonly ProvisioningProfile[] | undefined,
+    given: Advertisement | BoardRef,
+  ) {
+    this.board = {
+      id: given.id,
+      address: given.address,
+      name: 'serviceUuids' in given ? given.localName : given.name,
+      adapter: given.adapter,
+    };
+  }
+
+  /** A board from a scan must advertise the profile's service and take connections. */
+  select(ad: Advertisement | BoardRef): Promise<void> {
+    return this.reporter.run('select', 1, async () => {
+      if ('serviceUuids' in ad) {
+        if (!ad.serviceUuids.includes(this.profile.service))
+          throw new FatalStepError(
+            'select',
+            `the board does not advertise the provisioning service ${this.profile.service} (already provisioned, or another profile)`,
+            1,
+          );
+        if (!ad.connectable) throw new FatalStepError('select', 'the board is not connectable', 1);
+      }
+    });
+  }
+
+  /**
+   * Connects and checks the board against the profile, then runs `reserve`: a board that cannot
+   * take the profile's writes is skipped before a PSDI is reserved for it. The connection is
+   * kept for the first write session.
+   */
+  async open(reserve: () => Promise<void>): Promise<void> {
+    const { connection, status } = await this.checkedConnection();
+    try {
+      this.checkCancelled();
+      await reserve();
+      this.early = { connection, status };
+    } catch (err) {
+      await connection.disconnect().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /**
+   * Write and commit, with session retries, until the board holds the values. Answers whether
+   * the board acknowledged them (`record.written` was called), or committed without an answer
+   * that said so: then only the read-back proves it.
+   */
+  async writeAndCommit(record: SessionRecord): Promise<{ acknowledged: boolean }> {
+    const writeTries = this.timing.write.retries + 1;
+    const commitTries = this.timing.commit.retries + 1;
+    let writeAttempt = 0;
+    let commitAttempt = 0;
+    for (;;) {
+      let outcome: SessionOutcome;
+      try {
+        outcome = await this.session(record, ++writeAttempt, commitAttempt + 1);
+      } catch (err) {
+        if (err instanceof StepFailure && err.sessionRetryable && writeAttempt < writeTries) {
+          await delay(this.timing.retryDelayMs * writeAttempt);
+          continue;
+        }
+        throw err;
+      }
+      if (outcome !== 'acked' && outcome !== 'already-committed') {
+        commitAttempt++;
+        // The commit went out but its answer was lost: look at what the board advertises.
+        const seen = await this.lookAfterCommit(commitAttempt);
+        if (seen === 'uncommitted' && commitAttempt < commitTries) {
+          writeAttempt = 0;
+          continue;
+        }
+        if (seen !== 'committed')
+          throw new StepFailure(
+            'commit',
+            commitAttempt,
+            false,
+            seen === 'uncommitted'
+              ? new Error(`the commit did not take (${errorMessage(outcome.unknown)})`)
+              : new Error(
+                  `no answer to the commit (${errorMessage(outcome.unknown)}) and the board was not seen again; reconcile this record`,
+                ),
+          );
+        return { acknowledged: false };
+      }
+      await record.written(writeAttempt);
+      return { acknowledged: true };
+    }
+  }
+
+  /** Reads the PSDI back from the product's service until it matches; `onVerified` records it. */
+  async verify(psdi: string, onVerified: (attempt: number) => Promise<void>): Promise<void> {
+    const tries = this.timing.verify.retries + 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.reporter.run(
+          'verify',
+          attempt,
+          () =>
+            verifyBoard({
+              central: this.central,
+              address: this.board.address,
+              product: this.product,
+              psdi,
+              timeoutMs: this.timing.verify.timeoutMs,
+              connectTimeoutMs: this.timing.connect.timeoutMs,
+              onVerified: () => onVerified(attempt),
+            }),
+          (err) =>
+            !(err instanceof PsdiMismatchError || err instanceof FatalStepError) &&
+            !refusalOf(err) &&
+            attempt < tries,
+        );
+        return;
+      } catch (err) {
+        if (err instanceof FatalStepError) throw err;
+        if (err instanceof PsdiMismatchError)
+          throw new FatalStepError('verify', err.message, attempt);
+        // A read-back the board refuses by rule is refused again on every try.
+        const refusal = refusalOf(err);
+        if (refusal) throw this.refusal('verify', attempt, refusal, undefined, err);
+        if (attempt >= tries) throw new StepFailure('verify', attempt, false, err);
+        await delay(this.timing.retryDelayMs * attempt);
+      }
+    }
+  }
+
+  /** For a failure before the commit: what the board acknowledged, so the record says no more. */
+  whatReachedTheBoard(): string {
+    if (!this.sent) return 'Nothing was written to the board';
+    if (!this.acked.length) return 'The board acknowledged no value';
+    return `The board acknowledged ${this.acked.join(', ')}, uncommitted`;
+  }
+
+  checkCancelled(): void {
+    if (this.signal?.aborted) throw new CancelledError();
+  }
+
+  /** A connection to a board checked against the profile, tried as a session is. */
+  private async checkedConnection(): Promise<{
+    connection: BleConnection;
+    status: number | undefined;
+  }> {
+    const tries = this.timing.write.retries + 1;
+    for (let attempt = 1; ; attempt++) {
+      const connection = await this.connect();
+      try {
+        return { connection, status: await this.preflight(connection, attempt) };
+      } catch (err) {
+        await connection.disconnect().catch(() => undefined);
+        if (!(err instanceof StepFailure && err.sessionRetryable && attempt < tries)) throw err;
+        this.checkCancelled();
+        await delay(this.timing.retryDelayMs * attempt);
+      }
+    }
+  }
+
+  /**
+   * Discovers the board's GATT and checks it against the profile; a board that does not fit is
+   * a ProvisionMismatchError naming the known profiles that do. Then reads the status byte.
+   */
+  private async preflight(connection: BleConnection, attempt: number): Promise<number | undefined> {
+    const checked = await this.step('discover', attempt, true, async () => {
+      const services = await withStepTimeout(
+        connection.discover(),
+        'discover',
+        this.timing.discover.timeoutMs,
+      );
+      const mismatch = layoutMismatch(this.profile, services);
+      if (mismatch) return { services, mismatch };
+      return { services, status: await this.readStatus(connection) };
+    });
+    if (checked.mismatch !== undefined) {
+      const matching = matchingProfiles(
+        this.profile,
+        checked.services,
+        this.knownProfiles ?? builtInProfiles(),
+      );
+      throw new ProvisionMismatchError(
+        describeMismatch(this.profile, checked.mismatch, matching),
+        this.board,
+        matching.map((p) => ({ id: p.id, name: p.name })),
+      );
+    }
+    return checked.status;
+  }
+
+  /** One connection: discover, check the status, (read the PSDI), write, commit. */
+  private async session(
+    record: SessionRecord,
+    attempt: number,
+    commitAttempt: number,
+  ): Promise<SessionOutcome> {
+    const early = this.early;
+    this.early = undefined;
+    if (this.signal?.aborted) {
+      void early?.connection.disconnect().catch(() => undefined);
+      throw new CancelledError();
+    }
+    const connection = early?.connection ?? (await this.connect());
+    try {
+      const status = early
+        ? early.status
+        : await this.step('discover', attempt, true, async () => {
+            const services = await withStepTimeout(
+              connection.discover(),
+              'discover',
+              this.timing.discover.timeoutMs,
+            );
+            this.checkLayout(services, attempt);
+            return this.readStatus(connection);
+          });
+      if (status === STATUS.committed) {
+        // Ours only if a commit of this run (or of the record being resumed) went out.
+        if (!this.mayCarry && !record.resumed)
+          throw new FatalStepError(
+            'discover',
+            'the board reports it is committed already; it belongs to another provisioning',
+            attempt,
+          );
+        return 'already-committed';
+      }
+      // The board says it is not committed: whatever commit went out before did not take.
+      if (status !== undefined) this.mayCarry = false;
+      const fromBoard =
+        this.profile.psdi.source === 'device'
+          ? await this.readBoardPsdi(connection, attempt)
+          : undefined;
+      const values = this.valuesToWrite(await record.psdiToWrite(fromBoard, attempt));
+      const room = connection.mtu - 3;
+      const tooLong = values.find(([, data]) => data.length > room);
+      if (tooLong)
+        throw new FatalStepError(
+          'write',
+          `${tooLong[0]} is ${tooLong[1].length} bytes but the link's MTU ${connection.mtu} carries at most ${room} per write`,
+          attempt,
+        );
+      await this.step('write', attempt, true, async () => {
+        this.acked = [];
+        for (const [name, data] of values) {
+          this.sent = true;
+          try {
+            await withStepTimeout(
+              connection.write(this.profile.service, this.profile.characteristics[name], data),
+              'write',
+              this.timing.write.timeoutMs,
+            );
+          } catch (err) {
+            const refusal = refusalOf(err);
+            if (refusal) throw this.refusal('write', attempt, refusal, name, err, data.length);
+            throw err;
+          }
+          this.acked.push(name);
+          if (name === 'psdi') this.psdiAcked = true;
+        }
+      });
+      this.checkCancelled();
+      return await this.commit(connection, commitAttempt);
+    } finally {
+      await connection.disconnect().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Writes the commit value, then reads the status byte: a board whose stack cannot answer a
+   * write with an error (NimBLE-Arduino) acknowledges and reports `rejected` there instead.
+   * No status because the board is gone: after an acknowledgement that is the reboot of a good
+   * commit; after an error or no answer, only a look at the board can tell.
+   */
+  private async commit(connection: BleConnection, attempt: number): Promise<SessionOutcome> {
+    this.mayCarry = true;
+    const started = performance.now();
+    try {
+      return await this.reporter.run(
+        'commit',
+        attempt,
+        async (): Promise<SessionOutcome> => {
+          let answer: unknown;
+          this.sent = true;
+          try {
+            await withStepTimeout(
+              connection.write(
+                this.profile.service,
+                this.profile.characteristics.control,
+                Buffer.from(this.profile.commit.value, 'hex'),
+              ),
+              'commit',
+              this.timing.commit.timeoutMs,
+            );
+          } catch (err) {
+            if (err instanceof StepTimeoutError) throw new CommitUnknownError(err);
+            answer = err;
+          }
+          const remaining = Math.max(
+            1,
+            this.timing.commit.timeoutMs - (performance.now() - started),
+          );
+          const status = await withStepTimeout(
+            connection.read(this.profile.service, this.profile.characteristics.status),
+            'commit',
+            remaining,
+          ).then(
+            (data) => data[0],
+            () => undefined,
+          );
+          if (status === STATUS.committed) return 'acked';
+          if (status === undefined) {
+            // An adapter that cannot see a refusal (`native`) resolves every write: only a
+            // read-back of the board can say the commit took (docs/decisions.md, "Native bindings").
+            if (answer === undefined && connection.writesConfirmed) return 'acked';
+            throw new CommitUnknownError(answer ?? 'the write was not confirmed by the board');
+          }
+          this.mayCarry = false;
+          const hex = status.toString(16).padStart(2, '0');
+          throw new FatalStepError(
+            'commit',
+            `the board refused the commit (status 0x${hex})${answer === undefined ? '' : `: ${errorMessage(answer)}`}`,
+            attempt,
+            { cause: answer },
+          );
+        },
+        (err) => err instanceof CommitUnknownError,
+      );
+    } catch (err) {
+      if (err instanceof CommitUnknownError) return { unknown: err.cause };
+      throw err;
+    }
+  }
+
+  /** After a lost commit answer: is the board in product mode, still provisioning, or gone? */
+  private async lookAfterCommit(
+    attempt: number,
+  ): Promise<'committed' | 'uncommitted' | 'not-seen'> {
+    return this.reporter.run('select', attempt, async () => {
+      const ad = await findBoard(
+        this.central,
+        this.board.address,
+        [this.product.serviceUuid, this.profile.service],
+        this.timing.select.timeoutMs,
+      );
+      if (!ad) return 'not-seen';
+      this.board = { ...this.board, id: ad.id };
+      return ad.serviceUuids.includes(this.product.serviceUuid) ? 'committed' : 'uncommitted';
+    });
+  }
+
+  private async connect(): Promise<BleConnection> {
+    const tries = this.timing.connect.retries + 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.reporter.run(
+          'connect',
+          attempt,
+          () =>
+            withStepTimeout(
+              this.central.connect(this.board.id, { timeoutMs: this.timing.connect.timeoutMs }),
+              'connect',
+              this.timing.connect.timeoutMs,
+            ),
+          () => attempt < tries,
+        );
+      } catch (err) {
+        if (attempt >= tries) throw new StepFailure('connect', attempt, false, err);
+        this.checkCancelled();
+        await delay(this.timing.retryDelayMs * attempt);
+      }
+    }
+  }
+
+  /** Runs a step once; its failure becomes a StepFailure the session may retry. */
+  private async step<T>(
+    step: ProvisioningStep,
+    attempt: number,
+    sessionRetryable: boolean,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const retryable = (err: unknown) =>
+      sessionRetryable &&
+      !(err instanceof FatalStepError) &&
+      !refusalOf(err) &&
+      attempt < this.timing.write.retries + 1;
+    try {
+      return await this.reporter.run(step, attempt, work, retryable);
+    } catch (err) {
+      if (err instanceof FatalStepError || err instanceof StepFailure) throw err;
+      const refusal = refusalOf(err);
+      if (refusal) throw this.refusal(step, attempt, refusal, undefined, err);
+      throw new StepFailure(step, attempt, sessionRetryable, err);
+    }
+  }
+
+  /**
+   * A refusal by rule ends the run at once: the same board answers the same way every time.
+   * The message says what was refused, the likely cause, and what to use instead.
+   */
+  private refusal(
+    step: ProvisioningStep,
+    attempt: number,
+    refusal: Refusal,
+    value: ValueName | undefined,
+    cause: unknown,
+    written?: number,
+  ): FatalStepError {
+    this.refused = refusal;
+    const what = value
+      ? `the write of ${value} (${formatUuid(this.profile.characteristics[value])})`
+      : step === 'verify'
+        ? 'the read-back of the PSDI'
+        : `the ${step}`;
+    let advice: string;
+    if (refusal.code === ATT_ERROR.invalidAttributeValueLength && written !== undefined) {
+      const expected =
+        value === 'psdi'
+          ? `a PSDI of up to ${this.profile.psdi.maxBytes} bytes (psdi.maxBytes)`
+          : `UUIDs as ${this.profile.uuidEncoding === 'bytes' ? '16 bytes' : 'their 36-character text'} (uuidEncoding "${this.profile.uuidEncoding}")`;
+      advice = `${describeLengthRefusal(written)}; profile ${this.profile.id} writes ${expected}: the firmware expects another length, so check the profile against it`;
+    } else if (step === 'write' && this.profile.psdi.source === 'tool') {
+      const alternative = derivingAlternative(this.profile, builtInProfiles());
+      const instead = alternative
+        ? `use the profile "${alternative.name}" (${alternative.id}) instead`
+        : 'use a profile whose firmware derives the PSDI instead';
+      advice = refusal.security
+        ? `likely cause: the board requires a paired, encrypted link and pairing was refused, or its firmware derives the PSDI and takes no value from the tool; allow pairing, or ${instead}`
+        : `likely cause: the board's firmware derives the PSDI itself and takes no value from the tool; ${instead}`;
+    } else {
+      advice = refusal.security
+        ? 'likely cause: the board requires a paired, encrypted link and pairing was refused; allow pairing on the board and try again'
+        : `likely cause: the board's firmware does not match profile ${this.profile.id}`;
+    }
+    return new FatalStepError(
+      step,
+      `the board refused ${what} with ${refusal.what}; ${advice}`,
+      attempt,
+      { cause },
+    );
+  }
+
+  /** A later session (or a resumed record) finds the layout changed: nothing more to try. */
+  private checkLayout(services: ServiceInfo[], attempt: number): void {
+    const mismatch = layoutMismatch(this.profile, services);
+    if (mismatch)
+      throw new FatalStepError(
+        'discover',
+        `the board does not match profile ${this.profile.id}: ${mismatch}`,
+        attempt,
+      );
+  }
+
+  /** The status byte, when the profile's status characteristic can be read. */
+  private async readStatus(connection: BleConnection): Promise<number | undefined> {
+    const data = await withStepTimeout(
+      connection.read(this.profile.service, this.profile.characteristics.status),
+      'discover',
+      this.timing.read.timeoutMs,
+    );
+    return data[0];
+  }
+
+  /** Device source: the PSDI the board's firmware derived, read and checked. */
+  private async readBoardPsdi(connection: BleConnection, attempt: number): Promise<string> {
+    const data = await this.step('read-psdi', attempt, true, () =>
+      withStepTimeout(
+        connection.read(this.profile.service, this.profile.characteristics.psdi),
+        'read-psdi',
+        this.timing.read.timeoutMs,
+      ),
+    );
+    try {
+      const psdi = decoder.decode(data);
+      checkPsdi(psdi, this.profile.psdi.maxBytes);
+      return psdi;
+    } catch (err) {
+      const message = `the board's PSDI is unusable: ${err instanceof PsdiError ? err.message : 'not UTF-8'}`;
+      throw new FatalStepError('read-psdi', message, attempt);
+    }
+  }
+
+  private valuesToWrite(
+    psdi: string,
+  ): [keyof ProvisioningProfile['characteristics'], Uint8Array][] {
+    const values: [keyof ProvisioningProfile['characteristics'], Uint8Array][] = [
+      ['serviceUuid', encodeUuid(this.profile, this.product.serviceUuid)],
+      ['psdiServiceUuid', encodeUuid(this.profile, this.product.psdiServiceUuid)],
+      ['psdiCharacteristicUuid', encodeUuid(this.profile, this.product.psdiCharacteristicUuid)],
+    ];
+    if (this.profile.psdi.source === 'tool') values.push(['psdi', new TextEncoder().encode(psdi)]);
+    return values;
+  }
+}

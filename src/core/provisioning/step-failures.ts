@@ -1,0 +1,36 @@
+// How a provisioning run's steps fail, between the GATT session that meets the failure, the
+// record ledger that logs it and the run that turns it into the ProvisionError its caller sees.
+import type { ProvisioningRecord, ProvisioningStep } from '../audit/records';
+import { errorMessage } from '../errors/message';
+
+/** A failure that more tries cannot fix (wrong board layout, refused commit, duplicate PSDI). */
+export class FatalStepError extends Error {
+  constructor(
+    readonly step: ProvisioningStep,
+    message: string,
+    readonly attempts: number,
+    options: { cause?: unknown; record?: ProvisioningRecord } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.record = options.record;
+  }
+  readonly record: ProvisioningRecord | undefined;
+}
+
+/** A step that failed after its own tries; the session around it may still try again. */
+export class StepFailure extends Error {
+  constructor(
+    readonly step: ProvisioningStep,
+    readonly attempts: number,
+    readonly sessionRetryable: boolean,
+    cause: unknown,
+  ) {
+    super(errorMessage(cause), { cause });
+  }
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super('stopped by the operator before the commit');
+  }
+}
