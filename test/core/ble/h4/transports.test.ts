@@ -178,7 +178,8 @@ describe('H4 transports', () => {
     expect(results.sim!.board).toBe('DB-0001');
     expect(results.sim!.att).toContain(ATT_OP.writeReq.toString(16).padStart(2, '0'));
     for (const kind of ['tcp', 'unix', 'serial']) expect(results[kind]).toEqual(results.sim);
-  });
+    // Four provisioning runs one after another: 5 s is not enough on a busy 2-core machine.
+  }, 30_000);
 
   it("pairs (Just Works, noble's own SMP) over tcp: as on the sim, and the trace shows it", async () => {
     const STARTER = builtInProfiles().find((p) => p.id === 'platform-starter')!;
