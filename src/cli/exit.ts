@@ -7,6 +7,7 @@ import { SimBenchError } from '../core/ble/sim/bench';
 import { PlatformError, PlatformUnreachableError } from '../core/platform/http';
 import { ProfileError } from '../core/provisioning/profiles';
 import { PsdiError } from '../core/provisioning/psdi';
+import { SetupError } from '../core/usecases/provisioning-setup';
 
 export const EXIT = {
   /** Every board and scenario passed. */
@@ -43,7 +44,8 @@ export function exitCodeOf(err: unknown): ExitCode {
     err instanceof BoardFileError ||
     err instanceof ProfileError ||
     err instanceof PsdiError ||
-    err instanceof SimBenchError
+    err instanceof SimBenchError ||
+    err instanceof SetupError
   )
     return EXIT.usage;
   if (err instanceof AppFailure)

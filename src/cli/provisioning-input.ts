@@ -1,22 +1,21 @@
 // What `provision` provisions with: the profile (`--profile` id or file, else the plan's) and
-// the PSDI plan (`--plan` JSON or CSV file, else the plan the app saved for the product). Read
-// and checked before anything is opened, so bad files exit 2 naming the field and write nothing.
+// the PSDI plan (`--plan` JSON or CSV file, else the plan the app saved for the product), made
+// into a run by the same use case as the app's. Read and checked before anything is opened, so
+// bad files exit 2 naming the flag or the file's field and write nothing.
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
 import {
-  readPlan,
   readPlans,
   readSavedProfiles,
   type PsdiPlan,
 } from '../core/app/provisioning/provisioning-settings';
 import { psdiPlanSchema } from '../core/app/contracts/provisioning';
-import { AppFailure } from '../core/app/errors';
 import type { PsdiAllocator } from '../core/audit/store';
 import { describeFieldErrors, fieldErrors } from '../core/platform/field-errors';
 import type { ProvisioningProfile } from '../core/ble/provisioning-profile';
 import { builtInProfiles, loadProfileFile } from '../core/provisioning/profiles';
-import { createPsdiAllocator, PsdiError } from '../core/provisioning/psdi';
+import { planRun, SetupError } from '../core/usecases/provisioning-setup';
 import { UsageError } from './exit';
 
 const planFileSchema = z.object({
@@ -47,23 +46,29 @@ export async function provisioningInput(options: {
     : await savedPlan(options.dataDir, options.productId);
   const profileRef = options.profile ?? plan?.profileId;
   if (!profileRef) throw noPlan(options, plan !== undefined);
-  const profile = await resolveProfile(options.dataDir, profileRef);
-  if (profile.psdi.source === 'device') return { profile, psdi: undefined, skipped: [] };
-  if (!plan) throw noPlan(options, false);
+  // A profile file (a path ending in .json), else an id: built in, or loaded earlier in the app.
+  const file = extname(profileRef).toLowerCase() === '.json';
+  const saved = await readSavedProfiles(options.dataDir);
   try {
-    const { strategy, skipped } = readPlan(plan.psdi, profile);
+    const { profile, psdi, skipped } = planRun({
+      plan: { profileId: profileRef, psdi: plan?.psdi },
+      profile: file ? await loadProfileFile(profileRef) : undefined,
+      profiles: [...builtInProfiles(), ...saved.map((s) => s.profile)],
+    });
     return {
       profile,
-      psdi: createPsdiAllocator(strategy, profile.psdi.maxBytes),
-      skipped: skipped.map((p) => `${plan.source} line ${p.line}: ${p.message}, left out`),
+      psdi,
+      skipped: skipped.map((p) => `${plan?.source} line ${p.line}: ${p.message}, left out`),
     };
   } catch (err) {
-    if (err instanceof AppFailure && err.body.fields?.[0]?.field === 'psdi.header')
+    if (!(err instanceof SetupError)) throw err;
+    if (err.field === 'profileId')
+      throw new UsageError('--profile', `${err.detail}, or give a profile .json file`);
+    // Without a plan the only thing left to miss is the PSDI plan itself.
+    if (err.field === 'psdi' || !plan) throw noPlan(options, false);
+    if (err.field === 'psdi.header')
       throw new UsageError(plan.source, `${err.message} (--plan-header)`);
-    if (err instanceof AppFailure) throw new UsageError(plan.source, err.message);
-    if (err instanceof PsdiError)
-      throw new UsageError(`${plan.source}: psdi${err.field ? `.${err.field}` : ''}`, err.message);
-    throw err;
+    throw new UsageError(plan.source, err.message);
   }
 }
 
@@ -112,17 +117,4 @@ async function readPlanFile(
 async function savedPlan(dataDir: string, productId: string) {
   const plan = (await readPlans(dataDir)).plans[productId];
   return plan && { profileId: plan.profileId, psdi: plan.psdi, source: 'provisioning-plans.json' };
-}
-
-/** A profile file (a path ending in .json), else an id: built in, or loaded earlier in the app. */
-async function resolveProfile(dataDir: string, ref: string): Promise<ProvisioningProfile> {
-  if (extname(ref).toLowerCase() === '.json') return loadProfileFile(ref);
-  const known = [...builtInProfiles(), ...(await readSavedProfiles(dataDir)).map((s) => s.profile)];
-  const found = known.find((p) => p.id === ref);
-  if (!found)
-    throw new UsageError(
-      '--profile',
-      `no profile "${ref}" (known: ${known.map((p) => p.id).join(', ')}; or give a profile .json file)`,
-    );
-  return found;
 }

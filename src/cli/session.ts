@@ -22,6 +22,7 @@ import { errorMessage } from '../core/errors/message';
 import { EmulatorAdminClient } from '../core/emulator/admin-client';
 import type { RunningEmulator } from '../core/emulator/server';
 import { ThingsClient } from '../core/platform/things/client';
+import { findTrialProduct, SetupError } from '../core/usecases/provisioning-setup';
 import type { TrialProduct } from '../core/platform/things/schema';
 import { EnvironmentError, UsageError } from './exit';
 
@@ -242,11 +243,12 @@ export class Session {
   /** A trial product of the platform; an unknown id is bad input on `--product`. */
   async product(productId: string): Promise<TrialProduct> {
     const platform = await this.platform();
-    const products = await platform.things.listTrialProducts();
-    const product = products.find((p) => p.id === productId);
-    if (!product)
-      throw new UsageError('--product', `no trial product ${productId} on ${platform.name}`);
-    return product;
+    try {
+      return await findTrialProduct(platform.things, productId, platform.name);
+    } catch (err) {
+      if (err instanceof SetupError) throw new UsageError('--product', err.detail);
+      throw err;
+    }
   }
 
   /**

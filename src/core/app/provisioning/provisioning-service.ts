@@ -19,18 +19,21 @@ import {
 } from '../../provisioning/batch';
 import type { ProvisioningProfile } from '../../ble/provisioning-profile';
 import { builtInProfiles, parseProfile } from '../../provisioning/profiles';
-import { createPsdiAllocator, type PsdiCsvProblem } from '../../provisioning/psdi';
+import type { PsdiCsvProblem } from '../../provisioning/psdi';
 import { needsReconciling, reconcile } from '../../provisioning/reconcile';
 import type { ProvisionEvent } from '../../provisioning/steps';
-import type { ProductTarget } from '../../provisioning/steps';
 import { provisionBoard } from '../../provisioning/workflow';
 import type { ThingsClient } from '../../platform/things/client';
 import type { batchSummarySchema, provisioningProgressSchema } from '../contracts/provisioning';
 import { AppFailure } from '../errors';
 import type { HostSupervisor } from '../ble/host-supervisor';
 import {
-  planStrategy,
-  readPlan,
+  findProfile,
+  provisioningSetup,
+  psdiAllocator,
+  readPsdiPlan,
+} from '../../usecases/provisioning-setup';
+import {
   profilesDir,
   readPlans,
   readSavedProfiles,
@@ -207,9 +210,11 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   }
 
   profile(id: string): ProvisioningProfile {
-    const found = this.profiles().find((p) => p.profile.id === id);
-    if (!found) throw AppFailure.field('profileId', `no provisioning profile "${id}"`);
-    return found.profile;
+    return findProfile(this.knownProfiles(), id);
+  }
+
+  private knownProfiles(): ProvisioningProfile[] {
+    return this.profiles().map((p) => p.profile);
   }
 
   /** Validates a profile file and keeps it in the data dir so it is there next time. */
@@ -235,7 +240,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   }
 
   async savePlan(plan: Plan): Promise<Plan> {
-    planStrategy(plan.psdi, this.profile(plan.profileId));
+    readPsdiPlan(plan.psdi, this.profile(plan.profileId));
     const file = await readPlans(this.dataDir);
     file.plans[plan.productId] = plan;
     await writePlans(this.dataDir, file);
@@ -247,10 +252,8 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
    * With the CSV rows the list leaves out, so the page shows them before anything is reserved.
    */
   async nextPsdi(plan: Plan): Promise<{ psdi: string | null; skipped?: PsdiCsvProblem[] }> {
-    const profile = this.profile(plan.profileId);
-    if (profile.psdi.source !== 'tool') return { psdi: null };
-    const { strategy, skipped } = readPlan(plan.psdi, profile);
-    const allocator = createPsdiAllocator(strategy, profile.psdi.maxBytes);
+    const { psdi: allocator, skipped } = psdiAllocator(this.profile(plan.profileId), plan.psdi);
+    if (!allocator) return { psdi: null };
     const psdi = await (await this.store()).peekPsdi(plan.productId, allocator);
     return skipped.length ? { psdi, skipped } : { psdi };
   }
@@ -262,23 +265,13 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
         'productId',
         'has no provisioning plan yet: choose a profile and a PSDI plan and save them first',
       );
-    const profile = this.profile(plan.profileId);
-    const products = await (await this.things()).listTrialProducts();
-    const found = products.find((p) => p.id === productId);
-    if (!found)
-      throw AppFailure.field('productId', `no trial product ${productId} in this environment`);
-    const product: ProductTarget = {
-      id: found.id,
-      name: found.name,
-      serviceUuid: found.serviceUuid,
-      psdiServiceUuid: found.psdiServiceUuid,
-      psdiCharacteristicUuid: found.psdiCharacteristicUuid,
-    };
-    const psdi =
-      profile.psdi.source === 'tool'
-        ? createPsdiAllocator(planStrategy(plan.psdi, profile), profile.psdi.maxBytes)
-        : undefined;
-    return { profile, product, psdi, central: await this.supervisor.central() };
+    const setup = await provisioningSetup({
+      productId,
+      plan,
+      profiles: this.knownProfiles(),
+      things: await this.things(),
+    });
+    return { ...setup, central: await this.supervisor.central() };
   }
 
   // ---- runs ----
@@ -294,7 +287,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
       product,
       board,
       psdi,
-      knownProfiles: this.profiles().map((p) => p.profile),
+      knownProfiles: this.knownProfiles(),
       onProgress: (event) => this.progress(runId, event),
     });
     return { runId, record: result.record };
@@ -322,7 +315,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
       minRssi: input.minRssi,
       maxBoards: input.limit,
       onlyMatching: input.onlyMatching,
-      knownProfiles: this.profiles().map((p) => p.profile),
+      knownProfiles: this.knownProfiles(),
       onEvent: (event) => {
         if (event.type === 'progress') this.progress(runId, event.event);
         if (event.type === 'board' && event.status.matchingProfiles)

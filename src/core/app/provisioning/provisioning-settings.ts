@@ -7,15 +7,7 @@ import { z } from 'zod';
 import type { ProvisioningProfile } from '../../ble/provisioning-profile';
 import { keyedRecord, keyedRecordSchema } from '../../keyed-record';
 import { parseProfile } from '../../provisioning/profiles';
-import {
-  parsePsdiCsv,
-  PsdiError,
-  type PsdiCsv,
-  type PsdiCsvProblem,
-  type PsdiStrategy,
-} from '../../provisioning/psdi';
 import { productPlanSchema, type psdiPlanSchema } from '../contracts/provisioning';
-import { AppFailure } from '../errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
 
 export type Plan = z.output<typeof productPlanSchema>;
@@ -59,37 +51,4 @@ export async function readSavedProfiles(
     }
   }
   return saved;
-}
-
-/** The plan's PSDI strategy for the allocator; a CSV list is parsed and checked here. */
-export function planStrategy(psdi: PsdiPlan, profile: ProvisioningProfile): PsdiStrategy {
-  return readPlan(psdi, profile).strategy;
-}
-
-/**
- * The plan's PSDI strategy and, for a CSV list, the rows left out with their lines, to be shown
- * before anything is reserved. A list that cannot be used throws, naming `psdi.<field>`.
- */
-export function readPlan(
-  psdi: PsdiPlan,
-  profile: ProvisioningProfile,
-): { strategy: PsdiStrategy; skipped: PsdiCsvProblem[] } {
-  if (psdi.kind !== 'list') return { strategy: psdi, skipped: [] };
-  let csv: PsdiCsv;
-  try {
-    csv = parsePsdiCsv(psdi.csv, {
-      column: psdi.column,
-      header: psdi.header,
-      maxBytes: profile.psdi.maxBytes,
-    });
-  } catch (err) {
-    if (err instanceof PsdiError) throw AppFailure.field(`psdi.${err.field ?? 'csv'}`, err.message);
-    throw err;
-  }
-  if (!csv.values.length)
-    throw AppFailure.field(
-      'psdi.csv',
-      `has no usable PSDI${csv.problems.length ? `: ${csv.problems.map((p) => `line ${p.line}: ${p.message}`).join('; ')}` : ''}`,
-    );
-  return { strategy: { kind: 'list', values: csv.values }, skipped: csv.problems };
 }
