@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_SIM_FILES, traceDirOf } from '../core/app/ble/host-supervisor';
+import { dataFolderBench, traceDirOf } from '../core/app/ble/host-supervisor';
 import type { Direction } from '../core/ble/hci/btsnoop';
 import { HCI_CMD } from '../core/ble/hci/codes';
 import { Environments } from '../core/app/environments';
@@ -16,8 +16,7 @@ import type { AuditStore } from '../core/audit/store';
 import type { BleCentral } from '../core/ble/port';
 import { formatAdapterSpec, type AdapterSpec } from '../core/ble/adapter-spec';
 import { adapterTraceDir } from '../core/ble/multi-central';
-import { SimulatedBench } from '../core/ble/sim/bench';
-import { SIM_BOARDS_DIR } from '../core/ble/sim/board-file';
+import type { SimulatedBench } from '../core/ble/sim/bench';
 import { errorMessage } from '../core/errors/message';
 import { EmulatorAdminClient } from '../core/emulator/admin-client';
 import type { RunningEmulator } from '../core/emulator/server';
@@ -30,7 +29,7 @@ export interface SessionOptions {
   dataDir: string;
   /** The station's adapters, opened together (docs/decisions.md, "Several adapters at once"). */
   adapters: AdapterSpec[];
-  /** Board files that replace the default simulated bench. */
+  /** Board files that replace the default simulated bench and the app's set-up of it. */
   simBoards?: string[];
   /** An environment from Settings, by name. */
   env?: string;
@@ -78,8 +77,9 @@ export class Session {
   ) {}
 
   /**
-   * The central, opened on first use. Simulated: the default boards (or `--sim-boards`) with the
-   * app's `sim-bench-state.json`, so a board provisioned here is provisioned in the app too.
+   * The central, opened on first use, as the app's BLE process opens it. Simulated: the bench as
+   * the app left it (its boards, faults and `sim-bench-state.json`), so a board provisioned here
+   * is provisioned in the app too; or the boards of `--sim-boards` alone.
    */
   central(): Promise<BleCentral> {
     this.centralOpen ??= this.openCentral();
@@ -94,19 +94,12 @@ export class Session {
   // noble, the emulator's HTTP server and keytar load only when a command gets that far, so a
   // bad flag is answered at once.
   private async openCentral(): Promise<BleCentral> {
-    const { openAdapters } = await import('../core/ble/open-adapters');
+    const { openStation } = await import('../core/ble/open-station');
     const { TraceWriter } = await import('../core/ble/hci/trace-store');
-    const adapters = this.options.adapters;
-    if (adapters.some((spec) => spec.kind === 'sim')) {
-      const bench = new SimulatedBench({
-        stateFile: join(this.options.dataDir, 'sim-bench-state.json'),
-      });
-      this.bench = bench;
-      const files = this.options.simBoards ?? DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f));
-      for (const file of files) bench.loadBoardFile(file);
-    }
-    const central = await openAdapters(adapters, {
-      bench: this.bench,
+    const bench = dataFolderBench(this.options.dataDir);
+    const simBoards = this.options.simBoards;
+    const station = await openStation(this.options.adapters, {
+      bench: simBoards ? { ...bench, boardFiles: simBoards, setupFile: undefined } : bench,
       // Like the app's BLE process, every session writes each adapter's HCI traffic to the data
       // folder's traces, for `devicebench trace` and the app's "HCI trace" — once it scans or
       // connects, so a command refused before it used the radio leaves the data folder as it was.
@@ -130,6 +123,8 @@ export class Session {
         };
       },
     });
+    const central = station.central;
+    this.bench = station.bench;
     if (this.bench) return central;
     const { settledState } = await import('../core/ble/host/host-process');
     const state = await settledState(central);

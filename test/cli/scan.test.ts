@@ -1,6 +1,6 @@
 // `devicebench scan`, `--help`, `completion` and the `bin` launcher as child processes over the default simulated
 // bench (the app's three boards).
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runBin, runCli, tempDir } from './run-cli';
@@ -34,6 +34,37 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
     expect(piped.stdout).toMatch(/^d6:3a:41:00:20:01 +-\d+ dBm +DB Sensor/m);
     expect(piped.stdout).toContain('4 boards in 1 s');
     expect(piped.stdout + piped.stderr).not.toContain('\u001b[');
+  });
+
+  it('lists the simulated bench as the app left it: the boards the set-up loaded, not those it removed', async () => {
+    const data = join(tempDir('scan-setup'), 'data');
+    mkdirSync(data, { recursive: true });
+    const tray = JSON.stringify({
+      boards: [{ name: 'Tray {n}', address: 'c0:ff:ee:00:00:01', count: 2 }],
+    });
+    const setup = {
+      version: 1,
+      loads: [{ source: { fileName: 'tray.json', text: tray }, boardIds: ['c0ffee000001'] }],
+      removed: ['d63a41002001'],
+      faults: { c0ffee000001: { refuseConnection: true } },
+    };
+    const file = join(data, 'sim-bench-setup.json');
+    writeFileSync(file, JSON.stringify(setup));
+    const [scan, replaced] = await Promise.all([
+      runCli(['scan', '--for', '1', '--json', '--adapter', 'sim', '--data-dir', data]),
+      runCli([
+        ...['scan', '--for', '1', '--json', '--adapter', 'sim', '--data-dir', data],
+        ...['--sim-boards', 'resources/sim/sensor-board.json'],
+      ]),
+    ]);
+    expect(scan.code, scan.stderr).toBe(0);
+    const names = (JSON.parse(scan.stdout).boards as { name: string }[]).map((b) => b.name);
+    expect(names.sort()).toEqual(['DB ESP32-C3', 'DB Starter', 'DB nRF52 DK', 'Tray 01']);
+    // Everything in the set-up came back, so the file is as the app wrote it.
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(setup);
+    // --sim-boards names the whole bench: the app's set-up is not brought onto it.
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(JSON.parse(replaced.stdout).boards).toMatchObject([{ name: 'DB Sensor' }]);
   });
 
   it('opens two simulated adapters that hear the same boards: each board once, a trace each', async () => {

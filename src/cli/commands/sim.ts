@@ -3,14 +3,12 @@
 // own virtual controller on the one bench, so every host hears the same boards. The line
 // `{"h4": "<spec>"}` on stdout says where, with the real port; Ctrl-C or SIGTERM stops it.
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
-import { DEFAULT_SIM_FILES } from '../../core/app/ble/host-supervisor';
+import { dataFolderBench } from '../../core/app/ble/host-supervisor';
 import { AdapterSpecError } from '../../core/ble/adapter-spec';
 import { H4ServeError, parseServeSpec, serveH4 } from '../../core/ble/hci/h4-server';
 import { SimulatedBench } from '../../core/ble/sim/bench';
-import { SIM_BOARDS_DIR } from '../../core/ble/sim/board-file';
 import type { Runner } from '../command';
 import { EnvironmentError, EXIT, UsageError } from '../exit';
 import { parseFlags } from '../flags';
@@ -51,14 +49,10 @@ function serveCommand(runner: Runner): CommandModule {
       return runner(global, async ({ out, interrupt }) => {
         // The bench keeps its boards' state (provisioned or not) in the data folder, as the app's.
         mkdirSync(global.dataDir, { recursive: true });
-        const bench = new SimulatedBench({
-          stateFile: join(global.dataDir, 'sim-bench-state.json'),
-        });
+        const start = dataFolderBench(global.dataDir);
+        const bench = new SimulatedBench({ stateFile: start.stateFile });
         try {
-          const files =
-            flags.board ??
-            global.simBoards ??
-            DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f));
+          const files = flags.board ?? global.simBoards ?? start.boardFiles;
           for (const file of files) {
             try {
               bench.loadBoardFile(file);

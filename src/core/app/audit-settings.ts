@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { auditEnvironment, postgresUrlSchema, type AuditLocation } from '../audit/open-store';
 import type { CredentialStore } from '../secrets/credential-store';
 import { AppFailure } from './errors';
-import { readJsonFile, writeJsonFile } from './json-file';
+import { readJsonFile, writeJsonFile } from '../json-file';
 
 const PASSWORD_ACCOUNT = 'audit:postgres-password';
 

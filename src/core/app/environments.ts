@@ -9,7 +9,7 @@ import type { PlatformTarget } from '../platform/http';
 import type { CredentialStore } from '../secrets/credential-store';
 import type { EnvironmentView, OpParsedInput } from './contract';
 import { AppFailure } from './errors';
-import { readJsonFile, writeJsonFile } from './json-file';
+import { readJsonFile, writeJsonFile } from '../json-file';
 
 const EMULATOR_ENV_ID = 'local-emulator';
 const EMULATOR_ENV_NAME = 'Local emulator';

@@ -18,8 +18,9 @@ import type { BleCentral } from '../../ble/port';
 import { adapterListSchema, type BleStatus } from '../contracts/ble';
 import { confirmsWrites, describeAdapter, parseAdapterSpec } from '../../ble/adapter-spec';
 import { AppFailure } from '../errors';
-import { readJsonFile, writeJsonFile } from '../json-file';
-import { SimBenchSetupFile } from './sim-bench-setup';
+import { readJsonFile, writeJsonFile } from '../../json-file';
+import type { BenchSource } from '../../ble/open-station';
+import { SimBenchSetupFile } from '../../ble/sim/bench-setup';
 import { errorMessage } from '../../errors/message';
 import { noAdapterAdvice } from '../../ble/adapter-advice';
 
@@ -66,18 +67,32 @@ export function traceDirOf(dataDir: string): string {
   return join(dataDir, 'traces');
 }
 
+/**
+ * The simulated bench a data folder keeps: the start files, their flash (`sim-bench-state.json`)
+ * and what the user did to it (`sim-bench-setup.json`). The BLE process and the `devicebench`
+ * command both open this one.
+ */
+export function dataFolderBench(dataDir: string): BenchSource & { setupFile: string } {
+  return {
+    boardFiles: DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f)),
+    stateFile: join(dataDir, 'sim-bench-state.json'),
+    setupFile: join(dataDir, 'sim-bench-setup.json'),
+  };
+}
+
 export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
   private host: BleHost | undefined;
   private starting: Promise<BleHost> | undefined;
   private crashes = 0;
   private lastCrash: { at: number; reason: string } | undefined;
   private startError: string | undefined;
+  /** The saved set-up as the running simulated bench started with it; changes are added to it. */
+  private setup: SimBenchSetupFile | undefined;
 
   private constructor(
     private readonly dataDir: string,
     private adapters: string[],
     private readonly launch: HostLauncher,
-    private readonly setup: SimBenchSetupFile,
   ) {
     super();
   }
@@ -86,12 +101,7 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
     const { value } = await readJsonFile(join(dataDir, 'ble.json'), settingsSchema, {
       adapters: ['sim'],
     });
-    return new HostSupervisor(
-      dataDir,
-      value.adapters,
-      launch,
-      await SimBenchSetupFile.open(dataDir),
-    );
+    return new HostSupervisor(dataDir, value.adapters, launch);
   }
 
   /** The running host, started now if it is not. */
@@ -120,7 +130,7 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
         message: 'The simulated bench is off: add the adapter "sim" on the BLE bench first.',
       });
     const output = await (await this.ensure()).sim(method, input);
-    await this.setup.record(method, input, output);
+    await this.setup?.record(method, input, output);
     return output;
   }
 
@@ -206,24 +216,16 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
 
   private async start(): Promise<BleHost> {
     const traceDir = traceDirOf(this.dataDir);
-    const simulated = this.adapters.includes('sim');
-    const config: HostConfig = simulated
-      ? {
-          adapters: this.adapters,
-          stateFile: join(this.dataDir, 'sim-bench-state.json'),
-          boardFiles: DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f)),
-          traceDir,
-        }
-      : { adapters: this.adapters, traceDir };
+    const bench = this.adapters.includes('sim') ? dataFolderBench(this.dataDir) : undefined;
+    const config: HostConfig = { adapters: this.adapters, ...bench, traceDir };
     try {
       const host = await BleHost.start(this.launch(config));
-      if (simulated)
-        await this.setup
-          .replay((method, input) => host.sim(method, input))
-          .catch(async (err) => {
-            await host.stop();
-            throw err;
-          });
+      // The process brought the saved set-up onto its bench, dropping what could not come back.
+      if (bench)
+        this.setup = await SimBenchSetupFile.open(bench.setupFile).catch(async (err: unknown) => {
+          await host.stop();
+          throw err;
+        });
       this.startError = undefined;
       this.host = host;
       host.onStateChange(() => this.emit('status', this.status()));

@@ -8,7 +8,7 @@ import { keyedRecord, keyedRecordSchema } from '../../keyed-record';
 import type { ValueFormat } from '../../ble/values/value-format';
 import { nameMapSchema, type NameMap } from '../contracts/names';
 import { AppFailure } from '../errors';
-import { readJsonFile, writeJsonFile } from '../json-file';
+import { readJsonFile, writeJsonFile } from '../../json-file';
 
 const fileSchema = z.object({ scopes: keyedRecordSchema(nameMapSchema) });
 type NamesFile = z.output<typeof fileSchema>;

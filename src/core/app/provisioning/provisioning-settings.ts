@@ -8,7 +8,7 @@ import type { ProvisioningProfile } from '../../ble/provisioning-profile';
 import { keyedRecord, keyedRecordSchema } from '../../keyed-record';
 import { parseProfile } from '../../provisioning/profiles';
 import { productPlanSchema, type psdiPlanSchema } from '../contracts/provisioning';
-import { readJsonFile, writeJsonFile } from '../json-file';
+import { readJsonFile, writeJsonFile } from '../../json-file';
 
 export type Plan = z.output<typeof productPlanSchema>;
 export type PsdiPlan = z.output<typeof psdiPlanSchema>;

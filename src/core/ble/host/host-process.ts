@@ -11,11 +11,11 @@ import {
 } from '../port';
 import { formatAdapterSpec, parseAdapterSpec } from '../adapter-spec';
 import { adapterTraceDir } from '../multi-central';
-import { openAdapters } from '../open-adapters';
+import { openStation } from '../open-station';
 import type { LinkRequest } from '../link-parameters';
 import type { Direction } from '../hci/btsnoop';
 import { TraceWriter } from '../hci/trace-store';
-import { SimulatedBench } from '../sim/bench';
+import type { SimulatedBench } from '../sim/bench';
 import {
   dispatch,
   parseRequest,
@@ -40,16 +40,16 @@ export interface ParentPort {
 }
 
 export async function runHost(config: HostConfig, parent: ParentPort): Promise<void> {
-  const specs = config.adapters.map(parseAdapterSpec);
-  const bench = specs.some((spec) => spec.kind === 'sim')
-    ? new SimulatedBench({ stateFile: config.stateFile, seed: config.seed })
-    : undefined;
-  for (const file of bench ? (config.boardFiles ?? []) : []) bench!.loadBoardFile(file);
   // Every session's HCI traffic, simulated or hardware, goes to a btsnoop trace per adapter
   // (docs/decisions.md, "HCI traces" and "Several adapters at once").
   const traceDir = config.traceDir;
-  const central = await openAdapters(specs, {
-    bench,
+  const { central, bench } = await openStation(config.adapters.map(parseAdapterSpec), {
+    bench: {
+      boardFiles: config.boardFiles ?? [],
+      stateFile: config.stateFile,
+      setupFile: config.setupFile,
+      seed: config.seed,
+    },
     trace: (index, spec) => {
       if (!traceDir) return undefined;
       const writer = new TraceWriter(adapterTraceDir(traceDir, index, formatAdapterSpec(spec)));

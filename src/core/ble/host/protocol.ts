@@ -32,6 +32,8 @@ export const hostConfigSchema = z.object({
   stateFile: z.string().optional(),
   /** Simulated bench: board files loaded at start. */
   boardFiles: z.array(z.string()).optional(),
+  /** Simulated bench: the user's saved set-up, brought onto the board files at start. */
+  setupFile: z.string().optional(),
   seed: z.number().int().optional(),
   /**
    * Where the session's HCI traffic goes as btsnoop files (src/core/ble/hci/trace-store.ts),

@@ -1,7 +1,7 @@
 // The BLE process through its app-side host: real noble over the simulated bench in a child
 // process, scanning and GATT across the boundary, and a crash that fails what was pending,
 // is reported, and leaves the app able to start a new process.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,10 +14,13 @@ afterEach(async () => {
   for (const host of hosts.splice(0)) await host.stop();
 });
 
-async function start() {
-  const stateFile = join(mkdtempSync(join(tmpdir(), 'ble-host-')), 'sim-state.json');
+async function start(setup?: object) {
+  const dir = mkdtempSync(join(tmpdir(), 'ble-host-'));
+  const stateFile = join(dir, 'sim-state.json');
+  const setupFile = setup && join(dir, 'sim-bench-setup.json');
+  if (setupFile) writeFileSync(setupFile, JSON.stringify(setup));
   const host = await BleHost.start(
-    forkHost({ adapters: ['sim'], boardFiles: [BOARDS], stateFile }),
+    forkHost({ adapters: ['sim'], boardFiles: [BOARDS], stateFile, setupFile }),
   );
   hosts.push(host);
   return host;
@@ -48,6 +51,21 @@ describe('BLE process', { timeout: 30_000 }, () => {
     const down = new Promise<string>((r) => link.onDisconnect(r));
     await link.disconnect();
     expect(await down).toBeTruthy();
+  });
+
+  it('brings the saved set-up onto its bench: the boards it loaded, with their faults', async () => {
+    const tray = JSON.stringify({
+      boards: [{ name: 'Tray {n}', address: 'c0:ff:ee:00:00:01', count: 2 }],
+    });
+    const host = await start({
+      version: 1,
+      loads: [{ source: { fileName: 'tray.json', text: tray }, boardIds: ['c0ffee000002'] }],
+      removed: [],
+      faults: { c0ffee000002: { refuseConnection: true } },
+    });
+    const boards = await host.sim('boards', {});
+    expect(boards.map((b) => b.name)).toEqual(['DB nRF52 DK', 'Tray 02']);
+    expect(boards[1]?.faults.refuseConnection).toBe(true);
   });
 
   it('fails pending work with a BleError when the process dies, and says it crashed', async () => {

@@ -1,14 +1,15 @@
 // What the user did to the simulated bench, kept in the data folder so that a new BLE process
-// (a mode switch, a restart, a crash) starts with the same boards and faults
-// (docs/decisions.md, "The BLE process's calls, and the simulated bench outliving its
+// (a mode switch, a restart, a crash) and the `devicebench` command start with the same boards
+// and faults (docs/decisions.md, "The BLE process's calls, and the simulated bench outliving its
 // process"). The bench's own state file keeps what the boards were provisioned with; this keeps
 // which boards are there and how they misbehave.
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import type { MethodInput, MethodOutput, SimMethod, SimMethods } from '../../ble/host/protocol';
-import { SIM_BOARDS_DIR } from '../../ble/sim/board-file';
-import { faultsSchema } from '../../ble/sim/board-schema';
-import { readJsonFile, writeJsonFile } from '../json-file';
+import type { MethodInput, MethodOutput, SimMethod, SimMethods } from '../host/protocol';
+import { readJsonFile, writeJsonFile } from '../../json-file';
+import type { SimulatedBench } from './bench';
+import { SIM_BOARDS_DIR } from './board-file';
+import { faultsSchema } from './board-schema';
 
 const sourceSchema = z.union([
   /** A file of resources/sim, by name: the install folder may move between versions. */
@@ -32,12 +33,6 @@ export type SimBenchSetup = z.infer<typeof setupSchema>;
 
 const EMPTY: SimBenchSetup = { version: 1, loads: [], removed: [], faults: {} };
 
-/** The simulated-bench controls a process can be asked for, as the setup replays them. */
-export type SimCall = <M extends SimMethod>(
-  method: M,
-  input: MethodInput<SimMethods, M>,
-) => Promise<MethodOutput<SimMethods, M>>;
-
 export class SimBenchSetupFile {
   private writing: Promise<void> = Promise.resolve();
 
@@ -46,8 +41,8 @@ export class SimBenchSetupFile {
     private setup: SimBenchSetup,
   ) {}
 
-  static async open(dataDir: string): Promise<SimBenchSetupFile> {
-    const file = join(dataDir, 'sim-bench-setup.json');
+  /** `sim-bench-setup.json` in the data folder; none yet reads as a bench the user left as it started. */
+  static async open(file: string): Promise<SimBenchSetupFile> {
     const { value } = await readJsonFile(file, setupSchema, EMPTY);
     return new SimBenchSetupFile(file, value);
   }
@@ -73,26 +68,28 @@ export class SimBenchSetupFile {
    * Brings a fresh bench (its start files loaded) to the setup. A load that no longer works
    * (the file is gone, a board clashes) is dropped with its boards: it cannot come back.
    */
-  async replay(sim: SimCall): Promise<void> {
+  async replay(bench: SimulatedBench): Promise<void> {
     const setup = this.setup;
     if (!setup.loads.length && !setup.removed.length && !Object.keys(setup.faults).length) return;
-    const onBench = new Set((await sim('boards', {})).map((b) => b.id));
-    for (const boardId of setup.removed)
-      if (onBench.delete(boardId)) await sim('removeBoard', { boardId });
+    const onBench = new Set(bench.boards().map((b) => b.id));
+    for (const boardId of setup.removed) if (onBench.delete(boardId)) bench.removeBoard(boardId);
     const loads: SimBenchSetup['loads'] = [];
     for (const load of setup.loads) {
-      const views = await loadFrom(sim, load.source).catch(() => undefined);
-      if (!views) continue;
+      let views;
+      try {
+        views = loadFrom(bench, load.source);
+      } catch {
+        continue;
+      }
       const kept = views.map((v) => v.id).filter((id) => load.boardIds.includes(id));
-      for (const view of views)
-        if (!kept.includes(view.id)) await sim('removeBoard', { boardId: view.id });
+      for (const view of views) if (!kept.includes(view.id)) bench.removeBoard(view.id);
       kept.forEach((id) => onBench.add(id));
       loads.push({ source: load.source, boardIds: kept });
     }
     const faults: SimBenchSetup['faults'] = {};
     for (const [boardId, set] of Object.entries(setup.faults))
       if (onBench.has(boardId)) {
-        await sim('setFaults', { boardId, faults: set });
+        bench.setFaults(boardId, set);
         faults[boardId] = set;
       }
     const next = { ...setup, loads, faults };
@@ -103,11 +100,10 @@ export class SimBenchSetupFile {
   }
 }
 
-function loadFrom(sim: SimCall, source: BoardSource) {
-  if ('builtIn' in source)
-    return sim('loadBoardFile', { path: join(SIM_BOARDS_DIR, source.builtIn) });
-  if ('path' in source) return sim('loadBoardFile', { path: source.path });
-  return sim('loadBoards', { text: source.text, source: source.fileName });
+function loadFrom(bench: SimulatedBench, source: BoardSource) {
+  if ('builtIn' in source) return bench.loadBoardFile(join(SIM_BOARDS_DIR, source.builtIn));
+  if ('path' in source) return bench.loadBoardFile(source.path);
+  return bench.loadBoards(source.text, source.fileName);
 }
 
 function sourceOfPath(path: string): BoardSource {
