@@ -18,6 +18,7 @@ import { PostgresScenarioRunLog } from './postgres-scenario-runs';
 import { LEGACY_BENCH_TO_SPEC, SCENARIO_RUN_COLUMNS, type ScenarioRunLog } from './scenario-runs';
 import {
   copyValues,
+  countFromPage,
   HOUR_MS,
   insertSql,
   likeAnywhere,
@@ -482,14 +483,11 @@ export class PostgresAuditStore implements AuditStore {
     const q = auditQuerySchema.parse(query);
     return this.guard(async () => {
       const { count: counted, page } = searchSql(q, this.trigram ? TRIGRAM_SEARCH : PREFIX_SEARCH);
-      const count = await this.pool.query<{ n: string }>(counted.sql, counted.params);
       const { rows } = await this.pool.query<RecordRow>(page.sql, page.params);
-      return toPage(
-        rows,
-        Number(count.rows[0]?.n ?? 0),
-        q.limit,
-        this.trigram ? 'substring' : 'prefix',
-      );
+      const count =
+        countFromPage(q, rows) ??
+        Number((await this.pool.query<{ n: string }>(counted.sql, counted.params)).rows[0]?.n ?? 0);
+      return toPage(rows, count, q.limit, this.trigram ? 'substring' : 'prefix');
     });
   }
 

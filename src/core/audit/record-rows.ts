@@ -274,6 +274,17 @@ export function searchSql(
   };
 }
 
+/**
+ * A first page that holds every match is its own count: the count statement, which costs as much
+ * as the page when a text search must be checked row by row, is then not run.
+ */
+export function countFromPage(
+  q: z.output<typeof auditQuerySchema>,
+  rows: readonly RecordRow[],
+): number | undefined {
+  return q.after === undefined && rows.length <= q.limit ? rows.length : undefined;
+}
+
 /** The page a search returns, from `limit + 1` rows and the capped count. */
 export function toPage(
   rows: RecordRow[],

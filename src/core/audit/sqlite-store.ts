@@ -15,6 +15,7 @@ import {
 import { SqliteScenarioRunLog, type ScenarioRunLog } from './scenario-runs';
 import {
   copyValues,
+  countFromPage,
   HOUR_MS,
   insertSql,
   lineSql,
@@ -382,8 +383,9 @@ export class SqliteAuditStore implements AuditStore {
     const q = auditQuerySchema.parse(query);
     return this.serial(async () => {
       const { count, page } = searchSql(q, SQLITE_SEARCH);
-      const { n } = this.sql(count.sql).get(...count.params) as { n: number };
       const rows = this.sql(page.sql).all(...page.params) as RecordRow[];
+      const n =
+        countFromPage(q, rows) ?? (this.sql(count.sql).get(...count.params) as { n: number }).n;
       return toPage(rows, n, q.limit, 'substring');
     });
   }

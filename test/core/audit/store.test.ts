@@ -298,6 +298,10 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
         'DB-0002',
       ]);
       expect(next.next).toBeNull();
+      // A last page holding no more than its limit still counts every match, not its own rows.
+      expect(next.total).toBe(10);
+      const whole = await t.store.search({ productId: PRODUCT.id, states: ['written'], limit: 10 });
+      expect([whole.items.length, whole.total, whole.next]).toEqual([10, 10, null]);
     });
 
     it('filters by station', async () => {
