@@ -14,7 +14,7 @@ import {
 } from '../src/core/platform/things/schema';
 
 export const FILL_PRODUCTS = 5;
-export const FILL_STATIONS = 8;
+const FILL_STATIONS = 8;
 const DAY_MS = 86_400_000;
 const SPAN_MS = 30 * DAY_MS;
 const PSDI_WIDTH = 8;

@@ -21,7 +21,7 @@ export interface CommandContext {
   interrupt: AbortSignal;
 }
 
-export type CommandRun = (ctx: CommandContext) => Promise<ExitCode>;
+type CommandRun = (ctx: CommandContext) => Promise<ExitCode>;
 
 /** Runs one command: opens the session lazily, closes it, and records the exit code. */
 export type Runner = (flags: GlobalFlags & { json?: boolean }, run: CommandRun) => Promise<void>;

@@ -34,7 +34,7 @@ export function folderProblem(path: string, missingIsFine = false): string | und
 }
 
 /** `maxBoards` → `--max-boards`. */
-export function flagName(key: string): string {
+function flagName(key: string): string {
   return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }
 

@@ -13,9 +13,9 @@ export const RSSI_MIN_DBM = -127;
 export const RSSI_MAX_DBM = 0;
 
 /** Longest SLEEP action: one hour (the platform leaves it open). */
-export const SLEEP_MILLIS_MAX = 3_600_000;
+const SLEEP_MILLIS_MAX = 3_600_000;
 /** Longest wait before the client reconnects: one day (the platform leaves it open). */
-export const SUPPRESSION_INTERVAL_MAX = 86_400_000;
+const SUPPRESSION_INTERVAL_MAX = 86_400_000;
 
 /** A minus sign as typography writes it, so "−127" reads as a number rather than a dash. */
 function signed(n: number): string {
@@ -32,7 +32,7 @@ export function rangeRule(min: number, max: number, unit?: string): string {
  * the range (1e+23 and integers past 2^53 included, as every bound here is exact), a fraction
  * within it says it must be whole.
  */
-export function wholeNumberIn(min: number, max: number, unit?: string) {
+function wholeNumberIn(min: number, max: number, unit?: string) {
   const rule = rangeRule(min, max, unit);
   const whole = unit ? `must be a whole number of ${unit}` : 'must be a whole number';
   return z

@@ -24,7 +24,7 @@ export function parseBytes(text: string, format: ByteFormat): ParsedBytes {
 }
 
 /** Hex digits, each byte two of them; `0x` before any group, spaces, colons, commas or dashes between. */
-export function parseHex(text: string): ParsedBytes {
+function parseHex(text: string): ParsedBytes {
   const groups = text.trim() === '' ? [] : text.trim().split(HEX_SEPARATORS);
   let digits = '';
   for (const group of groups) {

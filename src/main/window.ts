@@ -56,7 +56,7 @@ export function hardenSession(): void {
 }
 
 /** Only web links leave the app, and they open in the user's browser. */
-export function openExternally(url: string): void {
+function openExternally(url: string): void {
   let parsed: URL;
   try {
     parsed = new URL(url);

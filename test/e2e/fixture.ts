@@ -7,7 +7,7 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { startBenchServer, type BenchServer } from '../../src/server/bench-server';
 
-export const VIEWPORT = { width: 1280, height: 800 };
+const VIEWPORT = { width: 1280, height: 800 };
 /**
  * The two window sizes an engineer uses (docs/decisions.md, "Layout, start page and fonts"): each
  * flow's e2e runs at both.

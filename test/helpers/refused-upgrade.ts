@@ -3,7 +3,7 @@
 import { connect } from 'node:net';
 
 /** True when the server answered 403 and then closed the connection within `waitMs`. */
-export function refusedUpgrade(url: URL, path: string, waitMs = 5_000): Promise<boolean> {
+function refusedUpgrade(url: URL, path: string, waitMs = 5_000): Promise<boolean> {
   return new Promise((resolveAttempt) => {
     const socket = connect(Number(url.port), url.hostname);
     let answer = '';

@@ -26,7 +26,7 @@ export function globalFlags(argv: Record<string, unknown>): GlobalFlags {
  * The station's adapters: every `--adapter`, else DEVICEBENCH_ADAPTER (comma-separated), else
  * the simulated bench. A spec that does not parse is bad usage naming where it came from.
  */
-export function adapterFlags(flags: string[] | undefined, env: string | undefined): AdapterSpec[] {
+function adapterFlags(flags: string[] | undefined, env: string | undefined): AdapterSpec[] {
   try {
     if (flags?.length) return flags.map((text) => parseAdapterSpec(text));
   } catch (err) {

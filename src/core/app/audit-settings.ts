@@ -12,7 +12,7 @@ import { readJsonFile, writeJsonFile } from '../json-file';
 
 const PASSWORD_ACCOUNT = 'audit:postgres-password';
 
-export const auditSettingsSchema = z.object({
+const auditSettingsSchema = z.object({
   mode: z.enum(['local', 'shared']).default('local'),
   /** postgres://user@host:port/database, never with a password in it. */
   url: z.string().optional(),

@@ -26,27 +26,23 @@ import { webhooksEvents, webhooksOperations } from './contracts/webhooks';
 export type { AppStatus, EnvironmentView } from './contracts/app';
 export type { EmulatorState } from './contracts/emulator';
 
-const ERROR_CODES = [
-  'invalid_input',
-  'unknown_operation',
-  'platform',
-  'unreachable',
-  'not_configured',
-  /** A BLE device or the BLE process failed; the message names the step. */
-  'device',
-  'internal',
-] as const;
-
-export const appErrorSchema = z.object({
-  code: z.enum(ERROR_CODES),
-  message: z.string(),
+export interface AppErrorBody {
+  code:
+    | 'invalid_input'
+    | 'unknown_operation'
+    | 'platform'
+    | 'unreachable'
+    | 'not_configured'
+    /** A BLE device or the BLE process failed; the message names the step. */
+    | 'device'
+    | 'internal';
+  message: string;
   /** Field-named problems with the input (or the platform's 400 details). */
-  fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-  status: z.number().optional(),
-  requestId: z.string().optional(),
-  body: z.unknown().optional(),
-});
-export type AppErrorBody = z.infer<typeof appErrorSchema>;
+  fields?: { field: string; message: string }[];
+  status?: number;
+  requestId?: string;
+  body?: unknown;
+}
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppErrorBody };
 
@@ -86,7 +82,7 @@ export const events = {
   ...scenariosEvents,
 } as const;
 
-export type Operations = typeof operations;
+type Operations = typeof operations;
 export type OperationName = keyof Operations;
 export type OpInput<N extends OperationName> = z.input<Operations[N]['input']>;
 export type OpParsedInput<N extends OperationName> = z.output<Operations[N]['input']>;

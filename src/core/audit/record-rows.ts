@@ -249,12 +249,12 @@ function escapeLike(text: string): string {
 }
 
 /** A capped count of what `where` matches: reads at most AUDIT_COUNT_CAP + 1 index entries. */
-export function cappedCountSql(where: string): string {
+function cappedCountSql(where: string): string {
   return `SELECT COUNT(*) AS n FROM (SELECT 1 FROM provisioning_records ${where} LIMIT ${AUDIT_COUNT_CAP + 1}) AS matches`;
 }
 
 /** One page, newest first; one row more than asked tells whether an older page exists. */
-export function pageSql(where: string, limit: string): string {
+function pageSql(where: string, limit: string): string {
   return `SELECT * FROM provisioning_records ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
 }
 
@@ -305,7 +305,7 @@ export function toPage(
 }
 
 /** A record reconcile still has work on (what listUnfinished returns), as SQL. */
-export const UNFINISHED_SQL = `(state IN ('reserved', 'written') OR (state = 'failed' AND psdi_held = 1))`;
+const UNFINISHED_SQL = `(state IN ('reserved', 'written') OR (state = 'failed' AND psdi_held = 1))`;
 
 export const HOUR_MS = 3_600_000;
 

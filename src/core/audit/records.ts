@@ -17,7 +17,7 @@ export const provisioningStates = [
 export type ProvisioningState = (typeof provisioningStates)[number];
 
 /** Where a provisioning run was when it stopped; the workflow's steps plus the log itself. */
-export const provisioningSteps = [
+const provisioningSteps = [
   'select',
   'reserve',
   'connect',
@@ -34,7 +34,7 @@ export type ProvisioningStep = (typeof provisioningSteps)[number];
  * One line of a record's history: a try that failed and what the tool did next, or an
  * operator's action on the record (a release from the audit log names who and where).
  */
-export const recordEventSchema = z.object({
+const recordEventSchema = z.object({
   at: z.number(),
   step: z.enum(provisioningSteps),
   attempt: z.number().int(),
@@ -174,7 +174,7 @@ export function describeCount(total: number, capped: boolean): string {
 }
 
 /** The line as the shared log sees it (docs/decisions.md, "Production line"). */
-export const lineStationSchema = z.object({
+const lineStationSchema = z.object({
   station: z.string(),
   /** The newest change any of its records saw, ms since the epoch. */
   lastSeenAt: z.number(),

@@ -38,7 +38,7 @@ const typed = <T>() => z.custom<T>();
 const psdiChoice = z.union([z.string(), z.object({ allocator: z.literal(true) })]);
 
 /** The provisioning records: one method per AuditStore method that reaches the database. */
-export const storeMethods = {
+const storeMethods = {
   reserve: method(
     z.object({ input: typed<Omit<ReserveInput, 'psdi'>>(), psdi: psdiChoice }),
     typed<ProvisioningRecord>(),
@@ -89,7 +89,7 @@ export const storeMethods = {
 } satisfies MethodTable;
 
 /** The dry-run log in the same file (ScenarioRunLog). */
-export const runMethods = {
+const runMethods = {
   start: method(z.object({ run: typed<NewRun>() }), typed<ScenarioRunSummary>()),
   append: method(z.object({ id: z.number(), events: typed<readonly TimelineEvent[]>() }), nothing),
   finish: method(
@@ -106,7 +106,7 @@ export const runMethods = {
 } satisfies MethodTable;
 
 /** What the allocator's context offers the worker's open reservation (AllocationContext). */
-export const contextMethods = {
+const contextMethods = {
   wasRecorded: method(z.object({ psdi: text }), z.boolean()),
   takeNumber: method(z.object({ key: text, start: z.number() }), z.number()),
   firstFree: method(z.object({ values: z.array(text) }), z.string().optional()),
@@ -152,7 +152,7 @@ export interface Request {
 }
 
 /** The caller's allocator has picked (or failed: the caller keeps its error to rethrow). */
-export interface Allocated {
+interface Allocated {
   type: 'allocated';
   reservation: number;
   psdi?: string;
@@ -160,7 +160,7 @@ export interface Allocated {
 
 export type ToWorker = Request | Allocated;
 
-export type Response =
+type Response =
   | { type: 'response'; id: number; ok: true; value: unknown }
   | { type: 'response'; id: number; ok: false; error: SerializedError };
 
@@ -171,7 +171,7 @@ export type FromWorker =
   | { type: 'failed'; error: SerializedError };
 
 /** A request refused before it ran: an unknown method or a bad input. */
-export class WorkerProtocolError extends Error {
+class WorkerProtocolError extends Error {
   override name = 'WorkerProtocolError';
 }
 

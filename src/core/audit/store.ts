@@ -171,4 +171,4 @@ export function stationName(given?: string): string {
   return given?.trim() || hostname();
 }
 
-export type { AuditPage, AuditQuery, ProvisioningRecord, RecordEvent };
+export type { ProvisioningRecord };

@@ -25,8 +25,6 @@ export type AdapterSpec =
   /** noble's OS binding (CoreBluetooth, WinRT): cannot see a refused write. */
   | { kind: 'native' };
 
-export type AdapterKind = AdapterSpec['kind'];
-
 export const ADAPTER_FORMS =
   '`sim`, `hci<N>`, `serial:<path>[@<baud>]`, `tcp:<host>:<port>`, `unix:<path>`, `usb:<vid>:<pid>` or `native`';
 

@@ -54,11 +54,11 @@ export const mtuSchema = z
   .max(ATT_MTU.max, `must be at most ${ATT_MTU.max}`);
 
 /** Interval 7.5 ms to 4 s in steps of 1.25 ms (0x0006–0x0C80). */
-export const INTERVAL_MS = { min: 7.5, max: 4000, step: 1.25 } as const;
+const INTERVAL_MS = { min: 7.5, max: 4000, step: 1.25 } as const;
 /** Peripheral latency 0–499 events (0x0000–0x01F3). */
-export const LATENCY_MAX = 499;
+const LATENCY_MAX = 499;
 /** Supervision timeout 100 ms to 32 s in steps of 10 ms (0x000A–0x0C80). */
-export const SUPERVISION_TIMEOUT_MS = { min: 100, max: 32_000, step: 10 } as const;
+const SUPERVISION_TIMEOUT_MS = { min: 100, max: 32_000, step: 10 } as const;
 
 const interval = z
   .number()
@@ -107,11 +107,11 @@ export const connectionParametersSchema = z
         message: `must be more than (1 + latency) × maximum interval × 2 = ${floor} ms`,
       });
   });
-export type ConnectionParameters = z.infer<typeof connectionParametersSchema>;
+type ConnectionParameters = z.infer<typeof connectionParametersSchema>;
 
 /** The PHY asked for each way; the controller and the board settle on one they both have. */
 export const phyRequestSchema = z.object({ tx: z.enum(PHYS), rx: z.enum(PHYS) });
-export type PhyRequest = z.infer<typeof phyRequestSchema>;
+type PhyRequest = z.infer<typeof phyRequestSchema>;
 
 /** What can be asked of a link; each is one HCI procedure (or noble's SMP for `pair`). */
 export type LinkRequest =

@@ -33,7 +33,7 @@ import { errorMessage } from '../errors/message';
  * What the HCI tap under noble reports (hci/tap.ts): noble's own stack answers an ATT error
  * with an empty read or with silence, and says nothing when pairing fails.
  */
-export interface HciReports {
+interface HciReports {
   on(event: 'attError', listener: (report: AttErrorReport) => void): unknown;
   on(event: 'securityFailed', listener: (failure: SecurityFailure) => void): unknown;
   on(event: 'advertisingReport', listener: (report: AdvertisingReport) => void): unknown;
@@ -45,7 +45,7 @@ export interface HciReports {
 }
 
 /** noble's HCI bindings announce the MTU each link negotiated (noble itself only stores it). */
-export interface MtuEvents {
+interface MtuEvents {
   on(event: 'onMtu', listener: (peripheralId: string, mtu: number) => void): unknown;
   off(event: 'onMtu', listener: (peripheralId: string, mtu: number) => void): unknown;
 }

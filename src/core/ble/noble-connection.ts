@@ -41,7 +41,7 @@ const SECURITY_ERRORS: ReadonlySet<number> = new Set([
 ]);
 
 /** noble's disconnect reason (an HCI code on Linux, absent elsewhere) in words. */
-export function disconnectReason(reason: unknown): string {
+function disconnectReason(reason: unknown): string {
   if (typeof reason === 'number') return describeHciError(reason);
   if (typeof reason === 'string' && reason) return reason;
   return 'disconnected';

@@ -66,7 +66,7 @@ export interface Advertisement {
   adapter?: string;
 }
 
-export interface CharacteristicInfo {
+interface CharacteristicInfo {
   uuid: string;
   properties: CharacteristicProperty[];
 }

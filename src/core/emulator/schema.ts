@@ -62,7 +62,7 @@ export const clockAdvanceInputSchema = z.object({
     .max(MAX_CLOCK_OFFSET_MS, `must be at most ${MAX_CLOCK_OFFSET_MS} (100 years)`),
 });
 export const userSchema = z.object({ userId: z.string(), displayName: z.string() });
-export const channelSchema = z.object({
+const channelSchema = z.object({
   channelId: z.string(),
   name: z.string(),
   channelSecret: z.string(),
@@ -109,7 +109,7 @@ export const userTokenSchema = z.object({
 });
 
 /** At most this many scenario results per admin call; each is its own envelope. */
-export const SCENARIO_RESULTS_PER_CALL = 100;
+const SCENARIO_RESULTS_PER_CALL = 100;
 
 export const deliverScenarioResultsInputSchema = z.object(
   {

@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { sql, type Db } from './store';
 
 /** docs/platform-api.md#login-lifecycle: an access token is valid 30 days. */
-export const ACCESS_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const ACCESS_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 export type TokenVersion = '2.0' | '2.1';
 export type TokenState = 'valid' | 'expired' | 'revoked' | 'deauthorized';

@@ -23,7 +23,7 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-export class JsonTooDeepError extends Error {
+class JsonTooDeepError extends Error {
   readonly statusCode = 400;
   readonly code = 'DEVICEBENCH_JSON_TOO_DEEP';
   constructor() {

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 
 export const USER_ID_PATTERN = /^U[0-9a-f]{32}$/;
-export const USER_ID_RULE = 'must match U[0-9a-f]{32}';
+const USER_ID_RULE = 'must match U[0-9a-f]{32}';
 
 /** A user ID field; a missing one reads "is required". */
 export const userIdField = z.string({ error: 'is required' }).regex(USER_ID_PATTERN, USER_ID_RULE);

@@ -52,7 +52,7 @@ export interface BatchOptions {
   onEvent?: (event: BatchEvent) => void;
 }
 
-export type BatchBoardState = 'queued' | 'running' | 'verified' | 'failed' | 'skipped';
+type BatchBoardState = 'queued' | 'running' | 'verified' | 'failed' | 'skipped';
 
 export interface BatchBoardStatus {
   board: BoardRef;
@@ -92,7 +92,7 @@ export interface BatchSummary {
   boards: BatchBoardStatus[];
 }
 
-export type BatchEvent =
+type BatchEvent =
   | { type: 'board'; status: BatchBoardStatus }
   | { type: 'progress'; event: ProvisionEvent }
   /** The audit log went away (`error`) or came back (no `error`). */

@@ -41,7 +41,7 @@ function causes(err: unknown): Error[] {
 }
 
 /** The ATT code the board answered, when the error (or one of its causes) is one. */
-export function attCode(err: unknown): number | undefined {
+function attCode(err: unknown): number | undefined {
   return attErrorOf(err)?.code;
 }
 
@@ -63,7 +63,7 @@ export function refusalOf(err: unknown): Refusal | undefined {
 }
 
 /** The link went down under the operation (noble's "link lost", or the board vanished). */
-export function isLinkLost(err: unknown): boolean {
+function isLinkLost(err: unknown): boolean {
   return /link lost|not connected|disconnected/i.test(errorMessage(err));
 }
 

@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { RESOURCES_DIR } from '../resources';
 import { provisioningProfileSchema, type ProvisioningProfile } from '../ble/provisioning-profile';
 
-export const builtInProfileDir = join(RESOURCES_DIR, 'profiles');
+const builtInProfileDir = join(RESOURCES_DIR, 'profiles');
 
 export interface ProfileIssue {
   /** Dotted field path, e.g. `characteristics.control`; empty for the file as a whole. */

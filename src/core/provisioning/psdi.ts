@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import type { AllocationContext, PsdiAllocator } from '../audit/store';
 
-export const psdiStrategySchema = z.discriminatedUnion('kind', [
+const psdiStrategySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('sequence'),
     prefix: z.string().max(64).default(''),
@@ -43,7 +43,7 @@ export class PsdiError extends Error {
 
 const encoder = new TextEncoder();
 
-export function psdiBytes(psdi: string): number {
+function psdiBytes(psdi: string): number {
   return encoder.encode(psdi).length;
 }
 

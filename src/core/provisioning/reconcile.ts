@@ -19,14 +19,14 @@ import { findBoard, readBackPsdi } from './verify';
 import { resumeProvisioning } from './workflow';
 
 /** What the board showed when reconcile looked at it. */
-export type BoardFinding =
+type BoardFinding =
   | { kind: 'carries-psdi'; advertisement: Advertisement; psdi: string }
   | { kind: 'different-psdi'; advertisement: Advertisement; psdi: string }
   /** Still advertising the provisioning service; `status` is its status byte. */
   | { kind: 'blank'; advertisement: Advertisement; status: number; devicePsdi?: string }
   | { kind: 'not-found' };
 
-export type BlankChoice = 'finish' | 'release';
+type BlankChoice = 'finish' | 'release';
 
 export interface ReconcileOptions {
   central: BleCentral;
@@ -42,7 +42,7 @@ export interface ReconcileOptions {
   onProgress?: ProgressListener;
 }
 
-export type ReconcileAction = 'verified' | 'finished' | 'released' | 'failed' | 'not-found';
+type ReconcileAction = 'verified' | 'finished' | 'released' | 'failed' | 'not-found';
 
 export interface ReconcileOutcome {
   action: ReconcileAction;
@@ -178,7 +178,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileOut
  * Finds the board by address, advertising either the record's product service or the
  * profile's provisioning service, and reads what it carries.
  */
-export async function inspectBoard(
+async function inspectBoard(
   central: BleCentral,
   record: ProvisioningRecord,
   profile: ProvisioningProfile,

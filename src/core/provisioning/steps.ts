@@ -5,7 +5,7 @@ import type { ProvisioningRecord, ProvisioningStep } from '../audit/records';
 import { withTimeout } from '../async/timeout';
 import { errorMessage } from '../errors/message';
 
-export interface StepPolicy {
+interface StepPolicy {
   /** One try of the step gives up after this long. */
   timeoutMs: number;
   /** Further tries after the first. */

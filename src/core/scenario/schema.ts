@@ -133,15 +133,14 @@ export const timelineEventSchema = z.discriminatedUnion('kind', [
 export type TimelineEvent = z.infer<typeof timelineEventSchema>;
 
 /** A problem found before upload: `error` blocks Save, `warning` is for the engineer to weigh. */
-export const findingSchema = z.object({
+export interface Finding {
   /** Field path in the set, e.g. `scenarios[0].actions[1].characteristicUuid`. */
-  field: z.string(),
-  message: z.string(),
-  severity: z.enum(['error', 'warning']),
+  field: string;
+  message: string;
+  severity: 'error' | 'warning';
   /** Which rule fired (docs/decisions.md, "Scenario sets"). */
-  rule: z.string(),
-});
-export type Finding = z.infer<typeof findingSchema>;
+  rule: string;
+}
 
 /** One dry run as the audit log keeps it. */
 export const scenarioRunSummarySchema = z.object({

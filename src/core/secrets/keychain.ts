@@ -24,7 +24,7 @@ export interface KeychainOptions {
   probeTimeoutMs?: number;
 }
 
-export const DEFAULT_SERVICE = 'DeviceBench';
+const DEFAULT_SERVICE = 'DeviceBench';
 const PROBE_ACCOUNT = 'keychain-probe';
 
 async function loadKeytar(): Promise<KeytarLike> {

@@ -40,7 +40,7 @@ export class InfeasibleRun extends Error {
 export type DryRunRequest = Omit<RunPlan, 'set'> & { set: RunnableSet };
 
 /** How the run tells its front end what happens, as it happens. */
-export interface DryRunReport {
+interface DryRunReport {
   /**
    * Every timeline event: the engine's, and an `error` event for each problem the run carried
    * on past (a batch the log did not take, a result not delivered).
@@ -65,7 +65,7 @@ export interface DryRunStart {
   clock?: Clock;
 }
 
-export interface DryRunEnd {
+interface DryRunEnd {
   /** The final record in the log. */
   run: ScenarioRunSummary;
   outcome: DryRunOutcome;

@@ -13,7 +13,7 @@ import type { ReceivedWebhook } from './schema';
 /** How far an event's `timestamp` may be from the sender's clock, either way. */
 export const REPLAY_WINDOW_MS = 5 * 60_000;
 /** Replay keys (event IDs, signatures) remembered; the oldest are forgotten first. */
-export const REPLAY_MEMORY = 10_000;
+const REPLAY_MEMORY = 10_000;
 
 export interface ChannelSecret {
   channelId: string;

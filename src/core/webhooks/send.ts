@@ -5,7 +5,7 @@ import { causeMessage } from '../errors/message';
 import { signBody, SIGNATURE_HEADER } from './signature';
 
 /** Real time allowed for the receiver to answer; the platform does not give its own limit. */
-export const SEND_TIMEOUT_MS = 5_000;
+const SEND_TIMEOUT_MS = 5_000;
 
 export interface SendOutcome {
   /** SUCCESS for a 2xx answer; anything else, a network error or the timeout is FAILED. */

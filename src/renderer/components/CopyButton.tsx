@@ -4,7 +4,7 @@ import { copyText } from '../lib/clipboard';
 
 type Outcome = 'idle' | 'copied' | 'failed';
 
-export function CopyButton({ value, label }: { value: string; label: string }) {
+function CopyButton({ value, label }: { value: string; label: string }) {
   const [outcome, setOutcome] = useState<Outcome>('idle');
 
   useEffect(() => {

@@ -24,7 +24,7 @@ const ATT_CODES = [...Object.values(ATT_ERROR)].map((code) => ({
 }));
 
 /** The board's active faults in words, as the summary lists them. */
-export function faultWords(faults: SimBoard['faults']): string[] {
+function faultWords(faults: SimBoard['faults']): string[] {
   const words: string[] = [];
   if (faults.refuseConnection) words.push('refuses connections');
   if (faults.dropLinkDuringWrite)

@@ -29,7 +29,7 @@ export interface UuidChoice {
   productId?: string;
 }
 
-export interface RowAction {
+interface RowAction {
   label: string;
   run: (device: ScannedDevice) => void;
   /** The board the action is running for, shown busy. */

@@ -28,7 +28,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 type JsonObject = { [key: string]: Json };
 export type JsonPath = readonly (string | number)[];
 
-export const TRIGGER_FIELDS = {
+const TRIGGER_FIELDS = {
   IMMEDIATE: [],
   BLE_NOTIFICATION: ['serviceUuid', 'characteristicUuid'],
 } as const satisfies Record<TriggerType, readonly string[]>;
@@ -80,7 +80,7 @@ export function moveIn(root: Json | undefined, path: JsonPath, from: number, to:
   return setIn(root, path, next);
 }
 
-export function isTriggerType(value: Json | undefined): value is TriggerType {
+function isTriggerType(value: Json | undefined): value is TriggerType {
   return typeof value === 'string' && (TRIGGER_TYPES as readonly string[]).includes(value);
 }
 

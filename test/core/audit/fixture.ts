@@ -14,7 +14,7 @@ export const PRODUCT: ReserveInput['product'] = {
   psdiCharacteristicUuid: '26e2b12b85f04f3f9fdd91d114270e6e',
 };
 
-export function boardNo(n: number): ReserveInput['board'] {
+function boardNo(n: number): ReserveInput['board'] {
   const hex = n.toString(16).padStart(4, '0');
   return { id: `c28e1000${hex}`, address: `c2:8e:10:00:${hex.slice(0, 2)}:${hex.slice(2)}` };
 }

@@ -46,7 +46,7 @@ interface Link {
 }
 
 /** How a write the adapter could not confirm reads wherever it is shown. */
-export const NOT_CONFIRMED = 'not confirmed by the board (native adapter)';
+const NOT_CONFIRMED = 'not confirmed by the board (native adapter)';
 
 const hex = (data: Uint8Array) => Buffer.from(data).toString('hex');
 

@@ -36,7 +36,7 @@ const GUIDANCE: Partial<Record<BleStatus['adapterState'], string>> = {
 };
 
 /** Board files the simulated bench starts with, from resources/sim. */
-export const DEFAULT_SIM_FILES = [
+const DEFAULT_SIM_FILES = [
   'nrf52-devkit.json',
   'esp32-devkit.json',
   'sensor-board.json',

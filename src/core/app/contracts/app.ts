@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { none, op } from './op';
 
 const secretView = z.object({ set: z.boolean(), hint: z.string().optional() });
-export const environmentSchema = z.object({
+const environmentSchema = z.object({
   id: z.string(),
   name: z.string(),
   kind: z.enum(['emulator', 'custom']),
@@ -29,7 +29,7 @@ const saveEnvironmentSchema = z.object({
   channelSecret: z.string().trim().optional(),
 });
 
-export const statusSchema = z.object({
+const statusSchema = z.object({
   version: z.string(),
   dataDir: z.string(),
   keychain: z.object({ kind: z.enum(['keychain', 'memory']), reason: z.string().optional() }),

@@ -25,14 +25,14 @@ export const auditExportSchema = z.object({
 });
 export type AuditExportInput = z.input<typeof auditExportSchema>;
 
-export const auditExportResultSchema = z.discriminatedUnion('saved', [
+const auditExportResultSchema = z.discriminatedUnion('saved', [
   z.object({ saved: z.literal(true), file: z.string(), rows: z.number() }),
   /** The save dialog was cancelled: nothing was written. */
   z.object({ saved: z.literal(false) }),
 ]);
 
 /** After each chunk of an export, and once when it ends (`done`). */
-export const auditExportProgressSchema = z.object({
+const auditExportProgressSchema = z.object({
   exportId: z.string(),
   rows: z.number(),
   /** Records the filter matched when the export started (the search's count). */

@@ -18,7 +18,7 @@ import { none, op } from './op';
 const hex = z.string().regex(/^(?:[0-9a-f]{2})*$/, 'must be lowercase hex bytes');
 
 /** One of the station's adapters (docs/decisions.md, "Several adapters at once"). */
-export const adapterStatusSchema = z.object({
+const adapterStatusSchema = z.object({
   /** The spec's canonical text (src/core/ble/adapter-spec.ts). */
   spec: z.string(),
   /** The spec in words. */
@@ -41,7 +41,7 @@ export const adapterListSchema = z
   .min(1, 'names no adapter: add at least one (e.g. sim)')
   .max(MAX_ADAPTERS, `holds at most ${MAX_ADAPTERS} adapters`);
 
-export const bleStatusSchema = z.object({
+const bleStatusSchema = z.object({
   /** The station's adapters, in the order they were chosen; the first keeps `traces/`. */
   adapters: z.array(adapterStatusSchema),
   /** poweredOn while any adapter is. */
@@ -63,14 +63,14 @@ export function usesSimulatedBench(status: Pick<BleStatus, 'adapters'>): boolean
   return status.adapters.some((a) => a.spec === 'sim');
 }
 
-export const scanFilterSchema = z.object({
+const scanFilterSchema = z.object({
   serviceUuids: z.array(uuidSchema).max(16).default([]),
   name: z.string().trim().max(64).optional(),
   minRssi: rssiSchema.optional(),
 });
 
 /** One board as the scan view shows it: its latest advertisement and the RSSI samples since the last batch. */
-export const scannedDeviceSchema = z.object({
+const scannedDeviceSchema = z.object({
   id: z.string(),
   address: z.string(),
   localName: z.string().optional(),
@@ -87,7 +87,7 @@ export const scannedDeviceSchema = z.object({
 });
 export type ScannedDevice = z.infer<typeof scannedDeviceSchema>;
 
-export const scanBatchSchema = z.object({
+const scanBatchSchema = z.object({
   scanId: z.string(),
   at: z.number(),
   /** Boards heard since the previous batch, each once. */
@@ -108,7 +108,7 @@ export const gattServiceSchema = z.object({
   characteristics: z.array(characteristicSchema),
 });
 
-export const connectionSchema = z.object({
+const connectionSchema = z.object({
   connectionId: z.string(),
   deviceId: z.string(),
   mtu: z.number(),
@@ -147,7 +147,7 @@ export const gattLogEntrySchema = z.object({
 });
 
 /** The HCI traffic of a time window as one btsnoop file, for Wireshark. */
-export const hciTraceSchema = z.object({
+const hciTraceSchema = z.object({
   fileName: z.string(),
   /** The btsnoop file, base64: a window can hold megabytes, hex would double them. */
   data: z.base64(),
@@ -159,7 +159,7 @@ export type HciTrace = z.infer<typeof hciTraceSchema>;
 
 const onLink = z.object({ connectionId: id });
 /** A link and what changed it, live: the connected board's card follows these. */
-export const linkChangeSchema = z.object({ connectionId: z.string(), link: linkInfoSchema });
+const linkChangeSchema = z.object({ connectionId: z.string(), link: linkInfoSchema });
 
 /** Requests for a link, one op each; each answers the link after the controller's event. */
 const linkOperations = {
@@ -190,7 +190,6 @@ export const serialPortSchema = z.object({
   knownAs: z.string().nullable(),
   likelyHci: z.boolean(),
 });
-export type SerialPortView = z.infer<typeof serialPortSchema>;
 
 export const bleOperations = {
   ...linkOperations,

@@ -15,7 +15,7 @@ import { deviceSchema } from '../../platform/things/schema';
 import { productId, userId } from './fields';
 import { none, op } from './op';
 
-export const emulatorStateSchema = z.object({
+const emulatorStateSchema = z.object({
   url: z.string(),
   adminUrl: z.string(),
   clock: clockSchema,

@@ -8,7 +8,7 @@ export const userId = z.string().trim().pipe(userIdField);
 export const requiredId = z.string().trim().min(1, 'is required');
 
 /** The longest file an operation takes as text: board files, profiles, CSV PSDI plans (2 MB). */
-export const MAX_FILE_TEXT_LENGTH = 2_000_000;
+const MAX_FILE_TEXT_LENGTH = 2_000_000;
 export const fileTextField = z
   .string()
   .min(1, 'is empty')

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { lineStatusSchema } from '../../audit/records';
 import { none, op } from './op';
 
-export const auditSettingsViewSchema = z.object({
+const auditSettingsViewSchema = z.object({
   /** What is saved; the environment may override it (see `active.fromEnvironment`). */
   mode: z.enum(['local', 'shared']),
   /** The saved URL, never with a password. */

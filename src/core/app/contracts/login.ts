@@ -32,7 +32,7 @@ const credentials = {
   clientSecret: optional,
 };
 
-export const loginSendInputSchema = z.discriminatedUnion(
+const loginSendInputSchema = z.discriminatedUnion(
   'operation',
   [
     z.object({
@@ -73,7 +73,7 @@ export const loginSendInputSchema = z.discriminatedUnion(
 export type LoginSendInput = z.input<typeof loginSendInputSchema>;
 export type LoginOperation = LoginSendInput['operation'];
 
-export const loginSendOutputSchema = z.object({
+const loginSendOutputSchema = z.object({
   /** Masked: credentials show only their last 4 characters. */
   exchange: exchangeSchema,
   ok: z.boolean(),
@@ -83,7 +83,7 @@ export const loginSendOutputSchema = z.object({
 });
 export type LoginSendOutput = z.infer<typeof loginSendOutputSchema>;
 
-export const loginContextSchema = z.object({
+const loginContextSchema = z.object({
   kind: z.enum(['emulator', 'custom']),
   baseUrl: z.string(),
   channelId: z.string(),
@@ -97,7 +97,7 @@ const checkSchema = z.object({
   ok: z.boolean().optional(),
   detail: z.string(),
 });
-export const idTokenInspectionSchema = z.object({
+const idTokenInspectionSchema = z.object({
   header: z.record(z.string(), z.unknown()).optional(),
   payload: z.record(z.string(), z.unknown()).optional(),
   checks: z.array(checkSchema),
@@ -106,13 +106,13 @@ export const idTokenInspectionSchema = z.object({
 });
 export type IdTokenInspection = z.infer<typeof idTokenInspectionSchema>;
 
-export const loginEmulatorStateSchema = z.object({
+const loginEmulatorStateSchema = z.object({
   channel: channelSettingsSchema,
   users: z.array(profileExtrasSchema),
   clock: z.object({ now: z.number(), offsetMs: z.number() }),
 });
 
-export const mintCodeOpInputSchema = z.object({
+const mintCodeOpInputSchema = z.object({
   /** Omitted: a new user named `displayName`. */
   userId: userId.optional(),
   displayName: z.string().trim().min(1).max(100).optional(),

@@ -16,7 +16,7 @@ import { op } from './op';
 const deviceId = z.string().trim().min(1, 'is required: pick a board');
 const runId = z.number().int().positive();
 
-export const deliverySchema = z.discriminatedUnion(
+const deliverySchema = z.discriminatedUnion(
   'mode',
   [
     /** The embedded emulator signs each result and sends it to the channel's webhook URL. */
@@ -61,7 +61,7 @@ export const startRunInputSchema = z.object({
   delivery: deliverySchema.default({ mode: 'app' }),
 });
 
-export const runEventSchema = z.object({ runId: z.number(), event: timelineEventSchema });
+const runEventSchema = z.object({ runId: z.number(), event: timelineEventSchema });
 
 export const scenariosOperations = {
   /** Connects, discovers and disconnects: what the editor lints the set against. */

@@ -6,7 +6,7 @@ import { namedFileText, requiredId as id } from './fields';
 import { none, op } from './op';
 
 /** The board answers reads or writes of a characteristic (any, if none) with this ATT error. */
-export const refuseAccessSchema = z.object({
+const refuseAccessSchema = z.object({
   characteristic: uuidSchema.optional(),
   operation: z.enum(['read', 'write']),
   code: z
@@ -16,7 +16,7 @@ export const refuseAccessSchema = z.object({
     .max(0xff, 'must be an ATT error code, 0x01 to 0xff'),
 });
 
-export const simBoardSchema = z.object({
+const simBoardSchema = z.object({
   id: z.string(),
   address: z.string(),
   name: z.string(),

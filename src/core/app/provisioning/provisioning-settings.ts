@@ -16,7 +16,7 @@ export type PsdiPlan = z.output<typeof psdiPlanSchema>;
 const plansSchema = z.object({ plans: keyedRecordSchema(productPlanSchema) });
 type PlansFile = z.output<typeof plansSchema>;
 
-export function plansFile(dataDir: string): string {
+function plansFile(dataDir: string): string {
   return join(dataDir, 'provisioning-plans.json');
 }
 

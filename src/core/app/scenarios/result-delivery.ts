@@ -10,7 +10,7 @@ import { AppFailure } from '../errors';
 import type { DeliverResult } from '../../usecases/dry-run';
 
 /** The `source.userId` of results sent straight to a bot: a dry run has no linked user. */
-export const DRY_RUN_USER_ID = `U${'0'.repeat(32)}`;
+const DRY_RUN_USER_ID = `U${'0'.repeat(32)}`;
 
 export function deliverToEmulator(
   admin: EmulatorAdminClient,

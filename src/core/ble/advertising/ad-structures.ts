@@ -40,7 +40,7 @@ const AD_TYPE_NAMES: Record<number, string> = {
 };
 
 /** The Flags bits (Core Specification Supplement, Part A, 1.3.2). */
-export const FLAG_BITS = [
+const FLAG_BITS = [
   'LE Limited Discoverable Mode',
   'LE General Discoverable Mode',
   'BR/EDR Not Supported',

@@ -4,18 +4,18 @@
 import { HCI_PACKET } from './codes';
 
 /** The 16-byte file header: `btsnoop\0`, version 1, datalink 1002 (big-endian). */
-export const BTSNOOP_MAGIC = Buffer.from('btsnoop\0', 'latin1');
-export const BTSNOOP_VERSION = 1;
-export const BTSNOOP_DATALINK_H4 = 1002;
+const BTSNOOP_MAGIC = Buffer.from('btsnoop\0', 'latin1');
+const BTSNOOP_VERSION = 1;
+const BTSNOOP_DATALINK_H4 = 1002;
 export const BTSNOOP_HEADER_BYTES = 16;
 /** Original length, included length, flags, cumulative drops (u32 each), timestamp (i64). */
-export const BTSNOOP_RECORD_HEADER_BYTES = 24;
+const BTSNOOP_RECORD_HEADER_BYTES = 24;
 
 /** Microseconds from 0000-01-01 (the format's epoch) to 1970-01-01. */
 export const BTSNOOP_EPOCH_OFFSET_US = 0x00dcddb30f2f8000n;
 
 /** Record flag bits. */
-export const BTSNOOP_FLAG = {
+const BTSNOOP_FLAG = {
   /** Set: controller → host. Clear: host → controller. */
   received: 0x01,
   /** Set: an HCI command or event. Clear: data (ACL, SCO, ISO). */
@@ -114,7 +114,7 @@ export interface ParsedBtsnoop {
 }
 
 /** Checks the 16-byte header; throws a BtsnoopError naming the bad field. */
-export function checkBtsnoopHeader(file: Uint8Array): void {
+function checkBtsnoopHeader(file: Uint8Array): void {
   if (file.length < BTSNOOP_HEADER_BYTES)
     throw new BtsnoopError(
       'header',

@@ -12,7 +12,7 @@ export const HCI_PACKET = {
 } as const;
 
 /** An HCI command's opcode from its group (OGF) and command (OCF). */
-export const opcode = (ogf: number, ocf: number): number => (ogf << 10) | ocf;
+const opcode = (ogf: number, ocf: number): number => (ogf << 10) | ocf;
 
 export const HCI_CMD = {
   disconnect: opcode(0x01, 0x0006),
@@ -127,7 +127,7 @@ const HCI_ERROR_NAMES: Record<number, string> = {
 };
 
 /** An HCI error or disconnect reason in words. */
-export function hciErrorName(code: number): string {
+function hciErrorName(code: number): string {
   return HCI_ERROR_NAMES[code] ?? 'HCI error';
 }
 

@@ -14,7 +14,7 @@ import type { HciDevice, HciSocket } from './socket';
 import { errorMessage } from '../../errors/message';
 
 /** How long a controller has to answer the HCI Reset sent on open. */
-export const H4_RESET_TIMEOUT_MS = 1_000;
+const H4_RESET_TIMEOUT_MS = 1_000;
 
 /** A transport that opened but has no controller behind it, or could not open at all. */
 export class H4TransportError extends Error {
@@ -40,7 +40,7 @@ const RESET = Buffer.from([HCI_PACKET.command, HCI_CMD.reset & 0xff, HCI_CMD.res
  * The trace's record of a resync: an HCI vendor event (0xff) whose parameters are an ASCII line
  * saying how many bytes were skipped and the first of them in hex. It never reaches noble.
  */
-export function resyncRecord(skippedBytes: number, head: Buffer): Buffer {
+function resyncRecord(skippedBytes: number, head: Buffer): Buffer {
   const text = Buffer.from(
     `DeviceBench H4 resync: skipped ${skippedBytes} bytes: ${head.subarray(0, 16).toString('hex')}`,
     'latin1',

@@ -14,7 +14,7 @@ export type StreamSpec = Extract<AdapterSpec, { kind: 'serial' | 'tcp' | 'unix' 
 export type H4OpenOptions = Omit<H4SocketOptions, 'label' | 'hint'>;
 
 /** Where the stream goes, as errors name it. */
-export function streamLabel(spec: StreamSpec): string {
+function streamLabel(spec: StreamSpec): string {
   switch (spec.kind) {
     case 'serial':
       return `${spec.path} at ${spec.baud} baud`;
@@ -37,7 +37,7 @@ function code(err: unknown): string | undefined {
 }
 
 /** A serial port's open failure in words, with what to do. */
-export function serialOpenError(path: string, err: unknown): H4TransportError {
+function serialOpenError(path: string, err: unknown): H4TransportError {
   const message = errorMessage(err);
   const why = code(err);
   if (why === 'ENOENT' || /no such file/i.test(message))
@@ -58,7 +58,7 @@ export function serialOpenError(path: string, err: unknown): H4TransportError {
 }
 
 /** A socket's connect failure in words, with what to do. */
-export function socketOpenError(spec: StreamSpec, err: unknown): H4TransportError {
+function socketOpenError(spec: StreamSpec, err: unknown): H4TransportError {
   const where = streamLabel(spec);
   switch (code(err)) {
     case 'ECONNREFUSED':

@@ -14,7 +14,7 @@ export interface KnownDongle {
   hci: boolean;
 }
 
-export const KNOWN_HCI_DONGLES: readonly KnownDongle[] = [
+const KNOWN_HCI_DONGLES: readonly KnownDongle[] = [
   {
     vendorId: 0x2fe3,
     productId: 0x0100,

@@ -25,7 +25,7 @@ import {
 } from './btsnoop';
 import { traceWindowSchema, type TraceWindow } from './trace-window';
 
-export const TRACE_DEFAULTS = {
+const TRACE_DEFAULTS = {
   /** A file is closed and the next one started once it would pass this size. */
   maxFileBytes: 8 * 1024 * 1024,
   /** Files kept in the folder, the oldest deleted first: 64 MiB of traffic by default. */

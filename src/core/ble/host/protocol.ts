@@ -72,7 +72,7 @@ const linkMethods = {
 } satisfies MethodTable;
 
 /** The radio: what `BleCentral` and `BleConnection` do, by id across the boundary. */
-export const centralMethods = {
+const centralMethods = {
   ...linkMethods,
   startScan: method(
     z.object({
@@ -106,7 +106,7 @@ export const centralMethods = {
 } satisfies MethodTable;
 
 /** The simulated bench's controls; the process refuses them on hardware. */
-export const simMethods = {
+const simMethods = {
   boards: method(z.object({}), z.array(boardView)),
   loadBoardFile: method(z.object({ path: id }), z.array(boardView)),
   loadBoards: method(
@@ -136,7 +136,7 @@ export type MethodHandlers<T extends MethodTable> = {
 };
 
 const TABLES = { central: centralMethods, sim: simMethods } as const;
-export type Target = keyof typeof TABLES;
+type Target = keyof typeof TABLES;
 
 /** On the wire the method and input are whatever arrived: `parseRequest` makes them typed. */
 export interface Request {
@@ -180,7 +180,7 @@ export interface SerializedError {
   link?: LinkFailure;
 }
 
-export type Response =
+type Response =
   | { type: 'response'; id: number; ok: true; value: unknown }
   | { type: 'response'; id: number; ok: false; error: SerializedError };
 

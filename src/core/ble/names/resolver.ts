@@ -3,7 +3,7 @@
 import { expandUuid, normalizeUuid, uuidProblem } from '../port';
 import { sigName, type AttributeKind } from './sig';
 
-export type NameSource = 'user' | 'board' | 'sig';
+type NameSource = 'user' | 'board' | 'sig';
 
 export interface ResolvedName {
   name: string;

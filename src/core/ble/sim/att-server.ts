@@ -50,7 +50,7 @@ export interface AttServerOptions {
 }
 
 /** ATT_MTU before an exchange, the LE minimum (Vol 3, Part F, 3.2.8). */
-export const DEFAULT_ATT_MTU = 23;
+const DEFAULT_ATT_MTU = 23;
 const DEFAULT_PREPARE_QUEUE_LIMIT = 64;
 
 const CCCD_NOTIFY = 0x0001;

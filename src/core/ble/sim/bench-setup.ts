@@ -18,9 +18,9 @@ const sourceSchema = z.union([
   /** A file the user picked: its text, as the process got it. */
   z.object({ fileName: z.string(), text: z.string() }),
 ]);
-export type BoardSource = z.infer<typeof sourceSchema>;
+type BoardSource = z.infer<typeof sourceSchema>;
 
-export const setupSchema = z.object({
+const setupSchema = z.object({
   version: z.literal(1),
   /** Boards the user loaded, in order, with the ids still on the bench. */
   loads: z.array(z.object({ source: sourceSchema, boardIds: z.array(z.string()) })),
@@ -112,7 +112,7 @@ function sourceOfPath(path: string): BoardSource {
 }
 
 /** The setup after one successful control; the same object when the control changed nothing kept. */
-export function recorded<M extends SimMethod>(
+function recorded<M extends SimMethod>(
   setup: SimBenchSetup,
   method: M,
   input: MethodInput<SimMethods, M>,

@@ -16,7 +16,7 @@ import {
 import { hashSeed } from './random';
 
 /** resources/ at the repository root (also where packaged builds put it). */
-export const DEFAULT_PROFILES_DIR = join(RESOURCES_DIR, 'profiles');
+const DEFAULT_PROFILES_DIR = join(RESOURCES_DIR, 'profiles');
 export const SIM_BOARDS_DIR = join(RESOURCES_DIR, 'sim');
 
 export class BoardFileError extends Error {
@@ -45,7 +45,7 @@ export interface ServiceDefinition {
   characteristics: CharacteristicDefinition[];
 }
 
-export interface NotificationDefinition {
+interface NotificationDefinition {
   service: string;
   characteristic: string;
   payload: NotificationPayload;

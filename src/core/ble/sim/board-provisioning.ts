@@ -20,7 +20,7 @@ export interface CommittedIdentity {
   committedAt: number;
 }
 
-export type UuidField = 'serviceUuid' | 'psdiServiceUuid' | 'psdiCharacteristicUuid';
+type UuidField = 'serviceUuid' | 'psdiServiceUuid' | 'psdiCharacteristicUuid';
 export type Written = Partial<Record<UuidField | 'psdi', string>>;
 
 /** The provisioning part of a board's view (board.ts `BoardView`). */

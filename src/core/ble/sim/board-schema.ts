@@ -28,10 +28,10 @@ const initialValue = z
   .strict()
   .refine((v) => (v.hex === undefined) !== (v.utf8 === undefined), 'give exactly one of hex, utf8');
 
-export const characteristicPropertySchema = z.enum(CHARACTERISTIC_PROPERTIES);
+const characteristicPropertySchema = z.enum(CHARACTERISTIC_PROPERTIES);
 
 /** What the link must be for an access: any link, or an encrypted one (after pairing). */
-export const linkPermissionSchema = z.enum(['open', 'encrypted']);
+const linkPermissionSchema = z.enum(['open', 'encrypted']);
 
 /** Absent accesses are open. */
 const permissionsSpec = z
@@ -116,7 +116,7 @@ const driftSchema = z
  * What a notification carries: a counter (little-endian), a drifting reading, random bytes or
  * fixed bytes.
  */
-export const payloadSchema = z.discriminatedUnion('kind', [
+const payloadSchema = z.discriminatedUnion('kind', [
   driftSchema,
   z
     .object({

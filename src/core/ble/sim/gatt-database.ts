@@ -9,7 +9,7 @@ import type { CharacteristicProperty } from '../port';
 /** Who may read or write an attribute: nobody, any link, or only an encrypted link. */
 export type AttPermission = 'none' | 'open' | 'encrypted';
 
-export interface GattCharacteristicSpec {
+interface GattCharacteristicSpec {
   /** noble's form: lowercase hex, no dashes (4, 8 or 32 digits). */
   uuid: string;
   /** Exposed as a Characteristic User Description (0x2901) when present. */

@@ -86,7 +86,7 @@ function invalid(reply: FastifyReply, error: z.ZodError): void {
   );
 }
 
-export function userState(db: Db, userId: string): IapUserState {
+function userState(db: Db, userId: string): IapUserState {
   const row = sql(db, 'SELECT blocked, terms_agreed FROM iap_users WHERE user_id = ?').get(
     userId,
   ) as { blocked: number; terms_agreed: number } | undefined;

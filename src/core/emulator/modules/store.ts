@@ -12,7 +12,7 @@ import {
 } from '../../platform/modules/schema';
 
 /** Authorization codes are single use and short-lived (the platform does not say how short). */
-export const CODE_TTL_MS = 10 * 60_000;
+const CODE_TTL_MS = 10 * 60_000;
 const HEADER_META_KEY = 'modules.botUserIdHeader';
 
 export interface BotRow {

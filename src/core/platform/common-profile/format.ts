@@ -14,7 +14,7 @@ export interface Formatted<V> {
   error?: CommonProfileError;
 }
 
-export function stripEmojis(text: string): string {
+function stripEmojis(text: string): string {
   return text.replace(EMOJI, '');
 }
 

@@ -39,7 +39,7 @@ export interface GetOptions {
 }
 
 /** What `get` answers for a stored profile, the requested and the granted scopes. */
-export function resolveProfile(
+function resolveProfile(
   profile: CommonProfile,
   requested: readonly CommonProfileScope[],
   granted: readonly CommonProfileScope[],

@@ -7,7 +7,7 @@ export const VIEW_TYPES = ['compact', 'tall', 'full'] as const;
 export const EMBED_SCOPES = ['openid', 'email', 'profile', 'chat_message.write'] as const;
 export const BOT_PROMPTS = ['normal', 'aggressive', 'none'] as const;
 export const DEFAULT_SCOPE: EmbedScope[] = ['profile', 'chat_message.write'];
-export const DESCRIPTION_MAX = 100;
+const DESCRIPTION_MAX = 100;
 export type EmbedScope = (typeof EMBED_SCOPES)[number];
 
 /**
@@ -17,7 +17,7 @@ export type EmbedScope = (typeof EMBED_SCOPES)[number];
  */
 const BRAND_PATTERN = /(?<![a-z])l[\s._-]*[i1!|l][\s._-]*n[\s._-]*[e3](?![a-z])|ライン/i;
 
-export function containsBrand(text: string): boolean {
+function containsBrand(text: string): boolean {
   return BRAND_PATTERN.test(text.normalize('NFKC'));
 }
 

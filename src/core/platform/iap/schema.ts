@@ -4,32 +4,29 @@
 import { z } from 'zod';
 import { webhookDeliverySchema } from '../../webhooks/schema';
 
-export const SHOP_PRODUCT_NAME_MAX = 20;
+const SHOP_PRODUCT_NAME_MAX = 20;
 export const HISTORY_WINDOW_SECONDS = 7 * 24 * 60 * 60;
-export const PAGE_SIZE_MAX = 100;
-export const CLIENT_OSES = ['ios', 'android'] as const;
+const PAGE_SIZE_MAX = 100;
+const CLIENT_OSES = ['ios', 'android'] as const;
 export const DELIVERY_STATUSES = ['SUCCESS', 'FAILED'] as const;
 
-export const IAP_ERROR_CODES = [
-  'VALIDATION_ERROR',
-  'WEBHOOK_URL_IS_NOT_SET',
-  'PRODUCT_ID_NOT_FOUND',
-  'BLOCKED_USER',
-  'INTERNAL_SERVER_ERROR',
-  'TERMS_AGREEMENT_ERROR',
+export type IapErrorCode =
+  | 'VALIDATION_ERROR'
+  | 'WEBHOOK_URL_IS_NOT_SET'
+  | 'PRODUCT_ID_NOT_FOUND'
+  | 'BLOCKED_USER'
+  | 'INTERNAL_SERVER_ERROR'
+  | 'TERMS_AGREEMENT_ERROR'
   // Not in the platform's table; the emulator's choice for its 401, 403 and 429 answers.
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'TOO_MANY_REQUESTS',
-] as const;
-export type IapErrorCode = (typeof IAP_ERROR_CODES)[number];
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'TOO_MANY_REQUESTS';
 
-export const iapErrorSchema = z.object({
-  errorCode: z.string(),
-  message: z.string(),
-  details: z.array(z.object({ message: z.string(), property: z.string() })),
-});
-export type IapErrorBody = z.infer<typeof iapErrorSchema>;
+export interface IapErrorBody {
+  errorCode: string;
+  message: string;
+  details: { message: string; property: string }[];
+}
 
 /** Letters, marks, digits, spaces and a few plain punctuation marks; no emoji or symbols. */
 const SHOP_NAME_ALLOWED = /^[\p{L}\p{M}\p{N} \u3000\-.,'()・]*$/u;
@@ -75,7 +72,7 @@ export const historyQuerySchema = z.object({
 });
 export type HistoryQuery = z.infer<typeof historyQuerySchema>;
 
-export const purchaseEventSchema = z.object({
+const purchaseEventSchema = z.object({
   type: z.enum(['purchaseComplete', 'refundComplete']),
   orderId: z.string(),
   productId: z.string(),
@@ -118,7 +115,7 @@ export const iapUserStateSchema = z.object({
 });
 export type IapUserState = z.infer<typeof iapUserStateSchema>;
 
-export const ORDER_STATES = ['RESERVED', 'COMPLETED', 'REFUNDED'] as const;
+const ORDER_STATES = ['RESERVED', 'COMPLETED', 'REFUNDED'] as const;
 export const orderSchema = z.object({
   orderId: z.string(),
   channelId: z.string(),

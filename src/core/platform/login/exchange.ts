@@ -13,7 +13,7 @@ const SECRET_FIELDS = [
 ];
 const SECRET_FIELD_SET = new Set([...SECRET_FIELDS, 'userAccessToken']);
 
-export function mask(value: string): string {
+function mask(value: string): string {
   return value.length <= 8 ? '••••' : `••••${value.slice(-4)}`;
 }
 

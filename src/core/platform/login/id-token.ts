@@ -28,7 +28,7 @@ export interface IdTokenExpectations {
   nowSeconds: number;
 }
 
-export interface IdTokenCheck {
+interface IdTokenCheck {
   name: IdTokenCheckName;
   /** undefined: not checked (an earlier check failed, or nothing was expected). */
   ok: boolean | undefined;

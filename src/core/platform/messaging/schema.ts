@@ -11,10 +11,9 @@ export const markAsReadBodySchema = z.object({
   ),
 });
 
-export const readMarkSchema = z.object({
-  channelId: z.string(),
-  userId: z.string(),
+export interface ReadMark {
+  channelId: string;
+  userId: string;
   /** Virtual-clock ms. */
-  markedAt: z.number(),
-});
-export type ReadMark = z.infer<typeof readMarkSchema>;
+  markedAt: number;
+}

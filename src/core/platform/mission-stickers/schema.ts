@@ -70,7 +70,7 @@ export const stickerUserInputSchema = z.object({
   country: z.string().regex(COUNTRY, 'must be an ISO country code such as JP'),
   appVersion: z.string().regex(VERSION, 'must look like 13.4.0'),
 });
-export const stickerUserSchema = stickerUserInputSchema.extend({
+const stickerUserSchema = stickerUserInputSchema.extend({
   userId: z.string(),
   displayName: z.string(),
 });

@@ -68,7 +68,7 @@ export const attachResponseSchema = z.object({
 });
 export type AttachResponse = z.infer<typeof attachResponseSchema>;
 
-export const botListItemSchema = z.object({
+const botListItemSchema = z.object({
   userId: z.string(),
   basicId: z.string(),
   premiumId: z.string().optional(),
@@ -86,42 +86,8 @@ export type BotList = z.infer<typeof botListSchema>;
 /** Everything optional the attach form may carry; each must match the authorization URL. */
 export const ATTACH_MATCHED_FIELDS = ['region', 'basic_search_id', 'scope', 'brand_type'] as const;
 
-// ---- module webhook events (docs/platform-api.md#modules) ----
-
-const common = {
-  webhookEventId: z.string(),
-  deliveryContext: z.object({ isRedelivery: z.boolean() }),
-  timestamp: z.number(),
-  mode: z.string(),
-};
-const source = z.object({
-  type: z.string(),
-  userId: z.string().optional(),
-  groupId: z.string().optional(),
-  roomId: z.string().optional(),
-});
-
-export const moduleEventSchema = z.discriminatedUnion('type', [
-  z.object({
-    ...common,
-    type: z.literal('module'),
-    module: z.object({
-      type: z.enum(['attached', 'detached']),
-      botId: z.string(),
-      scopes: z.array(z.string()).optional(),
-      reason: z.string().optional(),
-    }),
-  }),
-  z.object({
-    ...common,
-    type: z.literal('activated'),
-    chatControl: z.object({ expireAt: z.number().optional() }),
-    source,
-  }),
-  z.object({ ...common, type: z.literal('deactivated'), source }),
-  z.object({ ...common, type: z.literal('botSuspended') }),
-  z.object({ ...common, type: z.literal('botResumed') }),
-]);
+// ---- module webhook events (docs/platform-api.md#modules; the emulator builds them in
+// emulator/modules/events.ts) ----
 
 export const MODULE_EVENT_TYPES = [
   'module',
@@ -133,7 +99,7 @@ export const MODULE_EVENT_TYPES = [
 
 // ---- emulator admin ----
 
-export const ATTACHMENT_STATES = ['attached', 'suspended', 'detached'] as const;
+const ATTACHMENT_STATES = ['attached', 'suspended', 'detached'] as const;
 export type AttachmentState = (typeof ATTACHMENT_STATES)[number];
 
 export const createBotInputSchema = z.object({

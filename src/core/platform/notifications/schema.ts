@@ -4,20 +4,20 @@
 import { z } from 'zod';
 
 export const DELIVERY_TAG_HEADER = 'X-Platform-Delivery-Tag';
-export const DELIVERY_TAG_MIN = 16;
-export const DELIVERY_TAG_MAX = 100;
-export const MAX_ITEMS = 15;
-export const MAX_BUTTONS = 2;
-export const EMPHASIZED_CONTENT_MAX = 15;
-export const ITEM_CONTENT_MAX = 300;
-export const BUTTON_URL_MAX = 1000;
-export const MAX_FLEXIBLE_MESSAGES = 5;
+const DELIVERY_TAG_MIN = 16;
+const DELIVERY_TAG_MAX = 100;
+const MAX_ITEMS = 15;
+const MAX_BUTTONS = 2;
+const EMPHASIZED_CONTENT_MAX = 15;
+const ITEM_CONTENT_MAX = 300;
+const BUTTON_URL_MAX = 1000;
+const MAX_FLEXIBLE_MESSAGES = 5;
 /** Counts before this date (yyyyMMdd) are `out_of_service`. */
 export const AGGREGATION_START = '20180331';
 /** Where notification messages are delivered (not shown by the platform; the emulator's choice). */
 export const TARGET_COUNTRIES = ['JP', 'TH'];
 
-export const SHA256_HEX = /^[0-9a-f]{64}$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
 const to = z
   .string({ error: 'is required: the SHA-256 hash of the E.164 phone number' })
   .regex(SHA256_HEX, 'must be the SHA-256 of the E.164 phone number, as 64 lowercase hex digits');
@@ -89,7 +89,7 @@ export const templateBodySchema = z.object({
 export type TemplateBody = z.input<typeof templateBodySchema>;
 
 /** The shape of a flexible message is not shown by the platform: any object with a `type`. */
-export const flexibleMessageSchema = z.looseObject({
+const flexibleMessageSchema = z.looseObject({
   type: z
     .string({ error: 'is required: the message type' })
     .min(1, 'is required: the message type'),
@@ -160,7 +160,7 @@ export const templateDefinitionSchema = z.object({
   itemKeys: z.array(z.string().min(1)).max(50),
   buttonKeys: z.array(z.string().min(1)).max(10),
 });
-export const templateSchema = templateDefinitionSchema.extend({ templateKey: z.string() });
+const templateSchema = templateDefinitionSchema.extend({ templateKey: z.string() });
 export type NotificationTemplate = z.infer<typeof templateSchema>;
 
 export const notificationStateSchema = z.object({

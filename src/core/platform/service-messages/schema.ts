@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 export const NOTIFICATION_TOKEN_LIFE_SECONDS = 31_536_000;
 export const MESSAGES_PER_TOKEN = 5;
-export const TEMPLATE_NAME_MAX = 30;
+const TEMPLATE_NAME_MAX = 30;
 export const TEMPLATE_LANGUAGES = ['ja', 'en', 'zh-TW', 'th', 'id', 'ko'] as const;
 export type TemplateLanguage = (typeof TEMPLATE_LANGUAGES)[number];
 

@@ -6,7 +6,7 @@ import { scenarioResultSchema } from './scenario-result';
 /** The delivery kind the emulator keeps these under (`GET /__admin/webhooks?kind=`). */
 export const SCENARIO_RESULT_KIND = 'things.scenarioResult';
 
-export const scenarioResultEventSchema = z.object({
+const scenarioResultEventSchema = z.object({
   type: z.literal('things'),
   webhookEventId: z.string(),
   timestamp: z.number(),

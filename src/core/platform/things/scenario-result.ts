@@ -3,7 +3,7 @@
 // emulator delivers it, the audit log keeps it. Browser-safe: zod only.
 import { z } from 'zod';
 
-export const RESULT_CODES = [
+const RESULT_CODES = [
   'SUCCESS',
   /** The board answered an ATT error, or has no such service or characteristic. */
   'GATT_ERROR',
@@ -14,7 +14,7 @@ export const RESULT_CODES = [
 ] as const;
 export type ResultCode = (typeof RESULT_CODES)[number];
 
-export const actionResultSchema = z.discriminatedUnion('type', [
+const actionResultSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('void') }),
   /** A GATT_READ: the bytes read, base64. */
   z.object({ type: z.literal('binary'), data: z.string() }),

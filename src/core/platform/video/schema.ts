@@ -24,12 +24,12 @@ export const LIVE_STATUSES = [
   'MOVE_TO_CLIP',
   'BLOCK',
 ] as const;
-export const PAGE_DEFAULT = 1;
-export const COUNT_PER_PAGE_DEFAULT = 10;
+const PAGE_DEFAULT = 1;
+const COUNT_PER_PAGE_DEFAULT = 10;
 /** Not shown by the platform: the emulator's largest page. */
 export const COUNT_PER_PAGE_MAX = 100;
 
-export const clipSchema = z.object({
+const clipSchema = z.object({
   clipNo: z.number(),
   clipTitle: z.string(),
   likeitPoint: z.number(),
@@ -40,7 +40,7 @@ export const clipSchema = z.object({
 });
 export type Clip = z.infer<typeof clipSchema>;
 
-export const channelSchema = z.object({
+const channelSchema = z.object({
   channelId: z.string(),
   channelName: z.string(),
   thumbnailUrl: z.string(),
@@ -50,7 +50,7 @@ export const channelSchema = z.object({
 });
 export type VideoChannel = z.infer<typeof channelSchema>;
 
-export const playlistSchema = z.object({
+const playlistSchema = z.object({
   clipCount: z.number(),
   playlistNo: z.number(),
   thumbnailUrl: z.string(),
@@ -59,13 +59,13 @@ export const playlistSchema = z.object({
 });
 export type Playlist = z.infer<typeof playlistSchema>;
 
-export const stationSummarySchema = z.object({
+const stationSummarySchema = z.object({
   stationId: z.string(),
   stationName: z.string(),
   stationDesc: z.string(),
   stationLogo: z.string(),
 });
-export const stationSchema = stationSummarySchema.extend({
+const stationSchema = stationSummarySchema.extend({
   stationBigBanner: z.string(),
   playCount: z.number(),
   likeitCount: z.number(),
@@ -78,7 +78,7 @@ export const stationSchema = stationSummarySchema.extend({
 });
 export type Station = z.infer<typeof stationSchema>;
 
-export const liveSchema = z.object({
+const liveSchema = z.object({
   serviceUrl: z.string(),
   channelName: z.string(),
   playCount: z.string(),
@@ -92,7 +92,7 @@ export const liveSchema = z.object({
 });
 export type Live = z.infer<typeof liveSchema>;
 
-export const headerSchema = z.object({
+const headerSchema = z.object({
   code: z.string(),
   message: z.string(),
   country: z.string(),

@@ -10,8 +10,7 @@ import type { ActionField, ActionFields } from './fields';
  * Colours the timeline draws action types in: names the stylesheet maps to its palette (light and
  * dark), so the core names a colour without knowing the theme.
  */
-export const ACTION_COLOURS = ['slate', 'accent', 'violet'] as const;
-export type ActionColour = (typeof ACTION_COLOURS)[number];
+export type ActionColour = 'slate' | 'accent' | 'violet';
 
 /** What running an action can do to the board, on the run's clock. GATT values are base64. */
 export interface ActionContext {
