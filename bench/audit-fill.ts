@@ -6,7 +6,7 @@
 // and `bench -- audit-scale` read it (docs/decisions.md, "The audit log at a million records").
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { INSERT_COLUMNS, RETURNED_POOL_BACKFILL } from '../src/core/audit/record-rows';
+import { RECORD_COLUMNS, RETURNED_POOL_BACKFILL } from '../src/core/audit/record-rows';
 import type { AuditLocation } from '../src/core/audit/open-store';
 import {
   PLATFORM_PSDI_CHARACTERISTIC_UUID,
@@ -18,19 +18,6 @@ const FILL_STATIONS = 8;
 const DAY_MS = 86_400_000;
 const SPAN_MS = 30 * DAY_MS;
 const PSDI_WIDTH = 8;
-
-const COLUMNS = [
-  ...INSERT_COLUMNS,
-  'state',
-  'psdi_held',
-  'failed_step',
-  'error',
-  'attempts',
-  'written_at',
-  'verified_at',
-  'psdi_returned',
-  'history',
-] as const;
 
 export function fillProductId(k: number): string {
   return `300000000${k}`;
@@ -51,7 +38,15 @@ export function fillAddress(i: number): string {
 
 export const FILL_PSDI_WIDTH = PSDI_WIDTH;
 
-/** Record i of a log of `size`, as the values of COLUMNS. */
+/** Record i of a log of `size`, as the values of RECORD_COLUMNS. */
+/** `row`, refused unless it has one value per column (a short row would shift every later one). */
+function checkedRow(i: number, size: number, end: number): unknown[] {
+  const values = row(i, size, end);
+  if (values.length !== RECORD_COLUMNS.length)
+    throw new Error(`fill row ${i}: ${values.length} values for ${RECORD_COLUMNS.length} columns`);
+  return values;
+}
+
 function row(i: number, size: number, end: number): unknown[] {
   const k = i % FILL_PRODUCTS;
   const step = SPAN_MS / size;
@@ -86,8 +81,8 @@ function row(i: number, size: number, end: number): unknown[] {
     i % 5 === 0 ? 'serial:/dev/ttyACM1' : 'serial:/dev/ttyACM0',
   ];
   if (i >= size - 4)
-    return [...base, i % 2 ? 'written' : 'reserved', 1, null, null, 1, null, null, 0, '[]'];
-  if (before) return [...base, 'failed', 0, 'connect', 'link lost', 3, null, null, 1, '[]'];
+    return [...base, i % 2 ? 'written' : 'reserved', 1, null, null, 1, null, null, null, 0, '[]'];
+  if (before) return [...base, 'failed', 0, 'connect', 'link lost', 3, null, null, null, 1, '[]'];
   if (after) {
     const old = end - created > DAY_MS;
     const history = old
@@ -112,11 +107,12 @@ function row(i: number, size: number, end: number): unknown[] {
       3,
       created + 2_000,
       null,
+      null,
       old ? 1 : 0,
       history,
     ];
   }
-  return [...base, 'verified', 1, null, null, 1, created + 2_000, created + 4_000, 0, '[]'];
+  return [...base, 'verified', 1, null, null, 1, created + 2_000, created + 4_000, null, 0, '[]'];
 }
 
 /** The counters a sequence continues from: past every number the fill used. */
@@ -146,10 +142,10 @@ function fillSqlite(file: string, size: number, end: number): void {
       .all() as { name: string; sql: string }[];
     for (const t of triggers) db.exec(`DROP TRIGGER ${t.name}`);
     const insert = db.prepare(
-      `INSERT INTO provisioning_records (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
+      `INSERT INTO provisioning_records (${RECORD_COLUMNS.join(', ')}) VALUES (${RECORD_COLUMNS.map(() => '?').join(', ')})`,
     );
     const chunk = db.transaction((from: number, to: number) => {
-      for (let i = from; i < to; i++) insert.run(...row(i, size, end));
+      for (let i = from; i < to; i++) insert.run(...checkedRow(i, size, end));
     });
     for (let from = 0; from < size; from += 50_000) chunk(from, Math.min(size, from + 50_000));
     const counter = db.prepare(
@@ -174,18 +170,18 @@ async function fillPostgres(url: string, size: number, end: number): Promise<voi
     );
     if (rows[0]) await client.query('DROP INDEX provisioning_records_text');
     await client.query('ALTER TABLE provisioning_records DISABLE TRIGGER USER');
-    const per = Math.floor(60_000 / COLUMNS.length);
+    const per = Math.floor(60_000 / RECORD_COLUMNS.length);
     for (let from = 0; from < size; from += per) {
       const to = Math.min(size, from + per);
       const values: unknown[] = [];
       const tuples: string[] = [];
       for (let i = from; i < to; i++) {
         const start = values.length;
-        values.push(...row(i, size, end));
-        tuples.push(`(${COLUMNS.map((_, c) => `$${start + c + 1}`).join(', ')})`);
+        values.push(...checkedRow(i, size, end));
+        tuples.push(`(${RECORD_COLUMNS.map((_, c) => `$${start + c + 1}`).join(', ')})`);
       }
       await client.query(
-        `INSERT INTO provisioning_records (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`,
+        `INSERT INTO provisioning_records (${RECORD_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`,
         values,
       );
     }

@@ -46,7 +46,7 @@ export interface RecordRow {
 }
 
 /** The columns a new record is inserted with, in this order. */
-export const INSERT_COLUMNS = [
+const INSERT_COLUMNS = [
   'created_at',
   'updated_at',
   'product_id',
@@ -65,7 +65,7 @@ export const INSERT_COLUMNS = [
 ] as const;
 
 /** Every column a whole record is inserted with: INSERT_COLUMNS, then its outcome so far. */
-const RECORD_COLUMNS = [
+export const RECORD_COLUMNS = [
   ...INSERT_COLUMNS,
   'state',
   'psdi_held',

@@ -1,0 +1,11 @@
+import { mkdirSync } from 'node:fs';
+import { createDatabase, fillLog } from './audit-fill';
+import { startLocalPostgres } from '../scripts/local-postgres';
+import { openAuditStore } from '../src/core/audit/open-store';
+mkdirSync('/tmp/pgexp', { recursive: true });
+const server = await startLocalPostgres({ dir: '/tmp/pgexp', port: 55432 });
+const url = await createDatabase(server.url, 'audit_1e6');
+const location = { kind: 'postgres' as const, url };
+await (await openAuditStore({ location, station: 'setup' })).close();
+await fillLog(location, 1_000_000, Date.now());
+console.log('URL', url);
