@@ -177,7 +177,7 @@ async function measure(
     const calls: Record<string, () => Promise<unknown>> = {
       'search PSDI text': () => store.search({ text: psdiText }),
       'search product + address': () =>
-        store.search({ productId: fillProductId(k), text: address, limit: 500 }),
+        store.search({ productId: fillProductId(k), boardAddress: address, limit: 500 }),
       'verified count': () => store.search({ states: ['verified'], limit: 1 }),
       'product page 3': async () => {
         let page = await store.search({ productId: fillProductId(k) });

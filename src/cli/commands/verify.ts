@@ -4,7 +4,7 @@ import type { CommandModule } from 'yargs';
 import { z } from 'zod';
 import { defaultTiming } from '../../core/provisioning/steps';
 import { errorMessage } from '../../core/errors/message';
-import { readBackPsdi, sameAddress } from '../../core/provisioning/verify';
+import { readBackPsdi } from '../../core/provisioning/verify';
 import { EXIT } from '../exit';
 import type { Runner } from '../command';
 import { parseFlags } from '../flags';
@@ -37,11 +37,11 @@ export function verifyCommand(runner: Runner): CommandModule {
         const store = await session.audit();
         const page = await store.search({
           productId: product.id,
-          text: flags.board,
+          boardAddress: flags.board,
           states: ['verified'],
-          limit: 500,
+          limit: 1,
         });
-        const record = page.items.find((r) => sameAddress(r.boardAddress, flags.board)) ?? null;
+        const record = page.items[0] ?? null;
         let psdi: string | null = null;
         let problem: string | undefined;
         try {

@@ -17,6 +17,7 @@ import { csvChunks, csvPage, EXPORT_CHUNK_ROWS, type CsvChunk } from './csv-expo
 import { PostgresScenarioRunLog } from './postgres-scenario-runs';
 import { LEGACY_BENCH_TO_SPEC, SCENARIO_RUN_COLUMNS, type ScenarioRunLog } from './scenario-runs';
 import {
+  BOARD_ADDRESS_INDEX,
   copyValues,
   countFromPage,
   HOUR_MS,
@@ -209,6 +210,8 @@ ALTER TABLE scenario_runs DROP CONSTRAINT IF EXISTS scenario_runs_bench_check;
 UPDATE scenario_runs SET ${LEGACY_BENCH_TO_SPEC};
 ALTER TABLE provisioning_records ADD COLUMN adapter TEXT;
 `,
+  // 6: one board's records by its address (the failure path after a provisioning run, verify).
+  BOARD_ADDRESS_INDEX,
 ];
 
 /** The three searched columns as one value for the trigram index; chr(31) keeps them apart. */

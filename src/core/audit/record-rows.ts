@@ -224,6 +224,7 @@ export function whereClause(
   };
   if (q.productId !== undefined) clauses.push(`product_id = ${bind(q.productId)}`);
   if (q.station !== undefined) clauses.push(`station = ${bind(q.station)}`);
+  if (q.boardAddress !== undefined) clauses.push(`lower(board_address) = ${bind(q.boardAddress)}`);
   if (q.text) clauses.push(dialect.text(q.text, bind));
   if (q.states?.length) clauses.push(`state IN (${q.states.map((s) => bind(s)).join(', ')})`);
   if (q.from !== undefined) clauses.push(`created_at >= ${bind(q.from)}`);
@@ -400,6 +401,11 @@ CREATE INDEX provisioning_records_verified_at ON provisioning_records (verified_
   WHERE state = 'verified';
 CREATE INDEX provisioning_records_failed_at ON provisioning_records (updated_at)
   WHERE state = 'failed';`;
+
+/** One board's records by its address, newest first (migration 6, both engines). */
+export const BOARD_ADDRESS_INDEX = `
+CREATE INDEX provisioning_records_address
+  ON provisioning_records (lower(board_address), created_at, id);`;
 
 /** The pool of a log that had none: every returned PSDI no record has used since. */
 export const RETURNED_POOL_BACKFILL = `

@@ -126,10 +126,27 @@ export const auditCursorSchema = z.object({
 });
 export type AuditCursor = z.output<typeof auditCursorSchema>;
 
+/**
+ * An address as records keep it (lower case, `:` between bytes, as noble and the simulated
+ * bench report it); anything that is not six bytes is kept as typed, in lower case.
+ */
+function storedAddressForm(address: string): string {
+  const hex = address.toLowerCase().replace(/[^0-9a-f]/g, '');
+  return hex.length === 12 && /^[0-9a-f:\-\s]+$/i.test(address)
+    ? (hex.match(/../g) as string[]).join(':')
+    : address.toLowerCase();
+}
+
 export const auditQuerySchema = z.object({
   productId: z.string().min(1).optional(),
   /** Records taken at this station only (a line's log holds every station's). */
   station: z.string().min(1).max(100).optional(),
+  /**
+   * One board's records: its address exactly, in any case, with `:`, `-` or no separators.
+   * Indexed on both engines, where the same address as `text` is a substring search over every
+   * record's text.
+   */
+  boardAddress: z.string().trim().min(1).max(100).transform(storedAddressForm).optional(),
   /**
    * Case-insensitive substring of the PSDI, the board address or the board name (an engine
    * without a trigram index matches the start of the PSDI or address: AuditPage.textMatch).

@@ -14,6 +14,7 @@ import {
 } from './csv-export';
 import { SqliteScenarioRunLog, type ScenarioRunLog } from './scenario-runs';
 import {
+  BOARD_ADDRESS_INDEX,
   copyValues,
   countFromPage,
   HOUR_MS,
@@ -172,6 +173,8 @@ END;
   `
 ALTER TABLE provisioning_records ADD COLUMN adapter TEXT;
 `,
+  // 6: one board's records by its address (the failure path after a provisioning run, verify).
+  BOARD_ADDRESS_INDEX,
 ];
 
 /**

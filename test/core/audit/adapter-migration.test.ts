@@ -27,7 +27,7 @@ const run = (bench: string): NewRun => ({
 const OLD_CHECK = "bench IN ('simulated', 'hardware')";
 const postgres = usePostgres();
 
-/** Takes the log back to the schema it had before adapter specs, keeping its rows. */
+/** Takes the log back to the schema it had before adapter specs (and what came after them), keeping its rows. */
 async function makeOld(t: TempStore): Promise<void> {
   await t.store.close();
   if (t.location.kind === 'local') {
@@ -43,6 +43,7 @@ ${SCENARIO_RUN_COLUMNS.replace('bench TEXT NOT NULL,', `bench TEXT NOT NULL CHEC
 INSERT INTO scenario_runs SELECT * FROM scenario_runs_new;
 DROP TABLE scenario_runs_new;
 ALTER TABLE provisioning_records DROP COLUMN adapter;
+DROP INDEX provisioning_records_address;
 PRAGMA user_version = 4;
 `);
     db.close();
@@ -53,7 +54,8 @@ PRAGMA user_version = 4;
   await client.query(`
 ALTER TABLE scenario_runs ADD CONSTRAINT scenario_runs_bench_check CHECK (${OLD_CHECK});
 ALTER TABLE provisioning_records DROP COLUMN adapter;
-DELETE FROM devicebench_migrations WHERE version = 5;`);
+DROP INDEX provisioning_records_address;
+DELETE FROM devicebench_migrations WHERE version >= 5;`);
   await client.end();
 }
 

@@ -82,6 +82,11 @@ function hotQueries(
     },
     { name: 'newest page', ...search({ after }, false), index: 'records_created' },
     { name: 'text search', ...search({ text: 'DB-0001' }, true), index: fts },
+    {
+      name: "one board's records",
+      ...search({ productId: PRODUCT.id, boardAddress: 'c2:8e:10:00:00:01' }, false),
+      index: 'records_address',
+    },
   ];
 }
 

@@ -18,6 +18,7 @@ import {
 import { collectCsv, csvHeader } from '../../../src/core/audit/csv-export';
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import type { AuditQuery } from '../../../src/core/audit/store';
 import { usePostgres } from '../../helpers/postgres';
 import { ENGINES, fillLog, PRODUCT, reserveInput, tempStore, type TempStore } from './fixture';
 
@@ -337,6 +338,16 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
       expect((await t.store.search({ text: '50%' })).total).toBe(1);
     });
 
+    it("finds one board's records by its address: exact, any case or separator, never a substring", async () => {
+      const psdis = async (query: AuditQuery) =>
+        (await t.store.search(query)).items.map((r) => r.psdi);
+      expect(await psdis({ boardAddress: 'c2:8e:10:00:00:0a' })).toEqual(['DB-0010']);
+      expect(await psdis({ boardAddress: 'C2-8E-10-00-00-0A' })).toEqual(['DB-0010']);
+      expect(await psdis({ boardAddress: 'aabbccddeeff' })).toEqual(['50%_off']);
+      expect(await psdis({ boardAddress: 'c2:8e:10:00:00' })).toEqual([]);
+      expect(await psdis({ boardAddress: 'c2:8e:10:00:00:03', productId: PRODUCT.id })).toEqual([]);
+    });
+
     it('filters by a time range, both ends inclusive', async () => {
       const all = (await t.store.search({ limit: 500 })).items;
       const fifth = all.find((r) => r.psdi === 'DB-0005')!;
@@ -487,7 +498,7 @@ describe('SQLite specifics', () => {
   it('keeps the file in WAL mode at the newest schema version', async () => {
     const raw = new Database(file(), { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.pragma('user_version', { simple: true })).toBe(5);
+    expect(raw.pragma('user_version', { simple: true })).toBe(6);
     raw.close();
   });
 
@@ -508,7 +519,8 @@ describe('SQLite specifics', () => {
       DROP TABLE audit_meta; ALTER TABLE provisioning_records DROP COLUMN psdi_returned;
       ALTER TABLE provisioning_records DROP COLUMN history;
       ALTER TABLE provisioning_records DROP COLUMN board_name;
-      ALTER TABLE provisioning_records DROP COLUMN adapter; PRAGMA user_version = 1;`);
+      ALTER TABLE provisioning_records DROP COLUMN adapter;
+      DROP INDEX provisioning_records_address; PRAGMA user_version = 1;`);
     raw.close();
     const store = await t.reopen();
     expect(await store.get(r.id)).toMatchObject({
@@ -553,7 +565,7 @@ describe('PostgreSQL specifics', () => {
       const { rows } = await client.query(
         'SELECT version FROM devicebench_migrations ORDER BY version',
       );
-      expect(rows).toEqual([1, 2, 3, 4, 5].map((version) => ({ version })));
+      expect(rows).toEqual([1, 2, 3, 4, 5, 6].map((version) => ({ version })));
     } finally {
       await client.end();
     }

@@ -80,7 +80,7 @@ export function SingleProvision({
           } catch (error) {
             // The failure's record (if it got one) carries every try: show it with the error.
             const newest = await api.audit
-              .search({ productId: product.id, text: device.address, limit: 1 })
+              .search({ productId: product.id, boardAddress: device.address, limit: 1 })
               .then((page) => page.items[0])
               .catch(() => undefined);
             const record = newest && newest.createdAt >= startedAt - 1000 ? newest : undefined;
