@@ -11,7 +11,7 @@ import { StepTimeoutError, withStepTimeout } from './steps';
 import { errorMessage } from '../errors/message';
 
 /** Bluetooth addresses compare without case or separator differences. */
-export function sameAddress(a: string, b: string): boolean {
+function sameAddress(a: string, b: string): boolean {
   const norm = (s: string) => s.toLowerCase().replace(/[^0-9a-z]/g, '');
   return norm(a) === norm(b);
 }
