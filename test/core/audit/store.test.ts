@@ -18,7 +18,7 @@ import {
 import { collectCsv, csvHeader } from '../../../src/core/audit/csv-export';
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
-import type { AuditQuery } from '../../../src/core/audit/store';
+import type { AuditQuery } from '../../../src/core/audit/records';
 import { usePostgres } from '../../helpers/postgres';
 import { ENGINES, fillLog, PRODUCT, reserveInput, tempStore, type TempStore } from './fixture';
 
