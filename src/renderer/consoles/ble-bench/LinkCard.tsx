@@ -27,9 +27,9 @@ interface LinkCardProps {
   address: string;
   link: LinkInfo | undefined;
   lost: boolean;
-  /** A reconnect asking for another MTU made a new link: the board is now that connection. */
   /** What the link's Exchange MTU Request asked for, when a reconnect chose it. */
   askedMtu: number | undefined;
+  /** A reconnect asking for another MTU made a new link: the board is now that connection. */
   onReconnected: (connection: GattConnection, askedMtu: number) => void;
 }
 
