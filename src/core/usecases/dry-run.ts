@@ -100,6 +100,8 @@ export class DryRunPlan {
   async start(options: DryRunStart): Promise<ScenarioDryRun> {
     const { log, report, deliver } = options;
     const { set, cycles, durationMs } = this.request;
+    // One clock for the engine's events and the run's own, so the timeline stays in order.
+    const clock = options.clock ?? wallClock();
     const summary = await log.start({ ...options.record, deviceId: options.deviceId, set });
     const id = summary.id;
     /** Events not yet in the log. */
@@ -109,7 +111,7 @@ export class DryRunPlan {
     let deliveries = Promise.resolve();
 
     const carryOn = (message: string, keep: boolean) => {
-      const event: TimelineEvent = { kind: 'error', at: Date.now(), message };
+      const event: TimelineEvent = { kind: 'error', at: clock.now(), message };
       if (keep) buffer.push(event);
       report.event(event, id);
       report.problem?.(message, id);
@@ -138,7 +140,7 @@ export class DryRunPlan {
       central: options.central,
       deviceId: options.deviceId,
       set,
-      clock: options.clock ?? wallClock(),
+      clock,
       cycles,
       durationMs,
       onEvent: (event) => {
