@@ -48,12 +48,17 @@ export async function provisioningInput(options: {
   if (!profileRef) throw noPlan(options, plan !== undefined);
   // A profile file (a path ending in .json), else an id: built in, or loaded earlier in the app.
   const file = extname(profileRef).toLowerCase() === '.json';
-  const saved = await readSavedProfiles(options.dataDir);
   try {
     const { profile, psdi, skipped } = planRun({
       plan: { profileId: profileRef, psdi: plan?.psdi },
       profile: file ? await loadProfileFile(profileRef) : undefined,
-      profiles: [...builtInProfiles(), ...saved.map((s) => s.profile)],
+      // The data folder's profiles are read only when an id must be looked up in them.
+      profiles: file
+        ? []
+        : [
+            ...builtInProfiles(),
+            ...(await readSavedProfiles(options.dataDir)).map((s) => s.profile),
+          ],
     });
     return {
       profile,

@@ -162,7 +162,8 @@ export async function provisioningSetup(input: {
   profiles: ProvisioningProfile[];
   things: Pick<ThingsClient, 'listTrialProducts'>;
 }): Promise<ProvisioningSetup> {
-  const profile = findProfile(input.profiles, input.plan.profileId);
+  // The files first: a plan that cannot run is refused before the platform is asked.
+  const planned = planRun({ plan: input.plan, profiles: input.profiles });
   const found = await findTrialProduct(input.things, input.productId);
   const product: ProductTarget = {
     id: found.id,
@@ -171,5 +172,5 @@ export async function provisioningSetup(input: {
     psdiServiceUuid: found.psdiServiceUuid,
     psdiCharacteristicUuid: found.psdiCharacteristicUuid,
   };
-  return { profile, product, ...psdiAllocator(profile, input.plan.psdi) };
+  return { ...planned, product };
 }
