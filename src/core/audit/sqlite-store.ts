@@ -418,16 +418,14 @@ export class SqliteAuditStore implements AuditStore {
       const index = q.productId
         ? 'provisioning_records_product_created'
         : 'provisioning_records_created';
-      const rows = this.db
-        .prepare(
-          `SELECT * FROM provisioning_records INDEXED BY ${index} ${keyset}
+      const rows = this.sql(
+        `SELECT * FROM provisioning_records INDEXED BY ${index} ${keyset}
            ORDER BY created_at, id LIMIT ?`,
-        )
-        .all(
-          ...params,
-          ...(after ? [after.createdAt, after.id] : []),
-          EXPORT_CHUNK_ROWS,
-        ) as RecordRow[];
+      ).all(
+        ...params,
+        ...(after ? [after.createdAt, after.id] : []),
+        EXPORT_CHUNK_ROWS,
+      ) as RecordRow[];
       return rows.map(toRecord);
     });
   }
