@@ -16,6 +16,13 @@ export const WINDOW_SIZES = [{ width: 1024, height: 640 }, VIEWPORT] as const;
 const RESULTS_DIR = resolve('test-results');
 
 /** A picture for a person to look at: `test-results/<name>-<width>x<height>.png`. */
+/** The sidebar's entry for a page, by its label. */
+export function nav(page: Page, label: string): Locator {
+  return page
+    .getByRole('navigation', { name: 'Areas' })
+    .getByRole('button', { name: label, exact: true });
+}
+
 export async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const { width, height } = page.viewportSize() ?? VIEWPORT;

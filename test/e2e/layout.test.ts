@@ -4,19 +4,13 @@
 // with real glyphs. Screenshots of each page at each size are kept under test-results/.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot, nav } from './fixture';
 
 const bench = useBench();
 
 const JAPANESE_NAME = '温度センサー 試作2号';
 const SENSOR = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 const LED = 'a3c80003-7f2e-4b61-9c0d-5e1f2a3b4c5d';
-
-function nav(page: Page, label: string): Locator {
-  return page
-    .getByRole('navigation', { name: 'Areas' })
-    .getByRole('button', { name: label, exact: true });
-}
 
 /** [scrollWidth, clientWidth]: a box scrolls sideways when the first exceeds the second. */
 function widths(locator: Locator): Promise<[number, number]> {

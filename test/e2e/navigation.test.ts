@@ -3,15 +3,9 @@
 // page is the one the next page opens on.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { expectText, shoot, useBench, WINDOW_SIZES, nav } from './fixture';
 
 const bench = useBench();
-
-function nav(page: Page, label: string) {
-  return page
-    .getByRole('navigation', { name: 'Areas' })
-    .getByRole('button', { name: label, exact: true });
-}
 
 async function expectOn(page: Page, label: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: label, exact: true }).waitFor();

@@ -5,15 +5,9 @@
 // keeps its row, so no row moves under the pointer.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { clippedText, expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { clippedText, expectText, shoot, useBench, WINDOW_SIZES, nav } from './fixture';
 
 const bench = useBench();
-
-function nav(page: Page, label: string) {
-  return page
-    .getByRole('navigation', { name: 'Areas' })
-    .getByRole('button', { name: label, exact: true });
-}
 
 /** The tops of the list's rows, by board name. */
 function rowTops(page: Page): Promise<Record<string, number>> {
@@ -82,8 +76,9 @@ describe('pages that fit the window', () => {
       await page.setViewportSize(size);
       for (const label of labels) {
         await nav(page, label).click();
-        // Locator and URL waits: a polled string predicate would need eval, which the CSP refuses.
-        await page.waitForURL(/#\/[a-z-]+/);
+        // Locator waits: a polled string predicate would need eval, which the CSP refuses. The
+        // clicked entry marked current means its page, not the one before, is the one shown.
+        await nav(page, label).and(page.locator('[aria-current=page]')).waitFor();
         const id = (await page.evaluate('location.hash.slice(2).split("?")[0]')) as string;
         await page.locator('main h1').first().waitFor();
         await page
