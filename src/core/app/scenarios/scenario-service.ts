@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import type { z } from 'zod';
 import type { ScenarioRunLog } from '../../audit/scenario-runs';
+import { findTrialProduct } from '../../usecases/provisioning-setup';
 import type { ThingsClient } from '../../platform/things/client';
 import type { ScenarioSet, ScenarioSetInput, TrialProduct } from '../../platform/things/schema';
 import { DEFAULT_ADAPTER_PROFILE } from '../../ble/sim/adapter-profile';
@@ -67,12 +68,7 @@ export class ScenarioService extends EventEmitter<{
     const things = await this.things();
     const drafted =
       input.set.source === 'draft' ? this.plan(input, draftSet(input.set.draft)) : undefined;
-    const product = (await things.listTrialProducts()).find((p) => p.id === input.productId);
-    if (!product)
-      throw AppFailure.field(
-        'productId',
-        `no trial product ${input.productId} on the active environment`,
-      );
+    const product = await findTrialProduct(things, input.productId, 'the active environment');
     const plan =
       drafted ??
       this.plan(input, savedSet(await things.getScenarioSet(product.id).catch(noSavedSet)));
