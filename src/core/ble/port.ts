@@ -189,12 +189,20 @@ export class AttError extends Error {
   }
 }
 
-/** The board's ATT error under `err` (the error itself or one of its causes), if there is one. */
-export function attErrorOf(err: unknown): AttError | undefined {
+/** The first error of `kind` in `err`'s cause chain (the error itself included), if any. */
+export function causeOf<E extends Error>(
+  err: unknown,
+  kind: abstract new (...args: never[]) => E,
+): E | undefined {
   let e: unknown = err;
   for (let depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause)
-    if (e instanceof AttError) return e;
+    if (e instanceof kind) return e;
   return undefined;
+}
+
+/** The board's ATT error under `err` (the error itself or one of its causes), if there is one. */
+export function attErrorOf(err: unknown): AttError | undefined {
+  return causeOf(err, AttError);
 }
 
 /**

@@ -3,7 +3,7 @@
 // data, also across the BLE process (its protocol carries it and the app rebuilds the AttError),
 // so it is read from the error's causes, never from its text.
 import { ATT_ERROR, describeAttError } from '../ble/att/codes';
-import { attErrorOf, NotAllowedError } from '../ble/port';
+import { attErrorOf, causeOf, NotAllowedError } from '../ble/port';
 import { errorMessage } from '../errors/message';
 
 /** ATT errors a board answers by rule, not by chance (Vol 3, Part F, 3.4.1.1). */
@@ -34,12 +34,6 @@ export interface Refusal {
   security: boolean;
 }
 
-function causes(err: unknown): Error[] {
-  const chain: Error[] = [];
-  for (let e: unknown = err; e instanceof Error && chain.length < 8; e = e.cause) chain.push(e);
-  return chain;
-}
-
 /** The ATT code the board answered, when the error (or one of its causes) is one. */
 function attCode(err: unknown): number | undefined {
   return attErrorOf(err)?.code;
@@ -50,7 +44,7 @@ export function refusalOf(err: unknown): Refusal | undefined {
   const code = attCode(err);
   if (code !== undefined && REFUSALS.has(code))
     return { code, what: `ATT error ${describeAttError(code)}`, security: SECURITY.has(code) };
-  const local = causes(err).find((e) => e instanceof NotAllowedError);
+  const local = causeOf(err, NotAllowedError);
   if (local)
     return {
       code: undefined,
