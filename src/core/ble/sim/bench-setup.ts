@@ -58,10 +58,7 @@ export class SimBenchSetupFile {
     output: MethodOutput<SimMethods, M>,
   ): Promise<void> {
     const next = recorded(this.setup, method, input, output);
-    if (next === this.setup) return;
-    this.setup = next;
-    this.writing = this.writing.then(() => writeJsonFile(this.file, next));
-    await this.writing;
+    if (next !== this.setup) await this.save(next);
   }
 
   /**
@@ -93,7 +90,11 @@ export class SimBenchSetupFile {
         faults[boardId] = set;
       }
     const next = { ...setup, loads, faults };
-    if (JSON.stringify(next) === JSON.stringify(setup)) return;
+    if (JSON.stringify(next) !== JSON.stringify(setup)) await this.save(next);
+  }
+
+  /** Keeps `next` and writes it after any write still under way, so the file ends as the last. */
+  private async save(next: SimBenchSetup): Promise<void> {
     this.setup = next;
     this.writing = this.writing.then(() => writeJsonFile(this.file, next));
     await this.writing;
