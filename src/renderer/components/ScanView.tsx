@@ -3,16 +3,7 @@
 // user asks for all, so a tray of 500 boards stays smooth. Rows never move under the pointer: a
 // board that stops matching the filters (a provisioned board advertises its product's service,
 // no longer the blank one) keeps its row, faded, until the filters or the sort change.
-import {
-  Fragment,
-  memo,
-  useCallback,
-  useDeferredValue,
-  useId,
-  useMemo,
-  useState,
-  type ReactNode,
-} from 'react';
+import { Fragment, memo, useDeferredValue, useId, useMemo, useState, type ReactNode } from 'react';
 import type { ScannedDevice } from '../../core/app/contracts/ble';
 import { normalizeUuid, uuidProblem } from '../../core/ble/port';
 import { RSSI_MAX_DBM, RSSI_MIN_DBM } from '../../core/bounds';
@@ -94,14 +85,6 @@ export function ScanView({
   const [minRssiText, setMinRssiText] = useState('');
   const [sort, setSort] = useState<SortKey>('name');
   const id = useId();
-  // A failure is brought into the window when it appears, under its row: the ref changes with
-  // the failure only, so scan updates re-rendering the table do not scroll the page back to it.
-  const failure = action?.failure;
-  const scrollToFailure = useCallback(
-    (row: HTMLTableRowElement | null) => row?.scrollIntoView({ block: 'nearest' }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new failure is the trigger
-    [failure?.id, failure?.error],
-  );
 
   // An RSSI that cannot be met or is not exact filters nothing and says why once left.
   const minRssiParsed =
@@ -240,7 +223,11 @@ export function ScanView({
                     onSelect={onSelect}
                   />
                   {action?.failure?.id === entry.device.id && (
-                    <tr className="row-error" ref={scrollToFailure}>
+                    // The failure is brought into the window when it appears, under its row.
+                    <tr
+                      className="row-error"
+                      ref={(row) => row?.scrollIntoView({ block: 'nearest' })}
+                    >
                       <td colSpan={6}>
                         <ErrorNotice error={action.failure.error} testId="row-action-error" />
                       </td>
