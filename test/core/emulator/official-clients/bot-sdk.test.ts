@@ -273,6 +273,39 @@ describe('module clients and the webhook middleware', () => {
     });
   });
 
+  it('gets the documented 404 for a chat the account is not in and 423 for a fresh acquire by another channel', async () => {
+    const stranger = await newUser();
+    expect(await refusal(operations.acquireChatControl(stranger))).toEqual({
+      status: 404,
+      body: { message: `The user ${stranger} has not added the account as a friend.` },
+    });
+    const rival = await admin<Channel>('POST', '/modules/channels', { name: 'Rival' });
+    const { code } = await admin<{ code: string }>('POST', '/modules/authorize', {
+      moduleChannelId: rival.channelId,
+      botId,
+      redirectUri: REDIRECT,
+    });
+    await new moduleAttach.LineModuleAttachClient({
+      channelAccessToken: rival.channelAccessToken,
+      baseURL: emu().emulator.url,
+    }).attachModule(
+      'authorization_code',
+      code,
+      REDIRECT,
+      undefined,
+      rival.channelId,
+      rival.channelSecret,
+    );
+    // Past the few seconds this channel's own acquires hold the chat for.
+    await admin('POST', '/clock/advance', { ms: 6_000 });
+    await new moduleOperation.LineModuleClient({
+      channelAccessToken: rival.channelAccessToken,
+      baseURL: emu().emulator.url,
+      defaultHeaders: { [BOT_HEADER]: botId },
+    }).acquireChatControl(userId);
+    expect(await refusal(operations.acquireChatControl(userId))).toMatchObject({ status: 423 });
+  });
+
   it('detaches: 200 and no event; the bot_deleted detach is the one the middleware sees', async () => {
     await operations.detachModule({ botId });
     expect(await refusal(operations.detachModule({ botId }))).toMatchObject({ status: 400 });
