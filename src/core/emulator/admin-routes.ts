@@ -11,6 +11,7 @@ import {
   faultInputSchema,
   MAX_CLOCK_OFFSET_MS,
   mintUserTokenInputSchema,
+  webhookSettingsSchema,
   webhookUrlInputSchema,
 } from './schema';
 
@@ -90,6 +91,14 @@ export function adminRoutes(app: FastifyInstance, ctx: EmulatorContext, faults: 
       return reply.code(404).send({ message: `No channel ${input.channelId}.` });
     ctx.webhooks.setUrl(input.channelId, input.url);
     return input;
+  });
+
+  app.get('/webhooks/settings', async () => ({ signatureHeader: ctx.webhooks.signatureHeader }));
+  app.put('/webhooks/settings', async (request, reply) => {
+    const input = parseOr400(webhookSettingsSchema, request.body, reply);
+    if (!input) return;
+    ctx.webhooks.signatureHeader = input.signatureHeader.toLowerCase();
+    return { signatureHeader: ctx.webhooks.signatureHeader };
   });
 
   // As the platform's "verify webhook URL" does: an envelope with no events, signed as usual.

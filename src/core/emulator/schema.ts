@@ -82,6 +82,17 @@ export const adminStateSchema = z.object({
   faults: z.array(faultSchema),
 });
 
+/** A header name the emulator is told to use where the platform's documents give none. */
+export const headerNameSchema = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9-]{0,63}$/, 'must be an HTTP header name')
+  .refine(
+    (name) => !['authorization', 'content-type', 'host'].includes(name.toLowerCase()),
+    'must not be a header the request already needs',
+  );
+
+export const webhookSettingsSchema = z.object({ signatureHeader: headerNameSchema });
+
 export const webhookUrlInputSchema = z.object({
   channelId: z.string().regex(/^\d+$/, 'must be a channel ID'),
   url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).nullable(),

@@ -15,6 +15,7 @@ import { admitLoopback, closeOnceAnswered, type LoopbackGuardOptions } from '../
 import { MAX_REQUEST_BYTES, REQUEST_ID_HEADER } from '../platform/http';
 import { ActivityLog } from './activity-log';
 import { adminRoutes } from './admin-routes';
+import { bearerTokenOf, refuseChannelToken } from './bearer';
 import type { EmulatorArea, EmulatorContext } from './area';
 import { PLATFORM_AREAS } from './areas';
 import { Directory, type Channel } from './channels';
@@ -156,14 +157,10 @@ function buildApp(
   /** Bearer channel auth unless the route opts out; answers 401 itself and says so. */
   function authenticate(request: FastifyRequest, reply: FastifyReply): boolean {
     if (request.routeOptions.config.auth === 'none') return true;
-    const match = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '');
-    request.channel = match?.[1] ? ctx.directory.channelByToken(match[1]) : undefined;
+    const token = bearerTokenOf(request);
+    request.channel = token ? ctx.directory.channelByToken(token) : undefined;
     if (request.channel) return true;
-    void reply.code(401).send({
-      message: match
-        ? 'Authentication failed: the channel access token is not valid.'
-        : 'Authentication failed: an Authorization: Bearer <channel access token> header is required.',
-    });
+    refuseChannelToken(reply, token !== undefined);
     return false;
   }
 

@@ -4,6 +4,7 @@
 // through login. States follow docs/platform-api.md#login-lifecycle, driven by the virtual clock.
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { bearerTokenOf } from './bearer';
 import { sql, type Db } from './store';
 
 /** docs/platform-api.md#login-lifecycle: an access token is valid 30 days. */
@@ -112,8 +113,8 @@ export class UserTokens {
 
   /** The valid token a request's `Authorization: Bearer` header carries, if any. */
   fromRequest(request: FastifyRequest): UserAccessToken | undefined {
-    const match = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '');
-    return match?.[1] ? this.active(match[1]) : undefined;
+    const token = bearerTokenOf(request);
+    return token ? this.active(token) : undefined;
   }
 
   revoke(accessToken: string): void {

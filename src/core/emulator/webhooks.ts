@@ -3,10 +3,12 @@
 // delivery (status, response, timing) so the admin API, the UI and history endpoints can show it.
 import { postWithSignature } from '../webhooks/send';
 import type { WebhookDelivery } from '../webhooks/schema';
-import { signBody } from '../webhooks/signature';
+import { SIGNATURE_HEADER, signBody } from '../webhooks/signature';
 import type { Directory } from './channels';
 import type { Clock } from './clock';
-import { sql, type Db } from './store';
+import { readMeta, sql, writeMeta, type Db } from './store';
+
+const SIGNATURE_HEADER_META_KEY = 'webhooks.signatureHeader';
 
 interface Row {
   id: number;
@@ -52,6 +54,19 @@ export class Webhooks {
     `);
   }
 
+  /**
+   * The header the signature travels in: `x-platform-signature` unless the admin API names
+   * another, so an SDK that reads its own header name verifies deliveries as they come
+   * (docs/decisions.md, "Webhooks (shared by every area that sends events)").
+   */
+  get signatureHeader(): string {
+    return readMeta(this.db, SIGNATURE_HEADER_META_KEY) ?? SIGNATURE_HEADER;
+  }
+
+  set signatureHeader(name: string) {
+    writeMeta(this.db, SIGNATURE_HEADER_META_KEY, name);
+  }
+
   setUrl(channelId: string, url: string | null): void {
     if (url === null) sql(this.db, 'DELETE FROM webhook_urls WHERE channel_id = ?').run(channelId);
     else
@@ -90,6 +105,7 @@ export class Webhooks {
     else
       outcome = await postWithSignature(url, body, signature, {
         userAgent: 'DeviceBench-Emulator',
+        signatureHeader: this.signatureHeader,
       });
 
     sql(

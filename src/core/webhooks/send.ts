@@ -34,14 +34,14 @@ export async function postWithSignature(
   url: string,
   body: string,
   signature: string,
-  options: { userAgent?: string } = {},
+  options: { userAgent?: string; signatureHeader?: string } = {},
 ): Promise<SendOutcome> {
   try {
     const response = await fetch(url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json; charset=utf-8',
-        [SIGNATURE_HEADER]: signature,
+        [options.signatureHeader ?? SIGNATURE_HEADER]: signature,
         'user-agent': options.userAgent ?? 'DeviceBench',
       },
       body,

@@ -10,6 +10,7 @@ const get = useEmulator();
 interface Hit {
   body: string;
   signature: string | undefined;
+  headers: Record<string, unknown>;
 }
 let sink: Server;
 let sinkUrl: string;
@@ -21,7 +22,11 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
-      hits.push({ body, signature: req.headers[SIGNATURE_HEADER] as string | undefined });
+      hits.push({
+        body,
+        signature: req.headers[SIGNATURE_HEADER] as string | undefined,
+        headers: req.headers,
+      });
       res.statusCode = answer;
       res.end();
     });
@@ -74,6 +79,32 @@ describe('deliveries', () => {
     const list = await admin('GET', `/webhooks?kind=test.ping&channelId=${channel.channelId}`);
     const kept = list.body as { id: number; status: string }[];
     expect(kept.map((d) => d.status).slice(0, 2)).toEqual(['FAILED', 'SUCCESS']);
+  });
+
+  it('carry the signature in the header the settings name, x-platform-signature by default', async () => {
+    const { admin, emulator } = get();
+    const channel = emulator.channels()[0]!;
+    await admin('PUT', '/webhooks/urls', { channelId: channel.channelId, url: sinkUrl });
+    answer = 200;
+    expect((await admin('GET', '/webhooks/settings')).body).toEqual({
+      signatureHeader: SIGNATURE_HEADER,
+    });
+    const renamed = await admin('PUT', '/webhooks/settings', {
+      signatureHeader: 'X-Bot-Signature',
+    });
+    expect(renamed.body).toEqual({ signatureHeader: 'x-bot-signature' });
+    const delivery = await emulator.ctx.webhooks.deliver(channel.channelId, 'test.named', {});
+    const hit = hits.at(-1)!;
+    expect(hit.headers['x-bot-signature']).toBe(delivery.signature);
+    expect(hit.signature).toBeUndefined();
+
+    for (const signatureHeader of ['Content-Type', 'not a header', ''])
+      expect((await admin('PUT', '/webhooks/settings', { signatureHeader })).body).toMatchObject({
+        details: [{ property: 'signatureHeader' }],
+      });
+    await admin('PUT', '/webhooks/settings', { signatureHeader: SIGNATURE_HEADER });
+    await emulator.ctx.webhooks.deliver(channel.channelId, 'test.named', {});
+    expect(hits.at(-1)!.signature).toBeDefined();
   });
 
   it('fail plainly when the channel has no URL or the receiver is down', async () => {

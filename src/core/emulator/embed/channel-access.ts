@@ -4,6 +4,7 @@
 // iap areas.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { bearerTokenOf, refuseChannelToken } from '../bearer';
 import type { Channel, Directory } from '../channels';
 import type { Clock } from '../clock';
 import { sql, type Db } from '../store';
@@ -134,28 +135,16 @@ export class ChannelAccess {
 
   /**
    * The calling channel of a route that opted out of the server's channel auth (so issued
-   * tokens count too), or a 401 answered with `body` and undefined.
+   * tokens count too), or undefined after the 401.
    */
-  authenticate(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    body: (message: string) => unknown = (message) => ({ message }),
-  ): Caller | undefined {
-    const match = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '');
-    const caller = match?.[1] ? this.resolve(match[1]) : undefined;
+  authenticate(request: FastifyRequest, reply: FastifyReply): Caller | undefined {
+    const token = bearerTokenOf(request);
+    const caller = token ? this.resolve(token) : undefined;
     if (caller) {
       request.channel = caller.channel;
       return caller;
     }
-    void reply
-      .code(401)
-      .send(
-        body(
-          match
-            ? 'Authentication failed: the channel access token is not valid.'
-            : 'Authentication failed: an Authorization: Bearer <channel access token> header is required.',
-        ),
-      );
+    refuseChannelToken(reply, token !== undefined);
     return undefined;
   }
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { notFound, parseOr400, type EmulatorArea, type EmulatorContext } from '../area';
+import { bearerTokenOf, refuseBearer } from '../bearer';
 import { sql, type Db } from '../store';
 import type { WebhookDelivery } from '../../webhooks/schema';
 import { fieldErrors } from '../../platform/field-errors';
@@ -132,13 +133,16 @@ function routes(app: FastifyInstance, ctx: EmulatorContext): void {
 
     scope.post('/iap/v1/product/reserve', open, async (req, reply) => {
       const user = userTokens.fromRequest(req);
-      if (!user)
-        return fail(
+      if (!user) {
+        const message =
+          'Authentication failed: an Authorization: Bearer <user access token> header with a valid token is required.';
+        return refuseBearer(
           reply,
-          401,
-          'UNAUTHORIZED',
-          'Authentication failed: an Authorization: Bearer <user access token> header with a valid token is required.',
+          bearerTokenOf(req) === undefined ? 'invalid_request' : 'invalid_token',
+          message,
+          { errorCode: 'UNAUTHORIZED', message, details: [] } satisfies IapErrorBody,
         );
+      }
       const channelId = user.channelId;
       if (!access.settings(channelId).inAppPurchase)
         return fail(reply, 403, 'FORBIDDEN', 'In-app purchase is not enabled for this channel.');

@@ -1,6 +1,8 @@
 // The HTTP edges of the login emulator: the OAuth error answers, required
 // field checks, the issuer it signs ID tokens with, and the user access token a request carries.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { bearerTokenOf, refuseBearer, type BearerError } from '../bearer';
+import { clientCredentials } from '../client-auth';
 import { FORM_TYPE, FormBody } from '../form-body';
 import type { UserAccessToken, UserTokens } from '../user-tokens';
 
@@ -11,7 +13,17 @@ export function oauthError(
   error: string,
   description: string,
 ): void {
-  void reply.code(status).send({ error, error_description: description, message: description });
+  void reply.code(status).send(oauthBody(error, description));
+}
+
+/** The OAuth error object, with `message` as on every other emulator error. */
+export function oauthBody(error: string, description: string) {
+  return { error, error_description: description, message: description };
+}
+
+/** A refused user access token: the OAuth error body with its `WWW-Authenticate` challenge. */
+export function refuseUserToken(reply: FastifyReply, error: BearerError, description: string) {
+  refuseBearer(reply, error, description, oauthBody(error, description));
 }
 
 /** The form's fields, or undefined after answering 400 for a body that is not a proper form. */
@@ -29,6 +41,26 @@ export function readForm(
     return undefined;
   }
   return body.fields;
+}
+
+/**
+ * A form that may authenticate its client: its fields, with `client_id` and `client_secret`
+ * taken from an `Authorization: Basic` header when one is sent; or undefined after a 400.
+ */
+export function readClientForm(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Record<string, string> | undefined {
+  const fields = readForm(request, reply);
+  if (!fields) return undefined;
+  const client = clientCredentials(request, fields);
+  if ('problem' in client) {
+    oauthError(reply, 400, 'invalid_request', client.problem);
+    return undefined;
+  }
+  if (client.clientId !== undefined) fields.client_id = client.clientId;
+  if (client.clientSecret !== undefined) fields.client_secret = client.clientSecret;
+  return fields;
 }
 
 /** True when every named field is present and non-empty; otherwise answers 400 for the first. */
@@ -68,24 +100,23 @@ export function userTokenOr401(
   reply: FastifyReply,
   tokens: UserTokens,
 ): UserAccessToken | undefined {
-  const match = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '');
-  if (!match?.[1]) {
-    oauthError(
+  const given = bearerTokenOf(request);
+  if (!given) {
+    refuseUserToken(
       reply,
-      401,
       'invalid_request',
       'an Authorization: Bearer <access token> header is required',
     );
     return undefined;
   }
-  const token = tokens.get(match[1]);
+  const token = tokens.get(given);
   if (!token) {
-    oauthError(reply, 401, 'invalid_token', 'The access token is not known');
+    refuseUserToken(reply, 'invalid_token', 'The access token is not known');
     return undefined;
   }
   const state = tokens.state(token);
   if (state === 'valid') return token;
-  oauthError(reply, 401, 'invalid_token', STATE_WORDS[state]);
+  refuseUserToken(reply, 'invalid_token', STATE_WORDS[state]);
   return undefined;
 }
 

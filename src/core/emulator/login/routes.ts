@@ -7,12 +7,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorArea, EmulatorContext } from '../area';
 import { acceptForms, FormBody } from '../form-body';
 import { adminRoutes } from './admin-routes';
+import { refuseClient } from '../client-auth';
+import { openIdConfiguration } from './discovery';
 import { checkIdToken, signIdToken } from '../../platform/login/id-token';
 import {
   hasProfileScope,
   issuerOf,
+  oauthBody,
   oauthError,
+  readClientForm,
   readForm,
+  refuseUserToken,
   requireFields,
   scopeString,
   userTokenOr401,
@@ -48,9 +53,13 @@ function loginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   /** The channel named by client_id, checking client_secret when `secret` says so. */
   function client(fields: Record<string, string>, reply: FastifyReply, secret: 'always' | 'rule') {
+    const wrongClient = (description: string) =>
+      refuseClient(reply, oauthBody('invalid_client', description), () =>
+        oauthError(reply, 400, 'invalid_client', description),
+      );
     const channel = state.channel(fields.client_id ?? '');
     if (!channel) {
-      oauthError(reply, 400, 'invalid_client', `client_id ${fields.client_id} is not a channel`);
+      wrongClient(`client_id ${fields.client_id} is not a channel`);
       return undefined;
     }
     const needed = secret === 'always' || secretRequired(state.settings(channel).appType);
@@ -67,7 +76,7 @@ function loginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       return undefined;
     }
     if (fields.client_secret !== channel.channelSecret) {
-      oauthError(reply, 400, 'invalid_client', 'client_secret does not match the channel');
+      wrongClient('client_secret does not match the channel');
       return undefined;
     }
     return channel;
@@ -238,7 +247,7 @@ function loginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
 
   function tokenEndpoint(version: ApiVersion) {
     return async (request: FastifyRequest, reply: FastifyReply) => {
-      const fields = readForm(request, reply);
+      const fields = readClientForm(request, reply);
       if (!fields) return;
       const grant = fields.grant_type;
       if (!grant) return oauthError(reply, 400, 'invalid_request', 'grant_type is required');
@@ -271,6 +280,9 @@ function loginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     if (session) state.revokeRefresh(session.token);
   }
 
+  app.get('/.well-known/openid-configuration', NONE, async (request) =>
+    openIdConfiguration(issuerOf(request)),
+  );
   app.post('/oauth2/v2.1/token', NONE, tokenEndpoint('2.1'));
   app.post('/v2/oauth/accessToken', NONE, tokenEndpoint('2.0'));
 
@@ -285,7 +297,7 @@ function loginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   });
 
   app.post('/oauth2/v2.1/verify', NONE, async (request, reply) => {
-    const fields = readForm(request, reply);
+    const fields = readClientForm(request, reply);
     if (!fields || !requireFields(fields, ['id_token', 'client_id'], reply)) return;
     const report = await checkIdToken(
       fields.id_token as string,
@@ -303,12 +315,23 @@ function loginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   });
 
   app.post('/oauth2/v2.1/revoke', NONE, async (request, reply) => {
-    const fields = readForm(request, reply);
-    if (!fields || !requireFields(fields, ['access_token', 'client_id'], reply)) return;
+    const fields = readClientForm(request, reply);
+    if (!fields) return;
+    // Standard revocation clients name the token `token` (docs/decisions.md, "OpenID Provider
+    // discovery"); it stands for `access_token`, and may name the session's refresh token.
+    if (fields.token !== undefined) {
+      if (fields.access_token !== undefined && fields.access_token !== fields.token)
+        return oauthError(reply, 400, 'invalid_request', 'access_token and token differ');
+      fields.access_token = fields.token;
+    }
+    if (!requireFields(fields, ['access_token', 'client_id'], reply)) return;
     const channel = client(fields, reply, 'rule');
     if (!channel) return;
-    const token = userTokens.get(fields.access_token as string);
-    if (token && token.channelId !== channel.channelId)
+    const given = fields.access_token as string;
+    const token = userTokens.get(given);
+    const session = token ? undefined : state.refresh(given);
+    const owner = token?.channelId ?? (session?.version === '2.1' ? session.channelId : undefined);
+    if (owner !== undefined && owner !== channel.channelId)
       return oauthError(
         reply,
         400,
@@ -317,6 +340,7 @@ function loginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       );
     // RFC 7009 §2.2: an unknown or already invalid token is not an error.
     if (token) revokeSession(token.accessToken);
+    else if (owner !== undefined && session) revokeSession(session.accessToken);
     return reply.code(200).send();
   });
 
@@ -361,15 +385,14 @@ function loginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       const token = userTokenOr401(request, reply, userTokens);
       if (!token) return;
       if (!token.scopes.includes('openid'))
-        return oauthError(
+        return refuseUserToken(
           reply,
-          403,
           'insufficient_scope',
           'The access token lacks the openid scope',
         );
       const user = state.profile(token.userId);
       if (!user)
-        return oauthError(reply, 401, 'invalid_token', 'The token’s user no longer exists');
+        return refuseUserToken(reply, 'invalid_token', 'The token’s user no longer exists');
       if (!token.scopes.includes('profile')) return { sub: token.userId };
       return {
         sub: token.userId,
@@ -383,7 +406,7 @@ function loginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const profileTokenOr4xx = (request: FastifyRequest, reply: FastifyReply) => {
     const token = userTokenOr401(request, reply, userTokens);
     if (token && !hasProfileScope(token)) {
-      oauthError(reply, 403, 'insufficient_scope', 'The access token lacks the profile scope');
+      refuseUserToken(reply, 'insufficient_scope', 'The access token lacks the profile scope');
       return undefined;
     }
     return token;
@@ -393,7 +416,7 @@ function loginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
     const token = profileTokenOr4xx(request, reply);
     if (!token) return;
     const user = state.profile(token.userId);
-    if (!user) return oauthError(reply, 401, 'invalid_token', 'The token’s user no longer exists');
+    if (!user) return refuseUserToken(reply, 'invalid_token', 'The token’s user no longer exists');
     return {
       userId: user.userId,
       displayName: user.displayName,

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseOr400, type EmulatorContext } from '../area';
+import { headerNameSchema } from '../schema';
 import { sendModuleEvent, sweep } from './events';
 import {
   authorizeInputSchema,
@@ -18,15 +19,7 @@ import type { ModuleStore } from './store';
 
 type BotParams = { Params: { botId: string } };
 
-const headerInput = z.object({
-  botUserIdHeader: z
-    .string()
-    .regex(/^[A-Za-z][A-Za-z0-9-]{0,63}$/, 'must be an HTTP header name')
-    .refine(
-      (name) => !['authorization', 'content-type', 'host'].includes(name.toLowerCase()),
-      'must not be a header the request already needs',
-    ),
-});
+const headerInput = z.object({ botUserIdHeader: headerNameSchema });
 const chatInput = z.object({
   chatId: z.string().regex(CHAT_ID_PATTERN, 'must be a user (U…), group (C…) or room (R…) ID'),
 });

@@ -4,6 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../area';
+import { clientCredentials } from '../client-auth';
 import { acceptForms, FORM_TYPE, FormBody } from '../form-body';
 import { sendModuleEvent } from './events';
 import { ATTACH_MATCHED_FIELDS, DEFAULT_SCOPES } from '../../platform/modules/schema';
@@ -41,34 +42,22 @@ function pkceMatches(code: CodeRow, verifier: string): boolean {
   return sameText(expected, code.code_challenge ?? '');
 }
 
-type ClientCredentials = { id: string; secret: string } | { problem: string };
-
-/** Basic auth or `client_id`/`client_secret` in the form: exactly one of them (RFC 6749 §2.3). */
-function clientCredentials(
+/** The attaching channel's ID and secret: both are needed, from the header or the form. */
+function attachClient(
   request: FastifyRequest,
   fields: Record<string, string>,
-): ClientCredentials {
-  const basic = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-  const inForm = fields.client_id !== undefined || fields.client_secret !== undefined;
-  if (basic && inForm)
-    return {
-      problem: 'use either the Authorization: Basic header or client_id/client_secret, not both',
-    };
-  if (basic) {
-    const decoded = Buffer.from(basic[1] as string, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 1)
-      return { problem: 'the Basic credentials must be BASE64(channel ID:channel secret)' };
-    return { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
-  }
-  if (!inForm)
+): { id: string; secret: string } | { problem: string } {
+  const client = clientCredentials(request, fields);
+  if ('problem' in client) return client;
+  const { clientId, clientSecret } = client;
+  if (!clientId && !clientSecret)
     return {
       problem:
         'client authentication is required: an Authorization: Basic header or client_id and client_secret',
     };
-  if (!fields.client_id) return { problem: 'client_id is required with client_secret' };
-  if (!fields.client_secret) return { problem: 'client_secret is required with client_id' };
-  return { id: fields.client_id, secret: fields.client_secret };
+  if (!clientId) return { problem: 'client_id is required with client_secret' };
+  if (!clientSecret) return { problem: 'client_secret is required with client_id' };
+  return { id: clientId, secret: clientSecret };
 }
 
 export function attachRoutes(app: FastifyInstance, ctx: EmulatorContext, store: ModuleStore): void {
@@ -99,7 +88,7 @@ export function attachRoutes(app: FastifyInstance, ctx: EmulatorContext, store: 
       for (const name of ['code', 'redirect_uri'])
         if (!fields[name]) return oauthError(reply, 400, 'invalid_request', `${name} is required`);
 
-      const client = clientCredentials(req, fields);
+      const client = attachClient(req, fields);
       if ('problem' in client) return oauthError(reply, 400, 'invalid_request', client.problem);
       const channel = ctx.directory.channels().find((c) => c.channelId === client.id);
       if (!channel || !sameText(channel.channelSecret, client.secret))

@@ -11,9 +11,16 @@ export function chatSource(chatId: string): Record<string, string> {
   return { type: 'user', userId: chatId };
 }
 
+/**
+ * `chatControl.expireAt` of control acquired with no time limit: the latest time a JavaScript
+ * `Date` can hold, so the documented number is always there and never passes
+ * (docs/decisions.md, "Module events typed clients can read").
+ */
+export const NO_TIME_LIMIT = 8_640_000_000_000_000;
+
 export type ModuleEventBody =
   | { type: 'module'; module: Record<string, unknown> }
-  | { type: 'activated'; chatControl: { expireAt?: number }; source: Record<string, string> }
+  | { type: 'activated'; chatControl: { expireAt: number }; source: Record<string, string> }
   | { type: 'deactivated'; source: Record<string, string> }
   | { type: 'botSuspended' }
   | { type: 'botResumed' };

@@ -10,7 +10,7 @@ import type { Channel } from '../channels';
 import { RateLimiter, withinRate } from '../rate-limit';
 import { adminRoutes } from './admin-routes';
 import { attachRoutes } from './attach';
-import { chatSource, sendModuleEvent, sweep } from './events';
+import { chatSource, NO_TIME_LIMIT, sendModuleEvent, sweep } from './events';
 import {
   ACQUIRE_GUARD_MS,
   acquireBodySchema,
@@ -118,11 +118,9 @@ function routes(app: FastifyInstance, ctx: EmulatorContext): void {
     const attachment = store.attachment(channel.channelId, body.botId);
     if (!attachment || attachment.state === 'detached')
       return badRequest(reply, `The module is not attached to ${body.botId}.`, 'botId');
+    // No `detached` event: the caller has its answer, and the event's one documented reason,
+    // `bot_deleted`, is not why (docs/decisions.md, "Module events typed clients can read").
     store.setAttachmentState(channel.channelId, body.botId, 'detached');
-    sendModuleEvent(ctx, channel.channelId, body.botId, {
-      type: 'module',
-      module: { type: 'detached', botId: body.botId, reason: 'module_detached' },
-    });
     return {};
   });
 
@@ -166,7 +164,7 @@ function routes(app: FastifyInstance, ctx: EmulatorContext): void {
       sendModuleEvent(ctx, previous.module_channel_id, bot.bot_id, { type: 'deactivated', source });
     sendModuleEvent(ctx, channel.channelId, bot.bot_id, {
       type: 'activated',
-      chatControl: expireAt === null ? {} : { expireAt },
+      chatControl: { expireAt: expireAt ?? NO_TIME_LIMIT },
       source,
     });
     return {};

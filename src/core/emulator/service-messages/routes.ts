@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { notFound, parseOr400, type EmulatorArea, type EmulatorContext } from '../area';
+import { refuseBearer } from '../bearer';
 import { sql } from '../store';
 import { ChannelAccess, type Caller } from '../embed/channel-access';
 import {
@@ -96,10 +97,11 @@ function routes(app: FastifyInstance, { db, clock, directory, userTokens }: Emul
     if (!caller) return undefined;
     const settings = access.settings(caller.channel.channelId);
     if (settings.miniApp && (caller.kind === 'long-lived' || caller.kind === 'user-expiry')) {
-      void reply.code(401).send({
-        message:
-          'Authentication failed: service messages on a mini app channel take a stateless or short-lived channel access token, not a long-lived one or one with a user-specified expiry.',
-      });
+      refuseBearer(
+        reply,
+        'invalid_token',
+        'Authentication failed: service messages on a mini app channel take a stateless or short-lived channel access token, not a long-lived one or one with a user-specified expiry.',
+      );
       return undefined;
     }
     if (!settings.serviceMessages) {

@@ -10,10 +10,12 @@ import {
 } from './schema';
 
 const encoder = new TextEncoder();
+/** The one algorithm the platform signs ID tokens with (docs/decisions.md, "Login and tokens"). */
+export const ID_TOKEN_ALG = 'HS256';
 
 export async function signIdToken(payload: IdTokenPayload, channelSecret: string): Promise<string> {
   return new SignJWT({ ...payload })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setProtectedHeader({ alg: ID_TOKEN_ALG, typ: 'JWT' })
     .sign(encoder.encode(channelSecret));
 }
 
@@ -69,15 +71,16 @@ export async function checkIdToken(
     'signature',
     async () => {
       if (!report.header || !report.payload) return 'not a compact JWS with a JSON payload';
-      if (report.header.alg !== 'HS256') return `alg is ${String(report.header.alg)}, not HS256`;
+      if (report.header.alg !== ID_TOKEN_ALG)
+        return `alg is ${String(report.header.alg)}, not ${ID_TOKEN_ALG}`;
       const parsed = idTokenPayloadSchema.safeParse(report.payload);
       if (!parsed.success) return 'the payload lacks iss, sub, aud, exp or iat of the right type';
       const secret = secretFor(parsed.data.aud);
       if (!secret) return `no channel secret known for aud ${parsed.data.aud}`;
       try {
-        await compactVerify(idToken, encoder.encode(secret), { algorithms: ['HS256'] });
+        await compactVerify(idToken, encoder.encode(secret), { algorithms: [ID_TOKEN_ALG] });
       } catch {
-        return 'the HS256 signature does not match the channel secret';
+        return `the ${ID_TOKEN_ALG} signature does not match the channel secret`;
       }
       claims = parsed.data;
       return true;
