@@ -118,9 +118,13 @@ function routes(app: FastifyInstance, ctx: EmulatorContext): void {
     const attachment = store.attachment(channel.channelId, body.botId);
     if (!attachment || attachment.state === 'detached')
       return badRequest(reply, `The module is not attached to ${body.botId}.`, 'botId');
-    // No `detached` event: the caller has its answer, and the event's one documented reason,
-    // `bot_deleted`, is not why (docs/decisions.md, "Module events typed clients can read").
+    // The event table names the detach call among the `detached` event's triggers and documents
+    // one reason (docs/decisions.md, "Module events typed clients can read").
     store.setAttachmentState(channel.channelId, body.botId, 'detached');
+    sendModuleEvent(ctx, channel.channelId, body.botId, {
+      type: 'module',
+      module: { type: 'detached', botId: body.botId, reason: 'bot_deleted' },
+    });
     return {};
   });
 

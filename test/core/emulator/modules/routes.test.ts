@@ -251,15 +251,15 @@ describe('attach', () => {
 });
 
 describe('detach', () => {
-  it('detaches an attached module: 200, no detached event (its only reason is bot_deleted), and it is gone from the list', async () => {
+  it('detaches an attached module: 200, a detached event with the documented reason bot_deleted, and it is gone from the list', async () => {
     const c = await moduleChannel();
     const botId = await account();
     await attach(c, botId);
     const res = await call(c, 'POST', '/v2/bot/channel/detach', { botId });
     expect([res.status, res.body]).toEqual([200, {}]);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(events(await deliveries(c.channelId, 1)).map((e) => e.module)).toEqual([
+    expect(events(await deliveries(c.channelId, 2)).map((e) => e.module)).toEqual([
       { type: 'attached', botId, scopes: expect.any(Array) },
+      { type: 'detached', botId, reason: 'bot_deleted' },
     ]);
     expect((await call(c, 'GET', '/v2/bot/list')).body).toEqual({ bots: [] });
     // A second detach: the module is no longer attached.

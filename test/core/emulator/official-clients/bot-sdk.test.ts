@@ -306,8 +306,9 @@ describe('module clients and the webhook middleware', () => {
     expect(await refusal(operations.acquireChatControl(userId))).toMatchObject({ status: 423 });
   });
 
-  it('detaches: 200 and no event; the bot_deleted detach is the one the middleware sees', async () => {
+  it('detaches: 200 and a detached event with the documented reason, as the deletion detach sends', async () => {
     await operations.detachModule({ botId });
+    expect(read(await receiver.event(5))).toBe('detached: account deleted');
     expect(await refusal(operations.detachModule({ botId }))).toMatchObject({ status: 400 });
     const other = (await admin<{ botId: string }>('POST', '/modules/bots', { displayName: 'Bar' }))
       .botId;
@@ -327,13 +328,13 @@ describe('module clients and the webhook middleware', () => {
       module.channelId,
       module.channelSecret,
     );
-    expect(read(await receiver.event(5))).toBe('attached message:send message:receive');
+    expect(read(await receiver.event(6))).toBe('attached message:send message:receive');
     await admin('POST', `/modules/bots/${other}/delete`);
     await admin('POST', '/clock/advance', { ms: 90 * 86_400_000 });
     await admin('GET', '/modules/state');
-    expect(read(await receiver.event(6))).toBe('detached: account deleted');
-    // Nothing came between: the detach call sent no event.
-    expect(receiver.deliveries).toHaveLength(6);
+    expect(read(await receiver.event(7))).toBe('detached: account deleted');
+    // One event per detach, and nothing else between.
+    expect(receiver.deliveries).toHaveLength(7);
   });
 
   it('by default signs in the emulator’s own header, which validateSignature accepts and the middleware does not read', async () => {
@@ -342,6 +343,6 @@ describe('module clients and the webhook middleware', () => {
       channelId: module.channelId,
     });
     expect(validateSignature(delivery.body, module.channelSecret, delivery.signature)).toBe(true);
-    expect(await receiver.nth(7)).toBe('no signature');
+    expect(await receiver.nth(8)).toBe('no signature');
   });
 });
