@@ -7,7 +7,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { csvPage } from './csv-export';
 import { SqliteAuditStore } from './sqlite-store';
-import type { AllocationContext, PsdiAllocator } from './store';
+import type { AllocationContext, AllocatorRecipe, PsdiAllocator } from './store';
+import { checkPsdi, createPsdiAllocator } from '../provisioning/psdi';
 import type { ScenarioRunLog } from './scenario-runs';
 import {
   parseRequest,
@@ -60,11 +61,42 @@ function callerAllocator(reservation: number): PsdiAllocator {
 }
 
 let current = 0;
+/** Allocators made again from their recipes, by the caller's key, the most recent few kept. */
+const madeAgain = new Map<number, PsdiAllocator>();
+const MADE_AGAIN_KEPT = 16;
+
+/**
+ * The caller's allocator made again here, so its questions are answered inside the open
+ * transaction with no message back; its value meets the recipe's byte limit, as the caller's
+ * own would check it (src/core/provisioning/record-ledger.ts).
+ */
+function fromRecipe(key: number, recipe: AllocatorRecipe): PsdiAllocator {
+  let allocator = madeAgain.get(key);
+  if (!allocator) {
+    allocator = createPsdiAllocator(recipe.strategy, recipe.maxBytes);
+    madeAgain.set(key, allocator);
+    if (madeAgain.size > MADE_AGAIN_KEPT) madeAgain.delete(madeAgain.keys().next().value as number);
+  }
+  const made = allocator;
+  return {
+    allocate: async (context) => {
+      const psdi = await made.allocate(context);
+      checkPsdi(psdi, recipe.maxBytes);
+      return psdi;
+    },
+  };
+}
+
 const storeHandlers: MethodHandlers<'store'> = {
   reserve: ({ input, psdi }) =>
     store.reserve({
       ...input,
-      psdi: typeof psdi === 'string' ? psdi : callerAllocator(current),
+      psdi:
+        typeof psdi === 'string'
+          ? psdi
+          : 'recipe' in psdi
+            ? fromRecipe(psdi.key, psdi.recipe)
+            : callerAllocator(current),
     }),
   recordRefused: ({ input }) => store.recordRefused(input),
   markWritten: ({ id, attempts }) => store.markWritten(id, attempts),
