@@ -6,7 +6,6 @@ import { parse } from 'csv-parse/sync';
 import type { AllocationContext, PsdiAllocator } from '../audit/store';
 import { psdiStrategySchema, type PsdiStrategy } from './psdi-strategy';
 
-
 /** A PSDI or a strategy that cannot work; `field` names the offending input when there is one. */
 export class PsdiError extends Error {
   override name = 'PsdiError';
