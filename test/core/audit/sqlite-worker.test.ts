@@ -113,6 +113,32 @@ describe('SQLite audit log in a worker thread', () => {
     await expect(t.store.reserve(reserveInput(4, limited))).rejects.toThrow(/allows at most 8$/);
   });
 
+  it('refuses one of several reservations waiting together alone, the others committed', async () => {
+    const held = await t.store.reserve(reserveInput(1, 'HELD-1'));
+    const allocator = sequence();
+    // Sent at once, they wait in the worker's queue together and share one transaction.
+    const outcomes = await Promise.allSettled([
+      t.store.reserve(reserveInput(2, allocator)),
+      t.store.reserve(reserveInput(1, allocator)),
+      t.store.reserve(reserveInput(3, 'HELD-1')),
+      t.store.reserve(reserveInput(4, allocator)),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(BoardBusyError);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ heldBy: held.id });
+    // The refused ones took nothing: the sequence runs on without a gap.
+    expect(outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value.psdi] : []))).toEqual([
+      'W-0001',
+      'W-0002',
+    ]);
+    expect((await t.store.search({ productId: held.productId })).total).toBe(3);
+  });
+
   it('loses nothing it answered for when the process is killed mid-batch', async () => {
     const file = t.location.kind === 'local' ? t.location.file : '';
     const child = spawn(
