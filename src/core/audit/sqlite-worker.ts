@@ -202,9 +202,12 @@ let draining = false;
 const isReserve = (request: Request | undefined) =>
   request?.target === 'store' && request.method === 'reserve';
 
+/** Lets messages that arrived while this thread was busy (a commit's fsync) join the queue. */
+const received = () => new Promise((resolve) => setImmediate(resolve));
+
 async function drain(): Promise<void> {
   draining = true;
-  for (let request = queue.shift(); request; request = queue.shift()) {
+  for (let request = queue.shift(); request; await received(), request = queue.shift()) {
     if (isReserve(request)) {
       const together = [request];
       while (isReserve(queue[0])) together.push(queue.shift() as Request);
