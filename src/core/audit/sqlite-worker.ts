@@ -63,7 +63,9 @@ function callerAllocator(reservation: number): PsdiAllocator {
   };
 }
 
+/** The request running now: a preview's allocator asks back under its id. */
 let current = 0;
+
 /** Allocators made again from their recipes, by the caller's key, the most recent few kept. */
 const madeAgain = new Map<number, PsdiAllocator>();
 const MADE_AGAIN_KEPT = 16;
