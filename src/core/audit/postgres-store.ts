@@ -5,7 +5,6 @@
 // transactions (docs/decisions.md, "Production line").
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { createTurns } from '../async/turns';
 import {
   BoardBusyError,
   InvalidTransitionError,
@@ -15,6 +14,7 @@ import {
 } from './errors';
 import { csvChunks, csvPage, EXPORT_CHUNK_ROWS, type CsvChunk } from './csv-export';
 import { PostgresScenarioRunLog } from './postgres-scenario-runs';
+import { StationPicks, type PickAttempt } from './station-picks';
 import { LEGACY_BENCH_TO_SPEC, SCENARIO_RUN_COLUMNS, type ScenarioRunLog } from './scenario-runs';
 import {
   BOARD_ADDRESS_INDEX,
@@ -212,6 +212,10 @@ ALTER TABLE provisioning_records ADD COLUMN adapter TEXT;
 `,
   // 6: one board's records by its address (the failure path after a provisioning run, verify).
   BOARD_ADDRESS_INDEX,
+  // 7: a reservation appends its trigrams to the index's pending list; the stations move them
+  // into the index in bulk about once a second (cleanTextIndexSoon), off the reserve path
+  // (docs/decisions.md, "Reservations fast again").
+  `ALTER INDEX IF EXISTS provisioning_records_text SET (fastupdate = on);`,
 ];
 
 /** The three searched columns as one value for the trigram index; chr(31) keeps them apart. */
@@ -244,6 +248,13 @@ const MIGRATION_LOCK = 7_146_218;
 
 const INSERT_SQL = insertSql(PARAM);
 
+/**
+ * How long a record's trigrams wait in the text index's pending list before a station moves
+ * them into the index: searches read the pending list row by row, so it stays about a second of
+ * the line's writes long.
+ */
+const TEXT_CLEAN_MS = 1_000;
+
 /** Another station taking the same value first: the allocator picks again, this many times. */
 const RESERVE_TRIES = 20;
 
@@ -264,7 +275,9 @@ export class PostgresAuditStore implements AuditStore {
   private runs: PostgresScenarioRunLog | undefined;
   /** Whether the trigram index exists (pg_trgm was available when the log was migrated). */
   private trigram = false;
-  private readonly inTurn = createTurns();
+  private readonly picks = new StationPicks();
+  /** The next move of the text index's pending list into the index, once one is due. */
+  private textClean: NodeJS.Timeout | undefined;
 
   private constructor(options: PostgresStoreOptions) {
     this.station = stationName(options.station);
@@ -316,15 +329,6 @@ export class PostgresAuditStore implements AuditStore {
   }
 
   reserve(input: ReserveInput): Promise<ProvisioningRecord> {
-    // Allocations for one product take turns within this station: concurrent reservations would
-    // otherwise all read the same first free list entry and race each other to insert it, so
-    // only stations ever contend, not a station's own boards.
-    if (typeof input.psdi !== 'string')
-      return this.inTurn(input.product.id, () => this.insertReserved(input));
-    return this.insertReserved(input);
-  }
-
-  private insertReserved(input: ReserveInput): Promise<ProvisioningRecord> {
     return this.guard(async () => {
       // A busy board is caught by its unique index on insert; a PSDI given as such is checked
       // first so the refusal can name its holder.
@@ -332,28 +336,39 @@ export class PostgresAuditStore implements AuditStore {
         const holder = await this.holderOf(input.product.id, input.psdi);
         if (holder !== undefined) throw new PsdiTakenError(input.product.id, input.psdi, holder);
       }
-      for (let tries = 1; ; tries++) {
-        const psdi =
-          typeof input.psdi === 'string'
-            ? input.psdi
-            : await input.psdi.allocate(this.allocationContext(input.product.id));
+      for (let tries = 1; ;) {
+        // This station's reservations of the product pick apart from each other (StationPicks),
+        // so only another station can take the same value first.
+        const attempt =
+          typeof input.psdi === 'string' ? undefined : this.picks.begin(input.product.id);
         try {
-          const { rows } = await this.pool.query<RecordRow>(
-            `${INSERT_SQL} RETURNING *`,
-            reservedValues(input, psdi, this.now(), this.station),
-          );
-          return toRecord(rows[0] as RecordRow);
-        } catch (err) {
-          const constraint = uniqueViolation(err);
-          if (constraint === 'provisioning_records_busy_board') await this.refuseBusyBoard(input);
-          if (constraint !== 'provisioning_records_held_psdi') throw err;
-          // Another station committed the same value a moment earlier.
-          if (typeof input.psdi === 'string' || tries >= RESERVE_TRIES)
-            throw new PsdiTakenError(
-              input.product.id,
-              psdi,
-              await this.holderOf(input.product.id, psdi),
+          const psdi =
+            typeof input.psdi === 'string'
+              ? input.psdi
+              : await input.psdi.allocate(this.allocationContext(input.product.id, attempt));
+          // Another of this station's reservations took the same pick a moment earlier.
+          if (attempt && !attempt.hold(psdi)) continue;
+          try {
+            const { rows } = await this.pool.query<RecordRow>(
+              `${INSERT_SQL} RETURNING *`,
+              reservedValues(input, psdi, this.now(), this.station),
             );
+            this.cleanTextIndexSoon();
+            return toRecord(rows[0] as RecordRow);
+          } catch (err) {
+            const constraint = uniqueViolation(err);
+            if (constraint === 'provisioning_records_busy_board') await this.refuseBusyBoard(input);
+            if (constraint !== 'provisioning_records_held_psdi') throw err;
+            // Another station committed the same value a moment earlier.
+            if (typeof input.psdi === 'string' || tries++ >= RESERVE_TRIES)
+              throw new PsdiTakenError(
+                input.product.id,
+                psdi,
+                await this.holderOf(input.product.id, psdi),
+              );
+          }
+        } finally {
+          attempt?.end();
         }
       }
     });
@@ -367,6 +382,7 @@ export class PostgresAuditStore implements AuditStore {
         `${INSERT_SQL} RETURNING *`,
         refusedValues(input, this.now(), this.station),
       );
+      this.cleanTextIndexSoon();
       return toRecord(rows[0] as RecordRow);
     });
   }
@@ -561,8 +577,10 @@ export class PostgresAuditStore implements AuditStore {
             `${INSERT_SQL} ON CONFLICT (origin) WHERE origin IS NOT NULL DO NOTHING`,
             copyValues(r, `${sourceId}:${r.id}`),
           );
-          if (rowCount) result.copied++;
-          else result.alreadyCopied++;
+          if (rowCount) {
+            result.copied++;
+            this.cleanTextIndexSoon();
+          } else result.alreadyCopied++;
         } catch (err) {
           const constraint = uniqueViolation(err);
           if (!constraint) throw err;
@@ -607,6 +625,7 @@ export class PostgresAuditStore implements AuditStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.textClean);
     await Promise.all([this.pool.end(), this.counters.end()]);
   }
 
@@ -684,6 +703,25 @@ export class PostgresAuditStore implements AuditStore {
     }
   }
 
+  /**
+   * Moves the text index's pending list into the index in one bulk pass, a second after this
+   * station's first write since the last pass. A station that may not (it does not own the
+   * index) leaves it to the others and to autovacuum; a reservation that fills the list to
+   * `gin_pending_list_limit` still empties it itself.
+   */
+  private cleanTextIndexSoon(): void {
+    if (!this.trigram || this.textClean || this.closed) return;
+    this.textClean = setTimeout(() => {
+      this.textClean = undefined;
+      if (this.closed) return;
+      this.pool
+        .query('SELECT gin_clean_pending_list($1::regclass)', [TRIGRAM_INDEX])
+        .catch(() => undefined);
+    }, TEXT_CLEAN_MS);
+    // A finished command does not wait for the next pass.
+    this.textClean.unref();
+  }
+
   private async read(id: number): Promise<ProvisioningRecord | undefined> {
     const { rows } = await this.pool.query<RecordRow>(STATION.record, [id]);
     return rows[0] && toRecord(rows[0]);
@@ -704,15 +742,22 @@ export class PostgresAuditStore implements AuditStore {
     return rows[0] ? Number(rows[0].id) : undefined;
   }
 
-  private allocationContext(productId: string): AllocationContext {
+  /**
+   * The allocator's questions for one try of a reservation (`attempt`; none for a preview):
+   * values this station's other reservations hold are left out, and a list value is held for
+   * this try as it is answered, so two of them never get the same one.
+   */
+  private allocationContext(productId: string, attempt?: PickAttempt): AllocationContext {
+    const heldElsewhere = () => attempt?.heldByOthers() ?? new Set<string>();
     return {
       productId,
       wasRecorded: async (psdi) =>
         (await this.pool.query(STATION.wasRecorded, [productId, psdi])).rowCount !== 0,
-      returned: async () =>
-        (await this.pool.query<{ psdi: string }>(STATION.returned, [productId])).rows.map(
-          (r) => r.psdi,
-        ),
+      returned: async () => {
+        const { rows } = await this.pool.query<{ psdi: string }>(STATION.returned, [productId]);
+        const held = heldElsewhere();
+        return rows.map((r) => r.psdi).filter((psdi) => !held.has(psdi));
+      },
       // One statement: the row lock lasts only as long as the upsert, so stations taking
       // numbers at once queue for microseconds, not for each other's reservations.
       takeNumber: async (key, start) => {
@@ -725,15 +770,22 @@ export class PostgresAuditStore implements AuditStore {
         );
         return Number((rows[0] as { n: string }).n);
       },
+      // As many free values as this station has reservations picking, so each can hold its own
+      // from one answer; asked again only if the others held them all in the meantime.
       firstFree: async (values) => {
-        const { rows } = await this.pool.query<{ psdi: string }>(
-          `SELECT v.psdi FROM unnest($2::text[]) WITH ORDINALITY AS v(psdi, i)
-           WHERE NOT EXISTS (SELECT 1 FROM provisioning_records r
-             WHERE r.product_id = $1 AND r.psdi = v.psdi AND r.psdi_held = 1)
-           ORDER BY v.i LIMIT 1`,
-          [productId, values],
-        );
-        return rows[0]?.psdi;
+        for (;;) {
+          const held = heldElsewhere();
+          const { rows } = await this.pool.query<{ psdi: string }>(
+            `SELECT v.psdi FROM unnest($2::text[]) WITH ORDINALITY AS v(psdi, i)
+             WHERE NOT EXISTS (SELECT 1 FROM provisioning_records r
+               WHERE r.product_id = $1 AND r.psdi = v.psdi AND r.psdi_held = 1)
+             ORDER BY v.i LIMIT $3`,
+            [productId, values.filter((psdi) => !held.has(psdi)), attempt?.contenders() ?? 1],
+          );
+          if (!attempt || rows.length === 0) return rows[0]?.psdi;
+          const mine = rows.find((r) => attempt.hold(r.psdi));
+          if (mine) return mine.psdi;
+        }
       },
     };
   }

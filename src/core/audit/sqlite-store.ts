@@ -196,6 +196,11 @@ const OPTIMIZE_EVERY = 1_000;
 
 const INSERT_SQL = insertSql(() => '?');
 
+/**
+ * Held by one worker thread (sqlite-worker.ts), which runs its calls one at a time: that is the
+ * only queue. Two logs open on one file are two threads, kept apart by SQLite's own write lock
+ * (busy_timeout).
+ */
 export class SqliteAuditStore implements AuditStore {
   readonly engine = 'sqlite' as const;
   readonly file: string;
@@ -203,16 +208,9 @@ export class SqliteAuditStore implements AuditStore {
   private readonly db: Database.Database;
   private readonly now: () => number;
   private readonly statements = new Map<string, Database.Statement>();
-  /**
-   * Work that spans an await must not interleave with another caller's: a second store on the
-   * same file in this process would block the event loop waiting for a write lock that only
-   * this process's next tick can release. So stores on one file share one queue.
-   */
-  private readonly queue: { tail: Promise<unknown> };
   private runs: SqliteScenarioRunLog | undefined;
   /** Writes since the last `PRAGMA optimize`. */
   private writes = 0;
-  private static readonly queues = new Map<string, { tail: Promise<unknown>; users: number }>();
 
   constructor(options: SqliteStoreOptions) {
     this.file = options.file;
@@ -221,7 +219,6 @@ export class SqliteAuditStore implements AuditStore {
     // FULL makes each commit durable against power loss too, not only a crash: a transition
     // must be on disk before the radio acts on it.
     this.db = openAuditDatabase(options.file, 'FULL');
-    this.queue = SqliteAuditStore.queueFor(options.file);
     this.migrate();
     // Statistics for the planner, so a filtered page walks the index made for it; the limit
     // bounds what one ANALYZE reads on a large log (docs/decisions.md, "The audit log at a
@@ -230,59 +227,84 @@ export class SqliteAuditStore implements AuditStore {
     this.db.pragma('optimize = 0x10002');
   }
 
-  private static queueFor(file: string): { tail: Promise<unknown> } {
-    if (file === ':memory:') return { tail: Promise.resolve() };
-    let queue = SqliteAuditStore.queues.get(file);
-    if (!queue) SqliteAuditStore.queues.set(file, (queue = { tail: Promise.resolve(), users: 0 }));
-    queue.users++;
-    return queue;
-  }
-
   get location(): string {
     return this.file;
   }
 
-  reserve(input: ReserveInput): Promise<ProvisioningRecord> {
-    return this.serial(async () => {
-      // IMMEDIATE takes the write lock now: another process on the file waits (busy_timeout)
-      // until this reservation is committed or rolled back.
-      this.db.exec('BEGIN IMMEDIATE');
-      try {
-        const busy = this.sql(STATION.busyBoard).get(input.product.id, input.board.address) as
-          { id: number; psdi: string } | undefined;
-        if (busy)
-          throw new BoardBusyError(input.product.id, input.board.address, busy.id, busy.psdi);
-        const psdi =
-          typeof input.psdi === 'string'
-            ? input.psdi
-            : await input.psdi.allocate(this.allocationContext(input.product.id));
-        const holder = this.holderOf(input.product.id, psdi);
-        if (holder !== undefined) throw new PsdiTakenError(input.product.id, psdi, holder);
-        const at = this.now();
-        const { lastInsertRowid } = this.sql(INSERT_SQL).run(
-          ...reservedValues(input, psdi, at, this.station),
-        );
-        this.db.exec('COMMIT');
-        this.wrote();
-        return this.require(Number(lastInsertRowid));
-      } catch (err) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        if (isUniqueViolation(err) && typeof input.psdi === 'string')
-          throw new PsdiTakenError(input.product.id, input.psdi);
-        throw err;
-      }
-    });
+  async reserve(input: ReserveInput): Promise<ProvisioningRecord> {
+    const [outcome] = await this.reserveTogether([{ input }]);
+    if (outcome?.status !== 'fulfilled') throw outcome?.reason;
+    return outcome.value;
   }
 
-  recordRefused(
+  /**
+   * Reservations that arrived together, in one transaction and one commit: one fsync for all of
+   * them. Each runs under a savepoint of its own, so one refused (a busy board, a PSDI taken, its
+   * allocator's error) leaves the others; none is answered before the commit is on disk
+   * (docs/decisions.md, "Reservations fast again"). `at` is a reservation's time, when its
+   * caller's clock is the store's.
+   */
+  async reserveTogether(
+    batch: readonly { input: ReserveInput; at?: number }[],
+  ): Promise<PromiseSettledResult<ProvisioningRecord>[]> {
+    // IMMEDIATE takes the write lock now: another process on the file waits (busy_timeout)
+    // until these reservations are committed or rolled back.
+    this.db.exec('BEGIN IMMEDIATE');
+    const outcomes: ({ id: number } | { error: unknown })[] = [];
+    try {
+      for (const { input, at } of batch) {
+        this.db.exec('SAVEPOINT reservation');
+        try {
+          outcomes.push({ id: await this.insertReservation(input, at) });
+          this.db.exec('RELEASE reservation');
+        } catch (err) {
+          this.db.exec('ROLLBACK TO reservation');
+          this.db.exec('RELEASE reservation');
+          outcomes.push({
+            error:
+              isUniqueViolation(err) && typeof input.psdi === 'string'
+                ? new PsdiTakenError(input.product.id, input.psdi)
+                : err,
+          });
+        }
+      }
+      this.db.exec('COMMIT');
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw err;
+    }
+    this.wrote(outcomes.filter((o) => 'id' in o).length);
+    return outcomes.map((o) =>
+      'id' in o
+        ? { status: 'fulfilled', value: this.require(o.id) }
+        : { status: 'rejected', reason: o.error },
+    );
+  }
+
+  /** One reservation's statements, inside reserveTogether's transaction; its record's id. */
+  private async insertReservation(input: ReserveInput, at: number | undefined): Promise<number> {
+    const busy = this.sql(STATION.busyBoard).get(input.product.id, input.board.address) as
+      { id: number; psdi: string } | undefined;
+    if (busy) throw new BoardBusyError(input.product.id, input.board.address, busy.id, busy.psdi);
+    const psdi =
+      typeof input.psdi === 'string'
+        ? input.psdi
+        : await input.psdi.allocate(this.allocationContext(input.product.id));
+    const holder = this.holderOf(input.product.id, psdi);
+    if (holder !== undefined) throw new PsdiTakenError(input.product.id, psdi, holder);
+    const { lastInsertRowid } = this.sql(INSERT_SQL).run(
+      ...reservedValues(input, psdi, at ?? this.now(), this.station),
+    );
+    return Number(lastInsertRowid);
+  }
+
+  async recordRefused(
     input: ReserveInput & { psdi: string } & Omit<FailureInput, 'psdiHeld'>,
   ): Promise<ProvisioningRecord> {
-    return this.serial(async () => {
-      const { lastInsertRowid } = this.sql(INSERT_SQL).run(
-        ...refusedValues(input, this.now(), this.station),
-      );
-      return this.require(Number(lastInsertRowid));
-    });
+    const { lastInsertRowid } = this.sql(INSERT_SQL).run(
+      ...refusedValues(input, this.now(), this.station),
+    );
+    return this.require(Number(lastInsertRowid));
   }
 
   markWritten(id: number, attempts?: number): Promise<ProvisioningRecord> {
@@ -352,45 +374,36 @@ export class SqliteAuditStore implements AuditStore {
     });
   }
 
-  peekPsdi(productId: string, allocator: PsdiAllocator): Promise<string> {
-    return this.serial(async () =>
-      allocator.allocate(
-        peekContext(this.allocationContext(productId), async (key) => {
-          const row = this.sql(STATION.counter).get(productId, key) as
-            { value: number } | undefined;
-          return row?.value;
-        }),
-      ),
+  async peekPsdi(productId: string, allocator: PsdiAllocator): Promise<string> {
+    return allocator.allocate(
+      peekContext(this.allocationContext(productId), async (key) => {
+        const row = this.sql(STATION.counter).get(productId, key) as { value: number } | undefined;
+        return row?.value;
+      }),
     );
   }
 
-  get(id: number): Promise<ProvisioningRecord | undefined> {
-    return this.serial(async () => this.read(id));
+  async get(id: number): Promise<ProvisioningRecord | undefined> {
+    return this.read(id);
   }
 
-  listUnfinished(): Promise<ProvisioningRecord[]> {
-    return this.serial(async () =>
-      (this.sql(STATION.unfinished).all() as RecordRow[]).map(toRecord),
-    );
+  async listUnfinished(): Promise<ProvisioningRecord[]> {
+    return (this.sql(STATION.unfinished).all() as RecordRow[]).map(toRecord);
   }
 
-  verifiedPsdi(productId: string, boardId: string): Promise<string | undefined> {
-    return this.serial(async () => {
-      const row = this.sql(STATION.verifiedPsdi).get(productId, boardId) as
-        { psdi: string } | undefined;
-      return row?.psdi;
-    });
+  async verifiedPsdi(productId: string, boardId: string): Promise<string | undefined> {
+    const row = this.sql(STATION.verifiedPsdi).get(productId, boardId) as
+      { psdi: string } | undefined;
+    return row?.psdi;
   }
 
   async search(query: AuditQuery = {}): Promise<AuditPage> {
     const q = auditQuerySchema.parse(query);
-    return this.serial(async () => {
-      const { count, page } = searchSql(q, SQLITE_SEARCH);
-      const rows = this.sql(page.sql).all(...page.params) as RecordRow[];
-      const n =
-        countFromPage(q, rows) ?? (this.sql(count.sql).get(...count.params) as { n: number }).n;
-      return toPage(rows, n, q.limit, 'substring');
-    });
+    const { count, page } = searchSql(q, SQLITE_SEARCH);
+    const rows = this.sql(page.sql).all(...page.params) as RecordRow[];
+    const n =
+      countFromPage(q, rows) ?? (this.sql(count.sql).get(...count.params) as { n: number }).n;
+    return toPage(rows, n, q.limit, 'substring');
   }
 
   exportCsv(query: ExportQuery = {}): AsyncIterable<CsvChunk> {
@@ -402,98 +415,86 @@ export class SqliteAuditStore implements AuditStore {
    * One chunk of an export: the records after `after` in export order. Each chunk is its own
    * read, so a station's reservation waits for one chunk at most, never for the whole export.
    */
-  exportRecords(
+  async exportRecords(
     query: ExportQuery,
     after: ExportCursor | undefined,
   ): Promise<ProvisioningRecord[]> {
     const q = auditQuerySchema.parse(query);
-    return this.serial(async () => {
-      const { where, params } = whereClause(q, SQLITE_SEARCH, { cursor: false });
-      const keyset = after
-        ? `${where ? `${where} AND` : 'WHERE'} (created_at, id) > (?, ?)`
-        : where;
-      // The export's own order, walked from the cursor: a filter's index would have SQLite
-      // sort every match for each chunk, quadratic over an export. A product's export walks
-      // that product's records only, already in this order.
-      const index = q.productId
-        ? 'provisioning_records_product_created'
-        : 'provisioning_records_created';
-      const rows = this.sql(
-        `SELECT * FROM provisioning_records INDEXED BY ${index} ${keyset}
-           ORDER BY created_at, id LIMIT ?`,
-      ).all(
-        ...params,
-        ...(after ? [after.createdAt, after.id] : []),
-        EXPORT_CHUNK_ROWS,
-      ) as RecordRow[];
-      return rows.map(toRecord);
+    const { where, params } = whereClause(q, SQLITE_SEARCH, { cursor: false });
+    const keyset = after ? `${where ? `${where} AND` : 'WHERE'} (created_at, id) > (?, ?)` : where;
+    // The export's own order, walked from the cursor: a filter's index would have SQLite
+    // sort every match for each chunk, quadratic over an export. A product's export walks
+    // that product's records only, already in this order.
+    const index = q.productId
+      ? 'provisioning_records_product_created'
+      : 'provisioning_records_created';
+    const rows = this.sql(
+      `SELECT * FROM provisioning_records INDEXED BY ${index} ${keyset}
+         ORDER BY created_at, id LIMIT ?`,
+    ).all(
+      ...params,
+      ...(after ? [after.createdAt, after.id] : []),
+      EXPORT_CHUNK_ROWS,
+    ) as RecordRow[];
+    return rows.map(toRecord);
+  }
+
+  async lineStatus(): Promise<LineStatus> {
+    const at = this.now();
+    const since = at - HOUR_MS;
+    const sql = lineSql(() => '?', SQLITE_VIA);
+    return toLineStatus(at, {
+      stations: this.sql(sql.stations).all() as { station: string; last_seen_at: number }[],
+      verified: this.sql(sql.verified).all(since) as { station: string; n: number }[],
+      failed: this.sql(sql.failed).all(since) as {
+        station: string;
+        step: string | null;
+        n: number;
+      }[],
+      inFlight: this.sql(sql.inFlight).all() as { station: string; n: number }[],
+      unfinished: this.sql(sql.unfinished).all() as RecordRow[],
+      unfinishedCount: (this.sql(sql.unfinishedCount).get() as { n: number }).n,
     });
   }
 
-  lineStatus(): Promise<LineStatus> {
-    return this.serial(async () => {
-      const at = this.now();
-      const since = at - HOUR_MS;
-      const sql = lineSql(() => '?', SQLITE_VIA);
-      return toLineStatus(at, {
-        stations: this.sql(sql.stations).all() as { station: string; last_seen_at: number }[],
-        verified: this.sql(sql.verified).all(since) as { station: string; n: number }[],
-        failed: this.sql(sql.failed).all(since) as {
-          station: string;
-          step: string | null;
-          n: number;
-        }[],
-        inFlight: this.sql(sql.inFlight).all() as { station: string; n: number }[],
-        unfinished: this.sql(sql.unfinished).all() as RecordRow[],
-        unfinishedCount: (this.sql(sql.unfinishedCount).get() as { n: number }).n,
-      });
-    });
+  async records(afterId: number, batch: number): Promise<ProvisioningRecord[]> {
+    return (
+      this.sql('SELECT * FROM provisioning_records WHERE id > ? ORDER BY id LIMIT ?').all(
+        afterId,
+        batch,
+      ) as RecordRow[]
+    ).map(toRecord);
   }
 
-  records(afterId: number, batch: number): Promise<ProvisioningRecord[]> {
-    return this.serial(async () =>
-      (
-        this.sql('SELECT * FROM provisioning_records WHERE id > ? ORDER BY id LIMIT ?').all(
-          afterId,
-          batch,
-        ) as RecordRow[]
-      ).map(toRecord),
-    );
-  }
-
-  copyFrom(sourceId: string, records: readonly ProvisioningRecord[]): Promise<CopyResult> {
-    return this.serial(async () => {
-      const result: CopyResult = { copied: 0, alreadyCopied: 0, refused: [] };
-      const tx = this.db.transaction(() => {
-        for (const r of records) {
-          const origin = `${sourceId}:${r.id}`;
-          if (this.sql('SELECT 1 FROM provisioning_records WHERE origin = ?').get(origin)) {
-            result.alreadyCopied++;
-            continue;
-          }
-          if (r.psdiHeld && this.holderOf(r.productId, r.psdi) !== undefined) {
-            result.refused.push({ id: r.id, reason: `PSDI "${r.psdi}" is held here already` });
-            continue;
-          }
-          this.sql(INSERT_SQL).run(...copyValues(r, origin));
-          result.copied++;
+  async copyFrom(sourceId: string, records: readonly ProvisioningRecord[]): Promise<CopyResult> {
+    const result: CopyResult = { copied: 0, alreadyCopied: 0, refused: [] };
+    const tx = this.db.transaction(() => {
+      for (const r of records) {
+        const origin = `${sourceId}:${r.id}`;
+        if (this.sql('SELECT 1 FROM provisioning_records WHERE origin = ?').get(origin)) {
+          result.alreadyCopied++;
+          continue;
         }
-      });
-      tx.immediate();
-      this.wrote(result.copied);
-      return result;
+        if (r.psdiHeld && this.holderOf(r.productId, r.psdi) !== undefined) {
+          result.refused.push({ id: r.id, reason: `PSDI "${r.psdi}" is held here already` });
+          continue;
+        }
+        this.sql(INSERT_SQL).run(...copyValues(r, origin));
+        result.copied++;
+      }
     });
+    tx.immediate();
+    this.wrote(result.copied);
+    return result;
   }
 
-  sourceId(): Promise<string> {
-    return this.serial(async () => {
-      const row = this.sql("SELECT value FROM audit_meta WHERE key = 'source_id'").get() as
-        { value: string } | undefined;
-      if (row) return row.value;
-      const id = randomUUID();
-      this.sql("INSERT INTO audit_meta (key, value) VALUES ('source_id', ?)").run(id);
-      return id;
-    });
+  async sourceId(): Promise<string> {
+    const row = this.sql("SELECT value FROM audit_meta WHERE key = 'source_id'").get() as
+      { value: string } | undefined;
+    if (row) return row.value;
+    const id = randomUUID();
+    this.sql("INSERT INTO audit_meta (key, value) VALUES ('source_id', ?)").run(id);
+    return id;
   }
 
   /** The dry-run log in the same file (its own connection, synchronous=NORMAL). */
@@ -513,10 +514,7 @@ export class SqliteAuditStore implements AuditStore {
   async close(): Promise<void> {
     await this.runs?.close();
     if (!this.db.open) return;
-    await this.queue.tail.catch(() => undefined);
     this.db.close();
-    const shared = SqliteAuditStore.queues.get(this.file);
-    if (shared === this.queue && --shared.users === 0) SqliteAuditStore.queues.delete(this.file);
   }
 
   private migrate(): void {
@@ -543,35 +541,26 @@ export class SqliteAuditStore implements AuditStore {
     this.db.pragma('optimize');
   }
 
-  /** Runs `work` after every earlier call on this store has settled. */
-  private serial<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.tail.then(work, work);
-    this.queue.tail = run.catch(() => undefined);
-    return run;
-  }
-
   /**
    * Reads, checks `rule` and writes in one IMMEDIATE transaction, so two writers cannot
    * interleave.
    */
-  private transition(
+  private async transition(
     id: number,
     rule: Transition,
     apply: (record: ProvisioningRecord) => void,
   ): Promise<ProvisioningRecord> {
-    return this.serial(async () => {
-      const record = this.db
-        .transaction(() => {
-          const before = this.require(id);
-          const refusal = transitionRefusal(before, rule);
-          if (refusal) throw refusal;
-          apply(before);
-          return this.require(id);
-        })
-        .immediate();
-      this.wrote();
-      return record;
-    });
+    const record = this.db
+      .transaction(() => {
+        const before = this.require(id);
+        const refusal = transitionRefusal(before, rule);
+        if (refusal) throw refusal;
+        apply(before);
+        return this.require(id);
+      })
+      .immediate();
+    this.wrote();
+    return record;
   }
 
   private read(id: number): ProvisioningRecord | undefined {

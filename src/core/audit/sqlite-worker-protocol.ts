@@ -20,7 +20,15 @@ import {
 } from './errors';
 import type { CsvPage, ExportCursor } from './csv-export';
 import type { AuditPage, AuditQuery, LineStatus, ProvisioningRecord, RecordEvent } from './records';
-import type { CopyResult, ExportQuery, FailureInput, ReleaseInput, ReserveInput } from './store';
+import type {
+  AllocatorRecipe,
+  CopyResult,
+  ExportQuery,
+  FailureInput,
+  ReleaseInput,
+  ReserveInput,
+} from './store';
+import { PsdiError } from '../provisioning/psdi';
 import type { NewRun, RunList, RunRead } from './scenario-runs';
 import type { ScenarioRunSummary, StopReason, TimelineEvent } from '../scenario/schema';
 import type { runListQuerySchema } from '../scenario/schema';
@@ -34,8 +42,16 @@ const nothing = z.void();
  * constraints): declared here for the types, not checked twice.
  */
 const typed = <T>() => z.custom<T>();
-/** A reservation's PSDI: the value, or "ask my allocator" (it stays on the caller's thread). */
-const psdiChoice = z.union([z.string(), z.object({ allocator: z.literal(true) })]);
+/**
+ * A reservation's PSDI: the value; an allocator's recipe, made again and run here under the
+ * same `key` each time (docs/decisions.md, "Reservations fast again"); or "ask my allocator",
+ * which stays on the caller's thread.
+ */
+const psdiChoice = z.union([
+  z.string(),
+  z.object({ recipe: typed<AllocatorRecipe>(), key: z.number().int() }),
+  z.object({ allocator: z.literal(true) }),
+]);
 
 /** The provisioning records: one method per AuditStore method that reaches the database. */
 const storeMethods = {
@@ -202,6 +218,8 @@ const errorFields = {
   RecordNotFoundError: z.object({ recordId: z.number() }),
   InvalidTransitionError: z.object({ recordId: z.number(), from: z.string(), to: z.string() }),
   StoreUnavailableError: z.object({ location: z.string() }),
+  /** A recipe's allocator that ran out of values or made one too long. */
+  PsdiError: z.object({ field: z.string().optional() }),
   ZodError: z.object({ issues: typed<z.core.$ZodIssue[]>() }),
 } satisfies Record<string, z.ZodType>;
 type KnownError = keyof typeof errorFields;
@@ -214,6 +232,7 @@ const revive: {
   RecordNotFoundError: (f) => new RecordNotFoundError(f.recordId),
   InvalidTransitionError: (f) => new InvalidTransitionError(f.recordId, f.from, f.to),
   StoreUnavailableError: (f, message) => new StoreUnavailableError(f.location, message),
+  PsdiError: (f, message) => new PsdiError(message, f.field),
   ZodError: (f) => new ZodError(f.issues),
 };
 

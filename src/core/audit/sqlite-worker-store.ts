@@ -78,6 +78,8 @@ export class SqliteWorkerStore implements AuditStore {
   private worker: Promise<Worker> | undefined;
   private closed = false;
   private runLog: ScenarioRunLog | undefined;
+  private readonly recipeKeys = new WeakMap<PsdiAllocator, number>();
+  private nextRecipeKey = 1;
 
   private constructor(options: SqliteWorkerStoreOptions) {
     this.file = options.file;
@@ -100,6 +102,13 @@ export class SqliteWorkerStore implements AuditStore {
   reserve(input: ReserveInput): Promise<ProvisioningRecord> {
     const { psdi, ...rest } = input;
     if (typeof psdi === 'string') return this.call('store', 'reserve', { input: rest, psdi });
+    // One message: the worker makes the allocator again from its recipe and runs it in the
+    // reserving transaction.
+    if (psdi.recipe)
+      return this.call('store', 'reserve', {
+        input: rest,
+        psdi: { recipe: psdi.recipe, key: this.recipeKey(psdi) },
+      });
     return this.call(
       'store',
       'reserve',
@@ -206,6 +215,13 @@ export class SqliteWorkerStore implements AuditStore {
     if (!worker) return;
     await this.send(worker, 'store', 'close', {}).catch(() => undefined);
     await worker.terminate();
+  }
+
+  /** The same key for the same allocator, so the worker makes it once. */
+  private recipeKey(allocator: PsdiAllocator): number {
+    let key = this.recipeKeys.get(allocator);
+    if (key === undefined) this.recipeKeys.set(allocator, (key = this.nextRecipeKey++));
+    return key;
   }
 
   private async call<T extends Target, M extends MethodName<T>>(

@@ -3,11 +3,14 @@
 // (fsync, a long query, another process's write lock) block this thread, never the one that
 // serves the window. Requests run one at a time, in arrival order, so the store's one-writer
 // rules hold as they do in one thread; only an open reservation's allocator questions
-// (`context`) are answered in between, inside its transaction.
+// (`context`) are answered in between, inside its transaction. Reservations waiting next to
+// each other share one transaction and one commit (docs/decisions.md, "Reservations fast
+// again").
 import { parentPort, workerData } from 'node:worker_threads';
 import { csvPage } from './csv-export';
 import { SqliteAuditStore } from './sqlite-store';
-import type { AllocationContext, PsdiAllocator } from './store';
+import type { AllocationContext, AllocatorRecipe, PsdiAllocator, ReserveInput } from './store';
+import { checkPsdi, createPsdiAllocator } from '../provisioning/psdi';
 import type { ScenarioRunLog } from './scenario-runs';
 import {
   parseRequest,
@@ -15,6 +18,7 @@ import {
   workerConfigSchema,
   type FromWorker,
   type MethodHandlers,
+  type MethodInput,
   type Request,
   type Target,
   type ToWorker,
@@ -59,13 +63,77 @@ function callerAllocator(reservation: number): PsdiAllocator {
   };
 }
 
+/** The request running now: a preview's allocator asks back under its id. */
 let current = 0;
-const storeHandlers: MethodHandlers<'store'> = {
-  reserve: ({ input, psdi }) =>
-    store.reserve({
-      ...input,
-      psdi: typeof psdi === 'string' ? psdi : callerAllocator(current),
-    }),
+
+/** Allocators made again from their recipes, by the caller's key, the most recent few kept. */
+const madeAgain = new Map<number, PsdiAllocator>();
+const MADE_AGAIN_KEPT = 16;
+
+/**
+ * The caller's allocator made again here, so its questions are answered inside the open
+ * transaction with no message back; its value meets the recipe's byte limit, as the caller's
+ * own would check it (src/core/provisioning/record-ledger.ts).
+ */
+function fromRecipe(key: number, recipe: AllocatorRecipe): PsdiAllocator {
+  let allocator = madeAgain.get(key);
+  if (!allocator) {
+    allocator = createPsdiAllocator(recipe.strategy, recipe.maxBytes);
+    madeAgain.set(key, allocator);
+    if (madeAgain.size > MADE_AGAIN_KEPT) madeAgain.delete(madeAgain.keys().next().value as number);
+  }
+  const made = allocator;
+  return {
+    allocate: async (context) => {
+      const psdi = await made.allocate(context);
+      checkPsdi(psdi, recipe.maxBytes);
+      return psdi;
+    },
+  };
+}
+
+/** A reservation's PSDI as the store takes it, from what the request carried. */
+function psdiOf(
+  request: Request,
+  psdi: MethodInput<'store', 'reserve'>['psdi'],
+): ReserveInput['psdi'] {
+  if (typeof psdi === 'string') return psdi;
+  return 'recipe' in psdi ? fromRecipe(psdi.key, psdi.recipe) : callerAllocator(request.id);
+}
+
+/**
+ * Reservations waiting together, committed together (SqliteAuditStore.reserveTogether); each
+ * caller hears its own outcome once the one commit is on disk.
+ */
+async function reserveTogether(requests: Request[]): Promise<void> {
+  const batch: { request: Request; input: ReserveInput; at?: number }[] = [];
+  for (const request of requests) {
+    try {
+      const { input, psdi } = parseRequest(request).input as MethodInput<'store', 'reserve'>;
+      batch.push({ request, input: { ...input, psdi: psdiOf(request, psdi) }, at: request.at });
+    } catch (err) {
+      send({ type: 'response', id: request.id, ok: false, error: serializeError(err) });
+    }
+  }
+  if (!batch.length) return;
+  try {
+    const outcomes = await store.reserveTogether(batch);
+    outcomes.forEach((outcome, i) => {
+      const id = (batch[i] as (typeof batch)[number]).request.id;
+      send(
+        outcome.status === 'fulfilled'
+          ? { type: 'response', id, ok: true, value: outcome.value }
+          : { type: 'response', id, ok: false, error: serializeError(outcome.reason) },
+      );
+    });
+  } catch (err) {
+    for (const { request } of batch)
+      send({ type: 'response', id: request.id, ok: false, error: serializeError(err) });
+  }
+}
+
+/** Every store method but `reserve`, which the queue hands to reserveTogether. */
+const storeHandlers: Omit<MethodHandlers<'store'>, 'reserve'> = {
   recordRefused: ({ input }) => store.recordRefused(input),
   markWritten: ({ id, attempts }) => store.markWritten(id, attempts),
   markVerified: ({ id, attempts, history }) => store.markVerified(id, attempts, history),
@@ -127,7 +195,34 @@ async function run(request: Request): Promise<void> {
   }
 }
 
-let tail: Promise<void> = Promise.resolve();
+/**
+ * The one queue: requests run one at a time in arrival order, except that reservations waiting
+ * next to each other run as one batch with one commit.
+ */
+const queue: Request[] = [];
+let draining = false;
+const isReserve = (request: Request | undefined) =>
+  request?.target === 'store' && request.method === 'reserve';
+
+/** Lets messages that arrived while this thread was busy (a commit's fsync) join the queue. */
+const received = () => new Promise((resolve) => setImmediate(resolve));
+
+async function drain(): Promise<void> {
+  draining = true;
+  for (let request = queue.shift(); request; await received(), request = queue.shift()) {
+    if (isReserve(request)) {
+      const together = [request];
+      while (isReserve(queue[0])) together.push(queue.shift() as Request);
+      await reserveTogether(together);
+      continue;
+    }
+    current = request.id;
+    requestAt = request.at;
+    await run(request);
+  }
+  draining = false;
+}
+
 port.on('message', (message: ToWorker) => {
   if (message.type === 'allocated') {
     waiting.get(message.reservation)?.(message.psdi);
@@ -138,10 +233,7 @@ port.on('message', (message: ToWorker) => {
     void run(message);
     return;
   }
-  tail = tail.then(() => {
-    current = message.id;
-    requestAt = message.at;
-    return run(message);
-  });
+  queue.push(message);
+  if (!draining) void drain();
 });
 send({ type: 'ready' });

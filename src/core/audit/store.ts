@@ -13,6 +13,7 @@ import type {
 } from './records';
 import type { CsvChunk } from './csv-export';
 import type { ScenarioRunLog } from './scenario-runs';
+import type { PsdiStrategy } from '../provisioning/psdi-strategy';
 
 /** What an allocator may ask while it picks a PSDI for one reservation. */
 export interface AllocationContext {
@@ -39,6 +40,19 @@ export interface AllocationContext {
  */
 export interface PsdiAllocator {
   allocate(context: AllocationContext): Promise<string>;
+  /**
+   * What the allocator was made from, when that is data alone (createPsdiAllocator's): the
+   * SQLite log's worker makes the same allocator again and runs it inside the reservation, so a
+   * reservation is one message to the worker, not one per question (docs/decisions.md,
+   * "Reservations fast again").
+   */
+  readonly recipe?: AllocatorRecipe;
+}
+
+/** A PSDI strategy and the byte limit its values are checked against. */
+export interface AllocatorRecipe {
+  strategy: PsdiStrategy;
+  maxBytes: number;
 }
 
 export interface ReserveInput {

@@ -3,32 +3,8 @@
 // station took it first), so a PSDI is never handed to two live boards.
 import { randomInt } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { z } from 'zod';
 import type { AllocationContext, PsdiAllocator } from '../audit/store';
-
-const psdiStrategySchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('sequence'),
-    prefix: z.string().max(64).default(''),
-    start: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(1),
-    /** Zero-pad the number to this many digits (0: no padding). */
-    width: z.number().int().min(0).max(32).default(0),
-  }),
-  z.object({
-    kind: z.literal('random'),
-    alphabet: z
-      .string()
-      .min(2, 'needs at least 2 characters')
-      .default('0123456789ABCDEFGHJKLMNPQRSTUVWXYZ'),
-    length: z.number().int().min(4, 'must be at least 4').max(244),
-    prefix: z.string().max(64).default(''),
-  }),
-  z.object({
-    kind: z.literal('list'),
-    values: z.array(z.string()).min(1, 'needs at least one PSDI'),
-  }),
-]);
-export type PsdiStrategy = z.input<typeof psdiStrategySchema>;
+import { psdiStrategySchema, type PsdiStrategy } from './psdi-strategy';
 
 /** A PSDI or a strategy that cannot work; `field` names the offending input when there is one. */
 export class PsdiError extends Error {
@@ -71,9 +47,13 @@ export function createPsdiAllocator(strategy: PsdiStrategy, maxBytes: number): P
     throw new PsdiError(`${field ?? 'strategy'}: ${issue?.message ?? 'is invalid'}`, field);
   }
   const s = parsed.data;
-  if (s.kind === 'sequence') return sequenceAllocator(s.prefix, s.start, s.width, maxBytes);
-  if (s.kind === 'random') return randomAllocator(s.prefix, s.alphabet, s.length, maxBytes);
-  return listAllocator(s.values, maxBytes);
+  const allocator =
+    s.kind === 'sequence'
+      ? sequenceAllocator(s.prefix, s.start, s.width, maxBytes)
+      : s.kind === 'random'
+        ? randomAllocator(s.prefix, s.alphabet, s.length, maxBytes)
+        : listAllocator(s.values, maxBytes);
+  return { ...allocator, recipe: { strategy: s, maxBytes } };
 }
 
 function sequenceAllocator(

@@ -63,6 +63,11 @@ export class RecordLedger {
                 checkPsdi(value, maxBytes);
                 return value;
               },
+              // The same check wherever the allocator is made again: the tighter limit.
+              recipe: source.recipe && {
+                strategy: source.recipe.strategy,
+                maxBytes: Math.min(source.recipe.maxBytes, maxBytes),
+              },
             };
       return await this.store.reserve(this.reserveInput(psdi));
     });

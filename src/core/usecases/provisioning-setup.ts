@@ -15,8 +15,8 @@ import {
   PsdiError,
   type PsdiCsv,
   type PsdiCsvProblem,
-  type PsdiStrategy,
 } from '../provisioning/psdi';
+import type { PsdiStrategy } from '../provisioning/psdi-strategy';
 import type { ProductTarget } from '../provisioning/steps';
 
 /** A set-up that cannot be run; each front end names `field` its own way. */

@@ -15,7 +15,7 @@ import {
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import { SqliteWorkerStore } from '../../../src/core/audit/sqlite-worker-store';
 import type { PsdiAllocator } from '../../../src/core/audit/store';
-import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import { createPsdiAllocator, PsdiError } from '../../../src/core/provisioning/psdi';
 import { fillLog, reserveInput, tempStore, type TempStore } from './fixture';
 
 const sequence = () => createPsdiAllocator({ kind: 'sequence', prefix: 'W-', width: 4 }, 20);
@@ -80,6 +80,63 @@ describe('SQLite audit log in a worker thread', () => {
     const taking: PsdiAllocator = { allocate: async (c) => `N-${await c.takeNumber('n', 1)}` };
     expect((await t.store.reserve(reserveInput(2, taking))).psdi).toBe('N-1');
     expect((await t.store.search({ productId: held.productId })).total).toBe(2);
+  });
+
+  it('runs an allocator made from a strategy in the worker, its refusal back as PsdiError', async () => {
+    const made = createPsdiAllocator({ kind: 'list', values: ['R-1', 'R-2'] }, 20);
+    // The worker makes the allocator again from its recipe: this thread's copy is never asked.
+    let askedHere = 0;
+    const allocator: PsdiAllocator = {
+      ...made,
+      allocate: (context) => {
+        askedHere++;
+        return made.allocate(context);
+      },
+    };
+    const psdis = await Promise.all(
+      [1, 2].map(async (i) => (await t.store.reserve(reserveInput(i, allocator))).psdi),
+    );
+    expect(psdis.sort()).toEqual(['R-1', 'R-2']);
+    expect(askedHere).toBe(0);
+    const refused = await t.store.reserve(reserveInput(3, allocator)).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PsdiError);
+    expect(refused).toMatchObject({
+      field: 'values',
+      message: 'all 2 PSDIs in the list are taken',
+    });
+    // The byte limit it carries is checked on what it hands out, as the caller would.
+    const tight = createPsdiAllocator({ kind: 'sequence', prefix: 'LONG-', width: 4 }, 20);
+    const limited: PsdiAllocator = {
+      ...tight,
+      recipe: { strategy: tight.recipe!.strategy, maxBytes: 8 },
+    };
+    await expect(t.store.reserve(reserveInput(4, limited))).rejects.toThrow(/allows at most 8$/);
+  });
+
+  it('refuses one of several reservations waiting together alone, the others committed', async () => {
+    const held = await t.store.reserve(reserveInput(1, 'HELD-1'));
+    const allocator = sequence();
+    // Sent at once, they wait in the worker's queue together and share one transaction.
+    const outcomes = await Promise.allSettled([
+      t.store.reserve(reserveInput(2, allocator)),
+      t.store.reserve(reserveInput(1, allocator)),
+      t.store.reserve(reserveInput(3, 'HELD-1')),
+      t.store.reserve(reserveInput(4, allocator)),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(BoardBusyError);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ heldBy: held.id });
+    // The refused ones took nothing: the sequence runs on without a gap.
+    expect(outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value.psdi] : []))).toEqual([
+      'W-0001',
+      'W-0002',
+    ]);
+    expect((await t.store.search({ productId: held.productId })).total).toBe(3);
   });
 
   it('loses nothing it answered for when the process is killed mid-batch', async () => {

@@ -233,6 +233,20 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
       );
     });
 
+    it('hands a list to a batch of 20 reservations at once from one station, a value each', async () => {
+      const list = createPsdiAllocator(
+        { kind: 'list', values: Array.from({ length: 25 }, (_, i) => `B-${i}`) },
+        20,
+      );
+      const records = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => t.store.reserve(reserveInput(200 + i, list))),
+      );
+      // Each its own value, the first 20 of the list, none retried into exhaustion.
+      expect(records.map((r) => r.psdi).sort()).toEqual(
+        Array.from({ length: 20 }, (_, i) => `B-${i}`).sort(),
+      );
+    });
+
     it('gives every one of three processes reserving at once distinct sequence PSDIs', async () => {
       await t.store.close();
       const worker = fileURLToPath(new URL('./reserve-worker.ts', import.meta.url));
@@ -565,7 +579,37 @@ describe('PostgreSQL specifics', () => {
       const { rows } = await client.query(
         'SELECT version FROM devicebench_migrations ORDER BY version',
       );
-      expect(rows).toEqual([1, 2, 3, 4, 5, 6].map((version) => ({ version })));
+      expect(rows).toEqual([1, 2, 3, 4, 5, 6, 7].map((version) => ({ version })));
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('finds a reservation by text at once, and moves its trigrams into the index off the reserve path', async () => {
+    const client = new pg.Client({ connectionString: (t.location as { url: string }).url });
+    await client.connect();
+    try {
+      await client.query('CREATE EXTENSION IF NOT EXISTS pgstattuple');
+      const pending = async () =>
+        Number(
+          (
+            await client.query(
+              "SELECT pending_tuples FROM pgstatginindex('provisioning_records_text')",
+            )
+          ).rows[0].pending_tuples,
+        );
+      await t.store.reserve(reserveInput(1, 'TXT-424242'));
+      // The reservation left its trigrams in the pending list, where a search reads them too.
+      expect(await pending()).toBeGreaterThan(0);
+      expect((await t.store.search({ text: '424242' })).items.map((r) => r.psdi)).toEqual([
+        'TXT-424242',
+      ]);
+      // About a second later the station has moved them into the index in one pass.
+      const until = Date.now() + 10_000;
+      while ((await pending()) > 0 && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await pending()).toBe(0);
+      expect((await t.store.search({ text: '424242' })).total).toBe(1);
     } finally {
       await client.end();
     }
