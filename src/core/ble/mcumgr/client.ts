@@ -2,6 +2,7 @@
 // the link's MTU − 3, answers come back as notifications of the same characteristic and are
 // joined by their header's length (docs/mcumgr/protocol.md). One request at a time, as
 // Zephyr's server handles them; each has its own timeout and retries.
+import { wallClock, type Clock } from '../../async/clock';
 import { normalizeUuid, type BleConnection } from '../port';
 import {
   MCUMGR_OP,
@@ -54,6 +55,8 @@ export interface McumgrClientOptions {
   retries?: number;
   /** The header version asked for; a board that only speaks the original answers in it. */
   version?: McumgrVersion;
+  /** Whose time the timeouts count: the bench's clock on the simulated bench. */
+  clock?: Clock;
 }
 
 const DEFAULTS = { timeoutMs: 5_000, retries: 2, version: 1 } as const;
@@ -70,7 +73,9 @@ export class McumgrClient {
   private inFlight: InFlight | undefined;
   private closedBecause: string | undefined;
   private readonly reassembler = new McumgrReassembler();
-  private readonly options: Required<McumgrClientOptions>;
+  private readonly options: Required<Omit<McumgrClientOptions, 'clock'>>;
+  /** Whose time timeouts and throughput count. */
+  readonly clock: Clock;
   private unsubscribe: (() => Promise<void>) | undefined;
   private readonly offDisconnect: () => void;
 
@@ -78,7 +83,9 @@ export class McumgrClient {
     private readonly connection: BleConnection,
     options: McumgrClientOptions,
   ) {
-    this.options = { ...DEFAULTS, ...options };
+    const { clock, ...rest } = options;
+    this.options = { ...DEFAULTS, ...rest };
+    this.clock = clock ?? wallClock();
     this.offDisconnect = connection.onDisconnect((reason) => {
       this.closedBecause = `the link went down (${reason})`;
       this.reassembler.reset();
@@ -170,7 +177,7 @@ export class McumgrClient {
     timeoutMs: number,
   ): Promise<McumgrFrame | undefined> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const timer = this.clock.setTimeout(() => {
         this.inFlight = undefined;
         this.reassembler.reset();
         resolve(undefined);
@@ -179,7 +186,7 @@ export class McumgrClient {
         sequence,
         request,
         settle: (outcome) => {
-          clearTimeout(timer);
+          this.clock.clearTimeout(timer);
           this.inFlight = undefined;
           if ('frame' in outcome) resolve(outcome.frame);
           else reject(outcome.error);

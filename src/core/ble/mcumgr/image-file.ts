@@ -41,9 +41,18 @@ export interface McubootImage {
   bytes: Uint8Array;
 }
 
+/** What is wrong with a file, for a board that answers each with its own result code. */
+export type ImageProblem = 'not-an-image' | 'header' | 'truncated' | 'tlv' | 'no-hash' | 'corrupt';
+
 /** The file is not an MCUboot image; the message says what is wrong and where. */
 export class ImageFileError extends Error {
   override name = 'ImageFileError';
+  constructor(
+    readonly problem: ImageProblem,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export function formatImageVersion(v: ImageVersion): string {
@@ -56,12 +65,14 @@ const hex = (n: number, digits: number) => `0x${n.toString(16).padStart(digits, 
 export function readMcubootImage(bytes: Uint8Array): McubootImage {
   if (bytes.length < HEADER_SIZE)
     throw new ImageFileError(
+      'not-an-image',
       `not an MCUboot image: ${bytes.length} bytes is shorter than the ${HEADER_SIZE}-byte header`,
     );
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const magic = view.getUint32(0, true);
   if (magic !== MCUBOOT_IMAGE_MAGIC)
     throw new ImageFileError(
+      'not-an-image',
       `not an MCUboot image: header magic is ${hex(magic, 8)}, expected ${hex(MCUBOOT_IMAGE_MAGIC, 8)} (a plain .bin or .hex? upload the signed image, e.g. zephyr.signed.bin)`,
     );
   const loadAddress = view.getUint32(4, true);
@@ -77,11 +88,13 @@ export function readMcubootImage(bytes: Uint8Array): McubootImage {
   };
   if (headerSize < HEADER_SIZE)
     throw new ImageFileError(
+      'header',
       `MCUboot header size is ${headerSize}, less than the header's own ${HEADER_SIZE} bytes`,
     );
   const payloadEnd = headerSize + imageSize;
   if (payloadEnd > bytes.length)
     throw new ImageFileError(
+      'truncated',
       `truncated MCUboot image: header and payload need ${payloadEnd} bytes, the file has ${bytes.length}`,
     );
 
@@ -91,6 +104,7 @@ export function readMcubootImage(bytes: Uint8Array): McubootImage {
     const end = readTlvArea(view, at, TLV_PROTECTED_INFO_MAGIC, true, tlvs);
     if (end - at !== protectedTlvSize)
       throw new ImageFileError(
+        'header',
         `MCUboot header says the protected TLVs take ${protectedTlvSize} bytes, their area takes ${end - at}`,
       );
     at = end;
@@ -98,12 +112,14 @@ export function readMcubootImage(bytes: Uint8Array): McubootImage {
   at = readTlvArea(view, at, TLV_INFO_MAGIC, false, tlvs);
   if (at !== bytes.length)
     throw new ImageFileError(
+      'tlv',
       `MCUboot image has ${bytes.length - at} bytes after its TLV area (at offset ${at})`,
     );
 
   const hashes = tlvs.filter((t) => t.type === TLV_SHA256);
   if (hashes.length !== 1)
     throw new ImageFileError(
+      'no-hash',
       hashes.length === 0
         ? 'MCUboot image has no SHA-256 TLV (type 0x10): the bootloader would refuse it'
         : `MCUboot image has ${hashes.length} SHA-256 TLVs; it must have one`,
@@ -111,6 +127,7 @@ export function readMcubootImage(bytes: Uint8Array): McubootImage {
   const hash = hashes[0]!.value;
   if (hash.length !== SHA256_SIZE)
     throw new ImageFileError(
+      'tlv',
       `MCUboot SHA-256 TLV is ${hash.length} bytes, expected ${SHA256_SIZE}`,
     );
   // The hash covers the header, the payload and the protected TLVs (docs/mcumgr/image.md).
@@ -119,6 +136,7 @@ export function readMcubootImage(bytes: Uint8Array): McubootImage {
     .digest();
   if (!computed.equals(hash))
     throw new ImageFileError(
+      'corrupt',
       `corrupt MCUboot image: its SHA-256 TLV says ${Buffer.from(hash).toString('hex')}, the contents hash to ${computed.toString('hex')}`,
     );
 
@@ -146,28 +164,35 @@ function readTlvArea(
   const area = isProtected ? 'protected TLV area' : 'TLV area';
   if (start + TLV_INFO_SIZE > view.byteLength)
     throw new ImageFileError(
+      'truncated',
       `truncated MCUboot image: no ${area} after the payload (offset ${start})`,
     );
   const found = view.getUint16(start, true);
   if (found !== magic)
     throw new ImageFileError(
+      'tlv',
       `MCUboot ${area} at offset ${start} has magic ${hex(found, 4)}, expected ${hex(magic, 4)}`,
     );
   const total = view.getUint16(start + 2, true);
   const end = start + total;
   if (total < TLV_INFO_SIZE || end > view.byteLength)
     throw new ImageFileError(
+      'truncated',
       `truncated MCUboot image: the ${area} says ${total} bytes, ${view.byteLength - start} remain`,
     );
   let at = start + TLV_INFO_SIZE;
   while (at < end) {
     if (at + TLV_HEADER_SIZE > end)
-      throw new ImageFileError(`MCUboot ${area}: a TLV header at offset ${at} runs past its end`);
+      throw new ImageFileError(
+        'tlv',
+        `MCUboot ${area}: a TLV header at offset ${at} runs past its end`,
+      );
     const type = view.getUint16(at, true);
     const length = view.getUint16(at + 2, true);
     const valueStart = at + TLV_HEADER_SIZE;
     if (valueStart + length > end)
       throw new ImageFileError(
+        'tlv',
         `MCUboot ${area}: TLV ${hex(type, 2)} at offset ${at} says ${length} bytes, past the area's end`,
       );
     into.push({
