@@ -3,12 +3,12 @@
 // `sim/smp-responder.ts`: every name here says "mcumgr" or "frame".
 import { decode, encode } from 'cborg';
 
-export const MCUMGR_HEADER_LENGTH = 8;
+const MCUMGR_HEADER_LENGTH = 8;
 
 /** The header's OP field: a request reads or writes, and each has its response. */
 export const MCUMGR_OP = { read: 0, readResponse: 1, write: 2, writeResponse: 3 } as const;
 
-export type McumgrOp = (typeof MCUMGR_OP)[keyof typeof MCUMGR_OP];
+type McumgrOp = (typeof MCUMGR_OP)[keyof typeof MCUMGR_OP];
 
 /** The header's Ver field: 0 is the original protocol, 1 is version 2 (group errors). */
 export type McumgrVersion = 0 | 1;

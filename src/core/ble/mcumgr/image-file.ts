@@ -12,14 +12,14 @@ const TLV_HEADER_SIZE = 4;
 const TLV_SHA256 = 0x10;
 const SHA256_SIZE = 32;
 
-export interface ImageVersion {
+interface ImageVersion {
   major: number;
   minor: number;
   revision: number;
   build: number;
 }
 
-export interface ImageTlv {
+interface ImageTlv {
   type: number;
   protected: boolean;
   value: Uint8Array;
@@ -55,7 +55,7 @@ export class ImageFileError extends Error {
   }
 }
 
-export function formatImageVersion(v: ImageVersion): string {
+function formatImageVersion(v: ImageVersion): string {
   const base = `${v.major}.${v.minor}.${v.revision}`;
   return v.build === 0 ? base : `${base}.${v.build}`;
 }

@@ -29,7 +29,7 @@ import type { McumgrSpec } from './board-schema';
 import type { Service } from './board-service';
 
 /** An image in a slot, as flash keeps it: what MCUmgr lists of it. */
-export interface SlotImage {
+interface SlotImage {
   version: string;
   /** SHA-256 TLV, hex. */
   hash: string;

@@ -14,11 +14,14 @@ import {
 import { echo, params, reset } from '../../../../src/core/ble/mcumgr/os-group';
 import {
   confirmImage,
+  eraseSlot,
   listSlots,
   testImage,
   uploadImage,
 } from '../../../../src/core/ble/mcumgr/image-group';
 import {
+  commitSettings,
+  deleteSetting,
   readSetting,
   saveSettings,
   writeSetting,
@@ -218,5 +221,24 @@ describe('simulated MCUmgr board', () => {
     await expect(r.drive(client.request({ op: 'read', group: 0, command: 42 }))).rejects.toThrow(
       'MCUmgr: 0x08 not supported',
     );
+  });
+
+  it('erases the free slot, and refuses to while an image is pending', async () => {
+    r = rig([zephyr()]);
+    const { client } = await open();
+    await r.drive(uploadImage(client, IMAGE, { bufferSize: 1024 }));
+    await r.drive(eraseSlot(client));
+    expect(await r.drive(listSlots(client))).toHaveLength(1);
+    await r.drive(uploadImage(client, IMAGE, { bufferSize: 1024 }));
+    await r.drive(testImage(client, IMAGE.hash));
+    await expect(r.drive(eraseSlot(client))).rejects.toThrow('image group: 0x09 no free slot');
+  });
+
+  it('deletes a setting from the live store and from flash; commit is accepted', async () => {
+    r = rig([zephyr({ settings: { 'app/mode': 'demo' } })]);
+    const { client } = await open();
+    await r.drive(commitSettings(client));
+    await r.drive(deleteSetting(client, 'app/mode'));
+    await expect(r.drive(readSetting(client, 'app/mode'))).rejects.toThrow('key not found');
   });
 });
