@@ -209,7 +209,9 @@ export class BoardMcumgr {
       const body = this.handle(frame);
       return reply(body ?? { rc: generalResult('not supported') });
     } catch (error) {
-      if (!(error instanceof Refusal)) throw error;
+      // A request the handlers did not foresee is answered, as firmware would, not thrown
+      // into the board's ATT server.
+      if (!(error instanceof Refusal)) return reply({ rc: generalResult('unknown error') });
       if (header.version === 1)
         return reply({
           err: { group: MCUMGR_GROUP[error.group], rc: groupResult(error.group, error.words) },
