@@ -9,8 +9,7 @@ const group = MCUMGR_GROUP.settings;
 const ids = MCUMGR_COMMAND.settings;
 
 /** Zephyr's settings names: path segments joined by "/", at most 255 bytes in all. */
-const SETTINGS_KEY_RULE =
-  'a settings key is 1–255 characters of path segments joined by "/"';
+const SETTINGS_KEY_RULE = 'a settings key is 1–255 characters of path segments joined by "/"';
 
 export function settingsKeyProblem(key: string): string | undefined {
   if (
