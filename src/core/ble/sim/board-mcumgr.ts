@@ -25,6 +25,7 @@ import {
   readMcubootImage,
   type ImageProblem,
 } from '../mcumgr/image-file';
+import { normalizeUuid, uuidProblem } from '../port';
 import type { McumgrSpec } from './board-schema';
 import type { Service } from './board-service';
 
@@ -110,8 +111,26 @@ export function factoryFlash(spec: McumgrSpec, boardName: string): McumgrFlash {
   };
 }
 
+/** The product identity the firmware read from its settings at boot. */
+export interface SettingsIdentity {
+  serviceUuid: string;
+  psdiServiceUuid: string;
+  psdiCharacteristicUuid: string;
+  psdi: string;
+}
+
+/** A UUID setting as firmware would take it: 16 bytes, or text in any UUID form. */
+function uuidSetting(value: Uint8Array): string | undefined {
+  if (value.length === 16) return hex(value);
+  const text = Buffer.from(value).toString('utf8');
+  return uuidProblem(text) === undefined && normalizeUuid(text).length === 32
+    ? normalizeUuid(text)
+    : undefined;
+}
+
 export class BoardMcumgr {
   private flash: McumgrFlash;
+  private booted: SettingsIdentity | undefined;
   private live = new Map<string, Uint8Array>();
   private upload: Upload | undefined;
   private readonly joiner = new McumgrReassembler();
@@ -123,6 +142,35 @@ export class BoardMcumgr {
   ) {
     this.flash = structuredClone(flash);
     this.loadSettings();
+    this.booted = this.readIdentity();
+  }
+
+  /** What the firmware read at its last boot; settings written since count from the next. */
+  get identity(): SettingsIdentity | undefined {
+    return this.booted;
+  }
+
+  private readIdentity(): SettingsIdentity | undefined {
+    const keys = this.spec.identityKeys;
+    if (!keys) return undefined;
+    const value = (key: string) => this.live.get(key);
+    const serviceUuid = value(keys.serviceUuid);
+    const psdiService = value(keys.psdiServiceUuid);
+    const psdiCharacteristic = value(keys.psdiCharacteristicUuid);
+    const psdi = value(keys.psdi);
+    if (!serviceUuid || !psdiService || !psdiCharacteristic || !psdi?.length) return undefined;
+    const uuids = [
+      uuidSetting(serviceUuid),
+      uuidSetting(psdiService),
+      uuidSetting(psdiCharacteristic),
+    ];
+    if (uuids.some((u) => u === undefined)) return undefined;
+    return {
+      serviceUuid: uuids[0]!,
+      psdiServiceUuid: uuids[1]!,
+      psdiCharacteristicUuid: uuids[2]!,
+      psdi: Buffer.from(psdi).toString('utf8'),
+    };
   }
 
   service(): Service {
@@ -172,6 +220,7 @@ export class BoardMcumgr {
     this.upload = undefined;
     this.joiner.reset();
     this.loadSettings();
+    this.booted = this.readIdentity();
     this.host.persist(structuredClone(flash));
   }
 

@@ -270,6 +270,21 @@ const mcumgrSpec = z
     resetMs: z.number().int().min(0).max(60_000).default(300),
     /** Settings in flash at first power-up, as UTF-8 text. */
     settings: z.record(z.string().min(1).max(255), z.string()).default({}),
+    /**
+     * Firmware that reads a product identity from these settings keys at boot: with all four
+     * saved, the board advertises `serviceUuid` and serves the PSDI read-only at
+     * `psdiServiceUuid` / `psdiCharacteristicUuid`, as a provisioned board does. UUID values
+     * are text (any UUID form) or 16 bytes; the PSDI is UTF-8.
+     */
+    identityKeys: z
+      .object({
+        serviceUuid: z.string().min(1).max(255),
+        psdiServiceUuid: z.string().min(1).max(255),
+        psdiCharacteristicUuid: z.string().min(1).max(255),
+        psdi: z.string().min(1).max(255),
+      })
+      .strict()
+      .optional(),
     faults: z
       .object({
         /** The board stores one byte of each upload wrong: the image check at the end refuses it. */

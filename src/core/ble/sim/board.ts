@@ -168,7 +168,12 @@ export class SimBoard implements AttValues {
   /** A fresh advertisement object (noble keeps and merges into the first it sees). */
   advertisement() {
     if (!this.adCache) {
-      const serviceUuids = [...this.provisioningAdvertised(), ...this.def.advertising.serviceUuids];
+      const identity = this.mcumgr?.identity;
+      const serviceUuids = [
+        ...(identity ? [identity.serviceUuid] : []),
+        ...this.provisioningAdvertised(),
+        ...this.def.advertising.serviceUuids,
+      ];
       this.adCache = {
         localName: this.def.name,
         serviceUuids: [...new Set(serviceUuids)],
@@ -392,6 +397,24 @@ export class SimBoard implements AttValues {
     }));
     if (this.provisioning) table.push(this.provisioning.service());
     if (this.mcumgr) table.push(this.mcumgr.service());
+    const identity = this.mcumgr?.identity;
+    if (identity) {
+      const psdi = Buffer.from(identity.psdi, 'utf8');
+      table.push({
+        uuid: identity.psdiServiceUuid,
+        name: 'PSDI',
+        characteristics: [
+          {
+            uuid: identity.psdiCharacteristicUuid,
+            name: 'PSDI',
+            properties: ['read'],
+            value: psdi,
+            maxLength: psdi.length,
+            read: () => psdi,
+          },
+        ],
+      });
+    }
     this.table = table;
     this.adCache = undefined;
   }

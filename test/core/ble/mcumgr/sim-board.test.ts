@@ -1,10 +1,7 @@
 // A simulated Zephyr board's MCUmgr server, driven by the core's client through noble's own
 // HCI stack: echo and parameters, upload, test, reset, confirm, revert, resume after a dropped
-// link, a corrupt upload refused, settings saved to flash across resets and bench restarts.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+// link, a corrupt upload refused, erasing the free slot (settings: sim-board-settings.test.ts).
+import { afterEach, describe, expect, it } from 'vitest';
 import { board, rig, type Rig } from '../fixture';
 import {
   MCUMGR_CHARACTERISTIC_UUID,
@@ -19,20 +16,10 @@ import {
   testImage,
   uploadImage,
 } from '../../../../src/core/ble/mcumgr/image-group';
-import {
-  commitSettings,
-  deleteSetting,
-  readSetting,
-  saveSettings,
-  writeSetting,
-} from '../../../../src/core/ble/mcumgr/settings-group';
 import { readMcubootImage } from '../../../../src/core/ble/mcumgr/image-file';
 import type { BoardSpecInput } from '../../../../src/core/ble/sim/board-schema';
 import type { BleConnection } from '../../../../src/core/ble/port';
 import { buildImage } from './image-builder';
-
-const dir = mkdtempSync(join(tmpdir(), 'devicebench-mcumgr-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let r: Rig;
 afterEach(() => r.close());
@@ -63,7 +50,7 @@ async function resetAndWait(link: BleConnection, client: McumgrClient): Promise<
   await r.drive(down);
 }
 
-describe('simulated MCUmgr board', () => {
+describe('simulated MCUmgr board: images', () => {
   it('adds the MCUmgr service, and answers echo and parameters at any MTU', async () => {
     r = rig([zephyr()]);
     for (const mtu of [23, 247]) {
@@ -183,46 +170,6 @@ describe('simulated MCUmgr board', () => {
     expect(await r.drive(listSlots(client))).toHaveLength(1);
   });
 
-  it('keeps saved settings across a reset and a bench restart, and forgets unsaved ones', async () => {
-    const stateFile = join(dir, 'settings-state.json');
-    r = rig([zephyr({ settings: { 'app/name': 'factory' } })], { stateFile });
-    const first = await open();
-    const { link } = first;
-    let { client } = first;
-    expect(Buffer.from(await r.drive(readSetting(client, 'app/name'))).toString()).toBe('factory');
-    await r.drive(writeSetting(client, 'devicebench/psdi', Buffer.from('PSDI-0001')));
-    await r.drive(saveSettings(client));
-    await r.drive(writeSetting(client, 'devicebench/scratch', Buffer.from('gone')));
-    await resetAndWait(link, client);
-    ({ client } = await open());
-    expect(Buffer.from(await r.drive(readSetting(client, 'devicebench/psdi'))).toString()).toBe(
-      'PSDI-0001',
-    );
-    await expect(r.drive(readSetting(client, 'devicebench/scratch'))).rejects.toThrow(
-      'settings group: 0x03 key not found',
-    );
-    await r.close();
-
-    r = rig([zephyr()], { stateFile });
-    ({ client } = await open());
-    expect(Buffer.from(await r.drive(readSetting(client, 'devicebench/psdi'))).toString()).toBe(
-      'PSDI-0001',
-    );
-  });
-
-  it('answers a version 1 request in the original form', async () => {
-    r = rig([zephyr()]);
-    const ad = await r.find({ name: 'Zephyr MCUmgr' });
-    const link = await r.drive(r.central.connect(ad.id));
-    const client = await r.drive(McumgrClient.open(link, { clock: r.clock, version: 0 }));
-    await expect(r.drive(readSetting(client, 'missing/key'))).rejects.toThrow(
-      'MCUmgr: 0x05 no such entry (key not found)',
-    );
-    await expect(r.drive(client.request({ op: 'read', group: 0, command: 42 }))).rejects.toThrow(
-      'MCUmgr: 0x08 not supported',
-    );
-  });
-
   it('erases the free slot, and refuses to while an image is pending', async () => {
     r = rig([zephyr()]);
     const { client } = await open();
@@ -232,13 +179,5 @@ describe('simulated MCUmgr board', () => {
     await r.drive(uploadImage(client, IMAGE, { bufferSize: 1024 }));
     await r.drive(testImage(client, IMAGE.hash));
     await expect(r.drive(eraseSlot(client))).rejects.toThrow('image group: 0x09 no free slot');
-  });
-
-  it('deletes a setting from the live store and from flash; commit is accepted', async () => {
-    r = rig([zephyr({ settings: { 'app/mode': 'demo' } })]);
-    const { client } = await open();
-    await r.drive(commitSettings(client));
-    await r.drive(deleteSetting(client, 'app/mode'));
-    await expect(r.drive(readSetting(client, 'app/mode'))).rejects.toThrow('key not found');
   });
 });
