@@ -8,6 +8,7 @@ import { auditScale } from './audit-scale';
 import { emulatorThroughput } from './emulator-throughput';
 import { bleScan } from './ble-scan';
 import { line } from './line';
+import { mcumgrUpload } from './mcumgr-upload';
 import { provisioning } from './provisioning';
 import { scenarioOverhead, scenarioSleep } from './scenario';
 import { transport } from './transport';
@@ -23,6 +24,7 @@ const BENCHMARKS: Benchmark[] = [
   scenarioSleep,
   scenarioOverhead,
   transport,
+  mcumgrUpload,
 ];
 
 // A signal would otherwise end the process without 'exit' listeners, the ones that kill children.

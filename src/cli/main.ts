@@ -12,9 +12,11 @@ import { errorMessage } from '../core/errors/message';
 import { RESOURCES_DIR } from '../core/resources';
 import type { Runner } from './command';
 import { auditCommand } from './commands/audit';
+import { firmwareCommand } from './commands/firmware';
 import { provisionCommand } from './commands/provision';
 import { scanCommand } from './commands/scan';
 import { scenarioCommand } from './commands/scenario';
+import { settingsCommand } from './commands/settings';
 import { simCommand } from './commands/sim';
 import { traceCommand } from './commands/trace';
 import { verifyCommand } from './commands/verify';
@@ -92,6 +94,8 @@ export function buildParser(args: string[], runner: Runner): Argv {
     .command(auditCommand(runner))
     .command(traceCommand(runner))
     .command(simCommand(runner))
+    .command(firmwareCommand(runner))
+    .command(settingsCommand(runner))
     .completion('completion', 'print a bash/zsh completion script')
     .demandCommand(1, 'name a command (devicebench --help lists them)')
     .strict()

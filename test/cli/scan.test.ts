@@ -1,5 +1,5 @@
 // `devicebench scan`, `--help`, `completion` and the `bin` launcher as child processes over the default simulated
-// bench (the app's three boards).
+// bench (the app's default boards).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +23,7 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
       'DB ESP32-C3',
       'DB Sensor',
       'DB Starter',
+      'DB Zephyr MCUmgr',
       'DB nRF52 DK',
     ]);
     expect(boards.every((b) => b.rssi < 0)).toBe(true);
@@ -32,7 +33,7 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
     // Piped: plain lines, no escape codes, no progress bar.
     expect(piped.code).toBe(0);
     expect(piped.stdout).toMatch(/^d6:3a:41:00:20:01 +-\d+ dBm +DB Sensor/m);
-    expect(piped.stdout).toContain('4 boards in 1 s');
+    expect(piped.stdout).toContain('5 boards in 1 s');
     expect(piped.stdout + piped.stderr).not.toContain('\u001b[');
   });
 
@@ -59,7 +60,13 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
     ]);
     expect(scan.code, scan.stderr).toBe(0);
     const names = (JSON.parse(scan.stdout).boards as { name: string }[]).map((b) => b.name);
-    expect(names.sort()).toEqual(['DB ESP32-C3', 'DB Starter', 'DB nRF52 DK', 'Tray 01']);
+    expect(names.sort()).toEqual([
+      'DB ESP32-C3',
+      'DB Starter',
+      'DB Zephyr MCUmgr',
+      'DB nRF52 DK',
+      'Tray 01',
+    ]);
     // Everything in the set-up came back, so the file is as the app wrote it.
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(setup);
     // --sim-boards names the whole bench: the app's set-up is not brought onto it.
@@ -79,6 +86,7 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
       'DB ESP32-C3',
       'DB Sensor',
       'DB Starter',
+      'DB Zephyr MCUmgr',
       'DB nRF52 DK',
     ]);
     expect(boards.every((b) => b.adapter === 'sim')).toBe(true);

@@ -41,6 +41,7 @@ const DEFAULT_SIM_FILES = [
   'esp32-devkit.json',
   'sensor-board.json',
   'starter-board.json',
+  'zephyr-mcumgr.json',
 ];
 
 /**

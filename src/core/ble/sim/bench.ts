@@ -16,6 +16,7 @@ import type { AdapterState } from '../port';
 import type { ProvisioningProfile } from '../provisioning-profile';
 import { SimBoard, type BoardView } from './board';
 import type { CommittedIdentity } from './board-provisioning';
+import type { McumgrFlash } from './board-mcumgr';
 import {
   boardsFromJson,
   loadProfiles,
@@ -62,9 +63,19 @@ const identitySchema = z.object({
   psdi: z.string(),
   committedAt: z.number(),
 });
+const slotImageSchema = z.object({ version: z.string(), hash: z.string(), size: z.number() });
+const mcumgrFlashSchema = z.object({
+  primary: slotImageSchema,
+  secondary: slotImageSchema.optional(),
+  confirmed: z.boolean(),
+  pending: z.enum(['test', 'permanent']).optional(),
+  settings: z.record(z.string(), z.string()),
+});
 const stateFileSchema = z.object({
   version: z.literal(1),
   boards: z.record(z.string(), identitySchema),
+  /** The MCUmgr boards' flash: slots, MCUboot's flags, saved settings (absent in older files). */
+  mcumgr: z.record(z.string(), mcumgrFlashSchema).default({}),
 });
 
 interface Slot {
@@ -80,6 +91,7 @@ export class SimulatedBench implements RadioHost<SimBoard> {
   private readonly profilesDir: string | undefined;
   private profiles: Map<string, ProvisioningProfile> | undefined;
   private readonly identities: Map<string, CommittedIdentity>;
+  private readonly mcumgrFlash: Map<string, McumgrFlash>;
   private readonly boardsById = new Map<string, SimBoard>();
   private readonly slots = new Map<number, Slot>();
   private readonly radios = new Set<VirtualController<SimBoard>>();
@@ -95,7 +107,9 @@ export class SimulatedBench implements RadioHost<SimBoard> {
     this.seed = options.seed ?? 1;
     this.stateFile = options.stateFile;
     this.profilesDir = options.profilesDir;
-    this.identities = this.readState();
+    const state = this.readState();
+    this.identities = new Map(Object.entries(state.boards));
+    this.mcumgrFlash = new Map(Object.entries(state.mcumgr));
   }
 
   /** Loads a board file (`{ "boards": [...] }`); all its boards or none. */
@@ -256,7 +270,16 @@ export class SimulatedBench implements RadioHost<SimBoard> {
         clock: this.clock,
         seed: hashSeed(this.seed, def.id),
         committed: this.identities.get(def.id),
-        persist: (id, identity) => this.persist(id, identity),
+        persist: (id, identity) => {
+          if (identity) this.identities.set(id, identity);
+          else this.identities.delete(id);
+          this.writeState();
+        },
+        mcumgrFlash: this.mcumgrFlash.get(def.id),
+        persistMcumgr: (id, flash) => {
+          this.mcumgrFlash.set(id, flash);
+          this.writeState();
+        },
         changed: (b) => this.publish({ kind: 'board', board: b.view() }),
       });
       this.boardsById.set(def.id, board);
@@ -314,8 +337,9 @@ export class SimulatedBench implements RadioHost<SimBoard> {
     for (const listener of this.listeners) listener(change);
   }
 
-  private readState(): Map<string, CommittedIdentity> {
-    if (!this.stateFile || !existsSync(this.stateFile)) return new Map();
+  private readState(): z.output<typeof stateFileSchema> {
+    if (!this.stateFile || !existsSync(this.stateFile))
+      return { version: 1, boards: {}, mcumgr: {} };
     let json: unknown;
     try {
       json = JSON.parse(readFileSync(this.stateFile, 'utf8'));
@@ -329,16 +353,18 @@ export class SimulatedBench implements RadioHost<SimBoard> {
       throw new SimBenchError(
         `${this.stateFile}: ${describeIssues(parsed.error.issues).join('; ')}`,
       );
-    return new Map(Object.entries(parsed.data.boards));
+    return parsed.data;
   }
 
   /** Like flash: written and synced before the board answers the commit. */
-  private persist(id: string, identity: CommittedIdentity | null): void {
-    if (identity) this.identities.set(id, identity);
-    else this.identities.delete(id);
+  private writeState(): void {
     if (!this.stateFile) return;
-    const text =
-      JSON.stringify({ version: 1, boards: Object.fromEntries(this.identities) }, null, 2) + '\n';
+    const state = {
+      version: 1,
+      boards: Object.fromEntries(this.identities),
+      ...(this.mcumgrFlash.size ? { mcumgr: Object.fromEntries(this.mcumgrFlash) } : {}),
+    };
+    const text = JSON.stringify(state, null, 2) + '\n';
     const temp = `${this.stateFile}.tmp`;
     const fd = openSync(temp, 'w');
     try {

@@ -4,6 +4,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { RESOURCES_DIR } from '../../resources';
+import { MCUMGR_SERVICE_UUID } from '../mcumgr/client';
 import { formatUuid } from '../port';
 import { provisioningProfileSchema, type ProvisioningProfile } from '../provisioning-profile';
 import {
@@ -11,6 +12,7 @@ import {
   describeIssues,
   formatPath,
   type BoardSpec,
+  type McumgrSpec,
   type NotificationPayload,
 } from './board-schema';
 import { hashSeed } from './random';
@@ -63,6 +65,7 @@ export interface BoardDefinition {
   advertising: BoardSpec['advertising'];
   services: ServiceDefinition[];
   provisioning?: { profile: ProvisioningProfile; derivedPsdi?: string; rebootMs: number };
+  mcumgr?: McumgrSpec;
   periodic: (NotificationDefinition & { intervalMs: number })[];
   buttons: (NotificationDefinition & { id: string })[];
   latency: BoardSpec['latency'];
@@ -202,6 +205,11 @@ function expandBoard(
     }
   }
 
+  if (spec.mcumgr) {
+    const clash = services.findIndex((s) => s.uuid === MCUMGR_SERVICE_UUID);
+    if (clash >= 0) report(['gatt', clash, 'uuid'], 'is the MCUmgr service the board adds itself');
+  }
+
   const target = (
     n: { service?: string; characteristic: string },
     path: PropertyKey[],
@@ -291,6 +299,7 @@ function expandBoard(
       mtu: spec.mtu,
       pairing: spec.pairing,
       faults: spec.faults,
+      mcumgr: spec.mcumgr,
     });
   }
   return boards;

@@ -53,6 +53,7 @@ export class BoardPeer implements LinkPeer, RadioPeer {
         const pdu = this.att.push(service, characteristic, data);
         if (pdu) this.link.send(L2CAP_CID.att, Buffer.from(pdu));
       },
+      mtu: () => this.att.mtu,
       drop: (reason) => {
         // A reboot says goodbye on the air; a board that lost power just stops answering.
         if (reason === HCI_ERROR.connectionTimeout) this.silence();

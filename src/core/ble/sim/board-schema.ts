@@ -245,6 +245,58 @@ const provisioningSpec = z
   })
   .strict();
 
+/**
+ * An MCUmgr server (docs/mcumgr/protocol.md) with two image slots under MCUboot, a settings
+ * store kept in flash, and its own faults.
+ */
+const mcumgrSpec = z
+  .object({
+    /** The image the board runs out of the box, as MCUmgr lists it. */
+    version: z
+      .string()
+      .regex(/^\d+\.\d+\.\d+(?:\.\d+)?$/, 'must be a version, e.g. "1.0.0"')
+      .default('1.0.0'),
+    /** OS parameters' `buf_size`: the longest request the board takes, header included. */
+    bufferSize: z.number().int().min(64).max(8192).default(2475),
+    bufferCount: z.number().int().min(1).max(16).default(4),
+    /** Each image slot's size; a longer upload is refused as too large. */
+    slotSize: z
+      .number()
+      .int()
+      .min(1024)
+      .max(16 * 1024 * 1024)
+      .default(256 * 1024),
+    /** From a reset request to the board dropping the link and booting. */
+    resetMs: z.number().int().min(0).max(60_000).default(300),
+    /** Settings in flash at first power-up, as UTF-8 text. */
+    settings: z.record(z.string().min(1).max(255), z.string()).default({}),
+    /**
+     * Firmware that reads a product identity from these settings keys at boot: with all four
+     * saved, the board advertises `serviceUuid` and serves the PSDI read-only at
+     * `psdiServiceUuid` / `psdiCharacteristicUuid`, as a provisioned board does. UUID values
+     * are text (any UUID form) or 16 bytes; the PSDI is UTF-8.
+     */
+    identityKeys: z
+      .object({
+        serviceUuid: z.string().min(1).max(255),
+        psdiServiceUuid: z.string().min(1).max(255),
+        psdiCharacteristicUuid: z.string().min(1).max(255),
+        psdi: z.string().min(1).max(255),
+      })
+      .strict()
+      .optional(),
+    faults: z
+      .object({
+        /** The board stores one byte of each upload wrong: the image check at the end refuses it. */
+        corruptUpload: z.boolean().default(false),
+        /** A test image crashes before it is confirmed, so MCUboot reverts to the old one. */
+        testImageFails: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
 export const boardSpecSchema = z
   .object({
     /** The local name; with `count`, `{n}` is the board's number (else " {n}" is appended). */
@@ -257,6 +309,7 @@ export const boardSpecSchema = z
     advertising: advertisingSpec.prefault({}),
     gatt: z.array(serviceSpec).default([]),
     provisioning: provisioningSpec.optional(),
+    mcumgr: mcumgrSpec.optional(),
     notifications: notificationsSpec.prefault({}),
     latency: latencySpec.prefault({}),
     mtu: z.number().int().min(ATT_MTU.min).max(ATT_MTU.max).default(247),
@@ -281,6 +334,7 @@ export type BoardSpec = z.output<typeof boardSpecSchema>;
 export type BoardSpecInput = z.input<typeof boardSpecSchema>;
 export type BoardFaults = z.output<typeof faultsSchema>;
 export type BoardFaultsInput = z.input<typeof faultsSchema>;
+export type McumgrSpec = z.output<typeof mcumgrSpec>;
 export type NotificationPayload = z.output<typeof payloadSchema>;
 
 /** `boards[0].gatt[1].uuid` from a zod path. */

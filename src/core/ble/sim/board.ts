@@ -19,10 +19,14 @@ import { HCI_ERROR } from '../hci/codes';
 import type { AttResult, AttValues, WriteResult } from './att-server';
 import type { Characteristic, Service } from './board-service';
 import type { GattServiceSpec } from './gatt-database';
+import { MCUMGR_CHARACTERISTIC_UUID, MCUMGR_SERVICE_UUID } from '../mcumgr/client';
+import { BoardMcumgr, factoryFlash, type McumgrFlash } from './board-mcumgr';
 
 /** The link's side of a connection (board-peer.ts), through which the board pushes. */
 export interface BoardLink {
   notify(service: string, characteristic: string, data: Uint8Array): void;
+  /** The link's ATT_MTU: a notification carries at most this less 3. */
+  mtu(): number;
   /** The board ends the link (reboot, reset), with an HCI reason. */
   drop(reason: number): void;
 }
@@ -63,6 +67,10 @@ export interface BoardContext {
   committed?: CommittedIdentity;
   /** Called synchronously with the new identity on commit and `null` on a factory reset. */
   persist(boardId: string, identity: CommittedIdentity | null): void;
+  /** The MCUmgr server's flash as the board last wrote it (from the bench's state file). */
+  mcumgrFlash?: McumgrFlash;
+  /** Called synchronously whenever the MCUmgr server writes its flash. */
+  persistMcumgr?(boardId: string, flash: McumgrFlash): void;
   changed(board: SimBoard): void;
 }
 
@@ -84,6 +92,7 @@ export class SimBoard implements AttValues {
   private link: BoardLink | null = null;
   private rebootTimer: Timer | null = null;
   private readonly provisioning: BoardProvisioning | undefined;
+  private readonly mcumgr: BoardMcumgr | undefined;
   private table: Service[] = [];
   private adCache:
     | {
@@ -111,6 +120,13 @@ export class SimBoard implements AttValues {
         persist: (identity) => ctx.persist(this.id, identity),
         statusChanged: (status, changed) => this.statusChanged(status, changed),
         committed: (rebootMs) => this.reboot(rebootMs),
+      });
+    this.mcumgr =
+      def.mcumgr &&
+      new BoardMcumgr(def.mcumgr, ctx.mcumgrFlash ?? factoryFlash(def.mcumgr, def.name), {
+        send: (frame) => this.sendMcumgr(frame),
+        reboot: (ms) => this.reboot(ms),
+        persist: (flash) => ctx.persistMcumgr?.(this.id, flash),
       });
     this.rebuild();
   }
@@ -152,7 +168,12 @@ export class SimBoard implements AttValues {
   /** A fresh advertisement object (noble keeps and merges into the first it sees). */
   advertisement() {
     if (!this.adCache) {
-      const serviceUuids = [...this.provisioningAdvertised(), ...this.def.advertising.serviceUuids];
+      const identity = this.mcumgr?.identity;
+      const serviceUuids = [
+        ...(identity ? [identity.serviceUuid] : []),
+        ...this.provisioningAdvertised(),
+        ...this.def.advertising.serviceUuids,
+      ];
       this.adCache = {
         localName: this.def.name,
         serviceUuids: [...new Set(serviceUuids)],
@@ -195,6 +216,7 @@ export class SimBoard implements AttValues {
   /** The link went down, whoever ended it: subscriptions end with it, as on a real board. */
   detach(): void {
     this.link = null;
+    this.mcumgr?.linkDown();
     for (const k of [...this.subscribed]) this.stopPeriodic(k);
     this.subscribed.clear();
     this.ctx.changed(this);
@@ -374,6 +396,25 @@ export class SimBoard implements AttValues {
       characteristics: [...s.characteristics],
     }));
     if (this.provisioning) table.push(this.provisioning.service());
+    if (this.mcumgr) table.push(this.mcumgr.service());
+    const identity = this.mcumgr?.identity;
+    if (identity) {
+      const psdi = Buffer.from(identity.psdi, 'utf8');
+      table.push({
+        uuid: identity.psdiServiceUuid,
+        name: 'PSDI',
+        characteristics: [
+          {
+            uuid: identity.psdiCharacteristicUuid,
+            name: 'PSDI',
+            properties: ['read'],
+            value: psdi,
+            maxLength: psdi.length,
+            read: () => psdi,
+          },
+        ],
+      });
+    }
     this.table = table;
     this.adCache = undefined;
   }
@@ -399,11 +440,27 @@ export class SimBoard implements AttValues {
     if (this.rebootTimer) this.ctx.clock.clearTimeout(this.rebootTimer);
     this.rebootTimer = this.ctx.clock.setTimeout(() => {
       this.link?.drop(HCI_ERROR.remoteUserTerminated);
+      this.mcumgr?.boot();
       this.rebuild();
       this.rebootTimer = null;
       this.ctx.changed(this);
     }, ms);
     this.ctx.changed(this);
+  }
+
+  /**
+   * An MCUmgr answer, after the board's processing time, as notifications of ATT_MTU − 3 bytes
+   * (docs/mcumgr/protocol.md); lost, as on a real board, if nobody subscribed.
+   */
+  private sendMcumgr(frame: Uint8Array): void {
+    this.ctx.clock.setTimeout(() => {
+      const link = this.link;
+      if (!link || !this.subscribed.has(key(MCUMGR_SERVICE_UUID, MCUMGR_CHARACTERISTIC_UUID)))
+        return;
+      const size = link.mtu() - 3;
+      for (let at = 0; at < frame.length; at += size)
+        link.notify(MCUMGR_SERVICE_UUID, MCUMGR_CHARACTERISTIC_UUID, frame.subarray(at, at + size));
+    }, this.latency('operation'));
   }
 
   private startPeriodic(k: string): void {

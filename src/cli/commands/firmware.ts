@@ -1,0 +1,254 @@
+// `devicebench firmware list|upload|test|confirm|reset`: a board's MCUboot image slots over
+// MCUmgr (docs/mcumgr/image.md). Thin: flags in, the firmware use case does the work, a report
+// and an exit code out (1 when the board refused or came back on another image).
+import { readFileSync } from 'node:fs';
+import type { Argv, CommandModule } from 'yargs';
+import { z } from 'zod';
+import { defaultTiming } from '../../core/provisioning/steps';
+import { readMcubootImage, type McubootImage } from '../../core/ble/mcumgr/image-file';
+import type { ImageSlot } from '../../core/ble/mcumgr/image-group';
+import {
+  boardSlots,
+  confirmFirmware,
+  flashImage,
+  resetBoard,
+  testFirmware,
+  type FirmwareTarget,
+} from '../../core/usecases/firmware';
+import type { CommandContext, Runner } from '../command';
+import { EXIT, UsageError, type ExitCode } from '../exit';
+import { parseFlags } from '../flags';
+import { addressSchema, FIND_BOARD_MS, globalFlags } from './shared';
+
+const boardFlags = { board: addressSchema, json: z.boolean() };
+const hashSchema = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, 'must be the image’s SHA-256, 64 hex digits (firmware list shows it)')
+  .transform((h) => h.toLowerCase());
+
+export async function firmwareTarget(
+  ctx: CommandContext,
+  address: string,
+): Promise<FirmwareTarget> {
+  return {
+    central: await ctx.session.central(),
+    address,
+    findTimeoutMs: FIND_BOARD_MS,
+    connectTimeoutMs: defaultTiming.connect.timeoutMs,
+  };
+}
+
+function readImage(path: string): McubootImage {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (err) {
+    throw new UsageError('--image', `cannot read ${path}: ${(err as Error).message}`);
+  }
+  try {
+    return readMcubootImage(bytes);
+  } catch (err) {
+    throw new UsageError('--image', `${path}: ${(err as Error).message}`);
+  }
+}
+
+function slotLine(s: ImageSlot): string {
+  const flags = (['active', 'confirmed', 'pending', 'permanent'] as const).filter((f) => s[f]);
+  return `slot ${s.slot}  ${s.version.padEnd(12)} ${s.hash ?? '(no hash)'}  ${flags.join(', ')}`;
+}
+
+function withBoard(y: Argv): Argv {
+  return y
+    .option('board', {
+      type: 'string',
+      demandOption: true,
+      describe: 'the board’s Bluetooth address',
+    })
+    .option('json', { type: 'boolean', default: false, describe: 'print JSON' });
+}
+
+export function firmwareCommand(runner: Runner): CommandModule {
+  return {
+    command: 'firmware <action>',
+    describe: 'list, upload, test, confirm and reset a board’s firmware over MCUmgr',
+    builder: (y) =>
+      withBoard(y)
+        .positional('action', {
+          choices: ['list', 'upload', 'test', 'confirm', 'reset'] as const,
+          describe: 'what to do',
+        })
+        .option('image', {
+          type: 'string',
+          describe: 'upload, test: the signed MCUboot image file',
+        })
+        .option('hash', {
+          type: 'string',
+          describe: 'test: the image’s SHA-256 instead of --image',
+        })
+        .option('test', {
+          type: 'boolean',
+          default: false,
+          describe: 'upload: then test it (reset and check it runs)',
+        })
+        .option('confirm', {
+          type: 'boolean',
+          default: false,
+          describe: 'upload --test: then confirm it',
+        })
+        .option('reset', {
+          type: 'boolean',
+          default: true,
+          describe: 'test: reset the board after marking (--no-reset to only mark)',
+        }),
+    handler: (argv) => {
+      const flags = parseFlags(
+        z.object({
+          ...boardFlags,
+          action: z.enum(['list', 'upload', 'test', 'confirm', 'reset']),
+          image: z.string().min(1).optional(),
+          hash: hashSchema.optional(),
+          test: z.boolean(),
+          confirm: z.boolean(),
+          reset: z.boolean(),
+        }),
+        argv,
+      );
+      if (flags.action === 'upload' && !flags.image)
+        throw new UsageError('--image', 'upload needs the image file');
+      if (flags.action === 'test' && !flags.image === !flags.hash)
+        throw new UsageError('--hash', 'test needs the image: give --image or --hash, not both');
+      if (flags.confirm && !flags.test)
+        throw new UsageError('--confirm', 'confirms a tested image: give --test too');
+      const image = flags.image ? readImage(flags.image) : undefined;
+      return runner({ ...globalFlags(argv), json: flags.json }, async (ctx) => {
+        const target = await firmwareTarget(ctx, flags.board);
+        const { out } = ctx;
+        const report = (doc: Record<string, unknown>, slots: ImageSlot[]): void => {
+          if (flags.json) out.document({ address: flags.board, ...doc, slots });
+          for (const s of slots) out.line(slotLine(s));
+        };
+        switch (flags.action) {
+          case 'list': {
+            report({}, await boardSlots(target));
+            return EXIT.ok;
+          }
+          case 'confirm': {
+            const slots = await confirmFirmware(target);
+            out.pass(
+              `${flags.board} runs ${slots.find((s) => s.active)?.version ?? '?'}, confirmed`,
+            );
+            report({}, slots);
+            return EXIT.ok;
+          }
+          case 'reset': {
+            const { reverted, slots } = await resetBoard(target);
+            const running = slots.find((s) => s.active)?.version ?? '?';
+            out.pass(
+              reverted
+                ? `${flags.board} is back and reverted: the image on test was not confirmed, it runs ${running}`
+                : `${flags.board} is back, running ${running}`,
+            );
+            report({ reverted }, slots);
+            return EXIT.ok;
+          }
+          case 'test':
+            return testAndReport(ctx, target, flags.hash ?? hex(image!.hash), flags.reset, report);
+          case 'upload':
+            return upload(ctx, target, image!, {
+              test: flags.test,
+              confirm: flags.confirm,
+              report,
+            });
+        }
+      });
+    },
+  };
+}
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+type Report = (doc: Record<string, unknown>, slots: ImageSlot[]) => void;
+
+async function testAndReport(
+  { out }: CommandContext,
+  target: FirmwareTarget,
+  hash: string,
+  resetAfter: boolean,
+  report: Report,
+): Promise<ExitCode> {
+  const result = await testFirmware(target, hash, resetAfter);
+  if (result.outcome === 'pending')
+    out.pass(`${target.address}: ${hash.slice(0, 12)}… marked for test at the next reset`);
+  else if (result.outcome === 'running')
+    out.pass(
+      `${target.address} runs ${hash.slice(0, 12)}… on test: confirm it, or the next reset reverts it`,
+    );
+  else
+    out.fail(
+      `${target.address} reverted: it came back on another image, not ${hash.slice(0, 12)}…`,
+    );
+  report({ hash, outcome: result.outcome }, result.slots);
+  return result.outcome === 'reverted' ? EXIT.failed : EXIT.ok;
+}
+
+async function upload(
+  ctx: CommandContext,
+  target: FirmwareTarget,
+  image: McubootImage,
+  options: { test: boolean; confirm: boolean; report: Report },
+): Promise<ExitCode> {
+  const { out } = ctx;
+  const hash = hex(image.hash);
+  const bar = out.progress(image.bytes.length, `upload ${image.versionText}`);
+  let last = 0;
+  const result = await flashImage(target, image, {
+    signal: ctx.interrupt,
+    onProgress: (p) => {
+      bar.update(p.offset, `${(p.bytesPerSecond / 1000).toFixed(1)} kB/s`);
+      const tenth = Math.floor((p.offset * 10) / p.total);
+      if (!out.tty && tenth > last) {
+        last = tenth;
+        out.note(`${p.offset}/${p.total} bytes`);
+      }
+    },
+    onReconnect: (n) => out.note(`link dropped: reconnecting (${n}) to resume the upload`),
+  }).finally(() => bar.stop());
+  const resumed = result.resumedFrom ? `, resumed at ${result.resumedFrom}` : '';
+  out.pass(
+    `${target.address}: ${image.versionText} uploaded, ${result.total} bytes at ${result.kilobytesPerSecond.toFixed(1)} kB/s${resumed}`,
+  );
+  const doc: Record<string, unknown> = {
+    image: { version: image.versionText, hash, size: image.bytes.length },
+    upload: {
+      total: result.total,
+      resumedFrom: result.resumedFrom,
+      sent: result.sent,
+      elapsedMs: result.elapsedMs,
+      kilobytesPerSecond: Number(result.kilobytesPerSecond.toFixed(2)),
+      reconnects: result.reconnects,
+    },
+  };
+  if (!options.test) {
+    options.report(doc, result.slots);
+    return EXIT.ok;
+  }
+  const tested = await testFirmware(target, hash, true);
+  if (tested.outcome !== 'running') {
+    out.fail(
+      `${target.address} reverted: ${image.versionText} did not stay running after the reset`,
+    );
+    options.report({ ...doc, outcome: 'reverted' }, tested.slots);
+    return EXIT.failed;
+  }
+  if (!options.confirm) {
+    out.pass(
+      `${target.address} runs ${image.versionText} on test: confirm it, or the next reset reverts it`,
+    );
+    options.report({ ...doc, outcome: 'running' }, tested.slots);
+    return EXIT.ok;
+  }
+  const slots = await confirmFirmware(target);
+  out.pass(`${target.address} runs ${image.versionText}, confirmed`);
+  options.report({ ...doc, outcome: 'confirmed' }, slots);
+  return EXIT.ok;
+}

@@ -1,0 +1,181 @@
+// The image group (docs/mcumgr/image.md): list the slots, upload an image in chunks that
+// resume from the offset the board reports, mark it for test, confirm it, erase a slot.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { parseAnswer } from './answer';
+import type { McumgrClient } from './client';
+import { MCUMGR_OP, encodeFrame, type McumgrBody } from './frame';
+import { MCUMGR_COMMAND, MCUMGR_GROUP } from './groups';
+import type { McubootImage } from './image-file';
+
+const group = MCUMGR_GROUP.image;
+const ids = MCUMGR_COMMAND.image;
+
+const bytes = z.instanceof(Uint8Array);
+
+const slotSchema = z.object({
+  image: z.number().int().nonnegative().default(0),
+  slot: z.number().int().nonnegative(),
+  version: z.string(),
+  hash: bytes.optional(),
+  bootable: z.boolean().default(false),
+  pending: z.boolean().default(false),
+  confirmed: z.boolean().default(false),
+  active: z.boolean().default(false),
+  permanent: z.boolean().default(false),
+});
+
+const stateSchema = z.object({ images: z.array(slotSchema) });
+
+export interface ImageSlot {
+  image: number;
+  slot: number;
+  version: string;
+  /** The SHA-256 TLV of the image in the slot, hex; absent when the board does not say. */
+  hash?: string;
+  bootable: boolean;
+  pending: boolean;
+  confirmed: boolean;
+  active: boolean;
+  permanent: boolean;
+}
+
+function toSlots(body: McumgrBody, command: string): ImageSlot[] {
+  return parseAnswer(command, stateSchema, body).images.map(({ hash, ...slot }) => ({
+    ...slot,
+    ...(hash ? { hash: Buffer.from(hash).toString('hex') } : {}),
+  }));
+}
+
+export async function listSlots(client: McumgrClient): Promise<ImageSlot[]> {
+  const answer = await client.request({ op: 'read', group, command: ids.state });
+  return toSlots(answer, 'image state');
+}
+
+/** Marks the image with this hash to be tried once on the next reset. */
+export async function testImage(client: McumgrClient, hash: Uint8Array): Promise<ImageSlot[]> {
+  const answer = await client.request({
+    op: 'write',
+    group,
+    command: ids.state,
+    body: { hash, confirm: false },
+  });
+  return toSlots(answer, 'image test');
+}
+
+/** Makes the running image (or the one with `hash`) permanent. */
+export async function confirmImage(client: McumgrClient, hash?: Uint8Array): Promise<ImageSlot[]> {
+  const answer = await client.request({
+    op: 'write',
+    group,
+    command: ids.state,
+    body: hash ? { hash, confirm: true } : { confirm: true },
+  });
+  return toSlots(answer, 'image confirm');
+}
+
+/** Erases the slot that is not running (or `slot`); erasing flash can take the board seconds. */
+export async function eraseSlot(client: McumgrClient, slot?: number): Promise<void> {
+  await client.request({
+    op: 'write',
+    group,
+    command: ids.erase,
+    body: slot === undefined ? {} : { slot },
+    timeoutMs: 20_000,
+  });
+}
+
+export interface UploadProgress {
+  /** Bytes the board has stored. */
+  offset: number;
+  total: number;
+  /** Bytes sent in this upload (not counting what a resume skipped), per second. */
+  bytesPerSecond: number;
+}
+
+export interface UploadResult {
+  total: number;
+  /** Where the board said the upload stood when this one started (0: from the start). */
+  resumedFrom: number;
+  /** Bytes this upload sent. */
+  sent: number;
+  elapsedMs: number;
+  /** kB/s (1 kB = 1000 bytes) over `sent` and `elapsedMs`. */
+  kilobytesPerSecond: number;
+}
+
+export interface UploadOptions {
+  /** The largest request the board takes (OS parameters' `buf_size`), header included. */
+  bufferSize: number;
+  onProgress?: (progress: UploadProgress) => void;
+  signal?: AbortSignal;
+}
+
+const offsetAnswer = z.object({ off: z.number().int().nonnegative() });
+
+/** The longest data that keeps a request of this shape within `bufferSize`. */
+function chunkFor(bufferSize: number, shape: McumgrBody): number {
+  const overhead = encodeFrame(
+    { op: MCUMGR_OP.write, version: 1, flags: 0, group, sequence: 0, command: ids.upload },
+    { ...shape, data: new Uint8Array(0) },
+  ).length;
+  // A byte string's length takes up to 3 more bytes once it is longer than 255.
+  const room = bufferSize - overhead - 3;
+  if (room < 1)
+    throw new Error(`the board's MCUmgr buffer (${bufferSize} bytes) leaves no room for data`);
+  return room;
+}
+
+/**
+ * Uploads the image. The first request carries the length and the file's SHA-256: a board
+ * holding part of the same upload answers its offset, and the upload resumes there. Each
+ * answer's `off` is where the next chunk starts, whatever was sent.
+ */
+export async function uploadImage(
+  client: McumgrClient,
+  image: McubootImage,
+  options: UploadOptions,
+): Promise<UploadResult> {
+  const now = () => client.clock.now();
+  const data = image.bytes;
+  const total = data.length;
+  const sha = createHash('sha256').update(data).digest();
+  const started = now();
+  let sent = 0;
+  let offset = 0;
+  let resumedFrom: number | undefined;
+  let stalled = 0;
+  const firstShape = { image: 0, len: total, off: 0, sha: new Uint8Array(sha) };
+  do {
+    options.signal?.throwIfAborted();
+    const first = resumedFrom === undefined;
+    const shape: McumgrBody = first ? firstShape : { off: offset };
+    const size = Math.min(chunkFor(options.bufferSize, shape), total - offset);
+    const chunk = data.subarray(offset, offset + size);
+    const answer = await client.request({
+      op: 'write',
+      group,
+      command: ids.upload,
+      body: { ...shape, data: chunk },
+    });
+    const { off } = parseAnswer('image upload', offsetAnswer, answer);
+    if (off > total)
+      throw new Error(`the board reports offset ${off}, past the image's ${total} bytes`);
+    // A board that keeps answering the same offset is not taking the data: stop, do not spin.
+    stalled = off > offset || first ? 0 : stalled + 1;
+    if (stalled >= 3) throw new Error(`the board stays at offset ${off} and takes no more data`);
+    sent += chunk.length;
+    if (first) resumedFrom = off > chunk.length ? off : 0;
+    offset = off;
+    const elapsed = Math.max(now() - started, 1);
+    options.onProgress?.({ offset, total, bytesPerSecond: (sent * 1000) / elapsed });
+  } while (offset < total);
+  const elapsedMs = Math.max(now() - started, 1);
+  return {
+    total,
+    resumedFrom: resumedFrom ?? 0,
+    sent,
+    elapsedMs,
+    kilobytesPerSecond: sent / elapsedMs,
+  };
+}

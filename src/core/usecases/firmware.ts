@@ -1,0 +1,216 @@
+// Firmware and settings on one board over MCUmgr (docs/mcumgr/protocol.md), once for the CLI
+// and the app: find the board by address, connect, and run the image and settings groups —
+// upload resuming after a dropped link, test then reset then reconnect to see which image came
+// back, confirm, reset, settings get and set.
+import type { Clock } from '../async/clock';
+import { wallClock } from '../async/clock';
+import { McumgrClient, McumgrError } from '../ble/mcumgr/client';
+import {
+  confirmImage,
+  listSlots,
+  testImage,
+  uploadImage,
+  type ImageSlot,
+  type UploadProgress,
+  type UploadResult,
+} from '../ble/mcumgr/image-group';
+import type { McubootImage } from '../ble/mcumgr/image-file';
+import { params, reset } from '../ble/mcumgr/os-group';
+import { readSetting, saveSettings, writeSetting } from '../ble/mcumgr/settings-group';
+import type { BleCentral, BleConnection } from '../ble/port';
+import { findBoard } from '../provisioning/verify';
+
+/** A board's MCUmgr buffer when it does not answer the OS parameters (older Zephyr). */
+const DEFAULT_BUFFER_SIZE = 384;
+/** Reconnections an upload makes after a dropped link before it gives up. */
+const UPLOAD_RECONNECTS = 3;
+
+export interface FirmwareTarget {
+  central: BleCentral;
+  /** The board's Bluetooth address. */
+  address: string;
+  /** How long the board may take to show up (also after a reset). */
+  findTimeoutMs: number;
+  connectTimeoutMs: number;
+  clock?: Clock;
+}
+
+/** The board was not found, or its link could not be opened. */
+class BoardUnreachableError extends Error {
+  override name = 'BoardUnreachableError';
+}
+
+interface OpenBoard {
+  link: BleConnection;
+  client: McumgrClient;
+}
+
+async function openBoard(target: FirmwareTarget): Promise<OpenBoard> {
+  const ad = await findBoard(target.central, target.address, [], target.findTimeoutMs);
+  if (!ad)
+    throw new BoardUnreachableError(
+      `${target.address} did not advertise within ${target.findTimeoutMs} ms`,
+    );
+  const link = await target.central.connect(ad.id, { timeoutMs: target.connectTimeoutMs });
+  try {
+    const client = await McumgrClient.open(link, { clock: target.clock });
+    return { link, client };
+  } catch (error) {
+    await link.disconnect().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function closeBoard(board: OpenBoard): Promise<void> {
+  await board.client.close();
+  await board.link.disconnect().catch(() => undefined);
+}
+
+async function withBoard<T>(
+  target: FirmwareTarget,
+  work: (b: OpenBoard) => Promise<T>,
+): Promise<T> {
+  const board = await openBoard(target);
+  try {
+    return await work(board);
+  } finally {
+    await closeBoard(board);
+  }
+}
+
+export function boardSlots(target: FirmwareTarget): Promise<ImageSlot[]> {
+  return withBoard(target, ({ client }) => listSlots(client));
+}
+
+export interface FlashResult extends UploadResult {
+  /** Links that dropped during the upload and were reconnected. */
+  reconnects: number;
+  slots: ImageSlot[];
+}
+
+/**
+ * Uploads the image to the board's free slot. A link that drops mid-upload is reconnected and
+ * the upload resumes from the offset the board reports (docs/mcumgr/image.md).
+ */
+export async function flashImage(
+  target: FirmwareTarget,
+  image: McubootImage,
+  options: {
+    onProgress?: (p: UploadProgress) => void;
+    onReconnect?: (n: number) => void;
+    signal?: AbortSignal;
+  } = {},
+): Promise<FlashResult> {
+  const clock = target.clock ?? wallClock();
+  const started = clock.now();
+  let sent = 0;
+  let resumedFrom: number | undefined;
+  for (let reconnects = 0; ; reconnects++) {
+    const board = await openBoard(target);
+    try {
+      const bufferSize = await params(board.client).then(
+        (p) => p.bufferSize,
+        (error: unknown) => {
+          if (error instanceof McumgrError && error.failure === 'board') return DEFAULT_BUFFER_SIZE;
+          throw error;
+        },
+      );
+      const result = await uploadImage(board.client, image, {
+        bufferSize,
+        onProgress: options.onProgress,
+        signal: options.signal,
+      });
+      sent += result.sent;
+      resumedFrom ??= result.resumedFrom;
+      const slots = await listSlots(board.client);
+      const elapsedMs = Math.max(clock.now() - started, 1);
+      return {
+        total: result.total,
+        resumedFrom,
+        sent,
+        elapsedMs,
+        kilobytesPerSecond: sent / elapsedMs,
+        reconnects,
+        slots,
+      };
+    } catch (error) {
+      const dropped =
+        error instanceof McumgrError && (error.failure === 'link' || error.failure === 'timeout');
+      if (!dropped || reconnects >= UPLOAD_RECONNECTS || options.signal?.aborted) throw error;
+      options.onReconnect?.(reconnects + 1);
+    } finally {
+      await closeBoard(board);
+    }
+  }
+}
+
+/** Resets the board, waits for its link to go down, and reconnects to list its slots. */
+async function resetAndReconnect(target: FirmwareTarget, board: OpenBoard): Promise<ImageSlot[]> {
+  const down = new Promise<void>((resolve) => board.link.onDisconnect(() => resolve()));
+  await reset(board.client);
+  await down;
+  await board.client.close();
+  return withBoard(target, ({ client }) => listSlots(client));
+}
+
+export interface BootOutcome {
+  /** The image asked for runs (unconfirmed after a test), or the board came back on another. */
+  outcome: 'running' | 'reverted';
+  slots: ImageSlot[];
+}
+
+function bootOutcome(hash: string, slots: ImageSlot[]): BootOutcome {
+  const active = slots.find((s) => s.active);
+  return { outcome: active?.hash === hash ? 'running' : 'reverted', slots };
+}
+
+/** Marks the image with `hash` (hex) for test; with `resetAfter`, resets and reports what boots. */
+export function testFirmware(
+  target: FirmwareTarget,
+  hash: string,
+  resetAfter: boolean,
+): Promise<BootOutcome | { outcome: 'pending'; slots: ImageSlot[] }> {
+  return withBoard(target, async (board) => {
+    const slots = await testImage(board.client, Buffer.from(hash, 'hex'));
+    if (!resetAfter) return { outcome: 'pending' as const, slots };
+    return bootOutcome(hash, await resetAndReconnect(target, board));
+  });
+}
+
+/** Makes the running image permanent. */
+export function confirmFirmware(target: FirmwareTarget): Promise<ImageSlot[]> {
+  return withBoard(target, ({ client }) => confirmImage(client));
+}
+
+/**
+ * Resets the board and lists its slots once it is back: `reverted` when it was running an
+ * image on test (not confirmed) and came back on another, as MCUboot does.
+ */
+export function resetBoard(
+  target: FirmwareTarget,
+): Promise<{ reverted: boolean; slots: ImageSlot[] }> {
+  return withBoard(target, async (board) => {
+    const before = (await listSlots(board.client)).find((s) => s.active);
+    const slots = await resetAndReconnect(target, board);
+    const after = slots.find((s) => s.active);
+    const reverted = before !== undefined && !before.confirmed && after?.hash !== before.hash;
+    return { reverted, slots };
+  });
+}
+
+export function getSetting(target: FirmwareTarget, key: string): Promise<Uint8Array> {
+  return withBoard(target, ({ client }) => readSetting(client, key));
+}
+
+/** Writes `value` to `key`, and with `save` puts every setting in the board's flash. */
+export function setSetting(
+  target: FirmwareTarget,
+  key: string,
+  value: Uint8Array,
+  save: boolean,
+): Promise<void> {
+  return withBoard(target, async ({ client }) => {
+    await writeSetting(client, key, value);
+    if (save) await saveSettings(client);
+  });
+}

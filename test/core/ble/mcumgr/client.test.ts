@@ -1,0 +1,178 @@
+// The MCUmgr client over a connection double that stands where the board would: it sees the
+// client's writes as the board's GATT server would and sends notifications back.
+import { describe, expect, it } from 'vitest';
+import {
+  MCUMGR_CHARACTERISTIC_UUID,
+  McumgrClient,
+  McumgrError,
+} from '../../../../src/core/ble/mcumgr/client';
+import {
+  MCUMGR_OP,
+  McumgrReassembler,
+  decodeFrame,
+  encodeFrame,
+  type McumgrBody,
+  type McumgrFrame,
+} from '../../../../src/core/ble/mcumgr/frame';
+import type { BleConnection } from '../../../../src/core/ble/port';
+
+class BoardEnd implements BleConnection {
+  readonly id = 'board';
+  readonly writesConfirmed = true;
+  readonly writes: { data: Uint8Array; withoutResponse: boolean }[] = [];
+  private readonly joiner = new McumgrReassembler();
+  private notify: ((data: Uint8Array) => void) | undefined;
+  private disconnectHandlers: ((reason: string) => void)[] = [];
+  /** What the board does with each whole request. */
+  answer: (request: McumgrFrame, send: (bytes: Uint8Array) => void) => void = () => {};
+
+  constructor(readonly mtu: number) {}
+
+  discover = () => Promise.resolve([]);
+  read = () => Promise.resolve(new Uint8Array());
+  disconnect = () => Promise.resolve();
+
+  async write(
+    _s: string,
+    characteristic: string,
+    data: Uint8Array,
+    o?: { withoutResponse?: boolean },
+  ) {
+    expect(characteristic).toBe(MCUMGR_CHARACTERISTIC_UUID);
+    this.writes.push({ data: data.slice(), withoutResponse: o?.withoutResponse === true });
+    for (const frame of this.joiner.push(data))
+      this.answer(decodeFrame(frame), (bytes) => queueMicrotask(() => this.notify?.(bytes)));
+  }
+
+  async subscribe(_s: string, characteristic: string, onValue: (data: Uint8Array) => void) {
+    if (characteristic !== MCUMGR_CHARACTERISTIC_UUID) throw new Error('no such characteristic');
+    this.notify = onValue;
+    return async () => {
+      this.notify = undefined;
+    };
+  }
+
+  onDisconnect(handler: (reason: string) => void) {
+    this.disconnectHandlers.push(handler);
+    return () => {
+      this.disconnectHandlers = this.disconnectHandlers.filter((h) => h !== handler);
+    };
+  }
+
+  drop(reason: string) {
+    for (const handler of this.disconnectHandlers) handler(reason);
+  }
+}
+
+/** The board's answer to `request`, cut into notifications of `mtu - 3`. */
+function reply(request: McumgrFrame, body: McumgrBody, mtu: number, send: (b: Uint8Array) => void) {
+  const { header } = request;
+  const frame = encodeFrame({ ...header, op: (header.op + 1) as 1 | 3 }, body);
+  for (let at = 0; at < frame.length; at += mtu - 3) send(frame.subarray(at, at + mtu - 3));
+}
+
+describe('MCUmgr client', () => {
+  it('cuts a long request to MTU − 3 Write Without Response, and joins a long answer', async () => {
+    const board = new BoardEnd(23);
+    board.answer = (request, send) =>
+      reply(request, { r: `${String(request.body.d)}!`, big: new Uint8Array(100) }, 23, send);
+    const client = await McumgrClient.open(board);
+    const text = 'x'.repeat(60);
+    const answer = await client.request({ op: 'write', group: 0, command: 0, body: { d: text } });
+    expect(answer.r).toBe(`${text}!`);
+    expect(board.writes.length).toBeGreaterThan(3);
+    expect(board.writes.every((w) => w.withoutResponse && w.data.length <= 20)).toBe(true);
+  });
+
+  it('numbers requests in sequence and sends version 2 by default', async () => {
+    const board = new BoardEnd(247);
+    const seen: McumgrFrame[] = [];
+    board.answer = (request, send) => {
+      seen.push(request);
+      reply(request, {}, 247, send);
+    };
+    const client = await McumgrClient.open(board);
+    await client.request({ op: 'read', group: 1, command: 0 });
+    await client.request({ op: 'read', group: 1, command: 0 });
+    expect(seen.map((f) => f.header.sequence)).toEqual([0, 1]);
+    expect(seen[0]!.header).toMatchObject({ version: 1, op: MCUMGR_OP.read, group: 1 });
+  });
+
+  it('turns a version 2 group error and a version 1 rc into words', async () => {
+    const board = new BoardEnd(247);
+    const client = await McumgrClient.open(board);
+    board.answer = (request, send) => reply(request, { err: { group: 1, rc: 9 } }, 247, send);
+    await expect(client.request({ op: 'write', group: 1, command: 1 })).rejects.toThrow(
+      'image group: 0x09 no free slot',
+    );
+    board.answer = (request, send) => reply(request, { rc: 3, rsn: 'bad offset' }, 247, send);
+    const error = await client
+      .request({ op: 'write', group: 1, command: 1 })
+      .catch((e: unknown) => e as McumgrError);
+    expect(error).toBeInstanceOf(McumgrError);
+    expect(error).toMatchObject({ failure: 'board', result: { rc: 3 } });
+    expect(String((error as Error).message)).toBe('MCUmgr: 0x03 invalid value (bad offset)');
+    board.answer = (request, send) => reply(request, { rc: 0, r: 'ok' }, 247, send);
+    await expect(client.request({ op: 'write', group: 0, command: 0 })).resolves.toEqual({
+      rc: 0,
+      r: 'ok',
+    });
+  });
+
+  it('retries a request that was not answered, then gives up naming the tries', async () => {
+    const board = new BoardEnd(247);
+    let calls = 0;
+    board.answer = (request, send) => {
+      calls++;
+      if (calls === 2) reply(request, { r: 'late but here' }, 247, send);
+    };
+    const client = await McumgrClient.open(board, { timeoutMs: 30, retries: 2 });
+    await expect(client.request({ op: 'write', group: 0, command: 0 })).resolves.toEqual({
+      r: 'late but here',
+    });
+    board.answer = () => {};
+    await expect(client.request({ op: 'read', group: 1, command: 0 })).rejects.toThrow(
+      'no MCUmgr answer to group 1 command 0 after 3 tries of 30 ms',
+    );
+  });
+
+  it('ignores an answer to another sequence number and refuses one to another command', async () => {
+    const board = new BoardEnd(247);
+    board.answer = (request, send) => {
+      const stale = { ...request, header: { ...request.header, sequence: 200 } };
+      reply(stale, { r: 'stale' }, 247, send);
+      reply(request, { r: 'fresh' }, 247, send);
+    };
+    const client = await McumgrClient.open(board);
+    await expect(client.request({ op: 'write', group: 0, command: 0 })).resolves.toEqual({
+      r: 'fresh',
+    });
+    board.answer = (request, send) =>
+      reply({ ...request, header: { ...request.header, command: 6 } }, {}, 247, send);
+    await expect(client.request({ op: 'write', group: 0, command: 0 })).rejects.toThrow(
+      'does not match its request',
+    );
+  });
+
+  it('fails the request in flight and every later one when the link goes down', async () => {
+    const board = new BoardEnd(247);
+    const client = await McumgrClient.open(board, { timeoutMs: 5_000 });
+    const pending = client.request({ op: 'write', group: 1, command: 1 });
+    board.drop('connection timeout');
+    await expect(pending).rejects.toMatchObject({
+      failure: 'link',
+      message: 'MCUmgr request not answered: the link went down (connection timeout)',
+    });
+    await expect(client.request({ op: 'read', group: 1, command: 0 })).rejects.toMatchObject({
+      failure: 'link',
+    });
+  });
+
+  it('says so when the board has no MCUmgr characteristic', async () => {
+    const board = new BoardEnd(247);
+    board.subscribe = () => Promise.reject(new Error('characteristic not found'));
+    await expect(McumgrClient.open(board)).rejects.toThrow(
+      'the board has no MCUmgr service to subscribe to: characteristic not found',
+    );
+  });
+});
