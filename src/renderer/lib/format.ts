@@ -1,13 +1,14 @@
 // Small display helpers shared by pages.
 import type { EnvironmentView } from '../../core/app/contract';
 import { formatUuid, uuidProblem } from '../../core/ble/port';
+import { maskedHint } from '../../core/platform/secret-mask';
 
 export type SecretView = EnvironmentView['channelAccessToken'];
 
 /** A stored secret as the app reveals it: only whether it is set and a short hint. */
 export function maskedSecret(secret: SecretView): string {
   if (!secret.set) return 'not set';
-  return secret.hint ? `•••• ${secret.hint}` : '••••';
+  return maskedHint(secret.hint);
 }
 
 export function formatTime(ms: number): string {
