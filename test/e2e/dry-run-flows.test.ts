@@ -1,7 +1,8 @@
 // Dry runs that end and say why (docs/decisions.md), at both window sizes: a count of connections
 // the set can never reach is said before start with a duration offered; accepting runs for that
 // long and ends saying so; the record counts the rows the table shows; results stay in the app
-// by default, so no delivery fails; lane labels are whole and the link lane is the board's name.
+// by default, so no delivery fails; lane labels are whole and the link lane is the board's name;
+// a failed action is named as the bench names its characteristic and numbered as the form does.
 // Screenshots of each step at each size are kept under test-results/.
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +93,10 @@ describe('dry runs that end and say why', () => {
       const rows = view.getByTestId('result-event');
       await expect.poll(() => rows.count()).toBe(1);
       await expectText(rows.first(), 'GATT_ERROR');
+      // The refused action by its name, numbered as the form numbers it (from 1), said once.
+      await expectText(rows.first(), `action 1 GATT_WRITE: Temperature (${TEMPERATURE})`);
+      expect(await view.innerText()).not.toContain('actions[0]');
+      expect(await view.innerText()).not.toMatch(/write: writing|read: reading/);
       const failed = await rows
         .filter({ hasText: /GATT_ERROR|BLE_CONNECTION_ERROR|RUNTIME_ERROR/ })
         .count();

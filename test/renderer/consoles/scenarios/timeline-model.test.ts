@@ -204,7 +204,7 @@ describe('the timeline model', () => {
           startTime: 30,
           endTime: 45,
           resultCode: 'GATT_ERROR',
-          errorReason: 'actions[0] GATT_READ: ATT error 0x02 (read not permitted)',
+          errorReason: 'action 1 GATT_READ: ATT error 0x02 (read not permitted)',
         }),
       },
       { kind: 'disconnected', at: 900, by: 'link', reason: 'supervision timeout' },
@@ -227,7 +227,7 @@ describe('the timeline model', () => {
     );
     const [run] = model.lanes[0]!.runs;
     expect(run!.outcome).toBe('GATT_ERROR');
-    expect(run!.result?.errorReason).toMatch(/^actions\[0\] GATT_READ/);
+    expect(run!.result?.errorReason).toMatch(/^action 1 GATT_READ/);
 
     expect(linkKinds(model.link)).toEqual([
       'connecting',
