@@ -130,6 +130,24 @@ describe('dry runs that end and say why', () => {
           expect(partScroll).toBeLessThanOrEqual(partClient);
         }
       }
+      // A finished run opens zoomed to where its actions are: the few ms of the refused write
+      // get a block a person can see and click, not a sliver of a 2 s axis.
+      expect(await view.getByRole('button', { name: 'Actions' }).getAttribute('aria-pressed')).toBe(
+        'true',
+      );
+      const block = view
+        .getByTestId('timeline-lane-0')
+        .locator('[data-testid="timeline-block"][data-kind="action"]')
+        .first();
+      const zoomedWidth = (await block.boundingBox())!.width;
+      // On the whole 2 s axis the same write is a sliver.
+      await view.getByRole('button', { name: 'Fit' }).click();
+      await expect
+        .poll(async () => (await block.boundingBox())!.width)
+        .toBeLessThan(zoomedWidth / 2);
+      await view.getByRole('button', { name: 'Actions' }).click();
+      // The open run is marked in the list of past runs.
+      await expectText(page.getByTestId('past-run').first(), 'shown above');
       await view.getByTestId('timeline-lane-0').scrollIntoViewIfNeeded();
       await shoot(page, 'dry-run-finished');
       expect(pageErrors).toEqual([]);

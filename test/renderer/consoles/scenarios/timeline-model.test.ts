@@ -16,6 +16,7 @@ import {
   runExport,
   ticks,
   visibleRange,
+  actionsSpan,
   type LinkItem,
   type TimelineScenario,
 } from '../../../../src/renderer/consoles/scenarios/timeline-model';
@@ -504,6 +505,25 @@ describe('bytes, windows and the axis', () => {
     expect(visibleRange({ start: 0, end: 4_000 }, 'last10s')).toEqual({ start: 0, end: 4_000 });
     expect(visibleRange({ start: 0, end: 25_000 }, 'fit')).toEqual({ start: 0, end: 25_000 });
     expect(visibleRange({ start: 50, end: 50 }, 'fit')).toEqual({ start: 50, end: 150 });
+  });
+
+  it('zooms to where the actions are: 166 ms of actions fill the axis, not 2 % of 8 s', () => {
+    const lanes = [
+      { actions: [{ start: 1_200, end: 1_250 }] },
+      { actions: [] },
+      { actions: [{ start: 1_300, end: 1_366 }] },
+    ];
+    const span = actionsSpan(lanes);
+    expect(span).toEqual({ start: 1_200, end: 1_366 });
+    const view = visibleRange({ start: 0, end: 8_000 }, 'actions', span);
+    expect(view.start).toBeCloseTo(1_183.4);
+    expect(view.end).toBeCloseTo(1_382.6);
+    // No actions: the whole run.
+    expect(actionsSpan([{ actions: [] }])).toBeUndefined();
+    expect(visibleRange({ start: 0, end: 8_000 }, 'actions', undefined)).toEqual({
+      start: 0,
+      end: 8_000,
+    });
   });
 
   it('keeps the newest items that overlap the window, up to the cap', () => {
