@@ -86,7 +86,11 @@ describe('dry runs that end and say why', () => {
       expect(await page.getByTestId('run-view').count()).toBe(0);
       await dialog.getByRole('button', { name: 'Start a 2 s dry run' }).click();
       const view = page.getByTestId('run-view');
+      // While it runs: a progress bar, the time so far and the connection it is on.
+      await expectText(view.getByTestId('run-progress'), 'connection 1');
+      expect(await view.getByRole('progressbar', { name: 'Dry run running' }).count()).toBe(1);
       await expectText(view.getByTestId('run-state'), 'finished (stopped after 2 s as asked)');
+      expect(await view.getByTestId('run-progress').count()).toBe(0);
       await expect.poll(() => panel.getByTestId('run-infeasible').count()).toBe(0);
 
       // The record counts the rows the table shows: one refused write, one failure.
