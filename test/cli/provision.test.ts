@@ -136,7 +136,8 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
     const [board] = JSON.parse(refused.stdout).boards;
     expect(board).toMatchObject({ name: 'CLI Refuser', state: 'failed', step: 'write' });
     expect(board.error).toContain('write not permitted');
-    expect(board.error).toContain('DeviceBench v1 (firmware derives the PSDI)');
+    expect(board.error).toContain('its GATT matches profile devicebench-v1');
+    expect(board.error).not.toContain('firmware derives the PSDI');
     expect(board.history).toHaveLength(1);
     // The refused board's PSDI went back to the pool; the record says so and names the board.
     const log = await openLog(data);

@@ -128,13 +128,13 @@ describe('devicebench scenario', { timeout: 60_000 }, () => {
     expect(report.cases[0]?.failure).toBeUndefined();
     const tooLong = report.cases[1]?.failure;
     expect(tooLong?.['@_type']).toBe('GATT_ERROR');
-    expect(tooLong?.['@_message']).toContain('actions[1] GATT_WRITE');
+    expect(tooLong?.['@_message']).toContain('action 2 GATT_WRITE');
     expect(tooLong?.['@_message']).toContain('ATT error 0x0d (invalid attribute value length)');
     expect(tooLong?.['@_message']).toContain(`characteristic ${LED}`);
     expect(tooLong?.['@_message']).toContain('bytes 0102');
     const missing = report.cases[2]?.failure;
     expect(missing?.['@_type']).toBe('GATT_ERROR');
-    expect(missing?.['@_message']).toContain('actions[0] GATT_READ');
+    expect(missing?.['@_message']).toContain('action 1 GATT_READ');
     expect(missing?.['@_message']).toContain(MISSING);
 
     const exported = JSON.parse(readFileSync(json, 'utf8'));

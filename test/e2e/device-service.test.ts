@@ -61,7 +61,7 @@ describe('device service console', () => {
     });
     await expectText(
       editor.getByTestId('json-problems'),
-      'Data (scenario 1, action 1) must be non-empty base64',
+      'Data (scenario 1, action 1) must be base64',
     );
 
     // Fix it in the form and save: revision 1.

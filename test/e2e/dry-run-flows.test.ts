@@ -1,7 +1,8 @@
 // Dry runs that end and say why (docs/decisions.md), at both window sizes: a count of connections
 // the set can never reach is said before start with a duration offered; accepting runs for that
 // long and ends saying so; the record counts the rows the table shows; results stay in the app
-// by default, so no delivery fails; lane labels are whole and the link lane is the board's name.
+// by default, so no delivery fails; lane labels are whole and the link lane is the board's name;
+// a failed action is named as the bench names its characteristic and numbered as the form does.
 // Screenshots of each step at each size are kept under test-results/.
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -85,13 +86,21 @@ describe('dry runs that end and say why', () => {
       expect(await page.getByTestId('run-view').count()).toBe(0);
       await dialog.getByRole('button', { name: 'Start a 2 s dry run' }).click();
       const view = page.getByTestId('run-view');
+      // While it runs: a progress bar, the time so far and the connection it is on.
+      await expectText(view.getByTestId('run-progress'), 'connection 1');
+      expect(await view.getByRole('progressbar', { name: 'Dry run running' }).count()).toBe(1);
       await expectText(view.getByTestId('run-state'), 'finished (stopped after 2 s as asked)');
+      expect(await view.getByTestId('run-progress').count()).toBe(0);
       await expect.poll(() => panel.getByTestId('run-infeasible').count()).toBe(0);
 
       // The record counts the rows the table shows: one refused write, one failure.
       const rows = view.getByTestId('result-event');
       await expect.poll(() => rows.count()).toBe(1);
       await expectText(rows.first(), 'GATT_ERROR');
+      // The refused action by its name, numbered as the form numbers it (from 1), said once.
+      await expectText(rows.first(), `action 1 GATT_WRITE: Temperature (${TEMPERATURE})`);
+      expect(await view.innerText()).not.toContain('actions[0]');
+      expect(await view.innerText()).not.toMatch(/write: writing|read: reading/);
       const failed = await rows
         .filter({ hasText: /GATT_ERROR|BLE_CONNECTION_ERROR|RUNTIME_ERROR/ })
         .count();
@@ -125,6 +134,24 @@ describe('dry runs that end and say why', () => {
           expect(partScroll).toBeLessThanOrEqual(partClient);
         }
       }
+      // A finished run opens zoomed to where its actions are: the few ms of the refused write
+      // get a block a person can see and click, not a sliver of a 2 s axis.
+      expect(await view.getByRole('button', { name: 'Actions' }).getAttribute('aria-pressed')).toBe(
+        'true',
+      );
+      const block = view
+        .getByTestId('timeline-lane-0')
+        .locator('[data-testid="timeline-block"][data-kind="action"]')
+        .first();
+      const zoomedWidth = (await block.boundingBox())!.width;
+      // On the whole 2 s axis the same write is a sliver.
+      await view.getByRole('button', { name: 'Fit' }).click();
+      await expect
+        .poll(async () => (await block.boundingBox())!.width)
+        .toBeLessThan(zoomedWidth / 2);
+      await view.getByRole('button', { name: 'Actions' }).click();
+      // The open run is marked in the list of past runs.
+      await expectText(page.getByTestId('past-run').first(), 'shown above');
       await view.getByTestId('timeline-lane-0').scrollIntoViewIfNeeded();
       await shoot(page, 'dry-run-finished');
       expect(pageErrors).toEqual([]);

@@ -199,8 +199,24 @@ describe('layout', () => {
       expect(box.width).toBeGreaterThan(0);
       expect(box.x + box.width).toBeLessThanOrEqual(logBox.x + logBox.width);
       expect(box.x + box.width).toBeLessThanOrEqual(size.width);
-      await log.scrollIntoViewIfNeeded();
+      // The log stays beside the GATT table, in view with the lowest characteristic's Read.
+      const status = explorer.getByRole('button', { name: 'Read 8f1d0006' });
+      await status.scrollIntoViewIfNeeded();
+      const entry = log.getByTestId('gatt-log-entry').last();
+      await expectInWindow(page, status);
+      await expectInWindow(page, entry);
+      const [readBox, entryBox] = [(await status.boundingBox())!, (await entry.boundingBox())!];
+      expect(entryBox.x).toBeGreaterThanOrEqual(readBox.x + readBox.width);
       await shoot(page, 'layout-ble-bench');
+      // The scan list: name, address, RSSI and last seen each inside their own column.
+      const row = scan.locator('[data-testid="scan-row"]').first();
+      await row.scrollIntoViewIfNeeded();
+      const cells = await row.locator('td').all();
+      for (const [i, cell] of cells.entries()) {
+        const [scroll, client] = await widths(cell);
+        expect(scroll, `scan cell ${i} is wider than its column`).toBeLessThanOrEqual(client + 1);
+      }
+      await shoot(page, 'layout-scan-list');
     }
     await explorer.getByRole('button', { name: 'Disconnect' }).click();
     await explorer.waitFor({ state: 'detached' });

@@ -1,8 +1,11 @@
 // The login console end to end on the emulator: the guided flow from a minted code to revoke,
 // the clock moved 31 days so verify fails with `access_token invalid`, a refresh that brings
-// the token back, the ID token inspector naming the server's reason, and curl with secrets masked.
+// the token back, the ID token inspector naming the server's reason, and curl with secrets masked;
+// and every secret typed into a request kept off the screen and out of the data folder.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench } from './fixture';
+import { expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
 
 const bench = useBench();
 
@@ -47,7 +50,7 @@ describe('login console', () => {
     await expectText(issued.getByRole('status'), 'Copied, secrets masked');
     const masked = (await page.evaluate('navigator.clipboard.readText()')) as string;
     expect(masked).toMatch(/^curl -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/oauth2\/v2\.1\/token'/);
-    expect(masked).toMatch(/client_secret=••••[0-9a-f]{4}/);
+    expect(masked).toMatch(/client_secret=•••• [0-9a-f]{4}/);
     await issued.getByLabel('include secrets').check();
     await issued.getByRole('button', { name: 'Copy Issue tokens as curl' }).click();
     await expectText(issued.getByRole('status'), 'Copied with secrets');
@@ -98,6 +101,99 @@ describe('login console', () => {
     await ops.getByLabel('access_token', { exact: true }).fill('');
     await ops.getByRole('button', { name: 'Send' }).click();
     await expectText(ops.locator('.field-error'), 'is required');
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+/** Every text node, title, aria-label and placeholder of the page (input values are what was typed). */
+const PAGE_TEXT = `(() => {
+  const parts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) parts.push(n.textContent);
+  for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]'))
+    parts.push(el.getAttribute('title'), el.getAttribute('aria-label'), el.getAttribute('placeholder'));
+  return parts.filter(Boolean).join('\\n');
+})()`;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
+
+describe.each(WINDOW_SIZES)('secrets in requests at $width×$height', (size) => {
+  it('masks every typed token as "•••• last4" on screen, in curl and keeps it out of the data folder', async () => {
+    const { page, pageErrors, context, dataDir } = bench();
+    await page.setViewportSize(size);
+    const tag = `${size.width}`;
+    // Tokens a person pastes: URL-unsafe characters included, each with its own last four.
+    const secret = (name: string, last4: string) => `e2e+${name}/${tag}-Fjr8x=Q2${last4}`;
+    const tokens = {
+      verify: secret('verify', 'nrV_'),
+      bearer: secret('bearer', 'bR3a'),
+      revoke: secret('revoke', 'rVk9'),
+      code: secret('code', 'c0De'),
+      verifier: secret('verifier', 'vF1r'),
+      deauthorize: secret('deauth', 'dA7u'),
+    };
+    await nav(page, 'Login & profile').click();
+    const ops = page.getByTestId('login-operations');
+    const send = async (operation: string, fields: Record<string, string>, shown: string[]) => {
+      await ops.getByLabel('Operation', { exact: true }).selectOption(operation);
+      for (const [label, value] of Object.entries(fields))
+        await ops.getByLabel(label, { exact: true }).fill(value);
+      await ops.getByRole('button', { name: 'Send' }).click();
+      const exchange = ops.getByTestId('login-exchange');
+      for (const text of shown) await expectText(exchange, text);
+    };
+
+    await send('verify', { access_token: tokens.verify }, [
+      'GET /oauth2/v2.1/verify?access_token=•••• nrV_',
+    ]);
+    // The status bar shows the same request, masked the same way, in view.
+    const last = page.getByTestId('status-activity');
+    await expectText(last, 'GET /oauth2/v2.1/verify?access_token=•••• nrV_');
+    const box = await last.boundingBox();
+    expect(box && box.y + box.height).toBeLessThanOrEqual(size.height);
+    await shoot(page, 'secret-masked-status-bar');
+
+    await send('profile', { 'Access token (Bearer)': tokens.bearer }, [
+      'authorization: Bearer •••• bR3a',
+    ]);
+    await send('revoke', { access_token: tokens.revoke }, ['access_token=•••• rVk9']);
+    await send('issue', { code: tokens.code, 'code_verifier (optional)': tokens.verifier }, [
+      'code=•••• c0De',
+      'code_verifier=•••• vF1r',
+    ]);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await ops.getByRole('button', { name: 'Copy Issue access token as curl' }).click();
+    await expectText(ops.getByRole('status'), 'Copied, secrets masked');
+    const curl = (await page.evaluate('navigator.clipboard.readText()')) as string;
+    expect(curl).toContain('code=•••• c0De');
+    await send('deauthorize', { userAccessToken: tokens.deauthorize }, [
+      '"userAccessToken":"•••• dA7u"',
+    ]);
+    await shoot(page, 'secret-masked-exchange');
+
+    // No page shows any of them: every page's text nodes and labels, the Emulator's activity
+    // log (the request history) included.
+    const pages = page.getByRole('navigation', { name: 'Areas' }).getByRole('button');
+    const shownSomewhere: string[] = [curl];
+    for (let i = 0; i < (await pages.count()); i++) {
+      await pages.nth(i).click();
+      await page.waitForTimeout(150);
+      shownSomewhere.push((await page.evaluate(PAGE_TEXT)) as string);
+    }
+    await nav(page, 'Emulator').click();
+    await expectText(page.getByTestId('activity-log'), 'access_token=•••• nrV_');
+    shownSomewhere.push((await page.evaluate(PAGE_TEXT)) as string);
+    const folder = filesUnder(dataDir).map((file) => readFileSync(file).toString('latin1'));
+    for (const token of Object.values(tokens)) {
+      const forms = [token, encodeURIComponent(token)];
+      for (const text of [...shownSomewhere, ...folder])
+        for (const form of forms) expect(text).not.toContain(form);
+    }
+    expect(shownSomewhere.join('\n')).not.toContain('%E2%80%A2');
     expect(pageErrors).toEqual([]);
   });
 });

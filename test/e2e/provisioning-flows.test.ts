@@ -1,7 +1,8 @@
 // Provisioning that explains itself (docs/decisions.md), through the UI at both window sizes: one
-// board's steps live, a refused write stopped at once with the profile to use, a lost link shown
+// board's steps live, a refused write stopped at once blaming the firmware (its GATT fits the profile), a lost link shown
 // as a retry in the record, batch rows named, the plan's real next PSDI, and a held PSDI released
 // from the audit log after a confirmation. Screenshots go to test-results/ for a person.
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
 
@@ -29,6 +30,7 @@ describe.each(WINDOW_SIZES)('provisioning flows at $width×$height', (size) => {
     dropper: `E2E Dropper ${tag}`,
     keeper: `E2E Keeper ${tag}`,
     tray: `E2E Tray ${tag}`,
+    long: `E2E Long ${tag}`,
   };
   const product = `Explained ${tag}`;
 
@@ -57,6 +59,7 @@ describe.each(WINDOW_SIZES)('provisioning flows at $width×$height', (size) => {
               refuseAccess: { operation: 'read', characteristic: PLATFORM_PSDI, code: 2 },
             }),
             { ...board(names.tray, `e8:12:9c:${hex}:01:01`), count: 2 },
+            { ...board(names.long, `e8:12:9c:${hex}:02:01`), count: 4 },
           ],
         }),
       ),
@@ -71,21 +74,36 @@ describe.each(WINDOW_SIZES)('provisioning flows at $width×$height', (size) => {
 
   async function provision(name: string) {
     const { page } = bench();
-    await page
+    const row = page
       .getByTestId('prov-scan')
-      .locator(`[data-testid="scan-row"][data-name="${name}"]`)
-      .getByRole('button', { name: `Provision ${name}` })
-      .click();
+      .locator(`[data-testid="scan-row"][data-name="${name}"]`);
+    await row.getByRole('button', { name: `Provision ${name}` }).click();
     const result = page.getByTestId('single-result').filter({ hasText: name }).first();
     await result.waitFor({ timeout: 30_000 });
+    // The steps and the result are where the click was: under the clicked row, both in view.
+    const detail = page.getByTestId('prov-scan').getByTestId('row-detail');
+    await detail.getByTestId('single-row-result').waitFor();
+    await expect.poll(() => inView(row)).toBe(true);
+    await expect.poll(() => inView(detail.getByTestId('single-row-result'))).toBe(true);
+    const [rowBox, detailBox] = [(await row.boundingBox())!, (await detail.boundingBox())!];
+    expect(detailBox.y).toBeGreaterThanOrEqual(rowBox.y + rowBox.height - 1);
+    // The panel's hint is gone once it has a result.
+    expect(await page.getByTestId('prov-single').innerText()).not.toContain('Choose “Provision”');
     return result;
   }
 
-  it('a refused write stops at once, names the profile to use, and burns no PSDI', async () => {
+  /** Wholly inside the window. */
+  async function inView(locator: Locator): Promise<boolean> {
+    const box = await locator.boundingBox();
+    return box !== null && box.y >= 0 && box.x >= 0 && box.y + box.height <= size.height + 0.5;
+  }
+
+  it('a refused write stops at once, blames the firmware not the profile, and burns no PSDI', async () => {
     const { page, pageErrors } = bench();
     const result = await provision(names.refuser);
     await expectText(result, 'write not permitted');
-    await expectText(result, 'DeviceBench v1 (firmware derives the PSDI)');
+    await expectText(result, 'its GATT matches profile devicebench-v1');
+    expect(await result.innerText()).not.toContain('firmware derives the PSDI');
     // Said once: the one try that failed is the error itself, not a history line beside it.
     expect((await result.innerText()).split('write not permitted')).toHaveLength(2);
     expect(await result.getByTestId('record-history').count()).toBe(0);
@@ -93,7 +111,7 @@ describe.each(WINDOW_SIZES)('provisioning flows at $width×$height', (size) => {
     expect(await steps.locator('[data-step="write"]').getAttribute('data-state')).toBe('failed');
     expect(await steps.locator('[data-step="commit"]').getAttribute('data-state')).toBe('pending');
     await expectText(page.getByTestId('prov-plan').getByTestId('psdi-preview'), `X${tag}-000001`);
-    await page.getByTestId('prov-single').scrollIntoViewIfNeeded();
+    await expectText(page.getByTestId('single-row-result'), 'write not permitted');
     await shoot(page, 'provisioning-refused');
     expect(pageErrors).toEqual([]);
   });
@@ -112,14 +130,15 @@ describe.each(WINDOW_SIZES)('provisioning flows at $width×$height', (size) => {
         .toBe('done');
     await expectText(steps.locator('[data-step="write"]'), 'attempt 2');
     await expectText(page.getByTestId('prov-plan').getByTestId('psdi-preview'), `X${tag}-000002`);
-    await page.getByTestId('prov-single').scrollIntoViewIfNeeded();
     await shoot(page, 'provisioning-steps');
     expect(pageErrors).toEqual([]);
   });
 
-  it('names the boards of a batch', async () => {
+  it('names the boards of a batch, under its own product only', async () => {
     const { page, pageErrors } = bench();
     const batch = page.getByTestId('prov-batch');
+    // The other size's product ran its batch first: none of it shows under this product.
+    expect(await batch.getByTestId('batch-summary').count()).toBe(0);
     await batch.getByLabel('Name contains').fill(names.tray);
     await batch.getByLabel('At most (boards)').fill('2');
     await batch.getByRole('button', { name: 'Start batch' }).click();
@@ -134,7 +153,33 @@ describe.each(WINDOW_SIZES)('provisioning flows at $width×$height', (size) => {
         (await cells.allInnerTexts()).map((t) => t.split(' ').slice(0, 4).join(' ')),
       )
       .toEqual(expect.arrayContaining([`${names.tray} 01`, `${names.tray} 02`]));
+    await expectText(batch.getByTestId('batch-product'), `Batch of ${product}`);
     await shoot(page, 'provisioning-batch-names');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a stopped batch reads "n of m — stopped" and its bar is not full', async () => {
+    const { page, pageErrors } = bench();
+    const batch = page.getByTestId('prov-batch');
+    await batch.getByLabel('Boards at once').fill('1');
+    await batch.getByLabel('Name contains').fill(names.long);
+    await batch.getByLabel('At most (boards)').fill('');
+    await batch.getByRole('button', { name: 'Start batch' }).click();
+    const status = batch.getByTestId('batch-summary').getByRole('status');
+    await expect
+      .poll(() => status.innerText(), { timeout: 30_000 })
+      .toMatch(/^Running: [1-3] of 4/);
+    await batch.getByRole('button', { name: 'Stop batch' }).click();
+    await expect.poll(() => status.innerText(), { timeout: 30_000 }).toMatch(/— stopped/);
+    const [, done, total] = /^(\d+) of (\d+) — stopped/.exec(await status.innerText()) ?? [];
+    expect(Number(total)).toBe(4);
+    expect(Number(done)).toBeLessThan(4);
+    const bar = batch.getByRole('progressbar', { name: 'Batch progress' });
+    expect(Number(await bar.getAttribute('max'))).toBe(4);
+    expect(Number(await bar.getAttribute('value'))).toBe(Number(done));
+    await expectText(batch.getByTestId('batch-product'), `Batch of ${product}`);
+    await batch.scrollIntoViewIfNeeded();
+    await shoot(page, 'provisioning-batch-stopped');
     expect(pageErrors).toEqual([]);
   });
 

@@ -162,7 +162,8 @@ describe('a dry run’s outcome in view', () => {
     await expect.poll(() => runs.count()).toBe(2);
     await expectText(runs.nth(0), 'Saved set rev 1: 1 of 1 failed');
     expect(await runs.nth(0).innerText()).not.toContain('SUCCESS');
-    await expectText(runs.nth(1), 'Draft: SUCCESS');
+    // The draft is still in the editor, unsaved: its line says so.
+    await expectText(runs.nth(1), 'Draft (unsaved): SUCCESS');
     expect(await step.getAttribute('class')).not.toContain('done');
     for (const size of WINDOW_SIZES) {
       await page.setViewportSize(size);

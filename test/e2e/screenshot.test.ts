@@ -170,6 +170,8 @@ describe('screenshot', () => {
   it('captures the start page with the workflow the tests above went through', async () => {
     const { page } = bench();
     await page.getByRole('button', { name: 'Start', exact: true }).click();
+    // Steps 3 and 4 are one product's: the one whose set was saved above.
+    await page.getByTestId('start-product').selectOption({ label: 'Thermostat rev B' });
     await expectText(
       page.locator('[data-testid="workflow-step"][data-step="upload"]'),
       'Scenario set saved rev 1',

@@ -115,10 +115,88 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
       'Service UUID must be a 128-bit UUID',
     );
     await expectPlainWords(page);
+    // …and says how many and where, in words.
+    const notice = editor.getByTestId('save-refused');
+    await expectText(notice, 'Not saved: ');
+    expect(await notice.innerText()).toMatch(/^Not saved: \d+ problems, at .*Suppression interval/);
     await shoot(page, 'validation-scenario-save-with-problems');
     expect(await editor.getByTestId('scenario-revision').innerText()).toContain(
       'No scenario set yet',
     );
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('forms say why: no bytes, JSON in a fixed-width font, a cleared form with no twin, a greyed button’s reason, the dongles that work', async () => {
+    const { page, pageErrors } = bench();
+    await page.setViewportSize(size);
+    await page.getByRole('button', { name: 'Device service' }).click();
+    await page
+      .getByTestId('product-row')
+      .filter({ hasText: `Lamp ${tag}` })
+      .click();
+    const editor = page.getByTestId('scenario-editor');
+    // An empty hex value says it has no bytes, not that it is not base64.
+    await editor.getByRole('button', { name: '+ GATT_WRITE' }).click();
+    const data = editor.locator('[data-path$=".data"]').last();
+    await data.fill('');
+    await data.blur();
+    const dataError = editor.locator('.field-error', { hasText: 'Data' }).last();
+    await expectText(dataError, 'has no bytes');
+    expect(await dataError.innerText()).not.toContain('base64');
+    // The JSON view is in a fixed-width font: narrow and wide letters take the same room.
+    await editor.getByRole('tab', { name: 'JSON' }).click();
+    const json = editor.getByTestId('scenario-json');
+    const [narrow, wide] = (await json.evaluate((el: { ownerDocument: unknown }) => {
+      const doc = el.ownerDocument as {
+        defaultView: { getComputedStyle: (e: unknown) => { font: string } };
+        createElement: (t: string) => {
+          getContext: (c: string) => {
+            font: string;
+            measureText: (t: string) => { width: number };
+          };
+        };
+      };
+      const ctx = doc.createElement('canvas').getContext('2d');
+      ctx.font = doc.defaultView.getComputedStyle(el).font;
+      return [ctx.measureText('iiiiiiiiii').width, ctx.measureText('MMMMMMMMMM').width];
+    })) as [number, number];
+    expect(narrow).toBeCloseTo(wide, 0);
+    await editor.getByRole('tab', { name: 'Form' }).click();
+
+    // An embedded app: the form clears after Add, and the same app again is refused.
+    await page.getByRole('button', { name: 'Embedded apps' }).click();
+    const form = page.getByRole('form', { name: 'Add embedded app' });
+    const description = form.getByLabel('Description (app name)');
+    await description.fill(`Stamp card ${tag}`);
+    await form.getByRole('button', { name: 'Add app' }).click();
+    const rows = page.getByTestId('embed-app-row').filter({ hasText: `Stamp card ${tag}` });
+    await rows.first().waitFor();
+    await expect.poll(() => description.inputValue()).toBe('');
+    await expectText(form, 'Optional');
+    await description.fill(`Stamp card ${tag}`);
+    await form.getByRole('button', { name: 'Add app' }).click();
+    await expectText(form.locator('.field-error'), 'is already app');
+    expect(await rows.count()).toBe(1);
+    await shoot(page, 'forms-embed-twin');
+
+    // A greyed-out button says what it waits for.
+    await page.getByRole('button', { name: 'Service messages' }).click();
+    const issue = page.getByRole('button', { name: 'Issue notification token' });
+    expect(await issue.isDisabled()).toBe(true);
+    const why = page.getByTestId('sm-issue-why');
+    await expectText(why, 'Needs a user access token');
+    expect(await issue.getAttribute('aria-describedby')).toBe('sm-issue-why');
+    await shoot(page, 'forms-disabled-why');
+
+    // The adapter picker names the dongles that work and where the README says more.
+    await page.getByRole('button', { name: 'BLE bench' }).click();
+    const help = page.getByTestId('adapter-help');
+    await expectText(help, 'nRF52840');
+    await expectText(help, 'Adapters and dongles');
+    await help.scrollIntoViewIfNeeded();
+    const box = (await help.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(size.width);
+    await shoot(page, 'forms-adapter-help');
     expect(pageErrors).toEqual([]);
   });
 

@@ -13,6 +13,7 @@ import Fastify, {
 import { boundJsonDepth } from '../net/json-body';
 import { admitLoopback, closeOnceAnswered, type LoopbackGuardOptions } from '../net/loopback-guard';
 import { MAX_REQUEST_BYTES, REQUEST_ID_HEADER } from '../platform/http';
+import { maskTarget } from '../platform/secret-mask';
 import { ActivityLog } from './activity-log';
 import { adminRoutes } from './admin-routes';
 import { bearerTokenOf, refuseChannelToken } from './bearer';
@@ -144,7 +145,7 @@ function buildApp(
     ctx.activity.record({
       at: ctx.clock.now(),
       method: request.method,
-      path: request.url,
+      path: maskTarget(request.url),
       status: reply.statusCode,
       requestId: request.platformRequestId,
       durationMs: Math.round(reply.elapsedTime * 10) / 10,

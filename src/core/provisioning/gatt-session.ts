@@ -10,7 +10,7 @@ import type { ProvisioningStep } from '../audit/records';
 import { encodeUuid, STATUS, type ProvisioningProfile } from '../ble/provisioning-profile';
 import { errorMessage } from '../errors/message';
 import { refusalOf, type Refusal } from './faults';
-import { builtInProfiles, derivingAlternative } from './profiles';
+import { builtInProfiles } from './profiles';
 import { checkPsdi, PsdiError } from './psdi';
 import { describeMismatch, layoutMismatch, matchingProfiles } from './preflight';
 import { CancelledError, FatalStepError, StepFailure } from './step-failures';
@@ -488,18 +488,18 @@ export class GattSession {
           ? `a PSDI of up to ${this.profile.psdi.maxBytes} bytes (psdi.maxBytes)`
           : `UUIDs as ${this.profile.uuidEncoding === 'bytes' ? '16 bytes' : 'their 36-character text'} (uuidEncoding "${this.profile.uuidEncoding}")`;
       advice = `${describeLengthRefusal(written)}; profile ${this.profile.id} writes ${expected}: the firmware expects another length, so check the profile against it`;
-    } else if (step === 'write' && this.profile.psdi.source === 'tool') {
-      const alternative = derivingAlternative(this.profile, builtInProfiles());
-      const instead = alternative
-        ? `use the profile "${alternative.name}" (${alternative.id}) instead`
-        : 'use a profile whose firmware derives the PSDI instead';
-      advice = refusal.security
-        ? `likely cause: the board requires a paired, encrypted link and pairing was refused, or its firmware derives the PSDI and takes no value from the tool; allow pairing, or ${instead}`
-        : `likely cause: the board's firmware derives the PSDI itself and takes no value from the tool; ${instead}`;
+    } else if (refusal.security) {
+      advice =
+        'likely cause: the board requires a paired, encrypted link and pairing was refused; allow pairing on the board and try again';
+    } else if (step === 'verify') {
+      advice =
+        "likely cause: the firmware does not let the product's PSDI characteristic be read; check its read permission";
     } else {
-      advice = refusal.security
-        ? 'likely cause: the board requires a paired, encrypted link and pairing was refused; allow pairing on the board and try again'
-        : `likely cause: the board's firmware does not match profile ${this.profile.id}`;
+      // Every step that reaches the board comes after the layout check, so its GATT fits the
+      // profile: the firmware refuses by its own rule, and another profile would not change
+      // that (docs/decisions.md, "Diagnoses that fit the evidence").
+      const writable = value ? ` (the ${value} characteristic allows write)` : '';
+      advice = `its GATT matches profile ${this.profile.id}${writable}, so the firmware itself refuses it: check whether it takes writes only when unlocked or not yet provisioned, and what values it accepts`;
     }
     return new FatalStepError(
       step,

@@ -95,17 +95,3 @@ function layoutIssues(profile: ProvisioningProfile): ProfileIssue[] {
   }
   return issues;
 }
-
-/**
- * The profile to suggest when a board refuses the PSDI the tool writes: one whose firmware
- * derives the PSDI itself, on the same service; the one named after `profile` first.
- */
-export function derivingAlternative(
-  profile: ProvisioningProfile,
-  profiles: readonly ProvisioningProfile[],
-): ProvisioningProfile | undefined {
-  const candidates = profiles.filter(
-    (p) => p.psdi.source === 'device' && p.service === profile.service && p.id !== profile.id,
-  );
-  return candidates.find((p) => p.id.startsWith(`${profile.id}-`)) ?? candidates[0];
-}

@@ -18,6 +18,7 @@ import type { ActionResult, ResultCode, ScenarioResult } from '../platform/thing
 import type { ActionContext, ActionOutcome } from '../platform/things/actions/descriptor';
 import { actionDescriptor } from '../platform/things/actions/registry';
 import { errorMessage } from '../errors/message';
+import { resolveName, withCharacteristicName, type NameSources } from '../ble/names/resolver';
 
 export interface DryRunOptions {
   central: BleCentral;
@@ -35,6 +36,11 @@ export interface DryRunOptions {
   connectTimeoutMs?: number;
   /** Wait after a lost link or a failed attempt before the next; the client's own is not shown. */
   retryDelayMs?: number;
+  /**
+   * The product's and the board's names for its characteristics, so an error reads "reading
+   * Temperature (a3c80002-…)"; the SIG's names are used without them.
+   */
+  names?: Pick<NameSources, 'user' | 'board'>;
 }
 
 export interface DryRunOutcome {
@@ -359,7 +365,7 @@ export class DryRun {
           writeConfirmed: writes ? connection.writesConfirmed : undefined,
         });
       } catch (err) {
-        const message = errorMessage(err);
+        const message = this.named(errorMessage(err), action.characteristicUuid);
         // A refused write still shows what it tried to write: the engineer compares it with the
         // board's spec.
         const tried = writes ? action.data : undefined;
@@ -368,10 +374,19 @@ export class DryRun {
           this.emit({ kind: 'scenario-cancelled', at: this.now(), run, scenario: index });
           return false;
         }
-        return finish(classify(err, linkLost()), `actions[${j}] ${action.type}: ${message}`);
+        // Numbered from 1, as the editor numbers actions (docs/decisions.md, "Diagnoses that
+        // fit the evidence").
+        return finish(classify(err, linkLost()), `action ${j + 1} ${action.type}: ${message}`);
       }
     }
     return finish('SUCCESS');
+  }
+
+  /** The error's words with the action's characteristic called by its name, if it has one. */
+  private named(message: string, characteristicUuid: string | undefined): string {
+    if (characteristicUuid === undefined) return message;
+    const name = resolveName(characteristicUuid, { ...this.o.names, kinds: ['characteristic'] });
+    return withCharacteristicName(message, characteristicUuid, name?.name);
   }
 
   /** Runs one action as its type says (platform/things/actions), over this connection. */

@@ -9,7 +9,7 @@ import type { BleCentral } from '../ble/port';
 import { wallClock, type Clock } from '../async/clock';
 import { errorMessage } from '../errors/message';
 import type { ScenarioResult } from '../platform/things/scenario-result';
-import { startDryRun, type DryRunOutcome } from '../scenario/engine';
+import { startDryRun, type DryRunOptions, type DryRunOutcome } from '../scenario/engine';
 import {
   checkFeasibility,
   describeInfeasibility,
@@ -63,6 +63,8 @@ export interface DryRunStart {
   signal?: AbortSignal;
   /** The engine's clock; the real one by default. */
   clock?: Clock;
+  /** Names for the board's characteristics in errors (the engine's `names`). */
+  names?: DryRunOptions['names'];
 }
 
 interface DryRunEnd {
@@ -143,6 +145,7 @@ export class DryRunPlan {
       clock,
       cycles,
       durationMs,
+      names: options.names,
       onEvent: (event) => {
         buffer.push(event);
         report.event(event, id);

@@ -7,7 +7,8 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { usesSimulatedBench } from '../../core/app/contracts/ble';
 import type { SimBoard } from '../../core/app/contracts/sim';
 import { attErrorName, ATT_ERROR } from '../../core/ble/att/codes';
-import { formatUuid, uuidProblem } from '../../core/ble/port';
+import { formatUuid, sameUuid } from '../../core/ble/port';
+import { resolveName } from '../../core/ble/names/resolver';
 import { useApi } from '../lib/api-context';
 import { messagesFor } from '../lib/errors';
 import { useAction } from '../lib/use-action';
@@ -23,22 +24,32 @@ const ATT_CODES = [...Object.values(ATT_ERROR)].map((code) => ({
   label: `0x${code.toString(16).padStart(2, '0')} ${attErrorName(code)}`,
 }));
 
+/** A characteristic of the board by its name (the board file's, else the SIG's) and UUID. */
+function characteristicLabel(board: SimBoard, uuid: string): string {
+  const names = Object.fromEntries(
+    board.characteristics.flatMap((c) => (c.name ? [[c.uuid, c.name]] : [])),
+  );
+  const name = resolveName(uuid, { board: names, kinds: ['characteristic'] })?.name;
+  return name ? `${name} (${formatUuid(uuid)})` : formatUuid(uuid);
+}
+
 /** The board's active faults in words, as the summary lists them. */
-function faultWords(faults: SimBoard['faults']): string[] {
+function faultWords(board: SimBoard): string[] {
+  const faults = board.faults;
   const words: string[] = [];
   if (faults.refuseConnection) words.push('refuses connections');
   if (faults.dropLinkDuringWrite)
     words.push(
       `drops the link during write ${faults.dropLinkAfterWrites + 1}` +
         (faults.dropLinkCharacteristic
-          ? ` to ${formatUuid(faults.dropLinkCharacteristic)}`
+          ? ` to ${characteristicLabel(board, faults.dropLinkCharacteristic)}`
           : ' (any characteristic)'),
     );
   if (faults.refuseAccess)
     words.push(
       `answers ${faults.refuseAccess.operation}s` +
         (faults.refuseAccess.characteristic
-          ? ` of ${formatUuid(faults.refuseAccess.characteristic)}`
+          ? ` of ${characteristicLabel(board, faults.refuseAccess.characteristic)}`
           : '') +
         ` with ATT 0x${faults.refuseAccess.code.toString(16).padStart(2, '0')} ${attErrorName(faults.refuseAccess.code)}`,
     );
@@ -79,7 +90,7 @@ function Faults({ generation }: { generation: string }) {
   const [chosenId, setChosenId] = useState<string>();
   const list = boards ?? [];
   const board = list.find((b) => b.id === chosenId) ?? list[0];
-  const faulty = list.filter((b) => faultWords(b.faults).length > 0);
+  const faulty = list.filter((b) => faultWords(b).length > 0);
 
   return (
     <Panel
@@ -96,7 +107,7 @@ function Faults({ generation }: { generation: string }) {
         <ul className="faults-summary" aria-label="Active faults">
           {faulty.map((b) => (
             <li key={b.id} data-testid="active-fault" data-board-id={b.id}>
-              <strong>{b.name}</strong> {faultWords(b.faults).join('; ')}
+              <strong>{b.name}</strong> {faultWords(b).join('; ')}
             </li>
           ))}
         </ul>
@@ -126,9 +137,14 @@ function FaultForm({ board }: { board: SimBoard }) {
   const [refuseConnection, setRefuseConnection] = useState(f.refuseConnection);
   const [drop, setDrop] = useState(f.dropLinkDuringWrite);
   const [dropAfter, setDropAfter] = useState(String(f.dropLinkAfterWrites));
-  const [dropOn, setDropOn] = useState(f.dropLinkCharacteristic ?? '');
+  /** The table's own spelling of a UUID, so the picker shows it chosen. */
+  const asListed = (uuid: string | undefined) =>
+    uuid === undefined
+      ? ''
+      : (board.characteristics.find((c) => sameUuid(c.uuid, uuid))?.uuid ?? uuid);
+  const [dropOn, setDropOn] = useState(asListed(f.dropLinkCharacteristic));
   const [attOperation, setAttOperation] = useState(f.refuseAccess?.operation ?? '');
-  const [attOn, setAttOn] = useState(f.refuseAccess?.characteristic ?? '');
+  const [attOn, setAttOn] = useState(asListed(f.refuseAccess?.characteristic));
   const [attCode, setAttCode] = useState(
     String(f.refuseAccess?.code ?? ATT_ERROR.writeNotPermitted),
   );
@@ -164,8 +180,16 @@ function FaultForm({ board }: { board: SimBoard }) {
       {label}
     </label>
   );
-  const uuidHint = (text: string) =>
-    text.trim() === '' ? 'Empty: any characteristic' : uuidProblem(text.trim());
+  // Chosen by name from the board's own GATT; a fault set elsewhere on a characteristic the
+  // table no longer has stays choosable.
+  const choices = (current: string) => {
+    const known = board.characteristics.map((c) => c.uuid);
+    const extra = current && !known.some((u) => sameUuid(u, current)) ? [current] : [];
+    return [...known, ...extra].map((uuid) => ({
+      value: uuid,
+      label: characteristicLabel(board, uuid),
+    }));
+  };
 
   return (
     <form className="faults-form" aria-label={`Faults of ${board.name}`} onSubmit={apply}>
@@ -191,14 +215,13 @@ function FaultForm({ board }: { board: SimBoard }) {
           onChange={setDropAfter}
           messages={messagesFor(save.error, 'dropLinkAfterWrites')}
         />
-        <TextField
-          label="Write to (characteristic UUID)"
+        <SelectField
+          label="Write to (characteristic)"
           className="faults-uuid"
-          mono
           value={dropOn}
+          options={choices(dropOn)}
+          placeholder="Any characteristic"
           onChange={setDropOn}
-          hint={uuidHint(dropOn)}
-          messages={messagesFor(save.error, 'dropLinkCharacteristic')}
         />
       </div>
       <div className="faults-row">
@@ -212,14 +235,13 @@ function FaultForm({ board }: { board: SimBoard }) {
           ]}
           onChange={setAttOperation}
         />
-        <TextField
-          label="of (characteristic UUID)"
+        <SelectField
+          label="of (characteristic)"
           className="faults-uuid"
-          mono
           value={attOn}
+          options={choices(attOn)}
+          placeholder="Any characteristic"
           onChange={setAttOn}
-          hint={uuidHint(attOn)}
-          messages={messagesFor(save.error, 'refuseAccess.characteristic')}
         />
         <SelectField
           label="ATT error code"
@@ -231,15 +253,7 @@ function FaultForm({ board }: { board: SimBoard }) {
           Apply faults
         </button>
       </div>
-      <ErrorNotice
-        error={save.error}
-        shownFields={[
-          'slowLinkFactor',
-          'dropLinkAfterWrites',
-          'dropLinkCharacteristic',
-          'refuseAccess.characteristic',
-        ]}
-      />
+      <ErrorNotice error={save.error} shownFields={['slowLinkFactor', 'dropLinkAfterWrites']} />
     </form>
   );
 }

@@ -3,7 +3,17 @@
 // user asks for all, so a tray of 500 boards stays smooth. Rows never move under the pointer: a
 // board that stops matching the filters (a provisioned board advertises its product's service,
 // no longer the blank one) keeps its row, faded, until the filters or the sort change.
-import { Fragment, memo, useDeferredValue, useId, useMemo, useState, type ReactNode } from 'react';
+import {
+  Fragment,
+  memo,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import type { ScannedDevice } from '../../core/app/contracts/ble';
 import { normalizeUuid, uuidProblem } from '../../core/ble/port';
 import { RSSI_MAX_DBM, RSSI_MIN_DBM } from '../../core/bounds';
@@ -37,6 +47,12 @@ interface RowAction {
   disabled?: boolean;
   /** The last run's failure, shown under the row it was run for (above the table if that row is not shown). */
   failure?: { id: string; error: unknown };
+  /**
+   * What the action is doing or did for one board (a provisioning's steps and result), shown
+   * under its row and brought into view whenever `revision` changes, so the result is where the
+   * click was (above the table if that row is not shown).
+   */
+  detail?: { id: string; revision: string; content: ReactNode };
   /**
    * Boards the action already holds (connected ones): their row says `status` and offers the
    * way back (`label`, e.g. Disconnect) instead of the action.
@@ -188,6 +204,11 @@ export function ScanView({
       {action?.failure && !shown.some((e) => e.device.id === action.failure?.id) && (
         <ErrorNotice error={action.failure.error} testId="row-action-error" />
       )}
+      {action?.detail && !shown.some((e) => e.device.id === action.detail?.id) && (
+        <div className="row-detail" data-testid="row-detail">
+          {action.detail.content}
+        </div>
+      )}
       {rows.length === 0 ? (
         <p className="note empty">
           {scan.entries.size === 0
@@ -222,6 +243,9 @@ export function ScanView({
                     selected={selectedId === entry.device.id}
                     onSelect={onSelect}
                   />
+                  {action?.detail?.id === entry.device.id && (
+                    <RowDetail revision={action.detail.revision}>{action.detail.content}</RowDetail>
+                  )}
                   {action?.failure?.id === entry.device.id && (
                     // The failure is brought into the window when it appears, under its row.
                     <tr
@@ -241,6 +265,19 @@ export function ScanView({
       )}
       {more}
     </Panel>
+  );
+}
+
+/** A row under a board's row, spanning the table, scrolled into view when its revision changes. */
+function RowDetail({ revision, children }: { revision: string; children: ReactNode }) {
+  const row = useRef<HTMLTableRowElement>(null);
+  useEffect(() => {
+    row.current?.scrollIntoView({ block: 'nearest' });
+  }, [revision]);
+  return (
+    <tr className="row-detail" ref={row} data-testid="row-detail">
+      <td colSpan={6}>{children}</td>
+    </tr>
   );
 }
 

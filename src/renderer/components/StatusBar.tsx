@@ -1,5 +1,6 @@
 // One line at the bottom: which environment is active, whether the embedded emulator runs,
-// where secrets live, and the emulator's request traffic as it happens.
+// where secrets live, and the emulator's request traffic as it happens (its credentials masked
+// where the emulator records it: docs/decisions.md, "Secrets in requests").
 import type { AppStatus } from '../../core/app/contract';
 import type { Activity } from '../../core/emulator/schema';
 import { toAppError } from '../lib/errors';
@@ -55,7 +56,7 @@ export function StatusBar({ status, statusError, requestCount, lastRequest }: St
         {lastRequest && (
           <>
             {' · last '}
-            <code className="mono">
+            <code className="mono" title={`${lastRequest.method} ${lastRequest.path}`}>
               {lastRequest.method} {lastRequest.path}
             </code>{' '}
             <span className={requestTone(lastRequest)} data-testid="status-last">

@@ -1,13 +1,14 @@
 // Small display helpers shared by pages.
 import type { EnvironmentView } from '../../core/app/contract';
 import { formatUuid, uuidProblem } from '../../core/ble/port';
+import { maskedHint } from '../../core/platform/secret-mask';
 
 export type SecretView = EnvironmentView['channelAccessToken'];
 
 /** A stored secret as the app reveals it: only whether it is set and a short hint. */
 export function maskedSecret(secret: SecretView): string {
   if (!secret.set) return 'not set';
-  return secret.hint ? `•••• ${secret.hint}` : '••••';
+  return maskedHint(secret.hint);
 }
 
 export function formatTime(ms: number): string {
@@ -46,4 +47,15 @@ export function formatDuration(ms: number): string {
  */
 export function shownUuid(uuid: string): string {
   return uuidProblem(uuid) === undefined ? formatUuid(uuid) : uuid;
+}
+
+/**
+ * "a" or "an" before a number as it is read aloud: an 8, an 11, an 18, an 80 (eight…, eleven…,
+ * eighteen…), a 2.
+ */
+export function articleFor(number: string): 'a' | 'an' {
+  const whole = number.trim().replace(/^[+]/, '').split('.')[0] ?? '';
+  if (whole.startsWith('8')) return 'an';
+  // 11 and 18 are read "eleven" and "eighteen" when they lead a group of three digits.
+  return whole.length % 3 === 2 && /^(11|18)/.test(whole) ? 'an' : 'a';
 }

@@ -1,6 +1,6 @@
 // The page the app opens on: the bench workflow (product → provision → dry run → upload), each
 // step with its state as the contract reports it and a link to the page that does it.
-import { useContext, type MouseEvent } from 'react';
+import { useContext, type MouseEvent, type ReactNode } from 'react';
 import type { DeviceBenchApi } from '../../core/app/api';
 import { describeCount } from '../../core/audit/records';
 import type { ScenarioSet } from '../../core/platform/things/schema';
@@ -12,6 +12,7 @@ import { RouteContext, useNavigate, useSelectedProduct } from '../lib/navigation
 import { routeHash } from '../lib/route';
 import type { Resource } from '../lib/use-resource';
 import { useLoad } from '../lib/use-load';
+import { unsavedDraft } from '../lib/unsaved-drafts';
 
 interface Step {
   id: string;
@@ -46,14 +47,17 @@ async function savedSet(api: DeviceBenchApi, productId: string): Promise<Scenari
 }
 
 export function Start() {
-  const products = useLoad(async (api) => {
-    const list = await api.things.listTrialProducts({});
-    const n = list.length;
-    return {
-      text: n === 0 ? 'No trial product yet' : `${n} trial product${n === 1 ? '' : 's'}`,
-      done: n > 0,
-    };
-  }, []);
+  const list = useLoad((api) => api.things.listTrialProducts({}), []);
+  const products: Step['state'] = {
+    ...list,
+    value: list.value && {
+      text:
+        list.value.length === 0
+          ? 'No trial product yet'
+          : `${list.value.length} trial product${list.value.length === 1 ? '' : 's'}`,
+      done: list.value.length > 0,
+    },
+  };
   const provisioned = useLoad(async (api) => {
     const { total, totalCapped } = await api.audit.search({ states: ['verified'], limit: 1 });
     return {
@@ -64,51 +68,68 @@ export function Start() {
       done: total > 0,
     };
   }, []);
-  const [selectedId] = useSelectedProduct();
+  // One product at a time: the chosen one, else the first, as the pages that pick one do
+  // (docs/decisions.md, "Start page per product").
+  const [selectedId, selectProduct] = useSelectedProduct();
+  const product = list.value?.find((p) => p.id === selectedId) ?? list.value?.[0];
+  const productId = product?.id;
+  const productName = product?.name ?? '';
+  const draft = productId ? unsavedDraft(productId) : undefined;
+  const hasDraft = draft !== undefined;
+  const set = useLoad(async (api) => (productId ? savedSet(api, productId) : null), [productId]);
   const dryRun = useLoad(
     async (api) => {
-      // The chosen product's runs, or the newest run's product's: the saved set's last run and
-      // the draft's last run are told apart, as they test different sets.
-      const newestOf = async (productId?: string) =>
-        (await api.scenarios.listRuns({ limit: 1, productId })).items[0];
-      const newest = (selectedId && (await newestOf(selectedId))) || (await newestOf());
-      if (!newest) return { text: 'No dry run yet', done: false };
-      const { items } = await api.scenarios.listRuns({ productId: newest.productId, limit: 200 });
+      if (!productId) return { text: 'No dry run yet', done: false };
+      // The saved set's last run and the draft's last run are told apart: they test different sets.
+      const { items } = await api.scenarios.listRuns({ productId, limit: 200 });
       const savedRun = items.find((r) => r.setSource === 'saved');
       const draftRun = items.find((r) => r.setSource === 'draft');
-      const set = await savedSet(api, newest.productId);
+      const saved = await savedSet(api, productId);
+      const draftLabel = hasDraft ? 'Draft (unsaved)' : 'Draft';
       const lines: RunLine[] = [
         savedRun
           ? { label: `Saved set rev ${savedRun.revision}`, run: savedRun }
-          : set
-            ? { label: `Saved set rev ${set.revision}`, text: 'not dry-run yet' }
+          : saved
+            ? { label: `Saved set rev ${saved.revision}`, text: 'not dry-run yet' }
             : { label: 'Saved set', text: 'none saved yet' },
-        ...(draftRun ? [{ label: 'Draft', run: draftRun }] : []),
+        ...(draftRun
+          ? [{ label: draftLabel, run: draftRun }]
+          : hasDraft
+            ? [{ label: draftLabel, text: 'not dry-run yet' }]
+            : []),
       ];
-      const current = savedRun !== undefined && set !== null && savedRun.revision === set.revision;
+      const current =
+        savedRun !== undefined && saved !== null && savedRun.revision === saved.revision;
       return {
-        text: `Dry runs of ${newest.productName}`,
+        text: `Dry runs of ${productName}`,
         lines,
         detail:
-          set && savedRun && !current
-            ? `The saved set is now revision ${set.revision}: its dry run is still to do`
+          saved && savedRun && !current
+            ? `The saved set is now revision ${saved.revision}: its dry run is still to do`
             : undefined,
         done: current && outcome(savedRun) === 'SUCCESS',
       };
     },
-    [selectedId],
+    [productId, productName, hasDraft],
   );
-  const uploaded = useLoad(async (api) => {
-    const productList = await api.things.listTrialProducts({});
-    // The platform keeps one set per product; the newest save is the one to show.
-    const sets = await Promise.all(productList.map((p) => savedSet(api, p.id)));
-    const newest = sets
-      .filter((s): s is ScenarioSet => s !== null)
-      .sort((a, b) => b.updatedAt - a.updatedAt)[0];
-    if (!newest) return { text: 'No scenario set saved yet', done: false };
-    const name = productList.find((p) => p.id === newest.productId)?.name ?? newest.productId;
-    return { text: `Scenario set saved rev ${newest.revision}`, detail: name, done: true };
-  }, []);
+  const uploaded: Step['state'] = {
+    ...set,
+    value:
+      list.value === undefined || set.value === undefined
+        ? undefined
+        : {
+            text: set.value
+              ? `Scenario set saved rev ${set.value.revision}`
+              : 'No scenario set saved yet',
+            lines: hasDraft
+              ? [{ label: 'Draft (unsaved)', text: 'in the editor, not uploaded yet' }]
+              : undefined,
+            detail: set.value
+              ? `${productName}, saved ${formatTime(set.value.updatedAt)}`
+              : productName || undefined,
+            done: set.value !== null,
+          },
+  };
 
   const steps: Step[] = [
     {
@@ -133,7 +154,8 @@ export function Start() {
       what: 'Run a scenario set against a board on the bench before the platform does.',
       page: 'scenarios',
       link: 'Open the scenario runner',
-      state: dryRun,
+      // Nothing to say before the products are known: which product's runs is not decided yet.
+      state: list.value === undefined ? { ...dryRun, value: undefined } : dryRun,
     },
     {
       id: 'upload',
@@ -151,6 +173,29 @@ export function Start() {
         <h1>Start</h1>
         <p className="muted">The bench workflow, and where each step stands.</p>
       </header>
+      {provisioned.value && !provisioned.value.done && (
+        <p className="start-newcomer" data-testid="start-newcomer">
+          New here? The BLE bench has simulated boards, so every step below works without hardware:{' '}
+          <PageLink page="ble-bench">open the BLE bench →</PageLink>
+        </p>
+      )}
+      {list.value && list.value.length > 1 && product && (
+        <div className="start-product field">
+          <label htmlFor="start-product">Steps 3 and 4 for</label>
+          <select
+            id="start-product"
+            data-testid="start-product"
+            value={product.id}
+            onChange={(event) => selectProduct(event.target.value)}
+          >
+            {list.value.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <ol className="workflow" data-testid="workflow">
         {steps.map((step, index) => (
           <WorkflowStep key={step.id} step={step} index={index + 1} />
@@ -161,13 +206,7 @@ export function Start() {
 }
 
 function WorkflowStep({ step, index }: { step: Step; index: number }) {
-  const navigate = useNavigate();
-  const { route } = useContext(RouteContext);
   const { value, error, reload } = step.state;
-  function follow(event: MouseEvent) {
-    event.preventDefault();
-    navigate(step.page);
-  }
   return (
     <li
       className={`workflow-step${value?.done ? ' done' : ''}`}
@@ -214,10 +253,22 @@ function WorkflowStep({ step, index }: { step: Step; index: number }) {
           </button>
         </>
       )}
-      {/* A link, not a button: it goes somewhere, and the sidebar's buttons keep their names. */}
-      <a href={routeHash({ ...route, page: step.page })} onClick={follow}>
-        {step.link} →
-      </a>
+      <PageLink page={step.page}>{step.link} →</PageLink>
     </li>
+  );
+}
+
+/** A link, not a button: it goes somewhere, and the sidebar's buttons keep their names. */
+function PageLink({ page, children }: { page: string; children: ReactNode }) {
+  const navigate = useNavigate();
+  const { route } = useContext(RouteContext);
+  function follow(event: MouseEvent) {
+    event.preventDefault();
+    navigate(page);
+  }
+  return (
+    <a href={routeHash({ ...route, page })} onClick={follow}>
+      {children}
+    </a>
   );
 }

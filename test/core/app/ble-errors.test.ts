@@ -26,7 +26,7 @@ describe('GATT errors in the explorer', () => {
         data: '010203',
       });
       expect(long.message).toMatch(
-        /^write: writing LED \(a3c80003-7f2e-4b61-9c0d-5e1f2a3b4c5d\): the board answered ATT error 0x0d \(invalid attribute value length\) to writeReq on handle 0x[0-9a-f]{4}: it expects at most 1 byte, got 3$/,
+        /^writing LED \(a3c80003-7f2e-4b61-9c0d-5e1f2a3b4c5d\): the board answered ATT error 0x0d \(invalid attribute value length\) to writeReq on handle 0x[0-9a-f]{4}: it expects at most 1 byte, got 3$/,
       );
       const readOnly = await fails('ble:write', {
         connectionId,

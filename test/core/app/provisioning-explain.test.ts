@@ -1,5 +1,5 @@
 // Provisioning that explains itself, through the app's contract on the simulated bench: a board
-// that refuses the PSDI write fails once with the profile to use and burns no PSDI; the plan's
+// that refuses the PSDI write fails once, blaming the firmware, and burns no PSDI; the plan's
 // next PSDI is the allocator's; progress names the board; a held PSDI is released with a reason.
 import { describe, expect, it } from 'vitest';
 import { scanFor as scanOn, useApp } from '../../helpers/app';
@@ -23,7 +23,7 @@ function board(name: string, address: string, faults: object) {
 }
 
 describe('provisioning that explains itself', () => {
-  it('a refused write fails once, names the profile, burns no PSDI; the plan shows the next PSDI', async () => {
+  it('a refused write fails once, blames the firmware, burns no PSDI; the plan shows the next PSDI', async () => {
     await ok('sim:loadBoards', {
       fileName: 'explain.json',
       text: JSON.stringify({
@@ -58,7 +58,8 @@ describe('provisioning that explains itself', () => {
     });
     off();
     expect(refused.message).toContain('write not permitted');
-    expect(refused.message).toContain('DeviceBench v1 (firmware derives the PSDI)');
+    expect(refused.message).toContain('its GATT matches profile devicebench-v1');
+    expect(refused.message).not.toContain('firmware derives the PSDI');
     expect(names).toEqual(new Set(['DB Refuser']));
     const [record] = (
       await ok<{ items: ProvisioningRecord[] }>('audit:search', { productId: product.id })

@@ -259,6 +259,56 @@ describe('scenario dry runs through the contract', () => {
     expect(after.map((d) => d.id)).toEqual(before.map((d) => d.id));
   });
 
+  it("names the failing action's characteristic as the bench does and numbers it as the form does", async () => {
+    const TEMPERATURE = 'a3c80002-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+    const { id: productId } = await product('Named failures');
+    const { id: deviceId } = await sensor();
+    const writeTemperature = {
+      autoClose: true,
+      suppressionInterval: 200,
+      scenarios: [
+        {
+          trigger: { type: 'IMMEDIATE' },
+          actions: [
+            { type: 'SLEEP', sleepMillis: 10 },
+            { type: 'GATT_READ', serviceUuid: SENSOR, characteristicUuid: LED },
+            {
+              type: 'GATT_WRITE',
+              serviceUuid: SENSOR,
+              characteristicUuid: TEMPERATURE,
+              data: 'AQ==',
+            },
+          ],
+        },
+      ],
+    };
+    const failure = async () => {
+      const dry = await run({
+        productId,
+        deviceId,
+        set: { source: 'draft', draft: writeTemperature },
+        cycles: 1,
+      });
+      await dry.finished;
+      const end = dry.events.find((e) => e.kind === 'scenario-end');
+      const failed = dry.events.find((e) => e.kind === 'action' && e.error !== undefined);
+      return {
+        reason: end?.kind === 'scenario-end' ? end.result.errorReason : undefined,
+        error: failed?.kind === 'action' ? failed.error : undefined,
+      };
+    };
+    // The board file's name, then the product's own name for it.
+    const byBoard = await failure();
+    expect(byBoard.reason).toBe(
+      `action 3 GATT_WRITE: Temperature (${TEMPERATURE}) does not allow write (it allows read, notify)`,
+    );
+    expect(byBoard.error).toContain(`Temperature (${TEMPERATURE})`);
+    await ok('names:setName', { scope: productId, uuid: TEMPERATURE, name: 'Probe °C' });
+    expect((await failure()).reason).toBe(
+      `action 3 GATT_WRITE: Probe °C (${TEMPERATURE}) does not allow write (it allows read, notify)`,
+    );
+  });
+
   it('refuses a count of connections the set can never reach, and runs it for a duration', async () => {
     const { id: productId } = await product('Never closes');
     const { id: deviceId } = await sensor();

@@ -1,5 +1,5 @@
 // Provisioning that explains itself (docs/decisions.md): a refusal by the board stops at once with
-// its cause and the profile to use instead and burns no PSDI; a lost link is retried and the
+// its cause (the firmware, when its GATT fits the profile) and burns no PSDI; a lost link is retried and the
 // record says so; a held PSDI released from the audit log is logged and handed out again.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ATT_ERROR } from '../../../src/core/ble/att/codes';
@@ -21,7 +21,7 @@ const refusing = (n: number, code: number) =>
   });
 
 describe('a board that refuses the write', () => {
-  it('stops after the first refusal, names the profile to use, and burns no PSDI', async () => {
+  it('stops after the first refusal, blames the firmware (its GATT fits the profile), and burns no PSDI', async () => {
     r = await rig([refusing(1, ATT_ERROR.writeNotPermitted), blankBoard(2)]);
     const events: ProvisionEvent[] = [];
     const err = await failure(
@@ -30,8 +30,10 @@ describe('a board that refuses the write', () => {
     expect(err.step).toBe('write');
     expect(err.attempts).toBe(1);
     expect(err.message).toContain('ATT error 0x03 (write not permitted)');
-    expect(err.message).toContain('firmware derives the PSDI');
-    expect(err.message).toContain('devicebench-v1-device-psdi');
+    // Its GATT matches devicebench-v1, so no other profile is offered.
+    expect(err.message).toContain('its GATT matches profile devicebench-v1');
+    expect(err.message).toContain('the firmware itself refuses it');
+    expect(err.message).not.toContain('devicebench-v1-device-psdi');
     const writes = events.filter((e) => e.type === 'step-started' && e.step === 'write');
     expect(writes).toHaveLength(1);
     expect(events.some((e) => e.type === 'step-failed' && e.willRetry)).toBe(false);

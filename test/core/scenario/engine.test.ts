@@ -196,7 +196,7 @@ describe('the scenario engine on the simulated bench', () => {
       scenarioId: 'bad',
       resultCode: 'GATT_ERROR',
       actionResults: [{ type: 'binary', data: 'AA==' }],
-      errorReason: expect.stringMatching(/^actions\[1\] GATT_WRITE: .*does not allow write/),
+      errorReason: expect.stringMatching(/^action 2 GATT_WRITE: .*does not allow write/),
     });
     const actions = events.filter((e) => e.kind === 'action' && e.scenario === 0);
     expect(actions).toHaveLength(2);
@@ -235,7 +235,7 @@ describe('the scenario engine on the simulated bench', () => {
       resultCode: 'GATT_ERROR',
       actionResults: [],
       errorReason: expect.stringMatching(
-        /^actions\[0\] GATT_READ: .*ATT error 0x02 \(read not permitted\)/,
+        /^action 1 GATT_READ: .*ATT error 0x02 \(read not permitted\)/,
       ),
     });
   });
@@ -274,7 +274,7 @@ describe('the scenario engine on the simulated bench', () => {
     expect(ends(events)[0]).toMatchObject({
       scenarioId: 'slow',
       resultCode: 'BLE_CONNECTION_ERROR',
-      errorReason: expect.stringMatching(/^actions\[0\] GATT_READ: .*no answer within 100 ms/),
+      errorReason: expect.stringMatching(/^action 1 GATT_READ: .*no answer within 100 ms/),
     });
   });
 
@@ -297,7 +297,7 @@ describe('the scenario engine on the simulated bench', () => {
     await r.drive(run.stop());
     const [lost, retried] = ends(events);
     expect(lost).toMatchObject({ resultCode: 'BLE_CONNECTION_ERROR', actionResults: [] });
-    expect(lost?.errorReason).toMatch(/^actions\[0\] GATT_WRITE: /);
+    expect(lost?.errorReason).toMatch(/^action 1 GATT_WRITE: /);
     expect(events.find((e) => e.kind === 'disconnected')).toMatchObject({ by: 'link' });
     expect(events.find((e) => e.kind === 'waiting')).toMatchObject({ why: 'reconnect' });
     // The fault fires once: the second connection's run succeeds.

@@ -4,13 +4,13 @@ import { EventEmitter } from 'node:events';
 import {
   attErrorOf,
   BleError,
-  formatUuid,
   normalizeUuid,
   type BleConnection,
   type ServiceInfo,
 } from '../../ble/port';
 import { ATT_ERROR, describeLengthRefusal } from '../../ble/att/codes';
 import { characteristicFacts } from './board-names';
+import { withCharacteristicName } from '../../ble/names/resolver';
 import type { LinkInfo, LinkRequest } from '../../ble/link-parameters';
 import { AppFailure } from '../errors';
 import type { HostSupervisor } from './host-supervisor';
@@ -297,9 +297,7 @@ export class Explorer extends EventEmitter<{
     const facts = await characteristicFacts(this.supervisor, deviceId, characteristicUuid).catch(
       () => ({ name: undefined, maxLength: undefined }),
     );
-    const uuid = formatUuid(characteristicUuid);
-    if (facts.name)
-      err.message = err.message.replaceAll(`characteristic ${uuid}`, `${facts.name} (${uuid})`);
+    err.message = withCharacteristicName(err.message, characteristicUuid, facts.name);
     if (written !== undefined && attErrorOf(err)?.code === ATT_ERROR.invalidAttributeValueLength)
       err.message = `${err.message}: ${describeLengthRefusal(written, facts.maxLength)}`;
   }

@@ -74,7 +74,14 @@ export const provisioningProgressSchema = z.object({
 
 export const batchSummarySchema = z.object({
   runId: z.string(),
+  /** The product the batch provisions, so a page shows it only under that product and names it. */
+  productId: z.string(),
+  productName: z.string(),
   state: z.enum(['running', 'stopping', 'finished', 'stopped']),
+  /**
+   * The boards the batch took on; once stopped, the most it had taken on before the stop, so a
+   * stopped batch reads "12 of 20 — stopped".
+   */
   total: z.number(),
   succeeded: z.number(),
   failed: z.number(),

@@ -33,6 +33,11 @@ const simBoardSchema = z.object({
     .optional(),
   profileId: z.string().optional(),
   hasButton: z.boolean(),
+  /**
+   * The characteristics of its GATT table (dashed UUIDs) with the board file's names, so a
+   * fault is put on a characteristic chosen by name.
+   */
+  characteristics: z.array(z.object({ uuid: z.string(), name: z.string().optional() })),
   faults: z.object({
     refuseConnection: z.boolean(),
     dropLinkDuringWrite: z.boolean(),

@@ -22,10 +22,7 @@ function bleError(err: unknown): AppFailure | unknown {
       }
       case 'BleError':
       case 'NotAllowedError':
-        return {
-          code: 'device',
-          message: `${(err as { step?: string }).step ?? 'BLE'}: ${err.message}`,
-        };
+        return { code: 'device', message: withStep(err.message, (err as { step?: string }).step) };
       case 'ProvisionError':
       case 'ProvisionMismatchError':
       case 'ProvisionCancelledError': {
@@ -38,6 +35,15 @@ function bleError(err: unknown): AppFailure | unknown {
     }
   })();
   return body ? new AppFailure(body) : err;
+}
+
+/**
+ * The message led by its step ("connect: no connection within 10000 ms"), unless it already
+ * says what it was doing: "read: reading Temperature (…)" says it twice.
+ */
+function withStep(message: string, step = 'BLE'): string {
+  const saysItsStep = /^(reading|writing|discovering|subscribing|unsubscribing|asking|pairing)\b/;
+  return saysItsStep.test(message) ? message : `${step}: ${message}`;
 }
 
 function fieldsOf(err: Error): AppErrorBody['fields'] {

@@ -4,7 +4,8 @@ import type { AuditStore } from '../../audit/store';
 import { ThingsClient } from '../../platform/things/client';
 import type { TrialProduct } from '../../platform/things/schema';
 import type { Delivery, scenariosEvents, scenariosOperations } from '../contracts/scenarios';
-import { withBoardNames } from '../ble/board-names';
+import { boardNames, withBoardNames } from '../ble/board-names';
+import { NameStore } from '../ble/name-store';
 import type { HostSupervisor } from '../ble/host-supervisor';
 import { ScenarioService } from '../scenarios/scenario-service';
 import { deliverToEmulator, deliverToWebhook } from '../scenarios/result-delivery';
@@ -25,10 +26,15 @@ export function startScenarios(
 } {
   // The run log lives beside the records, so it follows the store to a line's shared log.
   const log = async () => (await provisioning()).scenarioRuns();
+  const nameStore = new NameStore(ctx.options.dataDir);
   const service = new ScenarioService(
     log,
     supervisor,
     async () => new ThingsClient(await ctx.envs.activeTarget(), ctx.options.http),
+    async (productId, deviceId) => ({
+      user: (await nameStore.get(productId)).names,
+      board: await boardNames(supervisor, deviceId),
+    }),
   );
   ctx.onClose(async () => {
     await service.stopAll().catch(() => undefined);

@@ -3,6 +3,7 @@
 import { EventEmitter } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { formatUuid } from '../../ble/port';
 import type { BoardView } from '../../ble/sim/board';
 import { SIM_BOARDS_DIR } from '../../ble/sim/board-file';
 import type { SimBoard, simEvents, simOperations } from '../contracts/sim';
@@ -116,6 +117,10 @@ function toSimBoard(view: BoardView): SimBoard {
     },
     profileId: view.provisioning?.profileId,
     hasButton: view.buttons.length > 0,
+    characteristics: Object.keys(view.maxLengths).map((uuid) => ({
+      uuid: formatUuid(uuid),
+      name: view.names[uuid],
+    })),
     faults: {
       refuseConnection: Boolean(view.faults.refuseConnection),
       dropLinkDuringWrite: Boolean(view.faults.dropLinkDuringWrite),

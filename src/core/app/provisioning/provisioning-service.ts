@@ -49,6 +49,9 @@ type Summary = z.infer<typeof batchSummarySchema>;
 interface Batch {
   /** Set as soon as startBatch returns; its first events can come before. */
   run?: BatchRun;
+  product: { id: string; name: string };
+  /** The most boards it had taken on while it ran: what a stopped batch is counted against. */
+  mostTaken: number;
   startedAt: number;
   finishedAt?: number;
   stopping: boolean;
@@ -303,7 +306,12 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   }): Promise<Summary> {
     const { profile, product, psdi, central } = await this.setup(input.productId);
     const runId = `batch-${++this.nextRun}`;
-    const batch: Batch = { startedAt: Date.now(), stopping: false };
+    const batch: Batch = {
+      product: { id: product.id, name: product.name },
+      mostTaken: 0,
+      startedAt: Date.now(),
+      stopping: false,
+    };
     const run = startBatch({
       central,
       store: await this.store(),
@@ -415,16 +423,25 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     // boards of another profile are counted apart.
     const all = done?.boards ?? batch.run?.boards() ?? [];
     const boards = all.filter((b) => b.state !== 'skipped');
+    const state = batch.finishedAt
+      ? done?.stopped || batch.stopping
+        ? 'stopped'
+        : 'finished'
+      : batch.stopping
+        ? 'stopping'
+        : 'running';
+    // Boards a stop kept from starting are no longer the batch's, but a stopped batch is still
+    // read against what it had taken on.
+    if (state === 'running') batch.mostTaken = Math.max(batch.mostTaken, boards.length);
     return {
       runId,
-      state: batch.finishedAt
-        ? done?.stopped || batch.stopping
-          ? 'stopped'
-          : 'finished'
-        : batch.stopping
-          ? 'stopping'
-          : 'running',
-      total: boards.length,
+      productId: batch.product.id,
+      productName: batch.product.name,
+      state,
+      total:
+        state === 'stopped' || state === 'stopping'
+          ? Math.max(batch.mostTaken, boards.length)
+          : boards.length,
       succeeded: boards.filter((b) => b.state === 'verified').length,
       failed: boards.filter((b) => b.state === 'failed').length,
       skipped: all.filter((b) => b.matchingProfiles !== undefined).length,

@@ -22,6 +22,7 @@ import {
   DryRunPlan,
   InfeasibleRun,
   type DeliverResult,
+  type DryRunStart,
   type ScenarioDryRun,
 } from '../../usecases/dry-run';
 import type { startRunInputSchema } from '../contracts/scenarios';
@@ -51,6 +52,8 @@ export class ScenarioService extends EventEmitter<{
     readonly log: () => Promise<ScenarioRunLog>,
     private readonly supervisor: HostSupervisor,
     private readonly things: () => Promise<ThingsClient>,
+    /** The product's and the board's names for the board's characteristics, for its errors. */
+    private readonly names: (productId: string, deviceId: string) => Promise<DryRunStart['names']>,
   ) {
     super();
   }
@@ -87,6 +90,7 @@ export class ScenarioService extends EventEmitter<{
         setSource: input.set.source,
       },
       deliver,
+      names: await this.names(product.id, input.deviceId).catch(() => undefined),
       report: { event: (event, runId) => this.emit('event', { runId, event }) },
     });
     const id = run.summary.id;

@@ -1,6 +1,6 @@
 // One name for a UUID wherever it is shown: the user's own name for it in this product wins,
 // then the board file's, then the Bluetooth SIG's. A UUID nobody named has no name.
-import { expandUuid, normalizeUuid, uuidProblem } from '../port';
+import { expandUuid, formatUuid, normalizeUuid, uuidProblem } from '../port';
 import { sigName, type AttributeKind } from './sig';
 
 type NameSource = 'user' | 'board' | 'sig';
@@ -42,4 +42,18 @@ export function resolveName(uuid: string, sources: NameSources = {}): ResolvedNa
   if (board) return { name: board, source: 'board' };
   const sig = sigName(uuid, sources.kinds);
   return sig === undefined ? undefined : { name: sig, source: 'sig' };
+}
+
+/**
+ * A BLE error's words with the characteristic called by its name: the connection says
+ * "reading characteristic a3c80002-…", a person reads "reading Temperature (a3c80002-…)".
+ */
+export function withCharacteristicName(
+  message: string,
+  uuid: string,
+  name: string | undefined,
+): string {
+  if (!name || uuidProblem(uuid) !== undefined) return message;
+  const shown = formatUuid(uuid);
+  return message.replaceAll(`characteristic ${shown}`, `${name} (${shown})`);
 }

@@ -1,59 +1,21 @@
 // One HTTP request and its answer as the login console shows them, recorded by wrapping the
 // client's fetch; secrets masked for display and for "copy as curl" unless asked for.
 import { REQUEST_ID_HEADER } from '../http';
+import { maskBody, maskHeaders, maskTarget } from '../secret-mask';
 import type { Exchange } from './schema';
 
-/** Form fields and headers whose values are credentials. */
-const SECRET_FIELDS = [
-  'client_secret',
-  'code_verifier',
-  'access_token',
-  'refresh_token',
-  'id_token',
-];
-const SECRET_FIELD_SET = new Set([...SECRET_FIELDS, 'userAccessToken']);
-
-function mask(value: string): string {
-  return value.length <= 8 ? '••••' : `••••${value.slice(-4)}`;
-}
-
-/** The exchange with every credential in headers, query and body masked. */
+/** The exchange with every credential in its URL, headers and body masked. */
 export function maskExchange(exchange: Exchange): Exchange {
-  const url = new URL(exchange.request.url);
-  for (const [key, value] of url.searchParams)
-    if (SECRET_FIELD_SET.has(key)) url.searchParams.set(key, mask(value));
-  const headers = { ...exchange.request.headers };
-  if (headers.authorization) {
-    const [scheme, token] = headers.authorization.split(' ');
-    headers.authorization = token ? `${scheme} ${mask(token)}` : mask(scheme ?? '');
-  }
+  const headers = maskHeaders(exchange.request.headers);
   return {
     ...exchange,
     request: {
       ...exchange.request,
-      url: url.toString(),
+      url: maskTarget(exchange.request.url),
       headers,
       body: exchange.request.body && maskBody(exchange.request.body, headers['content-type']),
     },
   };
-}
-
-function maskBody(body: string, contentType: string | undefined): string {
-  if (contentType?.startsWith('application/x-www-form-urlencoded')) {
-    const form = new URLSearchParams(body);
-    for (const [key, value] of [...form]) if (SECRET_FIELD_SET.has(key)) form.set(key, mask(value));
-    // Keep the mask readable rather than percent-encoded.
-    return decodeURIComponent(form.toString().replace(/\+/g, ' '));
-  }
-  try {
-    const json = JSON.parse(body) as Record<string, unknown>;
-    for (const key of Object.keys(json))
-      if (SECRET_FIELD_SET.has(key) && typeof json[key] === 'string')
-        json[key] = mask(json[key] as string);
-    return JSON.stringify(json);
-  } catch {
-    return body;
-  }
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

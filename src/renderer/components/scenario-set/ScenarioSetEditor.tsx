@@ -141,6 +141,8 @@ function DraftEditor({
   );
   useEffect(() => keepUnsavedDraft(product.id, doc, baseline), [product.id, doc, baseline]);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  /** Why the last Save saved nothing; said until the draft has no problem left. */
+  const [refused, setRefused] = useState<string>();
 
   const validation: Validation = useMemo(
     () =>
@@ -214,8 +216,10 @@ function DraftEditor({
 
   async function save() {
     if (saving) return;
-    // Save with problems shows every one of them and takes the user to the first.
+    // Save with problems shows every one of them, says how many and where, and takes the user
+    // to the first.
     if (!validation.ok) {
+      setRefused(notSavedNotice(validation.errors));
       form.reveal();
       return;
     }
@@ -303,6 +307,11 @@ function DraftEditor({
         {notice && (
           <span className="notice" role="status" data-testid="editor-notice">
             {notice}
+          </span>
+        )}
+        {refused && !validation.ok && (
+          <span className="bad" role="alert" data-testid="save-refused">
+            {refused}
           </span>
         )}
       </div>
@@ -452,4 +461,16 @@ function DraftEditor({
       )}
     </div>
   );
+}
+
+/** Places named in a "not saved" notice before "and N more". */
+const NAMED_PLACES = 3;
+
+/** "Not saved: 3 problems, at Suppression interval, Service UUID (scenario 1, action 1) and …". */
+function notSavedNotice(errors: readonly { field: string }[]): string {
+  const places = [...new Set(errors.map((e) => fieldInWords(e.field)))];
+  const named = places.slice(0, NAMED_PLACES).join(', ');
+  const more = places.length > NAMED_PLACES ? ` and ${places.length - NAMED_PLACES} more` : '';
+  const n = errors.length;
+  return `Not saved: ${n} problem${n === 1 ? '' : 's'}, at ${named}${more}`;
 }

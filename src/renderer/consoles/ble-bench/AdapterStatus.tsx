@@ -211,14 +211,17 @@ export function AdapterStatus({
           </span>
         )}
       </form>
+      <p className="note" data-testid="adapter-help">
+        Dongles that work: <WorkingDongles />; on Linux also the kernel&apos;s <code>hci0</code>. No
+        hardware: <code>sim</code>. Flashing and setting them up: the README&apos;s &ldquo;Adapters
+        and dongles&rdquo; section (<code>README.md</code>).
+      </p>
       {native && (
         <p className="warning-box" data-testid="native-warning">
           The system&apos;s Bluetooth (<code>native</code>) reports every write as accepted, even
           one the board refused, and keeps no HCI trace: its writes are marked &ldquo;not confirmed
           by the board&rdquo; and provisioning trusts only the read-back. An HCI dongle gives the
-          same host stack, ATT errors and traces on every OS: an nRF52840 dongle or DK with
-          Zephyr&apos;s <code>hci_uart</code>, an ESP32 in HCI-UART mode, or TI / Silicon Labs HCI
-          firmware, as <code>serial:&lt;port&gt;</code>.
+          same host stack, ATT errors and traces on every OS: <WorkingDongles />.
         </p>
       )}
       {host.crashes > 0 && (
@@ -235,5 +238,15 @@ export function AdapterStatus({
       {/* Under the list and the restart button it came from. */}
       <ErrorNotice error={action.error} testId="ble-mode-error" />
     </Panel>
+  );
+}
+
+/** The HCI dongles known to work (README.md, "Adapters and dongles"), said the same everywhere. */
+function WorkingDongles() {
+  return (
+    <>
+      an nRF52840 dongle or DK with Zephyr&apos;s <code>hci_uart</code>, an ESP32 in HCI-UART mode,
+      or TI / Silicon Labs HCI firmware, as <code>serial:&lt;port&gt;</code>
+    </>
   );
 }

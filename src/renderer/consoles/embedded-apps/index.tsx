@@ -43,7 +43,7 @@ export function EmbeddedApps() {
           </>
         }
       >
-        <AddAppForm onAdded={apps.reload} />
+        <AddAppForm onAdded={apps.reload} existing={list ?? []} />
         {apps.error !== undefined && <LoadFailure error={apps.error} onRetry={apps.reload} />}
         {list && list.length === 0 && (
           <p className="note empty" data-testid="embed-apps-empty">

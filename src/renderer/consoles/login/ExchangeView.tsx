@@ -9,7 +9,6 @@ import { errorMessage } from '../../../core/errors/message';
 export function ExchangeView({ result, label }: { result: LoginSendOutput; label: string }) {
   const { exchange, status, ok, body } = result;
   const { request, response } = exchange;
-  const url = new URL(request.url);
   return (
     <figure
       className="login-exchange"
@@ -21,8 +20,7 @@ export function ExchangeView({ result, label }: { result: LoginSendOutput; label
           HTTP {status}
         </span>{' '}
         <code className="mono">
-          {request.method} {url.pathname}
-          {url.search}
+          {request.method} {requestTarget(request.url)}
         </code>
         {response?.requestId && (
           <span className="request-id">
@@ -86,4 +84,9 @@ function CurlCopy({ exchangeId, label }: { exchangeId: string; label: string }) 
       </span>
     </div>
   );
+}
+
+/** The path and query as masked, without re-encoding the mask as a URL object would. */
+function requestTarget(url: string): string {
+  return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
 }

@@ -22,6 +22,9 @@ interface BatchProvisionProps {
   plan: Plan;
   summary: BatchSummary | undefined;
   boards: ReadonlyMap<string, Progress> | undefined;
+  /** A batch of another product still running: named, with a way to go to it. */
+  elsewhere: BatchSummary | undefined;
+  onOpenProduct: (productId: string) => void;
   disabled: boolean;
   onSummary: (summary: BatchSummary) => void;
 }
@@ -43,6 +46,8 @@ export function BatchProvision({
   plan,
   summary,
   boards,
+  elsewhere,
+  onOpenProduct,
   disabled,
   onSummary,
 }: BatchProvisionProps) {
@@ -72,6 +77,8 @@ export function BatchProvision({
   }
 
   const done = summary ? summary.succeeded + summary.failed : 0;
+  /** A running or stopped batch is read against what it took on; a finished one is whole. */
+  const counted = active || summary?.state === 'stopped';
   const rows = boards ? [...boards.values()] : [];
   const { shown, more } = useFirstRows(rows);
 
@@ -131,18 +138,40 @@ export function BatchProvision({
         <ErrorNotice error={start.error} shownFields={fields.names} testId="batch-error" />
         <ErrorNotice error={stop.error} />
       </form>
+      {elsewhere && (
+        <p className="note" data-testid="batch-elsewhere">
+          A batch of <strong>{elsewhere.productName}</strong> is{' '}
+          {elsewhere.state === 'stopping' ? 'stopping' : 'running'}: the radio is busy until it
+          ends.{' '}
+          <button type="button" className="link" onClick={() => onOpenProduct(elsewhere.productId)}>
+            Show {elsewhere.productName}
+          </button>
+        </p>
+      )}
       {summary && (
         <div className="prov-summary" data-testid="batch-summary">
+          <p className="prov-summary-product" data-testid="batch-product">
+            Batch of <strong>{summary.productName}</strong>
+          </p>
           <progress
             aria-label="Batch progress"
-            max={active ? Math.max(summary.total, done, 1) : Math.max(done, 1)}
+            max={counted ? Math.max(summary.total, done, 1) : Math.max(done, 1)}
             value={done}
           />
           <p aria-live="polite" role="status">
-            {SUMMARY_STATE[summary.state]}:{' '}
-            {/* Once a run has ended its boards are those it did, whatever it expected. */}
-            {active ? `${done} of ${summary.total}` : done} board{done === 1 && !active ? '' : 's'}{' '}
-            done — <span className="good">{summary.succeeded} verified</span>,{' '}
+            {summary.state === 'stopped' ? (
+              <>
+                {done} of {summary.total} — stopped:{' '}
+              </>
+            ) : (
+              <>
+                {SUMMARY_STATE[summary.state]}:{' '}
+                {/* Once a run has finished its boards are those it did, whatever it expected. */}
+                {active ? `${done} of ${summary.total}` : done} board
+                {done === 1 && !active ? '' : 's'} done —{' '}
+              </>
+            )}
+            <span className="good">{summary.succeeded} verified</span>,{' '}
             <span className={summary.failed ? 'bad' : ''}>{summary.failed} failed</span>,{' '}
             {summary.inFlight} in progress
             {summary.skipped > 0 && (
@@ -202,9 +231,8 @@ export function BatchProvision({
   );
 }
 
-const SUMMARY_STATE: Record<BatchSummary['state'], string> = {
+const SUMMARY_STATE: Record<Exclude<BatchSummary['state'], 'stopped'>, string> = {
   running: 'Running',
   stopping: 'Stopping',
   finished: 'Finished',
-  stopped: 'Stopped',
 };

@@ -102,9 +102,57 @@ export function SingleProvision({
   const shownSteps = shown
     ? (steps.get(shown.device.id) ?? []).filter((e) => e.at >= shown.startedAt - 1000)
     : [];
+  const shownOutcome =
+    shown && outcomes[0]?.startedAt === shown.startedAt ? outcomes[0] : undefined;
 
-  // The list comes first: what a run adds below it (progress, a result row) never moves the
-  // boards under the pointer.
+  // The run's steps and its result go under the row that was clicked, so they are where the
+  // click was; the panel below keeps every board done one at a time this session.
+  const detail = shown && {
+    id: shown.device.id,
+    revision: `${shown.startedAt}:${shownSteps.length}:${shownOutcome ? 'done' : 'running'}`,
+    content: (
+      <div className="prov-row-detail" aria-live="polite" data-testid="single-progress">
+        {current?.id === shown.device.id && (
+          <p>
+            Provisioning <strong>{current.localName ?? current.address}</strong>
+            {last && (
+              <>
+                : {last.step} {last.phase}
+                {last.attempt && last.attempt > 1 ? ` (attempt ${last.attempt})` : ''}
+                {last.psdi && (
+                  <>
+                    {' '}
+                    · PSDI <code>{last.psdi}</code>
+                  </>
+                )}
+              </>
+            )}
+            …
+          </p>
+        )}
+        <StepProgress events={shownSteps} psdiSource={psdiSource} />
+        {shownOutcome && (
+          <p className="prov-row-result" data-testid="single-row-result">
+            {shownOutcome.record ? (
+              <RecordState record={shownOutcome.record} />
+            ) : (
+              <span className="badge bad">error</span>
+            )}
+            {shownOutcome.record?.psdi && (
+              <>
+                {' '}
+                PSDI <code>{shownOutcome.record.psdi}</code>
+              </>
+            )}{' '}
+            <OutcomeDetail outcome={shownOutcome} />
+          </p>
+        )}
+      </div>
+    ),
+  };
+
+  // The list comes first: what a run adds below it (a result row) never moves the boards under
+  // the pointer.
   return (
     <>
       <ScanView
@@ -119,32 +167,11 @@ export function SingleProvision({
           run: start,
           busyId: current?.id,
           disabled: disabled || current !== undefined,
+          detail,
         }}
       />
       <Panel title="Single board" testId="prov-single">
-        <div aria-live="polite" data-testid="single-progress">
-          {current ? (
-            <p>
-              Provisioning <strong>{current.localName ?? current.address}</strong>
-              {last && (
-                <>
-                  : {last.step} {last.phase}
-                  {last.attempt && last.attempt > 1 ? ` (attempt ${last.attempt})` : ''}
-                  {last.psdi && (
-                    <>
-                      {' '}
-                      · PSDI <code>{last.psdi}</code>
-                    </>
-                  )}
-                </>
-              )}
-              …
-            </p>
-          ) : (
-            <p className="note">Choose “Provision” on a board in the list above.</p>
-          )}
-          {shown && <StepProgress events={shownSteps} psdiSource={psdiSource} />}
-        </div>
+        {!shown && <p className="note">Choose “Provision” on a board in the list above.</p>}
         {/* A run's failure is said in its result row below, not again above it. */}
         {outcomes.length === 0 && <ErrorNotice error={provision.error} testId="provision-error" />}
         {outcomes.length > 0 && (
@@ -166,14 +193,7 @@ export function SingleProvision({
                     )}
                   </td>
                   <td>
-                    {o.error instanceof Error ? (
-                      o.error.message
-                    ) : (
-                      <>
-                        {o.record?.failedStep && <>step {o.record.failedStep}: </>}
-                        {o.record?.error ?? ''}
-                      </>
-                    )}
+                    <OutcomeDetail outcome={o} />
                     {o.record && <RecordHistory history={o.record.history} errorShown />}
                   </td>
                   <td>
@@ -188,6 +208,17 @@ export function SingleProvision({
           </table>
         )}
       </Panel>
+    </>
+  );
+}
+
+/** Why a run ended as it did: the call's error, else the record's failed step and error. */
+function OutcomeDetail({ outcome }: { outcome: Outcome }) {
+  if (outcome.error instanceof Error) return <>{outcome.error.message}</>;
+  return (
+    <>
+      {outcome.record?.failedStep && <>step {outcome.record.failedStep}: </>}
+      {outcome.record?.error ?? ''}
     </>
   );
 }

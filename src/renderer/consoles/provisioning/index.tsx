@@ -16,7 +16,11 @@ import { PlanForm, type ProfileView } from './PlanForm';
 import { SingleProvision } from './SingleProvision';
 import { UnfinishedRecords } from './UnfinishedRecords';
 import { usePlan } from './use-plan';
-import { useProvisioningEvents, type ProvisioningEvents } from './use-provisioning-events';
+import {
+  useProvisioningEvents,
+  type BatchSummary,
+  type ProvisioningEvents,
+} from './use-provisioning-events';
 import { LoadFailure } from '../../components/LoadFailure';
 
 export function Provisioning() {
@@ -85,15 +89,20 @@ function ProductBench({
   const uuidChoices = useUuidChoices();
   const events = useProvisioningEvents();
   const profile = profiles.value?.find((p) => p.id === plan.draft.profileId);
-  const summary = events.latestBatch ? events.summaries.get(events.latestBatch) : undefined;
-  const batchActive = summary?.state === 'running' || summary?.state === 'stopping';
+  // A batch is shown under its own product only; one running for another product still keeps
+  // the radio busy, and is named so the operator can go to it.
+  const summary = newestBatch(events, product.id);
+  const elsewhere = [...events.summaries.values()].find(
+    (b) => isActive(b) && b.productId !== product.id,
+  );
+  const batchActive = isActive(summary) || elsewhere !== undefined;
 
   const { refresh } = plan;
   const runEnded = useCallback(() => {
     refresh();
     onRunEnded();
   }, [refresh, onRunEnded]);
-  useBatchEnd(events, runEnded);
+  useBatchEnd(summary, runEnded);
 
   return (
     <>
@@ -115,8 +124,10 @@ function ProductBench({
         product={product}
         plan={plan}
         summary={summary}
-        boards={events.latestBatch ? events.boards.get(events.latestBatch) : undefined}
-        disabled={!ready || plan.loading}
+        boards={summary ? events.boards.get(summary.runId) : undefined}
+        elsewhere={elsewhere}
+        onOpenProduct={onSelectProduct}
+        disabled={!ready || plan.loading || elsewhere !== undefined}
         onSummary={events.noteSummary}
       />
       <SingleProvision
@@ -134,9 +145,21 @@ function ProductBench({
   );
 }
 
-/** Calls `onEnd` once when the newest batch finishes or stops. */
-function useBatchEnd(events: ProvisioningEvents, onEnd: () => void) {
-  const summary = events.latestBatch ? events.summaries.get(events.latestBatch) : undefined;
+/** The product's newest batch, if it ran one this session. */
+function newestBatch(events: ProvisioningEvents, productId: string): BatchSummary | undefined {
+  let newest: BatchSummary | undefined;
+  for (const summary of events.summaries.values())
+    if (summary.productId === productId && (!newest || summary.startedAt >= newest.startedAt))
+      newest = summary;
+  return newest;
+}
+
+function isActive(summary: BatchSummary | undefined): boolean {
+  return summary?.state === 'running' || summary?.state === 'stopping';
+}
+
+/** Calls `onEnd` once when the product's newest batch finishes or stops. */
+function useBatchEnd(summary: BatchSummary | undefined, onEnd: () => void) {
   const ended = summary && (summary.state === 'finished' || summary.state === 'stopped');
   const endedRun = ended ? summary.runId : undefined;
   useEffect(() => {

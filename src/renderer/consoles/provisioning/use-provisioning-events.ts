@@ -20,15 +20,12 @@ export interface ProvisioningEvents {
   /** deviceId → its progress events in order, for the board being provisioned singly. */
   steps: ReadonlyMap<string, readonly Progress[]>;
   summaries: ReadonlyMap<string, BatchSummary>;
-  /** The newest batch seen, from its answer or its events. */
-  latestBatch: string | undefined;
 }
 
 const EMPTY: ProvisioningEvents = {
   boards: new Map(),
   steps: new Map(),
   summaries: new Map(),
-  latestBatch: undefined,
 };
 
 /** Steps kept per board: a board's whole run, with retries, fits. */
@@ -113,11 +110,7 @@ function withSummary(prev: ProvisioningEvents, summary: BatchSummary): Provision
   const old = prev.summaries.get(summary.runId);
   // A late answer must not undo a newer event (a finished batch shown running again).
   if (old && isAfter(old, summary)) return prev;
-  const summaries = new Map(prev.summaries).set(summary.runId, summary);
-  const latest = prev.latestBatch ? prev.summaries.get(prev.latestBatch) : undefined;
-  const latestBatch =
-    !latest || summary.startedAt >= latest.startedAt ? summary.runId : prev.latestBatch;
-  return { ...prev, summaries, latestBatch };
+  return { ...prev, summaries: new Map(prev.summaries).set(summary.runId, summary) };
 }
 
 const ORDER: Record<BatchSummary['state'], number> = {

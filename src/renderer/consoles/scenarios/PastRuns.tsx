@@ -56,9 +56,15 @@ export function PastRuns({
                   </td>
                   <td>{r.status}</td>
                   <td>
-                    <button type="button" className="link" onClick={() => onOpen(r.id)}>
-                      Open run #{r.id}
-                    </button>
+                    {r.id === openId ? (
+                      <span className="badge" data-testid="past-run-open">
+                        shown above
+                      </span>
+                    ) : (
+                      <button type="button" className="link" onClick={() => onOpen(r.id)}>
+                        Open run #{r.id}
+                      </button>
+                    )}
                   </td>
                 </tr>
               ))}

@@ -15,6 +15,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { useApi } from '../../lib/api-context';
+import { articleFor } from '../../lib/format';
 import { useAction } from '../../lib/use-action';
 import { isNotFound } from '../../lib/errors';
 import { useLoad } from '../../lib/use-load';
@@ -306,7 +307,7 @@ export function RunPanel(props: RunPanelProps) {
       {confirmingOffer && (
         <ConfirmDialog
           title={`Run for ${offered} s instead?`}
-          confirmLabel={`Start a ${offered} s dry run`}
+          confirmLabel={`Start ${articleFor(offered)} ${offered} s dry run`}
           tone="primary"
           onCancel={() => setConfirmingOffer(false)}
           onConfirm={async () => {

@@ -82,7 +82,12 @@ export function RunView({ shown }: { shown: ShownRun }) {
         </>
       }
     >
-      <RunFacts run={run} counts={counts} stopped={events.findLast(isStopped)} />
+      <RunFacts
+        run={run}
+        counts={counts}
+        stopped={events.findLast(isStopped)}
+        progress={live ? progressOf(events, run.startedAt, now) : undefined}
+      />
       <Timeline events={events} scenarios={scenarios} now={now} following={live} board={board} />
       <h3>Result events on {run.boardName}</h3>
       <ResultEvents rows={rows} />
@@ -94,14 +99,28 @@ export function RunView({ shown }: { shown: ShownRun }) {
 type Stopped = Extract<TimelineEvent, { kind: 'stopped' }>;
 const isStopped = (e: TimelineEvent): e is Stopped => e.kind === 'stopped';
 
+/** How far a live run is: how long it has run and which connection it is on. */
+function progressOf(
+  events: readonly TimelineEvent[],
+  startedAt: number,
+  now: number | undefined,
+): string {
+  const elapsed = Math.max(0, (now ?? Date.now()) - startedAt);
+  const connection = events.filter((e) => e.kind === 'connecting').length;
+  return `${(elapsed / 1000).toFixed(1)} s${connection ? ` · connection ${connection}` : ' · finding the board'}`;
+}
+
 function RunFacts({
   run,
   counts,
   stopped,
+  progress,
 }: {
   run: ScenarioRunSummary;
   counts: ResultCounts;
   stopped: Stopped | undefined;
+  /** While it runs: how long so far and which connection. */
+  progress: string | undefined;
 }) {
   return (
     <dl className="facts" data-testid="run-facts">
@@ -109,6 +128,13 @@ function RunFacts({
       <dd data-testid="run-state">
         {run.status}
         {run.stopReason && ` (${stopText(run.stopReason, stopped)})`}
+        {progress && (
+          <>
+            {' '}
+            <progress aria-label="Dry run running" className="run-progress" />{' '}
+            <span data-testid="run-progress">{progress}</span>
+          </>
+        )}
       </dd>
       <dt>Set</dt>
       <dd>

@@ -32,6 +32,7 @@ import {
   placement,
   ticks,
   visibleRange,
+  actionsSpan,
   type RunSpan,
   type Tick,
   type TimelineItem,
@@ -80,8 +81,10 @@ export function Timeline({ events, scenarios, now, following = false, board }: T
   const [axisRef, trackPx] = useWidth<HTMLDivElement>();
   const [selectedKey, setSelectedKey] = useState<string>();
 
-  const zoom = zoomChoice ?? (following ? 'last10s' : 'fit');
-  const view = visibleRange(model.range, zoom);
+  const actions = useMemo(() => actionsSpan(model.lanes), [model]);
+  // A finished run opens on its actions: a few ms of reads are lost on a seconds-long axis.
+  const zoom = zoomChoice ?? (following ? 'last10s' : actions ? 'actions' : 'fit');
+  const view = visibleRange(model.range, zoom, actions);
   const origin = model.range.start;
   const axis = ticks(view, origin);
   const selected = selectedKey === undefined ? undefined : model.items.get(selectedKey);
@@ -108,6 +111,15 @@ export function Timeline({ events, scenarios, now, following = false, board }: T
           >
             Last {formatMs(LAST_MS)}
           </button>
+          {actions && (
+            <button
+              type="button"
+              aria-pressed={zoom === 'actions'}
+              onClick={() => setZoom('actions')}
+            >
+              Actions
+            </button>
+          )}
         </div>
         <span className="muted">
           {formatOffset(view.start, origin)} to {formatOffset(view.end, origin)}

@@ -94,7 +94,17 @@ export function Scenarios() {
               <PastRuns
                 productId={product.id}
                 refreshKey={`${dryRun.shown?.run.id}:${dryRun.shown?.run.status}`}
-                onOpen={(id) => void dryRun.open(id)}
+                // The opened run is drawn above the list: bring it into view, or nothing seems to
+                // happen.
+                onOpen={(id) =>
+                  void dryRun
+                    .open(id)
+                    .then(() =>
+                      requestAnimationFrame(() =>
+                        document.getElementById('run-view')?.scrollIntoView({ block: 'start' }),
+                      ),
+                    )
+                }
                 openId={dryRun.shown?.run.id}
               />
             </>

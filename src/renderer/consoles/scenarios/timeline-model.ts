@@ -399,12 +399,33 @@ export function base64ToHex(data: string): string | undefined {
   return parsed.ok ? bytesToHex(parsed.bytes, ' ') : undefined;
 }
 
-export type Zoom = 'fit' | 'last10s';
+/** `actions`: from the first action's start to the last one's end, with a margin. */
+export type Zoom = 'fit' | 'last10s' | 'actions';
 export const LAST_MS = 10_000;
 /** The narrowest window shown, so a run of one instant still has an axis. */
 const MIN_WINDOW_MS = 100;
+/** Room either side of the actions, as a share of their span. */
+const ACTIONS_MARGIN = 0.1;
 
-export function visibleRange(range: TimeRange, zoom: Zoom): TimeRange {
+/** From the first action's start to the last action's end, or undefined when none ran. */
+export function actionsSpan(
+  lanes: readonly { actions: readonly { start: number; end: number }[] }[],
+): TimeRange | undefined {
+  let span: TimeRange | undefined;
+  for (const lane of lanes)
+    for (const a of lane.actions)
+      span = span
+        ? { start: Math.min(span.start, a.start), end: Math.max(span.end, a.end) }
+        : { start: a.start, end: a.end };
+  return span;
+}
+
+export function visibleRange(range: TimeRange, zoom: Zoom, actions?: TimeRange): TimeRange {
+  if (zoom === 'actions' && actions) {
+    const width = Math.max(actions.end - actions.start, MIN_WINDOW_MS);
+    const start = Math.max(range.start, actions.start - width * ACTIONS_MARGIN);
+    return { start, end: Math.max(start + MIN_WINDOW_MS, actions.end + width * ACTIONS_MARGIN) };
+  }
   const start = zoom === 'last10s' ? Math.max(range.start, range.end - LAST_MS) : range.start;
   return { start, end: Math.max(range.end, start + MIN_WINDOW_MS) };
 }

@@ -61,9 +61,16 @@ export function ServiceMessages() {
                 setSends([]);
               })
             }
+            aria-describedby={userToken ? undefined : 'sm-issue-why'}
           >
             Issue notification token
           </button>
+          {/* A greyed-out button says what it waits for. */}
+          {!userToken && (
+            <span className="note" id="sm-issue-why" data-testid="sm-issue-why">
+              Needs a user access token: mint a test one above, or paste the mini app’s.
+            </span>
+          )}
         </div>
         <ErrorNotice error={issue.error} testId="sm-issue-error" />
         {token && (

@@ -136,7 +136,7 @@ describe('LoginClient', () => {
 
     const masked = maskExchange(issued);
     expect(masked.request.body).not.toContain(channel.channelSecret);
-    expect(masked.request.body).toContain(`client_secret=••••${channel.channelSecret.slice(-4)}`);
+    expect(masked.request.body).toContain(`client_secret=•••• ${channel.channelSecret.slice(-4)}`);
     expect(masked.request.body).toContain(`client_id=${channel.channelId}`);
     const curl = toCurl(masked);
     expect(curl).toMatch(/^curl -i -X POST 'http:\/\/[^']+\/oauth2\/v2.1\/token' \\\n {2}-H /);
@@ -146,7 +146,7 @@ describe('LoginClient', () => {
     await client.profile(tokens.access_token).catch(() => undefined);
     const profileCall = maskExchange(exchanges[1]!);
     expect(profileCall.request.headers.authorization).toBe(
-      `Bearer ••••${tokens.access_token.slice(-4)}`,
+      `Bearer •••• ${tokens.access_token.slice(-4)}`,
     );
     await client.verifyAccessToken(tokens.access_token);
     expect(maskExchange(exchanges[2]!).request.url).not.toContain(tokens.access_token);

@@ -16,6 +16,7 @@ import {
   runExport,
   ticks,
   visibleRange,
+  actionsSpan,
   type LinkItem,
   type TimelineScenario,
 } from '../../../../src/renderer/consoles/scenarios/timeline-model';
@@ -204,7 +205,7 @@ describe('the timeline model', () => {
           startTime: 30,
           endTime: 45,
           resultCode: 'GATT_ERROR',
-          errorReason: 'actions[0] GATT_READ: ATT error 0x02 (read not permitted)',
+          errorReason: 'action 1 GATT_READ: ATT error 0x02 (read not permitted)',
         }),
       },
       { kind: 'disconnected', at: 900, by: 'link', reason: 'supervision timeout' },
@@ -227,7 +228,7 @@ describe('the timeline model', () => {
     );
     const [run] = model.lanes[0]!.runs;
     expect(run!.outcome).toBe('GATT_ERROR');
-    expect(run!.result?.errorReason).toMatch(/^actions\[0\] GATT_READ/);
+    expect(run!.result?.errorReason).toMatch(/^action 1 GATT_READ/);
 
     expect(linkKinds(model.link)).toEqual([
       'connecting',
@@ -504,6 +505,25 @@ describe('bytes, windows and the axis', () => {
     expect(visibleRange({ start: 0, end: 4_000 }, 'last10s')).toEqual({ start: 0, end: 4_000 });
     expect(visibleRange({ start: 0, end: 25_000 }, 'fit')).toEqual({ start: 0, end: 25_000 });
     expect(visibleRange({ start: 50, end: 50 }, 'fit')).toEqual({ start: 50, end: 150 });
+  });
+
+  it('zooms to where the actions are: 166 ms of actions fill the axis, not 2 % of 8 s', () => {
+    const lanes = [
+      { actions: [{ start: 1_200, end: 1_250 }] },
+      { actions: [] },
+      { actions: [{ start: 1_300, end: 1_366 }] },
+    ];
+    const span = actionsSpan(lanes);
+    expect(span).toEqual({ start: 1_200, end: 1_366 });
+    const view = visibleRange({ start: 0, end: 8_000 }, 'actions', span);
+    expect(view.start).toBeCloseTo(1_183.4);
+    expect(view.end).toBeCloseTo(1_382.6);
+    // No actions: the whole run.
+    expect(actionsSpan([{ actions: [] }])).toBeUndefined();
+    expect(visibleRange({ start: 0, end: 8_000 }, 'actions', undefined)).toEqual({
+      start: 0,
+      end: 8_000,
+    });
   });
 
   it('keeps the newest items that overlap the window, up to the cap', () => {

@@ -21,7 +21,10 @@ export const uuid128 = z
 
 /** The GATT value rule: checked once the field is known to be a string the type takes. */
 function gattValueProblem(data: string): string | undefined {
-  if (!BASE64.test(data) || data.length === 0) return 'must be non-empty base64';
+  // Said apart: an empty field is not a badly written one (docs/decisions.md, "Forms that say
+  // why").
+  if (data.length === 0) return 'has no bytes: a write carries at least one';
+  if (!BASE64.test(data)) return 'must be base64';
   if (base64ByteLength(data) > GATT_VALUE_MAX_BYTES)
     return `must decode to at most ${GATT_VALUE_MAX_BYTES} bytes`;
   return undefined;

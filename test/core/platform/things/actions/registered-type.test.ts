@@ -165,7 +165,7 @@ describe('a registered action type', () => {
         endTime: 5,
         resultCode: 'GATT_ERROR',
         actionResults: [],
-        errorReason: `actions[0] ${ECHO}: refused`,
+        errorReason: `action 1 ${ECHO}: refused`,
       },
       {
         kind: 'action',
@@ -182,7 +182,7 @@ describe('a registered action type', () => {
       },
     );
     expect(message).toBe(
-      `GATT_ERROR: actions[0] ${ECHO}: refused; characteristic ${LED} of service ${SENSOR_SERVICE}; then read back; bytes 0102`,
+      `GATT_ERROR: action 1 ${ECHO}: refused; characteristic ${LED} of service ${SENSOR_SERVICE}; then read back; bytes 0102`,
     );
   });
 });
