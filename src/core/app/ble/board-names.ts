@@ -1,8 +1,7 @@
 // A simulated board's GATT table carries the names its board file gave its services and
 // characteristics, wherever the app hands the table on (the GATT explorer, the scenario lint).
 // Hardware boards have no board file: their tables pass unchanged.
-import { reportedUuid, type ServiceInfo } from '../../ble/port';
-import { resolveName } from '../../ble/names/resolver';
+import type { ServiceInfo } from '../../ble/port';
 import type { HostSupervisor } from './host-supervisor';
 import { usesSimulatedBench } from '../contracts/ble';
 
@@ -24,23 +23,4 @@ export async function withBoardNames(
   if (!board) return services;
   const named = <A extends { uuid: string }>(a: A) => ({ ...a, name: board.names[a.uuid] });
   return services.map((s) => ({ ...named(s), characteristics: s.characteristics.map(named) }));
-}
-
-/**
- * What the app knows of one characteristic of the board `deviceId`: its name (the board file's,
- * else the SIG's) and, on the simulated bench, its longest value.
- */
-export async function characteristicFacts(
-  supervisor: HostSupervisor,
-  deviceId: string,
-  uuid: string,
-): Promise<{ name?: string; maxLength?: number }> {
-  const board = usesSimulatedBench(supervisor.status())
-    ? (await supervisor.sim('boards', {})).find((b) => b.address.replace(/:/g, '') === deviceId)
-    : undefined;
-  const key = reportedUuid(uuid);
-  return {
-    name: resolveName(uuid, { board: board?.names, kinds: ['characteristic'] })?.name,
-    maxLength: board?.maxLengths[key],
-  };
 }
