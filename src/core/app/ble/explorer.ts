@@ -26,7 +26,13 @@ export class Explorer {
       mtu: options.mtu,
       user: 'explorer',
     });
-    return this.discovered(host, connectionId);
+    try {
+      await host.call('discover', { connectionId });
+    } catch (err) {
+      await host.call('disconnect', { connectionId }).catch(() => undefined);
+      throw err;
+    }
+    return this.opened(host, connectionId);
   }
 
   /**
@@ -36,7 +42,9 @@ export class Explorer {
   async reconnect(connectionId: string, mtu: number | undefined): Promise<GattConnection> {
     const host = await this.host(connectionId);
     await host.call('reconnect', { connectionId, mtu, timeoutMs: CONNECT_TIMEOUT_MS });
-    return this.discovered(host, connectionId);
+    // The link stays on its card if discovery fails: its log says why, and Reconnect is there.
+    await host.call('discover', { connectionId });
+    return this.opened(host, connectionId);
   }
 
   async read(connectionId: string, serviceUuid: string, characteristicUuid: string) {
@@ -114,15 +122,11 @@ export class Explorer {
     return { disconnected: true as const };
   }
 
-  /** The link as the explorer answers it, once the process has its GATT table. */
-  private async discovered(host: BleHost, connectionId: string): Promise<GattConnection> {
-    try {
-      await host.call('discover', { connectionId });
-    } catch (err) {
-      await host.call('disconnect', { connectionId }).catch(() => undefined);
-      throw err;
-    }
-    // The process lists a link's new table before it answers the discover that found it.
+  /**
+   * The link as the explorer answers it, once discovered: the process lists a link's new table
+   * before it answers the discover that found it.
+   */
+  private opened(host: BleHost, connectionId: string): GattConnection {
     const link = this.record(host, connectionId);
     return {
       connectionId,
