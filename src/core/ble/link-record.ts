@@ -7,7 +7,7 @@ import { linkInfoSchema } from './link-parameters';
 import { normalizeUuid } from './port';
 
 /** Who opened a link: the GATT explorer, a provisioning run or batch, a dry run, the CLI. */
-export const LINK_USERS = ['explorer', 'provisioning', 'dry-run', 'cli'] as const;
+const LINK_USERS = ['explorer', 'provisioning', 'dry-run', 'cli'] as const;
 export const linkUserSchema = z.enum(LINK_USERS);
 export type LinkUser = z.infer<typeof linkUserSchema>;
 
@@ -61,7 +61,7 @@ export type BoardLink = z.infer<typeof boardLinkSchema>;
 
 const hex = z.string().regex(/^(?:[0-9a-f]{2})*$/, 'must be lowercase hex bytes');
 
-export const GATT_LOG_KINDS = [
+const GATT_LOG_KINDS = [
   'connect',
   'discover',
   'read',

@@ -50,6 +50,8 @@ export function BleBench() {
   const [tried, setTried] = useState<{ id: string; generation: string }>();
   /** The connection just made, brought into view once its card is drawn. */
   const justOpened = useRef<string>(undefined);
+  /** Counts Connect's answers: the card may be drawn before one (the list comes first). */
+  const [answered, setAnswered] = useState(0);
   const [inspectedId, setInspectedId] = useState<string>();
   const inspected = inspectedId === undefined ? undefined : scan.entries.get(inspectedId)?.device;
   const serviceLabels = useMemo(
@@ -62,7 +64,7 @@ export function BleBench() {
     if (!card) return;
     card.scrollIntoView({ block: 'start' });
     justOpened.current = undefined;
-  }, [links]);
+  }, [links, answered]);
   const inspect = useCallback(
     (device: ScannedDevice) => setInspectedId((id) => (id === device.id ? undefined : device.id)),
     [],
@@ -84,6 +86,7 @@ export function BleBench() {
       void runConnect(async () => {
         const connection = await api.ble.connect({ deviceId: device.id });
         justOpened.current = connection.connectionId;
+        setAnswered((n) => n + 1);
         return connection;
       }).finally(() => setConnectingId(undefined));
     },
