@@ -121,7 +121,7 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
     // Removing the adapter the link goes through names the link and asks; Cancel keeps both.
     await adapter.getByRole('button', { name: 'Remove adapter 1 (sim)' }).click();
     const confirm = adapter.getByTestId('adapter-confirm');
-    await expectText(confirm, 'This change closes an adapter drops 1 link: DB Sensor');
+    await expectText(confirm, 'Removing sim drops 1 link: DB Sensor');
     await expect.poll(() => inView(page, confirm)).toBe(true);
     await shoot(page, 'link-truth-adapter-confirm');
     await confirm.getByRole('button', { name: 'Cancel' }).click();

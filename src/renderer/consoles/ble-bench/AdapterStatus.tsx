@@ -28,10 +28,17 @@ function linkCount(n: number): string {
   return n === 1 ? '1 link' : `${n} links`;
 }
 
+/** The specs a change adds and the ones it removes, as the user reads them. */
+function changeOf(before: readonly string[], after: readonly string[]) {
+  return {
+    added: after.filter((spec) => !before.includes(spec)),
+    removed: before.filter((spec) => !after.includes(spec)),
+  };
+}
+
 /** What an adapter change did, in one sentence. */
 function describeChange(before: readonly string[], after: readonly string[], closed: LinkRecord[]) {
-  const added = after.filter((spec) => !before.includes(spec));
-  const removed = before.filter((spec) => !after.includes(spec));
+  const { added, removed } = changeOf(before, after);
   const did = [
     added.length > 0 && `Added ${added.join(', ')}`,
     removed.length > 0 && `Removed ${removed.join(', ')}`,
@@ -142,6 +149,7 @@ export function AdapterStatus({
       setPending({ adapters: next, drops: plan.drops });
       return status;
     });
+  const removing = pending?.adapters && changeOf(specs, pending.adapters).removed;
   const confirm = (asked: Pending) =>
     void action.run(() => {
       setPending(undefined);
@@ -297,7 +305,11 @@ export function AdapterStatus({
           data-testid="adapter-confirm"
         >
           <p>
-            {pending.adapters ? 'This change closes an adapter' : 'Restarting the BLE process'}{' '}
+            {pending.adapters
+              ? removing?.length
+                ? `Removing ${removing.join(', ')}`
+                : 'This change'
+              : 'Restarting the BLE process'}{' '}
             drops {linkCount(pending.drops.length)}: {linkList(pending.drops)}.
           </p>
           <button type="button" onClick={() => confirm(pending)}>
