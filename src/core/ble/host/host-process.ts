@@ -6,6 +6,7 @@ import {
   BleError,
   type AdapterState,
   type Advertisement,
+  reportedUuid,
   type BleCentral,
 } from '../port';
 import { formatAdapterSpec, parseAdapterSpec, type AdapterSpec } from '../adapter-spec';
@@ -16,7 +17,6 @@ import type { Direction } from '../hci/btsnoop';
 import { TraceWriter } from '../hci/trace-store';
 import type { SimulatedBench } from '../sim/bench';
 import { resolveName } from '../names/resolver';
-import { reportedUuid } from '../port';
 import { LinkBook, type BoardFacts } from './link-book';
 import {
   dispatch,
@@ -49,7 +49,6 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
   const { book } = station;
 
   const scans = new Map<string, { stop: () => Promise<void>; flush: () => void }>();
-  const subscriptions = new Set<string>();
   let next = 0;
 
   const centralCalls: MethodHandlers<CentralMethods> = {
@@ -128,11 +127,9 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
       book.read(connectionId, serviceUuid, characteristicUuid),
     write: ({ connectionId, serviceUuid, characteristicUuid, data, withoutResponse }) =>
       book.write(connectionId, serviceUuid, characteristicUuid, data, withoutResponse),
-    subscribe: async ({ connectionId, serviceUuid, characteristicUuid }) => {
-      const subscriptionId = await book.subscribe(connectionId, serviceUuid, characteristicUuid);
-      subscriptions.add(subscriptionId);
-      return { subscriptionId };
-    },
+    subscribe: async ({ connectionId, serviceUuid, characteristicUuid }) => ({
+      subscriptionId: await book.subscribe(connectionId, serviceUuid, characteristicUuid),
+    }),
     unsubscribe: ({ subscriptionId }) => book.unsubscribe({ subscriptionId }),
     unsubscribeFrom: (target) => book.unsubscribe(target),
     disconnect: ({ connectionId }) => book.disconnect(connectionId),
@@ -179,7 +176,7 @@ class Station {
 
   private constructor(
     private readonly config: HostConfig,
-    private readonly emit: (event: HostEvent) => void,
+    emit: (event: HostEvent) => void,
     public bench: SimulatedBench | undefined,
   ) {
     this.book = new LinkBook(

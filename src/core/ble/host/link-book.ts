@@ -139,7 +139,15 @@ export class LinkBook {
       this.attach(entry, link, askedMtu, 'reconnected');
       return link;
     } catch (err) {
-      this.log(entry, { kind: 'error', message: `reconnect: ${errorMessage(err)}` });
+      const reason = `reconnect: ${errorMessage(err)}`;
+      this.log(entry, { kind: 'error', message: reason });
+      // No link now, whatever there was before: the card offers Reconnect again.
+      entry.record = {
+        ...entry.record,
+        state: 'dropped',
+        droppedAt: Date.now(),
+        droppedReason: reason,
+      };
       this.changed();
       throw err;
     }
