@@ -66,34 +66,33 @@ interface Hearing {
   seenAt: number;
 }
 
+/** One open adapter: its links in use (each held from connect until it goes down). */
+interface Slot {
+  entry: AdapterEntry;
+  links: Set<BleConnection>;
+  /** Connects under way, counted against the capacity. */
+  connecting: number;
+  off: () => void;
+}
+
 export class MultiCentral implements BleCentral {
-  private readonly links: number[];
-  /** Board id → adapter index → its latest hearing. */
-  private readonly heard = new Map<string, Map<number, Hearing>>();
+  private readonly slots: Slot[] = [];
+  /** Board id → adapter → its latest hearing. */
+  private readonly heard = new Map<string, Map<Slot, Hearing>>();
   private readonly stateHandlers = new Set<(state: AdapterState) => void>();
   private readonly changeHandlers = new Set<() => void>();
-  private readonly offs: (() => void)[];
-  private current: AdapterState;
+  private current: AdapterState = 'unknown';
 
-  constructor(private readonly entries: AdapterEntry[]) {
+  constructor(entries: AdapterEntry[]) {
     if (!entries.length) throw new RangeError('a station opens at least one adapter');
-    this.links = entries.map(() => 0);
+    for (const entry of entries) this.slots.push(this.slot(entry));
     this.current = this.state();
-    this.offs = entries.map((entry) =>
-      entry.central.onStateChange(() => {
-        this.changed();
-        const state = this.state();
-        if (state === this.current) return;
-        this.current = state;
-        for (const handler of this.stateHandlers) handler(state);
-      }),
-    );
   }
 
   /** `poweredOn` while any adapter is; otherwise the first adapter's state. */
   state(): AdapterState {
-    const states = this.entries.map((e) => e.central.state());
-    return states.includes('poweredOn') ? 'poweredOn' : states[0]!;
+    const states = this.slots.map((s) => s.entry.central.state());
+    return states.includes('poweredOn') ? 'poweredOn' : (states[0] ?? 'noAdapter');
   }
 
   /** What each adapter that is not powered on says of itself, spec first. */
@@ -109,21 +108,50 @@ export class MultiCentral implements BleCentral {
     return () => this.stateHandlers.delete(handler);
   }
 
-  /** Called when any adapter's state or links in use change. */
+  /** Called when any adapter's state or links in use change, or an adapter comes or goes. */
   onAdaptersChange(handler: () => void): () => void {
     this.changeHandlers.add(handler);
     return () => this.changeHandlers.delete(handler);
   }
 
   adapters(): AdapterView[] {
-    return this.entries.map((entry, index) => ({
+    return this.slots.map(({ entry, links, connecting }) => ({
       spec: formatAdapterSpec(entry.spec),
       state: entry.central.state(),
       reason: entry.reason ?? entry.central.stateReason?.(),
-      linksInUse: this.links[index]!,
+      linksInUse: links.size + connecting,
       linkCapacity: entry.linkCapacity,
       writesConfirmed: confirmsWrites(entry.spec),
     }));
+  }
+
+  /**
+   * One more adapter beside the others, which keep their links (docs/decisions.md, "Adapters
+   * change without a restart"). A scan running now goes on without it; the next one hears it.
+   */
+  add(entry: AdapterEntry): void {
+    this.slots.push(this.slot(entry));
+    this.changed();
+    this.stateChanged();
+  }
+
+  /** The links adapter `index` holds: the ones that drop when it is removed. */
+  linksOf(index: number): ReadonlySet<BleConnection> {
+    return this.slots[index]?.links ?? new Set();
+  }
+
+  /** Ends adapter `index`'s links and closes it; the other adapters go on as they were. */
+  async remove(index: number): Promise<void> {
+    const slot = this.slots[index];
+    if (!slot) throw new RangeError(`the station has no adapter ${index + 1}`);
+    if (this.slots.length === 1) throw new RangeError('a station keeps at least one adapter');
+    this.slots.splice(index, 1);
+    slot.off();
+    for (const hearings of this.heard.values()) hearings.delete(slot);
+    await Promise.all([...slot.links].map((link) => link.disconnect().catch(() => undefined)));
+    await slot.entry.central.close().catch(() => undefined);
+    this.changed();
+    this.stateChanged();
   }
 
   async startScan(
@@ -131,11 +159,12 @@ export class MultiCentral implements BleCentral {
     onAdvertisement: (ad: Advertisement) => void,
   ): Promise<ScanHandle> {
     const started = await Promise.allSettled(
-      this.entries.map((entry, index) =>
-        entry.central.state() === 'noAdapter'
-          ? Promise.reject(new BleError('scan', entry.reason ?? 'no adapter'))
-          : entry.central.startScan(filter, (ad) => {
-              if (this.hear(index, ad)) onAdvertisement({ ...ad, adapter: this.specOf(index) });
+      this.slots.map((slot) =>
+        slot.entry.central.state() === 'noAdapter'
+          ? Promise.reject(new BleError('scan', slot.entry.reason ?? 'no adapter'))
+          : slot.entry.central.startScan(filter, (ad) => {
+              if (this.hear(slot, ad))
+                onAdvertisement({ ...ad, adapter: formatAdapterSpec(slot.entry.spec) });
             }),
       ),
     );
@@ -146,7 +175,8 @@ export class MultiCentral implements BleCentral {
         ? first.reason
         : new BleError('scan', `no adapter could scan: ${errorMessage(first?.reason)}`);
     }
-    return { stop: async () => void (await Promise.all(handles.map((h) => h.stop()))) };
+    // An adapter removed while the scan ran is closed already: its stop may fail, the rest not.
+    return { stop: async () => void (await Promise.allSettled(handles.map((h) => h.stop()))) };
   }
 
   /**
@@ -161,43 +191,59 @@ export class MultiCentral implements BleCentral {
         `device ${id} has not been seen by a scan: scan for it first`,
         id,
       );
-    const index = this.pick(id, hearings);
-    this.links[index]! += 1;
+    const slot = this.pick(id, hearings);
+    slot.connecting += 1;
     this.changed();
     let link: BleConnection;
     try {
-      link = await this.entries[index]!.central.connect(id, options);
+      link = withAdapter(
+        await slot.entry.central.connect(id, options),
+        formatAdapterSpec(slot.entry.spec),
+        confirmsWrites(slot.entry.spec),
+      );
     } catch (err) {
-      this.release(index);
+      slot.connecting -= 1;
+      this.changed();
       throw err;
     }
-    let held = true;
+    slot.connecting -= 1;
+    slot.links.add(link);
+    this.changed();
     link.onDisconnect(() => {
-      if (!held) return;
-      held = false;
-      this.release(index);
+      if (slot.links.delete(link)) this.changed();
     });
-    return withAdapter(link, this.specOf(index), confirmsWrites(this.entries[index]!.spec));
+    return link;
   }
 
   async close(): Promise<void> {
-    for (const off of this.offs) off();
-    await Promise.all(this.entries.map((e) => e.central.close().catch(() => undefined)));
+    for (const slot of this.slots) slot.off();
+    await Promise.all(this.slots.map((s) => s.entry.central.close().catch(() => undefined)));
   }
 
-  private pick(id: string, hearings: Map<number, Hearing>): number {
+  private slot(entry: AdapterEntry): Slot {
+    return {
+      entry,
+      links: new Set(),
+      connecting: 0,
+      off: entry.central.onStateChange(() => {
+        this.changed();
+        this.stateChanged();
+      }),
+    };
+  }
+
+  private pick(id: string, hearings: Map<Slot, Hearing>): Slot {
+    const inUse = (slot: Slot) => slot.links.size + slot.connecting;
     const usable = [...hearings]
-      .filter(([index]) => this.entries[index]!.central.state() === 'poweredOn')
-      .map(([index, h]) => ({ index, rssi: h.rssi }));
-    const free = usable.filter(
-      ({ index }) => this.links[index]! < this.entries[index]!.linkCapacity,
-    );
+      .filter(([slot]) => slot.entry.central.state() === 'poweredOn')
+      .map(([slot, h]) => ({ slot, rssi: h.rssi }));
+    const free = usable.filter(({ slot }) => inUse(slot) < slot.entry.linkCapacity);
     if (!free.length) {
       const why = usable.length
         ? `every adapter that hears it is using all its links (${usable
             .map(
-              ({ index }) =>
-                `${this.specOf(index)} ${this.links[index]}/${this.entries[index]!.linkCapacity}`,
+              ({ slot }) =>
+                `${formatAdapterSpec(slot.entry.spec)} ${inUse(slot)}/${slot.entry.linkCapacity}`,
             )
             .join(', ')}): wait for a link to end or add an adapter`
         : 'no adapter that heard it is powered on';
@@ -205,34 +251,33 @@ export class MultiCentral implements BleCentral {
     }
     const best = Math.max(...free.map((c) => c.rssi));
     const close = free.filter((c) => c.rssi >= best - SAME_SIGNAL_DB);
-    close.sort((a, b) => this.links[a.index]! - this.links[b.index]! || b.rssi - a.rssi);
-    return close[0]!.index;
+    close.sort((a, b) => inUse(a.slot) - inUse(b.slot) || b.rssi - a.rssi);
+    return close[0]!.slot;
   }
 
-  /** Records the hearing; true when `index` is now the adapter that hears the board best. */
-  private hear(index: number, ad: Advertisement): boolean {
+  /** Records the hearing; true when `slot` is now the adapter that hears the board best. */
+  private hear(slot: Slot, ad: Advertisement): boolean {
+    if (!this.slots.includes(slot)) return false;
     let hearings = this.heard.get(ad.id);
     if (!hearings) this.heard.set(ad.id, (hearings = new Map()));
-    hearings.set(index, { rssi: ad.rssi, seenAt: ad.seenAt });
-    let bestIndex = index;
+    hearings.set(slot, { rssi: ad.rssi, seenAt: ad.seenAt });
+    let best = slot;
     let bestRssi = ad.rssi;
     for (const [other, h] of hearings) {
-      if (other === index || ad.seenAt - h.seenAt > STALE_MS) continue;
+      if (other === slot || ad.seenAt - h.seenAt > STALE_MS) continue;
       if (h.rssi > bestRssi) {
-        bestIndex = other;
+        best = other;
         bestRssi = h.rssi;
       }
     }
-    return bestIndex === index;
+    return best === slot;
   }
 
-  private release(index: number): void {
-    this.links[index] = Math.max(0, this.links[index]! - 1);
-    this.changed();
-  }
-
-  private specOf(index: number): string {
-    return formatAdapterSpec(this.entries[index]!.spec);
+  private stateChanged(): void {
+    const state = this.state();
+    if (state === this.current) return;
+    this.current = state;
+    for (const handler of this.stateHandlers) handler(state);
   }
 
   private changed(): void {

@@ -18,39 +18,54 @@ export interface OpenAdaptersOptions extends Omit<OpenCentralOptions, 'trace' | 
 }
 
 /**
- * Every adapter in `specs`, opened together (each through openCentral); one that cannot open is
+ * Every adapter in `specs`, opened together (each through openAdapter); one that cannot open is
  * a `noAdapter` entry that says why.
  */
 export async function openAdapters(
   specs: AdapterSpec[],
   options: OpenAdaptersOptions = {},
 ): Promise<MultiCentral> {
-  const { simProfile, hardwareLinks, trace, ...central } = options;
-  let sims = 0;
+  const simIndexes = specs.map((_, index) => specs.slice(0, index).filter(isSim).length);
   const entries = await Promise.all(
-    specs.map(async (spec, index): Promise<AdapterEntry> => {
-      const sink = trace?.(index, spec);
-      if (spec.kind === 'sim') {
-        const profile = adapterProfileSchema.parse({
-          ...simProfile,
-          address: simAddress(simProfile?.address, sims++),
-        });
-        return {
-          spec,
-          central: await openCentral(spec, { ...central, trace: sink, adapter: profile }),
-          linkCapacity: profile.maxConnections,
-        };
-      }
-      const opened = await openCentral(spec, { ...central, trace: sink });
-      return {
-        spec,
-        central: opened,
-        linkCapacity: hardwareLinks ?? DEFAULT_LINK_CAPACITY,
-        reason: opened instanceof NoAdapterCentral ? opened.reason : undefined,
-      };
-    }),
+    specs.map((spec, index) => openAdapter(spec, index, simIndexes[index]!, options)),
   );
   return new MultiCentral(entries);
+}
+
+/**
+ * Adapter `index` of a station; `simIndex`: how many `sim` adapters come before it, so each
+ * simulated controller has an address of its own.
+ */
+export async function openAdapter(
+  spec: AdapterSpec,
+  index: number,
+  simIndex: number,
+  options: OpenAdaptersOptions = {},
+): Promise<AdapterEntry> {
+  const { simProfile, hardwareLinks, trace, ...central } = options;
+  const sink = trace?.(index, spec);
+  if (isSim(spec)) {
+    const profile = adapterProfileSchema.parse({
+      ...simProfile,
+      address: simAddress(simProfile?.address, simIndex),
+    });
+    return {
+      spec,
+      central: await openCentral(spec, { ...central, trace: sink, adapter: profile }),
+      linkCapacity: profile.maxConnections,
+    };
+  }
+  const opened = await openCentral(spec, { ...central, trace: sink });
+  return {
+    spec,
+    central: opened,
+    linkCapacity: hardwareLinks ?? DEFAULT_LINK_CAPACITY,
+    reason: opened instanceof NoAdapterCentral ? opened.reason : undefined,
+  };
+}
+
+function isSim(spec: AdapterSpec): boolean {
+  return spec.kind === 'sim';
 }
 
 /** Each simulated controller has its own public address, as two dongles would. */

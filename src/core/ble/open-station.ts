@@ -42,7 +42,8 @@ export async function openStation(
   }
 }
 
-async function openBench(source: BenchSource): Promise<SimulatedBench> {
+/** The simulated bench of `source`: its start files with the saved set-up brought onto them. */
+export async function openBench(source: BenchSource): Promise<SimulatedBench> {
   const bench = new SimulatedBench({ stateFile: source.stateFile, seed: source.seed });
   try {
     for (const file of source.boardFiles) bench.loadBoardFile(file);

@@ -20,8 +20,10 @@ export function useBleStatus() {
 }
 
 /**
- * Changes whenever what the BLE process held is gone: another adapter list or another BLE process
- * (scans, connections, subscriptions start over; the simulated bench is reloaded into it).
+ * Changes whenever a scan must start again: another BLE process (its scans and links are gone;
+ * the simulated bench is reloaded into it) or another adapter list (a running scan does not
+ * hear through an adapter added after it started; links stay, docs/decisions.md "Adapters
+ * change without a restart").
  */
 export function scanRestartKey(status: BleStatus | undefined): string {
   if (!status) return '';

@@ -1,8 +1,7 @@
 // A simulated board's GATT table carries the names its board file gave its services and
 // characteristics, wherever the app hands the table on (the GATT explorer, the scenario lint).
 // Hardware boards have no board file: their tables pass unchanged.
-import { reportedUuid, type ServiceInfo } from '../../ble/port';
-import { resolveName, type UuidNames } from '../../ble/names/resolver';
+import type { ServiceInfo } from '../../ble/port';
 import type { HostSupervisor } from './host-supervisor';
 import { usesSimulatedBench } from '../contracts/ble';
 
@@ -11,44 +10,17 @@ export interface NamedService extends ServiceInfo {
   characteristics: (ServiceInfo['characteristics'][number] & { name?: string })[];
 }
 
-/** The simulated board `deviceId` (noble's peripheral id: its address without colons), if any. */
-async function simBoard(supervisor: HostSupervisor, deviceId: string) {
-  if (!usesSimulatedBench(supervisor.status())) return undefined;
-  return (await supervisor.sim('boards', {})).find((b) => b.address.replace(/:/g, '') === deviceId);
-}
-
-/** The names the board file of `deviceId` gives its services and characteristics, if any. */
-export async function boardNames(
-  supervisor: HostSupervisor,
-  deviceId: string,
-): Promise<UuidNames | undefined> {
-  return (await simBoard(supervisor, deviceId))?.names;
-}
-
+/** `deviceId` is noble's peripheral id: the board's address without colons. */
 export async function withBoardNames(
   supervisor: HostSupervisor,
   deviceId: string,
   services: ServiceInfo[],
 ): Promise<NamedService[]> {
-  const board = await simBoard(supervisor, deviceId);
+  if (!usesSimulatedBench(supervisor.status())) return services;
+  const board = (await supervisor.sim('boards', {})).find(
+    (b) => b.address.replace(/:/g, '') === deviceId,
+  );
   if (!board) return services;
   const named = <A extends { uuid: string }>(a: A) => ({ ...a, name: board.names[a.uuid] });
   return services.map((s) => ({ ...named(s), characteristics: s.characteristics.map(named) }));
-}
-
-/**
- * What the app knows of one characteristic of the board `deviceId`: its name (the board file's,
- * else the SIG's) and, on the simulated bench, its longest value.
- */
-export async function characteristicFacts(
-  supervisor: HostSupervisor,
-  deviceId: string,
-  uuid: string,
-): Promise<{ name?: string; maxLength?: number }> {
-  const board = await simBoard(supervisor, deviceId);
-  const key = reportedUuid(uuid);
-  return {
-    name: resolveName(uuid, { board: board?.names, kinds: ['characteristic'] })?.name,
-    maxLength: board?.maxLengths[key],
-  };
 }

@@ -15,6 +15,14 @@ import type {
 } from '../../ble/host/protocol';
 import { SIM_BOARDS_DIR } from '../../ble/sim/board-file';
 import type { BleCentral } from '../../ble/port';
+import type {
+  BoardLink,
+  GattLogEntry,
+  LinkRecord,
+  LinkUser,
+  LoggedLink,
+} from '../../ble/link-record';
+import type { LinkInfo } from '../../ble/link-parameters';
 import { adapterListSchema, type BleStatus } from '../contracts/ble';
 import { confirmsWrites, describeAdapter, parseAdapterSpec } from '../../ble/adapter-spec';
 import { AppFailure } from '../errors';
@@ -81,7 +89,34 @@ export function dataFolderBench(dataDir: string): BenchSource & { setupFile: str
   };
 }
 
-export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
+/** The links an adapter change or a restart ended, as they were just before. */
+export type AdapterChange = BleStatus & { closed: LinkRecord[] };
+
+/**
+ * How the list `from` becomes `to` one adapter at a time: the adapters of `from` that go (by
+ * place) and the specs added after the ones that stay, which keep their order.
+ */
+function adapterDiff(from: readonly string[], to: readonly string[]) {
+  const removed: number[] = [];
+  let kept = 0;
+  from.forEach((spec, index) => {
+    if (to[kept] === spec) kept += 1;
+    else removed.push(index);
+  });
+  return { removed, added: to.slice(kept) };
+}
+
+/** Links in words, for a question or a refusal: `DB Sensor (d6:3a:41:00:20:01)`. */
+function linkNames(links: readonly LinkRecord[]): string {
+  return links.map((l) => (l.name ? `${l.name} (${l.address})` : l.address)).join(', ');
+}
+
+export class HostSupervisor extends EventEmitter<{
+  status: [BleStatus];
+  links: [BoardLink[]];
+  log: [GattLogEntry];
+  link: [{ connectionId: string; link: LinkInfo }];
+}> {
   private host: BleHost | undefined;
   private starting: Promise<BleHost> | undefined;
   private crashes = 0;
@@ -112,9 +147,30 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
     return this.starting;
   }
 
-  async central(): Promise<BleCentral> {
+  /** The radio for one user: the process lists the links it makes as that user's. */
+  async central(user: LinkUser): Promise<BleCentral> {
     const host = await this.ensure();
-    return host.central;
+    return host.centralFor(user);
+  }
+
+  /** Every link the BLE process holds, with its GATT table and log; none while it is stopped. */
+  async links(): Promise<LoggedLink[]> {
+    const host = this.host;
+    return host?.running ? host.call('links', {}) : [];
+  }
+
+  /**
+   * The links that changing to `adapters` would drop (those on the adapters it removes), or,
+   * without a list, that restarting the BLE process would: every connected one.
+   */
+  async plan(adapters?: readonly string[]): Promise<{ restart: boolean; drops: LinkRecord[] }> {
+    const host = this.host?.running ? this.host : undefined;
+    if (!host) return { restart: adapters === undefined, drops: [] };
+    if (!adapters)
+      return { restart: true, drops: host.links.filter((l) => l.state === 'connected') };
+    const { removed } = adapterDiff(this.adapters, adapters);
+    const drops = await Promise.all(removed.map((index) => host.call('linksOnAdapter', { index })));
+    return { restart: false, drops: drops.flat() };
   }
 
   /**
@@ -188,19 +244,51 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
     };
   }
 
-  /** Keeps `adapters` as the station's list and restarts the BLE process on it. */
-  async setAdapters(adapters: string[]): Promise<BleStatus> {
-    if (adapters.join(',') !== this.adapters.join(',')) {
-      this.adapters = [...adapters];
-      await writeJsonFile(join(this.dataDir, 'ble.json'), { adapters });
+  /**
+   * Keeps `adapters` as the station's list and opens and closes only the adapters that differ,
+   * beside the others, in the running BLE process (docs/decisions.md, "Adapters change without
+   * a restart"). Links on an adapter it closes drop: refused unless `dropLinks` says the user
+   * agreed, naming them.
+   */
+  async setAdapters(adapters: string[], dropLinks = false): Promise<AdapterChange> {
+    const host = this.host?.running ? this.host : undefined;
+    const { drops } = await this.plan(adapters);
+    if (drops.length && !dropLinks)
+      throw AppFailure.field(
+        'dropLinks',
+        `the change closes an adapter with ${drops.length === 1 ? 'a link' : `${drops.length} links`} (${linkNames(drops)}): confirm to drop ${drops.length === 1 ? 'it' : 'them'}`,
+      );
+    const before = [...this.adapters];
+    if (adapters.join(',') === before.join(','))
+      return { ...(await this.statusAfterStart()), closed: [] };
+    this.adapters = [...adapters];
+    await writeJsonFile(join(this.dataDir, 'ble.json'), { adapters });
+    if (!host) return { ...(await this.statusAfterStart()), closed: [] };
+    const { removed, added } = adapterDiff(before, adapters);
+    const closed: LinkRecord[] = [];
+    try {
+      // Added first: a station never has no adapter, even for a moment.
+      for (const spec of added) await host.call('addAdapter', { spec });
+      for (const index of removed.reverse())
+        closed.push(...(await host.call('removeAdapter', { index })));
+      this.setup = adapters.includes('sim')
+        ? (this.setup ?? (await SimBenchSetupFile.open(dataFolderBench(this.dataDir).setupFile)))
+        : undefined;
+    } catch {
+      // The process could not follow one step: a new one on the whole list is what the user asked.
+      closed.push(...host.links.filter((l) => l.state === 'connected'));
       await this.stop();
+      return { ...(await this.statusAfterStart()), closed };
     }
-    return this.statusAfterStart();
+    this.emit('status', this.status());
+    return { ...this.status(), closed };
   }
 
-  async restart(): Promise<BleStatus> {
+  /** A new BLE process on the same adapters; answers the links the old one held. */
+  async restart(): Promise<AdapterChange> {
+    const closed = this.host?.running ? this.host.links.filter((l) => l.state === 'connected') : [];
     await this.stop();
-    return this.statusAfterStart();
+    return { ...(await this.statusAfterStart()), closed };
   }
 
   async stop(): Promise<void> {
@@ -217,22 +305,34 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
 
   private async start(): Promise<BleHost> {
     const traceDir = traceDirOf(this.dataDir);
-    const bench = this.adapters.includes('sim') ? dataFolderBench(this.dataDir) : undefined;
-    const config: HostConfig = { adapters: this.adapters, ...bench, traceDir };
+    const bench = this.adapters.includes('sim');
+    // The bench's files go along either way: a `sim` adapter added later opens it.
+    const config: HostConfig = {
+      adapters: this.adapters,
+      ...dataFolderBench(this.dataDir),
+      traceDir,
+    };
     try {
       const host = await BleHost.start(this.launch(config));
       // The process brought the saved set-up onto its bench, dropping what could not come back.
-      if (bench)
-        this.setup = await SimBenchSetupFile.open(bench.setupFile).catch(async (err: unknown) => {
-          await host.stop();
-          throw err;
-        });
+      this.setup = bench
+        ? await SimBenchSetupFile.open(config.setupFile!).catch(async (err: unknown) => {
+            await host.stop();
+            throw err;
+          })
+        : undefined;
       this.startError = undefined;
       this.host = host;
       host.onStateChange(() => this.emit('status', this.status()));
       host.onAdaptersChange(() => this.emit('status', this.status()));
+      host.onLinks({
+        links: (links) => this.emit('links', links),
+        log: (entry) => this.emit('log', entry),
+        link: (connectionId, link) => this.emit('link', { connectionId, link }),
+      });
       host.onExit((reason, expected) => {
         if (this.host === host) this.host = undefined;
+        this.emit('links', []);
         if (!expected) {
           this.crashes += 1;
           this.lastCrash = { at: Date.now(), reason };

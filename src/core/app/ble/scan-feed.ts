@@ -26,7 +26,7 @@ export class ScanFeed extends EventEmitter<{ batch: [ScanBatch] }> {
   }
 
   async start(filter: ScanFilter): Promise<string> {
-    const central = await this.supervisor.central();
+    const central = await this.supervisor.central('explorer');
     const scanId = `ui-scan-${++this.next}`;
     let pending = new Map<string, ScannedDevice>();
     let count = 0;

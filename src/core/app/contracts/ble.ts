@@ -12,6 +12,13 @@ import {
   mtuSchema,
   phyRequestSchema,
 } from '../../ble/link-parameters';
+import {
+  boardLinkSchema,
+  gattLogEntrySchema,
+  gattServiceSchema,
+  linkRecordSchema,
+  loggedLinkSchema,
+} from '../../ble/link-record';
 import { requiredId as id } from './fields';
 import { none, op } from './op';
 
@@ -58,6 +65,9 @@ const bleStatusSchema = z.object({
 });
 export type BleStatus = z.infer<typeof bleStatusSchema>;
 
+/** An adapter change or a restart: the status after it and the links it closed. */
+const adapterChangeSchema = bleStatusSchema.extend({ closed: z.array(linkRecordSchema) });
+
 /** Whether the station's list includes the simulated bench, whose boards the app can change. */
 export function usesSimulatedBench(status: Pick<BleStatus, 'adapters'>): boolean {
   return status.adapters.some((a) => a.spec === 'sim');
@@ -96,18 +106,6 @@ const scanBatchSchema = z.object({
   advertisements: z.number(),
 });
 
-const characteristicSchema = z.object({
-  uuid: z.string(),
-  properties: z.array(z.string()),
-  /** The board file's name for it (simulated boards). */
-  name: z.string().optional(),
-});
-export const gattServiceSchema = z.object({
-  uuid: z.string(),
-  name: z.string().optional(),
-  characteristics: z.array(characteristicSchema),
-});
-
 const connectionSchema = z.object({
   connectionId: z.string(),
   deviceId: z.string(),
@@ -122,28 +120,6 @@ const target = z.object({
   connectionId: id,
   serviceUuid: uuidSchema,
   characteristicUuid: uuidSchema,
-});
-
-export const gattLogEntrySchema = z.object({
-  connectionId: z.string(),
-  at: z.number(),
-  kind: z.enum([
-    'connect',
-    'discover',
-    'read',
-    'write',
-    'notify',
-    'subscribe',
-    'disconnect',
-    'link',
-    'error',
-  ]),
-  serviceUuid: z.string().optional(),
-  characteristicUuid: z.string().optional(),
-  data: hex.optional(),
-  message: z.string().optional(),
-  /** A write that resolved: false where the adapter cannot see a refusal (`native`). */
-  writeConfirmed: z.boolean().optional(),
 });
 
 /** The HCI traffic of a time window as one btsnoop file, for Wireshark. */
@@ -171,11 +147,12 @@ const linkOperations = {
   'ble:pair': op(onLink, linkInfoSchema),
   'ble:readRssi': op(onLink, linkInfoSchema),
   /**
-   * Ends the link and connects to the board again, asking for `mtu` in the new link's Exchange
-   * MTU Request (ATT allows one per link, docs/decisions.md "MTU (asking for one)"). Answers the
-   * new connection, as `ble:connect` does.
+   * Connects to the link's board again, after a drop or asking for `mtu` in the new link's
+   * Exchange MTU Request (ATT allows one per link, docs/decisions.md "MTU (asking for one)"),
+   * ending the old link first if it is up. The link keeps its id and its log (docs/decisions.md,
+   * "The BLE process holds the links"); answers it as `ble:connect` does.
    */
-  'ble:reconnect': op(onLink.extend({ mtu: mtuSchema }), connectionSchema),
+  'ble:reconnect': op(onLink.extend({ mtu: mtuSchema.optional() }), connectionSchema),
 } as const;
 
 // Serial ports for the adapter picker (docs/decisions.md, "H4 transports"): likely HCI dongles
@@ -195,13 +172,32 @@ export const bleOperations = {
   ...linkOperations,
   'ble:listSerialPorts': op(none, z.array(serialPortSchema)),
   'ble:getStatus': op(none, bleStatusSchema),
-  /** Replaces the station's adapter list (kept in Settings) and restarts the BLE process on it. */
-  'ble:setAdapters': op(z.object({ adapters: adapterListSchema }), bleStatusSchema),
-  'ble:restartHost': op(none, bleStatusSchema),
+  /** Every link the BLE process holds, whoever opened it, with its GATT table and log. */
+  'ble:listLinks': op(none, z.array(loggedLinkSchema)),
+  /**
+   * What a change to `adapters` would drop (the links on the adapters it closes), or, without a
+   * list, what restarting the BLE process would (every connected link): asked before either.
+   */
+  'ble:planAdapters': op(
+    z.object({ adapters: adapterListSchema.optional() }),
+    z.object({ restart: z.boolean(), drops: z.array(linkRecordSchema) }),
+  ),
+  /**
+   * Replaces the station's adapter list (kept in Settings), opening and closing only the
+   * adapters that differ, beside the others. A change that would drop links is refused at
+   * `dropLinks` until it is true. Answers the status and the links it closed.
+   */
+  'ble:setAdapters': op(
+    z.object({ adapters: adapterListSchema, dropLinks: z.boolean().default(false) }),
+    adapterChangeSchema,
+  ),
+  /** A new BLE process on the same adapters; answers the links the old one closed. */
+  'ble:restartHost': op(none, adapterChangeSchema),
   'ble:startScan': op(scanFilterSchema, z.object({ scanId: z.string() })),
   'ble:stopScan': op(z.object({ scanId: id }), z.object({ stopped: z.literal(true) })),
   /** `mtu`: what the link's Exchange MTU Request asks for (default noble's own, 256). */
   'ble:connect': op(z.object({ deviceId: id, mtu: mtuSchema.optional() }), connectionSchema),
+  /** Ends a link, whoever opened it; a dropped one is taken off the list (its card's Close). */
   'ble:disconnect': op(z.object({ connectionId: id }), z.object({ disconnected: z.literal(true) })),
   'ble:read': op(target, z.object({ data: hex })),
   'ble:write': op(
@@ -232,6 +228,8 @@ export const bleOperations = {
 
 export const bleEvents = {
   'ble:status': bleStatusSchema,
+  /** The BLE process's links whenever one comes, goes, drops or changes (logs on `ble:gattLog`). */
+  'ble:links': z.array(boardLinkSchema),
   'ble:scanBatch': scanBatchSchema,
   'ble:gattLog': gattLogEntrySchema,
   'ble:link': linkChangeSchema,

@@ -9,7 +9,7 @@ import {
   scenarioRunSummarySchema,
   timelineEventSchema,
 } from '../../scenario/schema';
-import { gattServiceSchema } from './ble';
+import { gattServiceSchema } from '../../ble/link-record';
 import { productId } from './fields';
 import { op } from './op';
 

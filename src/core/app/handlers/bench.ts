@@ -55,7 +55,6 @@ export async function startBench(
   ctx.onClose(async () => {
     await provisioning.stopAll().catch(() => undefined);
     await scans.stopAll();
-    await explorer.closeAll();
     await supervisor.stop();
     await provisioning.close();
   });

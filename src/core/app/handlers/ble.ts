@@ -9,7 +9,6 @@ import { AppFailure } from '../errors';
 import type { Explorer } from '../ble/explorer';
 import { traceDirOf, type HostSupervisor } from '../ble/host-supervisor';
 import type { ScanFeed } from '../ble/scan-feed';
-import { withBoardNames } from '../ble/board-names';
 import type { AppContext, AreaEvents, AreaHandlers } from './context';
 import { listen } from './listen';
 
@@ -34,27 +33,17 @@ export function bleHandlers(
         }
       },
       'ble:getStatus': () => supervisor.statusAfterStart(),
-      'ble:setAdapters': ({ adapters }) => supervisor.setAdapters(adapters),
+      'ble:listLinks': () => supervisor.links(),
+      'ble:planAdapters': ({ adapters }) => supervisor.plan(adapters),
+      'ble:setAdapters': ({ adapters, dropLinks }) => supervisor.setAdapters(adapters, dropLinks),
       'ble:restartHost': () => supervisor.restart(),
       'ble:startScan': async (filter) => ({ scanId: await scans.start(filter) }),
       'ble:stopScan': async ({ scanId }) => {
         await scans.stop(scanId);
         return { stopped: true as const };
       },
-      'ble:connect': async ({ deviceId, mtu }) => {
-        const connection = await explorer.connect(deviceId, { mtu });
-        return {
-          ...connection,
-          services: await withBoardNames(supervisor, deviceId, connection.services),
-        };
-      },
-      'ble:reconnect': async ({ connectionId, mtu }) => {
-        const connection = await explorer.reconnect(connectionId, mtu);
-        return {
-          ...connection,
-          services: await withBoardNames(supervisor, connection.deviceId, connection.services),
-        };
-      },
+      'ble:connect': ({ deviceId, mtu }) => explorer.connect(deviceId, { mtu }),
+      'ble:reconnect': ({ connectionId, mtu }) => explorer.reconnect(connectionId, mtu),
       'ble:disconnect': ({ connectionId }) => explorer.disconnect(connectionId),
       'ble:updateConnection': ({ connectionId, parameters }) =>
         explorer.requestLink(connectionId, { kind: 'connectionParameters', parameters }),
@@ -90,8 +79,9 @@ export function bleHandlers(
     sources: {
       'ble:status': (handler) => listen(supervisor, 'status', handler),
       'ble:scanBatch': (handler) => listen(scans, 'batch', handler),
-      'ble:gattLog': (handler) => listen(explorer, 'log', handler),
-      'ble:link': (handler) => listen(explorer, 'link', handler),
+      'ble:links': (handler) => listen(supervisor, 'links', handler),
+      'ble:gattLog': (handler) => listen(supervisor, 'log', handler),
+      'ble:link': (handler) => listen(supervisor, 'link', handler),
     },
   };
 }

@@ -64,7 +64,7 @@ export function startScenarios(
   return {
     handlers: withBleErrors({
       'scenarios:readBoard': async ({ deviceId }) => {
-        const central = await supervisor.central();
+        const central = await supervisor.central('dry-run');
         const connection = await central.connect(deviceId, { timeoutMs: READ_BOARD_TIMEOUT_MS });
         try {
           const services = await withBoardNames(supervisor, deviceId, await connection.discover());

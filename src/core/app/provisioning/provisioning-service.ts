@@ -274,7 +274,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
       profiles: this.knownProfiles(),
       things: await this.things(),
     });
-    return { ...setup, central: await this.supervisor.central() };
+    return { ...setup, central: await this.supervisor.central('provisioning') };
   }
 
   // ---- runs ----
@@ -387,7 +387,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
         `record ${recordId} is ${record.state}${record.psdiHeld ? '' : ' and holds no PSDI'}: there is nothing to reconcile`,
       );
     const outcome = await reconcile({
-      central: await this.supervisor.central(),
+      central: await this.supervisor.central('provisioning'),
       store,
       profile: this.profile(record.profileId),
       record,

@@ -75,7 +75,7 @@ export class ScenarioService extends EventEmitter<{
     const plan =
       drafted ??
       this.plan(input, savedSet(await things.getScenarioSet(product.id).catch(noSavedSet)));
-    const central = await this.supervisor.central();
+    const central = await this.supervisor.central('dry-run');
     const deliver = await delivery(product);
 
     const run = await plan.start({

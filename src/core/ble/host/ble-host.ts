@@ -19,6 +19,7 @@ import {
   type ServiceInfo,
 } from '../port';
 import type { AdapterView } from '../multi-central';
+import type { BoardLink, GattLogEntry, LinkUser } from '../link-record';
 import type {
   CentralMethod,
   CentralMethods,
@@ -91,10 +92,23 @@ const STEP: Record<CentralMethod, BleStep> = {
   setPhy: 'link',
   pair: 'link',
   readRssi: 'link',
+  reconnect: 'connect',
+  links: 'link',
+  forgetLink: 'link',
+  unsubscribeFrom: 'subscribe',
+  addAdapter: 'adapter',
+  removeAdapter: 'adapter',
+  linksOnAdapter: 'adapter',
 };
 
+/** What the process says of its links, as it says it (src/core/ble/host/link-book.ts). */
+interface LinkEvents {
+  links: (links: BoardLink[]) => void;
+  log: (entry: GattLogEntry) => void;
+  link: (connectionId: string, link: LinkInfo) => void;
+}
+
 export class BleHost {
-  readonly central: BleCentral;
   private readonly pending = new Map<number, Pending>();
   private readonly scanHandlers = new Map<string, (ad: Advertisement) => void>();
   private readonly notifyHandlers = new Map<string, (data: Uint8Array) => void>();
@@ -109,9 +123,11 @@ export class BleHost {
   /** Each of the station's adapters: state, links in use, why one could not be opened. */
   adapters: AdapterView[] = [];
   private readonly adapterHandlers = new Set<() => void>();
+  /** The links the process holds, as its last `links` event listed them. */
+  links: BoardLink[] = [];
+  private readonly linkEvents = new Set<Partial<LinkEvents>>();
 
   private constructor(private readonly channel: HostChannel) {
-    this.central = new RemoteCentral(this);
     channel.onMessage((message) => this.receive(message));
     channel.onExit((reason) => this.exited(reason));
   }
@@ -133,6 +149,17 @@ export class BleHost {
   }
 
   private readyWaiter: ((err?: Error) => void) | undefined;
+
+  /** The radio as a BleCentral whose links the process lists as `user`'s. */
+  centralFor(user: LinkUser): BleCentral {
+    return new RemoteCentral(this, user);
+  }
+
+  /** Follows the process's links, their logs and link changes. */
+  onLinks(handlers: Partial<LinkEvents>): () => void {
+    this.linkEvents.add(handlers);
+    return () => this.linkEvents.delete(handlers);
+  }
 
   get pid(): number | undefined {
     return this.channel.pid;
@@ -283,6 +310,14 @@ export class BleHost {
         return;
       case 'link':
         this.linkHandlers.get(event.connectionId)?.(event.link);
+        for (const on of this.linkEvents) on.link?.(event.connectionId, event.link);
+        return;
+      case 'links':
+        this.links = event.links;
+        for (const on of this.linkEvents) on.links?.(event.links);
+        return;
+      case 'gattLog':
+        for (const on of this.linkEvents) on.log?.(event.entry);
         return;
     }
   }
@@ -299,13 +334,17 @@ export class BleHost {
     for (const handler of this.disconnectHandlers.values()) handler('the BLE process stopped');
     this.disconnectHandlers.clear();
     this.adapter = 'unknown';
+    this.links = [];
     for (const handler of this.exitHandlers) handler(reason, this.stopping);
   }
 }
 
 /** BleCentral over the process boundary. */
 class RemoteCentral implements BleCentral {
-  constructor(private readonly host: BleHost) {}
+  constructor(
+    private readonly host: BleHost,
+    private readonly user: LinkUser,
+  ) {}
 
   state(): AdapterState {
     return this.host.state();
@@ -334,6 +373,7 @@ class RemoteCentral implements BleCentral {
       deviceId: id,
       timeoutMs: options?.timeoutMs,
       mtu: options?.mtu,
+      user: this.user,
     });
     return new RemoteConnection(this.host, id, link);
   }

@@ -6,16 +6,18 @@ import {
   BleError,
   type AdapterState,
   type Advertisement,
+  reportedUuid,
   type BleCentral,
-  type BleConnection,
 } from '../port';
-import { formatAdapterSpec, parseAdapterSpec } from '../adapter-spec';
-import { adapterTraceDir } from '../multi-central';
-import { openStation } from '../open-station';
-import type { LinkRequest } from '../link-parameters';
+import { formatAdapterSpec, parseAdapterSpec, type AdapterSpec } from '../adapter-spec';
+import { adapterTraceDir, MultiCentral } from '../multi-central';
+import { openAdapter } from '../open-adapters';
+import { openBench, type BenchSource } from '../open-station';
 import type { Direction } from '../hci/btsnoop';
 import { TraceWriter } from '../hci/trace-store';
 import type { SimulatedBench } from '../sim/bench';
+import { resolveName } from '../names/resolver';
+import { LinkBook, type BoardFacts } from './link-book';
 import {
   dispatch,
   parseRequest,
@@ -33,6 +35,8 @@ import {
 const SCAN_BATCH_MS = 50;
 /** How long to wait for the adapter to say what state it is in before reporting `unknown`. */
 const STATE_WAIT_MS = 5_000;
+/** Boards whose last advertisement is kept, to name the links made to them. */
+const SEEN_KEEP = 2_000;
 
 export interface ParentPort {
   send(message: HostMessage): void;
@@ -40,45 +44,12 @@ export interface ParentPort {
 }
 
 export async function runHost(config: HostConfig, parent: ParentPort): Promise<void> {
-  // Every session's HCI traffic, simulated or hardware, goes to a btsnoop trace per adapter
-  // (docs/decisions.md, "HCI traces" and "Several adapters at once").
-  const traceDir = config.traceDir;
-  const { central, bench } = await openStation(config.adapters.map(parseAdapterSpec), {
-    bench: {
-      boardFiles: config.boardFiles ?? [],
-      stateFile: config.stateFile,
-      setupFile: config.setupFile,
-      seed: config.seed,
-    },
-    trace: (index, spec) => {
-      if (!traceDir) return undefined;
-      const writer = new TraceWriter(adapterTraceDir(traceDir, index, formatAdapterSpec(spec)));
-      return (direction: Direction, packet: Uint8Array) => writer.record(direction, packet);
-    },
-  });
-
-  const connections = new Map<string, BleConnection>();
-  const scans = new Map<string, { stop: () => Promise<void>; flush: () => void }>();
-  const subscriptions = new Map<string, () => Promise<void>>();
-  let next = 0;
   const emit = (event: HostEvent) => parent.send(event);
-  central.onStateChange((state) => emit({ type: 'event', event: 'state', state }));
-  central.onAdaptersChange(() =>
-    emit({ type: 'event', event: 'adapters', adapters: central.adapters() }),
-  );
+  const station = await Station.open(config, emit);
+  const { book } = station;
 
-  const connection = (id: string): BleConnection => {
-    const found = connections.get(id);
-    if (!found) throw new BleError('connect', `no open connection ${id}; connect again`);
-    return found;
-  };
-
-  const requestLink = (connectionId: string, request: LinkRequest) => {
-    const link = connection(connectionId);
-    if (!link.requestLink)
-      throw new BleError('link', 'link controls need an HCI adapter (the simulated bench or hciN)');
-    return link.requestLink(request);
-  };
+  const scans = new Map<string, { stop: () => Promise<void>; flush: () => void }>();
+  let next = 0;
 
   const centralCalls: MethodHandlers<CentralMethods> = {
     startScan: async (filter) => {
@@ -90,7 +61,10 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
         pending = [];
       };
       const timer = setInterval(flush, SCAN_BATCH_MS);
-      const handle = await central.startScan(filter, (ad) => pending.push(ad));
+      const handle = await station.central.startScan(filter, (ad) => {
+        station.saw(ad);
+        pending.push(ad);
+      });
       scans.set(scanId, {
         flush,
         stop: async () => {
@@ -105,16 +79,16 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
       scans.delete(scanId);
       await scan?.stop();
     },
-    connect: async ({ deviceId, timeoutMs, mtu }) => {
-      const link = await central.connect(deviceId, { timeoutMs, mtu });
-      const connectionId = `link-${++next}`;
-      connections.set(connectionId, link);
-      link.onDisconnect((why) => {
-        connections.delete(connectionId);
-        emit({ type: 'event', event: 'disconnected', connectionId, reason: why });
+    connect: async ({ deviceId, timeoutMs, mtu, user }) => {
+      const link = await station.central.connect(deviceId, { timeoutMs, mtu });
+      const connectionId = book.open(link, {
+        deviceId,
+        ad: station.seen.get(deviceId),
+        user,
+        askedMtu: mtu,
       });
-      link.onLinkChange?.((info) =>
-        emit({ type: 'event', event: 'link', connectionId, link: info }),
+      link.onDisconnect((reason) =>
+        emit({ type: 'event', event: 'disconnected', connectionId, reason }),
       );
       return {
         connectionId,
@@ -124,39 +98,48 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
         link: link.linkInfo?.(),
       };
     },
-    updateConnection: ({ connectionId, parameters }) =>
-      requestLink(connectionId, { kind: 'connectionParameters', parameters }),
-    setPhy: ({ connectionId, phy }) => requestLink(connectionId, { kind: 'phy', phy }),
-    pair: ({ connectionId }) => requestLink(connectionId, { kind: 'pair' }),
-    readRssi: ({ connectionId }) => requestLink(connectionId, { kind: 'rssi' }),
-    discover: ({ connectionId }) => connection(connectionId).discover(),
-    read: ({ connectionId, serviceUuid, characteristicUuid }) =>
-      connection(connectionId).read(serviceUuid, characteristicUuid),
-    write: ({ connectionId, serviceUuid, characteristicUuid, data, withoutResponse }) =>
-      connection(connectionId).write(serviceUuid, characteristicUuid, data, { withoutResponse }),
-    subscribe: async ({ connectionId, serviceUuid, characteristicUuid }) => {
-      const subscriptionId = `sub-${++next}`;
-      const off = await connection(connectionId).subscribe(
-        serviceUuid,
-        characteristicUuid,
-        (data) => emit({ type: 'event', event: 'notify', subscriptionId, data }),
+    reconnect: async ({ connectionId, mtu, timeoutMs }) => {
+      const link = await book.reconnect(
+        connectionId,
+        (deviceId) => station.central.connect(deviceId, { timeoutMs, mtu }),
+        mtu,
       );
-      subscriptions.set(subscriptionId, off);
-      return { subscriptionId };
+      link.onDisconnect((reason) =>
+        emit({ type: 'event', event: 'disconnected', connectionId, reason }),
+      );
+      return {
+        connectionId,
+        mtu: link.mtu,
+        writesConfirmed: link.writesConfirmed,
+        adapter: link.adapter,
+        link: link.linkInfo?.(),
+      };
     },
-    unsubscribe: async ({ subscriptionId }) => {
-      const off = subscriptions.get(subscriptionId);
-      subscriptions.delete(subscriptionId);
-      await off?.();
+    links: () => book.logged(),
+    forgetLink: ({ connectionId }) => book.forget(connectionId),
+    updateConnection: ({ connectionId, parameters }) =>
+      book.requestLink(connectionId, { kind: 'connectionParameters', parameters }),
+    setPhy: ({ connectionId, phy }) => book.requestLink(connectionId, { kind: 'phy', phy }),
+    pair: ({ connectionId }) => book.requestLink(connectionId, { kind: 'pair' }),
+    readRssi: ({ connectionId }) => book.requestLink(connectionId, { kind: 'rssi' }),
+    discover: ({ connectionId }) => book.discover(connectionId),
+    read: ({ connectionId, serviceUuid, characteristicUuid }) =>
+      book.read(connectionId, serviceUuid, characteristicUuid),
+    write: ({ connectionId, serviceUuid, characteristicUuid, data, withoutResponse }) =>
+      book.write(connectionId, serviceUuid, characteristicUuid, data, withoutResponse),
+    subscribe: async ({ connectionId, serviceUuid, characteristicUuid }) => ({
+      subscriptionId: await book.subscribe(connectionId, serviceUuid, characteristicUuid),
+    }),
+    unsubscribe: ({ subscriptionId }) => book.unsubscribe({ subscriptionId }),
+    unsubscribeFrom: (target) => book.unsubscribe(target),
+    disconnect: ({ connectionId }) => book.disconnect(connectionId),
+    addAdapter: async ({ spec }) => {
+      await station.add(parseAdapterSpec(spec));
+      return station.central.adapters();
     },
-    disconnect: async ({ connectionId }) => {
-      const link = connections.get(connectionId);
-      connections.delete(connectionId);
-      await link?.disconnect();
-    },
+    removeAdapter: ({ index }) => station.remove(index),
+    linksOnAdapter: ({ index }) => book.connectedOn(station.central.linksOf(index)),
   };
-
-  const simCalls: MethodHandlers<SimMethods> | undefined = bench && simHandlers(bench);
 
   parent.onMessage((request) => {
     void answer(request)
@@ -169,12 +152,156 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
   async function answer(request: Request): Promise<unknown> {
     const parsed = parseRequest(request);
     if (request.target === 'central') return dispatch(centralCalls, parsed);
-    if (!simCalls) throw new Error('The simulated bench is off: the BLE process runs on hardware.');
-    return dispatch(simCalls, parsed);
+    if (!station.bench)
+      throw new Error('The simulated bench is off: the BLE process runs on hardware.');
+    return dispatch(simHandlers(station.bench), parsed);
   }
 
-  const state = await settledState(central);
-  emit({ type: 'event', event: 'ready', state, adapters: central.adapters() });
+  const state = await settledState(station.central);
+  emit({ type: 'event', event: 'ready', state, adapters: station.central.adapters() });
+}
+
+/**
+ * The process's radio: its adapters (added and removed one at a time beside the others), the
+ * simulated bench while a `sim` adapter is open, a btsnoop trace per adapter, and the links.
+ */
+class Station {
+  /** Boards heard, by noble's id: their last advertisement names a link made to them. */
+  readonly seen = new Map<string, Advertisement>();
+  /** Each adapter's trace, in the order of the adapters; a holder, so it can move folders. */
+  private readonly traces: { writer?: TraceWriter }[] = [];
+  private readonly specs: AdapterSpec[] = [];
+  central!: MultiCentral;
+  readonly book: LinkBook;
+
+  private constructor(
+    private readonly config: HostConfig,
+    emit: (event: HostEvent) => void,
+    public bench: SimulatedBench | undefined,
+  ) {
+    this.book = new LinkBook(
+      {
+        links: (links) => emit({ type: 'event', event: 'links', links }),
+        log: (entry) => emit({ type: 'event', event: 'gattLog', entry }),
+        link: (connectionId, link) => emit({ type: 'event', event: 'link', connectionId, link }),
+        notify: (subscriptionId, data) =>
+          emit({ type: 'event', event: 'notify', subscriptionId, data }),
+      },
+      this.facts(),
+    );
+  }
+
+  static async open(config: HostConfig, emit: (event: HostEvent) => void): Promise<Station> {
+    const specs = config.adapters.map(parseAdapterSpec);
+    const bench = specs.some((s) => s.kind === 'sim')
+      ? await openBench(benchSource(config))
+      : undefined;
+    const station = new Station(config, emit, bench);
+    try {
+      station.specs.push(...specs);
+      const entries = await Promise.all(specs.map((spec, index) => station.open(spec, index)));
+      station.central = new MultiCentral(entries);
+    } catch (err) {
+      bench?.close();
+      throw err;
+    }
+    station.central.onStateChange((state) => emit({ type: 'event', event: 'state', state }));
+    station.central.onAdaptersChange(() =>
+      emit({ type: 'event', event: 'adapters', adapters: station.central.adapters() }),
+    );
+    return station;
+  }
+
+  saw(ad: Advertisement): void {
+    this.seen.delete(ad.id);
+    this.seen.set(ad.id, ad);
+    if (this.seen.size > SEEN_KEEP) this.seen.delete(this.seen.keys().next().value!);
+  }
+
+  async add(spec: AdapterSpec): Promise<void> {
+    if (spec.kind === 'sim') this.bench ??= await openBench(benchSource(this.config));
+    this.specs.push(spec);
+    try {
+      const entry = await this.open(spec, this.specs.length - 1);
+      // Scans and links go to it once it has said what state it is in, as at start.
+      await settledState(entry.central);
+      this.central.add(entry);
+    } catch (err) {
+      this.specs.pop();
+      this.traces.pop()?.writer?.close();
+      throw err;
+    }
+  }
+
+  /** Closes adapter `index` and answers the links that went with it. */
+  async remove(index: number) {
+    const dropped = this.book.connectedOn(this.central.linksOf(index));
+    await this.central.remove(index);
+    const [spec] = this.specs.splice(index, 1);
+    this.traces.splice(index, 1)[0]?.writer?.close();
+    // The adapters after it move up one place, and their traces to that place's folder.
+    for (let i = index; i < this.specs.length; i++) {
+      const holder = this.traces[i]!;
+      const dir = this.traceDir(i, this.specs[i]!);
+      if (!holder.writer || dir === undefined || holder.writer.dir === dir) continue;
+      holder.writer.close();
+      holder.writer = new TraceWriter(dir);
+    }
+    if (spec?.kind === 'sim' && !this.specs.some((s) => s.kind === 'sim')) {
+      this.bench?.close();
+      this.bench = undefined;
+    }
+    return dropped;
+  }
+
+  private open(spec: AdapterSpec, index: number) {
+    const dir = this.traceDir(index, spec);
+    const holder = { writer: dir === undefined ? undefined : new TraceWriter(dir) };
+    this.traces[index] = holder;
+    const simIndex = this.specs.slice(0, index).filter((s) => s.kind === 'sim').length;
+    return openAdapter(spec, index, simIndex, {
+      bench: this.bench,
+      // Through the holder: removing an adapter before this one moves its trace.
+      trace: () =>
+        holder.writer &&
+        ((direction: Direction, packet: Uint8Array) => holder.writer?.record(direction, packet)),
+    });
+  }
+
+  /**
+   * Where adapter `index` keeps its HCI traffic as btsnoop files, simulated bench and hardware
+   * alike (docs/decisions.md, "HCI traces" and "Several adapters at once"); none without a
+   * trace folder.
+   */
+  private traceDir(index: number, spec: AdapterSpec): string | undefined {
+    const dir = this.config.traceDir;
+    return dir === undefined ? undefined : adapterTraceDir(dir, index, formatAdapterSpec(spec));
+  }
+
+  /** A simulated board's names and longest values, from its board file; SIG names for any. */
+  private facts(): BoardFacts {
+    const board = (deviceId: string) =>
+      this.bench?.boards().find((b) => b.address.replace(/:/g, '') === deviceId);
+    return {
+      names: (deviceId) => board(deviceId)?.names,
+      characteristic: (deviceId, uuid) => {
+        const found = board(deviceId);
+        return {
+          name: resolveName(uuid, { board: found?.names, kinds: ['characteristic'] })?.name,
+          maxLength: found?.maxLengths[reportedUuid(uuid)],
+        };
+      },
+    };
+  }
+}
+
+function benchSource(config: HostConfig): BenchSource {
+  return {
+    boardFiles: config.boardFiles ?? [],
+    stateFile: config.stateFile,
+    setupFile: config.setupFile,
+    seed: config.seed,
+  };
 }
 
 /** The simulated bench's controls, each the bench method of the same name. */

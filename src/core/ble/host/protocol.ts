@@ -15,6 +15,7 @@ import {
 } from '../../rpc/method-table';
 import { adapterSpecText } from '../adapter-spec';
 import type { AdapterView } from '../multi-central';
+import { linkUserSchema, type BoardLink, type GattLogEntry, type LoggedLink } from '../link-record';
 import type { AdapterState, Advertisement, LinkFailure, ServiceInfo } from '../port';
 import type { BoardView } from '../sim/board';
 import { faultsSchema } from '../sim/board-schema';
@@ -30,7 +31,7 @@ export const hostConfigSchema = z.object({
   adapters: z.array(adapterSpecText).min(1, 'names no adapter'),
   /** Simulated bench: where committed identities persist, as flash would. */
   stateFile: z.string().optional(),
-  /** Simulated bench: board files loaded at start. */
+  /** Simulated bench: board files loaded when a `sim` adapter opens (at start or added later). */
   boardFiles: z.array(z.string()).optional(),
   /** Simulated bench: the user's saved set-up, brought onto the board files at start. */
   setupFile: z.string().optional(),
@@ -59,6 +60,17 @@ const boardView = z.custom<BoardView>();
 /** Produced by the process's own typed code (the tap's view of the link), not re-checked. */
 const linkInfo = z.custom<LinkInfo>();
 const onLink = z.object({ connectionId: id });
+const boardLink = z.custom<BoardLink>();
+const adapterView = z.custom<AdapterView>();
+const adapterIndex = z.object({ index: z.number().int().min(0) });
+/** A new link: what `BleConnection` says of itself, with the process's id for it. */
+const openedLink = z.object({
+  connectionId: z.string(),
+  mtu: z.number(),
+  writesConfirmed: z.boolean(),
+  adapter: z.string().optional(),
+  link: linkInfo.optional(),
+});
 
 /**
  * A link's parameters and the requests for new ones, one method each (`BleConnection.requestLink`),
@@ -88,14 +100,9 @@ const centralMethods = {
       deviceId: id,
       timeoutMs: z.number().positive().optional(),
       mtu: mtuSchema.optional(),
+      user: linkUserSchema,
     }),
-    z.object({
-      connectionId: z.string(),
-      mtu: z.number(),
-      writesConfirmed: z.boolean(),
-      adapter: z.string().optional(),
-      link: linkInfo.optional(),
-    }),
+    openedLink,
   ),
   discover: method(z.object({ connectionId: id }), z.array(serviceInfo)),
   read: method(characteristic, bytes),
@@ -103,6 +110,28 @@ const centralMethods = {
   subscribe: method(characteristic, z.object({ subscriptionId: z.string() })),
   unsubscribe: method(z.object({ subscriptionId: id }), nothing),
   disconnect: method(z.object({ connectionId: id }), nothing),
+} satisfies MethodTable;
+
+/**
+ * The links the process holds, with their GATT tables and logs (src/core/ble/link-record.ts),
+ * and the station's adapters changed one at a time beside the others.
+ */
+const stationMethods = {
+  links: method(z.object({}), z.array(z.custom<LoggedLink>())),
+  /** The board of a link on a new link under the same id, keeping its log; `mtu` to ask for. */
+  reconnect: method(
+    onLink.extend({ mtu: mtuSchema.optional(), timeoutMs: z.number().positive().optional() }),
+    openedLink,
+  ),
+  /** Takes a dropped link off the list. */
+  forgetLink: method(onLink, nothing),
+  /** Ends the link's subscription to one characteristic, whoever made it. */
+  unsubscribeFrom: method(characteristic, nothing),
+  addAdapter: method(z.object({ spec: adapterSpecText }), z.array(adapterView)),
+  /** Closes adapter `index`, ending its links; answers the links it ended. */
+  removeAdapter: method(adapterIndex, z.array(boardLink)),
+  /** The links adapter `index` holds: what removing it would drop. */
+  linksOnAdapter: method(adapterIndex, z.array(boardLink)),
 } satisfies MethodTable;
 
 /** The simulated bench's controls; the process refuses them on hardware. */
@@ -119,7 +148,7 @@ const simMethods = {
   factoryReset: method(z.object({ boardId: id }), boardView),
 } satisfies MethodTable;
 
-export type CentralMethods = typeof centralMethods;
+export type CentralMethods = typeof centralMethods & typeof stationMethods;
 export type SimMethods = typeof simMethods;
 export type CentralMethod = keyof CentralMethods;
 export type SimMethod = keyof SimMethods;
@@ -135,7 +164,7 @@ export type MethodHandlers<T extends MethodTable> = {
   ) => z.input<T[M]['output']> | Promise<z.input<T[M]['output']>>;
 };
 
-const TABLES = { central: centralMethods, sim: simMethods } as const;
+const TABLES = { central: { ...centralMethods, ...stationMethods }, sim: simMethods } as const;
 type Target = keyof typeof TABLES;
 
 /** On the wire the method and input are whatever arrived: `parseRequest` makes them typed. */
@@ -191,7 +220,9 @@ export type HostEvent =
   | { type: 'event'; event: 'scan'; scanId: string; ads: Advertisement[] }
   | { type: 'event'; event: 'notify'; subscriptionId: string; data: Uint8Array }
   | { type: 'event'; event: 'disconnected'; connectionId: string; reason: string }
-  | { type: 'event'; event: 'link'; connectionId: string; link: LinkInfo };
+  | { type: 'event'; event: 'link'; connectionId: string; link: LinkInfo }
+  | { type: 'event'; event: 'links'; links: BoardLink[] }
+  | { type: 'event'; event: 'gattLog'; entry: GattLogEntry };
 
 export type HostMessage = Response | HostEvent;
 

@@ -1,6 +1,8 @@
 // The station's adapters as the user needs to know them: each one's state, links in use and
 // trace, what to do when one is not usable, a picker to add and remove specs (checked with the
-// one parser as they are typed), and the BLE process with its crashes and a restart.
+// one parser as they are typed), and the BLE process with its crashes and a restart. A change
+// that drops links names them and asks first; every change says afterwards what it did
+// (docs/decisions.md, "Adapters change without a restart").
 import { useId, useState } from 'react';
 import {
   MAX_ADAPTERS,
@@ -15,6 +17,46 @@ import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useLoad } from '../../lib/use-load';
 import { formatTime } from '../../lib/format';
+import type { LinkRecord } from '../../../core/ble/link-record';
+
+/** Links in words: `DB Sensor (d6:3a:41:00:20:01)`. */
+function linkList(links: readonly LinkRecord[]): string {
+  return links.map((l) => (l.name ? `${l.name} (${l.address})` : l.address)).join(', ');
+}
+
+function linkCount(n: number): string {
+  return n === 1 ? '1 link' : `${n} links`;
+}
+
+/** The specs a change adds and the ones it removes, as the user reads them. */
+function changeOf(before: readonly string[], after: readonly string[]) {
+  return {
+    added: after.filter((spec) => !before.includes(spec)),
+    removed: before.filter((spec) => !after.includes(spec)),
+  };
+}
+
+/** What an adapter change did, in one sentence. */
+function describeChange(before: readonly string[], after: readonly string[], closed: LinkRecord[]) {
+  const { added, removed } = changeOf(before, after);
+  const did = [
+    added.length > 0 && `Added ${added.join(', ')}`,
+    removed.length > 0 && `Removed ${removed.join(', ')}`,
+  ]
+    .filter(Boolean)
+    .join('; ');
+  const links = closed.length
+    ? `dropped ${linkCount(closed.length)}: ${linkList(closed)}.`
+    : 'every link stayed up.';
+  return `${did || 'Adapters changed'} without restarting the BLE process; ${links}`;
+}
+
+/** A change waiting for the user's word because it drops links. */
+interface Pending {
+  /** The new list; none: a restart of the BLE process. */
+  adapters?: string[];
+  drops: LinkRecord[];
+}
 
 const STATE_LABELS: Record<BleStatus['adapterState'], string> = {
   unknown: 'Starting…',
@@ -73,13 +115,46 @@ export function AdapterStatus({
   const ports = useLoad((api) => api.ble.listSerialPorts({}), []);
   const native = adapters.some((a) => !a.writesConfirmed) || text.trim() === 'native';
 
-  const apply = (next: string[]) =>
-    void action.run(async () => {
-      const answer = await api.ble.setAdapters({ adapters: next });
-      onStatus(answer);
-      return answer;
-    });
   const specs = adapters.map((a) => a.spec);
+  const [pending, setPending] = useState<Pending>();
+  /** What the last change or restart did. */
+  const [said, setSaid] = useState<string>();
+  const change = async (next: string[], dropLinks: boolean) => {
+    const answer = await api.ble.setAdapters({ adapters: next, dropLinks });
+    onStatus(answer);
+    setSaid(describeChange(specs, next, answer.closed));
+    return answer;
+  };
+  const restart = async () => {
+    const pid = host.pid;
+    const answer = await api.ble.restartHost({});
+    onStatus(answer);
+    const which =
+      pid !== undefined && answer.host.pid !== undefined
+        ? ` (pid ${pid} → ${answer.host.pid})`
+        : '';
+    const closed = answer.closed.length
+      ? `it closed ${linkCount(answer.closed.length)}: ${linkList(answer.closed)}.`
+      : 'no link was open.';
+    setSaid(`Restarted the BLE process${which}; ${closed}`);
+    return answer;
+  };
+  /** Asks first when the change (or the restart) would drop links, naming them. */
+  const apply = (next?: string[]) =>
+    void action.run(async () => {
+      setPending(undefined);
+      setSaid(undefined);
+      const plan = await api.ble.planAdapters({ adapters: next });
+      if (!plan.drops.length) return next ? change(next, false) : restart();
+      setPending({ adapters: next, drops: plan.drops });
+      return status;
+    });
+  const removing = pending?.adapters && changeOf(specs, pending.adapters).removed;
+  const confirm = (asked: Pending) =>
+    void action.run(() => {
+      setPending(undefined);
+      return asked.adapters ? change(asked.adapters, true) : restart();
+    });
 
   return (
     <Panel title="Adapters" testId="ble-adapter">
@@ -98,17 +173,7 @@ export function AdapterStatus({
             BLE process {host.running ? 'running' : 'stopped'}
             {host.pid !== undefined && <span className="muted"> (pid {host.pid})</span>}
           </span>
-          <button
-            type="button"
-            disabled={action.busy}
-            onClick={() =>
-              void action.run(async () => {
-                const next = await api.ble.restartHost({});
-                onStatus(next);
-                return next;
-              })
-            }
-          >
+          <button type="button" disabled={action.busy} onClick={() => apply()}>
             {action.busy ? 'Working…' : 'Restart BLE process'}
           </button>
         </div>
@@ -234,6 +299,34 @@ export function AdapterStatus({
           )}
           . The window kept running; {host.running ? 'it was restarted.' : 'restart it to scan.'}
         </div>
+      )}
+      {pending && (
+        <div
+          className="warning-box"
+          role="alertdialog"
+          aria-label="Links will drop"
+          data-testid="adapter-confirm"
+        >
+          <p>
+            {pending.adapters
+              ? removing?.length
+                ? `Removing ${removing.join(', ')}`
+                : 'This change'
+              : 'Restarting the BLE process'}{' '}
+            drops {linkCount(pending.drops.length)}: {linkList(pending.drops)}.
+          </p>
+          <button type="button" onClick={() => confirm(pending)}>
+            {pending.adapters ? 'Change and drop' : 'Restart and drop'}
+          </button>{' '}
+          <button type="button" className="link" onClick={() => setPending(undefined)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {said && (
+        <p className="note" role="status" data-testid="adapter-said">
+          {said}
+        </p>
       )}
       {/* Under the list and the restart button it came from. */}
       <ErrorNotice error={action.error} testId="ble-mode-error" />

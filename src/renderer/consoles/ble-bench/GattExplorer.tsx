@@ -2,8 +2,11 @@
 // properties, and read, write (typed as hex, UTF-8 or base64), subscribe and unsubscribe on
 // each, beside the log of everything that happened on the connection. Each characteristic can
 // be renamed and given a value format, kept per product; numeric notifications are plotted.
+// Everything shown comes from the BLE process's link (its table, subscriptions and log), so a
+// reload, a second window and a reconnect show the same values (docs/decisions.md, "The BLE
+// process holds the links").
 import { useMemo, useState, type FormEvent } from 'react';
-import type { GattConnection } from '../../../core/app/contracts/ble';
+import { subscriptionKey, type BoardLink } from '../../../core/ble/link-record';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { useApi } from '../../lib/api-context';
@@ -19,98 +22,83 @@ import { GattLog } from './GattLog';
 import { NotificationPlot, type PlotPoint } from './NotificationPlot';
 import { ValueFormatPicker } from './ValueFormatPicker';
 import { LinkCard } from './LinkCard';
-import type { LinkInfo } from '../../../core/ble/link-parameters';
-import type { GattLogEntry } from './use-gatt-log';
+import type { GattLogEntry } from './use-links';
 import type { Names } from '../../lib/use-names';
 
 /** Notifications kept on a plot. */
 const PLOT_POINTS = 300;
 
-export type Connection = GattConnection;
+/** Who opened a link other than the explorer, as its card says. */
+const OPENED_BY: Record<BoardLink['user'], string | undefined> = {
+  explorer: undefined,
+  provisioning: 'provisioning',
+  'dry-run': 'a dry run',
+  cli: 'the command line',
+};
 
 interface GattExplorerProps {
-  connection: Connection;
-  boardName: string;
-  address: string;
-  /** The link as the controller last reported it. */
-  link: LinkInfo | undefined;
+  link: BoardLink;
   log: readonly GattLogEntry[];
   names: Names;
   /** What the names and formats are kept for, in words (a product's name, or the bench). */
   scopeLabel: string;
-  onClosed: () => void;
-  /** The MTU the link asked for, when a reconnect chose one. */
-  askedMtu?: number;
-  onReconnected: (connection: Connection, askedMtu: number) => void;
   onClearLog: () => void;
 }
 
-export function GattExplorer({
-  connection,
-  boardName,
-  address,
-  link,
-  log,
-  names,
-  scopeLabel,
-  onClosed,
-  askedMtu,
-  onReconnected,
-  onClearLog,
-}: GattExplorerProps) {
+export function GattExplorer({ link, log, names, scopeLabel, onClearLog }: GattExplorerProps) {
   const api = useApi();
-  const disconnect = useAction();
-  const lost = log.some((e) => e.kind === 'disconnect');
+  const action = useAction();
+  const { connectionId } = link;
+  const lost = link.state === 'dropped';
+  const openedBy = OPENED_BY[link.user];
 
   return (
-    <div className="ble-board" data-connection-id={connection.connectionId}>
+    <div className="ble-board" data-connection-id={connectionId}>
       <Panel
-        title={boardName}
+        title={link.name ?? link.address}
         testId="gatt-explorer"
         actions={
           <>
             <span className="muted">
-              MTU {connection.mtu} ·{' '}
+              {openedBy && <span className="badge">opened by {openedBy}</span>} MTU {link.mtu} ·{' '}
               <span className={lost ? 'bad' : 'good'} data-testid="gatt-connection-state">
                 {lost ? 'disconnected' : 'connected'}
               </span>
             </span>
-            {lost ? (
-              <button type="button" onClick={onClosed}>
-                Close
-              </button>
-            ) : (
+            {lost && (
               <button
                 type="button"
-                disabled={disconnect.busy}
-                onClick={() =>
-                  void disconnect
-                    .run(() => api.ble.disconnect({ connectionId: connection.connectionId }))
-                    .then((ok) => ok && onClosed())
-                }
+                disabled={action.busy}
+                onClick={() => void action.run(() => api.ble.reconnect({ connectionId }))}
               >
-                Disconnect
+                {action.busy ? 'Reconnecting…' : 'Reconnect'}
               </button>
             )}
+            <button
+              type="button"
+              disabled={action.busy}
+              onClick={() => void action.run(() => api.ble.disconnect({ connectionId }))}
+            >
+              {lost ? 'Close' : 'Disconnect'}
+            </button>
           </>
         }
       >
-        <ErrorNotice error={disconnect.error} />
-        <LinkCard
-          connectionId={connection.connectionId}
-          address={address}
-          link={link}
-          lost={lost}
-          askedMtu={askedMtu}
-          onReconnected={onReconnected}
-        />
+        {lost && (
+          <p className="warning-box" role="status" data-testid="link-dropped">
+            The link dropped{link.droppedReason ? `: ${link.droppedReason}` : ''}. Reconnect keeps
+            this log and the values read; Close takes the board off the bench.
+          </p>
+        )}
+        <ErrorNotice error={action.error} />
+        <LinkCard connectionId={connectionId} address={link.address} link={link.info} lost={lost} />
         <p className="note small" data-testid="names-scope">
           Names and value formats are kept for {scopeLabel}.
         </p>
         <ErrorNotice error={names.error} />
         <div className="ble-gatt">
           <div className="ble-services">
-            {connection.services.map((service) => (
+            {link.services.map((service) => (
               <section
                 key={service.uuid}
                 className="ble-service"
@@ -128,19 +116,18 @@ export function GattExplorer({
                 {service.characteristics.map((c) => (
                   <CharacteristicRow
                     key={c.uuid}
-                    connectionId={connection.connectionId}
+                    link={link}
                     serviceUuid={service.uuid}
                     uuid={c.uuid}
                     properties={c.properties}
-                    disabled={lost}
                     names={names}
-                    notifications={log}
+                    log={log}
                   />
                 ))}
               </section>
             ))}
           </div>
-          <GattLog entries={log} names={names} onClear={onClearLog} />
+          <GattLog entries={log} openedAt={link.openedAt} names={names} onClear={onClearLog} />
         </div>
       </Panel>
     </div>
@@ -158,31 +145,38 @@ function AttributeName({ name, uuid }: { name?: string; uuid: string }) {
 }
 
 interface CharacteristicRowProps {
-  connectionId: string;
+  link: BoardLink;
   serviceUuid: string;
   uuid: string;
   properties: readonly string[];
-  disabled: boolean;
   names: Names;
-  /** The connection's log; this row plots its own notifications from it. */
-  notifications: readonly GattLogEntry[];
+  /** The connection's log: this row's value and plot come from its reads and notifications. */
+  log: readonly GattLogEntry[];
 }
 
 function CharacteristicRow({
-  connectionId,
+  link,
   serviceUuid,
   uuid,
   properties,
-  disabled,
   names,
-  notifications,
+  log: notifications,
 }: CharacteristicRowProps) {
   const api = useApi();
   const rename = useAction<unknown>();
   const [renaming, setRenaming] = useState<string>();
   const action = useAction<unknown>();
-  const [readValue, setReadValue] = useState<{ data: string; at: number }>();
-  const [subscribed, setSubscribed] = useState(false);
+  /** The link (by when it was made) the last failure happened on. */
+  const [failedOn, setFailedOn] = useState<number>();
+  const { connectionId } = link;
+  const disabled = link.state !== 'connected';
+  const subscribed = link.subscriptions.includes(subscriptionKey(serviceUuid, uuid));
+  // An error from before the link dropped or was made again says nothing of the link now.
+  const stale = action.error !== undefined && (disabled || failedOn !== link.openedAt);
+  const act = (call: () => Promise<unknown>) => {
+    const on = link.openedAt;
+    void action.run(call).then((ok) => !ok && setFailedOn(on));
+  };
   const [typed, setTyped] = useState<BytesText>({ format: 'hex', text: '' });
   const [withoutResponse, setWithoutResponse] = useState(!properties.includes('write'));
   const target = { connectionId, serviceUuid, characteristicUuid: uuid };
@@ -191,15 +185,18 @@ function CharacteristicRow({
   const dashed = formatUuid(uuid);
   const shown = name ?? dashed;
   const format = names.formatOf(uuid);
-  // The value beside the format is the board's latest word: a read, or a notification after it.
-  const lastNotified = useMemo(
-    () => notifications.findLast((e) => e.kind === 'notify' && e.characteristicUuid === uuid),
+  // The value beside the format is the board's latest word: a read or a notification, as the
+  // link's log has it, so it outlives a reload and a reconnect.
+  const value = useMemo(
+    () =>
+      notifications.findLast(
+        (e) =>
+          (e.kind === 'notify' || e.kind === 'read') &&
+          e.characteristicUuid === uuid &&
+          e.data !== undefined,
+      )?.data,
     [notifications, uuid],
   );
-  const value =
-    lastNotified?.data !== undefined && lastNotified.at >= (readValue?.at ?? 0)
-      ? lastNotified.data
-      : readValue?.data;
   const decoded = value === undefined ? undefined : decodeValue(hexToBytes(value), format);
   const points = useMemo(() => {
     if (!isNumeric(format.type)) return [];
@@ -217,7 +214,7 @@ function CharacteristicRow({
 
   function write(event: FormEvent) {
     event.preventDefault();
-    void action.run(async () => {
+    act(async () => {
       const data = toHex(typed.text, typed.format, 'data');
       return api.ble.write({ ...target, data, withoutResponse });
     });
@@ -277,13 +274,7 @@ function CharacteristicRow({
             type="button"
             aria-label={`Read ${dashed}`}
             disabled={disabled || action.busy}
-            onClick={() =>
-              void action.run(async () => {
-                const read = await api.ble.read(target);
-                setReadValue({ data: read.data, at: Date.now() });
-                return read;
-              })
-            }
+            onClick={() => act(() => api.ble.read(target))}
           >
             Read
           </button>
@@ -295,12 +286,7 @@ function CharacteristicRow({
             aria-label={`${subscribed ? 'Unsubscribe from' : 'Subscribe to'} ${dashed}`}
             disabled={disabled || action.busy}
             onClick={() =>
-              void action.run(async () => {
-                if (subscribed) await api.ble.unsubscribe(target);
-                else await api.ble.subscribe(target);
-                setSubscribed(!subscribed);
-                return undefined;
-              })
+              act(() => (subscribed ? api.ble.unsubscribe(target) : api.ble.subscribe(target)))
             }
           >
             {subscribed ? 'Unsubscribe' : 'Subscribe'}
@@ -350,7 +336,17 @@ function CharacteristicRow({
           </button>
         </form>
       )}
-      <ErrorNotice error={action.error} shownFields={['data']} />
+      {stale ? (
+        <div className="ble-stale" data-testid="stale-error">
+          <span className="badge">stale</span>{' '}
+          <span className="muted">
+            from before the link {disabled ? 'dropped' : 'was made again'}:
+          </span>
+          <ErrorNotice error={action.error} shownFields={['data']} />
+        </div>
+      ) : (
+        <ErrorNotice error={action.error} shownFields={['data']} />
+      )}
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { shownUuid } from '../../lib/format';
 import { hexToBytes } from '../../../core/bytes';
 import { decodeValue, VALUE_TYPE_LABELS } from '../../../core/ble/values/value-format';
 import { BytesView } from './BytesView';
-import type { GattLogEntry } from './use-gatt-log';
+import type { GattLogEntry } from './use-links';
 import type { Names } from '../../lib/use-names';
 
 /**
@@ -50,10 +50,13 @@ function Decoded({ names, uuid, hex }: { names: Names; uuid: string; hex: string
 
 export function GattLog({
   entries,
+  openedAt,
   names,
   onClear,
 }: {
   entries: readonly GattLogEntry[];
+  /** When the current link was made: an error before it is stale. */
+  openedAt: number;
   names: Names;
   onClear: () => void;
 }) {
@@ -75,10 +78,21 @@ export function GattLog({
         <table className="grid log" aria-label="GATT log entries">
           <TableHead columns={['Time', 'What', 'Characteristic', 'Data']} />
           <tbody>
-            {entries.map((e, i) => (
-              <tr key={i} data-testid="gatt-log-entry" className={e.kind === 'error' ? 'bad' : ''}>
+            {entries.map((e) => (
+              <tr
+                key={e.seq}
+                data-testid="gatt-log-entry"
+                className={e.kind !== 'error' ? '' : e.at < openedAt ? 'stale' : 'bad'}
+              >
                 <td className="mono">{formatClockTime(e.at)}</td>
-                <td>{e.kind}</td>
+                <td>
+                  {e.kind}
+                  {e.kind === 'error' && e.at < openedAt && (
+                    <div className="muted" title="from before the link was made again">
+                      stale
+                    </div>
+                  )}
+                </td>
                 <td className="mono">
                   {e.characteristicUuid !== undefined && (
                     <>

@@ -17,7 +17,6 @@ import {
   type LinkInfo,
   type Phy,
 } from '../../../core/ble/link-parameters';
-import type { GattConnection } from '../../../core/app/contracts/ble';
 
 /** How often the card reads the RSSI (Read RSSI, one HCI command each) while connected. */
 const RSSI_EVERY_MS = 2_000;
@@ -27,28 +26,17 @@ interface LinkCardProps {
   address: string;
   link: LinkInfo | undefined;
   lost: boolean;
-  /** What the link's Exchange MTU Request asked for, when a reconnect chose it. */
-  askedMtu: number | undefined;
-  /** A reconnect asking for another MTU made a new link: the board is now that connection. */
-  onReconnected: (connection: GattConnection, askedMtu: number) => void;
 }
 
 const PHY_LABELS: Record<Phy, string> = { '1M': 'LE 1M', '2M': 'LE 2M', coded: 'LE Coded' };
 
-export function LinkCard({
-  connectionId,
-  address,
-  link,
-  lost,
-  askedMtu,
-  onReconnected,
-}: LinkCardProps) {
+export function LinkCard({ connectionId, address, link, lost }: LinkCardProps) {
   const api = useApi();
   const request = useAction<LinkInfo>();
-  const reconnect = useAction<GattConnection>();
+  const reconnect = useAction<unknown>();
   // Until a reconnect asks for one, nRF Connect for Desktop's default ask; the link gets the
-  // smaller of the ask and the board's.
-  const [mtu, setMtu] = useState(String(askedMtu ?? 247));
+  // smaller of the ask and the board's. A reconnect keeps the link's id, so this card stays.
+  const [mtu, setMtu] = useState('247');
   const [parameters, setParameters] = useState({
     minIntervalMs: '30',
     maxIntervalMs: '50',
@@ -176,12 +164,7 @@ export function LinkCard({
             aria-label="MTU"
             onSubmit={(event) => {
               event.preventDefault();
-              void reconnect.run(async () => {
-                const asked = Number(mtu);
-                const connection = await api.ble.reconnect({ connectionId, mtu: asked });
-                onReconnected(connection, asked);
-                return connection;
-              });
+              void reconnect.run(() => api.ble.reconnect({ connectionId, mtu: Number(mtu) }));
             }}
           >
             <TextField

@@ -2,7 +2,7 @@
 // the simulated boards, and the GATT explorer for the board the user connects to.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { usesSimulatedBench, type ScannedDevice } from '../../../core/app/contracts/ble';
-import type { LinkInfo } from '../../../core/ble/link-parameters';
+import type { BoardLink, GattService } from '../../../core/ble/link-record';
 import { sameUuid } from '../../../core/ble/port';
 import { FaultsPanel } from '../../components/FaultsPanel';
 import { LoadFailure } from '../../components/LoadFailure';
@@ -10,32 +10,24 @@ import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { AdapterStatus } from './AdapterStatus';
 import { AdvertisementInspector } from './AdvertisementInspector';
-import { GattExplorer, type Connection } from './GattExplorer';
+import { GattExplorer } from './GattExplorer';
 import { HciTrace } from './HciTrace';
 import { ScanView } from '../../components/ScanView';
 import { SimBench } from './SimBench';
 import { scanRestartKey, useBleStatus } from '../../lib/use-ble-status';
-import { useGattLog, type GattLogEntry } from './use-gatt-log';
+import { useLinks, type GattLogEntry } from './use-links';
 import { useNames } from '../../lib/use-names';
 import { useScan } from '../../lib/use-scan';
 import { useUuidChoices } from '../../lib/use-uuid-choices';
 import type { UuidChoice } from '../../components/ScanView';
 
-interface Open {
-  connection: Connection;
-  boardName: string;
-  address: string;
-  /** The trial product whose names and formats apply: the one whose service it advertises. */
-  scope: string;
-  scopeLabel: string;
-  /** The MTU its link asked for, once a reconnect asked for one. */
-  askedMtu?: number;
-}
-
-/** Names and formats are kept per trial product; a board of no product shares the bench's. */
-function scopeOf(device: ScannedDevice, choices: readonly UuidChoice[]) {
+/**
+ * Names and formats are kept per trial product: the one whose service the board's GATT table
+ * holds; a board of no product shares the bench's.
+ */
+function scopeOf(services: readonly GattService[], choices: readonly UuidChoice[]) {
   const product = choices.find(
-    (c) => c.productId !== undefined && device.serviceUuids.some((u) => sameUuid(u, c.uuid)),
+    (c) => c.productId !== undefined && services.some((s) => sameUuid(s.uuid, c.uuid)),
   );
   return product?.productId
     ? { scope: product.productId, scopeLabel: `the product “${product.label}”` }
@@ -50,40 +42,29 @@ export function BleBench() {
   const generation = scanRestartKey(ble.status);
   const scan = useScan(ready && !paused, generation);
   const uuidChoices = useUuidChoices();
-  const gattLog = useGattLog();
-  const links = useLinks();
-  const connect = useAction<Connection>();
+  // Every link the BLE process holds, whoever opened it: each one a card.
+  const { links, logOf, clear } = useLinks();
+  const connect = useAction<unknown>();
   const [connectingId, setConnectingId] = useState<string>();
   /** The board of the last Connect, and the BLE process it was tried on. */
   const [tried, setTried] = useState<{ id: string; generation: string }>();
-  /** Every connected board, each a card with its GATT table, in the order they were connected. */
-  const [opens, setOpens] = useState<Open[]>([]);
   /** The connection just made, brought into view once its card is drawn. */
   const justOpened = useRef<string>(undefined);
+  /** Counts Connect's answers: the card may be drawn before one (the list comes first). */
+  const [answered, setAnswered] = useState(0);
   const [inspectedId, setInspectedId] = useState<string>();
   const inspected = inspectedId === undefined ? undefined : scan.entries.get(inspectedId)?.device;
   const serviceLabels = useMemo(
     () => Object.fromEntries(uuidChoices.map((c) => [c.uuid, c.label])),
     [uuidChoices],
   );
-  // A connection (and its explorer, subscriptions and log) belongs to the process that made it.
-  const [openedIn, setOpenedIn] = useState(generation);
-  if (openedIn !== generation) {
-    setOpenedIn(generation);
-    setOpens([]);
-  }
-  // Read when connecting, so the row callback stays the same object and rows stay memoised.
-  const choicesRef = useRef(uuidChoices);
-  useEffect(() => {
-    choicesRef.current = uuidChoices;
-  }, [uuidChoices]);
   useEffect(() => {
     if (justOpened.current === undefined) return;
-    document
-      .querySelector(`[data-connection-id="${justOpened.current}"]`)
-      ?.scrollIntoView({ block: 'start' });
+    const card = document.querySelector(`[data-connection-id="${justOpened.current}"]`);
+    if (!card) return;
+    card.scrollIntoView({ block: 'start' });
     justOpened.current = undefined;
-  }, [opens]);
+  }, [links, answered]);
   const inspect = useCallback(
     (device: ScannedDevice) => setInspectedId((id) => (id === device.id ? undefined : device.id)),
     [],
@@ -104,46 +85,23 @@ export function BleBench() {
       setTried({ id: device.id, generation: generationRef.current });
       void runConnect(async () => {
         const connection = await api.ble.connect({ deviceId: device.id });
-        setOpens((list) => [
-          ...list.filter((o) => o.connection.deviceId !== device.id),
-          {
-            connection,
-            boardName: device.localName ?? device.address,
-            address: device.address,
-            ...scopeOf(device, choicesRef.current),
-          },
-        ]);
         justOpened.current = connection.connectionId;
+        setAnswered((n) => n + 1);
         return connection;
       }).finally(() => setConnectingId(undefined));
     },
     [api, runConnect],
   );
-  const close = useCallback(
-    (connectionId: string) =>
-      setOpens((list) => list.filter((o) => o.connection.connectionId !== connectionId)),
-    [],
+  const connectedIds = useMemo(
+    () => new Set(links.filter((l) => l.state === 'connected').map((l) => l.deviceId)),
+    [links],
   );
-  const reopened = useCallback(
-    (connectionId: string, connection: Connection, askedMtu: number) =>
-      setOpens((list) =>
-        list.map((o) =>
-          o.connection.connectionId === connectionId ? { ...o, connection, askedMtu } : o,
-        ),
-      ),
-    [],
-  );
-  const connectedIds = useMemo(() => new Set(opens.map((o) => o.connection.deviceId)), [opens]);
   const disconnectRow = useCallback(
     (device: ScannedDevice) => {
-      const open = opens.find((o) => o.connection.deviceId === device.id);
-      if (!open) return;
-      void api.ble
-        .disconnect({ connectionId: open.connection.connectionId })
-        .catch(() => undefined)
-        .then(() => close(open.connection.connectionId));
+      const link = links.find((l) => l.deviceId === device.id && l.state === 'connected');
+      if (link) void api.ble.disconnect({ connectionId: link.connectionId }).catch(() => undefined);
     },
-    [api, opens, close],
+    [api, links],
   );
 
   return (
@@ -165,17 +123,13 @@ export function BleBench() {
       ) : (
         <>
           <AdapterStatus status={ble.status} onStatus={ble.set} />
-          {opens.map((open) => (
+          {links.map((link) => (
             <ConnectedBoard
-              key={open.connection.connectionId}
-              open={open}
-              link={links[open.connection.connectionId] ?? open.connection.link}
-              log={gattLog.entries.filter((e) => e.connectionId === open.connection.connectionId)}
-              onClosed={() => close(open.connection.connectionId)}
-              onReconnected={(connection, askedMtu) =>
-                reopened(open.connection.connectionId, connection, askedMtu)
-              }
-              onClearLog={() => gattLog.clear(open.connection.connectionId)}
+              key={link.connectionId}
+              link={link}
+              log={logOf(link.connectionId)}
+              uuidChoices={uuidChoices}
+              onClearLog={() => clear(link.connectionId)}
             />
           ))}
           <ScanView
@@ -224,58 +178,35 @@ export function BleBench() {
   );
 }
 
-/** Live link changes (`ble:link`) by connection: the cards follow the controller's events. */
-function useLinks(): Record<string, LinkInfo> {
-  const api = useApi();
-  const [links, setLinks] = useState<Record<string, LinkInfo>>({});
-  useEffect(
-    () =>
-      api.on('ble:link', ({ connectionId, link }) =>
-        setLinks((prev) => ({ ...prev, [connectionId]: link })),
-      ),
-    [api],
-  );
-  return links;
-}
-
 /** One connected board: its link card and GATT table, named in its own product's scope. */
 function ConnectedBoard({
-  open,
   link,
   log,
-  onClosed,
-  onReconnected,
+  uuidChoices,
   onClearLog,
 }: {
-  open: Open;
-  link: LinkInfo | undefined;
+  link: BoardLink;
   log: readonly GattLogEntry[];
-  onClosed: () => void;
-  onReconnected: (connection: Connection, askedMtu: number) => void;
+  uuidChoices: readonly UuidChoice[];
   onClearLog: () => void;
 }) {
   const boardNames = useMemo(
     () =>
       Object.fromEntries(
-        open.connection.services.flatMap((s) =>
+        link.services.flatMap((s) =>
           [s, ...s.characteristics].flatMap((a) => (a.name ? [[a.uuid, a.name]] : [])),
         ),
       ),
-    [open],
+    [link.services],
   );
-  const names = useNames(open.scope, boardNames);
+  const { scope, scopeLabel } = scopeOf(link.services, uuidChoices);
+  const names = useNames(scope, boardNames);
   return (
     <GattExplorer
-      connection={open.connection}
-      boardName={open.boardName}
-      address={open.address}
       link={link}
       log={log}
       names={names}
-      scopeLabel={open.scopeLabel}
-      onClosed={onClosed}
-      askedMtu={open.askedMtu}
-      onReconnected={onReconnected}
+      scopeLabel={scopeLabel}
       onClearLog={onClearLog}
     />
   );

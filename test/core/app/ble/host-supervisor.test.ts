@@ -9,6 +9,7 @@ import {
   legacyAdapter,
   traceDirOf,
 } from '../../../../src/core/app/ble/host-supervisor';
+import type { Advertisement } from '../../../../src/core/ble/port';
 import {
   hostConfigSchema,
   type HostChannel,
@@ -44,6 +45,8 @@ describe('HostSupervisor', () => {
     const configs: HostConfig[] = [];
     const supervisor = await HostSupervisor.open(dataDir, launcher(configs));
     await supervisor.ensure();
+    // A stopped process starts on the new list (a running one changes its adapters in place).
+    await supervisor.stop();
     await supervisor.setAdapters(['hci0', 'serial:/dev/ttyACM0']);
     await supervisor.stop();
     expect(traceDirOf(dataDir)).toBe(join(dataDir, 'traces'));
@@ -114,6 +117,54 @@ describe('HostSupervisor over a real BLE process', { timeout: 60_000 }, () => {
       const again = await supervisor.sim('boards', {});
       expect(again.find((b) => b.id === first!.id)?.faults.refuseConnection).toBe(true);
       expect(supervisor.status().host.crashes).toBe(1);
+    } finally {
+      await supervisor.stop();
+    }
+  });
+});
+
+describe('adapter changes over a real BLE process', { timeout: 60_000 }, () => {
+  it('adds and removes adapters without a restart, asks before dropping a link, and says what a restart closed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'supervisor-adapters-'));
+    const supervisor = await HostSupervisor.open(dataDir);
+    try {
+      const host = await supervisor.ensure();
+      const pid = host.pid;
+      const ad = await new Promise<Advertisement>((found, reject) => {
+        let stop = async () => {};
+        host
+          .centralFor('cli')
+          .startScan({ name: 'DB Sensor' }, (heard) => {
+            void stop();
+            found(heard);
+          })
+          .then((h) => (stop = h.stop), reject);
+      });
+      const link = await (await supervisor.central('explorer')).connect(ad.id);
+
+      const added = await supervisor.setAdapters(['sim', 'hci0']);
+      expect(added.adapters.map((a) => a.spec)).toEqual(['sim', 'hci0']);
+      expect([added.host.pid, added.closed]).toEqual([pid, []]);
+      const [listed] = await supervisor.links();
+      expect(listed).toMatchObject({ state: 'connected', user: 'explorer', name: 'DB Sensor' });
+
+      // Closing the adapter the link goes through is asked first, naming the link.
+      expect((await supervisor.plan(['hci0'])).drops.map((l) => l.name)).toEqual(['DB Sensor']);
+      await expect(supervisor.setAdapters(['hci0'])).rejects.toThrow(
+        /dropLinks: the change closes an adapter with a link \(DB Sensor \([0-9a-f:]+\)\): confirm to drop it/,
+      );
+      const removed = await supervisor.setAdapters(['sim']);
+      expect([removed.host.pid, removed.closed]).toEqual([pid, []]);
+      expect(removed.adapters.map((a) => a.spec)).toEqual(['sim']);
+      expect((await supervisor.links())[0]?.state).toBe('connected');
+
+      // A restart answers what it closed.
+      expect((await supervisor.plan()).drops.map((l) => l.name)).toEqual(['DB Sensor']);
+      const restarted = await supervisor.restart();
+      expect(restarted.host.pid).not.toBe(pid);
+      expect(restarted.closed.map((l) => l.name)).toEqual(['DB Sensor']);
+      expect(await supervisor.links()).toEqual([]);
+      expect(await new Promise((r) => link.onDisconnect(r))).toMatch(/BLE process/);
     } finally {
       await supervisor.stop();
     }

@@ -86,8 +86,10 @@ describe('BleHost over the method table', { timeout: 30_000 }, () => {
     );
     hosts.push(host);
 
-    // @ts-expect-error: connect takes a device id, not a number
-    const refused = await host.call('connect', { deviceId: 42 }).catch((e: unknown) => e);
+    const refused = await host
+      // @ts-expect-error: connect takes a device id, not a number
+      .call('connect', { deviceId: 42, user: 'cli' })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(Error);
     expect((refused as Error).name).toBe('ProtocolError');
     // In plain words: protocol.ts reads issues through platform/field-errors.ts.

@@ -1,0 +1,468 @@
+// The BLE process's links: every link it holds, whoever opened it, with its board's GATT table
+// and a log of everything done on it (docs/decisions.md, "The BLE process holds the links").
+// Windows come and go; the book stays with the radio, so a reload or a second window renders
+// the same links. A link its user did not end stays listed as dropped while its user is the
+// explorer, so its card can reconnect with the log and the values it had.
+import {
+  attErrorOf,
+  BleError,
+  type Advertisement,
+  type BleConnection,
+  type ServiceInfo,
+} from '../port';
+import { ATT_ERROR, describeLengthRefusal } from '../att/codes';
+import type { LinkInfo, LinkRequest } from '../link-parameters';
+import { withCharacteristicName } from '../names/resolver';
+import {
+  subscriptionKey,
+  type BoardLink,
+  type GattLogEntry,
+  type GattService,
+  type LinkUser,
+  type LoggedLink,
+} from '../link-record';
+import { errorMessage } from '../../errors/message';
+
+/** Log entries kept per link, oldest dropped first. */
+const LOG_KEEP = 1000;
+
+/** How a write the adapter could not confirm reads wherever it is shown. */
+const NOT_CONFIRMED = 'not confirmed by the board (native adapter)';
+
+const REQUEST_LOG: Record<LinkRequest['kind'], string> = {
+  connectionParameters: 'asked for connection parameters',
+  phy: 'asked for a PHY',
+  pair: 'paired',
+  rssi: 'read the RSSI',
+};
+
+const hex = (data: Uint8Array) => Buffer.from(data).toString('hex');
+
+/** A link's timing and PHY in the words of the log. */
+function describeLink(link: LinkInfo): string {
+  return `interval ${link.intervalMs} ms, latency ${link.latency}, timeout ${link.supervisionTimeoutMs} ms, PHY ${link.txPhy}/${link.rxPhy}, security level ${link.securityLevel}`;
+}
+
+/** What the process knows of a board's attributes: names and, on the simulated bench, lengths. */
+export interface BoardFacts {
+  names(deviceId: string): Record<string, string> | undefined;
+  characteristic(deviceId: string, uuid: string): { name?: string; maxLength?: number };
+}
+
+export interface LinkBookEvents {
+  links(links: BoardLink[]): void;
+  log(entry: GattLogEntry): void;
+  link(connectionId: string, info: LinkInfo): void;
+  notify(subscriptionId: string, data: Uint8Array): void;
+}
+
+interface Subscription {
+  connectionId: string;
+  key: string;
+  off: () => Promise<void>;
+}
+
+interface Entry {
+  record: BoardLink;
+  /** The current link; undefined while dropped. */
+  connection: BleConnection | undefined;
+  /** Its user ended it: it leaves the book when it goes down. */
+  ending: boolean;
+  log: GattLogEntry[];
+  offs: (() => void)[];
+}
+
+export class LinkBook {
+  private readonly entries = new Map<string, Entry>();
+  private readonly subscriptions = new Map<string, Subscription>();
+  private seq = 0;
+  private next = 0;
+
+  constructor(
+    private readonly on: LinkBookEvents,
+    private readonly facts: BoardFacts,
+  ) {}
+
+  /** A new link: listed, logged and followed until it goes down. */
+  open(
+    link: BleConnection,
+    board: { deviceId: string; ad?: Advertisement; user: LinkUser; askedMtu?: number },
+  ): string {
+    const connectionId = `link-${++this.next}`;
+    const { ad } = board;
+    const entry: Entry = {
+      record: {
+        connectionId,
+        adapter: link.adapter,
+        deviceId: board.deviceId,
+        address: ad?.address ?? board.deviceId,
+        // The bonding work adds `identityAddress` to Advertisement for a resolved private
+        // address (docs/decisions.md, "The BLE process holds the links"); until then, none.
+        identityAddress: ad && ((ad as { identityAddress?: string }).identityAddress ?? ad.address),
+        name: ad?.localName,
+        state: 'connected',
+        openedAt: Date.now(),
+        mtu: link.mtu,
+        info: link.linkInfo?.(),
+        user: board.user,
+        services: [],
+        subscriptions: [],
+      },
+      connection: undefined,
+      ending: false,
+      log: [],
+      offs: [],
+    };
+    this.entries.set(connectionId, entry);
+    this.attach(entry, link, board.askedMtu, 'connected');
+    return connectionId;
+  }
+
+  /**
+   * The board of `connectionId` on a new link (a drop, or another MTU to ask for): the same
+   * entry, so its log and GATT table stay; the old link is ended first if it is still up.
+   */
+  async reconnect(
+    connectionId: string,
+    connect: (deviceId: string) => Promise<BleConnection>,
+    askedMtu: number | undefined,
+  ): Promise<BleConnection> {
+    const entry = this.entry(connectionId);
+    const old = entry.connection;
+    if (old) {
+      this.detach(entry, 'reconnecting');
+      await old.disconnect().catch(() => undefined);
+    }
+    try {
+      const link = await connect(entry.record.deviceId);
+      entry.record = { ...entry.record, openedAt: Date.now(), adapter: link.adapter };
+      this.attach(entry, link, askedMtu, 'reconnected');
+      return link;
+    } catch (err) {
+      const reason = `reconnect: ${errorMessage(err)}`;
+      this.log(entry, { kind: 'error', message: reason });
+      // No link now, whatever there was before: the card offers Reconnect again.
+      entry.record = {
+        ...entry.record,
+        state: 'dropped',
+        droppedAt: Date.now(),
+        droppedReason: reason,
+      };
+      this.changed();
+      throw err;
+    }
+  }
+
+  /** The link as a BleConnection, or a BleError saying it is not up. */
+  connection(connectionId: string): BleConnection {
+    const found = this.entries.get(connectionId)?.connection;
+    if (!found) throw new BleError('connect', `no open connection ${connectionId}; connect again`);
+    return found;
+  }
+
+  /** Ends a link its user is done with; it leaves the book once down. */
+  async disconnect(connectionId: string): Promise<void> {
+    const entry = this.entries.get(connectionId);
+    if (!entry) return;
+    if (!entry.connection) return this.forget(connectionId);
+    entry.ending = true;
+    await entry.connection.disconnect();
+  }
+
+  /** Takes a dropped link off the list (its card's Close). */
+  forget(connectionId: string): void {
+    const entry = this.entries.get(connectionId);
+    if (!entry || entry.connection) return;
+    this.entries.delete(connectionId);
+    this.changed();
+  }
+
+  /** The links of the adapters about to close. */
+  connectedOn(connections: ReadonlySet<BleConnection>): BoardLink[] {
+    return [...this.entries.values()]
+      .filter((e) => e.connection && connections.has(e.connection))
+      .map((e) => e.record);
+  }
+
+  list(): BoardLink[] {
+    return [...this.entries.values()].map((e) => e.record);
+  }
+
+  logged(): LoggedLink[] {
+    return [...this.entries.values()].map((e) => ({ ...e.record, log: [...e.log] }));
+  }
+
+  async discover(connectionId: string): Promise<ServiceInfo[]> {
+    const entry = this.entry(connectionId);
+    const services = await this.attempt(entry, undefined, undefined, (c) => c.discover());
+    const names = this.facts.names(entry.record.deviceId) ?? {};
+    const named = <A extends { uuid: string }>(a: A) =>
+      names[a.uuid] === undefined ? a : { ...a, name: names[a.uuid] };
+    const table: GattService[] = services.map((s) => ({
+      ...named(s),
+      characteristics: s.characteristics.map(named),
+    }));
+    entry.record = { ...entry.record, services: table };
+    this.log(entry, {
+      kind: 'discover',
+      message: `${services.length} services, ${services.reduce((n, s) => n + s.characteristics.length, 0)} characteristics`,
+    });
+    this.changed();
+    return services;
+  }
+
+  async read(connectionId: string, serviceUuid: string, characteristicUuid: string) {
+    const entry = this.entry(connectionId);
+    const data = await this.attempt(entry, serviceUuid, characteristicUuid, (c) =>
+      c.read(serviceUuid, characteristicUuid),
+    );
+    this.log(entry, { kind: 'read', serviceUuid, characteristicUuid, data: hex(data) });
+    return data;
+  }
+
+  async write(
+    connectionId: string,
+    serviceUuid: string,
+    characteristicUuid: string,
+    data: Uint8Array,
+    withoutResponse: boolean,
+  ): Promise<void> {
+    const entry = this.entry(connectionId);
+    const confirmed = this.connection(connectionId).writesConfirmed;
+    await this.attempt(
+      entry,
+      serviceUuid,
+      characteristicUuid,
+      (c) => c.write(serviceUuid, characteristicUuid, data, { withoutResponse }),
+      data.length,
+    );
+    this.log(entry, {
+      kind: 'write',
+      serviceUuid,
+      characteristicUuid,
+      data: hex(data),
+      message:
+        [withoutResponse && 'without response', !confirmed && NOT_CONFIRMED]
+          .filter(Boolean)
+          .join('; ') || undefined,
+      writeConfirmed: confirmed,
+    });
+  }
+
+  async subscribe(
+    connectionId: string,
+    serviceUuid: string,
+    characteristicUuid: string,
+  ): Promise<string> {
+    const entry = this.entry(connectionId);
+    const subscriptionId = `sub-${++this.next}`;
+    const off = await this.attempt(entry, serviceUuid, characteristicUuid, (c) =>
+      c.subscribe(serviceUuid, characteristicUuid, (data) => {
+        this.log(entry, { kind: 'notify', serviceUuid, characteristicUuid, data: hex(data) });
+        this.on.notify(subscriptionId, data);
+      }),
+    );
+    const key = subscriptionKey(serviceUuid, characteristicUuid);
+    this.subscriptions.set(subscriptionId, { connectionId, key, off });
+    this.log(entry, { kind: 'subscribe', serviceUuid, characteristicUuid });
+    this.setSubscriptions(entry);
+    return subscriptionId;
+  }
+
+  /** Ends one subscription; by id, or the link's on one characteristic. */
+  async unsubscribe(
+    target:
+      | { subscriptionId: string }
+      | { connectionId: string; serviceUuid: string; characteristicUuid: string },
+  ): Promise<void> {
+    const ids =
+      'subscriptionId' in target
+        ? [target.subscriptionId]
+        : [...this.subscriptions]
+            .filter(
+              ([, s]) =>
+                s.connectionId === target.connectionId &&
+                s.key === subscriptionKey(target.serviceUuid, target.characteristicUuid),
+            )
+            .map(([id]) => id);
+    for (const id of ids) {
+      const subscription = this.subscriptions.get(id);
+      if (!subscription) continue;
+      this.subscriptions.delete(id);
+      const entry = this.entries.get(subscription.connectionId);
+      if (entry?.connection) await subscription.off();
+      if (!entry) continue;
+      const [serviceUuid, characteristicUuid] = subscription.key.split('/');
+      this.log(entry, {
+        kind: 'subscribe',
+        serviceUuid,
+        characteristicUuid,
+        message: 'unsubscribed',
+      });
+      this.setSubscriptions(entry);
+    }
+  }
+
+  /** One link request; the log says what was asked and what the link is after it. */
+  async requestLink(connectionId: string, request: LinkRequest): Promise<LinkInfo> {
+    const entry = this.entry(connectionId);
+    const link = this.connection(connectionId);
+    if (!link.requestLink)
+      throw new BleError('link', 'link controls need an HCI adapter (the simulated bench or hciN)');
+    try {
+      const info = await link.requestLink(request);
+      // The card reads the RSSI every few seconds: that would bury the log.
+      if (request.kind !== 'rssi')
+        this.log(entry, {
+          kind: 'link',
+          message: `${REQUEST_LOG[request.kind]}: ${describeLink(info)}`,
+        });
+      this.setInfo(entry, info);
+      return info;
+    } catch (err) {
+      this.log(entry, { kind: 'error', message: errorMessage(err) });
+      throw err;
+    }
+  }
+
+  private attach(
+    entry: Entry,
+    link: BleConnection,
+    askedMtu: number | undefined,
+    verb: 'connected' | 'reconnected',
+  ): void {
+    const { connectionId } = entry.record;
+    entry.connection = link;
+    entry.ending = false;
+    entry.record = {
+      ...entry.record,
+      state: 'connected',
+      droppedAt: undefined,
+      droppedReason: undefined,
+      mtu: link.mtu,
+      info: link.linkInfo?.(),
+      subscriptions: [],
+    };
+    entry.offs = [
+      link.onDisconnect((reason) => {
+        if (entry.connection === link) this.down(entry, reason);
+      }),
+      ...(link.onLinkChange
+        ? [
+            link.onLinkChange((info) => {
+              if (entry.connection !== link) return;
+              this.setInfo(entry, info);
+              this.on.link(connectionId, info);
+            }),
+          ]
+        : []),
+    ];
+    const mtu =
+      askedMtu === undefined ? `MTU ${link.mtu}` : `MTU ${link.mtu} (asked for ${askedMtu})`;
+    this.log(entry, { kind: 'connect', message: verb === 'connected' ? mtu : `${verb}: ${mtu}` });
+    this.changed();
+  }
+
+  /** Stops following the entry's current link (it is being replaced or has gone down). */
+  private detach(entry: Entry, reason: string): void {
+    for (const off of entry.offs) off();
+    entry.offs = [];
+    entry.connection = undefined;
+    for (const [id, s] of this.subscriptions)
+      if (s.connectionId === entry.record.connectionId) this.subscriptions.delete(id);
+    this.log(entry, { kind: 'disconnect', message: reason });
+  }
+
+  private down(entry: Entry, reason: string): void {
+    const { connectionId } = entry.record;
+    const ended = entry.ending;
+    this.detach(entry, reason);
+    if (ended || entry.record.user !== 'explorer') this.entries.delete(connectionId);
+    else
+      entry.record = {
+        ...entry.record,
+        state: 'dropped',
+        droppedAt: Date.now(),
+        droppedReason: reason,
+        subscriptions: [],
+      };
+    this.changed();
+  }
+
+  private entry(connectionId: string): Entry {
+    const entry = this.entries.get(connectionId);
+    if (!entry) throw new BleError('connect', `no open connection ${connectionId}; connect again`);
+    return entry;
+  }
+
+  /** Runs one GATT operation, logging its failure on the link before passing it on. */
+  private async attempt<T>(
+    entry: Entry,
+    serviceUuid: string | undefined,
+    characteristicUuid: string | undefined,
+    run: (connection: BleConnection) => Promise<T>,
+    written?: number,
+  ): Promise<T> {
+    try {
+      return await run(this.connection(entry.record.connectionId));
+    } catch (err) {
+      if (characteristicUuid !== undefined && entry.record.user === 'explorer')
+        this.explain(err, entry.record.deviceId, characteristicUuid, written);
+      this.log(entry, {
+        kind: 'error',
+        serviceUuid,
+        characteristicUuid,
+        message: errorMessage(err),
+      });
+      throw err;
+    }
+  }
+
+  /**
+   * Names the characteristic the way the explorer shows it (its name beside the UUID) and, for
+   * a write refused as the wrong length, says the characteristic's longest value against the
+   * bytes written, in the error's own text, so every place that shows it says the same.
+   */
+  private explain(
+    err: unknown,
+    deviceId: string,
+    characteristicUuid: string,
+    written: number | undefined,
+  ): void {
+    if (!(err instanceof BleError)) return;
+    const facts = this.facts.characteristic(deviceId, characteristicUuid);
+    err.message = withCharacteristicName(err.message, characteristicUuid, facts.name);
+    if (written !== undefined && attErrorOf(err)?.code === ATT_ERROR.invalidAttributeValueLength)
+      err.message = `${err.message}: ${describeLengthRefusal(written, facts.maxLength)}`;
+  }
+
+  private setInfo(entry: Entry, info: LinkInfo): void {
+    entry.record = { ...entry.record, info, mtu: info.mtu };
+    this.changed();
+  }
+
+  private setSubscriptions(entry: Entry): void {
+    const { connectionId } = entry.record;
+    const keys = [...this.subscriptions.values()]
+      .filter((s) => s.connectionId === connectionId)
+      .map((s) => s.key);
+    entry.record = { ...entry.record, subscriptions: [...new Set(keys)] };
+    this.changed();
+  }
+
+  private log(entry: Entry, fields: Omit<GattLogEntry, 'connectionId' | 'seq' | 'at'>): void {
+    const logged: GattLogEntry = {
+      connectionId: entry.record.connectionId,
+      seq: ++this.seq,
+      at: Date.now(),
+      ...fields,
+    };
+    entry.log.push(logged);
+    if (entry.log.length > LOG_KEEP) entry.log.splice(0, entry.log.length - LOG_KEEP);
+    this.on.log(logged);
+  }
+
+  private changed(): void {
+    this.on.links(this.list());
+  }
+}
