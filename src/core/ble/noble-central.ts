@@ -82,6 +82,12 @@ export interface NobleCentralOptions {
    * unplugged, the TCP peer closed): the central becomes `noAdapter` with that reason and stays so.
    */
   transportLost?: (listener: (reason: string) => void) => void;
+  /**
+   * Where the transport says it is resetting the controller under a live session (a corrupt
+   * stream, a controller that stopped answering): the central is `resetting`, whatever noble
+   * says meanwhile, until noble has set the controller up again.
+   */
+  transportReset?: (listener: (reason: string) => void) => void;
 }
 
 function adapterState(state: unknown): AdapterState {
@@ -115,8 +121,13 @@ export class NobleCentral implements BleCentral {
   private scanChain: Promise<void> = Promise.resolve();
   private closed = false;
   private lost = false;
+  private resetting = false;
   private readonly onStateChange_ = (state: string) => {
-    if (!this.lost) this.setState(adapterState(state));
+    if (this.lost) return;
+    const next = adapterState(state);
+    if (this.resetting && next !== 'poweredOn') return;
+    this.resetting = false;
+    this.setState(next);
   };
   private readonly onWarning = (warning: string) => {
     // noble catches a failing binding init and reports it only as this warning.
@@ -153,6 +164,11 @@ export class NobleCentral implements BleCentral {
     options.transportLost?.((reason) => {
       this.lost = true;
       this.setState('noAdapter', reason);
+    });
+    options.transportReset?.(() => {
+      if (this.lost) return;
+      this.resetting = true;
+      this.setState('resetting');
     });
     options.hci?.on('linkChanged', this.onLinkChanged);
   }
@@ -224,9 +240,15 @@ export class NobleCentral implements BleCentral {
     link?.askMtu(id, options.mtu);
     const mtu = this.mtuExchange(id);
     try {
-      await withBleTimeout(this.schedule, peripheral.connectAsync(), timeoutMs, () =>
-        peripheral.cancelConnect(),
-      );
+      // A link left by a connect that timed out (its Connection Complete came late) is ended
+      // first: noble refuses to connect a peripheral it holds as connected.
+      if (peripheral.state === 'connected')
+        await withBleTimeout(this.schedule, peripheral.disconnectAsync(), timeoutMs);
+      const connecting = peripheral.connectAsync();
+      await withBleTimeout(this.schedule, connecting, timeoutMs, () => {
+        peripheral.cancelConnect();
+        connecting.then(() => peripheral.disconnectAsync()).catch(() => undefined);
+      });
       // noble exchanges the MTU first thing on every link; callers size writes by it.
       await withBleTimeout(
         this.schedule,
@@ -325,8 +347,12 @@ export class NobleCentral implements BleCentral {
       const want = this.scans.size > 0 && this.current === 'poweredOn';
       if (want === this.nobleScanning) return;
       try {
-        if (want) await this.noble.startScanningAsync([], true);
-        else await this.noble.stopScanningAsync();
+        // noble settles these only on the controller's answer, which a noisy line can lose.
+        await withBleTimeout(
+          this.schedule,
+          want ? this.noble.startScanningAsync([], true) : this.noble.stopScanningAsync(),
+          this.options.operationTimeoutMs ?? 10_000,
+        );
         this.nobleScanning = want;
       } catch (err) {
         throw new BleError(

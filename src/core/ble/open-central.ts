@@ -123,6 +123,7 @@ export async function openCentral(
         {
           ...options,
           transportLost: (listener) => opened.once('lost', listener),
+          transportReset: (listener) => opened.on('resetting', listener),
         },
         () => opened.stop(),
       );
