@@ -35,6 +35,8 @@ export interface SessionOptions {
   env?: string;
   /** Recorded on audit records and dry runs; the host name when absent. */
   station?: string;
+  /** What an adapter says went wrong on it while it works (a corrupt stream, a reset), once each. */
+  onNotice?: (text: string) => void;
 }
 
 /** The platform a command talks to, and who it is there. */
@@ -125,6 +127,14 @@ export class Session {
     });
     const central = station.central;
     this.bench = station.bench;
+    const said = new Set<string>();
+    central.onAdaptersChange(() => {
+      for (const view of central.adapters()) {
+        if (view.state === 'noAdapter' || !view.reason || said.has(view.reason)) continue;
+        said.add(view.reason);
+        this.options.onNotice?.(`adapter ${view.spec}: ${view.reason}`);
+      }
+    });
     if (this.bench) return central;
     const { settledState } = await import('../core/ble/host/host-process');
     const state = await settledState(central);

@@ -186,8 +186,11 @@ export class MultiCentral implements BleCentral {
   }
 
   private pick(id: string, hearings: Map<number, Hearing>): number {
+    // A resetting adapter is back within its central's wait for it (a transport reset).
     const usable = [...hearings]
-      .filter(([index]) => this.entries[index]!.central.state() === 'poweredOn')
+      .filter(([index]) =>
+        ['poweredOn', 'resetting'].includes(this.entries[index]!.central.state()),
+      )
       .map(([index, h]) => ({ index, rssi: h.rssi }));
     const free = usable.filter(
       ({ index }) => this.links[index]! < this.entries[index]!.linkCapacity,

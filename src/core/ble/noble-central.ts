@@ -88,6 +88,11 @@ export interface NobleCentralOptions {
    * says meanwhile, until noble has set the controller up again.
    */
   transportReset?: (listener: (reason: string) => void) => void;
+  /**
+   * Where the transport says, once, what went wrong on it while it still works (a corrupt
+   * stream): `stateReason()` gives it from then on, and state listeners hear the state again.
+   */
+  transportNotice?: (listener: (text: string) => void) => void;
 }
 
 function adapterState(state: unknown): AdapterState {
@@ -122,11 +127,16 @@ export class NobleCentral implements BleCentral {
   private closed = false;
   private lost = false;
   private resetting = false;
+  /** Why the transport is resetting the controller, while it is. */
+  private resetWhy: string | undefined;
+  /** What the transport said went wrong on it while it still works. */
+  private notice: string | undefined;
   private readonly onStateChange_ = (state: string) => {
     if (this.lost) return;
     const next = adapterState(state);
     if (this.resetting && next !== 'poweredOn') return;
     this.resetting = false;
+    this.resetWhy = undefined;
     this.setState(next);
   };
   private readonly onWarning = (warning: string) => {
@@ -165,10 +175,15 @@ export class NobleCentral implements BleCentral {
       this.lost = true;
       this.setState('noAdapter', reason);
     });
-    options.transportReset?.(() => {
+    options.transportReset?.((why) => {
       if (this.lost) return;
       this.resetting = true;
+      this.resetWhy = `the controller is being reset: ${why}`;
       this.setState('resetting');
+    });
+    options.transportNotice?.((text) => {
+      this.notice = text;
+      for (const handler of [...this.stateHandlers]) handler(this.current);
     });
     options.hci?.on('linkChanged', this.onLinkChanged);
   }
@@ -177,9 +192,12 @@ export class NobleCentral implements BleCentral {
     return this.current;
   }
 
-  /** Why the adapter is unavailable, when it is `noAdapter`. */
+  /**
+   * Why the adapter is unavailable, when it is `noAdapter`; why it is resetting, when the
+   * transport reset it; else what the transport said went wrong on it, if anything.
+   */
   stateReason(): string | undefined {
-    return this.reason;
+    return this.reason ?? (this.current === 'resetting' ? this.resetWhy : undefined) ?? this.notice;
   }
 
   onStateChange(handler: (state: AdapterState) => void): () => void {
@@ -282,7 +300,8 @@ export class NobleCentral implements BleCentral {
     if (this.closed) return;
     this.closed = true;
     this.scans.clear();
-    await this.syncScanning().catch(() => undefined);
+    // A lost or resetting controller answers nothing: there is no scan of its to stop.
+    if (this.current === 'poweredOn') await this.syncScanning().catch(() => undefined);
     await Promise.allSettled([...this.connections.values()].map((c) => c.disconnect()));
     this.noble.off('warning', this.onWarning);
     this.noble.off('discover', this.onDiscover);

@@ -65,6 +65,11 @@ export interface H4FramerOptions {
   onResync?: (skippedBytes: number, skipped: Buffer) => void;
   /** Why a framed packet cannot be what its header says; undefined when it can. */
   check?: (packet: Buffer) => string | undefined;
+  /**
+   * Why a header (type byte and the header after it) starts no packet this side takes, asked
+   * before its body is waited for: a refused header is dropped as `check` refuses a packet.
+   */
+  checkHeader?: (header: Buffer) => string | undefined;
   /** A framed packet was refused by `check` and dropped. */
   onMalformed?: (packet: Buffer, why: string) => void;
 }
@@ -124,8 +129,10 @@ export class H4Framer {
         continue;
       }
       const size = 1 + layout.header + layout.length(view);
-      if (view.length < size) break;
-      const fault = this.options.check?.(view.subarray(0, size));
+      const fault =
+        this.options.checkHeader?.(view.subarray(0, 1 + layout.header)) ??
+        (view.length < size ? undefined : this.options.check?.(view.subarray(0, size)));
+      if (!fault && view.length < size) break;
       if (fault) {
         this.counts.malformed += 1;
         this.options.onMalformed?.(Buffer.from(view.subarray(0, size)), fault);

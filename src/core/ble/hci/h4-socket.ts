@@ -11,7 +11,7 @@ import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { H4Framer, type H4Counts } from './h4-framer';
 import { HCI_CMD, HCI_ERROR, HCI_EVENT, HCI_PACKET, LE_SUBEVENT } from './codes';
-import { controllerPacketFault, isNoCommandComplete } from './packet-shape';
+import { controllerHeaderFault, controllerPacketFault, isNoCommandComplete } from './packet-shape';
 import type { TraceSink } from './tap';
 import type { HciDevice, HciSocket } from './socket';
 import { errorMessage } from '../../errors/message';
@@ -43,6 +43,9 @@ const RESET_WINDOW_MS = 60_000;
 
 /** What to suspect when the stream is corrupt. */
 const CORRUPT_HINT = '(wrong baud rate? noise?)';
+
+/** Corruption is said once, this long after it is first met, so its count covers the burst. */
+const NOTICE_AFTER_MS = 1_000;
 
 /** A transport that opened but has no controller behind it, or could not open at all. */
 export class H4TransportError extends Error {
@@ -103,6 +106,26 @@ function answeredOpcode(packet: Buffer): number | undefined {
   return undefined;
 }
 
+/**
+ * The link an event reports on, for the events about one open link (7.7.5, 7.7.8, 7.7.39,
+ * 7.7.65.3, 7.7.65.12): Connection_Handle after the Status (and the subevent code).
+ */
+function linkHandleOf(packet: Buffer): number | undefined {
+  switch (packet[1]) {
+    case HCI_EVENT.disconnectionComplete:
+    case HCI_EVENT.encryptionChange:
+    case HCI_EVENT.encryptionKeyRefreshComplete:
+      return packet.readUInt16LE(4) & 0x0fff;
+    case HCI_EVENT.leMeta:
+      return packet[3] === LE_SUBEVENT.connectionUpdateComplete ||
+        packet[3] === LE_SUBEVENT.phyUpdateComplete
+        ? packet.readUInt16LE(5) & 0x0fff
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
 interface SentCommand {
   opcode: number;
   at: number;
@@ -137,6 +160,9 @@ export class H4Socket extends EventEmitter implements HciSocket {
   private recovery: { answered: boolean; noticed: boolean } | null = null;
   /** When each reset under a live session began, within the last window. */
   private resets: number[] = [];
+  /** Whether the stream's corruption has been (or is about to be) said. */
+  private noticed = false;
+  private notice: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly stream: Duplex,
@@ -146,15 +172,19 @@ export class H4Socket extends EventEmitter implements HciSocket {
     this.framer = new H4Framer({
       accept: [HCI_PACKET.event, HCI_PACKET.acl],
       onPacket: (packet) => this.received(packet),
-      check: (packet) => controllerPacketFault(packet) ?? this.unknownLink(packet),
-      onMalformed: (packet, why) =>
+      checkHeader: (header) => controllerHeaderFault(header) ?? this.unknownLink(header),
+      check: (packet) => controllerPacketFault(packet) ?? this.unexpected(packet),
+      onMalformed: (packet, why) => {
         options.trace?.(
           'received',
           noteRecord(`H4 dropped ${why}: ${packet.subarray(0, 16).toString('hex')}`),
-        ),
+        );
+        this.corrupted();
+      },
       onResync: (skipped, head) => {
         options.trace?.('received', resyncRecord(skipped, head));
         options.onResync?.(skipped, this.framer.counts);
+        this.corrupted();
       },
     });
     stream.on('data', (chunk: Buffer) => this.push(chunk));
@@ -290,6 +320,24 @@ export class H4Socket extends EventEmitter implements HciSocket {
     ];
   }
 
+  /**
+   * The stream was corrupt under a live session: said once, in words, a moment later (the
+   * `corrupt` event), with every byte dropped by then. Noise before the Reset's answer is what
+   * the controller had queued, and is not said.
+   */
+  private corrupted(): void {
+    if (this.noticed || !this.started) return;
+    this.noticed = true;
+    this.notice = setTimeout(() => {
+      if (this.closed) return;
+      this.emit(
+        'corrupt',
+        `the HCI stream from ${this.options.label} was corrupt: ${this.dropped()} bytes dropped, resynced ${CORRUPT_HINT}`,
+      );
+    }, NOTICE_AFTER_MS);
+    this.notice.unref?.();
+  }
+
   /** Bytes the framer has dropped so far, a run not yet ended included. */
   private dropped(): number {
     return this.framer.counts.skippedBytes + this.framer.pendingSkipped;
@@ -305,13 +353,35 @@ export class H4Socket extends EventEmitter implements HciSocket {
     }
   }
 
-  /** ACL data on a handle no Connection Complete announced is noise on a live stream. */
-  private unknownLink(packet: Buffer): string | undefined {
-    if (packet[0] !== HCI_PACKET.acl || !this.up || this.onResetAnswer) return undefined;
-    const handle = packet.readUInt16LE(1) & 0x0fff;
+  /** Whether packets are checked against the session: not while stale ones are flushed. */
+  private get live(): boolean {
+    return this.up && !this.onResetAnswer && !this.recovery;
+  }
+
+  /** ACL data (its header is enough) on a handle no Connection Complete announced is noise. */
+  private unknownLink(header: Buffer): string | undefined {
+    if (header[0] !== HCI_PACKET.acl || !this.live) return undefined;
+    const handle = header.readUInt16LE(1) & 0x0fff;
     return this.links.has(handle)
       ? undefined
       : `an ACL packet on handle 0x${handle.toString(16).padStart(3, '0')}, which no link has`;
+  }
+
+  /**
+   * An event that cannot belong to this session is noise that looked like one: an answer to a
+   * command nobody sent, news of a link that does not exist.
+   */
+  private unexpected(packet: Buffer): string | undefined {
+    if (packet[0] !== HCI_PACKET.event || !this.live) return undefined;
+    const opcode = answeredOpcode(packet);
+    if (opcode !== undefined)
+      return opcode === 0 || this.waiting.some((c) => c.opcode === opcode)
+        ? undefined
+        : `an answer to command 0x${opcode.toString(16).padStart(4, '0')}, which was not sent`;
+    const handle = linkHandleOf(packet);
+    return handle === undefined || this.links.has(handle)
+      ? undefined
+      : `an event 0x${packet[1]!.toString(16).padStart(2, '0')} about handle 0x${handle.toString(16).padStart(3, '0')}, which no link has`;
   }
 
   private received(packet: Buffer): void {
@@ -373,8 +443,9 @@ export class H4Socket extends EventEmitter implements HciSocket {
     this.options.trace?.('received', noteRecord(`adapter reset: ${why}`));
     this.endLinks();
     if (this.resets.length > RESETS_IN_WINDOW) {
+      const dropped = this.dropped();
       this.lose(
-        `${RESETS_IN_WINDOW} resets within ${RESET_WINDOW_MS / 1000} s did not help: ${why}`,
+        `${RESETS_IN_WINDOW} resets within ${RESET_WINDOW_MS / 1000} s did not help: ${why}${dropped ? `; the stream was corrupt: ${dropped} bytes dropped ${CORRUPT_HINT}` : ''}`,
       );
       return;
     }
@@ -427,6 +498,7 @@ export class H4Socket extends EventEmitter implements HciSocket {
   private quiet(): void {
     clearInterval(this.watch);
     clearTimeout(this.stall);
+    clearTimeout(this.notice);
   }
 
   /**

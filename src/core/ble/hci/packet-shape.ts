@@ -63,11 +63,37 @@ function reportsFault(
   return at === p.length ? undefined : `${what} whose reports do not fill its length`;
 }
 
-/** Exact parameter lengths of the LE subevents noble reads (7.7.65). */
+/**
+ * The events an LE controller sends a host, with their parameter length where it is fixed
+ * (7.7): any other code in an event header is noise whose length byte would swallow what follows.
+ */
+const LE_HOST_EVENTS: ReadonlyMap<number, number | undefined> = new Map([
+  [HCI_EVENT.disconnectionComplete, 4],
+  [HCI_EVENT.encryptionChange, 4],
+  // Read Remote Version Information Complete (7.7.12).
+  [0x0c, 8],
+  [HCI_EVENT.commandComplete, undefined],
+  [HCI_EVENT.commandStatus, 4],
+  [HCI_EVENT.hardwareError, 1],
+  [HCI_EVENT.numberOfCompletedPackets, undefined],
+  // Data Buffer Overflow (7.7.26).
+  [0x1a, 1],
+  [HCI_EVENT.encryptionKeyRefreshComplete, 3],
+  [HCI_EVENT.leMeta, undefined],
+  // Authenticated Payload Timeout Expired (7.7.75), Encryption Change v2 (7.7.8).
+  [0x57, 2],
+  [0x59, 5],
+  // Vendor-specific: anything.
+  [0xff, undefined],
+]);
+
+/** Exact parameter lengths of the LE subevents noble (or the H4 socket) reads (7.7.65). */
 const LE_SUBEVENT_LENGTHS: ReadonlyMap<number, number> = new Map([
   [LE_SUBEVENT.connectionComplete, 19],
   [LE_SUBEVENT.connectionUpdateComplete, 10],
   [LE_SUBEVENT.enhancedConnectionComplete, 31],
+  // Read by the tap and the H4 socket (7.7.65.12).
+  [LE_SUBEVENT.phyUpdateComplete, 6],
 ]);
 
 function leMetaFault(p: Buffer): string | undefined {
@@ -89,21 +115,26 @@ function leMetaFault(p: Buffer): string | undefined {
   return undefined;
 }
 
+/** An event's header: its code is one LE controllers send, its length the code's own. */
+function eventHeaderFault(header: Buffer): string | undefined {
+  const code = header[1]!;
+  if (!LE_HOST_EVENTS.has(code))
+    return `an event 0x${hex(code, 2)}, which LE controllers do not send`;
+  const exact = LE_HOST_EVENTS.get(code);
+  return exact !== undefined && header[2] !== exact
+    ? `an event 0x${hex(code, 2)} of ${header[2]} parameter bytes (it has ${exact})`
+    : undefined;
+}
+
 function eventFault(packet: Buffer): string | undefined {
   if (packet.length < 3) return 'an event shorter than its header';
   if (packet[2] !== packet.length - 3)
     return `an event whose length byte says ${packet[2]} but carries ${packet.length - 3}`;
+  const headerFault = eventHeaderFault(packet);
+  if (headerFault) return headerFault;
   const code = packet[1]!;
   const p = packet.subarray(3);
   switch (code) {
-    // Status, Connection_Handle, Reason or Encryption_Enabled (7.7.5, 7.7.8); Status,
-    // Num_HCI_Command_Packets, Command_Opcode (7.7.15).
-    case HCI_EVENT.disconnectionComplete:
-    case HCI_EVENT.encryptionChange:
-    case HCI_EVENT.commandStatus:
-      return p.length === 4
-        ? undefined
-        : `an event 0x${hex(code, 2)} of ${p.length} parameter bytes (it has 4)`;
     case HCI_EVENT.commandComplete:
       return commandCompleteFault(p);
     // Num_Handles, then a Connection_Handle and a count per handle (7.7.19).
@@ -122,23 +153,40 @@ function eventFault(packet: Buffer): string | undefined {
 const PB_CONTINUATION = 0b01;
 const PB_START = 0b10;
 
+/** An ACL header's flags: no broadcast, and a start or a continuation. */
+function aclHeaderFault(packet: Buffer): string | undefined {
+  const header = packet.readUInt16LE(1);
+  const boundary = (header >> 12) & 0b11;
+  if (header >> 14 !== 0) return 'an ACL packet with a broadcast flag (LE has none)';
+  if (boundary !== PB_CONTINUATION && boundary !== PB_START)
+    return `an ACL packet with boundary flag ${boundary} from a controller`;
+  return undefined;
+}
+
 function aclFault(packet: Buffer): string | undefined {
   if (packet.length < 5) return 'an ACL packet shorter than its header';
   const length = packet.readUInt16LE(3);
   if (length !== packet.length - 5)
     return `an ACL packet whose length says ${length} but carries ${packet.length - 5}`;
-  const header = packet.readUInt16LE(1);
-  const boundary = (header >> 12) & 0b11;
-  if (header >> 14 !== 0) return 'an ACL packet with a broadcast flag (LE has none)';
-  if (boundary === PB_CONTINUATION) return undefined;
-  if (boundary !== PB_START)
-    return `an ACL packet with boundary flag ${boundary} from a controller`;
+  const headerFault = aclHeaderFault(packet);
+  if (headerFault) return headerFault;
+  if (((packet.readUInt16LE(1) >> 12) & 0b11) === PB_CONTINUATION) return undefined;
   // A first fragment starts with the L2CAP header: length, channel (Vol 3, Part A, 3.1).
   if (length < 4) return 'an ACL start fragment shorter than its L2CAP header';
   const l2capLength = packet.readUInt16LE(5);
   return l2capLength < length - 4
     ? `an ACL start fragment of ${length - 4} bytes for an L2CAP frame of ${l2capLength}`
     : undefined;
+}
+
+/**
+ * Why the header of an event or ACL packet from the controller (H4 type byte first: 3 bytes of
+ * an event, 5 of ACL data) starts no packet a controller sends, before its body is waited for.
+ */
+export function controllerHeaderFault(header: Buffer): string | undefined {
+  if (header[0] === HCI_PACKET.event) return eventHeaderFault(header);
+  if (header[0] === HCI_PACKET.acl) return aclHeaderFault(header);
+  return undefined;
 }
 
 /**
