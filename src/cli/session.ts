@@ -35,7 +35,10 @@ export interface SessionOptions {
   env?: string;
   /** Recorded on audit records and dry runs; the host name when absent. */
   station?: string;
-  /** What an adapter says went wrong on it while it works (a corrupt stream, a reset), once each. */
+  /**
+   * What goes wrong under a command that carries on: an adapter's corrupt stream or reset, the
+   * shared audit log unreachable and back; each said once.
+   */
   onNotice?: (text: string) => void;
 }
 
@@ -284,6 +287,8 @@ export class Session {
       return await openAuditStore({
         location: resolved.location,
         station: this.options.station ?? resolved.station,
+        // A line station says when the shared log stops answering and when it is back.
+        onReachability: (words) => this.options.onNotice?.(words),
       });
     } catch (err) {
       throw new EnvironmentError(`the audit log cannot be opened: ${(err as Error).message}`);
