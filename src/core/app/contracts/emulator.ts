@@ -12,7 +12,7 @@ import {
   userTokenSchema,
 } from '../../emulator/schema';
 import { deviceSchema } from '../../platform/things/schema';
-import { productId, requiredId, userId } from './fields';
+import { requiredId, requiredId as productId, userId } from './fields';
 import { none, op } from './op';
 
 const emulatorStateSchema = z.object({

@@ -17,7 +17,6 @@ export const requiredId = z
   .trim()
   .min(1, 'is required')
   .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`);
-export const productId = requiredId;
 export const userId = z.string().trim().pipe(userIdField);
 /** Any other text an operation needs and passes on. */
 export const requiredText = z

@@ -9,7 +9,7 @@ import {
   trialProductSchema,
 } from '../../platform/things/schema';
 import { none, op } from './op';
-import { productId, requiredId, userId } from './fields';
+import { requiredId, requiredId as productId, userId } from './fields';
 
 export const thingsOperations = {
   'things:listTrialProducts': op(none, z.array(trialProductSchema)),
