@@ -131,6 +131,7 @@ async function main(): Promise<ExitCode> {
       simBoards: flags.simBoards,
       env: flags.env,
       station: flags.station,
+      onNotice: (text) => out.note(text),
     });
     try {
       await checkGlobalFlags(flags);

@@ -35,6 +35,11 @@ export interface SessionOptions {
   env?: string;
   /** Recorded on audit records and dry runs; the host name when absent. */
   station?: string;
+  /**
+   * What goes wrong under a command that carries on: an adapter's corrupt stream or reset, the
+   * shared audit log unreachable and back; each said once.
+   */
+  onNotice?: (text: string) => void;
 }
 
 /** The platform a command talks to, and who it is there. */
@@ -125,6 +130,14 @@ export class Session {
     });
     const central = station.central;
     this.bench = station.bench;
+    const said = new Set<string>();
+    central.onAdaptersChange(() => {
+      for (const view of central.adapters()) {
+        if (view.state === 'noAdapter' || !view.reason || said.has(view.reason)) continue;
+        said.add(view.reason);
+        this.options.onNotice?.(`adapter ${view.spec}: ${view.reason}`);
+      }
+    });
     if (this.bench) return central;
     const { settledState } = await import('../core/ble/host/host-process');
     const state = await settledState(central);
@@ -274,6 +287,8 @@ export class Session {
       return await openAuditStore({
         location: resolved.location,
         station: this.options.station ?? resolved.station,
+        // A line station says when the shared log stops answering and when it is back.
+        onReachability: (words) => this.options.onNotice?.(words),
       });
     } catch (err) {
       throw new EnvironmentError(`the audit log cannot be opened: ${(err as Error).message}`);

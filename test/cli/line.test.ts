@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openAuditStore } from '../../src/core/audit/open-store';
 import { usePostgres } from '../helpers/postgres';
-import { runCli, seedProduct, tempDir, writeJson } from './run-cli';
+import { finished, runCli, seedProduct, startCli, tempDir, writeJson } from './run-cli';
 
 const postgres = usePostgres();
 
@@ -83,5 +83,64 @@ describe('devicebench on a shared audit log', { timeout: 120_000 }, () => {
     });
     expect(away.code, away.stderr).toBe(3);
     expect(away.stderr).toContain('audit log');
+  });
+
+  it('says when the shared log stops answering mid-batch and when it is back, with how long work waited', async () => {
+    const dir = tempDir('line-outage');
+    const data = join(dir, 'data');
+    const product = await seedProduct(data);
+    const url = await postgres.database();
+    const boards = writeJson(dir, 'tray.json', {
+      boards: [
+        {
+          name: 'Outage Tray {n}',
+          address: 'c2:8e:40:00:00:01',
+          count: 3,
+          advertising: { intervalMs: 50 },
+          provisioning: { profile: 'devicebench-v1', rebootMs: 100 },
+          latency: { connectMs: 20, perOperationMs: 40 },
+        },
+      ],
+    });
+    const plan = writeJson(dir, 'plan.json', {
+      profileId: 'devicebench-v1',
+      psdi: { kind: 'sequence', prefix: 'OUT-', width: 3 },
+    });
+    const child = startCli(
+      [
+        'provision',
+        '--product',
+        product,
+        '--count',
+        '3',
+        '--concurrency',
+        '1',
+        '--plan',
+        plan,
+      ].concat(['--sim-boards', boards, '--data-dir', data]),
+      { DEVICEBENCH_AUDIT_URL: url, DEVICEBENCH_STATION: 'line-outage' },
+    );
+    const result = finished(child);
+    // The moment: the first board is through and the next one is on its way.
+    await new Promise<void>((resolve) => {
+      let seen = '';
+      child.stdout?.on('data', (d: Buffer) => {
+        seen += d.toString();
+        if (/PASS|FAIL/.test(seen)) resolve();
+      });
+    });
+    await postgres.server().stop('immediate');
+    await new Promise((r) => setTimeout(r, 1_500));
+    await postgres.server().start();
+    const run = await result;
+    expect(run.stdout).toMatch(/^\d of 3 boards verified/m);
+    expect(run.stderr).toMatch(
+      /the audit log at postgres:\/\/\S+ is unreachable \(.*\); work waits for it/,
+    );
+    const back = [...run.stderr.matchAll(/is back; work waited (\d+\.\d) s for it/g)];
+    expect(back.length, run.stderr).toBeGreaterThan(0);
+    expect(Number(back.at(-1)?.[1])).toBeGreaterThan(0);
+    // Said once each way per outage: every "unreachable" is followed by its "back".
+    expect(run.stderr.match(/is unreachable/g)?.length).toBe(back.length);
   });
 });

@@ -13,8 +13,14 @@ export interface RawAnswer {
 /**
  * Writes `head` (request line and headers, no trailing blank line) and waits up to `waitMs`
  * for the server to close; with `Connection: close` in `head` that is as soon as it answers.
+ * The Host header is `url`'s, unless `host` says otherwise (`null`: none at all).
  */
-export function rawRequest(url: URL, head: string[], waitMs = 5_000): Promise<RawAnswer> {
+export function rawRequest(
+  url: URL,
+  head: string[],
+  waitMs = 5_000,
+  host: string | null = url.host,
+): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const socket = connect(Number(url.port), url.hostname);
     let answer = '';
@@ -32,6 +38,6 @@ export function rawRequest(url: URL, head: string[], waitMs = 5_000): Promise<Ra
     socket.on('data', (d: Buffer) => (answer += d.toString()));
     socket.on('error', () => undefined);
     socket.on('close', () => done(true));
-    socket.write([...head, `Host: ${url.host}`, '', ''].join('\r\n'));
+    socket.write([...head, ...(host === null ? [] : [`Host: ${host}`]), '', ''].join('\r\n'));
   });
 }

@@ -10,6 +10,7 @@ import { MAX_OPERATION_BODY_BYTES } from '../../src/core/app/contracts/fields';
 import { CONTENT_SECURITY_POLICY } from '../../src/core/content-security-policy';
 import { startBenchServer, type BenchServer } from '../../src/server/bench-server';
 import { request } from '../helpers/emulator';
+import { rawRequest } from '../helpers/raw-http';
 
 let server: BenchServer;
 beforeAll(async () => {
@@ -62,6 +63,21 @@ describe('bench server', () => {
       req.once('error', reject).end('{}');
     });
     expect(rebound).toBe(403);
+    // An empty or missing Host is no more this machine's than a foreign one, read-only or not.
+    const url = new URL(server.url);
+    for (const host of ['', ' ', null]) {
+      const answer = await rawRequest(
+        url,
+        [
+          'POST /api/ops/things:listTrialProducts HTTP/1.0',
+          'Content-Length: 2',
+          'Connection: close',
+        ],
+        5_000,
+        host,
+      );
+      expect(answer.status, `Host ${JSON.stringify(host)}: ${answer.body}`).toBe(403);
+    }
     const same = await op('things:listTrialProducts', {}, { origin: server.url });
     expect(same.status).toBe(200);
   });

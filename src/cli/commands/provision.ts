@@ -116,7 +116,8 @@ export function provisionCommand(runner: Runner): CommandModule {
         const offState = central.onStateChange((state) => {
           if (state !== 'noAdapter' || lost.signal.aborted) return;
           lostReason = central.stateReason?.() ?? 'the adapter went away';
-          lost.abort();
+          // The records of boards cut before their commit say so, not that someone stopped them.
+          lost.abort(`stopped before the commit: the adapter went away (${lostReason})`);
         });
         const stopping = { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, lost.signal]) };
         try {
@@ -150,7 +151,7 @@ async function one(
       error: `not seen advertising the provisioning service ${input.profile.service} within ${FIND_BOARD_MS / 1000} s`,
     });
   const cut = new AbortController();
-  const onAbort = () => cut.abort();
+  const onAbort = () => cut.abort(ctx.interrupt.reason);
   ctx.interrupt.addEventListener('abort', onAbort, { once: true });
   try {
     const { record } = await provisionBoard({
@@ -214,7 +215,11 @@ async function batch(
       printOutcome(ctx.out, fromStatus(status));
     },
   });
-  const onAbort = () => void running.stop({ cut: true });
+  const onAbort = () =>
+    void running.stop({
+      cut: true,
+      reason: typeof ctx.interrupt.reason === 'string' ? ctx.interrupt.reason : undefined,
+    });
   ctx.interrupt.addEventListener('abort', onAbort, { once: true });
   const summary = await running.done;
   ctx.interrupt.removeEventListener('abort', onAbort);

@@ -28,6 +28,7 @@ export interface OpenAuditOptions {
   /** PostgreSQL only: see PostgresStoreOptions. */
   timeoutMs?: number;
   retryForMs?: number;
+  onReachability?: (words: string) => void;
 }
 
 export async function openAuditStore(options: OpenAuditOptions): Promise<AuditStore> {

@@ -82,6 +82,11 @@ export interface PostgresStoreOptions {
    * (the board already acted on it); default 60 s. A reservation itself is never retried.
    */
   retryForMs?: number;
+  /**
+   * Told in words when the database stops answering this station and when it answers again,
+   * with how long work waited for it: once each way (docs/decisions.md, "Production line").
+   */
+  onReachability?: (words: string) => void;
   /** Connections this station keeps; default 8. */
   maxConnections?: number;
 }
@@ -278,8 +283,10 @@ export class PostgresAuditStore implements AuditStore {
   private readonly picks = new StationPicks();
   /** The next move of the text index's pending list into the index, once one is due. */
   private textClean: NodeJS.Timeout | undefined;
+  /** When the database last stopped answering, while it still does not. */
+  private unreachableSince: number | undefined;
 
-  private constructor(options: PostgresStoreOptions) {
+  private constructor(private readonly options: PostgresStoreOptions) {
     this.station = stationName(options.station);
     this.location = redactUrl(options.url);
     this.now = options.now ?? Date.now;
@@ -790,14 +797,32 @@ export class PostgresAuditStore implements AuditStore {
     };
   }
 
-  /** Connection failures become StoreUnavailableError; every other error passes unchanged. */
+  /**
+   * Connection failures become StoreUnavailableError; every other error passes unchanged. The
+   * first failure and the first answer after it are said (`onReachability`), so a station
+   * whose work waits inside a retry never goes quiet.
+   */
   private async guard<T>(work: () => Promise<T>): Promise<T> {
+    let value: T;
     try {
-      return await work();
+      value = await work();
     } catch (err) {
-      if (isConnectionError(err)) throw new StoreUnavailableError(this.location, err);
-      throw err;
+      if (!isConnectionError(err)) throw err;
+      const unavailable = new StoreUnavailableError(this.location, err);
+      if (this.unreachableSince === undefined) {
+        this.unreachableSince = performance.now();
+        this.options.onReachability?.(`${unavailable.message}; work waits for it`);
+      }
+      throw unavailable;
     }
+    if (this.unreachableSince !== undefined) {
+      const waited = (performance.now() - this.unreachableSince) / 1000;
+      this.unreachableSince = undefined;
+      this.options.onReachability?.(
+        `the audit log at ${this.location} is back; work waited ${waited.toFixed(1)} s for it`,
+      );
+    }
+    return value;
   }
 }
 

@@ -234,8 +234,9 @@ export class MultiCentral implements BleCentral {
 
   private pick(id: string, hearings: Map<Slot, Hearing>): Slot {
     const inUse = (slot: Slot) => slot.links.size + slot.connecting;
+    // A resetting adapter is back within its central's wait for it (a transport reset).
     const usable = [...hearings]
-      .filter(([slot]) => slot.entry.central.state() === 'poweredOn')
+      .filter(([slot]) => ['poweredOn', 'resetting'].includes(slot.entry.central.state()))
       .map(([slot, h]) => ({ slot, rssi: h.rssi }));
     const free = usable.filter(({ slot }) => inUse(slot) < slot.entry.linkCapacity);
     if (!free.length) {

@@ -82,6 +82,17 @@ export interface NobleCentralOptions {
    * unplugged, the TCP peer closed): the central becomes `noAdapter` with that reason and stays so.
    */
   transportLost?: (listener: (reason: string) => void) => void;
+  /**
+   * Where the transport says it is resetting the controller under a live session (a corrupt
+   * stream, a controller that stopped answering): the central is `resetting`, whatever noble
+   * says meanwhile, until noble has set the controller up again.
+   */
+  transportReset?: (listener: (reason: string) => void) => void;
+  /**
+   * Where the transport says, once, what went wrong on it while it still works (a corrupt
+   * stream): `stateReason()` gives it from then on, and state listeners hear the state again.
+   */
+  transportNotice?: (listener: (text: string) => void) => void;
 }
 
 function adapterState(state: unknown): AdapterState {
@@ -115,8 +126,18 @@ export class NobleCentral implements BleCentral {
   private scanChain: Promise<void> = Promise.resolve();
   private closed = false;
   private lost = false;
+  private resetting = false;
+  /** Why the transport is resetting the controller, while it is. */
+  private resetWhy: string | undefined;
+  /** What the transport said went wrong on it while it still works. */
+  private notice: string | undefined;
   private readonly onStateChange_ = (state: string) => {
-    if (!this.lost) this.setState(adapterState(state));
+    if (this.lost) return;
+    const next = adapterState(state);
+    if (this.resetting && next !== 'poweredOn') return;
+    this.resetting = false;
+    this.resetWhy = undefined;
+    this.setState(next);
   };
   private readonly onWarning = (warning: string) => {
     // noble catches a failing binding init and reports it only as this warning.
@@ -154,6 +175,16 @@ export class NobleCentral implements BleCentral {
       this.lost = true;
       this.setState('noAdapter', reason);
     });
+    options.transportReset?.((why) => {
+      if (this.lost) return;
+      this.resetting = true;
+      this.resetWhy = `the controller is being reset: ${why}`;
+      this.setState('resetting');
+    });
+    options.transportNotice?.((text) => {
+      this.notice = text;
+      for (const handler of [...this.stateHandlers]) handler(this.current);
+    });
     options.hci?.on('linkChanged', this.onLinkChanged);
   }
 
@@ -161,9 +192,12 @@ export class NobleCentral implements BleCentral {
     return this.current;
   }
 
-  /** Why the adapter is unavailable, when it is `noAdapter`. */
+  /**
+   * Why the adapter is unavailable, when it is `noAdapter`; why it is resetting, when the
+   * transport reset it; else what the transport said went wrong on it, if anything.
+   */
   stateReason(): string | undefined {
-    return this.reason;
+    return this.reason ?? (this.current === 'resetting' ? this.resetWhy : undefined) ?? this.notice;
   }
 
   onStateChange(handler: (state: AdapterState) => void): () => void {
@@ -224,9 +258,15 @@ export class NobleCentral implements BleCentral {
     link?.askMtu(id, options.mtu);
     const mtu = this.mtuExchange(id);
     try {
-      await withBleTimeout(this.schedule, peripheral.connectAsync(), timeoutMs, () =>
-        peripheral.cancelConnect(),
-      );
+      // A link left by a connect that timed out (its Connection Complete came late) is ended
+      // first: noble refuses to connect a peripheral it holds as connected.
+      if (peripheral.state === 'connected')
+        await withBleTimeout(this.schedule, peripheral.disconnectAsync(), timeoutMs);
+      const connecting = peripheral.connectAsync();
+      await withBleTimeout(this.schedule, connecting, timeoutMs, () => {
+        peripheral.cancelConnect();
+        connecting.then(() => peripheral.disconnectAsync()).catch(() => undefined);
+      });
       // noble exchanges the MTU first thing on every link; callers size writes by it.
       await withBleTimeout(
         this.schedule,
@@ -260,7 +300,8 @@ export class NobleCentral implements BleCentral {
     if (this.closed) return;
     this.closed = true;
     this.scans.clear();
-    await this.syncScanning().catch(() => undefined);
+    // A lost or resetting controller answers nothing: there is no scan of its to stop.
+    if (this.current === 'poweredOn') await this.syncScanning().catch(() => undefined);
     await Promise.allSettled([...this.connections.values()].map((c) => c.disconnect()));
     this.noble.off('warning', this.onWarning);
     this.noble.off('discover', this.onDiscover);
@@ -325,8 +366,12 @@ export class NobleCentral implements BleCentral {
       const want = this.scans.size > 0 && this.current === 'poweredOn';
       if (want === this.nobleScanning) return;
       try {
-        if (want) await this.noble.startScanningAsync([], true);
-        else await this.noble.stopScanningAsync();
+        // noble settles these only on the controller's answer, which a noisy line can lose.
+        await withBleTimeout(
+          this.schedule,
+          want ? this.noble.startScanningAsync([], true) : this.noble.stopScanningAsync(),
+          this.options.operationTimeoutMs ?? 10_000,
+        );
         this.nobleScanning = want;
       } catch (err) {
         throw new BleError(

@@ -258,6 +258,9 @@ export class NobleConnection implements BleConnection {
     try {
       await withBleTimeout(this.schedule, this.peripheral.disconnectAsync(), this.timeoutMs);
     } catch (err) {
+      // The controller's word on it was lost (a noisy line): the link is over for this side,
+      // and the central ends what is left of it before its next connect to the board.
+      this.linkDown(`the disconnect was not answered: ${errorMessage(err)}`);
       throw new BleError(
         'disconnect',
         `disconnecting from ${this.id}: ${errorMessage(err)}`,

@@ -123,6 +123,8 @@ export async function openCentral(
         {
           ...options,
           transportLost: (listener) => opened.once('lost', listener),
+          transportReset: (listener) => opened.on('resetting', listener),
+          transportNotice: (listener) => opened.once('corrupt', listener),
         },
         () => opened.stop(),
       );

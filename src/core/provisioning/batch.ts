@@ -106,7 +106,7 @@ export interface BatchRun {
    * No new board starts; queued ones are skipped. Running boards finish, or with `cut` stop at
    * their next safe point (before the commit; a commit already sent is always verified).
    */
-  stop(options?: { cut?: boolean }): Promise<BatchSummary>;
+  stop(options?: { cut?: boolean; reason?: string }): Promise<BatchSummary>;
   boards(): BatchBoardStatus[];
   /** Why the batch is holding, while the audit log cannot be reached. */
   storeError(): string | undefined;
@@ -171,14 +171,14 @@ class Batch implements BatchRun {
     return this.storeDown;
   }
 
-  async stop(options: { cut?: boolean } = {}): Promise<BatchSummary> {
+  async stop(options: { cut?: boolean; reason?: string } = {}): Promise<BatchSummary> {
     if (!this.ended) {
       if (!this.stopped) {
         this.stopped = true;
         for (const ad of this.queue.splice(0))
           this.update(ad.address, { state: 'skipped', skipReason: 'stopped' });
       }
-      if (options.cut) this.cut.abort();
+      if (options.cut) this.cut.abort(options.reason);
       this.maybeEnd();
     }
     return this.done;

@@ -13,7 +13,7 @@ import { refusalOf, type Refusal } from './faults';
 import { builtInProfiles } from './profiles';
 import { checkPsdi, PsdiError } from './psdi';
 import { describeMismatch, layoutMismatch, matchingProfiles } from './preflight';
-import { CancelledError, FatalStepError, StepFailure } from './step-failures';
+import { cancelledBy, FatalStepError, StepFailure } from './step-failures';
 import {
   delay,
   ProvisionMismatchError,
@@ -207,7 +207,7 @@ export class GattSession {
   }
 
   checkCancelled(): void {
-    if (this.signal?.aborted) throw new CancelledError();
+    if (this.signal?.aborted) throw cancelledBy(this.signal);
   }
 
   /** A connection to a board checked against the profile, tried as a session is. */
@@ -269,7 +269,7 @@ export class GattSession {
     this.early = undefined;
     if (this.signal?.aborted) {
       void early?.connection.disconnect().catch(() => undefined);
-      throw new CancelledError();
+      throw cancelledBy(this.signal);
     }
     const connection = early?.connection ?? (await this.connect());
     try {

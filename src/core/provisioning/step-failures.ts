@@ -30,7 +30,13 @@ export class StepFailure extends Error {
 }
 
 export class CancelledError extends Error {
-  constructor() {
-    super('stopped by the operator before the commit');
+  /** `reason`: why the run was stopped, as the record keeps it; by default the operator did. */
+  constructor(reason = 'stopped by the operator before the commit') {
+    super(reason);
   }
+}
+
+/** What a stopped run's record says: the stop's own words when it gave some (a string reason). */
+export function cancelledBy(signal: AbortSignal | undefined): CancelledError {
+  return new CancelledError(typeof signal?.reason === 'string' ? signal.reason : undefined);
 }

@@ -51,6 +51,20 @@ describe('text that reaches a URL', () => {
     expect(error.fields).toEqual([{ field, message: expect.stringContaining('UTF-16') }]);
   });
 
+  it.each([
+    ['things:getScenarioSet', { productId: 'x'.repeat(200_000) }, 'productId', 256],
+    ['things:getDevice', { deviceId: '9'.repeat(257) }, 'deviceId', 256],
+    ['iap:completeOrder', { orderId: 'o'.repeat(300) }, 'orderId', 256],
+    ['missionStickers:send', { to: 'U'.repeat(9_000), productId: '1' }, 'to', 8_192],
+  ])(
+    '%s with an over-long ID is invalid_input naming it, before any request',
+    async (name, input, field, max) => {
+      const error = await fails(name, input);
+      expect(error.code).toBe('invalid_input');
+      expect(error.fields).toEqual([{ field, message: `must be at most ${max} characters` }]);
+    },
+  );
+
   it('a pair of surrogates (an emoji) is text like any other', async () => {
     const error = await fails('things:getScenarioSet', { productId: 'x😀' });
     expect(error.code).toBe('platform');

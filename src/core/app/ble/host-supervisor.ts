@@ -204,8 +204,9 @@ export class HostSupervisor extends EventEmitter<{
     const adapters = this.adapters.map((spec, index) => {
       const view = views[index];
       const state = view?.state ?? 'unknown';
+      // A working adapter shows what went wrong on it too (a corrupt stream, said once).
       const guidance =
-        running && state !== 'poweredOn'
+        running && (state !== 'poweredOn' || view?.reason)
           ? [
               view?.reason?.replace(/\.?$/, '.'),
               state === 'noAdapter' ? noAdapterAdvice(view?.reason) : GUIDANCE[state],

@@ -12,7 +12,7 @@ import {
   userTokenSchema,
 } from '../../emulator/schema';
 import { deviceSchema } from '../../platform/things/schema';
-import { productId, userId } from './fields';
+import { requiredId, requiredId as productId, userId } from './fields';
 import { none, op } from './op';
 
 const emulatorStateSchema = z.object({
@@ -42,7 +42,7 @@ export const emulatorOperations = {
     z.object({ device: deviceSchema, link: z.object({ userId: z.string() }).nullable() }),
   ),
   'emulator:linkDevice': op(
-    z.object({ deviceId: z.string().min(1, 'is required'), userId }),
+    z.object({ deviceId: requiredId, userId }),
     z.object({ deviceId: z.string(), userId: z.string() }),
   ),
   'emulator:advanceClock': op(clockAdvanceInputSchema, clockSchema),

@@ -2,10 +2,28 @@
 import { z } from 'zod';
 import { userIdField } from '../../platform/user-id';
 
-export const productId = z.string().trim().min(1, 'is required');
+/**
+ * The longest ID an operation passes on (into a platform URL, a file, a log): far above any the
+ * platform or this app issues, far below the 16 KB an HTTP request line or header may hold. The
+ * seeds give no limit (docs/decisions.md, "Platform conventions").
+ */
+const MAX_ID_LENGTH = 256;
+/** The longest other required text an operation passes on: a token, a user ID, a message key. */
+const MAX_TEXT_LENGTH = 8_192;
+
+/** An ID an earlier answer gave: a product, a board, a connection, a run, a profile. */
+export const requiredId = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`);
 export const userId = z.string().trim().pipe(userIdField);
-/** An ID an earlier answer gave: a board, a connection, a run, a profile. */
-export const requiredId = z.string().trim().min(1, 'is required');
+/** Any other text an operation needs and passes on. */
+export const requiredText = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(MAX_TEXT_LENGTH, `must be at most ${MAX_TEXT_LENGTH} characters`);
 
 /** The longest file an operation takes as text: board files, profiles, CSV PSDI plans (2 MB). */
 const MAX_FILE_TEXT_LENGTH = 2_000_000;

@@ -10,10 +10,10 @@ import {
   reserveResultSchema,
   settledOrderSchema,
 } from '../../platform/iap/schema';
-import { userId } from './fields';
+import { requiredId, userId } from './fields';
 import { none, op } from './op';
 
-const orderId = z.string().trim().min(1, 'is required');
+const orderId = requiredId;
 
 export const iapOperations = {
   'iap:getSetup': op(
@@ -26,7 +26,7 @@ export const iapOperations = {
   ),
   'iap:putProduct': op(productSchema, productSchema),
   'iap:deleteProduct': op(
-    z.object({ productId: z.string().min(1, 'is required') }),
+    z.object({ productId: requiredId }),
     z.object({ deleted: z.literal(true) }),
   ),
   'iap:getUser': op(z.object({ userId }), iapUserStateSchema),

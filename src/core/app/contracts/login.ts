@@ -12,10 +12,9 @@ import {
   profileExtrasSchema,
   tokenStateSchema,
 } from '../../platform/login/schema';
-import { userId } from './fields';
+import { userId, requiredText as required } from './fields';
 import { none, op } from './op';
 
-const required = z.string().trim().min(1, 'is required');
 const optional = z
   .string()
   .trim()

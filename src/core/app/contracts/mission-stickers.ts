@@ -2,6 +2,7 @@
 // emulator, the sticker sets, channel permissions and user regions that decide what the send
 // answers.
 import { z } from 'zod';
+import { requiredText as required } from './fields';
 import {
   missionStateSchema,
   stickerSetInputSchema,
@@ -9,8 +10,6 @@ import {
   stickerUserInputSchema,
 } from '../../platform/mission-stickers/schema';
 import { none, op } from './op';
-
-const required = z.string().trim().min(1, 'is required');
 
 export const missionStickersOperations = {
   /** `to` is passed through as typed: the platform's `invalid request` is the answer to show. */

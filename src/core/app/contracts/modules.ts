@@ -2,6 +2,7 @@
 // the active environment's channel, or on the emulator any of its module channels by ID. The
 // emulator-only operations set up accounts, friends and the account admin's approval.
 import { z } from 'zod';
+import { requiredText as required } from './fields';
 import {
   attachResponseSchema,
   authorizationSchema,
@@ -15,7 +16,6 @@ import {
 } from '../../platform/modules/schema';
 import { none, op } from './op';
 
-const required = z.string().trim().min(1, 'is required');
 const optionalText = z.string().trim().optional();
 /** Which emulator module channel to act as; the active environment's channel when omitted. */
 const actingAs = { moduleChannelId: z.string().regex(/^\d+$/, 'must be a channel ID').optional() };

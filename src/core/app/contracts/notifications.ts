@@ -2,6 +2,7 @@
 // template and flexible messages to the hash, read the daily counts; on the emulator, seed phone
 // users.
 import { z } from 'zod';
+import { requiredText as required } from './fields';
 import {
   countSchema,
   NOTIFICATION_KINDS,
@@ -11,7 +12,6 @@ import {
 } from '../../platform/notifications/schema';
 import { none, op } from './op';
 
-const required = z.string().trim().min(1, 'is required');
 const sent = z.object({ sent: z.literal(true) });
 /** Limits are left to the platform, so the console shows the platform's own answer to them. */
 const deliveryTag = z.string().optional();

@@ -9,7 +9,7 @@ import {
   trialProductSchema,
 } from '../../platform/things/schema';
 import { none, op } from './op';
-import { productId, userId } from './fields';
+import { requiredId, requiredId as productId, userId } from './fields';
 
 export const thingsOperations = {
   'things:listTrialProducts': op(none, z.array(trialProductSchema)),
@@ -21,9 +21,6 @@ export const thingsOperations = {
     scenarioSetSchema,
   ),
   'things:deleteScenarioSet': op(z.object({ productId }), z.object({ deleted: z.literal(true) })),
-  'things:getDevice': op(
-    z.object({ deviceId: z.string().trim().min(1, 'is required') }),
-    deviceSchema,
-  ),
+  'things:getDevice': op(z.object({ deviceId: requiredId }), deviceSchema),
   'things:getLinks': op(z.object({ productId, userId }), linksSchema),
 } as const;

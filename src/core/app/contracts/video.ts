@@ -1,6 +1,7 @@
 // Video service console (docs/platform-api.md#video): the ten operations, on the active
 // environment's channel with `country=th`.
 import { z } from 'zod';
+import { requiredText as required } from './fields';
 import {
   categoryListSchema,
   categorySchema,
@@ -21,7 +22,6 @@ const paging = {
   page: z.number().int().min(1).optional(),
   countPerPage: z.number().int().min(1).max(COUNT_PER_PAGE_MAX).optional(),
 };
-const required = z.string().trim().min(1, 'is required');
 
 export const videoOperations = {
   'video:curationList': op(none, curationListSchema),

@@ -2,8 +2,10 @@
 // packet type byte, then the packet as the HCI socket carries it. The stream's chunks have no
 // relation to packets, so the framer reassembles them; a byte that starts no plausible packet
 // (line noise, a controller's boot banner, a baud-rate mismatch) is skipped and counted, and the
-// run of skipped bytes is reported once the next plausible packet starts (docs/decisions.md,
-// "H4 transports").
+// run of skipped bytes is reported once the next plausible packet starts. A packet whose own
+// lengths do not agree (`check`) is noise that looked like a header: it is dropped and the bytes
+// after its first are read again, so a corrupt length swallows nothing (docs/decisions.md, "H4
+// transports").
 import { HCI_PACKET } from './codes';
 
 /** Header bytes after the type byte, and where the payload length sits in them. */
@@ -51,6 +53,8 @@ export interface H4Counts {
   resyncs: number;
   /** Bytes skipped in all. */
   skippedBytes: number;
+  /** Packets framed by their header that `check` refused; their bytes count as skipped. */
+  malformed: number;
 }
 
 export interface H4FramerOptions {
@@ -59,6 +63,15 @@ export interface H4FramerOptions {
   onPacket: (packet: Buffer) => void;
   /** A run of skipped bytes ended; `skipped` holds at most the first 64 of them. */
   onResync?: (skippedBytes: number, skipped: Buffer) => void;
+  /** Why a framed packet cannot be what its header says; undefined when it can. */
+  check?: (packet: Buffer) => string | undefined;
+  /**
+   * Why a header (type byte and the header after it) starts no packet this side takes, asked
+   * before its body is waited for: a refused header is dropped as `check` refuses a packet.
+   */
+  checkHeader?: (header: Buffer) => string | undefined;
+  /** A framed packet was refused by `check` and dropped. */
+  onMalformed?: (packet: Buffer, why: string) => void;
 }
 
 const KEPT_GARBAGE = 64;
@@ -68,7 +81,7 @@ export class H4Framer {
   private skipping = 0;
   private skippedHead: Buffer[] = [];
   private readonly accept: ReadonlySet<number>;
-  readonly counts: H4Counts = { packets: 0, resyncs: 0, skippedBytes: 0 };
+  readonly counts: H4Counts = { packets: 0, resyncs: 0, skippedBytes: 0, malformed: 0 };
 
   constructor(private readonly options: H4FramerOptions) {
     this.accept = new Set(options.accept);
@@ -77,6 +90,22 @@ export class H4Framer {
   /** Bytes skipped since the last packet (a run not yet ended). */
   get pendingSkipped(): number {
     return this.skipping;
+  }
+
+  /** Bytes held for a packet not yet whole. */
+  get held(): number {
+    return this.buffer.length;
+  }
+
+  /**
+   * The packet begun at the head of what is held never finished (its length was noise, or the
+   * rest was lost): its first byte is taken as noise and the rest read again.
+   */
+  abandonHeld(): void {
+    if (!this.buffer.length) return;
+    this.skip(this.buffer.subarray(0, 1));
+    this.buffer = Buffer.from(this.buffer.subarray(1));
+    this.push(Buffer.alloc(0));
   }
 
   push(chunk: Uint8Array): void {
@@ -100,7 +129,17 @@ export class H4Framer {
         continue;
       }
       const size = 1 + layout.header + layout.length(view);
-      if (view.length < size) break;
+      const fault =
+        this.options.checkHeader?.(view.subarray(0, 1 + layout.header)) ??
+        (view.length < size ? undefined : this.options.check?.(view.subarray(0, size)));
+      if (!fault && view.length < size) break;
+      if (fault) {
+        this.counts.malformed += 1;
+        this.options.onMalformed?.(Buffer.from(view.subarray(0, size)), fault);
+        this.skip(this.buffer.subarray(at, at + 1));
+        at += 1;
+        continue;
+      }
       this.endSkip();
       // A copy: the packet outlives this buffer and its receiver may keep it.
       const packet = Buffer.from(view.subarray(0, size));

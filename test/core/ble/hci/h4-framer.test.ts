@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { H4Framer, H4_MAX_DATA_PAYLOAD } from '../../../../src/core/ble/hci/h4-framer';
 import { HCI_PACKET } from '../../../../src/core/ble/hci/codes';
+import { controllerPacketFault } from '../../../../src/core/ble/hci/packet-shape';
 
 const event = fc
   .tuple(fc.integer({ min: 0x01, max: 0x5f }), fc.uint8Array({ maxLength: 255 }))
@@ -62,7 +63,12 @@ describe('H4 framer', () => {
           for (const chunk of chunks(Buffer.concat(sent), cuts)) framer.push(chunk);
           expect(packets).toEqual(sent);
           expect(resyncs).toEqual([]);
-          expect(framer.counts).toEqual({ packets: sent.length, resyncs: 0, skippedBytes: 0 });
+          expect(framer.counts).toEqual({
+            packets: sent.length,
+            resyncs: 0,
+            skippedBytes: 0,
+            malformed: 0,
+          });
         },
       ),
     );
@@ -110,5 +116,37 @@ describe('H4 framer', () => {
     expect(packets).toEqual([Buffer.from([HCI_PACKET.event, 0x0e, 1, 0x42])]);
     expect(resyncs).toEqual([2]);
     expect(framer.pendingSkipped).toBe(0);
+  });
+
+  it('drops a framed packet its check refuses and reads the bytes after its first again', () => {
+    const packets: Buffer[] = [];
+    const malformed: string[] = [];
+    const resyncs: number[] = [];
+    const framer = new H4Framer({
+      accept: [HCI_PACKET.event, HCI_PACKET.acl],
+      onPacket: (p) => packets.push(p),
+      onResync: (skipped) => resyncs.push(skipped),
+      check: controllerPacketFault,
+      onMalformed: (_p, why) => malformed.push(why),
+    });
+    const reset = Buffer.from([HCI_PACKET.event, 0x0e, 4, 1, 0x03, 0x0c, 0]);
+    // A noise header whose length swallows the real event: framed, it is no event at all.
+    framer.push(Buffer.concat([Buffer.from([HCI_PACKET.event, 0x13, reset.length]), reset]));
+    expect(malformed).toEqual(['a Number Of Completed Packets of 7 bytes for 4 handles']);
+    expect(packets).toEqual([reset]);
+    expect(resyncs).toEqual([3]);
+    expect(framer.counts).toMatchObject({ packets: 1, malformed: 1, skippedBytes: 3 });
+  });
+
+  it('gives up a packet that never finishes and reads what it held again', () => {
+    const { framer, packets, resyncs } = hostFramer();
+    const reset = Buffer.from([HCI_PACKET.event, 0x0e, 4, 1, 0x03, 0x0c, 0]);
+    framer.push(Buffer.concat([Buffer.from([HCI_PACKET.event, 0x0e, 0x20]), reset]));
+    expect(packets).toEqual([]);
+    expect(framer.held).toBe(10);
+    framer.abandonHeld();
+    expect(packets).toEqual([reset]);
+    expect(resyncs).toEqual([3]);
+    expect(framer.held).toBe(0);
   });
 });
