@@ -8,6 +8,7 @@ import {
   type Advertisement,
   reportedUuid,
   type BleCentral,
+  type BleConnection,
 } from '../port';
 import { formatAdapterSpec, parseAdapterSpec, type AdapterSpec } from '../adapter-spec';
 import { adapterTraceDir, MultiCentral } from '../multi-central';
@@ -51,6 +52,20 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
   const scans = new Map<string, { stop: () => Promise<void>; flush: () => void }>();
   let next = 0;
 
+  /** What a connect or a reconnect answers, once the link reports its end as an event. */
+  const opened = (connectionId: string, link: BleConnection) => {
+    link.onDisconnect((reason) =>
+      emit({ type: 'event', event: 'disconnected', connectionId, reason }),
+    );
+    return {
+      connectionId,
+      mtu: link.mtu,
+      writesConfirmed: link.writesConfirmed,
+      adapter: link.adapter,
+      link: link.linkInfo?.(),
+    };
+  };
+
   const centralCalls: MethodHandlers<CentralMethods> = {
     startScan: async (filter) => {
       const scanId = `scan-${++next}`;
@@ -87,16 +102,7 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
         user,
         askedMtu: mtu,
       });
-      link.onDisconnect((reason) =>
-        emit({ type: 'event', event: 'disconnected', connectionId, reason }),
-      );
-      return {
-        connectionId,
-        mtu: link.mtu,
-        writesConfirmed: link.writesConfirmed,
-        adapter: link.adapter,
-        link: link.linkInfo?.(),
-      };
+      return opened(connectionId, link);
     },
     reconnect: async ({ connectionId, mtu, timeoutMs }) => {
       const link = await book.reconnect(
@@ -104,16 +110,7 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
         (deviceId) => station.central.connect(deviceId, { timeoutMs, mtu }),
         mtu,
       );
-      link.onDisconnect((reason) =>
-        emit({ type: 'event', event: 'disconnected', connectionId, reason }),
-      );
-      return {
-        connectionId,
-        mtu: link.mtu,
-        writesConfirmed: link.writesConfirmed,
-        adapter: link.adapter,
-        link: link.linkInfo?.(),
-      };
+      return opened(connectionId, link);
     },
     links: () => book.logged(),
     forgetLink: ({ connectionId }) => book.forget(connectionId),
