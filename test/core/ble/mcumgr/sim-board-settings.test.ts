@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { board, rig, type Rig } from '../fixture';
+import { rig, type Rig } from '../fixture';
+import { openMcumgr, resetAndWait, zephyr } from './zephyr-rig';
 import { McumgrClient } from '../../../../src/core/ble/mcumgr/client';
-import { reset } from '../../../../src/core/ble/mcumgr/os-group';
 import {
   commitSettings,
   deleteSetting,
@@ -15,8 +15,6 @@ import {
   saveSettings,
   writeSetting,
 } from '../../../../src/core/ble/mcumgr/settings-group';
-import type { BoardSpecInput } from '../../../../src/core/ble/sim/board-schema';
-import type { BleConnection } from '../../../../src/core/ble/port';
 
 const dir = mkdtempSync(join(tmpdir(), 'devicebench-mcumgr-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,41 +22,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let r: Rig;
 afterEach(() => r.close());
 
-const zephyr = (mcumgr: BoardSpecInput['mcumgr'] = {}, overrides: Partial<BoardSpecInput> = {}) =>
-  board({
-    name: 'Zephyr MCUmgr',
-    address: 'c3:00:00:00:00:01',
-    mcumgr: { bufferSize: 1024, resetMs: 50, ...mcumgr },
-    ...overrides,
-  });
-
-async function open(mtu?: number): Promise<{ link: BleConnection; client: McumgrClient }> {
-  const ad = await r.find({ name: 'Zephyr MCUmgr' });
-  const link = await r.drive(r.central.connect(ad.id, mtu ? { mtu } : {}));
-  const client = await r.drive(McumgrClient.open(link, { clock: r.clock, timeoutMs: 1_000 }));
-  return { link, client };
-}
-
-/** Resets the board and waits for the link to go down. */
-async function resetAndWait(link: BleConnection, client: McumgrClient): Promise<void> {
-  const down = new Promise<void>((resolve) => link.onDisconnect(() => resolve()));
-  await r.drive(reset(client));
-  await r.drive(down);
-}
-
 describe('simulated MCUmgr board: settings', () => {
   it('keeps saved settings across a reset and a bench restart, and forgets unsaved ones', async () => {
     const stateFile = join(dir, 'settings-state.json');
     r = rig([zephyr({ settings: { 'app/name': 'factory' } })], { stateFile });
-    const first = await open();
+    const first = await openMcumgr(r);
     const { link } = first;
     let { client } = first;
     expect(Buffer.from(await r.drive(readSetting(client, 'app/name'))).toString()).toBe('factory');
     await r.drive(writeSetting(client, 'devicebench/psdi', Buffer.from('PSDI-0001')));
     await r.drive(saveSettings(client));
     await r.drive(writeSetting(client, 'devicebench/scratch', Buffer.from('gone')));
-    await resetAndWait(link, client);
-    ({ client } = await open());
+    await resetAndWait(r, link, client);
+    ({ client } = await openMcumgr(r));
     expect(Buffer.from(await r.drive(readSetting(client, 'devicebench/psdi'))).toString()).toBe(
       'PSDI-0001',
     );
@@ -68,7 +44,7 @@ describe('simulated MCUmgr board: settings', () => {
     await r.close();
 
     r = rig([zephyr()], { stateFile });
-    ({ client } = await open());
+    ({ client } = await openMcumgr(r));
     expect(Buffer.from(await r.drive(readSetting(client, 'devicebench/psdi'))).toString()).toBe(
       'PSDI-0001',
     );
@@ -89,7 +65,7 @@ describe('simulated MCUmgr board: settings', () => {
 
   it('deletes a setting from the live store and from flash; commit is accepted', async () => {
     r = rig([zephyr({ settings: { 'app/mode': 'demo' } })]);
-    const { client } = await open();
+    const { client } = await openMcumgr(r);
     await r.drive(commitSettings(client));
     await r.drive(deleteSetting(client, 'app/mode'));
     await expect(r.drive(readSetting(client, 'app/mode'))).rejects.toThrow('key not found');
@@ -106,7 +82,7 @@ describe('simulated MCUmgr board: settings', () => {
     const PSDI_SERVICE = 'e625601e-9e55-4597-a598-76018a0d293d';
     const PSDI_CHARACTERISTIC = '26e2b12b-85f0-4f3f-9fdd-91d114270e6e';
     r = rig([zephyr({ identityKeys: KEYS })]);
-    const { link, client } = await open();
+    const { link, client } = await openMcumgr(r);
     await r.drive(writeSetting(client, KEYS.serviceUuid, Buffer.from(PRODUCT)));
     await r.drive(writeSetting(client, KEYS.psdiServiceUuid, Buffer.from(PSDI_SERVICE)));
     // 16 raw bytes are a UUID too, as firmware storing it binary would.
@@ -123,7 +99,7 @@ describe('simulated MCUmgr board: settings', () => {
       PSDI_SERVICE.replaceAll('-', ''),
     );
     await r.drive(saveSettings(client));
-    await resetAndWait(link, client);
+    await resetAndWait(r, link, client);
 
     const product = await r.find({ serviceUuids: [PRODUCT] });
     expect(product.address).toBe('c3:00:00:00:00:01');

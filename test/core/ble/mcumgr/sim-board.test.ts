@@ -2,13 +2,13 @@
 // HCI stack: echo and parameters, upload, test, reset, confirm, revert, resume after a dropped
 // link, a corrupt upload refused, erasing the free slot (settings: sim-board-settings.test.ts).
 import { afterEach, describe, expect, it } from 'vitest';
-import { board, rig, type Rig } from '../fixture';
+import { rig, type Rig } from '../fixture';
+import { openMcumgr, resetAndWait, zephyr } from './zephyr-rig';
 import {
   MCUMGR_CHARACTERISTIC_UUID,
   MCUMGR_SERVICE_UUID,
-  McumgrClient,
 } from '../../../../src/core/ble/mcumgr/client';
-import { echo, params, reset } from '../../../../src/core/ble/mcumgr/os-group';
+import { echo, params } from '../../../../src/core/ble/mcumgr/os-group';
 import {
   confirmImage,
   eraseSlot,
@@ -17,44 +17,20 @@ import {
   uploadImage,
 } from '../../../../src/core/ble/mcumgr/image-group';
 import { readMcubootImage } from '../../../../src/core/ble/mcumgr/image-file';
-import type { BoardSpecInput } from '../../../../src/core/ble/sim/board-schema';
-import type { BleConnection } from '../../../../src/core/ble/port';
 import { buildImage } from './image-builder';
 
 let r: Rig;
 afterEach(() => r.close());
 
-const zephyr = (mcumgr: BoardSpecInput['mcumgr'] = {}, overrides: Partial<BoardSpecInput> = {}) =>
-  board({
-    name: 'Zephyr MCUmgr',
-    address: 'c3:00:00:00:00:01',
-    mcumgr: { bufferSize: 1024, resetMs: 50, ...mcumgr },
-    ...overrides,
-  });
-
 const IMAGE = readMcubootImage(
   buildImage({ version: [2, 1, 0, 0], payload: new Uint8Array(6000).map((_, i) => i * 13) }),
 );
-
-async function open(mtu?: number): Promise<{ link: BleConnection; client: McumgrClient }> {
-  const ad = await r.find({ name: 'Zephyr MCUmgr' });
-  const link = await r.drive(r.central.connect(ad.id, mtu ? { mtu } : {}));
-  const client = await r.drive(McumgrClient.open(link, { clock: r.clock, timeoutMs: 1_000 }));
-  return { link, client };
-}
-
-/** Resets the board and waits for the link to go down. */
-async function resetAndWait(link: BleConnection, client: McumgrClient): Promise<void> {
-  const down = new Promise<void>((resolve) => link.onDisconnect(() => resolve()));
-  await r.drive(reset(client));
-  await r.drive(down);
-}
 
 describe('simulated MCUmgr board: images', () => {
   it('adds the MCUmgr service, and answers echo and parameters at any MTU', async () => {
     r = rig([zephyr()]);
     for (const mtu of [23, 247]) {
-      const { link, client } = await open(mtu);
+      const { link, client } = await openMcumgr(r, mtu);
       const services = await r.drive(link.discover());
       const smp = services.find((s) => s.uuid === MCUMGR_SERVICE_UUID);
       expect(smp?.characteristics).toEqual([
@@ -69,7 +45,7 @@ describe('simulated MCUmgr board: images', () => {
 
   it('uploads, tests, swaps on reset, and keeps the image once confirmed', async () => {
     r = rig([zephyr()]);
-    let { link, client } = await open();
+    let { link, client } = await openMcumgr(r);
     const before = await r.drive(listSlots(client));
     expect(before).toHaveLength(1);
     expect(before[0]).toMatchObject({ slot: 0, version: '1.0.0', active: true, confirmed: true });
@@ -92,16 +68,16 @@ describe('simulated MCUmgr board: images', () => {
     const tested = await r.drive(testImage(client, IMAGE.hash));
     expect(tested[1]).toMatchObject({ pending: true, permanent: false });
 
-    await resetAndWait(link, client);
-    ({ link, client } = await open());
+    await resetAndWait(r, link, client);
+    ({ link, client } = await openMcumgr(r));
     const swapped = await r.drive(listSlots(client));
     expect(swapped[0]).toMatchObject({ version: '2.1.0', hash, active: true, confirmed: false });
     expect(swapped[1]).toMatchObject({ version: '1.0.0', pending: false });
 
     const confirmed = await r.drive(confirmImage(client));
     expect(confirmed[0]).toMatchObject({ version: '2.1.0', confirmed: true });
-    await resetAndWait(link, client);
-    ({ client } = await open());
+    await resetAndWait(r, link, client);
+    ({ client } = await openMcumgr(r));
     expect((await r.drive(listSlots(client)))[0]).toMatchObject({
       version: '2.1.0',
       confirmed: true,
@@ -110,14 +86,14 @@ describe('simulated MCUmgr board: images', () => {
 
   it('reverts an image that was not confirmed before the next reset', async () => {
     r = rig([zephyr()]);
-    let { link, client } = await open();
+    let { link, client } = await openMcumgr(r);
     await r.drive(uploadImage(client, IMAGE, { bufferSize: 1024 }));
     await r.drive(testImage(client, IMAGE.hash));
-    await resetAndWait(link, client);
-    ({ link, client } = await open());
+    await resetAndWait(r, link, client);
+    ({ link, client } = await openMcumgr(r));
     expect((await r.drive(listSlots(client)))[0]!.version).toBe('2.1.0');
-    await resetAndWait(link, client);
-    ({ client } = await open());
+    await resetAndWait(r, link, client);
+    ({ client } = await openMcumgr(r));
     const slots = await r.drive(listSlots(client));
     expect(slots[0]).toMatchObject({ version: '1.0.0', confirmed: true, active: true });
     expect(slots[1]).toMatchObject({ version: '2.1.0', pending: false });
@@ -125,13 +101,13 @@ describe('simulated MCUmgr board: images', () => {
 
   it('comes back on the old image when the test image fails to boot', async () => {
     r = rig([zephyr({ faults: { testImageFails: true } })]);
-    const first = await open();
+    const first = await openMcumgr(r);
     const { link } = first;
     let { client } = first;
     await r.drive(uploadImage(client, IMAGE, { bufferSize: 1024 }));
     await r.drive(testImage(client, IMAGE.hash));
-    await resetAndWait(link, client);
-    ({ client } = await open());
+    await resetAndWait(r, link, client);
+    ({ client } = await openMcumgr(r));
     const slots = await r.drive(listSlots(client));
     expect(slots[0]).toMatchObject({ version: '1.0.0', confirmed: true });
     expect(slots[1]).toMatchObject({ version: '2.1.0', pending: false });
@@ -148,12 +124,12 @@ describe('simulated MCUmgr board: images', () => {
         },
       ),
     ]);
-    let { client } = await open();
+    let { client } = await openMcumgr(r);
     const failed = await r
       .drive(uploadImage(client, IMAGE, { bufferSize: 1024 }))
       .catch((e: unknown) => e);
     expect(failed).toMatchObject({ failure: expect.stringMatching(/link|timeout/) });
-    ({ client } = await open());
+    ({ client } = await openMcumgr(r));
     const result = await r.drive(uploadImage(client, IMAGE, { bufferSize: 1024 }));
     expect(result.resumedFrom).toBeGreaterThan(0);
     expect(result.sent).toBeLessThan(IMAGE.bytes.length);
@@ -163,7 +139,7 @@ describe('simulated MCUmgr board: images', () => {
 
   it('refuses a corrupt upload with its error, and keeps the slot empty', async () => {
     r = rig([zephyr({ faults: { corruptUpload: true } })]);
-    const { client } = await open();
+    const { client } = await openMcumgr(r);
     await expect(r.drive(uploadImage(client, IMAGE, { bufferSize: 1024 }))).rejects.toThrow(
       'image group: 0x18 invalid hash',
     );
@@ -172,7 +148,7 @@ describe('simulated MCUmgr board: images', () => {
 
   it('erases the free slot, and refuses to while an image is pending', async () => {
     r = rig([zephyr()]);
-    const { client } = await open();
+    const { client } = await openMcumgr(r);
     await r.drive(uploadImage(client, IMAGE, { bufferSize: 1024 }));
     await r.drive(eraseSlot(client));
     expect(await r.drive(listSlots(client))).toHaveLength(1);
