@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SMP_CODE, SMP_FAILURE } from '../hci/codes';
 import { describeFieldErrors, fieldErrors } from '../../platform/field-errors';
 import { bluetoothAddressSchema } from './board-schema';
-import { c1, s1 } from './smp-crypto';
+import { c1, s1 } from '../security-manager/crypto';
 
 /** Pairing Request/Response fields (Vol 3, Part H, 3.5.1 and 3.5.2). */
 const IO_CAPABILITY_NO_INPUT_NO_OUTPUT = 0x03;
