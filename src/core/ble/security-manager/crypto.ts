@@ -26,6 +26,11 @@ function aes(keyMsb: Uint8Array, blockMsb: Uint8Array): Uint8Array {
   return Uint8Array.from(Buffer.concat([cipher.update(blockMsb), cipher.final()]));
 }
 
+/** A Bluetooth address ("aa:bb:cc:dd:ee:ff") as SMP carries it: six octets, least significant first. */
+export function addressBytes(address: string): Uint8Array {
+  return Uint8Array.from(address.split(':').map((octet) => parseInt(octet, 16))).reverse();
+}
+
 /** Constant-time comparison of two confirm or check values. */
 export function sameValue(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && timingSafeEqual(a, b);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SMP_CODE, SMP_FAILURE } from '../hci/codes';
 import { describeFieldErrors, fieldErrors } from '../../platform/field-errors';
 import { bluetoothAddressSchema } from './board-schema';
-import { c1, s1 } from '../security-manager/crypto';
+import { addressBytes, c1, s1 } from '../security-manager/crypto';
 
 /** Pairing Request/Response fields (Vol 3, Part H, 3.5.1 and 3.5.2). */
 const IO_CAPABILITY_NO_INPUT_NO_OUTPUT = 0x03;
@@ -59,11 +59,6 @@ interface Exchange {
 interface Paired {
   stk: Uint8Array;
   keys: Uint8Array[];
-}
-
-/** A Bluetooth address as it travels in SMP: six octets, least significant first. */
-function addressBytes(address: string): Uint8Array {
-  return Uint8Array.from(address.split(':').map((octet) => parseInt(octet, 16))).reverse();
 }
 
 /** A key cut to the negotiated size: the most significant octets beyond it are zero (Vol 3, Part H, 2.3.4). */
