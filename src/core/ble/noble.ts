@@ -21,6 +21,13 @@ import {
   releaseSigint,
 } from './hci/noble-over-socket';
 import { HciTap, type TraceSink } from './hci/tap';
+import {
+  askPairing,
+  installStationSmp,
+  linkSecurity,
+  setSecurityPolicy,
+  type SecurityPolicy,
+} from './hci/noble-smp';
 import type { HciSocket } from './hci/socket';
 import type { AdapterProfileInput } from './sim/adapter-profile';
 import type { SimulatedBench } from './sim/bench';
@@ -117,7 +124,23 @@ export function kernelCentral(
 export interface HciCentralOptions extends NobleCentralOptions {
   /** Where the tap records the HCI traffic (a btsnoop trace writer). */
   trace?: TraceSink;
+  /** How links pair; default UNATTENDED. */
+  security?: SecurityPolicy;
 }
+
+/**
+ * Pairing with no person at the station, as noble's own did (no input, no output, asking to
+ * bond so the board hands out its key) but offering LE Secure Connections; with no bond store
+ * nothing is kept.
+ */
+const UNATTENDED: SecurityPolicy = {
+  options: { io: 'noInputNoOutput', bond: true, mitm: false, sc: true },
+  user: {
+    displayPasskey: () => undefined,
+    enterPasskey: () => Promise.reject(new Error('no one at the station to enter a passkey')),
+    confirmNumber: () => Promise.resolve(false),
+  },
+};
 
 export interface SimulatedCentralOptions extends HciCentralOptions {
   /** The simulated controller's limits (connections, interval, buffers); defaults documented there. */
@@ -133,6 +156,11 @@ export function hciCentral(
 ): NobleCentral {
   const tap = new HciTap(socket, options.trace);
   const { noble, bindings } = nobleOverSocket(tap, binding);
+  installStationSmp();
+  setSecurityPolicy(bindings._hci, {
+    schedule: options.schedule,
+    ...(options.security ?? UNATTENDED),
+  });
   // The bindings add their exit-on-SIGINT handler when they start; DeviceBench's processes stop
   // on their own terms (a batch stops safely first), so it goes once the adapter has a state.
   noble.once('stateChange', () => releaseSigint(noble));
@@ -143,7 +171,11 @@ export function hciCentral(
     link: {
       linkState: (id) => tap.linkState(id),
       sendLinkRequest: (id, request) => tap.sendLinkRequest(id, request),
-      pair: (id) => pairThroughNoble(bindings, id),
+      pair: (id, request) => {
+        if (request) askPairing(bindings._hci, id, request);
+        return pairThroughNoble(bindings, id);
+      },
+      linkSecurity: (id) => linkSecurity(bindings._hci, id),
       askMtu: (id, mtu) => askMtu(bindings, id, mtu),
     },
     onClose: () => {

@@ -25,7 +25,8 @@ import {
   type IoCapability,
   type PairingMethod,
 } from './pairing-method';
-import { describeSmpFailure } from './refusals';
+import { pairingFailureMessage } from './refusals';
+import type { LinkSecurity } from '../link-parameters';
 
 /** What the station asks for on one link. */
 export interface PairingOptions {
@@ -55,8 +56,16 @@ export interface SmpLink {
   local: { address: string; type: 'public' | 'random' };
   peer: { address: string; type: 'public' | 'random' };
   send(pdu: Uint8Array): void;
-  /** LE Enable Encryption with the key; true once Encryption Change says the link is encrypted. */
-  encrypt(key: Uint8Array, ediv: number, rand: Uint8Array): Promise<boolean>;
+  /**
+   * LE Enable Encryption with the key; true once Encryption Change says the link is encrypted.
+   * `security` is what the link has once it is.
+   */
+  encrypt(
+    key: Uint8Array,
+    ediv: number,
+    rand: Uint8Array,
+    security: LinkSecurity,
+  ): Promise<boolean>;
 }
 
 /** The keys a bond keeps: the board's LTK (with EDIV/Rand for legacy), IRK, identity, CSRK. */
@@ -90,7 +99,7 @@ export class PairingFailedError extends Error {
     super(
       reason === undefined
         ? 'pairing timed out: the board stopped answering for 30 s (the SMP timeout)'
-        : `${byBoard ? 'the board refused pairing' : 'pairing stopped'}: ${describeSmpFailure(reason)}`,
+        : pairingFailureMessage(reason, byBoard),
     );
     this.name = 'PairingFailedError';
   }
@@ -140,6 +149,14 @@ export interface InitiatorDependencies {
   random?: (bytes: number) => Uint8Array;
   keyPair?: () => EcdhKeyPair;
   timeoutMs?: number;
+  /** Runs `callback` after `ms` on the link's clock (the sim's in tests); returns a cancel. */
+  schedule?: (callback: () => void, ms: number) => () => void;
+}
+
+function realTimer(callback: () => void, ms: number): () => void {
+  const timer = setTimeout(callback, ms);
+  timer.unref?.();
+  return () => clearTimeout(timer);
 }
 
 export class SmpInitiator {
@@ -152,7 +169,8 @@ export class SmpInitiator {
   /** Rejects with the failure once the pairing ends without keys. */
   private readonly failed: Promise<never>;
   private rejectFailed: (error: Error) => void = () => undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly schedule: (callback: () => void, ms: number) => () => void;
+  private cancelTimer: (() => void) | undefined;
 
   constructor(
     private readonly link: SmpLink,
@@ -163,6 +181,7 @@ export class SmpInitiator {
     this.random = dependencies.random ?? ((n) => new Uint8Array(randomBytes(n)));
     this.keyPair = dependencies.keyPair ?? (() => ecdhKeyPair());
     this.timeoutMs = dependencies.timeoutMs ?? SMP_TIMEOUT_MS;
+    this.schedule = dependencies.schedule ?? realTimer;
     this.failed = new Promise<never>((_resolve, reject) => (this.rejectFailed = reject));
     // Only a pending wait listens to it; the pairing's own promise carries the error.
     this.failed.catch(() => undefined);
@@ -193,7 +212,7 @@ export class SmpInitiator {
     try {
       return await this.run();
     } finally {
-      clearTimeout(this.timer);
+      this.stopTimer();
     }
   }
 
@@ -247,13 +266,21 @@ export class SmpInitiator {
       ? await this.secureConnections(method, passkey, { preq, pres, ia, ra, iat, rat })
       : await this.legacy(passkey ?? 0, { preq, pres, ia, ra, iat, rat });
     const linkKey = masked(key, keySize);
+    const bonded = options.bond && (rspAuth & AUTH_BONDING) !== 0;
+    const security: LinkSecurity = {
+      encrypted: true,
+      key: sc ? 'sc' : 'legacy',
+      authenticated: isAuthenticated(method),
+      keySize,
+      method: method.model,
+      bonded,
+    };
     this.stopTimer();
-    if (!(await this.link.encrypt(linkKey, 0, new Uint8Array(8))))
+    if (!(await this.link.encrypt(linkKey, 0, new Uint8Array(8), security)))
       throw new Error('the link did not become encrypted with the key pairing gave');
     // Secure Connections derives the LTK on both sides, so no EncKey is sent (3.6.1).
     const agreed = rspKeys & keys & (sc ? ~KEY_ENC : 0xff);
     const received = await this.receiveKeys(agreed);
-    const bonded = options.bond && (rspAuth & AUTH_BONDING) !== 0;
     return {
       sc,
       method: method.model,
@@ -422,16 +449,15 @@ export class SmpInitiator {
 
   private restartTimer(): void {
     this.stopTimer();
-    this.timer = setTimeout(
+    this.cancelTimer = this.schedule(
       () => this.abort(new PairingFailedError(undefined, false)),
       this.timeoutMs,
     );
-    this.timer.unref?.();
   }
 
   private stopTimer(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
   }
 }
 

@@ -2,14 +2,10 @@
 // 2.3.5.1, Tables 2.6–2.8): from the OOB flags, the MITM flags, whether both sides speak LE
 // Secure Connections, and the two IO capabilities.
 
-/** IO capabilities as the Pairing Request/Response carry them (Vol 3, Part H, 3.5.1). */
-export const IO_CAPABILITIES = [
-  'displayOnly',
-  'displayYesNo',
-  'keyboardOnly',
-  'noInputNoOutput',
-  'keyboardDisplay',
-] as const;
+import { IO_CAPABILITY_NAMES } from '../link-parameters';
+
+/** IO capabilities in the order the Pairing Request/Response code them (Vol 3, Part H, 3.5.1). */
+export const IO_CAPABILITIES = IO_CAPABILITY_NAMES;
 export type IoCapability = (typeof IO_CAPABILITIES)[number];
 
 export type PairingMethod =

@@ -63,3 +63,8 @@ export function describeSmpFailure(reason: number): string {
     ? `${code} ${known.name} — ${known.advice}`
     : `${code} (a reason this tool does not know)`;
 }
+
+/** A failed pairing in words: who ended it, the reason, what to do. */
+export function pairingFailureMessage(reason: number, byBoard: boolean): string {
+  return `${byBoard ? 'the board refused pairing' : 'pairing stopped'}: ${describeSmpFailure(reason)}`;
+}
