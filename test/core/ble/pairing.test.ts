@@ -2,17 +2,39 @@
 // Manager under noble's HCI stack: what the link card learns of the key, options per pairing,
 // and a refusal from this side named with its reason.
 import { afterEach, describe, expect, it } from 'vitest';
-import { rig, sensorBoard, smpRecorder, SENSOR_SERVICE, LED, type Rig } from './fixture';
-import type { SecurityPolicy } from '../../../src/core/ble/hci/noble-smp';
+import { board, rig, sensorBoard, smpRecorder, SENSOR_SERVICE, LED, type Rig } from './fixture';
+import type { SecurityPolicy, StoredBond } from '../../../src/core/ble/hci/noble-smp';
 
 let r: Rig;
 afterEach(() => r.close());
 
-async function connected(security?: SecurityPolicy) {
+const SECRET = 'a3c80009-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+
+/** A board whose one value needs an encrypted link. */
+const lockedBoard = board({
+  name: 'Locked',
+  address: 'd6:3a:41:00:55:01',
+  gatt: [
+    {
+      uuid: SENSOR_SERVICE,
+      characteristics: [
+        {
+          uuid: SECRET,
+          properties: ['read'],
+          permissions: { read: 'encrypted' },
+          value: { utf8: 'sesame' },
+          maxLength: 20,
+        },
+      ],
+    },
+  ],
+});
+
+async function connected(security?: SecurityPolicy, boards = [sensorBoard()]) {
   const smp = smpRecorder();
   const pdus: string[] = [];
   r = rig(
-    [sensorBoard()],
+    boards,
     {},
     {
       trace: (direction, packet) => {
@@ -24,7 +46,7 @@ async function connected(security?: SecurityPolicy) {
       security,
     },
   );
-  const ad = await r.find({ name: 'sensor' });
+  const ad = await r.find({ name: boards[0]!.name.split(' ').at(-1)!.toLowerCase() });
   const link = await r.drive(r.central.connect(ad.id));
   return { link, smp: smp.seen, pdus };
 }
@@ -98,5 +120,51 @@ describe('pairing through the station’s Security Manager', () => {
     );
     expect(pdus.at(-1)).toBe('sent:0503');
     expect(link.linkInfo?.()).toMatchObject({ securityLevel: 1, security: { encrypted: false } });
+  });
+
+  it('reconnects to a bonded board encrypted with the stored key, without pairing again', async () => {
+    const bonds = new Map<string, StoredBond>();
+    let kept: () => void = () => undefined;
+    const bonded = new Promise<void>((resolve) => (kept = resolve));
+    const policy: SecurityPolicy = {
+      options: { io: 'noInputNoOutput', bond: true, mitm: false, sc: true },
+      user: NOBODY,
+      bonds: {
+        find: (id) => bonds.get(id),
+        keep: (id, bond) => {
+          bonds.set(id, bond);
+          kept();
+        },
+      },
+    };
+    const first = await connected(policy, [lockedBoard]);
+    expect(Buffer.from(await r.drive(first.link.read(SENSOR_SERVICE, SECRET))).toString()).toBe(
+      'sesame',
+    );
+    await r.drive(bonded);
+    expect(first.smp).toContain('received:7');
+    await r.drive(first.link.disconnect());
+    first.smp.length = 0;
+
+    const ad = await r.find({ name: 'locked' });
+    const again = await r.drive(r.central.connect(ad.id));
+    expect(Buffer.from(await r.drive(again.read(SENSOR_SERVICE, SECRET))).toString()).toBe(
+      'sesame',
+    );
+    // Encrypted with the bond's EDIV, Rand and LTK: not one pairing PDU on the second link.
+    expect(first.smp).toEqual([]);
+    expect(again.linkInfo?.()).toMatchObject({
+      securityLevel: 2,
+      security: { encrypted: true, key: 'legacy', bonded: true, method: 'justWorks' },
+    });
+    await r.drive(again.disconnect());
+
+    // The board forgot its bonds: its answer is PIN or Key Missing, said with what to do.
+    r.bench.setFaults(again.id, { forgetBonds: true });
+    const ad2 = await r.find({ name: 'locked' });
+    const forgotten = await r.drive(r.central.connect(ad2.id));
+    await expect(r.drive(forgotten.read(SENSOR_SERVICE, SECRET))).rejects.toThrow(
+      /encryption refused: .*0x06.* — the board lost its bond with this station: forget the bond and pair again/,
+    );
   });
 });

@@ -108,6 +108,17 @@ export function setSecurityPolicy(hci: object, policy: SecurityPolicy): void {
   else stations.set(hci, { policy, asked: new Map(), security: new Map() });
 }
 
+/** The link's security is forgotten with the link. */
+const tracked = new WeakSet<NobleSmp>();
+function forgetWithLink(smp: NobleSmp, station: Station, id: string): void {
+  if (tracked.has(smp)) return;
+  tracked.add(smp);
+  smp._aclStream.once('end', () => {
+    pairings.get(smp)?.linkLost('disconnected');
+    station.security.delete(id);
+  });
+}
+
 /** Encryption with the bond's key (EDIV and Rand name a legacy LTK to the board). */
 function encryptWithBond(smp: NobleSmp, station: Station, id: string, bond: StoredBond): void {
   const stream = smp._aclStream;
@@ -159,10 +170,6 @@ function startPairing(smp: NobleSmp, station: Station): void {
     { schedule: policy.schedule },
   );
   pairings.set(smp, initiator);
-  stream.once('end', () => {
-    initiator.linkLost('disconnected');
-    station.security.delete(id);
-  });
   initiator.pair().then(
     (result) => {
       pairings.delete(smp);
@@ -185,6 +192,7 @@ function startPairing(smp: NobleSmp, station: Station): void {
 /** noble asks for encryption (its GATT client was refused for want of it, or `pair`). */
 function secureLink(smp: NobleSmp, station: Station): void {
   const id = peripheralIdOf(smp);
+  forgetWithLink(smp, station, id);
   const bond = station.asked.has(id) ? undefined : station.policy.bonds?.find(id);
   if (bond && !station.security.get(id)?.encrypted) encryptWithBond(smp, station, id, bond);
   else startPairing(smp, station);

@@ -225,6 +225,8 @@ export const faultsSchema = z
     slowLink: z.number().min(1).max(1000).default(1),
     /** The board answers the next links' Pairing Requests with Pairing Not Supported. */
     refusePairing: z.boolean().default(false),
+    /** The board forgot its bonds (a flash erase): a bonded central's key is missing to it. */
+    forgetBonds: z.boolean().default(false),
   })
   .strict();
 

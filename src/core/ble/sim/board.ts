@@ -17,6 +17,7 @@ import { SeededRandom } from './random';
 import { ATT_ERROR } from '../att/codes';
 import { HCI_ERROR } from '../hci/codes';
 import type { AttResult, AttValues, WriteResult } from './att-server';
+import type { BoardBond } from './smp-responder';
 import type { Characteristic, Service } from './board-service';
 import type { GattServiceSpec } from './gatt-database';
 
@@ -94,6 +95,8 @@ export class SimBoard implements AttValues {
       }
     | undefined;
 
+  private readonly bonds = new Map<string, BoardBond>();
+
   constructor(def: BoardDefinition, ctx: BoardContext) {
     this.def = def;
     this.ctx = ctx;
@@ -130,6 +133,18 @@ export class SimBoard implements AttValues {
 
   get intervalMs(): number {
     return this.def.advertising.intervalMs;
+  }
+
+  /**
+   * The bond with a central, by its address. Bonds live in RAM: the simulated flash keeps
+   * provisioning, not keys; the "forgot its bonds" fault erases them when it is set.
+   */
+  bondWith(central: string): BoardBond | undefined {
+    return this.bonds.get(central);
+  }
+
+  keepBond(central: string, bond: BoardBond): void {
+    this.bonds.set(central, bond);
   }
 
   get faults(): BoardFaults {
@@ -303,6 +318,7 @@ export class SimBoard implements AttValues {
   }
 
   setFaults(faults: BoardFaults): void {
+    if (faults.forgetBonds) this.bonds.clear();
     this.faultState = faults;
     this.matchingWrites = 0;
     this.ctx.changed(this);
