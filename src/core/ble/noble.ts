@@ -21,6 +21,7 @@ import {
   releaseSigint,
 } from './hci/noble-over-socket';
 import { HciTap, type TraceSink } from './hci/tap';
+import type { BondStore } from './security-manager/bond-store';
 import {
   askPairing,
   installStationSmp,
@@ -126,6 +127,8 @@ export interface HciCentralOptions extends NobleCentralOptions {
   trace?: TraceSink;
   /** How links pair; default UNATTENDED. */
   security?: SecurityPolicy;
+  /** Where bonds are kept, per this adapter's identity address; none: nothing is kept. */
+  bonds?: BondStore;
 }
 
 /**
@@ -159,6 +162,7 @@ export function hciCentral(
   installStationSmp();
   setSecurityPolicy(bindings._hci, {
     schedule: options.schedule,
+    bonds: options.bonds?.lookup(() => noble.address),
     ...(options.security ?? UNATTENDED),
   });
   // The bindings add their exit-on-SIGINT handler when they start; DeviceBench's processes stop

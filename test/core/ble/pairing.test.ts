@@ -3,7 +3,8 @@
 // and a refusal from this side named with its reason.
 import { afterEach, describe, expect, it } from 'vitest';
 import { board, rig, sensorBoard, smpRecorder, SENSOR_SERVICE, LED, type Rig } from './fixture';
-import type { SecurityPolicy, StoredBond } from '../../../src/core/ble/hci/noble-smp';
+import type { SecurityPolicy } from '../../../src/core/ble/hci/noble-smp';
+import type { StoredBond } from '../../../src/core/ble/security-manager/bond-store';
 
 let r: Rig;
 afterEach(() => r.close());

@@ -7,9 +7,9 @@
 import { createRequire } from 'node:module';
 import { SMP_CODE } from './codes';
 import { L2CAP_CID } from '../att/codes';
+import type { BondLookup, StoredBond } from '../security-manager/bond-store';
 import {
   SmpInitiator,
-  type BondKeys,
   type PairingOptions,
   type PairingResult,
   type PairingUser,
@@ -17,18 +17,6 @@ import {
 import type { LinkSecurity } from '../link-parameters';
 
 const require = createRequire(import.meta.url);
-
-/** A bond as the station keeps it for one board. */
-export interface StoredBond extends BondKeys {
-  security: LinkSecurity;
-}
-
-/** Where a station's bonds are kept (bonds.ts keeps them on disk). */
-export interface BondLookup {
-  /** The bond with the board of this noble peripheral id, if any. */
-  find(peripheralId: string): StoredBond | undefined;
-  keep(peripheralId: string, bond: StoredBond): void;
-}
 
 /** How one noble instance pairs: the options, the person, the bonds. */
 export interface SecurityPolicy {

@@ -52,6 +52,16 @@ export function ah(irk: Uint8Array, prand: Uint8Array): Uint8Array {
   return e(irk, block).subarray(0, 3);
 }
 
+/**
+ * Whether a resolvable private address was made from this IRK (Vol 6, Part B, 1.3.2.3): its
+ * top two bits are 01 and its lower 24 bits are ah(IRK, prand) of its upper 24.
+ */
+export function resolvesPrivateAddress(irk: Uint8Array, address: string): boolean {
+  const bytes = addressBytes(address);
+  if (bytes.length !== 6 || (bytes[5]! & 0xc0) !== 0x40) return false;
+  return sameValue(ah(irk, bytes.subarray(3, 6)), bytes.subarray(0, 3));
+}
+
 /** The inputs of the confirm value function c1, named as in Vol 3, Part H, 2.2.3. */
 export interface C1Input {
   /** The temporary key: all zeros for Just Works, the passkey for Passkey Entry. */

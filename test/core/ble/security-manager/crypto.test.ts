@@ -11,6 +11,7 @@ import {
   f5,
   f6,
   g2,
+  resolvesPrivateAddress,
   sameValue,
 } from '../../../../src/core/ble/security-manager/crypto';
 
@@ -131,5 +132,18 @@ describe('sameValue', () => {
     b[15] = b[15]! ^ 0x80;
     expect(sameValue(a, b)).toBe(false);
     expect(sameValue(a, a.subarray(1))).toBe(false);
+  });
+});
+
+describe('resolvable private addresses', () => {
+  const irk = spec('ec0234a3 57c8ad05 341010a6 0a397d9b');
+  it('resolves the address made of the sample prand and its hash (D.7)', () => {
+    expect(resolvesPrivateAddress(irk, '70:81:94:0d:fb:aa')).toBe(true);
+  });
+  it('does not resolve another hash, another IRK, or an address that is not resolvable', () => {
+    expect(resolvesPrivateAddress(irk, '70:81:94:0d:fb:ab')).toBe(false);
+    expect(resolvesPrivateAddress(new Uint8Array(16), '70:81:94:0d:fb:aa')).toBe(false);
+    // Static random (top bits 11) with the same lower 46 bits.
+    expect(resolvesPrivateAddress(irk, 'f0:81:94:0d:fb:aa')).toBe(false);
   });
 });
