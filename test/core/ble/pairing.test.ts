@@ -4,7 +4,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { board, rig, sensorBoard, smpRecorder, SENSOR_SERVICE, LED, type Rig } from './fixture';
 import type { SecurityPolicy } from '../../../src/core/ble/hci/noble-smp';
-import type { StoredBond } from '../../../src/core/ble/security-manager/bond-store';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BondStore, type StoredBond } from '../../../src/core/ble/security-manager/bond-store';
+import { MemoryCredentialStore } from '../../../src/core/secrets/credential-store';
 
 let r: Rig;
 afterEach(() => r.close());
@@ -31,7 +35,7 @@ const lockedBoard = board({
   ],
 });
 
-async function connected(security?: SecurityPolicy, boards = [sensorBoard()]) {
+async function connected(security?: SecurityPolicy, boards = [sensorBoard()], bonds?: BondStore) {
   const smp = smpRecorder();
   const pdus: string[] = [];
   r = rig(
@@ -45,6 +49,7 @@ async function connected(security?: SecurityPolicy, boards = [sensorBoard()]) {
           pdus.push(`${direction}:${p.subarray(9).toString('hex')}`);
       },
       security,
+      bonds,
     },
   );
   const ad = await r.find({ name: boards[0]!.name.split(' ').at(-1)!.toLowerCase() });
@@ -167,5 +172,29 @@ describe('pairing through the station’s Security Manager', () => {
     await expect(r.drive(forgotten.read(SENSOR_SERVICE, SECRET))).rejects.toThrow(
       /encryption refused: .*0x06.* — the board lost its bond with this station: forget the bond and pair again/,
     );
+  });
+
+  it('files the bond in the station’s encrypted store under the adapter’s address, and uses it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
+    const credentials = new MemoryCredentialStore();
+    const bonds = await BondStore.open(dir, credentials, { kind: 'keychain' });
+    const first = await connected(undefined, [lockedBoard], bonds);
+    await r.drive(first.link.read(SENSOR_SERVICE, SECRET));
+    await r.drive(first.link.disconnect());
+    const reopened = await BondStore.open(dir, credentials, { kind: 'keychain' });
+    const [bond] = reopened.list();
+    expect(bond).toMatchObject({
+      // The simulated controller's public address (Read BD_ADDR), as noble read it.
+      station: '00:1a:7d:da:71:01',
+      board: 'd6:3a:41:00:55:01',
+      security: { encrypted: true, key: 'legacy', bonded: true },
+    });
+    first.smp.length = 0;
+    const ad = await r.find({ name: 'locked' });
+    const again = await r.drive(r.central.connect(ad.id));
+    expect(Buffer.from(await r.drive(again.read(SENSOR_SERVICE, SECRET))).toString()).toBe(
+      'sesame',
+    );
+    expect(first.smp).toEqual([]);
   });
 });

@@ -217,7 +217,12 @@ export class HostSupervisor extends EventEmitter<{ status: [BleStatus] }> {
   private async start(): Promise<BleHost> {
     const traceDir = traceDirOf(this.dataDir);
     const bench = this.adapters.includes('sim') ? dataFolderBench(this.dataDir) : undefined;
-    const config: HostConfig = { adapters: this.adapters, ...bench, traceDir };
+    const config: HostConfig = {
+      adapters: this.adapters,
+      ...bench,
+      traceDir,
+      bondsDir: this.dataDir,
+    };
     try {
       const host = await BleHost.start(this.launch(config));
       // The process brought the saved set-up onto its bench, dropping what could not come back.

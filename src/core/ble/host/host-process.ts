@@ -12,6 +12,8 @@ import {
 import { formatAdapterSpec, parseAdapterSpec } from '../adapter-spec';
 import { adapterTraceDir } from '../multi-central';
 import { openStation } from '../open-station';
+import { errorMessage } from '../../errors/message';
+import { BondStore } from '../security-manager/bond-store';
 import type { LinkRequest } from '../link-parameters';
 import type { Direction } from '../hci/btsnoop';
 import { TraceWriter } from '../hci/trace-store';
@@ -39,11 +41,24 @@ export interface ParentPort {
   onMessage(handler: (message: Request) => void): void;
 }
 
+/** The station's bonds; a file that cannot be opened leaves bonds to this session's memory. */
+async function openBonds(dir: string): Promise<BondStore> {
+  const { openKeychain } = await import('../../secrets/keychain');
+  const keychain = await openKeychain();
+  try {
+    return await BondStore.open(dir, keychain.store, keychain.status);
+  } catch (err) {
+    return BondStore.inMemory(errorMessage(err));
+  }
+}
+
 export async function runHost(config: HostConfig, parent: ParentPort): Promise<void> {
   // Every session's HCI traffic, simulated or hardware, goes to a btsnoop trace per adapter
   // (docs/decisions.md, "HCI traces" and "Several adapters at once").
   const traceDir = config.traceDir;
+  const bonds = config.bondsDir ? await openBonds(config.bondsDir) : undefined;
   const { central, bench } = await openStation(config.adapters.map(parseAdapterSpec), {
+    bonds,
     bench: {
       boardFiles: config.boardFiles ?? [],
       stateFile: config.stateFile,

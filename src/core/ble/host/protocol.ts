@@ -41,6 +41,11 @@ export const hostConfigSchema = z.object({
    * without it.
    */
   traceDir: z.string().min(1, 'is empty').optional(),
+  /**
+   * The data folder whose `bonds.bin` keeps the station's bonds, under a key in the OS keychain
+   * (src/core/ble/security-manager/bond-store.ts); no bonds are kept without it.
+   */
+  bondsDir: z.string().min(1, 'is empty').optional(),
 });
 export type HostConfig = z.infer<typeof hostConfigSchema>;
 

@@ -77,11 +77,7 @@ export class BondStore {
     credentials: CredentialStore,
     status: KeychainStatus,
   ): Promise<BondStore> {
-    if (status.kind === 'memory')
-      return new BondStore(undefined, undefined, [], {
-        kind: 'memory',
-        reason: `bonds are kept in memory until DeviceBench closes: ${status.reason}`,
-      });
+    if (status.kind === 'memory') return BondStore.inMemory(status.reason);
     const file = join(dir, FILE);
     let encoded = await credentials.get(KEY_ACCOUNT);
     if (!encoded) {
@@ -95,6 +91,14 @@ export class BondStore {
     const key = Buffer.from(encoded, 'base64');
     const bonds = existsSync(file) ? decrypt(file, key) : [];
     return new BondStore(file, key, bonds, { kind: 'encrypted', file });
+  }
+
+  /** Bonds for this session only, and why. */
+  static inMemory(reason: string): BondStore {
+    return new BondStore(undefined, undefined, [], {
+      kind: 'memory',
+      reason: `bonds are kept in memory until DeviceBench closes: ${reason}`,
+    });
   }
 
   /** Every bond, or one station's. */
