@@ -150,6 +150,18 @@ export interface SimulatedCentralOptions extends HciCentralOptions {
   adapter?: AdapterProfileInput;
 }
 
+/**
+ * A bonded board's identity address for a resolvable private address (top bits 01, Vol 6,
+ * Part B, 1.3.2.2); only those are tried against the IRKs, so other advertisements cost nothing.
+ */
+function identityResolver(bonds: BondStore, station: () => string) {
+  return (address: string): string | undefined => {
+    if ((parseInt(address.slice(0, 2), 16) & 0xc0) !== 0x40) return undefined;
+    const board = bonds.find(station(), address)?.board;
+    return board === address ? undefined : board;
+  };
+}
+
 /** noble's HCI host stack over `socket`, with the tap between them. */
 export function hciCentral(
   socket: HciSocket,
@@ -169,6 +181,7 @@ export function hciCentral(
   // on their own terms (a batch stops safely first), so it goes once the adapter has a state.
   noble.once('stateChange', () => releaseSigint(noble));
   return new NobleCentral(noble, {
+    identityOf: options.bonds && identityResolver(options.bonds, () => noble.address),
     ...options,
     hci: tap,
     mtu: bindings,

@@ -197,4 +197,43 @@ describe('pairing through the station’s Security Manager', () => {
     );
     expect(first.smp).toEqual([]);
   });
+
+  it('names a bonded board advertising under a private address by the identity its IRK resolves to', async () => {
+    const bonds = await BondStore.open(
+      mkdtempSync(join(tmpdir(), 'bonds-')),
+      new MemoryCredentialStore(),
+      { kind: 'keychain' },
+    );
+    // The Core Specification's sample IRK and the private address it makes (Vol 3, Part H, D.7).
+    const irk = Uint8Array.from(Buffer.from('ec0234a357c8ad05341010a60a397d9b', 'hex')).reverse();
+    const identity = 'f0:00:00:00:00:01';
+    bonds.keep(
+      '00:1a:7d:da:71:01',
+      identity,
+      {
+        ltk: new Uint8Array(16),
+        ediv: 0,
+        rand: new Uint8Array(8),
+        irk,
+        identityAddress: { address: identity, type: 'random' },
+      },
+      { encrypted: true, authenticated: true, key: 'sc', keySize: 16, bonded: true },
+      new Date(),
+    );
+    r = rig(
+      [
+        { ...sensorBoard(), name: 'Private', address: '70:81:94:0d:fb:aa', addressType: 'random' },
+        sensorBoard(),
+      ],
+      {},
+      { bonds },
+    );
+    const ads = await r.collect({}, 200);
+    const byName = new Map(ads.map((ad) => [ad.localName, ad]));
+    expect(byName.get('Private')).toMatchObject({
+      address: '70:81:94:0d:fb:aa',
+      identityAddress: identity,
+    });
+    expect(byName.get('Test Sensor')?.identityAddress).toBeUndefined();
+  });
 });
