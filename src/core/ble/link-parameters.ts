@@ -154,6 +154,11 @@ export const pairRequestSchema = z.object({
 });
 type PairRequest = z.infer<typeof pairRequestSchema>;
 
+/** A pair request's options, without its kind. */
+export function pairOptions({ io, bond, mitm, sc }: PairRequest): PairRequest {
+  return { io, bond, mitm, sc };
+}
+
 /** What can be asked of a link; each is one HCI procedure (or the station's SMP for `pair`). */
 export type LinkRequest =
   | { kind: 'connectionParameters'; parameters: ConnectionParameters }

@@ -20,6 +20,7 @@ import { ATT_ERROR, ATT_OP, attOpcodeName } from './att/codes';
 import { describeHciError, HCI_ERROR } from './hci/codes';
 import type { AttErrorReport, LinkCause, LinkReport, LinkState, SecurityFailure } from './hci/tap';
 import {
+  pairOptions,
   securityLevelOf,
   type LinkInfo,
   type LinkRequest,
@@ -103,11 +104,6 @@ export interface LinkControl {
   linkSecurity?(peripheralId: string): LinkSecurity | undefined;
   /** The MTU the next link to the board asks for; `undefined` is noble's own. */
   askMtu(peripheralId: string, mtu: number | undefined): void;
-}
-
-/** A pair request's options, without its kind. */
-function pairOptions({ io, bond, mitm, sc }: Extract<LinkRequest, { kind: 'pair' }>) {
-  return { io, bond, mitm, sc };
 }
 
 /** The event that ends each request. */

@@ -10,6 +10,7 @@ import {
   connectionParametersSchema,
   linkInfoSchema,
   mtuSchema,
+  pairRequestSchema,
   phyRequestSchema,
 } from '../../ble/link-parameters';
 import { requiredId as id } from './fields';
@@ -168,7 +169,7 @@ const linkOperations = {
     linkInfoSchema,
   ),
   'ble:setPhy': op(onLink.extend({ phy: phyRequestSchema }), linkInfoSchema),
-  'ble:pair': op(onLink, linkInfoSchema),
+  'ble:pair': op(onLink.extend(pairRequestSchema.shape), linkInfoSchema),
   'ble:readRssi': op(onLink, linkInfoSchema),
   /**
    * Ends the link and connects to the board again, asking for `mtu` in the new link's Exchange

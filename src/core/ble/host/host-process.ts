@@ -142,7 +142,7 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     updateConnection: ({ connectionId, parameters }) =>
       requestLink(connectionId, { kind: 'connectionParameters', parameters }),
     setPhy: ({ connectionId, phy }) => requestLink(connectionId, { kind: 'phy', phy }),
-    pair: ({ connectionId }) => requestLink(connectionId, { kind: 'pair' }),
+    pair: ({ connectionId, ...options }) => requestLink(connectionId, { kind: 'pair', ...options }),
     readRssi: ({ connectionId }) => requestLink(connectionId, { kind: 'rssi' }),
     discover: ({ connectionId }) => connection(connectionId).discover(),
     read: ({ connectionId, serviceUuid, characteristicUuid }) =>

@@ -21,6 +21,7 @@ import { faultsSchema } from '../sim/board-schema';
 import {
   connectionParametersSchema,
   mtuSchema,
+  pairRequestSchema,
   phyRequestSchema,
   type LinkInfo,
 } from '../link-parameters';
@@ -72,7 +73,7 @@ const onLink = z.object({ connectionId: id });
 const linkMethods = {
   updateConnection: method(onLink.extend({ parameters: connectionParametersSchema }), linkInfo),
   setPhy: method(onLink.extend({ phy: phyRequestSchema }), linkInfo),
-  pair: method(onLink, linkInfo),
+  pair: method(onLink.extend(pairRequestSchema.shape), linkInfo),
   readRssi: method(onLink, linkInfo),
 } satisfies MethodTable;
 
