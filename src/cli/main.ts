@@ -12,6 +12,7 @@ import { errorMessage } from '../core/errors/message';
 import { RESOURCES_DIR } from '../core/resources';
 import type { Runner } from './command';
 import { auditCommand } from './commands/audit';
+import { bondsCommand } from './commands/bonds';
 import { provisionCommand } from './commands/provision';
 import { scanCommand } from './commands/scan';
 import { scenarioCommand } from './commands/scenario';
@@ -92,6 +93,7 @@ export function buildParser(args: string[], runner: Runner): Argv {
     .command(auditCommand(runner))
     .command(traceCommand(runner))
     .command(simCommand(runner))
+    .command(bondsCommand(runner))
     .completion('completion', 'print a bash/zsh completion script')
     .demandCommand(1, 'name a command (devicebench --help lists them)')
     .strict()

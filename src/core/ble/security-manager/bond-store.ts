@@ -8,12 +8,13 @@ import {
   closeSync,
   existsSync,
   fsyncSync,
+  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { linkSecuritySchema, type LinkSecurity } from '../link-parameters';
 import type { CredentialStore, KeychainStatus } from '../../secrets/credential-store';
@@ -183,6 +184,8 @@ export class BondStore {
     const body = Buffer.concat([cipher.update(plain), cipher.final()]);
     const sealed = Buffer.concat([iv, cipher.getAuthTag(), body]);
     const temp = `${this.file}.tmp`;
+    // The data folder may not exist yet on a first pairing.
+    mkdirSync(dirname(this.file), { recursive: true });
     const fd = openSync(temp, 'w', 0o600);
     try {
       writeSync(fd, sealed);
