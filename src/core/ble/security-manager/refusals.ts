@@ -56,7 +56,7 @@ const REASONS: Record<number, { name: string; advice: string }> = {
 };
 
 /** "0x03 authentication requirements — it needs MITM: give its passkey (…)". */
-export function describeSmpFailure(reason: number): string {
+function describeSmpFailure(reason: number): string {
   const code = `0x${reason.toString(16).padStart(2, '0')}`;
   const known = REASONS[reason];
   return known
