@@ -122,7 +122,7 @@ describe('pairing through the station’s Security Manager', () => {
     await expect(
       r.drive(link.requestLink!({ kind: 'pair', io: 'keyboardDisplay', mitm: true })),
     ).rejects.toThrow(
-      'pairing: pairing stopped: 0x03 authentication requirements — it needs MITM: give its passkey',
+      'pairing: pairing stopped: 0x03 authentication requirements — the board cannot give the protection asked for',
     );
     expect(pdus.at(-1)).toBe('sent:0503');
     expect(link.linkInfo?.()).toMatchObject({ securityLevel: 1, security: { encrypted: false } });

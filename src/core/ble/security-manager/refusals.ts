@@ -64,7 +64,13 @@ function describeSmpFailure(reason: number): string {
     : `${code} (a reason this tool does not know)`;
 }
 
+/** What this side's own Authentication Requirements stop means: the board cannot give it. */
+const STATION_AUTH_REQUIREMENTS =
+  '0x03 authentication requirements — the board cannot give the protection asked for (MITM needs a passkey or comparison it has no means for; Secure Connections only and it answered legacy): ask for less, or check its IO capability';
+
 /** A failed pairing in words: who ended it, the reason, what to do. */
 export function pairingFailureMessage(reason: number, byBoard: boolean): string {
+  if (!byBoard && reason === SMP_FAILURE.authenticationRequirements)
+    return `pairing stopped: ${STATION_AUTH_REQUIREMENTS}`;
   return `${byBoard ? 'the board refused pairing' : 'pairing stopped'}: ${describeSmpFailure(reason)}`;
 }

@@ -269,7 +269,9 @@ describe('SMP initiator against ble-host’s board (LE Secure Connections)', () 
     const error = run.result as PairingFailedError;
     expect(error.reason).toBe(SMP_FAILURE.authenticationRequirements);
     expect(error.byBoard).toBe(false);
-    expect(error.message).toContain('0x03 authentication requirements — it needs MITM');
+    expect(error.message).toContain(
+      'pairing stopped: 0x03 authentication requirements — the board cannot give the protection asked for',
+    );
   });
 });
 
@@ -355,6 +357,17 @@ describe('SMP initiator, LE legacy', () => {
     expect(error.byBoard).toBe(true);
     expect(error.message).toBe(
       'the board refused pairing: 0x05 pairing not supported — the board takes no pairing now; check its firmware allows pairing',
+    );
+  });
+});
+
+describe('refusals in words', () => {
+  it('tells the board’s Authentication Requirements from the station’s own', () => {
+    expect(new PairingFailedError(SMP_FAILURE.authenticationRequirements, true).message).toBe(
+      'the board refused pairing: 0x03 authentication requirements — it needs MITM: give its passkey (an IO capability with a keyboard or display)',
+    );
+    expect(new PairingFailedError(0x42, true).message).toBe(
+      'the board refused pairing: 0x42 (a reason this tool does not know)',
     );
   });
 });
