@@ -86,6 +86,35 @@ export function buildParser(args: string[], runner: Runner): Argv {
       describe: 'station name recorded on audit records and dry runs',
       global: true,
     })
+    .option('io-capability', {
+      type: 'string',
+      choices: [
+        'displayOnly',
+        'displayYesNo',
+        'keyboardOnly',
+        'noInputNoOutput',
+        'keyboardDisplay',
+      ],
+      default: 'noInputNoOutput',
+      describe: 'what the station claims when it pairs; anything but noInputNoOutput asks for MITM',
+      global: true,
+    })
+    .option('passkey', {
+      type: 'string',
+      describe: 'the six digits the board shows, when pairing needs them typed',
+      global: true,
+    })
+    .option('passkey-env', {
+      type: 'string',
+      describe: 'the environment variable holding the board’s passkey (for CI)',
+      global: true,
+    })
+    .option('bond', {
+      type: 'boolean',
+      default: true,
+      describe: 'keep the board’s keys after pairing (--no-bond pairs for this link only)',
+      global: true,
+    })
     .command(scanCommand(runner))
     .command(provisionCommand(runner))
     .command(verifyCommand(runner))
@@ -129,6 +158,7 @@ async function main(): Promise<ExitCode> {
       simBoards: flags.simBoards,
       env: flags.env,
       station: flags.station,
+      pairing: flags.pairing,
     });
     try {
       await checkGlobalFlags(flags);

@@ -10,6 +10,7 @@ import { openAdapters, type OpenAdaptersOptions } from './open-adapters';
 import { SimulatedBench } from './sim/bench';
 import { SimBenchSetupFile } from './sim/bench-setup';
 import type { BondStore } from './security-manager/bond-store';
+import type { SecurityPolicy } from './hci/noble-smp';
 
 /** Where the simulated bench comes from; used only when the adapter list names `sim`. */
 export interface BenchSource {
@@ -30,14 +31,24 @@ export interface Station {
 
 export async function openStation(
   specs: AdapterSpec[],
-  options: { bench: BenchSource; trace?: OpenAdaptersOptions['trace']; bonds?: BondStore },
+  options: {
+    bench: BenchSource;
+    trace?: OpenAdaptersOptions['trace'];
+    bonds?: BondStore;
+    security?: SecurityPolicy;
+  },
 ): Promise<Station> {
   const bench = specs.some((spec) => spec.kind === 'sim')
     ? await openBench(options.bench)
     : undefined;
   try {
     return {
-      central: await openAdapters(specs, { bench, trace: options.trace, bonds: options.bonds }),
+      central: await openAdapters(specs, {
+        bench,
+        trace: options.trace,
+        bonds: options.bonds,
+        security: options.security,
+      }),
       bench,
     };
   } catch (err) {
