@@ -236,4 +236,45 @@ describe('pairing through the station’s Security Manager', () => {
     });
     expect(byName.get('Test Sensor')?.identityAddress).toBeUndefined();
   });
+
+  it('a board’s Security Request starts pairing, then encryption with the bond on the next link', async () => {
+    const bonds = new Map<string, StoredBond>();
+    let kept: () => void = () => undefined;
+    const keptOnce = new Promise<void>((resolve) => (kept = resolve));
+    const asking = { ...lockedBoard, name: 'Asking', security: { securityRequest: true } };
+    const first = await connected(
+      {
+        options: { io: 'noInputNoOutput', bond: true, mitm: false, sc: true },
+        user: NOBODY,
+        bonds: {
+          find: (id) => bonds.get(id),
+          keep: (id, bond) => {
+            bonds.set(id, bond);
+            kept();
+          },
+        },
+      },
+      [asking],
+    );
+    const encrypted = (link: typeof first.link) =>
+      new Promise<void>((resolve) => {
+        if (link.linkInfo?.()?.security?.encrypted) resolve();
+        link.onLinkChange?.((info) => info.security?.encrypted && resolve());
+      });
+    await r.drive(encrypted(first.link));
+    expect(first.smp.slice(0, 3)).toEqual(['received:11', 'sent:1', 'received:2']);
+    // noble's GATT client carries on: nothing it sent was refused.
+    expect(Buffer.from(await r.drive(first.link.read(SENSOR_SERVICE, SECRET))).toString()).toBe(
+      'sesame',
+    );
+    await r.drive(keptOnce);
+    expect([...bonds.keys()]).toEqual([first.link.id]);
+    await r.drive(first.link.disconnect());
+    first.smp.length = 0;
+    const ad = await r.find({ name: 'asking' });
+    const again = await r.drive(r.central.connect(ad.id));
+    await r.drive(encrypted(again));
+    expect(first.smp).toEqual(['received:11']);
+    expect(again.linkInfo?.()?.security).toMatchObject({ encrypted: true, bonded: true });
+  });
 });

@@ -46,6 +46,12 @@ interface NobleAclStream {
   once(event: 'end', listener: () => void): unknown;
 }
 
+/** noble's GATT client (gatt.js), as far as its answer to a new encryption goes. */
+interface NobleGattClient {
+  _aclStream: object;
+  _security: string;
+}
+
 interface NobleHci {
   startLeEncryption(handle: number, random: Buffer, diversifier: Buffer, key: Buffer): void;
 }
@@ -60,6 +66,12 @@ interface Station {
 const stations = new WeakMap<object, Station>();
 /** The pairing under way on each noble Smp (one per link). */
 const pairings = new WeakMap<NobleSmp, SmpInitiator>();
+/**
+ * Links whose next encryption the board asked for (a Security Request): noble's GATT client
+ * sends its current request again on every encryption, but this one answers no refused
+ * request — it may be the Exchange MTU Request still in flight, which must not go twice.
+ */
+const boardAsked = new WeakSet<object>();
 
 /** "aa:bb:…" from SMP's least-significant-first octets. */
 function addressOf(bytes: Buffer): string {
@@ -170,6 +182,7 @@ function startPairing(smp: NobleSmp, station: Station): void {
     },
     (error: unknown) => {
       pairings.delete(smp);
+      boardAsked.delete(stream);
       // What noble's own Smp says on failure: its GATT client and pairThroughNoble listen.
       stream.emit('encryptFail');
       policy.onPairing?.(id, error instanceof Error ? error : new Error(String(error)));
@@ -212,6 +225,21 @@ export function installStationSmp(): void {
     const pairing = pairings.get(this);
     if (pairing) return pairing.receive(Uint8Array.from(data));
     // A board that wants security asks for it (Vol 3, Part H, 3.6.7).
-    if (data[0] === SMP_CODE.securityRequest) secureLink(this, station);
+    if (
+      data[0] !== SMP_CODE.securityRequest ||
+      station.security.get(peripheralIdOf(this))?.encrypted
+    )
+      return;
+    boardAsked.add(this._aclStream);
+    secureLink(this, station);
+  };
+  const Gatt = require('@abandonware/noble/lib/hci-socket/gatt') as {
+    prototype: { onAclStreamEncrypt(this: NobleGattClient, encrypted: number | boolean): void };
+  };
+  const nobleEncrypt = Gatt.prototype.onAclStreamEncrypt;
+  Gatt.prototype.onAclStreamEncrypt = function (this: NobleGattClient, encrypted) {
+    if (!boardAsked.has(this._aclStream)) return nobleEncrypt.call(this, encrypted);
+    boardAsked.delete(this._aclStream);
+    if (encrypted) this._security = 'medium';
   };
 }

@@ -3,7 +3,7 @@
 // its faults as the air shows them — a board that resets mid-write goes silent, a rebooting one
 // sends LL_TERMINATE_IND.
 import { L2CAP_CID, L2CAP_SIGNALING } from '../att/codes';
-import { HCI_ERROR } from '../hci/codes';
+import { HCI_ERROR, SMP_CODE } from '../hci/codes';
 import { AttServer } from './att-server';
 import type { SimBoard } from './board';
 import type { CentralIdentity, EncryptionVerdict, KeyIdentity, RadioPeer } from './controller';
@@ -53,6 +53,9 @@ export class BoardPeer implements LinkPeer, RadioPeer {
       pairing: board.pairing,
     });
     link.attach(this);
+    // Security Request: AuthReq with bonding (Vol 3, Part H, 3.6.7).
+    if (board.sendsSecurityRequest)
+      this.answer(L2CAP_CID.smp, [Uint8Array.of(SMP_CODE.securityRequest, 0x01)]);
     board.attach({
       notify: (service, characteristic, data) => {
         const pdu = this.att.push(service, characteristic, data);

@@ -267,6 +267,14 @@ export const boardSpecSchema = z
      * (to see how the tool copes with a board that will not pair).
      */
     pairing: z.enum(['justWorks', 'refuse']).default('justWorks'),
+    /** How the board asks for security (docs/decisions.md, "Pairing on the simulated boards"). */
+    security: z
+      .object({
+        /** A Security Request (bonding) as soon as the link is up, as Zephyr's bt_conn_set_security does. */
+        securityRequest: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
     faults: faultsSchema.prefault({}),
   })
   .strict();

@@ -131,6 +131,11 @@ export class SimBoard implements AttValues {
     return this.faultState.refusePairing ? 'refuse' : this.def.pairing;
   }
 
+  /** Whether the board asks for security as soon as a link is up. */
+  get sendsSecurityRequest(): boolean {
+    return this.def.security.securityRequest;
+  }
+
   get intervalMs(): number {
     return this.def.advertising.intervalMs;
   }
