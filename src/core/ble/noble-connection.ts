@@ -87,7 +87,7 @@ interface InFlight {
 
 /**
  * The controller's side of the links, as the HCI tap under noble reads it (`hci/tap.ts`), and
- * noble's SMP for pairing. Absent on noble's OS bindings, which show none of it.
+ * the station's Security Manager under noble for pairing. Absent on noble's OS bindings, which show none of it.
  */
 export interface LinkControl {
   linkState(peripheralId: string): LinkState | undefined;

@@ -269,7 +269,7 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
   }
 
   /**
-   * Sends the HCI command for a link request (all but pairing, which is noble's SMP): LE
+   * Sends the HCI command for a link request (all but pairing, the Security Manager's): LE
    * Connection Update, LE Set PHY, Read RSSI. It goes out as noble's commands do, so it is in
    * the trace; noble ignores the answers to commands it did not send (only its own Read RSSI
    * result updates its peripheral's rssi). The outcome comes as `linkChanged`. False when the
