@@ -25,7 +25,10 @@ export const SECURITY_LEVELS = {
   4: 'Level 4 · LE Secure Connections',
 } as const;
 
-/** How a link is secured, as its pairing or its bond left it (docs/decisions.md, "Pairing as a phone does"). */
+/**
+ * How a link is secured, as its pairing or its bond left it (docs/decisions.md, "Pairing as a
+ * phone does").
+ */
 export const linkSecuritySchema = z.object({
   encrypted: z.boolean(),
   /** The key encrypting the link: from LE Secure Connections or LE legacy pairing. */

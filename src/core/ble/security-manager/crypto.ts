@@ -26,7 +26,7 @@ function aes(keyMsb: Uint8Array, blockMsb: Uint8Array): Uint8Array {
   return Uint8Array.from(Buffer.concat([cipher.update(blockMsb), cipher.final()]));
 }
 
-/** A Bluetooth address ("aa:bb:cc:dd:ee:ff") as SMP carries it: six octets, least significant first. */
+/** A Bluetooth address ("aa:bb:cc:dd:ee:ff") as SMP carries it: six octets, LSB first. */
 export function addressBytes(address: string): Uint8Array {
   return Uint8Array.from(address.split(':').map((octet) => parseInt(octet, 16))).reverse();
 }

@@ -270,7 +270,7 @@ export const boardSpecSchema = z
     /** How the board asks for security (docs/decisions.md, "Pairing on the simulated boards"). */
     security: z
       .object({
-        /** A Security Request (bonding) as soon as the link is up, as Zephyr's bt_conn_set_security does. */
+        /** A Security Request (bonding) once the link is up, as Zephyr's bt_conn_set_security. */
         securityRequest: z.boolean().default(false),
       })
       .strict()
