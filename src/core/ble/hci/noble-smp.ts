@@ -176,7 +176,15 @@ function startPairing(smp: NobleSmp, station: Station): void {
       if (result.bonded)
         policy.bonds?.keep(id, {
           ...result.keys,
-          security: { ...station.security.get(id)!, bonded: true },
+          // From the result: the link (and its security) may already be gone.
+          security: {
+            encrypted: true,
+            key: result.sc ? 'sc' : 'legacy',
+            authenticated: result.authenticated,
+            keySize: result.keySize,
+            method: result.method,
+            bonded: true,
+          },
         });
       policy.onPairing?.(id, result);
     },
