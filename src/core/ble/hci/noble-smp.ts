@@ -177,14 +177,7 @@ function startPairing(smp: NobleSmp, station: Station): void {
         policy.bonds?.keep(id, {
           ...result.keys,
           // From the result: the link (and its security) may already be gone.
-          security: {
-            encrypted: true,
-            key: result.sc ? 'sc' : 'legacy',
-            authenticated: result.authenticated,
-            keySize: result.keySize,
-            method: result.method,
-            bonded: true,
-          },
+          security: { ...result.security, bonded: true },
         });
       policy.onPairing?.(id, result);
     },

@@ -86,6 +86,8 @@ export interface PairingResult {
   /** Both sides asked to bond; `keys` is then what to keep. */
   bonded: boolean;
   keys: BondKeys;
+  /** What the link has now: the same facts as the link card shows them. */
+  security: LinkSecurity;
 }
 
 /** A pairing that ended without keys, with the SMP reason (or a timeout). */
@@ -288,6 +290,7 @@ export class SmpInitiator {
       keySize,
       bonded,
       keys: sc ? { ...received, ltk: linkKey, ediv: 0, rand: new Uint8Array(8) } : received,
+      security,
     };
   }
 
