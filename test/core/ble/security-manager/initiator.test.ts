@@ -4,7 +4,6 @@
 // link; "encryption" succeeds when both sides hold the same key, as the controller would check.
 import { createRequire } from 'node:module';
 import { EventEmitter } from 'node:events';
-import { existsSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SMP_CODE, SMP_FAILURE } from '../../../../src/core/ble/hci/codes';
 import {
@@ -15,15 +14,10 @@ import {
 } from '../../../../src/core/ble/security-manager/initiator';
 import type { IoCapability } from '../../../../src/core/ble/security-manager/pairing-method';
 import { SmpResponder } from '../../../../src/core/ble/sim/smp-responder';
+import { bleHostBondsCleanup } from '../../../helpers/ble-host-bonds';
 
 const nodeRequire = createRequire(import.meta.url);
-// ble-host's peripheral keeps its bonds in this folder of the working directory; a bond left from
-// one test would make the board refuse the next Just Works pairing with the same central.
-const BLE_HOST_BONDS = 'NodeBleLib-storage-dir';
-const hadBonds = existsSync(BLE_HOST_BONDS);
-afterEach(() => {
-  if (!hadBonds) rmSync(BLE_HOST_BONDS, { recursive: true, force: true });
-});
+afterEach(bleHostBondsCleanup());
 const CENTRAL = { address: 'c4:7f:51:00:00:01', type: 'public' as const };
 const BOARD = { address: 'd1:22:33:44:55:66', type: 'random' as const };
 const IO_CODE: Record<IoCapability, number> = {
