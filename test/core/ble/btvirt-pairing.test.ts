@@ -14,6 +14,7 @@ import { NoAdapterCentral } from '../../../src/core/ble/noble';
 import { startBtvirt, type Btvirt } from '../../helpers/btvirt/btvirt';
 import type { HciTransport } from '../../helpers/btvirt/provisioning-board';
 import { bleHostBondsCleanup } from '../../helpers/ble-host-bonds';
+import type { StoredBond } from '../../../src/core/ble/security-manager/bond-store';
 
 const removeBoardBonds = bleHostBondsCleanup();
 
@@ -32,7 +33,13 @@ interface Manager {
   gattDb: { setDeviceName(name: string): void; addServices(services: object[]): void };
   setAdvertisingData(data: Buffer): void;
   setScanResponseData(data: Buffer): void;
-  startAdvertising(options: object, callback: (status: number, conn?: { smp: Smp }) => void): void;
+  startAdvertising(
+    options: object,
+    callback: (
+      status: number,
+      conn?: { smp: Smp; on(e: 'disconnect', l: () => void): void },
+    ) => void,
+  ): void;
 }
 const bleHost = createRequire(import.meta.url)('ble-host') as {
   BleManager: {
@@ -45,8 +52,11 @@ const bleHost = createRequire(import.meta.url)('ble-host') as {
   };
 };
 
-/** The board: DisplayOnly with MITM, its value readable only over an authenticated SC link. */
-function startScBoard(transport: HciTransport, shown: (passkey: number) => void): Promise<void> {
+/** How the board answers a Pairing Request (ble-host's IO capability code), and what it shows. */
+const board: { ioCap: number; shown?: number } = { ioCap: 0 };
+
+/** The board: MITM asked, its value readable only over an authenticated SC link. */
+function startScBoard(transport: HciTransport): Promise<void> {
   return new Promise((resolve, reject) =>
     bleHost.BleManager.create(transport, {}, (err, manager) => {
       if (err) return reject(err);
@@ -73,11 +83,15 @@ function startScBoard(transport: HciTransport, shown: (passkey: number) => void)
       const advertise = () =>
         manager.startAdvertising({}, (status, conn) => {
           if (status !== 0 || !conn) return;
+          // btvirt cannot connect to a board that is not advertising: back at once.
+          conn.on('disconnect', advertise);
           conn.smp.on('pairingRequest', (_req, cb) =>
-            cb({ ioCap: 0, bondingFlags: 1, mitm: true }),
+            cb({ ioCap: board.ioCap, bondingFlags: 1, mitm: true }),
           );
-          conn.smp.on('passkeyExchange', (_model, passkey) => {
-            if (passkey !== null) shown(Number(passkey));
+          conn.smp.on('passkeyExchange', (_model, shown, confirm) => {
+            if (shown !== null) board.shown = Number(shown);
+            // Numeric comparison: the person at the board presses yes.
+            confirm();
           });
         });
       advertise();
@@ -86,18 +100,25 @@ function startScBoard(transport: HciTransport, shown: (passkey: number) => void)
   );
 }
 
+async function waitFor<T>(read: () => T | undefined): Promise<T | undefined> {
+  for (let i = 0; read() === undefined && i < 100; i++)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  return read();
+}
+
 describe('LE Secure Connections over btvirt with a ble-host board', { timeout: 30_000 }, () => {
   let btvirt: Btvirt;
   let boardSocket: H4Socket;
   let central: NobleCentral;
-  let boardPasskey: number | undefined;
+  let compared: number | undefined;
   const smp: string[] = [];
+  const bonds = new Map<string, StoredBond>();
 
   beforeAll(async () => {
     btvirt = await startBtvirt();
     boardSocket = await openH4({ kind: 'unix', path: btvirt.leSocket });
     boardSocket.start();
-    await startScBoard(boardSocket, (passkey) => (boardPasskey = passkey));
+    await startScBoard(boardSocket);
     const opened = await openCentral(
       { kind: 'unix', path: btvirt.leSocket },
       {
@@ -108,15 +129,15 @@ describe('LE Secure Connections over btvirt with a ble-host board', { timeout: 3
         },
         security: {
           options: { io: 'keyboardOnly', bond: true, mitm: true, sc: true },
+          bonds: { find: (id) => bonds.get(id), keep: (id, bond) => void bonds.set(id, bond) },
           user: {
             displayPasskey: () => undefined,
             // The person reads the board's display and types it at the station.
-            enterPasskey: async () => {
-              for (let i = 0; boardPasskey === undefined && i < 100; i++)
-                await new Promise((resolve) => setTimeout(resolve, 20));
-              return boardPasskey ?? -1;
+            enterPasskey: async () => (await waitFor(() => board.shown)) ?? -1,
+            confirmNumber: async (value) => {
+              compared = value;
+              return value === (await waitFor(() => board.shown));
             },
-            confirmNumber: () => Promise.resolve(false),
           },
         },
       },
@@ -136,14 +157,19 @@ describe('LE Secure Connections over btvirt with a ble-host board', { timeout: 3
     removeBoardBonds();
   });
 
-  it('pairs with Passkey Entry (the board displays), level 4, and reads the protected value', async () => {
+  async function connect() {
     let found: (ad: Advertisement) => void = () => undefined;
     const seen = new Promise<Advertisement>((resolve) => (found = resolve));
     const scan = await central.startScan({ name: NAME }, (ad) => found(ad));
     const ad = await seen.finally(() => scan.stop());
-    const link = await central.connect(ad.id);
-    const value = await link.read(SERVICE, SECRET);
-    expect(Buffer.from(value).toString()).toBe('sesame');
+    smp.length = 0;
+    board.shown = undefined;
+    return central.connect(ad.id);
+  }
+
+  it('pairs with Passkey Entry (the board displays), level 4, and reads the protected value', async () => {
+    const link = await connect();
+    expect(Buffer.from(await link.read(SERVICE, SECRET)).toString()).toBe('sesame');
     expect(link.linkInfo?.()).toMatchObject({
       securityLevel: 4,
       security: {
@@ -154,10 +180,32 @@ describe('LE Secure Connections over btvirt with a ble-host board', { timeout: 3
         method: 'passkeyEntry',
       },
     });
-    expect(boardPasskey).toBeTypeOf('number');
     // Request, response, both public keys, then 20 rounds of confirm and random each way.
     expect(smp.slice(0, 4)).toEqual(['sent:1', 'received:2', 'sent:12', 'received:12']);
     expect(smp.filter((pdu) => pdu === 'sent:3')).toHaveLength(20);
+    await link.disconnect();
+  });
+
+  it('encrypts the next link with the stored key: not one pairing PDU', async () => {
+    expect(bonds.size).toBe(1);
+    const link = await connect();
+    expect(Buffer.from(await link.read(SERVICE, SECRET)).toString()).toBe('sesame');
+    expect(smp).toEqual([]);
+    expect(link.linkInfo?.()).toMatchObject({ securityLevel: 4, security: { bonded: true } });
+    await link.disconnect();
+  });
+
+  it('pairs with Numeric Comparison, both sides showing the same six digits', async () => {
+    bonds.clear();
+    board.ioCap = 1; // DisplayYesNo
+    const link = await connect();
+    await link.requestLink!({ kind: 'pair', io: 'displayYesNo' });
+    expect(compared).toBe(board.shown);
+    expect(link.linkInfo?.()).toMatchObject({
+      securityLevel: 4,
+      security: { method: 'numericComparison', authenticated: true },
+    });
+    expect(Buffer.from(await link.read(SERVICE, SECRET)).toString()).toBe('sesame');
     await link.disconnect();
   });
 });
