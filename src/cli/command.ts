@@ -4,6 +4,7 @@ import type { AdapterSpec } from '../core/ble/adapter-spec';
 import type { ExitCode } from './exit';
 import type { Output } from './output';
 import type { Session } from './session';
+import type { PairingFlags } from './pairing-flags';
 
 export interface GlobalFlags {
   /** The station's adapters, in order (`--adapter`, repeatable, or DEVICEBENCH_ADAPTER). */
@@ -12,6 +13,7 @@ export interface GlobalFlags {
   env?: string;
   dataDir: string;
   station?: string;
+  pairing: PairingFlags;
 }
 
 export interface CommandContext {

@@ -13,6 +13,7 @@ import { RESOURCES_DIR } from '../core/resources';
 import type { Runner } from './command';
 import { auditCommand } from './commands/audit';
 import { firmwareCommand } from './commands/firmware';
+import { bondsCommand } from './commands/bonds';
 import { provisionCommand } from './commands/provision';
 import { scanCommand } from './commands/scan';
 import { scenarioCommand } from './commands/scenario';
@@ -87,6 +88,35 @@ export function buildParser(args: string[], runner: Runner): Argv {
       describe: 'station name recorded on audit records and dry runs',
       global: true,
     })
+    .option('io-capability', {
+      type: 'string',
+      choices: [
+        'displayOnly',
+        'displayYesNo',
+        'keyboardOnly',
+        'noInputNoOutput',
+        'keyboardDisplay',
+      ],
+      default: 'noInputNoOutput',
+      describe: 'what the station claims when it pairs; anything but noInputNoOutput asks for MITM',
+      global: true,
+    })
+    .option('passkey', {
+      type: 'string',
+      describe: 'the six digits the board shows, when pairing needs them typed',
+      global: true,
+    })
+    .option('passkey-env', {
+      type: 'string',
+      describe: 'the environment variable holding the board’s passkey (for CI)',
+      global: true,
+    })
+    .option('bond', {
+      type: 'boolean',
+      default: true,
+      describe: 'keep the board’s keys after pairing (--no-bond pairs for this link only)',
+      global: true,
+    })
     .command(scanCommand(runner))
     .command(provisionCommand(runner))
     .command(verifyCommand(runner))
@@ -96,6 +126,7 @@ export function buildParser(args: string[], runner: Runner): Argv {
     .command(simCommand(runner))
     .command(firmwareCommand(runner))
     .command(settingsCommand(runner))
+    .command(bondsCommand(runner))
     .completion('completion', 'print a bash/zsh completion script')
     .demandCommand(1, 'name a command (devicebench --help lists them)')
     .strict()
@@ -132,6 +163,7 @@ async function main(): Promise<ExitCode> {
       env: flags.env,
       station: flags.station,
       onNotice: (text) => out.note(text),
+      pairing: flags.pairing,
     });
     try {
       await checkGlobalFlags(flags);

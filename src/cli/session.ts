@@ -18,6 +18,8 @@ import { formatAdapterSpec, type AdapterSpec } from '../core/ble/adapter-spec';
 import { adapterTraceDir } from '../core/ble/multi-central';
 import type { SimulatedBench } from '../core/ble/sim/bench';
 import { errorMessage } from '../core/errors/message';
+import type { BondStore } from '../core/ble/security-manager/bond-store';
+import { pairingPolicy, type PairingFlags } from './pairing-flags';
 import { EmulatorAdminClient } from '../core/emulator/admin-client';
 import type { RunningEmulator } from '../core/emulator/server';
 import { ThingsClient } from '../core/platform/things/client';
@@ -40,6 +42,8 @@ export interface SessionOptions {
    * shared audit log unreachable and back; each said once.
    */
   onNotice?: (text: string) => void;
+  /** How the station pairs; the Security Manager's unattended default without. */
+  pairing?: PairingFlags;
 }
 
 /** The platform a command talks to, and who it is there. */
@@ -103,7 +107,10 @@ export class Session {
     const { TraceWriter } = await import('../core/ble/hci/trace-store');
     const bench = dataFolderBench(this.options.dataDir);
     const simBoards = this.options.simBoards;
+    const pairing = this.options.pairing;
     const station = await openStation(this.options.adapters, {
+      security: pairing && pairingPolicy(pairing, (line) => process.stderr.write(`${line}\n`)),
+      bonds: pairing?.bond ? await this.openBonds() : undefined,
       bench: simBoards ? { ...bench, boardFiles: simBoards, setupFile: undefined } : bench,
       // Like the app's BLE process, every session writes each adapter's HCI traffic to the data
       // folder's traces, for `devicebench trace` and the app's "HCI trace" — once it scans or
@@ -303,6 +310,18 @@ export class Session {
     const store = await this.store?.catch(() => undefined);
     await store?.close().catch(() => undefined);
     for (const writer of this.traceWriters) writer.close();
+  }
+
+  /** The data folder's bonds, as the app's BLE process keeps them; in memory when they cannot open. */
+  private async openBonds(): Promise<BondStore> {
+    const { openKeychain } = await import('../core/secrets/keychain');
+    const { BondStore } = await import('../core/ble/security-manager/bond-store');
+    const keychain = await openKeychain();
+    try {
+      return await BondStore.open(this.options.dataDir, keychain.store, keychain.status);
+    } catch (err) {
+      return BondStore.inMemory(errorMessage(err));
+    }
   }
 
   private ensureDataDir(): void {

@@ -6,6 +6,7 @@ import { defaultTiming } from '../../core/provisioning/steps';
 import { findBoard } from '../../core/provisioning/verify';
 import type { GlobalFlags } from '../command';
 import { UsageError } from '../exit';
+import { pairingFlags } from '../pairing-flags';
 import { parseAdapterList, parseAdapterSpec, type AdapterSpec } from '../../core/ble/adapter-spec';
 import { errorMessage } from '../../core/errors/message';
 
@@ -19,6 +20,7 @@ export function globalFlags(argv: Record<string, unknown>): GlobalFlags {
     env: argv.env as string | undefined,
     dataDir: argv.dataDir as string,
     station: argv.station as string | undefined,
+    pairing: pairingFlags(argv),
   };
 }
 

@@ -25,6 +25,30 @@ export const SECURITY_LEVELS = {
   4: 'Level 4 · LE Secure Connections',
 } as const;
 
+/**
+ * How a link is secured, as its pairing or its bond left it (docs/decisions.md, "Pairing as a
+ * phone does").
+ */
+export const linkSecuritySchema = z.object({
+  encrypted: z.boolean(),
+  /** The key encrypting the link: from LE Secure Connections or LE legacy pairing. */
+  key: z.enum(['sc', 'legacy']).optional(),
+  /** The key came from a MITM-protected method (passkey, numeric comparison, OOB). */
+  authenticated: z.boolean(),
+  /** Octets, 7–16. */
+  keySize: z.number().int().min(7).max(16).optional(),
+  method: z.enum(['justWorks', 'numericComparison', 'passkeyEntry', 'oob']).optional(),
+  bonded: z.boolean(),
+});
+export type LinkSecurity = z.infer<typeof linkSecuritySchema>;
+
+/** The LE security mode 1 level a link's security gives (Vol 3, Part C, 10.2.1). */
+export function securityLevelOf(security: LinkSecurity | undefined): 1 | 2 | 3 | 4 {
+  if (!security?.encrypted) return 1;
+  if (!security.authenticated) return 2;
+  return security.key === 'sc' && security.keySize === 16 ? 4 : 3;
+}
+
 export const linkInfoSchema = z.object({
   /** The negotiated ATT MTU. */
   mtu: z.number(),
@@ -35,6 +59,8 @@ export const linkInfoSchema = z.object({
   txPhy: z.enum(PHYS),
   rxPhy: z.enum(PHYS),
   securityLevel: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+  /** What the level comes from; absent where the binding shows no pairing (noble's OS bindings). */
+  security: linkSecuritySchema.optional(),
   /** dBm from the last Read RSSI; absent until one was read. */
   rssi: z.number().optional(),
 });
@@ -113,9 +139,32 @@ type ConnectionParameters = z.infer<typeof connectionParametersSchema>;
 export const phyRequestSchema = z.object({ tx: z.enum(PHYS), rx: z.enum(PHYS) });
 type PhyRequest = z.infer<typeof phyRequestSchema>;
 
-/** What can be asked of a link; each is one HCI procedure (or noble's SMP for `pair`). */
+/** IO capabilities a station can claim when it pairs (Vol 3, Part H, 2.3.2). */
+export const IO_CAPABILITY_NAMES = [
+  'displayOnly',
+  'displayYesNo',
+  'keyboardOnly',
+  'noInputNoOutput',
+  'keyboardDisplay',
+] as const;
+
+/** How to pair: each field left out keeps the station's setting for the link. */
+export const pairRequestSchema = z.object({
+  io: z.enum(IO_CAPABILITY_NAMES).optional(),
+  bond: z.boolean().optional(),
+  mitm: z.boolean().optional(),
+  sc: z.boolean().optional(),
+});
+type PairRequest = z.infer<typeof pairRequestSchema>;
+
+/** A pair request's options, without its kind. */
+export function pairOptions({ io, bond, mitm, sc }: PairRequest): PairRequest {
+  return { io, bond, mitm, sc };
+}
+
+/** What can be asked of a link; each is one HCI procedure (or the station's SMP for `pair`). */
 export type LinkRequest =
   | { kind: 'connectionParameters'; parameters: ConnectionParameters }
   | { kind: 'phy'; phy: PhyRequest }
-  | { kind: 'pair' }
+  | ({ kind: 'pair' } & PairRequest)
   | { kind: 'rssi' };

@@ -77,6 +77,8 @@ export interface NobleCentralOptions {
   writesConfirmed?: boolean;
   /** Runs after `close()` (the sim central leaves its bench here). */
   onClose?: () => void;
+  /** The identity address of a bonded board advertising under a private address it resolves to. */
+  identityOf?: (address: string) => string | undefined;
   /**
    * Where the transport under noble's HCI stack says it went away for good (a serial dongle
    * unplugged, the TCP peer closed): the central becomes `noAdapter` with that reason and stays so.
@@ -400,6 +402,7 @@ export class NobleCentral implements BleCentral {
       rssi: peripheral.rssi,
       connectable: peripheral.connectable,
       seenAt: this.now(),
+      identityAddress: this.options.identityOf?.(peripheral.address),
       ...this.rawAdvertising.get(peripheral.id),
     };
     const name = ad.localName?.toLowerCase();

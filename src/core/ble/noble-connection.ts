@@ -17,9 +17,16 @@ import {
   type ServiceInfo,
 } from './port';
 import { ATT_ERROR, ATT_OP, attOpcodeName } from './att/codes';
-import { describeHciError } from './hci/codes';
+import { describeHciError, HCI_ERROR } from './hci/codes';
 import type { AttErrorReport, LinkCause, LinkReport, LinkState, SecurityFailure } from './hci/tap';
-import type { LinkInfo, LinkRequest } from './link-parameters';
+import {
+  pairOptions,
+  securityLevelOf,
+  type LinkInfo,
+  type LinkRequest,
+  type LinkSecurity,
+} from './link-parameters';
+import { pairingFailureMessage } from './security-manager/refusals';
 import { withTimeout, type Schedule } from '../async/timeout';
 import { errorMessage } from '../errors/message';
 
@@ -80,13 +87,21 @@ interface InFlight {
 
 /**
  * The controller's side of the links, as the HCI tap under noble reads it (`hci/tap.ts`), and
- * noble's SMP for pairing. Absent on noble's OS bindings, which show none of it.
+ * the station's Security Manager under noble for pairing. Absent on noble's OS bindings, which show none of it.
  */
 export interface LinkControl {
   linkState(peripheralId: string): LinkState | undefined;
   sendLinkRequest(peripheralId: string, request: Exclude<LinkRequest, { kind: 'pair' }>): boolean;
-  /** Starts noble's own pairing (its SMP) on the board's link; false when there is none. */
-  pair(peripheralId: string): boolean;
+  /**
+   * Starts pairing (the station's SMP under noble) on the board's link, with options over the
+   * station's; false when there is no link.
+   */
+  pair(
+    peripheralId: string,
+    request?: Omit<Extract<LinkRequest, { kind: 'pair' }>, 'kind'>,
+  ): boolean;
+  /** How the link is secured, once pairing or a bond encrypted it. */
+  linkSecurity?(peripheralId: string): LinkSecurity | undefined;
   /** The MTU the next link to the board asks for; `undefined` is noble's own. */
   askMtu(peripheralId: string, mtu: number | undefined): void;
 }
@@ -309,7 +324,7 @@ export class NobleConnection implements BleConnection {
         this.awaitingLink = { cause: REQUEST_CAUSE[request.kind], done: resolve };
         const sent =
           request.kind === 'pair'
-            ? control.pair(this.id)
+            ? control.pair(this.id, pairOptions(request))
             : control.sendLinkRequest(this.id, request);
         if (!sent) throw new Error('the board has no link');
       }).finally(() => (this.awaitingLink = null));
@@ -329,7 +344,13 @@ export class NobleConnection implements BleConnection {
 
   private info(state: LinkState): LinkInfo {
     const { encrypted, ...rest } = state;
-    return { ...rest, mtu: this.mtu, securityLevel: encrypted ? 2 : 1 };
+    // A link encrypted by some other way than the station's SMP says only that it is.
+    const reported = this.control?.linkSecurity?.(this.id);
+    const security: LinkSecurity =
+      reported?.encrypted === encrypted
+        ? reported
+        : { encrypted, authenticated: false, bonded: false };
+    return { ...rest, mtu: this.mtu, securityLevel: securityLevelOf(security), security };
   }
 
   /**
@@ -348,8 +369,12 @@ export class NobleConnection implements BleConnection {
   securityFailed(failure: SecurityFailure): void {
     const what =
       failure.stage === 'pairing'
-        ? `pairing failed (SMP reason 0x${failure.code.toString(16).padStart(2, '0')})`
-        : `encryption refused: ${describeHciError(failure.code)}`;
+        ? pairingFailureMessage(failure.code, failure.byBoard)
+        : `encryption refused: ${describeHciError(failure.code)}${
+            failure.code === HCI_ERROR.pinOrKeyMissing
+              ? ' — the board lost its bond with this station: forget the bond and pair again'
+              : ''
+          }`;
     if (this.inFlight?.step === 'link') {
       // Pairing asked for by itself holds no GATT request back: the link stays up.
       this.inFlight.fail(what);

@@ -8,6 +8,8 @@ declare module '@abandonware/noble/with-bindings' {
     /** Reading it initialises the binding, which may throw; noble.ts reads `_state` instead. */
     readonly state: string;
     readonly _state: string;
+    /** The adapter's address once the binding read it ("unknown" before). */
+    readonly address: string;
     startScanningAsync(serviceUuids?: string[], allowDuplicates?: boolean): Promise<void>;
     stopScanningAsync(): Promise<void>;
     on(event: 'discover', listener: (peripheral: Peripheral) => void): this;

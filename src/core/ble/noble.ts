@@ -21,6 +21,14 @@ import {
   releaseSigint,
 } from './hci/noble-over-socket';
 import { HciTap, type TraceSink } from './hci/tap';
+import type { BondStore } from './security-manager/bond-store';
+import {
+  askPairing,
+  installStationSmp,
+  linkSecurity,
+  setSecurityPolicy,
+  type SecurityPolicy,
+} from './hci/noble-smp';
 import type { HciSocket } from './hci/socket';
 import type { AdapterProfileInput } from './sim/adapter-profile';
 import type { SimulatedBench } from './sim/bench';
@@ -117,11 +125,41 @@ export function kernelCentral(
 export interface HciCentralOptions extends NobleCentralOptions {
   /** Where the tap records the HCI traffic (a btsnoop trace writer). */
   trace?: TraceSink;
+  /** How links pair; default UNATTENDED. */
+  security?: SecurityPolicy;
+  /** Where bonds are kept, per this adapter's identity address; none: nothing is kept. */
+  bonds?: BondStore;
 }
+
+/**
+ * Pairing with no person at the station, as noble's own did (no input, no output, asking to
+ * bond so the board hands out its key) but offering LE Secure Connections; with no bond store
+ * nothing is kept.
+ */
+const UNATTENDED: SecurityPolicy = {
+  options: { io: 'noInputNoOutput', bond: true, mitm: false, sc: true },
+  user: {
+    displayPasskey: () => undefined,
+    enterPasskey: () => Promise.reject(new Error('no one at the station to enter a passkey')),
+    confirmNumber: () => Promise.resolve(false),
+  },
+};
 
 export interface SimulatedCentralOptions extends HciCentralOptions {
   /** The simulated controller's limits (connections, interval, buffers); defaults documented there. */
   adapter?: AdapterProfileInput;
+}
+
+/**
+ * A bonded board's identity address for a resolvable private address (top bits 01, Vol 6,
+ * Part B, 1.3.2.2); only those are tried against the IRKs, so other advertisements cost nothing.
+ */
+function identityResolver(bonds: BondStore, station: () => string) {
+  return (address: string): string | undefined => {
+    if ((parseInt(address.slice(0, 2), 16) & 0xc0) !== 0x40) return undefined;
+    const board = bonds.find(station(), address)?.board;
+    return board === address ? undefined : board;
+  };
 }
 
 /** noble's HCI host stack over `socket`, with the tap between them. */
@@ -133,17 +171,28 @@ export function hciCentral(
 ): NobleCentral {
   const tap = new HciTap(socket, options.trace);
   const { noble, bindings } = nobleOverSocket(tap, binding);
+  installStationSmp();
+  setSecurityPolicy(bindings._hci, {
+    schedule: options.schedule,
+    bonds: options.bonds?.lookup(() => noble.address),
+    ...(options.security ?? UNATTENDED),
+  });
   // The bindings add their exit-on-SIGINT handler when they start; DeviceBench's processes stop
   // on their own terms (a batch stops safely first), so it goes once the adapter has a state.
   noble.once('stateChange', () => releaseSigint(noble));
   return new NobleCentral(noble, {
+    identityOf: options.bonds && identityResolver(options.bonds, () => noble.address),
     ...options,
     hci: tap,
     mtu: bindings,
     link: {
       linkState: (id) => tap.linkState(id),
       sendLinkRequest: (id, request) => tap.sendLinkRequest(id, request),
-      pair: (id) => pairThroughNoble(bindings, id),
+      pair: (id, request) => {
+        if (request) askPairing(bindings._hci, id, request);
+        return pairThroughNoble(bindings, id);
+      },
+      linkSecurity: (id) => linkSecurity(bindings._hci, id),
       askMtu: (id, mtu) => askMtu(bindings, id, mtu),
     },
     onClose: () => {

@@ -9,6 +9,8 @@ import type { MultiCentral } from './multi-central';
 import { openAdapters, type OpenAdaptersOptions } from './open-adapters';
 import { SimulatedBench } from './sim/bench';
 import { SimBenchSetupFile } from './sim/bench-setup';
+import type { BondStore } from './security-manager/bond-store';
+import type { SecurityPolicy } from './hci/noble-smp';
 
 /** Where the simulated bench comes from; used only when the adapter list names `sim`. */
 export interface BenchSource {
@@ -29,13 +31,26 @@ export interface Station {
 
 export async function openStation(
   specs: AdapterSpec[],
-  options: { bench: BenchSource; trace?: OpenAdaptersOptions['trace'] },
+  options: {
+    bench: BenchSource;
+    trace?: OpenAdaptersOptions['trace'];
+    bonds?: BondStore;
+    security?: SecurityPolicy;
+  },
 ): Promise<Station> {
   const bench = specs.some((spec) => spec.kind === 'sim')
     ? await openBench(options.bench)
     : undefined;
   try {
-    return { central: await openAdapters(specs, { bench, trace: options.trace }), bench };
+    return {
+      central: await openAdapters(specs, {
+        bench,
+        trace: options.trace,
+        bonds: options.bonds,
+        security: options.security,
+      }),
+      bench,
+    };
   } catch (err) {
     bench?.close();
     throw err;

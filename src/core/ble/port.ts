@@ -64,6 +64,8 @@ export interface Advertisement {
   seenAt: number;
   /** The adapter that heard it (its spec's canonical text), where a central names one. */
   adapter?: string;
+  /** A bonded board's identity address, when `address` is a private address its IRK resolves. */
+  identityAddress?: string;
 }
 
 interface CharacteristicInfo {

@@ -116,7 +116,7 @@ describe("noble's HCI stack over the virtual controller", () => {
       name: 'BleError',
       step: 'read',
       message: expect.stringMatching(
-        /needs an encrypted link and pairing failed \(SMP reason 0x05\)/,
+        /needs an encrypted link and the board refused pairing: 0x05 pairing not supported/,
       ),
     });
     // noble's GATT queue would stay stuck on the refused request: the adapter ends the link.

@@ -52,6 +52,7 @@ describe('link requests over the virtual controller', () => {
       txPhy: '1M',
       rxPhy: '1M',
       securityLevel: 1,
+      security: { encrypted: false, authenticated: false, bonded: false },
     });
   });
 
@@ -134,7 +135,7 @@ describe('link requests over the virtual controller', () => {
     expect(seen).toContain(`cmd:${HCI_CMD.readRssi.toString(16)}`);
   });
 
-  it('pairs through noble’s SMP: the link is encrypted (level 2); a board that refuses says so and stays connected', async () => {
+  it('pairs through the station’s SMP under noble: the link is encrypted (level 2); a board that refuses says so and stays connected', async () => {
     const { link } = await connected();
     expect(await r.drive(link.requestLink!({ kind: 'pair' }))).toMatchObject({ securityLevel: 2 });
     await r.close();
@@ -145,7 +146,7 @@ describe('link requests over the virtual controller', () => {
     const ad = await r.find({ name: 'sensor' });
     refusing.link = await r.drive(r.central.connect(ad.id));
     await expect(r.drive(refusing.link.requestLink!({ kind: 'pair' }))).rejects.toThrow(
-      'pairing: pairing failed (SMP reason 0x05)',
+      'pairing: the board refused pairing: 0x05 pairing not supported',
     );
     expect(refusing.link.linkInfo?.()).toMatchObject({ securityLevel: 1 });
     expect(Buffer.from(await r.drive(refusing.link.read(SENSOR_SERVICE, LED))).length).toBe(1);

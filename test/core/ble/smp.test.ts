@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { SMP_CODE, SMP_FAILURE } from '../../../src/core/ble/hci/codes';
 import { SeededRandom } from '../../../src/core/ble/sim/random';
-import { c1, e, s1 } from '../../../src/core/ble/sim/smp-crypto';
+import { c1, e, s1 } from '../../../src/core/ble/security-manager/crypto';
 import { SmpResponder, type SmpResponderOptions } from '../../../src/core/ble/sim/smp-responder';
 
 /** The spec writes values most significant octet first; SMP carries them the other way. */

@@ -312,6 +312,7 @@ export class HostSupervisor extends EventEmitter<{
       adapters: this.adapters,
       ...dataFolderBench(this.dataDir),
       traceDir,
+      bondsDir: this.dataDir,
     };
     try {
       const host = await BleHost.start(this.launch(config));

@@ -10,6 +10,7 @@ import {
   connectionParametersSchema,
   linkInfoSchema,
   mtuSchema,
+  pairRequestSchema,
   phyRequestSchema,
 } from '../../ble/link-parameters';
 import {
@@ -144,7 +145,7 @@ const linkOperations = {
     linkInfoSchema,
   ),
   'ble:setPhy': op(onLink.extend({ phy: phyRequestSchema }), linkInfoSchema),
-  'ble:pair': op(onLink, linkInfoSchema),
+  'ble:pair': op(onLink.extend(pairRequestSchema.shape), linkInfoSchema),
   'ble:readRssi': op(onLink, linkInfoSchema),
   /**
    * Connects to the link's board again, after a drop or asking for `mtu` in the new link's

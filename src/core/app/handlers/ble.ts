@@ -49,7 +49,8 @@ export function bleHandlers(
         explorer.requestLink(connectionId, { kind: 'connectionParameters', parameters }),
       'ble:setPhy': ({ connectionId, phy }) =>
         explorer.requestLink(connectionId, { kind: 'phy', phy }),
-      'ble:pair': ({ connectionId }) => explorer.requestLink(connectionId, { kind: 'pair' }),
+      'ble:pair': ({ connectionId, ...options }) =>
+        explorer.requestLink(connectionId, { kind: 'pair', ...options }),
       'ble:readRssi': ({ connectionId }) => explorer.requestLink(connectionId, { kind: 'rssi' }),
       'ble:read': ({ connectionId, serviceUuid, characteristicUuid }) =>
         explorer.read(connectionId, serviceUuid, characteristicUuid),

@@ -171,4 +171,7 @@ export const SMP_FAILURE = {
   unspecifiedReason: 0x08,
   repeatedAttempts: 0x09,
   invalidParameters: 0x0a,
+  dhKeyCheckFailed: 0x0b,
+  numericComparisonFailed: 0x0c,
+  keyRejected: 0x0f,
 } as const;

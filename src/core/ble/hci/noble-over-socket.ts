@@ -91,8 +91,8 @@ interface NobleGatt {
 }
 
 /**
- * Pairs with the board through noble's own SMP (acl-stream.js `encrypt`), as noble does when a
- * board asks for encryption. noble's GATT client answers a new encryption by sending its
+ * Pairs with the board through noble's ACL stream (acl-stream.js `encrypt`, which the station's
+ * Security Manager answers: hci/noble-smp.ts), as noble does when a board asks for encryption. noble's GATT client answers a new encryption by sending its
  * current request again and has none when pairing is asked for by itself, so it stops
  * listening for that one encryption and is told of it afterwards. False when there is no link.
  */

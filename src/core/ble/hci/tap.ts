@@ -31,6 +31,8 @@ export interface SecurityFailure {
   /** SMP Pairing Failed (code: its reason), or encryption refused (code: the HCI status). */
   stage: 'pairing' | 'encryption';
   code: number;
+  /** A Pairing Failed the board sent (else the station's own, or the controller's status). */
+  byBoard: boolean;
 }
 
 /** A link as the controller's events describe it (what the board's link card shows). */
@@ -267,7 +269,7 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
   }
 
   /**
-   * Sends the HCI command for a link request (all but pairing, which is noble's SMP): LE
+   * Sends the HCI command for a link request (all but pairing, the Security Manager's): LE
    * Connection Update, LE Set PHY, Read RSSI. It goes out as noble's commands do, so it is in
    * the trace; noble ignores the answers to commands it did not send (only its own Read RSSI
    * result updates its peripheral's rssi). The outcome comes as `linkChanged`. False when the
@@ -535,7 +537,7 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
         if (payload[0] !== SMP_CODE.pairingFailed) return [];
         // Pairing Failed: Code, Reason (Vol 3, Part H, 3.5.5).
         need(payload, 2);
-        return this.securityFailed(handle, 'pairing', payload[1] ?? 0);
+        return this.securityFailed(handle, 'pairing', payload[1] ?? 0, direction === 'received');
       default:
         return [];
     }
@@ -581,7 +583,12 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
     ];
   }
 
-  private securityFailed(handle: number, stage: SecurityFailure['stage'], code: number): Report[] {
+  private securityFailed(
+    handle: number,
+    stage: SecurityFailure['stage'],
+    code: number,
+    byBoard = false,
+  ): Report[] {
     const link = this.links.get(handle);
     if (!link) {
       this.counts.unknownLink += 1;
@@ -590,7 +597,13 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
     return [
       {
         event: 'securityFailed',
-        payload: { peripheralId: link.peripheralId, connectionHandle: handle, stage, code },
+        payload: {
+          peripheralId: link.peripheralId,
+          connectionHandle: handle,
+          stage,
+          code,
+          byBoard,
+        },
       },
     ];
   }

@@ -2,7 +2,7 @@
 // as a BleCentral so provisioning and the explorer do not know the radio is elsewhere. When the
 // process dies, everything pending fails with a BleError that says so, and `onExit` tells the app.
 import { fork } from 'node:child_process';
-import type { LinkInfo, LinkRequest } from '../link-parameters';
+import { pairOptions, type LinkInfo, type LinkRequest } from '../link-parameters';
 import { fileURLToPath } from 'node:url';
 import {
   AttError,
@@ -432,7 +432,9 @@ class RemoteConnection implements BleConnection {
           })
         : request.kind === 'phy'
           ? await this.host.call('setPhy', { connectionId, phy: request.phy })
-          : await this.host.call(request.kind === 'pair' ? 'pair' : 'readRssi', { connectionId });
+          : request.kind === 'pair'
+            ? await this.host.call('pair', { connectionId, ...pairOptions(request) })
+            : await this.host.call('readRssi', { connectionId });
     this.link = link;
     return link;
   }

@@ -14,6 +14,8 @@ import { formatAdapterSpec, parseAdapterSpec, type AdapterSpec } from '../adapte
 import { adapterTraceDir, MultiCentral } from '../multi-central';
 import { openAdapter } from '../open-adapters';
 import { openBench, type BenchSource } from '../open-station';
+import { errorMessage } from '../../errors/message';
+import { BondStore } from '../security-manager/bond-store';
 import type { Direction } from '../hci/btsnoop';
 import { TraceWriter } from '../hci/trace-store';
 import type { SimulatedBench } from '../sim/bench';
@@ -44,9 +46,21 @@ export interface ParentPort {
   onMessage(handler: (message: Request) => void): void;
 }
 
+/** The station's bonds; a file that cannot be opened leaves bonds to this session's memory. */
+async function openBonds(dir: string): Promise<BondStore> {
+  const { openKeychain } = await import('../../secrets/keychain');
+  const keychain = await openKeychain();
+  try {
+    return await BondStore.open(dir, keychain.store, keychain.status);
+  } catch (err) {
+    return BondStore.inMemory(errorMessage(err));
+  }
+}
+
 export async function runHost(config: HostConfig, parent: ParentPort): Promise<void> {
+  const bonds = config.bondsDir ? await openBonds(config.bondsDir) : undefined;
   const emit = (event: HostEvent) => parent.send(event);
-  const station = await Station.open(config, emit);
+  const station = await Station.open(config, emit, bonds);
   const { book } = station;
 
   const scans = new Map<string, { stop: () => Promise<void>; flush: () => void }>();
@@ -117,7 +131,8 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     updateConnection: ({ connectionId, parameters }) =>
       book.requestLink(connectionId, { kind: 'connectionParameters', parameters }),
     setPhy: ({ connectionId, phy }) => book.requestLink(connectionId, { kind: 'phy', phy }),
-    pair: ({ connectionId }) => book.requestLink(connectionId, { kind: 'pair' }),
+    pair: ({ connectionId, ...options }) =>
+      book.requestLink(connectionId, { kind: 'pair', ...options }),
     readRssi: ({ connectionId }) => book.requestLink(connectionId, { kind: 'rssi' }),
     discover: ({ connectionId }) => book.discover(connectionId),
     read: ({ connectionId, serviceUuid, characteristicUuid }) =>
@@ -175,6 +190,7 @@ class Station {
     private readonly config: HostConfig,
     emit: (event: HostEvent) => void,
     public bench: SimulatedBench | undefined,
+    private readonly bonds: BondStore | undefined,
   ) {
     this.book = new LinkBook(
       {
@@ -188,12 +204,16 @@ class Station {
     );
   }
 
-  static async open(config: HostConfig, emit: (event: HostEvent) => void): Promise<Station> {
+  static async open(
+    config: HostConfig,
+    emit: (event: HostEvent) => void,
+    bonds: BondStore | undefined,
+  ): Promise<Station> {
     const specs = config.adapters.map(parseAdapterSpec);
     const bench = specs.some((s) => s.kind === 'sim')
       ? await openBench(benchSource(config))
       : undefined;
-    const station = new Station(config, emit, bench);
+    const station = new Station(config, emit, bench, bonds);
     try {
       station.specs.push(...specs);
       const entries = await Promise.all(specs.map((spec, index) => station.open(spec, index)));
@@ -258,6 +278,7 @@ class Station {
     const simIndex = this.specs.slice(0, index).filter((s) => s.kind === 'sim').length;
     return openAdapter(spec, index, simIndex, {
       bench: this.bench,
+      bonds: this.bonds,
       // Through the holder: removing an adapter before this one moves its trace.
       trace: () =>
         holder.writer &&

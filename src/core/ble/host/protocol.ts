@@ -22,6 +22,7 @@ import { faultsSchema } from '../sim/board-schema';
 import {
   connectionParametersSchema,
   mtuSchema,
+  pairRequestSchema,
   phyRequestSchema,
   type LinkInfo,
 } from '../link-parameters';
@@ -42,6 +43,11 @@ export const hostConfigSchema = z.object({
    * without it.
    */
   traceDir: z.string().min(1, 'is empty').optional(),
+  /**
+   * The data folder whose `bonds.bin` keeps the station's bonds, under a key in the OS keychain
+   * (src/core/ble/security-manager/bond-store.ts); no bonds are kept without it.
+   */
+  bondsDir: z.string().min(1, 'is empty').optional(),
 });
 export type HostConfig = z.infer<typeof hostConfigSchema>;
 
@@ -79,7 +85,7 @@ const openedLink = z.object({
 const linkMethods = {
   updateConnection: method(onLink.extend({ parameters: connectionParametersSchema }), linkInfo),
   setPhy: method(onLink.extend({ phy: phyRequestSchema }), linkInfo),
-  pair: method(onLink, linkInfo),
+  pair: method(onLink.extend(pairRequestSchema.shape), linkInfo),
   readRssi: method(onLink, linkInfo),
 } satisfies MethodTable;
 

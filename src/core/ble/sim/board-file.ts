@@ -71,6 +71,7 @@ export interface BoardDefinition {
   latency: BoardSpec['latency'];
   mtu: number;
   pairing: BoardSpec['pairing'];
+  security: BoardSpec['security'];
   faults: BoardSpec['faults'];
 }
 
@@ -298,6 +299,7 @@ function expandBoard(
       latency: spec.latency,
       mtu: spec.mtu,
       pairing: spec.pairing,
+      security: spec.security,
       faults: spec.faults,
       mcumgr: spec.mcumgr,
     });

@@ -3,10 +3,10 @@
 // its faults as the air shows them — a board that resets mid-write goes silent, a rebooting one
 // sends LL_TERMINATE_IND.
 import { L2CAP_CID, L2CAP_SIGNALING } from '../att/codes';
-import { HCI_ERROR } from '../hci/codes';
+import { HCI_ERROR, SMP_CODE } from '../hci/codes';
 import { AttServer } from './att-server';
 import type { SimBoard } from './board';
-import type { CentralIdentity, EncryptionVerdict, RadioPeer } from './controller';
+import type { CentralIdentity, EncryptionVerdict, KeyIdentity, RadioPeer } from './controller';
 import type { Link, LinkPeer } from './link';
 import { SmpResponder } from './smp-responder';
 
@@ -30,7 +30,12 @@ export class BoardPeer implements LinkPeer, RadioPeer {
   private busyUntil = 0;
   private attached = true;
 
-  constructor(board: SimBoard, link: Link, central: CentralIdentity, now: () => number) {
+  constructor(
+    board: SimBoard,
+    link: Link,
+    private readonly central: CentralIdentity,
+    now: () => number,
+  ) {
     this.board = board;
     this.link = link;
     this.now = now;
@@ -48,6 +53,9 @@ export class BoardPeer implements LinkPeer, RadioPeer {
       pairing: board.pairing,
     });
     link.attach(this);
+    // Security Request: AuthReq with bonding (Vol 3, Part H, 3.6.7).
+    if (board.sendsSecurityRequest)
+      this.answer(L2CAP_CID.smp, [Uint8Array.of(SMP_CODE.securityRequest, 0x01)]);
     board.attach({
       notify: (service, characteristic, data) => {
         const pdu = this.att.push(service, characteristic, data);
@@ -76,13 +84,20 @@ export class BoardPeer implements LinkPeer, RadioPeer {
     }
   }
 
-  encryptionRequested(key: Buffer): EncryptionVerdict {
+  encryptionRequested(key: Buffer, identity: KeyIdentity): EncryptionVerdict {
     const stk = this.smp.stk;
-    if (!stk) return 'keyMissing';
-    return Buffer.from(stk).equals(key) ? 'encrypted' : 'micFailure';
+    if (stk) return Buffer.from(stk).equals(key) ? 'encrypted' : 'micFailure';
+    // No pairing on this link: the key must be the one the board bonded with this central,
+    // named by the EDIV and Rand it handed out with it.
+    const bond = this.board.bondWith(this.central.address);
+    if (!bond || bond.ediv !== identity.ediv || !identity.rand.equals(bond.rand))
+      return 'keyMissing';
+    return Buffer.from(bond.ltk).equals(key) ? 'encrypted' : 'micFailure';
   }
 
   encrypted(): void {
+    const bond = this.smp.bond;
+    if (bond) this.board.keepBond(this.central.address, bond);
     this.answer(L2CAP_CID.smp, this.smp.keyDistribution());
   }
 

@@ -225,6 +225,8 @@ export const faultsSchema = z
     slowLink: z.number().min(1).max(1000).default(1),
     /** The board answers the next links' Pairing Requests with Pairing Not Supported. */
     refusePairing: z.boolean().default(false),
+    /** The board forgot its bonds (a flash erase): a bonded central's key is missing to it. */
+    forgetBonds: z.boolean().default(false),
   })
   .strict();
 
@@ -318,6 +320,14 @@ export const boardSpecSchema = z
      * (to see how the tool copes with a board that will not pair).
      */
     pairing: z.enum(['justWorks', 'refuse']).default('justWorks'),
+    /** How the board asks for security (docs/decisions.md, "Pairing on the simulated boards"). */
+    security: z
+      .object({
+        /** A Security Request (bonding) once the link is up, as Zephyr's bt_conn_set_security. */
+        securityRequest: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
     faults: faultsSchema.prefault({}),
   })
   .strict();

@@ -17,6 +17,7 @@ import { SeededRandom } from './random';
 import { ATT_ERROR } from '../att/codes';
 import { HCI_ERROR } from '../hci/codes';
 import type { AttResult, AttValues, WriteResult } from './att-server';
+import type { BoardBond } from './smp-responder';
 import type { Characteristic, Service } from './board-service';
 import type { GattServiceSpec } from './gatt-database';
 import { MCUMGR_CHARACTERISTIC_UUID, MCUMGR_SERVICE_UUID } from '../mcumgr/client';
@@ -103,6 +104,8 @@ export class SimBoard implements AttValues {
       }
     | undefined;
 
+  private readonly bonds = new Map<string, BoardBond>();
+
   constructor(def: BoardDefinition, ctx: BoardContext) {
     this.def = def;
     this.ctx = ctx;
@@ -144,8 +147,25 @@ export class SimBoard implements AttValues {
     return this.faultState.refusePairing ? 'refuse' : this.def.pairing;
   }
 
+  /** Whether the board asks for security as soon as a link is up. */
+  get sendsSecurityRequest(): boolean {
+    return this.def.security.securityRequest;
+  }
+
   get intervalMs(): number {
     return this.def.advertising.intervalMs;
+  }
+
+  /**
+   * The bond with a central, by its address. Bonds live in RAM: the simulated flash keeps
+   * provisioning, not keys; the "forgot its bonds" fault erases them when it is set.
+   */
+  bondWith(central: string): BoardBond | undefined {
+    return this.bonds.get(central);
+  }
+
+  keepBond(central: string, bond: BoardBond): void {
+    this.bonds.set(central, bond);
   }
 
   get faults(): BoardFaults {
@@ -325,6 +345,7 @@ export class SimBoard implements AttValues {
   }
 
   setFaults(faults: BoardFaults): void {
+    if (faults.forgetBonds) this.bonds.clear();
     this.faultState = faults;
     this.matchingWrites = 0;
     this.ctx.changed(this);

@@ -57,8 +57,14 @@ export interface CentralIdentity {
 /** The board's answer to LE Start Encryption (LL_ENC_REQ with the host's key). */
 export type EncryptionVerdict = 'encrypted' | 'keyMissing' | 'micFailure';
 
+/** What LE Start Encryption names the key by: EDIV and Rand (zero for an STK or an SC key). */
+export interface KeyIdentity {
+  ediv: number;
+  rand: Buffer;
+}
+
 export interface RadioPeer {
-  encryptionRequested(key: Buffer): EncryptionVerdict;
+  encryptionRequested(key: Buffer, identity: KeyIdentity): EncryptionVerdict;
   /** The link is encrypted: the board may now distribute keys. */
   encrypted(): void;
 }
@@ -493,10 +499,15 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
     if (!entry) return this.status(op, HCI_ERROR.unknownConnectionId);
     this.status(op, HCI_ERROR.success);
     const key = Buffer.from(p.subarray(12, 28));
+    // Connection_Handle, Random_Number (8), Encrypted_Diversifier (2), Long_Term_Key (16).
+    const identity = { rand: Buffer.from(p.subarray(2, 10)), ediv: p.readUInt16LE(10) };
     // LL_ENC_REQ/RSP at the next event, LL_START_ENC_REQ/RSP at the one after.
     entry.link.nextEvent(() =>
       entry.link.nextEvent(() =>
-        this.encryptionResult(handle, entry.peer?.encryptionRequested(key) ?? 'keyMissing'),
+        this.encryptionResult(
+          handle,
+          entry.peer?.encryptionRequested(key, identity) ?? 'keyMissing',
+        ),
       ),
     );
   }

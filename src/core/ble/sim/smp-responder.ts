@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SMP_CODE, SMP_FAILURE } from '../hci/codes';
 import { describeFieldErrors, fieldErrors } from '../../platform/field-errors';
 import { bluetoothAddressSchema } from './board-schema';
-import { c1, s1 } from './smp-crypto';
+import { addressBytes, c1, s1 } from '../security-manager/crypto';
 
 /** Pairing Request/Response fields (Vol 3, Part H, 3.5.1 and 3.5.2). */
 const IO_CAPABILITY_NO_INPUT_NO_OUTPUT = 0x03;
@@ -51,19 +51,25 @@ interface Exchange {
   keySize: number;
   /** The responder key distribution both sides agreed on. */
   responderKeys: number;
+  /** Both sides asked to bond. */
+  bonding: boolean;
   mconfirm?: Uint8Array;
   srand?: Uint8Array;
+}
+
+/** A legacy LTK the board handed out, named by its EDIV and Rand. */
+export interface BoardBond {
+  ltk: Uint8Array;
+  ediv: number;
+  rand: Uint8Array;
 }
 
 /** The outcome of a completed pairing: the STK now, the keys to distribute later. */
 interface Paired {
   stk: Uint8Array;
   keys: Uint8Array[];
-}
-
-/** A Bluetooth address as it travels in SMP: six octets, least significant first. */
-function addressBytes(address: string): Uint8Array {
-  return Uint8Array.from(address.split(':').map((octet) => parseInt(octet, 16))).reverse();
+  /** What the board keeps when both sides bond and its LTK is handed out. */
+  bond?: BoardBond;
 }
 
 /** A key cut to the negotiated size: the most significant octets beyond it are zero (Vol 3, Part H, 2.3.4). */
@@ -110,6 +116,11 @@ export class SmpResponder {
   /** The STK once both randoms are exchanged and the confirm checked, else undefined. */
   get stk(): Uint8Array | undefined {
     return this.result?.stk;
+  }
+
+  /** The bond this pairing makes, once paired: only when both sides asked to bond. */
+  get bond(): BoardBond | undefined {
+    return this.result?.bond;
   }
 
   /**
@@ -168,13 +179,14 @@ export class SmpResponder {
     const keySize = Math.min(maxKeySize, MAX_KEY_SIZE);
     if (keySize < MIN_KEY_SIZE) return this.fail(SMP_FAILURE.encryptionKeySize);
     const agreedKeys = responderKeys & KEY_DIST_ENC_KEY;
+    const bonding = (authReq & AUTH_REQ_BONDING_FLAGS) === BONDING;
     // Legacy and Just Works whatever was asked: no MITM, no Secure Connections, no keypress;
     // bonding as the central asked, no keys wanted from it.
     const pres = Uint8Array.of(
       SMP_CODE.pairingResponse,
       IO_CAPABILITY_NO_INPUT_NO_OUTPUT,
       0x00,
-      (authReq & AUTH_REQ_BONDING_FLAGS) === BONDING ? BONDING : 0x00,
+      bonding ? BONDING : 0x00,
       MAX_KEY_SIZE,
       0x00,
       agreedKeys,
@@ -185,6 +197,7 @@ export class SmpResponder {
       pres,
       keySize,
       responderKeys: agreedKeys,
+      bonding,
     };
     this.current = 'pairing';
     return [pres];
@@ -216,7 +229,7 @@ export class SmpResponder {
     if (!equalBytes(this.confirm(exchange, mrand), exchange.mconfirm))
       return this.fail(SMP_FAILURE.confirmValueFailed);
     const stk = masked(s1(this.tk, exchange.srand, mrand), exchange.keySize);
-    this.result = { stk, keys: this.distributedKeys(exchange) };
+    this.result = { stk, ...this.distributedKeys(exchange) };
     this.exchange = undefined;
     this.current = 'paired';
     return [Uint8Array.of(SMP_CODE.pairingRandom, ...exchange.srand)];
@@ -254,13 +267,18 @@ export class SmpResponder {
   }
 
   /** Encryption Information (LTK) and Central Identification (EDIV, Rand), Vol 3, Part H, 3.6.2–3.6.3. */
-  private distributedKeys(exchange: Exchange): Uint8Array[] {
-    if ((exchange.responderKeys & KEY_DIST_ENC_KEY) === 0) return [];
+  private distributedKeys(exchange: Exchange): Pick<Paired, 'keys' | 'bond'> {
+    if ((exchange.responderKeys & KEY_DIST_ENC_KEY) === 0) return { keys: [] };
     const ltk = masked(this.random(16), exchange.keySize);
-    return [
-      Uint8Array.of(SMP_CODE.encryptionInformation, ...ltk),
-      Uint8Array.of(SMP_CODE.centralIdentification, ...this.random(2), ...this.random(8)),
-    ];
+    const ediv = this.random(2);
+    const rand = this.random(8);
+    return {
+      keys: [
+        Uint8Array.of(SMP_CODE.encryptionInformation, ...ltk),
+        Uint8Array.of(SMP_CODE.centralIdentification, ...ediv, ...rand),
+      ],
+      bond: exchange.bonding ? { ltk, ediv: ediv[0]! | (ediv[1]! << 8), rand } : undefined,
+    };
   }
 
   private random(bytes: number): Uint8Array {

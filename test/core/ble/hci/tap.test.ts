@@ -223,10 +223,10 @@ describe('HciTap', () => {
     inner.receive(hex('04 08 04 06 4000 00')); // Encryption Change: PIN or Key Missing
     const base = { peripheralId: 'aabbccddeeff', connectionHandle: 0x0040 };
     expect(failures).toEqual([
-      { ...base, stage: 'pairing', code: SMP_FAILURE.unspecifiedReason },
-      { ...base, stage: 'pairing', code: SMP_FAILURE.authenticationRequirements },
-      { ...base, stage: 'encryption', code: HCI_ERROR.commandDisallowed },
-      { ...base, stage: 'encryption', code: HCI_ERROR.pinOrKeyMissing },
+      { ...base, stage: 'pairing', code: SMP_FAILURE.unspecifiedReason, byBoard: true },
+      { ...base, stage: 'pairing', code: SMP_FAILURE.authenticationRequirements, byBoard: false },
+      { ...base, stage: 'encryption', code: HCI_ERROR.commandDisallowed, byBoard: false },
+      { ...base, stage: 'encryption', code: HCI_ERROR.pinOrKeyMissing, byBoard: false },
     ]);
     expect(log.slice(1, 3)).toEqual([
       `securityFailed pairing ${SMP_FAILURE.unspecifiedReason}`,

@@ -64,6 +64,26 @@ describe('parseRequest', () => {
     ).toThrow(/^setFaults: faults\.slowLink: /);
   });
 
+  it('takes how to pair with a pair request, and refuses an IO capability it does not know', () => {
+    expect(
+      parseRequest({
+        target: 'central',
+        method: 'pair',
+        input: { connectionId: 'l', io: 'keyboardDisplay', mitm: true },
+      }),
+    ).toEqual({
+      method: 'pair',
+      input: { connectionId: 'l', io: 'keyboardDisplay', mitm: true },
+    });
+    expect(() =>
+      parseRequest({
+        target: 'central',
+        method: 'pair',
+        input: { connectionId: 'l', io: 'keypad' },
+      }),
+    ).toThrow(/^pair: io: /);
+  });
+
   it('refuses a method of the wrong table, or none, by name', () => {
     expect(() => parseRequest({ target: 'central', method: 'setFaults', input: {} })).toThrow(
       'no central method "setFaults"',

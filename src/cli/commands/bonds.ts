@@ -1,0 +1,114 @@
+// `devicebench bonds list|forget`: the station's bonds in the data folder (one per adapter
+// identity and board), listed, or forgotten one by one or all, so a board that lost its bond
+// can be paired again (docs/decisions.md, "Pairing as a phone does").
+import type { CommandModule } from 'yargs';
+import { z } from 'zod';
+import type { BondRecord } from '../../core/ble/security-manager/bond-store';
+import type { Runner } from '../command';
+import { parseFlags } from '../flags';
+import { EXIT, UsageError } from '../exit';
+import { globalFlags } from './shared';
+
+const address = z
+  .string()
+  .regex(
+    /^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$/,
+    'must be a Bluetooth address such as c4:7f:51:00:00:01',
+  )
+  .transform((a) => a.toLowerCase());
+
+const listFlags = z.object({ identity: address.optional(), json: z.boolean() });
+const forgetFlags = z.object({
+  identity: address.optional(),
+  board: address.optional(),
+  all: z.boolean(),
+  json: z.boolean(),
+});
+
+async function openBonds(dataDir: string) {
+  const { openKeychain } = await import('../../core/secrets/keychain');
+  const { BondStore } = await import('../../core/ble/security-manager/bond-store');
+  const keychain = await openKeychain();
+  return BondStore.open(dataDir, keychain.store, keychain.status);
+}
+
+function describeBond(bond: BondRecord): string {
+  const s = bond.security;
+  const key = `${s.key === 'sc' ? 'LE Secure Connections' : 'legacy'}, ${
+    s.authenticated ? 'authenticated' : 'unauthenticated'
+  }${s.keySize ? `, ${s.keySize}-octet key` : ''}${s.method ? `, ${s.method}` : ''}`;
+  return `${bond.station}  ${bond.board}  ${key}  bonded ${bond.bondedAt}`;
+}
+
+const identityOption = {
+  type: 'string',
+  describe: 'only the bonds of this adapter identity (the address the station paired with)',
+} as const;
+
+function listCommand(runner: Runner): CommandModule {
+  return {
+    command: 'list',
+    describe: 'list the bonds kept in the data folder',
+    builder: (y) =>
+      y
+        .option('identity', identityOption)
+        .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+    handler: (argv) => {
+      const flags = parseFlags(listFlags, argv);
+      return runner({ ...globalFlags(argv), json: flags.json }, async ({ session, out }) => {
+        const store = await openBonds(session.options.dataDir);
+        const bonds = store.list(flags.identity);
+        if (flags.json) out.document({ storage: store.storage, bonds });
+        if (store.storage.kind === 'memory') out.line(store.storage.reason);
+        if (!bonds.length) out.line('no bonds');
+        for (const bond of bonds) out.line(describeBond(bond));
+        return EXIT.ok;
+      });
+    },
+  };
+}
+
+function forgetCommand(runner: Runner): CommandModule {
+  return {
+    command: 'forget',
+    describe: 'forget one board’s bond (--board) or every bond (--all)',
+    builder: (y) =>
+      y
+        .option('board', { type: 'string', describe: 'the board’s identity address' })
+        .option('all', { type: 'boolean', default: false, describe: 'every board' })
+        .option('identity', identityOption)
+        .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+    handler: (argv) => {
+      const flags = parseFlags(forgetFlags, argv);
+      if (!flags.board === !flags.all)
+        throw new UsageError('--board', 'name one board, or give --all to forget every bond');
+      return runner({ ...globalFlags(argv), json: flags.json }, async ({ session, out }) => {
+        const store = await openBonds(session.options.dataDir);
+        const stations = flags.identity
+          ? [flags.identity]
+          : [...new Set(store.list().map((b) => b.station))];
+        const forgotten = stations.reduce((n, s) => n + store.forget(s, flags.board), 0);
+        if (flags.json) out.document({ forgotten });
+        out.line(
+          forgotten
+            ? `forgot ${forgotten} bond${forgotten === 1 ? '' : 's'}; the board must forget this station too before it pairs again`
+            : `no bond${flags.board ? ` with ${flags.board}` : 's'} to forget`,
+        );
+        return EXIT.ok;
+      });
+    },
+  };
+}
+
+export function bondsCommand(runner: Runner): CommandModule {
+  return {
+    command: 'bonds <command>',
+    describe: 'the station’s bonds with boards (kept encrypted in the data folder)',
+    builder: (y) =>
+      y
+        .command(listCommand(runner))
+        .command(forgetCommand(runner))
+        .demandCommand(1, 'name a bonds command: list, forget'),
+    handler: () => undefined,
+  };
+}

@@ -1,0 +1,246 @@
+// The station's own Security Manager under noble's HCI host stack: noble stays the central, but
+// on the links of a noble made by `nobleOverSocket` its Smp (lib/hci-socket/smp.js, LE legacy
+// Just Works only) hands each pairing to the SmpInitiator, and a board's Security Request starts
+// pairing, or encryption with the bond when there is one (docs/decisions.md, "Pairing as a
+// phone does"). noble's ACL stream, its GATT client's retry on encryption and its HCI commands
+// are used as they are; only two methods of noble's Smp prototype are replaced.
+import { createRequire } from 'node:module';
+import { SMP_CODE } from './codes';
+import { L2CAP_CID } from '../att/codes';
+import type { BondLookup, StoredBond } from '../security-manager/bond-store';
+import {
+  SmpInitiator,
+  type PairingOptions,
+  type PairingResult,
+  type PairingUser,
+} from '../security-manager/initiator';
+import type { LinkSecurity } from '../link-parameters';
+
+const require = createRequire(import.meta.url);
+
+/** How one noble instance pairs: the options, the person, the bonds. */
+export interface SecurityPolicy {
+  options: PairingOptions;
+  user: PairingUser;
+  bonds?: BondLookup;
+  schedule?: (callback: () => void, ms: number) => () => void;
+  /** A pairing on a link ended; `error` when it failed. */
+  onPairing?: (peripheralId: string, outcome: PairingResult | Error) => void;
+}
+
+/** noble's Smp instance, as far as this module reads it. */
+interface NobleSmp {
+  _aclStream: NobleAclStream;
+  _ia: Buffer;
+  _iat: Buffer;
+  _ra: Buffer;
+  _rat: Buffer;
+}
+
+interface NobleAclStream {
+  _hci: NobleHci;
+  _handle: number;
+  write(cid: number, data: Buffer): void;
+  emit(event: 'encryptFail'): boolean;
+  once(event: 'encrypt', listener: (encrypted: number | boolean) => void): unknown;
+  once(event: 'end', listener: () => void): unknown;
+}
+
+/** noble's GATT client (gatt.js), as far as its answer to a new encryption goes. */
+interface NobleGattClient {
+  _aclStream: object;
+  _security: string;
+}
+
+interface NobleHci {
+  startLeEncryption(handle: number, random: Buffer, diversifier: Buffer, key: Buffer): void;
+}
+
+/** Per noble HCI layer: the policy, its per-link overrides, and each link's security. */
+interface Station {
+  policy: SecurityPolicy;
+  /** Options asked for the next pairing with a board (a `pair` request's). */
+  asked: Map<string, Partial<PairingOptions>>;
+  security: Map<string, LinkSecurity>;
+}
+const stations = new WeakMap<object, Station>();
+/** The pairing under way on each noble Smp (one per link). */
+const pairings = new WeakMap<NobleSmp, SmpInitiator>();
+/**
+ * Links whose next encryption the board asked for (a Security Request): noble's GATT client
+ * sends its current request again on every encryption, but this one answers no refused
+ * request — it may be the Exchange MTU Request still in flight, which must not go twice.
+ */
+const boardAsked = new WeakSet<object>();
+
+/** "aa:bb:…" from SMP's least-significant-first octets. */
+function addressOf(bytes: Buffer): string {
+  return Array.from(bytes)
+    .reverse()
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join(':');
+}
+
+function peripheralIdOf(smp: NobleSmp): string {
+  return addressOf(smp._ra).split(':').join('');
+}
+
+/** The link's security, as its pairing or bond left it; undefined before either. */
+export function linkSecurity(hci: object, peripheralId: string): LinkSecurity | undefined {
+  return stations.get(hci)?.security.get(peripheralId);
+}
+
+/** Options for the next pairing with this board, over the policy's. */
+export function askPairing(
+  hci: object,
+  peripheralId: string,
+  options: Partial<PairingOptions>,
+): void {
+  // A field left out keeps the policy's.
+  const given = Object.entries(options).filter(([, value]) => value !== undefined);
+  stations.get(hci)?.asked.set(peripheralId, Object.fromEntries(given));
+}
+
+/** The policy a noble instance's links pair with (set when it is made, changeable later). */
+export function setSecurityPolicy(hci: object, policy: SecurityPolicy): void {
+  const station = stations.get(hci);
+  if (station) station.policy = policy;
+  else stations.set(hci, { policy, asked: new Map(), security: new Map() });
+}
+
+/** The link's security is forgotten with the link. */
+const tracked = new WeakSet<NobleSmp>();
+function forgetWithLink(smp: NobleSmp, station: Station, id: string): void {
+  if (tracked.has(smp)) return;
+  tracked.add(smp);
+  smp._aclStream.once('end', () => {
+    pairings.get(smp)?.linkLost('disconnected');
+    station.security.delete(id);
+  });
+}
+
+/** Encryption with the bond's key (EDIV and Rand name a legacy LTK to the board). */
+function encryptWithBond(smp: NobleSmp, station: Station, id: string, bond: StoredBond): void {
+  const stream = smp._aclStream;
+  const ediv = Buffer.alloc(2);
+  ediv.writeUInt16LE(bond.ediv);
+  stream.once('encrypt', (on) => {
+    if (on) station.security.set(id, { ...bond.security, encrypted: true });
+  });
+  stream._hci.startLeEncryption(
+    stream._handle,
+    Buffer.from(bond.rand),
+    ediv,
+    Buffer.from(bond.ltk),
+  );
+}
+
+function startPairing(smp: NobleSmp, station: Station): void {
+  if (pairings.has(smp)) return;
+  const id = peripheralIdOf(smp);
+  const stream = smp._aclStream;
+  const { policy } = station;
+  const options = { ...policy.options, ...station.asked.get(id) };
+  station.asked.delete(id);
+  const initiator = new SmpInitiator(
+    {
+      local: { address: addressOf(smp._ia), type: smp._iat[0] === 1 ? 'random' : 'public' },
+      peer: { address: addressOf(smp._ra), type: smp._rat[0] === 1 ? 'random' : 'public' },
+      send: (pdu) => stream.write(L2CAP_CID.smp, Buffer.from(pdu)),
+      encrypt: (key, ediv, rand, security) =>
+        new Promise<boolean>((resolve) => {
+          stream.once('encrypt', (on) => {
+            // Bonded means kept: a station with no bond store keeps nothing.
+            const kept = security.bonded && policy.bonds !== undefined;
+            if (on) station.security.set(id, { ...security, bonded: kept });
+            resolve(Boolean(on));
+          });
+          const diversifier = Buffer.alloc(2);
+          diversifier.writeUInt16LE(ediv);
+          stream._hci.startLeEncryption(
+            stream._handle,
+            Buffer.from(rand),
+            diversifier,
+            Buffer.from(key),
+          );
+        }),
+    },
+    options,
+    policy.user,
+    { schedule: policy.schedule },
+  );
+  pairings.set(smp, initiator);
+  initiator.pair().then(
+    (result) => {
+      pairings.delete(smp);
+      if (result.bonded)
+        policy.bonds?.keep(id, {
+          ...result.keys,
+          // From the result: the link (and its security) may already be gone.
+          security: { ...result.security, bonded: true },
+        });
+      policy.onPairing?.(id, result);
+    },
+    (error: unknown) => {
+      pairings.delete(smp);
+      boardAsked.delete(stream);
+      // What noble's own Smp says on failure: its GATT client and pairThroughNoble listen.
+      stream.emit('encryptFail');
+      policy.onPairing?.(id, error instanceof Error ? error : new Error(String(error)));
+    },
+  );
+}
+
+/** noble asks for encryption (its GATT client was refused for want of it, or `pair`). */
+function secureLink(smp: NobleSmp, station: Station): void {
+  const id = peripheralIdOf(smp);
+  forgetWithLink(smp, station, id);
+  const bond = station.asked.has(id) ? undefined : station.policy.bonds?.find(id);
+  if (bond && !station.security.get(id)?.encrypted) encryptWithBond(smp, station, id, bond);
+  else startPairing(smp, station);
+}
+
+let installed = false;
+
+/** Points noble's Smp at the station's Security Manager for links of registered stations. */
+export function installStationSmp(): void {
+  if (installed) return;
+  installed = true;
+  const Smp = require('@abandonware/noble/lib/hci-socket/smp') as {
+    prototype: {
+      sendPairingRequest(this: NobleSmp): void;
+      onAclStreamData(this: NobleSmp, cid: number, data: Buffer): void;
+    };
+  };
+  const nobleSend = Smp.prototype.sendPairingRequest;
+  const nobleData = Smp.prototype.onAclStreamData;
+  Smp.prototype.sendPairingRequest = function (this: NobleSmp) {
+    const station = stations.get(this._aclStream._hci);
+    if (station) secureLink(this, station);
+    else nobleSend.call(this);
+  };
+  Smp.prototype.onAclStreamData = function (this: NobleSmp, cid: number, data: Buffer) {
+    const station = stations.get(this._aclStream._hci);
+    if (!station) return nobleData.call(this, cid, data);
+    if (cid !== L2CAP_CID.smp) return;
+    const pairing = pairings.get(this);
+    if (pairing) return pairing.receive(Uint8Array.from(data));
+    // A board that wants security asks for it (Vol 3, Part H, 3.6.7).
+    if (
+      data[0] !== SMP_CODE.securityRequest ||
+      station.security.get(peripheralIdOf(this))?.encrypted
+    )
+      return;
+    boardAsked.add(this._aclStream);
+    secureLink(this, station);
+  };
+  const Gatt = require('@abandonware/noble/lib/hci-socket/gatt') as {
+    prototype: { onAclStreamEncrypt(this: NobleGattClient, encrypted: number | boolean): void };
+  };
+  const nobleEncrypt = Gatt.prototype.onAclStreamEncrypt;
+  Gatt.prototype.onAclStreamEncrypt = function (this: NobleGattClient, encrypted) {
+    if (!boardAsked.has(this._aclStream)) return nobleEncrypt.call(this, encrypted);
+    boardAsked.delete(this._aclStream);
+    if (encrypted) this._security = 'medium';
+  };
+}

@@ -1,0 +1,212 @@
+// The station's bonds: the keys each board handed out (LTK with EDIV/Rand, IRK and identity
+// address, CSRK), kept per station identity (the adapter's address) and board identity in the
+// data folder's `bonds.bin`, encrypted at rest with AES-256-GCM under a key that lives in the OS
+// keychain. With no keychain the bonds stay in memory for the session and nothing is written:
+// a key beside its ciphertext would protect nothing (docs/decisions.md, "Pairing as a phone does").
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { linkSecuritySchema, type LinkSecurity } from '../link-parameters';
+import type { CredentialStore, KeychainStatus } from '../../secrets/credential-store';
+import type { BondKeys } from './initiator';
+import { resolvesPrivateAddress } from './crypto';
+
+/** A bond as the Security Manager uses it for one board. */
+export interface StoredBond extends BondKeys {
+  security: LinkSecurity;
+}
+
+/** One station's bonds, by noble's peripheral id (the board's address without colons). */
+export interface BondLookup {
+  find(peripheralId: string): StoredBond | undefined;
+  keep(peripheralId: string, bond: StoredBond): void;
+}
+
+const KEY_ACCOUNT = 'ble-bond-key';
+const FILE = 'bonds.bin';
+const hex = z.string().regex(/^([0-9a-f]{2})*$/, 'must be hex');
+
+const bondSchema = z.object({
+  /** The station's identity address ("aa:bb:…"). */
+  station: z.string(),
+  /** The board's identity address, or the address it paired under when it gave none. */
+  board: z.string(),
+  ltk: hex,
+  ediv: z.number().int().min(0).max(0xffff),
+  rand: hex,
+  irk: hex.optional(),
+  identityAddress: z.object({ address: z.string(), type: z.enum(['public', 'random']) }).optional(),
+  csrk: hex.optional(),
+  security: linkSecuritySchema,
+  bondedAt: z.string(),
+});
+export type BondRecord = z.infer<typeof bondSchema>;
+const fileSchema = z.object({ version: z.literal(1), bonds: z.array(bondSchema) });
+
+/** Where the bonds live and what became of the keychain, in words for every front end. */
+export type BondStorage = { kind: 'encrypted'; file: string } | { kind: 'memory'; reason: string };
+
+const text = (bytes: Uint8Array | undefined) =>
+  bytes === undefined ? undefined : Buffer.from(bytes).toString('hex');
+const bytes = (value: string) => Uint8Array.from(Buffer.from(value, 'hex'));
+
+export class BondStore {
+  private constructor(
+    private readonly file: string | undefined,
+    private readonly key: Buffer | undefined,
+    private readonly bonds: BondRecord[],
+    readonly storage: BondStorage,
+  ) {}
+
+  /**
+   * The bonds of the data folder `dir`. With a keychain (`status.kind === 'keychain'`) the key
+   * is read from it, or made on first use; a file that cannot be decrypted is refused by name,
+   * never overwritten.
+   */
+  static async open(
+    dir: string,
+    credentials: CredentialStore,
+    status: KeychainStatus,
+  ): Promise<BondStore> {
+    if (status.kind === 'memory') return BondStore.inMemory(status.reason);
+    const file = join(dir, FILE);
+    let encoded = await credentials.get(KEY_ACCOUNT);
+    if (!encoded) {
+      if (existsSync(file))
+        throw new Error(
+          `${file}: the key to these bonds is not in the OS keychain (was the keychain reset?); move the file away to start with no bonds`,
+        );
+      encoded = randomBytes(32).toString('base64');
+      await credentials.set(KEY_ACCOUNT, encoded);
+    }
+    const key = Buffer.from(encoded, 'base64');
+    const bonds = existsSync(file) ? decrypt(file, key) : [];
+    return new BondStore(file, key, bonds, { kind: 'encrypted', file });
+  }
+
+  /** Bonds for this session only, and why. */
+  static inMemory(reason: string): BondStore {
+    return new BondStore(undefined, undefined, [], {
+      kind: 'memory',
+      reason: `bonds are kept in memory until DeviceBench closes: ${reason}`,
+    });
+  }
+
+  /** Every bond, or one station's. */
+  list(station?: string): BondRecord[] {
+    return this.bonds.filter((b) => station === undefined || b.station === station);
+  }
+
+  /**
+   * The station's bond with a board, by the address it uses now: its identity address, or a
+   * resolvable private address one of the bonded IRKs resolves.
+   */
+  find(station: string, board: string): BondRecord | undefined {
+    const mine = this.list(station);
+    return (
+      mine.find((b) => b.board === board) ??
+      mine.find((b) => b.irk !== undefined && resolvesPrivateAddress(bytes(b.irk), board))
+    );
+  }
+
+  /** The station's bonds as the Security Manager looks them up; `station` is read each time. */
+  lookup(station: () => string, now: () => Date = () => new Date()): BondLookup {
+    const address = (id: string) => id.match(/../g)?.join(':') ?? id;
+    return {
+      find: (id) => {
+        const bond = this.find(station(), address(id));
+        return bond && { ...BondStore.keysOf(bond), security: bond.security };
+      },
+      keep: (id, { security, ...keys }) => this.keep(station(), address(id), keys, security, now()),
+    };
+  }
+
+  /** Keeps a board's keys for this station, replacing an older bond with it. */
+  keep(station: string, board: string, keys: BondKeys, security: LinkSecurity, now: Date): void {
+    const identity = keys.identityAddress?.address ?? board;
+    this.remove(station, (b) => b.board === identity);
+    this.bonds.push({
+      station,
+      board: identity,
+      ltk: text(keys.ltk)!,
+      ediv: keys.ediv,
+      rand: text(keys.rand)!,
+      irk: text(keys.irk),
+      identityAddress: keys.identityAddress,
+      csrk: text(keys.csrk),
+      security,
+      bondedAt: now.toISOString(),
+    });
+    this.save();
+  }
+
+  /** Forgets one board's bond with the station, or all of the station's; the number forgotten. */
+  forget(station: string, board?: string): number {
+    const gone = this.remove(station, (b) => board === undefined || b.board === board);
+    if (gone) this.save();
+    return gone;
+  }
+
+  /** A bond's keys as the Security Manager uses them. */
+  static keysOf(bond: BondRecord): BondKeys {
+    return {
+      ltk: bytes(bond.ltk),
+      ediv: bond.ediv,
+      rand: bytes(bond.rand),
+      irk: bond.irk === undefined ? undefined : bytes(bond.irk),
+      identityAddress: bond.identityAddress,
+      csrk: bond.csrk === undefined ? undefined : bytes(bond.csrk),
+    };
+  }
+
+  private remove(station: string, match: (b: BondRecord) => boolean): number {
+    const before = this.bonds.length;
+    const kept = this.bonds.filter((b) => b.station !== station || !match(b));
+    this.bonds.splice(0, this.bonds.length, ...kept);
+    return before - kept.length;
+  }
+
+  private save(): void {
+    if (!this.file || !this.key) return;
+    const plain = Buffer.from(JSON.stringify({ version: 1, bonds: this.bonds }));
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plain), cipher.final()]);
+    const sealed = Buffer.concat([iv, cipher.getAuthTag(), body]);
+    const temp = `${this.file}.tmp`;
+    // The data folder may not exist yet on a first pairing.
+    mkdirSync(dirname(this.file), { recursive: true });
+    const fd = openSync(temp, 'w', 0o600);
+    try {
+      writeSync(fd, sealed);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, this.file);
+  }
+}
+
+function decrypt(file: string, key: Buffer): BondRecord[] {
+  const sealed = readFileSync(file);
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12));
+    decipher.setAuthTag(sealed.subarray(12, 28));
+    const plain = Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]);
+    return fileSchema.parse(JSON.parse(plain.toString('utf8'))).bonds;
+  } catch {
+    throw new Error(
+      `${file}: the bonds cannot be read with the key in the OS keychain (damaged, or another keychain's); move the file away to start with no bonds`,
+    );
+  }
+}

@@ -1,0 +1,474 @@
+// The central's side of pairing (Bluetooth Core Specification v5.3, Vol 3, Part H, 2.3 and 3):
+// LE Secure Connections (Just Works, Numeric Comparison, Passkey Entry either way) and LE legacy
+// (Just Works, Passkey Entry), with the IO capability, bonding, MITM, Secure Connections and key
+// size chosen per link. Transport-free: it is fed the board's SMP PDUs and given a way to send
+// PDUs and to start encryption, so it runs under noble's HCI stack and in tests alike.
+import { randomBytes } from 'node:crypto';
+import { SMP_CODE, SMP_FAILURE } from '../hci/codes';
+import {
+  addressBytes,
+  addressWithType,
+  c1,
+  ecdhKeyPair,
+  f4,
+  f5,
+  f6,
+  g2,
+  s1,
+  sameValue,
+  type EcdhKeyPair,
+} from './crypto';
+import {
+  IO_CAPABILITIES,
+  isAuthenticated,
+  pairingMethod,
+  type IoCapability,
+  type PairingMethod,
+} from './pairing-method';
+import { pairingFailureMessage } from './refusals';
+import type { LinkSecurity } from '../link-parameters';
+
+/** What the station asks for on one link. */
+export interface PairingOptions {
+  io: IoCapability;
+  bond: boolean;
+  /** Ask for MITM protection, and refuse a pairing that cannot give it. */
+  mitm: boolean;
+  /** Offer LE Secure Connections. */
+  sc: boolean;
+  /** Refuse a legacy pairing (the board does not speak Secure Connections). */
+  scOnly?: boolean;
+  /** Largest key size offered, 7–16 octets; 16 by default. */
+  maxKeySize?: number;
+}
+
+/** Where a person takes part: a passkey to show or type, six digits to compare. */
+export interface PairingUser {
+  /** This side chose the passkey: show it, the board's user types it. */
+  displayPasskey(passkey: number): void;
+  /** The passkey the board shows (or the one both sides type). */
+  enterPasskey(): Promise<number>;
+  /** Whether the board shows these six digits too. */
+  confirmNumber(value: number): Promise<boolean>;
+}
+
+export interface SmpLink {
+  local: { address: string; type: 'public' | 'random' };
+  peer: { address: string; type: 'public' | 'random' };
+  send(pdu: Uint8Array): void;
+  /**
+   * LE Enable Encryption with the key; true once Encryption Change says the link is encrypted.
+   * `security` is what the link has once it is.
+   */
+  encrypt(
+    key: Uint8Array,
+    ediv: number,
+    rand: Uint8Array,
+    security: LinkSecurity,
+  ): Promise<boolean>;
+}
+
+/** The keys a bond keeps: the board's LTK (with EDIV/Rand for legacy), IRK, identity, CSRK. */
+export interface BondKeys {
+  ltk: Uint8Array;
+  ediv: number;
+  rand: Uint8Array;
+  irk?: Uint8Array;
+  identityAddress?: { address: string; type: 'public' | 'random' };
+  csrk?: Uint8Array;
+}
+
+export interface PairingResult {
+  sc: boolean;
+  method: PairingMethod['model'];
+  authenticated: boolean;
+  keySize: number;
+  /** Both sides asked to bond; `keys` is then what to keep. */
+  bonded: boolean;
+  keys: BondKeys;
+  /** What the link has now: the same facts as the link card shows them. */
+  security: LinkSecurity;
+}
+
+/** A pairing that ended without keys, with the SMP reason (or a timeout). */
+export class PairingFailedError extends Error {
+  constructor(
+    /** The Pairing Failed reason, undefined for the SMP timeout. */
+    readonly reason: number | undefined,
+    /** Whether the board sent the Pairing Failed (else this side did, or the timer ran out). */
+    readonly byBoard: boolean,
+  ) {
+    super(
+      reason === undefined
+        ? 'pairing timed out: the board stopped answering for 30 s (the SMP timeout)'
+        : pairingFailureMessage(reason, byBoard),
+    );
+    this.name = 'PairingFailedError';
+  }
+}
+
+const AUTH_BONDING = 0x01;
+const AUTH_MITM = 0x04;
+const AUTH_SC = 0x08;
+const KEY_ENC = 0x01;
+const KEY_ID = 0x02;
+const KEY_SIGN = 0x04;
+const MIN_KEY_SIZE = 7;
+/** The SMP timeout (Vol 3, Part H, 3.4). */
+const SMP_TIMEOUT_MS = 30_000;
+const PDU_LENGTH: Partial<Record<number, number>> = {
+  [SMP_CODE.pairingResponse]: 7,
+  [SMP_CODE.pairingConfirm]: 17,
+  [SMP_CODE.pairingRandom]: 17,
+  [SMP_CODE.encryptionInformation]: 17,
+  [SMP_CODE.centralIdentification]: 11,
+  [SMP_CODE.identityInformation]: 17,
+  [SMP_CODE.identityAddressInformation]: 8,
+  [SMP_CODE.signingInformation]: 17,
+  [SMP_CODE.pairingPublicKey]: 65,
+  [SMP_CODE.pairingDhKeyCheck]: 17,
+};
+
+/** A passkey as the TK / r value: a 128-bit number, least significant octet first. */
+function passkeyValue(passkey: number): Uint8Array {
+  const value = new Uint8Array(16);
+  new DataView(value.buffer).setUint32(0, passkey, true);
+  return value;
+}
+
+function masked(key: Uint8Array, keySize: number): Uint8Array {
+  return key.map((byte, i) => (i < keySize ? byte : 0));
+}
+
+function addressText(bytes: Uint8Array): string {
+  return Array.from(bytes)
+    .reverse()
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join(':');
+}
+
+export interface InitiatorDependencies {
+  random?: (bytes: number) => Uint8Array;
+  keyPair?: () => EcdhKeyPair;
+  timeoutMs?: number;
+  /** Runs `callback` after `ms` on the link's clock (the sim's in tests); returns a cancel. */
+  schedule?: (callback: () => void, ms: number) => () => void;
+}
+
+function realTimer(callback: () => void, ms: number): () => void {
+  const timer = setTimeout(callback, ms);
+  timer.unref?.();
+  return () => clearTimeout(timer);
+}
+
+export class SmpInitiator {
+  private readonly random: (bytes: number) => Uint8Array;
+  private readonly keyPair: () => EcdhKeyPair;
+  private readonly timeoutMs: number;
+  private readonly inbox: Uint8Array[] = [];
+  private waiter: ((pdu: Uint8Array | Error) => void) | null = null;
+  private failure: Error | null = null;
+  /** Rejects with the failure once the pairing ends without keys. */
+  private readonly failed: Promise<never>;
+  private rejectFailed: (error: Error) => void = () => undefined;
+  private readonly schedule: (callback: () => void, ms: number) => () => void;
+  private cancelTimer: (() => void) | undefined;
+
+  constructor(
+    private readonly link: SmpLink,
+    private readonly options: PairingOptions,
+    private readonly user: PairingUser,
+    dependencies: InitiatorDependencies = {},
+  ) {
+    this.random = dependencies.random ?? ((n) => new Uint8Array(randomBytes(n)));
+    this.keyPair = dependencies.keyPair ?? (() => ecdhKeyPair());
+    this.timeoutMs = dependencies.timeoutMs ?? SMP_TIMEOUT_MS;
+    this.schedule = dependencies.schedule ?? realTimer;
+    this.failed = new Promise<never>((_resolve, reject) => (this.rejectFailed = reject));
+    // Only a pending wait listens to it; the pairing's own promise carries the error.
+    this.failed.catch(() => undefined);
+  }
+
+  /** One SMP PDU from the board. */
+  receive(pdu: Uint8Array): void {
+    const code = pdu[0];
+    // An empty PDU, a reserved code, a Security Request or a keypress mid-pairing: nothing to
+    // answer (Vol 3, Part H, 3.3 and 3.5.8).
+    if (code === undefined || code === 0 || code > SMP_CODE.keypressNotification) return;
+    if (code === SMP_CODE.securityRequest || code === SMP_CODE.keypressNotification) return;
+    if (code === SMP_CODE.pairingFailed) {
+      this.abort(new PairingFailedError(pdu[1] ?? SMP_FAILURE.unspecifiedReason, true));
+      return;
+    }
+    this.inbox.push(Uint8Array.from(pdu));
+    this.deliver();
+  }
+
+  /** The link went away: the pairing ends without a Pairing Failed. */
+  linkLost(reason: string): void {
+    this.abort(new Error(`the link closed during pairing (${reason})`));
+  }
+
+  /** Runs one pairing from the Pairing Request to the last distributed key. */
+  async pair(): Promise<PairingResult> {
+    try {
+      return await this.run();
+    } finally {
+      this.stopTimer();
+    }
+  }
+
+  private async run(): Promise<PairingResult> {
+    const { options } = this;
+    const maxKeySize = options.maxKeySize ?? 16;
+    const authReq =
+      (options.bond ? AUTH_BONDING : 0) |
+      (options.mitm ? AUTH_MITM : 0) |
+      (options.sc ? AUTH_SC : 0);
+    const keys = options.bond ? KEY_ENC | KEY_ID | KEY_SIGN : 0;
+    // This side hands out no keys of its own: the board asks for none it could use from a
+    // central that does not resolve itself (docs/decisions.md, "Pairing as a phone does").
+    const preq = Uint8Array.of(
+      SMP_CODE.pairingRequest,
+      IO_CAPABILITIES.indexOf(options.io),
+      0,
+      authReq,
+      maxKeySize,
+      0,
+      keys,
+    );
+    this.send(preq);
+    const pres = await this.next(SMP_CODE.pairingResponse);
+    const [, ioByte = 0, oob = 0, rspAuth = 0, rspKeySize = 0, , rspKeys = 0] = pres;
+    const boardIo = IO_CAPABILITIES[ioByte];
+    if (!boardIo || rspKeySize < MIN_KEY_SIZE || rspKeySize > 16 || oob > 1)
+      return this.fail(SMP_FAILURE.invalidParameters);
+    const sc = options.sc && (rspAuth & AUTH_SC) !== 0;
+    if (options.scOnly && !sc) return this.fail(SMP_FAILURE.authenticationRequirements);
+    const keySize = Math.min(maxKeySize, rspKeySize);
+    const method = pairingMethod(
+      { io: options.io, oob: false, mitm: options.mitm, sc: options.sc },
+      {
+        io: boardIo,
+        oob: oob === 1,
+        mitm: (rspAuth & AUTH_MITM) !== 0,
+        sc: (rspAuth & AUTH_SC) !== 0,
+      },
+    );
+    // This side has no OOB data to give; a board that claims to have some cannot.
+    if (method.model === 'oob') return this.fail(SMP_FAILURE.oobNotAvailable);
+    if (options.mitm && !isAuthenticated(method))
+      return this.fail(SMP_FAILURE.authenticationRequirements);
+    const ia = addressBytes(this.link.local.address);
+    const ra = addressBytes(this.link.peer.address);
+    const iat = this.link.local.type === 'random' ? 1 : 0;
+    const rat = this.link.peer.type === 'random' ? 1 : 0;
+    const passkey = await this.passkeyFor(method);
+    const key = sc
+      ? await this.secureConnections(method, passkey, { preq, pres, ia, ra, iat, rat })
+      : await this.legacy(passkey ?? 0, { preq, pres, ia, ra, iat, rat });
+    const linkKey = masked(key, keySize);
+    const bonded = options.bond && (rspAuth & AUTH_BONDING) !== 0;
+    const security: LinkSecurity = {
+      encrypted: true,
+      key: sc ? 'sc' : 'legacy',
+      authenticated: isAuthenticated(method),
+      keySize,
+      method: method.model,
+      bonded,
+    };
+    this.stopTimer();
+    if (!(await this.link.encrypt(linkKey, 0, new Uint8Array(8), security)))
+      throw new Error('the link did not become encrypted with the key pairing gave');
+    // Secure Connections derives the LTK on both sides, so no EncKey is sent (3.6.1).
+    const agreed = rspKeys & keys & (sc ? ~KEY_ENC : 0xff);
+    const received = await this.receiveKeys(agreed);
+    return {
+      sc,
+      method: method.model,
+      authenticated: isAuthenticated(method),
+      keySize,
+      bonded,
+      keys: sc ? { ...received, ltk: linkKey, ediv: 0, rand: new Uint8Array(8) } : received,
+      security,
+    };
+  }
+
+  private async passkeyFor(method: PairingMethod): Promise<number | undefined> {
+    if (method.model !== 'passkeyEntry') return undefined;
+    if (method.display === 'initiator') {
+      const passkey = new DataView(this.random(4).buffer).getUint32(0, true) % 1_000_000;
+      this.user.displayPasskey(passkey);
+      return passkey;
+    }
+    const passkey = await this.whileWaiting(this.user.enterPasskey());
+    if (passkey === undefined || !Number.isInteger(passkey) || passkey < 0 || passkey > 999_999)
+      return this.fail(SMP_FAILURE.passkeyEntryFailed);
+    return passkey;
+  }
+
+  private async legacy(passkey: number, p: Addresses): Promise<Uint8Array> {
+    const tk = passkeyValue(passkey);
+    const mrand = this.random(16);
+    const confirm = (r: Uint8Array) =>
+      c1({ k: tk, r, preq: p.preq, pres: p.pres, iat: p.iat, rat: p.rat, ia: p.ia, ra: p.ra });
+    this.send(Uint8Array.of(SMP_CODE.pairingConfirm, ...confirm(mrand)));
+    const sconfirm = (await this.next(SMP_CODE.pairingConfirm)).subarray(1);
+    this.send(Uint8Array.of(SMP_CODE.pairingRandom, ...mrand));
+    const srand = (await this.next(SMP_CODE.pairingRandom)).subarray(1);
+    if (!sameValue(confirm(srand), sconfirm)) return this.fail(SMP_FAILURE.confirmValueFailed);
+    return s1(tk, srand, mrand);
+  }
+
+  private async secureConnections(
+    method: PairingMethod,
+    passkey: number | undefined,
+    p: Addresses,
+  ): Promise<Uint8Array> {
+    const own = this.keyPair();
+    this.send(Uint8Array.of(SMP_CODE.pairingPublicKey, ...own.publicKey));
+    const peerKey = (await this.next(SMP_CODE.pairingPublicKey)).subarray(1);
+    const dhKey = own.dhKey(peerKey);
+    // A point off the curve, or the board echoing this side's own key (Vol 3, Part H, 2.3.5.6.1).
+    if (!dhKey || sameValue(peerKey, own.publicKey)) return this.fail(SMP_FAILURE.dhKeyCheckFailed);
+    const pka = own.publicKey.subarray(0, 32);
+    const pkb = peerKey.subarray(0, 32);
+    let na: Uint8Array;
+    let nb: Uint8Array;
+    if (passkey === undefined) {
+      const cb = (await this.next(SMP_CODE.pairingConfirm)).subarray(1);
+      na = this.random(16);
+      this.send(Uint8Array.of(SMP_CODE.pairingRandom, ...na));
+      nb = (await this.next(SMP_CODE.pairingRandom)).subarray(1);
+      if (!sameValue(f4(pkb, pka, nb, 0), cb)) return this.fail(SMP_FAILURE.confirmValueFailed);
+      if (method.model === 'numericComparison') {
+        const same = await this.whileWaiting(this.user.confirmNumber(g2(pka, pkb, na, nb)));
+        if (same !== true) return this.fail(SMP_FAILURE.numericComparisonFailed);
+      }
+    } else {
+      // Twenty rounds, one bit of the passkey each (Vol 3, Part H, 2.3.5.6.3).
+      na = new Uint8Array(16);
+      nb = new Uint8Array(16);
+      for (let bit = 0; bit < 20; bit++) {
+        const r = 0x80 | ((passkey >> bit) & 1);
+        na = this.random(16);
+        this.send(Uint8Array.of(SMP_CODE.pairingConfirm, ...f4(pka, pkb, na, r)));
+        const cb = (await this.next(SMP_CODE.pairingConfirm)).subarray(1);
+        this.send(Uint8Array.of(SMP_CODE.pairingRandom, ...na));
+        nb = (await this.next(SMP_CODE.pairingRandom)).subarray(1);
+        if (!sameValue(f4(pkb, pka, nb, r), cb)) return this.fail(SMP_FAILURE.confirmValueFailed);
+      }
+    }
+    const a = addressWithType(p.ia, p.iat === 1);
+    const b = addressWithType(p.ra, p.rat === 1);
+    const { macKey, ltk } = f5(dhKey, na, nb, a, b);
+    const r = passkeyValue(passkey ?? 0);
+    const ea = f6(macKey, na, nb, r, p.preq.subarray(1, 4), a, b);
+    this.send(Uint8Array.of(SMP_CODE.pairingDhKeyCheck, ...ea));
+    const eb = (await this.next(SMP_CODE.pairingDhKeyCheck)).subarray(1);
+    if (!sameValue(f6(macKey, nb, na, r, p.pres.subarray(1, 4), b, a), eb))
+      return this.fail(SMP_FAILURE.dhKeyCheckFailed);
+    return ltk;
+  }
+
+  /** The board's keys, in the order the spec sends them (Vol 3, Part H, 3.6.1). */
+  private async receiveKeys(agreed: number): Promise<BondKeys> {
+    this.restartTimer();
+    const keys: BondKeys = { ltk: new Uint8Array(16), ediv: 0, rand: new Uint8Array(8) };
+    if (agreed & KEY_ENC) {
+      keys.ltk = (await this.next(SMP_CODE.encryptionInformation)).slice(1);
+      const ident = await this.next(SMP_CODE.centralIdentification);
+      keys.ediv = ident[1]! | (ident[2]! << 8);
+      keys.rand = ident.slice(3);
+    }
+    if (agreed & KEY_ID) {
+      keys.irk = (await this.next(SMP_CODE.identityInformation)).slice(1);
+      const identity = await this.next(SMP_CODE.identityAddressInformation);
+      keys.identityAddress = {
+        type: identity[1] === 1 ? 'random' : 'public',
+        address: addressText(identity.subarray(2)),
+      };
+    }
+    if (agreed & KEY_SIGN) keys.csrk = (await this.next(SMP_CODE.signingInformation)).slice(1);
+    return keys;
+  }
+
+  private send(pdu: Uint8Array): void {
+    if (this.failure) throw this.failure;
+    this.restartTimer();
+    this.link.send(pdu);
+  }
+
+  /** The next PDU, which must be `code`: anything else ends the pairing (Vol 3, Part H, 3.5). */
+  private async next(code: number): Promise<Uint8Array> {
+    const pdu = await new Promise<Uint8Array>((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
+      this.waiter = (got) => (got instanceof Error ? reject(got) : resolve(got));
+      this.deliver();
+    });
+    if (pdu[0] !== code) return this.fail(SMP_FAILURE.unspecifiedReason);
+    if (pdu.length !== PDU_LENGTH[code]) return this.fail(SMP_FAILURE.invalidParameters);
+    return pdu;
+  }
+
+  /**
+   * A person's answer, undefined when they cancelled; a Pairing Failed or the SMP timeout
+   * meanwhile ends the wait. PDUs that arrive meanwhile wait in the inbox.
+   */
+  private whileWaiting<T>(answer: Promise<T>): Promise<T | undefined> {
+    return Promise.race([answer.catch(() => undefined), this.failed]);
+  }
+
+  private deliver(): void {
+    const waiter = this.waiter;
+    if (!waiter) return;
+    if (this.failure) {
+      this.waiter = null;
+      waiter(this.failure);
+      return;
+    }
+    const pdu = this.inbox.shift();
+    if (!pdu) return;
+    this.waiter = null;
+    this.restartTimer();
+    waiter(pdu);
+  }
+
+  /** This side gives up: Pairing Failed to the board, and the pairing ends. */
+  private fail(reason: number): never {
+    const error = new PairingFailedError(reason, false);
+    if (!this.failure) this.link.send(Uint8Array.of(SMP_CODE.pairingFailed, reason));
+    this.abort(error);
+    throw error;
+  }
+
+  private abort(error: Error): void {
+    if (this.failure) return;
+    this.failure = error;
+    this.stopTimer();
+    this.rejectFailed(error);
+    this.deliver();
+  }
+
+  private restartTimer(): void {
+    this.stopTimer();
+    this.cancelTimer = this.schedule(
+      () => this.abort(new PairingFailedError(undefined, false)),
+      this.timeoutMs,
+    );
+  }
+
+  private stopTimer(): void {
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+  }
+}
+
+interface Addresses {
+  preq: Uint8Array;
+  pres: Uint8Array;
+  ia: Uint8Array;
+  ra: Uint8Array;
+  iat: 0 | 1;
+  rat: 0 | 1;
+}

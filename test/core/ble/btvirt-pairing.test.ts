@@ -1,0 +1,211 @@
+// LE Secure Connections Passkey Entry against a stack nobody on this project wrote: BlueZ's
+// btvirt plays both controllers, the `ble-host` package's peripheral is a board whose value
+// needs an authenticated Secure Connections link and whose passkey is shown on its "display";
+// the bench's central pairs with its own Security Manager (docs/decisions.md, "Pairing as a
+// phone does"; how btvirt runs: "Proof against BlueZ's btvirt").
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCentral } from '../../../src/core/ble/open-central';
+import { openH4 } from '../../../src/core/ble/hci/h4-transports';
+import type { H4Socket } from '../../../src/core/ble/hci/h4-socket';
+import type { NobleCentral } from '../../../src/core/ble/noble-central';
+import type { Advertisement } from '../../../src/core/ble/port';
+import { NoAdapterCentral } from '../../../src/core/ble/noble';
+import { startBtvirt, type Btvirt } from '../../helpers/btvirt/btvirt';
+import type { HciTransport } from '../../helpers/btvirt/provisioning-board';
+import { bleHostBondsCleanup } from '../../helpers/ble-host-bonds';
+import type { StoredBond } from '../../../src/core/ble/security-manager/bond-store';
+
+const removeBoardBonds = bleHostBondsCleanup();
+
+const NAME = 'SC Board';
+const SERVICE = 'a3c80100-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+const SECRET = 'a3c80101-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+
+interface Smp {
+  on(event: 'pairingRequest', l: (req: unknown, cb: (rsp: object) => void) => void): void;
+  on(
+    event: 'passkeyExchange',
+    l: (model: number, passkey: string | null, cb: () => void) => void,
+  ): void;
+}
+interface Manager {
+  gattDb: { setDeviceName(name: string): void; addServices(services: object[]): void };
+  setAdvertisingData(data: Buffer): void;
+  setScanResponseData(data: Buffer): void;
+  startAdvertising(
+    options: object,
+    callback: (
+      status: number,
+      conn?: { smp: Smp; on(e: 'disconnect', l: () => void): void },
+    ) => void,
+  ): void;
+}
+const bleHost = createRequire(import.meta.url)('ble-host') as {
+  BleManager: {
+    create(t: HciTransport, o: object, cb: (err: Error | null, m: Manager) => void): void;
+  };
+  AdvertisingDataBuilder: new () => {
+    addFlags(flags: string[]): unknown;
+    addLocalName(complete: boolean, name: string): unknown;
+    build(): Buffer;
+  };
+};
+
+/** How the board answers a Pairing Request (ble-host's IO capability code), and what it shows. */
+const board: { ioCap: number; shown?: number } = { ioCap: 0 };
+
+/** The board: MITM asked, its value readable only over an authenticated SC link. */
+function startScBoard(transport: HciTransport): Promise<void> {
+  return new Promise((resolve, reject) =>
+    bleHost.BleManager.create(transport, {}, (err, manager) => {
+      if (err) return reject(err);
+      manager.gattDb.setDeviceName(NAME);
+      manager.gattDb.addServices([
+        {
+          uuid: SERVICE,
+          characteristics: [
+            {
+              uuid: SECRET,
+              properties: ['read'],
+              readPerm: 'encrypted-mitm-sc',
+              value: Buffer.from('sesame'),
+            },
+          ],
+        },
+      ]);
+      const ad = new bleHost.AdvertisingDataBuilder();
+      ad.addFlags(['leGeneralDiscoverableMode', 'brEdrNotSupported']);
+      manager.setAdvertisingData(ad.build());
+      const rsp = new bleHost.AdvertisingDataBuilder();
+      rsp.addLocalName(true, NAME);
+      manager.setScanResponseData(rsp.build());
+      const advertise = () =>
+        manager.startAdvertising({}, (status, conn) => {
+          if (status !== 0 || !conn) return;
+          // btvirt cannot connect to a board that is not advertising: back at once.
+          conn.on('disconnect', advertise);
+          conn.smp.on('pairingRequest', (_req, cb) =>
+            cb({ ioCap: board.ioCap, bondingFlags: 1, mitm: true }),
+          );
+          conn.smp.on('passkeyExchange', (_model, shown, confirm) => {
+            if (shown !== null) board.shown = Number(shown);
+            // Numeric comparison: the person at the board presses yes.
+            confirm();
+          });
+        });
+      advertise();
+      resolve();
+    }),
+  );
+}
+
+async function waitFor<T>(read: () => T | undefined): Promise<T | undefined> {
+  for (let i = 0; read() === undefined && i < 100; i++)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  return read();
+}
+
+describe('LE Secure Connections over btvirt with a ble-host board', { timeout: 30_000 }, () => {
+  let btvirt: Btvirt;
+  let boardSocket: H4Socket;
+  let central: NobleCentral;
+  let compared: number | undefined;
+  const smp: string[] = [];
+  const bonds = new Map<string, StoredBond>();
+
+  beforeAll(async () => {
+    btvirt = await startBtvirt();
+    boardSocket = await openH4({ kind: 'unix', path: btvirt.leSocket });
+    boardSocket.start();
+    await startScBoard(boardSocket);
+    const opened = await openCentral(
+      { kind: 'unix', path: btvirt.leSocket },
+      {
+        trace: (direction, packet) => {
+          const p = Buffer.from(packet);
+          if (p[0] === 0x02 && p.length > 9 && p.readUInt16LE(7) === 0x0006)
+            smp.push(`${direction}:${p[9]}`);
+        },
+        security: {
+          options: { io: 'keyboardOnly', bond: true, mitm: true, sc: true },
+          bonds: { find: (id) => bonds.get(id), keep: (id, bond) => void bonds.set(id, bond) },
+          user: {
+            displayPasskey: () => undefined,
+            // The person reads the board's display and types it at the station.
+            enterPasskey: async () => (await waitFor(() => board.shown)) ?? -1,
+            confirmNumber: async (value) => {
+              compared = value;
+              return value === (await waitFor(() => board.shown));
+            },
+          },
+        },
+      },
+    );
+    if (opened instanceof NoAdapterCentral) throw new Error(`${opened.reason}\n${btvirt.log()}`);
+    central = opened;
+    if (central.state() !== 'poweredOn')
+      await new Promise<void>((resolve) => {
+        const off = central.onStateChange((state) => state === 'poweredOn' && (off(), resolve()));
+      });
+  }, 30_000);
+
+  afterAll(async () => {
+    await central?.close();
+    boardSocket?.stop();
+    await btvirt?.stop();
+    removeBoardBonds();
+  });
+
+  async function connect() {
+    let found: (ad: Advertisement) => void = () => undefined;
+    const seen = new Promise<Advertisement>((resolve) => (found = resolve));
+    const scan = await central.startScan({ name: NAME }, (ad) => found(ad));
+    const ad = await seen.finally(() => scan.stop());
+    smp.length = 0;
+    board.shown = undefined;
+    return central.connect(ad.id);
+  }
+
+  it('pairs with Passkey Entry (the board displays), level 4, and reads the protected value', async () => {
+    const link = await connect();
+    expect(Buffer.from(await link.read(SERVICE, SECRET)).toString()).toBe('sesame');
+    expect(link.linkInfo?.()).toMatchObject({
+      securityLevel: 4,
+      security: {
+        encrypted: true,
+        key: 'sc',
+        authenticated: true,
+        keySize: 16,
+        method: 'passkeyEntry',
+      },
+    });
+    // Request, response, both public keys, then 20 rounds of confirm and random each way.
+    expect(smp.slice(0, 4)).toEqual(['sent:1', 'received:2', 'sent:12', 'received:12']);
+    expect(smp.filter((pdu) => pdu === 'sent:3')).toHaveLength(20);
+    await link.disconnect();
+  });
+
+  it('encrypts the next link with the stored key: not one pairing PDU', async () => {
+    expect(bonds.size).toBe(1);
+    const link = await connect();
+    expect(Buffer.from(await link.read(SERVICE, SECRET)).toString()).toBe('sesame');
+    expect(smp).toEqual([]);
+    expect(link.linkInfo?.()).toMatchObject({ securityLevel: 4, security: { bonded: true } });
+    await link.disconnect();
+  });
+
+  it('pairs with Numeric Comparison, both sides showing the same six digits', async () => {
+    bonds.clear();
+    board.ioCap = 1; // DisplayYesNo
+    const link = await connect();
+    await link.requestLink!({ kind: 'pair', io: 'displayYesNo' });
+    expect(compared).toBe(board.shown);
+    expect(link.linkInfo?.()).toMatchObject({
+      securityLevel: 4,
+      security: { method: 'numericComparison', authenticated: true },
+    });
+    expect(Buffer.from(await link.read(SERVICE, SECRET)).toString()).toBe('sesame');
+    await link.disconnect();
+  });
+});

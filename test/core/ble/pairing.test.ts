@@ -1,0 +1,280 @@
+// Pairing through real noble over the virtual controller, with the station's own Security
+// Manager under noble's HCI stack: what the link card learns of the key, options per pairing,
+// and a refusal from this side named with its reason.
+import { afterEach, describe, expect, it } from 'vitest';
+import { board, rig, sensorBoard, smpRecorder, SENSOR_SERVICE, LED, type Rig } from './fixture';
+import type { SecurityPolicy } from '../../../src/core/ble/hci/noble-smp';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BondStore, type StoredBond } from '../../../src/core/ble/security-manager/bond-store';
+import { MemoryCredentialStore } from '../../../src/core/secrets/credential-store';
+
+let r: Rig;
+afterEach(() => r.close());
+
+const SECRET = 'a3c80009-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+
+/** A board whose one value needs an encrypted link. */
+const lockedBoard = board({
+  name: 'Locked',
+  address: 'd6:3a:41:00:55:01',
+  gatt: [
+    {
+      uuid: SENSOR_SERVICE,
+      characteristics: [
+        {
+          uuid: SECRET,
+          properties: ['read'],
+          permissions: { read: 'encrypted' },
+          value: { utf8: 'sesame' },
+          maxLength: 20,
+        },
+      ],
+    },
+  ],
+});
+
+async function connected(security?: SecurityPolicy, boards = [sensorBoard()], bonds?: BondStore) {
+  const smp = smpRecorder();
+  const pdus: string[] = [];
+  r = rig(
+    boards,
+    {},
+    {
+      trace: (direction, packet) => {
+        smp.trace(direction, packet);
+        const p = Buffer.from(packet);
+        if (p[0] === 0x02 && p.length > 9 && p.readUInt16LE(7) === 0x0006)
+          pdus.push(`${direction}:${p.subarray(9).toString('hex')}`);
+      },
+      security,
+      bonds,
+    },
+  );
+  const ad = await r.find({ name: boards[0]!.name.split(' ').at(-1)!.toLowerCase() });
+  const link = await r.drive(r.central.connect(ad.id));
+  return { link, smp: smp.seen, pdus };
+}
+
+const NOBODY = {
+  displayPasskey: () => undefined,
+  enterPasskey: () => Promise.resolve(0),
+  confirmNumber: () => Promise.resolve(true),
+};
+
+describe('pairing through the station’s Security Manager', () => {
+  it('offers Secure Connections; a legacy-only board pairs legacy Just Works, and the card says so', async () => {
+    const { link, pdus } = await connected();
+    const info = await r.drive(link.requestLink!({ kind: 'pair' }));
+    expect(info.securityLevel).toBe(2);
+    expect(info.security).toEqual({
+      encrypted: true,
+      key: 'legacy',
+      authenticated: false,
+      keySize: 16,
+      method: 'justWorks',
+      bonded: false,
+    });
+    // Pairing Request: NoInputNoOutput, bonding and SC asked, 16 octets, the board's keys.
+    expect(pdus[0]).toBe('sent:0103000910' + '0007');
+    expect(pdus[1]).toBe('received:02030001100001');
+    expect(link.linkInfo?.()).toEqual(info);
+    expect(Buffer.from(await r.drive(link.read(SENSOR_SERVICE, LED))).length).toBe(1);
+  });
+
+  it('takes options per pairing: without bonding the board hands out no key', async () => {
+    const { link, smp } = await connected();
+    const info = await r.drive(link.requestLink!({ kind: 'pair', bond: false }));
+    expect(info.security).toMatchObject({ encrypted: true, bonded: false });
+    expect(smp).toEqual(['sent:1', 'received:2', 'sent:3', 'received:3', 'sent:4', 'received:4']);
+  });
+
+  it('says a bond is kept only where the station keeps bonds', async () => {
+    let keep: (bond: { id: string; ltk: string; ediv: number }) => void = () => undefined;
+    const kept = new Promise<{ id: string; ltk: string; ediv: number }>(
+      (resolve) => (keep = resolve),
+    );
+    const { link, pdus } = await connected({
+      options: { io: 'noInputNoOutput', bond: true, mitm: false, sc: true },
+      user: NOBODY,
+      bonds: {
+        find: () => undefined,
+        keep: (id, bond) =>
+          keep({ id, ltk: Buffer.from(bond.ltk).toString('hex'), ediv: bond.ediv }),
+      },
+    });
+    const info = await r.drive(link.requestLink!({ kind: 'pair' }));
+    expect(info.security).toMatchObject({ bonded: true, key: 'legacy' });
+    const bond = await r.drive(kept);
+    // The board's Encryption Information and Central Identification are what is kept.
+    const encInfo = pdus.find((pdu) => pdu.startsWith('received:06'))!;
+    const centralId = pdus.find((pdu) => pdu.startsWith('received:07'))!;
+    expect(bond).toEqual({
+      id: link.id,
+      ltk: encInfo.slice('received:06'.length),
+      ediv: Buffer.from(centralId.slice('received:07'.length), 'hex').readUInt16LE(0),
+    });
+  });
+
+  it('refuses a board that cannot give MITM protection when it is asked for, and says what to do', async () => {
+    const { link, pdus } = await connected();
+    await expect(
+      r.drive(link.requestLink!({ kind: 'pair', io: 'keyboardDisplay', mitm: true })),
+    ).rejects.toThrow(
+      'pairing: pairing stopped: 0x03 authentication requirements — the board cannot give the protection asked for',
+    );
+    expect(pdus.at(-1)).toBe('sent:0503');
+    expect(link.linkInfo?.()).toMatchObject({ securityLevel: 1, security: { encrypted: false } });
+  });
+
+  it('reconnects to a bonded board encrypted with the stored key, without pairing again', async () => {
+    const bonds = new Map<string, StoredBond>();
+    let kept: () => void = () => undefined;
+    const bonded = new Promise<void>((resolve) => (kept = resolve));
+    const policy: SecurityPolicy = {
+      options: { io: 'noInputNoOutput', bond: true, mitm: false, sc: true },
+      user: NOBODY,
+      bonds: {
+        find: (id) => bonds.get(id),
+        keep: (id, bond) => {
+          bonds.set(id, bond);
+          kept();
+        },
+      },
+    };
+    const first = await connected(policy, [lockedBoard]);
+    expect(Buffer.from(await r.drive(first.link.read(SENSOR_SERVICE, SECRET))).toString()).toBe(
+      'sesame',
+    );
+    await r.drive(bonded);
+    expect(first.smp).toContain('received:7');
+    await r.drive(first.link.disconnect());
+    first.smp.length = 0;
+
+    const ad = await r.find({ name: 'locked' });
+    const again = await r.drive(r.central.connect(ad.id));
+    expect(Buffer.from(await r.drive(again.read(SENSOR_SERVICE, SECRET))).toString()).toBe(
+      'sesame',
+    );
+    // Encrypted with the bond's EDIV, Rand and LTK: not one pairing PDU on the second link.
+    expect(first.smp).toEqual([]);
+    expect(again.linkInfo?.()).toMatchObject({
+      securityLevel: 2,
+      security: { encrypted: true, key: 'legacy', bonded: true, method: 'justWorks' },
+    });
+    await r.drive(again.disconnect());
+
+    // The board forgot its bonds: its answer is PIN or Key Missing, said with what to do.
+    r.bench.setFaults(again.id, { forgetBonds: true });
+    const ad2 = await r.find({ name: 'locked' });
+    const forgotten = await r.drive(r.central.connect(ad2.id));
+    await expect(r.drive(forgotten.read(SENSOR_SERVICE, SECRET))).rejects.toThrow(
+      /encryption refused: .*0x06.* — the board lost its bond with this station: forget the bond and pair again/,
+    );
+  });
+
+  it('files the bond in the station’s encrypted store under the adapter’s address, and uses it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
+    const credentials = new MemoryCredentialStore();
+    const bonds = await BondStore.open(dir, credentials, { kind: 'keychain' });
+    const first = await connected(undefined, [lockedBoard], bonds);
+    await r.drive(first.link.read(SENSOR_SERVICE, SECRET));
+    await r.drive(first.link.disconnect());
+    const reopened = await BondStore.open(dir, credentials, { kind: 'keychain' });
+    const [bond] = reopened.list();
+    expect(bond).toMatchObject({
+      // The simulated controller's public address (Read BD_ADDR), as noble read it.
+      station: '00:1a:7d:da:71:01',
+      board: 'd6:3a:41:00:55:01',
+      security: { encrypted: true, key: 'legacy', bonded: true },
+    });
+    first.smp.length = 0;
+    const ad = await r.find({ name: 'locked' });
+    const again = await r.drive(r.central.connect(ad.id));
+    expect(Buffer.from(await r.drive(again.read(SENSOR_SERVICE, SECRET))).toString()).toBe(
+      'sesame',
+    );
+    expect(first.smp).toEqual([]);
+  });
+
+  it('names a bonded board advertising under a private address by the identity its IRK resolves to', async () => {
+    const bonds = await BondStore.open(
+      mkdtempSync(join(tmpdir(), 'bonds-')),
+      new MemoryCredentialStore(),
+      { kind: 'keychain' },
+    );
+    // The Core Specification's sample IRK and the private address it makes (Vol 3, Part H, D.7).
+    const irk = Uint8Array.from(Buffer.from('ec0234a357c8ad05341010a60a397d9b', 'hex')).reverse();
+    const identity = 'f0:00:00:00:00:01';
+    bonds.keep(
+      '00:1a:7d:da:71:01',
+      identity,
+      {
+        ltk: new Uint8Array(16),
+        ediv: 0,
+        rand: new Uint8Array(8),
+        irk,
+        identityAddress: { address: identity, type: 'random' },
+      },
+      { encrypted: true, authenticated: true, key: 'sc', keySize: 16, bonded: true },
+      new Date(),
+    );
+    r = rig(
+      [
+        { ...sensorBoard(), name: 'Private', address: '70:81:94:0d:fb:aa', addressType: 'random' },
+        sensorBoard(),
+      ],
+      {},
+      { bonds },
+    );
+    const ads = await r.collect({}, 200);
+    const byName = new Map(ads.map((ad) => [ad.localName, ad]));
+    expect(byName.get('Private')).toMatchObject({
+      address: '70:81:94:0d:fb:aa',
+      identityAddress: identity,
+    });
+    expect(byName.get('Test Sensor')?.identityAddress).toBeUndefined();
+  });
+
+  it('a board’s Security Request starts pairing, then encryption with the bond on the next link', async () => {
+    const bonds = new Map<string, StoredBond>();
+    let kept: () => void = () => undefined;
+    const keptOnce = new Promise<void>((resolve) => (kept = resolve));
+    const asking = { ...lockedBoard, name: 'Asking', security: { securityRequest: true } };
+    const first = await connected(
+      {
+        options: { io: 'noInputNoOutput', bond: true, mitm: false, sc: true },
+        user: NOBODY,
+        bonds: {
+          find: (id) => bonds.get(id),
+          keep: (id, bond) => {
+            bonds.set(id, bond);
+            kept();
+          },
+        },
+      },
+      [asking],
+    );
+    const encrypted = (link: typeof first.link) =>
+      new Promise<void>((resolve) => {
+        if (link.linkInfo?.()?.security?.encrypted) resolve();
+        link.onLinkChange?.((info) => info.security?.encrypted && resolve());
+      });
+    await r.drive(encrypted(first.link));
+    expect(first.smp.slice(0, 3)).toEqual(['received:11', 'sent:1', 'received:2']);
+    // noble's GATT client carries on: nothing it sent was refused.
+    expect(Buffer.from(await r.drive(first.link.read(SENSOR_SERVICE, SECRET))).toString()).toBe(
+      'sesame',
+    );
+    await r.drive(keptOnce);
+    expect([...bonds.keys()]).toEqual([first.link.id]);
+    await r.drive(first.link.disconnect());
+    first.smp.length = 0;
+    const ad = await r.find({ name: 'asking' });
+    const again = await r.drive(r.central.connect(ad.id));
+    await r.drive(encrypted(again));
+    expect(first.smp).toEqual(['received:11']);
+    expect(again.linkInfo?.()?.security).toMatchObject({ encrypted: true, bonded: true });
+  });
+});

@@ -1,0 +1,129 @@
+// Bonds kept per station and board, encrypted at rest under a key in the credential store
+// (the OS keychain in the app); in memory, said plainly, where there is no keychain.
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BondStore } from '../../../../src/core/ble/security-manager/bond-store';
+import { MemoryCredentialStore } from '../../../../src/core/secrets/credential-store';
+
+const KEYCHAIN = { kind: 'keychain' } as const;
+const STATION = 'c4:7f:51:00:00:01';
+const LTK = Uint8Array.from(Buffer.from('00112233445566778899aabbccddeeff', 'hex'));
+const SECURITY = {
+  encrypted: true,
+  key: 'sc' as const,
+  authenticated: true,
+  keySize: 16,
+  method: 'passkeyEntry' as const,
+  bonded: true,
+};
+const keys = (ltk = LTK) => ({ ltk, ediv: 0x1234, rand: new Uint8Array(8).fill(7) });
+const now = new Date('2026-11-26T12:00:00Z');
+
+describe('bond store', () => {
+  it('keeps, finds and forgets bonds per station and board, encrypted at rest, across opens', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
+    const credentials = new MemoryCredentialStore();
+    const store = await BondStore.open(dir, credentials, KEYCHAIN);
+    store.keep(STATION, 'd1:00:00:00:00:01', keys(), SECURITY, now);
+    store.keep(STATION, 'd1:00:00:00:00:02', keys(), SECURITY, now);
+    store.keep('c4:7f:51:00:00:02', 'd1:00:00:00:00:01', keys(), SECURITY, now);
+    expect(store.storage).toEqual({ kind: 'encrypted', file: join(dir, 'bonds.bin') });
+    const onDisk = readFileSync(join(dir, 'bonds.bin'));
+    expect(onDisk.toString('hex')).not.toContain(Buffer.from(LTK).toString('hex'));
+    expect(onDisk.toString('latin1')).not.toContain('d1:00:00:00:00:01');
+
+    const again = await BondStore.open(dir, credentials, KEYCHAIN);
+    expect(again.list(STATION).map((b) => b.board)).toEqual([
+      'd1:00:00:00:00:01',
+      'd1:00:00:00:00:02',
+    ]);
+    const found = again.find(STATION, 'd1:00:00:00:00:01')!;
+    expect(BondStore.keysOf(found)).toMatchObject({ ediv: 0x1234, ltk: LTK });
+    expect(found.security).toEqual(SECURITY);
+    expect(again.forget(STATION, 'd1:00:00:00:00:01')).toBe(1);
+    expect(again.forget(STATION)).toBe(1);
+    expect((await BondStore.open(dir, credentials, KEYCHAIN)).list().map((b) => b.station)).toEqual(
+      ['c4:7f:51:00:00:02'],
+    );
+  });
+
+  it('files a bond under the identity address the board gave, replacing the older one', async () => {
+    const store = await BondStore.open(
+      mkdtempSync(join(tmpdir(), 'bonds-')),
+      new MemoryCredentialStore(),
+      KEYCHAIN,
+    );
+    const identityAddress = { address: 'f0:00:00:00:00:01', type: 'random' as const };
+    store.keep(STATION, '4a:11:22:33:44:55', { ...keys(), identityAddress }, SECURITY, now);
+    store.keep(
+      STATION,
+      '5b:66:77:88:99:aa',
+      { ...keys(new Uint8Array(16)), identityAddress },
+      SECURITY,
+      now,
+    );
+    expect(store.list().map((b) => [b.board, b.ltk])).toEqual([
+      ['f0:00:00:00:00:01', '00'.repeat(16)],
+    ]);
+  });
+
+  it('refuses, by name, a file its keychain key cannot open, and leaves it as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
+    const store = await BondStore.open(dir, new MemoryCredentialStore(), KEYCHAIN);
+    store.keep(STATION, 'd1:00:00:00:00:01', keys(), SECURITY, now);
+    const before = readFileSync(join(dir, 'bonds.bin'));
+    const other = new MemoryCredentialStore();
+    await expect(BondStore.open(dir, other, KEYCHAIN)).rejects.toThrow(
+      `${join(dir, 'bonds.bin')}: the key to these bonds is not in the OS keychain`,
+    );
+    await other.set('ble-bond-key', Buffer.alloc(32, 1).toString('base64'));
+    await expect(BondStore.open(dir, other, KEYCHAIN)).rejects.toThrow(
+      'the bonds cannot be read with the key in the OS keychain',
+    );
+    expect(readFileSync(join(dir, 'bonds.bin'))).toEqual(before);
+  });
+
+  it('without a keychain keeps bonds in memory only, writes nothing and says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
+    const credentials = new MemoryCredentialStore();
+    const store = await BondStore.open(dir, credentials, {
+      kind: 'memory',
+      reason: 'No OS keychain is available: no Secret Service is running.',
+    });
+    store.keep(STATION, 'd1:00:00:00:00:01', keys(), SECURITY, now);
+    expect(store.find(STATION, 'd1:00:00:00:00:01')).toBeDefined();
+    expect(store.storage).toEqual({
+      kind: 'memory',
+      reason:
+        'bonds are kept in memory until DeviceBench closes: No OS keychain is available: no Secret Service is running.',
+    });
+    expect(readdirSync(dir)).toEqual([]);
+    expect(await credentials.get('ble-bond-key')).toBeUndefined();
+    expect(existsSync(join(dir, 'bonds.bin'))).toBe(false);
+  });
+});
+
+describe('bond lookup for the Security Manager', () => {
+  it('finds a bonded board under a private address its IRK resolves, by noble peripheral id', async () => {
+    const store = await BondStore.open(
+      mkdtempSync(join(tmpdir(), 'bonds-')),
+      new MemoryCredentialStore(),
+      KEYCHAIN,
+    );
+    const irk = Uint8Array.from(Buffer.from('ec0234a357c8ad05341010a60a397d9b', 'hex')).reverse();
+    const identityAddress = { address: 'f0:00:00:00:00:01', type: 'random' as const };
+    let station = STATION;
+    const lookup = store.lookup(
+      () => station,
+      () => now,
+    );
+    lookup.keep('f00000000001', { ...keys(), irk, identityAddress, security: SECURITY });
+    expect(lookup.find('7081940dfbaa')).toMatchObject({ ediv: 0x1234, irk });
+    expect(lookup.find('f00000000001')?.security).toEqual(SECURITY);
+    expect(lookup.find('7081940dfbab')).toBeUndefined();
+    station = 'c4:7f:51:00:00:09';
+    expect(lookup.find('f00000000001')).toBeUndefined();
+  });
+});
