@@ -96,9 +96,9 @@ export class LinkBook {
         adapter: link.adapter,
         deviceId: board.deviceId,
         address: ad?.address ?? board.deviceId,
-        // The bonding work adds `identityAddress` to Advertisement for a resolved private
-        // address (docs/decisions.md, "The BLE process holds the links"); until then, none.
-        identityAddress: ad && ((ad as { identityAddress?: string }).identityAddress ?? ad.address),
+        // A bonded board advertising under a private address is known by its identity
+        // (docs/decisions.md, "Pairing as a phone does").
+        identityAddress: ad && (ad.identityAddress ?? ad.address),
         name: ad?.localName,
         state: 'connected',
         openedAt: Date.now(),
