@@ -1,9 +1,10 @@
 // Provisioning on the simulated bench through noble's own HCI stack and the virtual controller,
 // as the tool runs it (audit store on disk with synchronous=FULL, verify by read-back).
 // Overhead: the tool's wall time for one board over the time the link model allows for the same
-// path: the same provisioning run on a clock that moves only when the sim schedules something, so
-// the tool's own work takes no time and what remains is connection events × interval, the
-// board's answers, its reboot and its advertising. Throughput: a batch of boards per minute at
+// path: the same provisioning run on a clock that moves only while the tool waits on the sim
+// (bench/provisioning-model.ts), so neither the tool's own work nor its audit store's disk takes
+// any time and what remains is connection events × interval, the board's answers, its reboot and
+// its advertising. Throughput: a batch of boards per minute at
 // several concurrencies, against the ideal the model allows and the adapter's connection limit.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

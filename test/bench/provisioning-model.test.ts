@@ -47,14 +47,18 @@ async function modelled(name: string, wrap: (store: AuditStore) => AuditStore) {
   }
 }
 
-it('reads the same modelled time per board with a prompt store and a slow one', async () => {
-  const prompt = await modelled('prompt', (store) => store);
-  const slow = await modelled('slow', (store) => slowed(store, 40, 5));
-  expect(slow).toEqual(prompt);
-  for (const board of prompt) {
-    // The board's reboot and at least a connection event per ATT exchange are in it; the
-    // store's 40 ms answers (a dozen per board) are not.
-    expect(board.ms).toBeGreaterThan(REBOOT_MS);
-    expect(board.events).toBeGreaterThan(10);
-  }
-});
+it(
+  'reads the same modelled time per board with a prompt store and a slow one',
+  { timeout: 30_000 },
+  async () => {
+    const prompt = await modelled('prompt', (store) => store);
+    const slow = await modelled('slow', (store) => slowed(store, 40, 5));
+    expect(slow).toEqual(prompt);
+    for (const board of prompt) {
+      // The board's reboot and at least a connection event per ATT exchange are in it; the
+      // store's 40 ms answers (a dozen per board) are not.
+      expect(board.ms).toBeGreaterThan(REBOOT_MS);
+      expect(board.events).toBeGreaterThan(10);
+    }
+  },
+);

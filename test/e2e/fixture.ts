@@ -3,8 +3,9 @@
 // (test/e2e/chromium-server.ts). A failing test leaves a screenshot under test-results/.
 //
 // A new e2e file: `const bench = useBench();` at the top (`prepareDataDir` to seed the data
-// folder first), then `bench().page` in tests. Files run two at a time (vitest.config.ts), so
-// a file keeps to its own server, data folder and context: no fixed ports, no shared files.
+// folder first), then `bench().page` in tests; a download's content is `downloadedBytes`. It
+// never launches a browser of its own, and keeps to its own server, data folder and context:
+// no fixed ports, no shared files.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
