@@ -18,6 +18,11 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // One Chromium for the project; each file has its own bench server, data folder and
+          // browser context in it (test/e2e/fixture.ts).
+          globalSetup: ['test/e2e/chromium-server.ts'],
+          // One file at a time: two at once, beside the unit project, timed out on this 2-core
+          // machine (docs/decisions.md, "Test suite time").
           fileParallelism: false,
         },
       },

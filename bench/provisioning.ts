@@ -1,27 +1,25 @@
 // Provisioning on the simulated bench through noble's own HCI stack and the virtual controller,
 // as the tool runs it (audit store on disk with synchronous=FULL, verify by read-back).
 // Overhead: the tool's wall time for one board over the time the link model allows for the same
-// path: the same provisioning run on a clock that moves only when the sim schedules something, so
-// the tool's own work takes no time and what remains is connection events × interval, the
-// board's answers, its reboot and its advertising. Throughput: a batch of boards per minute at
+// path: the same provisioning run on a clock that moves only while the tool waits on the sim
+// (bench/provisioning-model.ts), so neither the tool's own work nor its audit store's disk takes
+// any time and what remains is connection events × interval, the board's answers, its reboot and
+// its advertising. Throughput: a batch of boards per minute at
 // several concurrencies, against the ideal the model allows and the adapter's connection limit.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { ms, percent, table } from './format';
+import { benchProfile, PRODUCT, provisionEach, REBOOT_MS, spec } from './provisioning-model';
 import { createSimulatedCentral } from '../src/core/ble/noble';
 import { DEFAULT_ADAPTER_PROFILE } from '../src/core/ble/sim/adapter-profile';
 import { SimulatedBench } from '../src/core/ble/sim/bench';
 import type { Clock, Timer } from '../src/core/async/clock';
 import { ManualSimClock } from '../src/core/ble/sim/manual-clock';
-import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
-import type { Advertisement, BleCentral } from '../src/core/ble/port';
 import { openAuditStore } from '../src/core/audit/open-store';
-import { builtInProfiles } from '../src/core/provisioning/profiles';
+import type { AuditStore } from '../src/core/audit/store';
 import { createPsdiAllocator } from '../src/core/provisioning/psdi';
-import type { ProductTarget } from '../src/core/provisioning/steps';
-import { provisionBoard } from '../src/core/provisioning/workflow';
 import { startBatch } from '../src/core/provisioning/batch';
 
 const TARGET_OVERHEAD = 1.1;
@@ -29,25 +27,6 @@ const OVERHEAD_BOARDS = 12;
 const BATCH_BOARDS = 24;
 /** Up to the adapter's connection limit: past it the controller refuses links (0x09). */
 const CONCURRENCY = [1, 2, 4, DEFAULT_ADAPTER_PROFILE.maxConnections];
-const REBOOT_MS = 200;
-// A typical nRF52/ESP32 prototype; no jitter, so the modelled time of a path is exact.
-const spec = (address: string, count: number): BoardSpecInput => ({
-  name: 'Bench Prov {n}',
-  address,
-  count,
-  advertising: { intervalMs: 100, rssi: { mean: -55, noise: 0 } },
-  latency: { connectMs: 40, perOperationMs: 8, jitterMs: 0 },
-  provisioning: { profile: 'devicebench-v1', rebootMs: REBOOT_MS },
-});
-
-const PRODUCT: ProductTarget = {
-  id: '3000000001',
-  name: 'Bench sensor',
-  serviceUuid: '9d5e0000-4a1b-4c8e-9f0d-000000000001',
-  psdiServiceUuid: 'e625601e-9e55-4597-a598-76018a0d293d',
-  psdiCharacteristicUuid: '26e2b12b-85f0-4f3f-9fdd-91d114270e6e',
-};
-const profile = builtInProfiles().find((p) => p.id === 'devicebench-v1');
 
 /**
  * The sim's default clock is Node's timers, which fire up to a millisecond or two late: on a
@@ -86,7 +65,6 @@ export const provisioning: Benchmark = {
   name: 'provisioning',
   summary: `one board's tool time / the link model's time for the same path (target <= ${TARGET_OVERHEAD}); batch boards/min at concurrency ${CONCURRENCY.join(', ')}`,
   async run(print) {
-    if (!profile) throw new Error('the devicebench-v1 profile is missing');
     const dir = mkdtempSync(join(tmpdir(), 'devicebench-bench-prov-'));
     try {
       const loadBefore = loadavg()[0] ?? 0;
@@ -152,58 +130,31 @@ interface Overhead {
 
 /** Each board provisioned twice, on identical benches: by the link model's clock, then for real. */
 async function measureOverhead(dir: string): Promise<Overhead[]> {
-  const model = await provisionEach(dir, 'model', new ManualSimClock(Date.now()));
-  const real = await provisionEach(dir, 'real', preciseClock());
+  const model = await onStore(dir, 'model', (store) =>
+    provisionEach(store, new ManualSimClock(Date.now()), OVERHEAD_BOARDS),
+  );
+  const real = await onStore(dir, 'real', (store) =>
+    provisionEach(store, preciseClock(), OVERHEAD_BOARDS),
+  );
   return real.map((r, i) => {
     const m = model[i]!;
     return { toolMs: r.ms, modelledMs: m.ms, events: m.events, ratio: r.ms / m.ms };
   });
 }
 
-async function provisionEach(
+/** The tool's audit store on disk, synchronous=FULL, as the app opens it. */
+async function onStore<T>(
   dir: string,
   label: string,
-  clock: Clock,
-): Promise<{ ms: number; events: number }[]> {
-  const manual = clock instanceof ManualSimClock ? clock : undefined;
-  const bench = new SimulatedBench({ seed: 1, clock });
-  const boards = bench.addBoard(spec('c4:00:00:00:00:01', OVERHEAD_BOARDS));
-  let events = 0;
-  const central = createSimulatedCentral(bench, {
-    trace: (direction, packet) => {
-      // Number Of Completed Packets marks each connection event that carried the host's data.
-      if (direction === 'received' && packet[0] === 0x04 && packet[1] === 0x13) events++;
-    },
-  });
+  use: (store: AuditStore) => Promise<T>,
+): Promise<T> {
   const store = await openAuditStore({
     location: { kind: 'local', file: join(dir, `overhead-${label}.db`) },
     station: 'bench',
   });
-  const psdi = createPsdiAllocator({ kind: 'sequence', prefix: 'OVH-', width: 4 }, 20);
-  // On the model's clock time moves only here, in steps of 0.1 ms, while the tool waits.
-  const drive = async <T>(promise: Promise<T>): Promise<T> => {
-    if (!manual) return promise;
-    let done = false;
-    const tracked = promise.finally(() => (done = true));
-    tracked.catch(() => undefined);
-    while (!done) await manual.advance(0.1);
-    return tracked;
-  };
-  const results: { ms: number; events: number }[] = [];
   try {
-    for (const board of boards) {
-      const ad = await drive(advertisement(central, board.address, clock));
-      const start = clock.now();
-      const before = events;
-      const { durationMs } = await drive(
-        provisionBoard({ central, store, profile: profile!, product: PRODUCT, board: ad, psdi }),
-      );
-      results.push({ ms: manual ? clock.now() - start : durationMs, events: events - before });
-    }
-    return results;
+    return await use(store);
   } finally {
-    await drive(central.close());
-    bench.close();
     await store.close();
   }
 }
@@ -220,7 +171,7 @@ async function measureBatch(dir: string, concurrency: number): Promise<number> {
     const summary = await startBatch({
       central,
       store,
-      profile: profile!,
+      profile: benchProfile(),
       product: PRODUCT,
       psdi: createPsdiAllocator({ kind: 'sequence', prefix: 'B-', width: 4 }, 20),
       concurrency,
@@ -236,19 +187,6 @@ async function measureBatch(dir: string, concurrency: number): Promise<number> {
     bench.close();
     await store.close();
   }
-}
-
-function advertisement(central: BleCentral, address: string, clock: Clock): Promise<Advertisement> {
-  return new Promise((resolve, reject) => {
-    let timer: Timer | undefined;
-    const scan = central.startScan({ serviceUuids: [profile!.service] }, (ad) => {
-      if (ad.address !== address || !timer) return;
-      clock.clearTimeout(timer);
-      timer = undefined;
-      void scan.then((s) => s.stop()).then(() => resolve(ad), reject);
-    });
-    timer = clock.setTimeout(() => reject(new Error(`${address} did not advertise`)), 5_000);
-  });
 }
 
 function median(values: number[]): number {

@@ -1,12 +1,11 @@
 // The audit log's export in the browser at both window sizes: the count of matching records by
 // the link, a streamed download of 2,500 records, and the page reporting the rows as the bench
 // server sends them.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openAuditStore } from '../../src/core/audit/open-store';
 import { fillLog } from '../core/audit/fixture';
-import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { expectText, shoot, useBench, WINDOW_SIZES, downloadedBytes } from './fixture';
 
 const COUNT = 2500;
 const bench = useBench();
@@ -34,7 +33,7 @@ describe('audit log export', () => {
         log.getByRole('link', { name: 'Export CSV' }).click(),
       ]);
       expect(download.suggestedFilename()).toMatch(/^devicebench-audit-.*\.csv$/);
-      const rows = readFileSync(await download.path(), 'utf8').split('\r\n');
+      const rows = (await downloadedBytes(download)).toString('utf8').split('\r\n');
       expect(rows.slice(1, -1)).toHaveLength(COUNT);
       await expectText(status, 'Exported 2,500 records');
       await shoot(page, 'audit-export-done');

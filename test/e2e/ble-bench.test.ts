@@ -1,9 +1,8 @@
 // The BLE bench end to end on the simulated bench the app starts with: scan, read and write a
 // characteristic in the GATT explorer, provision a board for a new trial product, find it
 // verified in the audit log and export the log as CSV; and a bad board file named by field.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench } from './fixture';
+import { expectText, useBench, downloadedBytes } from './fixture';
 
 const bench = useBench();
 
@@ -90,7 +89,7 @@ describe('BLE bench', () => {
       log.getByRole('link', { name: 'Export CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
-    const csv = readFileSync(await download.path(), 'utf8');
+    const csv = (await downloadedBytes(download)).toString('utf8');
     const [header, ...rows] = csv.trim().split(/\r?\n/);
     expect(header?.split(',')).toEqual(expect.arrayContaining(['psdi', 'state', 'board_address']));
     expect(rows).toHaveLength(1);

@@ -1,10 +1,9 @@
 // The device service console end to end: a trial product's life, its scenario set edited with
 // a mistake, fixed, saved twice, and the product deleted; import, export and deleting a set;
 // and the platform's 403 at product 11.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PRODUCT_NAME_MAX } from '../../src/core/platform/things/schema';
-import { expectText, useBench } from './fixture';
+import { expectText, useBench, downloadedBytes } from './fixture';
 
 const bench = useBench();
 
@@ -147,7 +146,7 @@ describe('device service console', () => {
       editor.getByRole('button', { name: 'Export' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`scenario-set-${productId}.json`);
-    const exported = JSON.parse(readFileSync(await download.path(), 'utf8')) as unknown;
+    const exported = JSON.parse((await downloadedBytes(download)).toString('utf8')) as unknown;
     expect(exported).toEqual({
       autoClose: false,
       suppressionInterval: 0,

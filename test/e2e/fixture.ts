@@ -1,10 +1,23 @@
-// Each e2e file gets its own bench server (port 0, fresh data dir) and its own Chromium with a
-// fresh profile. A failing test leaves a screenshot under test-results/.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+// Each e2e file gets its own bench server (port 0, fresh data dir) and its own browser context
+// (fresh cookies, storage and permissions) in the Chromium the project shares
+// (test/e2e/chromium-server.ts). A failing test leaves a screenshot under test-results/.
+//
+// A new e2e file: `const bench = useBench();` at the top (`prepareDataDir` to seed the data
+// folder first), then `bench().page` in tests; a download's content is `downloadedBytes`. It
+// never launches a browser of its own, and keeps to its own server, data folder and context:
+// no fixed ports, no shared files.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Download,
+  type Locator,
+  type Page,
+} from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { startBenchServer, type BenchServer } from '../../src/server/bench-server';
 
 const VIEWPORT = { width: 1280, height: 800 };
@@ -49,32 +62,18 @@ export interface BenchOptions {
 /** Registers the file's hooks; the returned function gives the running bench inside tests. */
 export function useBench(options: BenchOptions = {}): () => Bench {
   let dataDir: string;
-  let profileDir: string;
   let server: BenchServer | undefined;
-  let browser: BrowserContext | undefined;
+  let browser: Browser | undefined;
   let bench: Bench | undefined;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'devicebench-e2e-data-'));
-    profileDir = mkdtempSync(join(tmpdir(), 'devicebench-e2e-chromium-'));
     options.prepareDataDir?.(dataDir);
-    server = await startBenchServer({ dataDir, staticDir: resolve('out/web'), port: 0 });
-    // A persistent context is how Playwright takes a fresh --user-data-dir of our own.
-    browser = await chromium.launchPersistentContext(profileDir, {
-      executablePath: '/usr/bin/chromium',
-      viewport: VIEWPORT,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-    const page = browser.pages()[0] ?? (await browser.newPage());
+    const starting = startBenchServer({ dataDir, staticDir: resolve('out/web'), port: 0 });
+    browser = await chromium.connect(inject('chromiumEndpoint'));
+    server = await starting;
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -83,7 +82,7 @@ export function useBench(options: BenchOptions = {}): () => Bench {
         pageErrors.push(message.text());
     });
     await page.goto(server.url);
-    bench = { url: server.url, dataDir, context: browser, page, pageErrors };
+    bench = { url: server.url, dataDir, context, page, pageErrors };
   });
 
   beforeEach(({ task, onTestFailed }) => {
@@ -96,16 +95,28 @@ export function useBench(options: BenchOptions = {}): () => Bench {
   });
 
   afterAll(async () => {
+    // Closing a connected browser closes this file's contexts and leaves the shared one running.
     await browser?.close();
     await server?.close();
     rmSync(dataDir, { recursive: true, force: true });
-    rmSync(profileDir, { recursive: true, force: true });
   });
 
   return () => {
     if (!bench) throw new Error('the bench is not running (beforeAll failed?)');
     return bench;
   };
+}
+
+/** A download's bytes. The shared Chromium is a remote one to Playwright: it copies the file here. */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), 'devicebench-e2e-download-'));
+  try {
+    const file = join(dir, 'download');
+    await download.saveAs(file);
+    return readFileSync(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Waits until the locator's text contains `expected` (playwright-core has no auto-waiting expect). */

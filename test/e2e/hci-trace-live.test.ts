@@ -1,10 +1,9 @@
 // "HCI trace" of a real session: the BLE process runs noble's HCI stack over the simulated
 // bench's controller, the tap writes every packet, and the BLE bench's button hands back what
 // went over HCI while the user scanned and read a characteristic.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseBtsnoop } from '../../src/core/ble/hci/btsnoop';
-import { expectText, useBench } from './fixture';
+import { expectText, useBench, downloadedBytes } from './fixture';
 
 const bench = useBench();
 
@@ -34,7 +33,7 @@ describe('HCI trace of a live session', () => {
       page.waitForEvent('download'),
       panel.getByRole('button', { name: 'HCI trace of ble-bench' }).click(),
     ]);
-    const { records } = parseBtsnoop(readFileSync(await download.path()));
+    const { records } = parseBtsnoop(await downloadedBytes(download));
     const hex = records.map((r) => `${r.direction}:${Buffer.from(r.data).toString('hex')}`);
     // noble's Read Local Version, and the controller's answer (HCI 5.3).
     expect(hex).toContain('sent:01011000');

@@ -1,11 +1,10 @@
 // "HCI trace" on the BLE bench: with traces a BLE process session left in the data folder,
 // the button downloads the btsnoop file of the chosen window.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { traceDirOf } from '../../src/core/app/ble/host-supervisor';
 import { parseBtsnoop } from '../../src/core/ble/hci/btsnoop';
 import { TraceWriter } from '../../src/core/ble/hci/trace-store';
-import { expectText, useBench } from './fixture';
+import { expectText, useBench, downloadedBytes } from './fixture';
 
 const bench = useBench({
   prepareDataDir: (dataDir) => {
@@ -30,7 +29,7 @@ describe('HCI trace', () => {
       panel.getByRole('button', { name: 'HCI trace of ble-bench' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^devicebench-hci-ble-bench-.+\.btsnoop$/);
-    const { records, trailingBytes } = parseBtsnoop(readFileSync(await download.path()));
+    const { records, trailingBytes } = parseBtsnoop(await downloadedBytes(download));
     expect(trailingBytes).toBe(0);
     expect(records.map((r) => [r.direction, Buffer.from(r.data).toString('hex')])).toEqual(
       expect.arrayContaining([

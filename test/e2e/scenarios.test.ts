@@ -1,9 +1,8 @@
 // Scenario sets end to end on the simulated bench: load a set that breaks a lint rule for the
 // board, see the warning at its field, fix it, dry-run the draft on the board, and read the
 // timeline, the result events, the emulator's deliveries and the exported run.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench } from './fixture';
+import { expectText, useBench, downloadedBytes } from './fixture';
 
 const bench = useBench();
 
@@ -112,7 +111,7 @@ describe('Scenarios', () => {
       page.waitForEvent('download'),
       view.getByRole('button', { name: 'Export JSON' }).click(),
     ]);
-    const exported = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
+    const exported = JSON.parse((await downloadedBytes(download)).toString('utf8')) as {
       run: { id: number };
       results: { resultCode: string; actionResults: unknown[] }[];
     };

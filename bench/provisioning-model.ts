@@ -1,0 +1,159 @@
+// One board after another provisioned on the simulated bench, as `npm run bench -- provisioning`
+// runs them (bench/provisioning.ts): on the wall clock for the tool's time, or on a manual clock
+// for the link model's time. On the manual clock time moves only while the tool waits on the
+// bench — never while the audit store is at work — so the model counts connection events, the
+// board's answers, its reboot and its advertising, and reads the same on a busy machine as on an
+// idle one (docs/decisions.md, "Test suite time").
+import type { Clock, Timer } from '../src/core/async/clock';
+import type { AuditStore } from '../src/core/audit/store';
+import { createSimulatedCentral } from '../src/core/ble/noble';
+import type { Advertisement, BleCentral } from '../src/core/ble/port';
+import { SimulatedBench } from '../src/core/ble/sim/bench';
+import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
+import { ManualSimClock } from '../src/core/ble/sim/manual-clock';
+import { builtInProfiles } from '../src/core/provisioning/profiles';
+import { createPsdiAllocator } from '../src/core/provisioning/psdi';
+import type { ProductTarget } from '../src/core/provisioning/steps';
+import { provisionBoard } from '../src/core/provisioning/workflow';
+
+export const REBOOT_MS = 200;
+/** The model's step: what it adds while the tool has something left to do on the bench. */
+const STEP_MS = 0.1;
+
+// A typical nRF52/ESP32 prototype; no jitter, so the modelled time of a path is exact.
+export const spec = (address: string, count: number): BoardSpecInput => ({
+  name: 'Bench Prov {n}',
+  address,
+  count,
+  advertising: { intervalMs: 100, rssi: { mean: -55, noise: 0 } },
+  latency: { connectMs: 40, perOperationMs: 8, jitterMs: 0 },
+  provisioning: { profile: 'devicebench-v1', rebootMs: REBOOT_MS },
+});
+
+export const PRODUCT: ProductTarget = {
+  id: '3000000001',
+  name: 'Bench sensor',
+  serviceUuid: '9d5e0000-4a1b-4c8e-9f0d-000000000001',
+  psdiServiceUuid: 'e625601e-9e55-4597-a598-76018a0d293d',
+  psdiCharacteristicUuid: '26e2b12b-85f0-4f3f-9fdd-91d114270e6e',
+};
+
+export function benchProfile() {
+  const profile = builtInProfiles().find((p) => p.id === 'devicebench-v1');
+  if (!profile) throw new Error('the devicebench-v1 profile is missing');
+  return profile;
+}
+
+export interface BoardTime {
+  /** On the manual clock the modelled time; on any other clock the run's own duration. */
+  ms: number;
+  /** Connection events that carried the host's data. */
+  events: number;
+}
+
+/**
+ * The store as the tool sees it, and whether one of its calls is still being answered: on the
+ * model's clock those waits are the machine's (disk, worker thread), not the link's.
+ */
+function watchStore(store: AuditStore): {
+  store: AuditStore;
+  busy(): boolean;
+  idle(): Promise<void>;
+} {
+  let inFlight = 0;
+  let waiting: (() => void)[] = [];
+  const finished = () => {
+    inFlight -= 1;
+    if (inFlight > 0) return;
+    const wake = waiting;
+    waiting = [];
+    wake.forEach((resolve) => resolve());
+  };
+  const watched = new Proxy(store, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result: unknown = value.apply(target, args);
+        if (result instanceof Promise) {
+          inFlight += 1;
+          result.then(finished, finished);
+        }
+        return result;
+      };
+    },
+  });
+  return {
+    store: watched,
+    busy: () => inFlight > 0,
+    idle: () =>
+      inFlight === 0 ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve)),
+  };
+}
+
+/** Provisions `count` boards one after another on a fresh bench, each timed on `clock`. */
+export async function provisionEach(
+  auditStore: AuditStore,
+  clock: Clock,
+  count: number,
+): Promise<BoardTime[]> {
+  const profile = benchProfile();
+  const manual = clock instanceof ManualSimClock ? clock : undefined;
+  const bench = new SimulatedBench({ seed: 1, clock });
+  const boards = bench.addBoard(spec('c4:00:00:00:00:01', count));
+  let events = 0;
+  const central = createSimulatedCentral(bench, {
+    trace: (direction, packet) => {
+      // Number Of Completed Packets marks each connection event that carried the host's data.
+      if (direction === 'received' && packet[0] === 0x04 && packet[1] === 0x13) events++;
+    },
+  });
+  const { store, busy, idle } = watchStore(auditStore);
+  const psdi = createPsdiAllocator({ kind: 'sequence', prefix: 'OVH-', width: 4 }, 20);
+  // On the model's clock time moves only here, while the tool waits on the bench alone.
+  const drive = async <T>(promise: Promise<T>): Promise<T> => {
+    if (!manual) return promise;
+    let done = false;
+    const tracked = promise.finally(() => (done = true));
+    tracked.catch(() => undefined);
+    while (!done) {
+      if (busy()) await idle();
+      else await manual.advance(STEP_MS);
+    }
+    return tracked;
+  };
+  const results: BoardTime[] = [];
+  try {
+    for (const board of boards) {
+      const ad = await drive(advertisement(central, board.address, clock, profile.service));
+      const start = clock.now();
+      const before = events;
+      const { durationMs } = await drive(
+        provisionBoard({ central, store, profile, product: PRODUCT, board: ad, psdi }),
+      );
+      results.push({ ms: manual ? clock.now() - start : durationMs, events: events - before });
+    }
+    return results;
+  } finally {
+    await drive(central.close());
+    bench.close();
+  }
+}
+
+function advertisement(
+  central: BleCentral,
+  address: string,
+  clock: Clock,
+  service: string,
+): Promise<Advertisement> {
+  return new Promise((resolve, reject) => {
+    let timer: Timer | undefined;
+    const scan = central.startScan({ serviceUuids: [service] }, (ad) => {
+      if (ad.address !== address || !timer) return;
+      clock.clearTimeout(timer);
+      timer = undefined;
+      void scan.then((s) => s.stop()).then(() => resolve(ad), reject);
+    });
+    timer = clock.setTimeout(() => reject(new Error(`${address} did not advertise`)), 5_000);
+  });
+}

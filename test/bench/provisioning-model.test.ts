@@ -1,0 +1,64 @@
+// The provisioning benchmark's floor (bench/provisioning-model.ts) is the link's time, not the
+// machine's: the same boards read the same modelled time whether the audit store answers at
+// once or late, as a loaded disk or a busy core makes it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { provisionEach, REBOOT_MS } from '../../bench/provisioning-model';
+import { openAuditStore } from '../../src/core/audit/open-store';
+import type { AuditStore } from '../../src/core/audit/store';
+import { ManualSimClock } from '../../src/core/ble/sim/manual-clock';
+
+const dir = mkdtempSync(join(tmpdir(), 'devicebench-bench-model-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Every answer of the store comes `lateMs` late, after holding the thread for `busyMs`. */
+function slowed(store: AuditStore, lateMs: number, busyMs: number): AuditStore {
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result: unknown = value.apply(target, args);
+        if (!(result instanceof Promise)) return result;
+        return result.then(
+          (answer) =>
+            new Promise((resolve) => {
+              const until = performance.now() + busyMs;
+              while (performance.now() < until);
+              setTimeout(() => resolve(answer), lateMs);
+            }),
+        );
+      };
+    },
+  });
+}
+
+async function modelled(name: string, wrap: (store: AuditStore) => AuditStore) {
+  const store = await openAuditStore({
+    location: { kind: 'local', file: join(dir, `${name}.db`) },
+    station: 'bench',
+  });
+  try {
+    return await provisionEach(wrap(store), new ManualSimClock(1_700_000_000_000), 2);
+  } finally {
+    await store.close();
+  }
+}
+
+it(
+  'reads the same modelled time per board with a prompt store and a slow one',
+  { timeout: 30_000 },
+  async () => {
+    const prompt = await modelled('prompt', (store) => store);
+    const slow = await modelled('slow', (store) => slowed(store, 40, 5));
+    expect(slow).toEqual(prompt);
+    for (const board of prompt) {
+      // The board's reboot and at least a connection event per ATT exchange are in it; the
+      // store's 40 ms answers (a dozen per board) are not.
+      expect(board.ms).toBeGreaterThan(REBOOT_MS);
+      expect(board.events).toBeGreaterThan(10);
+    }
+  },
+);
