@@ -4,7 +4,7 @@
 // "The tool's steps"). What it learns about the board (was a commit sent, was the PSDI
 // acknowledged) tells the record ledger what the record may say.
 import type { Advertisement, BleCentral, BleConnection, ServiceInfo } from '../ble/port';
-import { formatUuid } from '../ble/port';
+import { attErrorOf, formatUuid } from '../ble/port';
 import { ATT_ERROR, describeLengthRefusal } from '../ble/att/codes';
 import type { ProvisioningStep } from '../audit/records';
 import { encodeUuid, STATUS, type ProvisioningProfile } from '../ble/provisioning-profile';
@@ -60,6 +60,13 @@ export class GattSession {
   refused: Refusal | undefined;
   /** A write (of a value or the commit) went out to the board in this run. */
   sent = false;
+  /**
+   * The write of the PSDI or of the commit that went out and got no answer (the link or the
+   * adapter went away, or the time ran out), until a later answer or a status byte says what
+   * the board holds: its outcome is unknown, so the record keeps its PSDI for reconcile
+   * (docs/decisions.md, "A noisy serial line").
+   */
+  private unanswered: string | undefined;
   /** The values the board acknowledged in the latest session (earlier ones are not trusted). */
   private acked: ValueName[] = [];
   /** The first connection, checked against the profile before anything was reserved. */
@@ -152,11 +159,12 @@ export class GattSession {
             seen === 'uncommitted'
               ? new Error(`the commit did not take (${errorMessage(outcome.unknown)})`)
               : new Error(
-                  `no answer to the commit (${errorMessage(outcome.unknown)}) and the board was not seen again; reconcile this record`,
+                  `no answer to the commit (${errorMessage(outcome.unknown)}) and the board was not seen again`,
                 ),
           );
         return { acknowledged: false };
       }
+      this.unanswered = undefined;
       await record.written(writeAttempt);
       return { acknowledged: true };
     }
@@ -197,6 +205,13 @@ export class GattSession {
         await delay(this.timing.retryDelayMs * attempt);
       }
     }
+  }
+
+  /** What the record says of a write whose answer was lost, if the latest one's was. */
+  outcomeUnknown(): string | undefined {
+    return (
+      this.unanswered && `the answer to ${this.unanswered} was lost: outcome unknown — reconcile`
+    );
   }
 
   /** For a failure before the commit: what the board acknowledged, so the record says no more. */
@@ -294,8 +309,11 @@ export class GattSession {
           );
         return 'already-committed';
       }
-      // The board says it is not committed: whatever commit went out before did not take.
-      if (status !== undefined) this.mayCarry = false;
+      // The board says it is not committed: whatever commit or write went out before did not take.
+      if (status !== undefined) {
+        this.mayCarry = false;
+        this.unanswered = undefined;
+      }
       const fromBoard =
         this.profile.psdi.source === 'device'
           ? await this.readBoardPsdi(connection, attempt)
@@ -313,6 +331,8 @@ export class GattSession {
         this.acked = [];
         for (const [name, data] of values) {
           this.sent = true;
+          // Only the PSDI's own write can leave it on the board (the commit's is below).
+          if (name === 'psdi') this.unanswered = 'the write of psdi';
           try {
             await withStepTimeout(
               connection.write(this.profile.service, this.profile.characteristics[name], data),
@@ -320,10 +340,13 @@ export class GattSession {
               this.timing.write.timeoutMs,
             );
           } catch (err) {
+            // An ATT error is the board's answer: it did not take the value.
+            if (name === 'psdi' && attErrorOf(err)) this.unanswered = undefined;
             const refusal = refusalOf(err);
             if (refusal) throw this.refusal('write', attempt, refusal, name, err, data.length);
             throw err;
           }
+          if (name === 'psdi') this.unanswered = undefined;
           this.acked.push(name);
           if (name === 'psdi') this.psdiAcked = true;
         }
@@ -351,6 +374,7 @@ export class GattSession {
         async (): Promise<SessionOutcome> => {
           let answer: unknown;
           this.sent = true;
+          this.unanswered = 'the commit';
           try {
             await withStepTimeout(
               connection.write(
@@ -377,7 +401,10 @@ export class GattSession {
             (data) => data[0],
             () => undefined,
           );
-          if (status === STATUS.committed) return 'acked';
+          if (status === STATUS.committed) {
+            this.unanswered = undefined;
+            return 'acked';
+          }
           if (status === undefined) {
             // An adapter that cannot see a refusal (`native`) resolves every write: only a
             // read-back of the board can say the commit took (docs/decisions.md, "Native bindings").
@@ -385,6 +412,7 @@ export class GattSession {
             throw new CommitUnknownError(answer ?? 'the write was not confirmed by the board');
           }
           this.mayCarry = false;
+          this.unanswered = undefined;
           const hex = status.toString(16).padStart(2, '0');
           throw new FatalStepError(
             'commit',

@@ -172,8 +172,11 @@ class ProvisionRun {
     let record =
       err instanceof FatalStepError ? (err.record ?? this.ledger.record) : this.ledger.record;
     const session = this.session;
+    // A write whose answer was lost may have reached the board: even a stopped run keeps the
+    // PSDI and leaves the record to reconcile, which looks (docs/decisions.md, "A noisy serial line").
+    const unknown = session.outcomeUnknown();
     try {
-      if (err instanceof CancelledError) {
+      if (err instanceof CancelledError && unknown === undefined) {
         // Stopped before the board took the PSDI: back to the pool, as for a refusal.
         if (record && record.psdiHeld && !session.mayCarry)
           record = await this.ledger.release(
@@ -184,17 +187,19 @@ class ProvisionRun {
         return new ProvisionCancelledError(step, message, session.board, { record, attempts });
       }
       if (record && record.psdiHeld && record.state !== 'verified') {
-        if (!session.mayCarry) message = `${message}. ${session.whatReachedTheBoard()}`;
+        if (unknown !== undefined) message = `${message}. ${unknown}`;
+        else if (!session.mayCarry) message = `${message}. ${session.whatReachedTheBoard()}`;
         record = await this.ledger.markFailed(record, {
           step,
           error: message,
-          psdiHeld: session.mayCarry,
+          psdiHeld: session.mayCarry || unknown !== undefined,
           attempts,
           // Nothing went out, or the board refused before it ever took the PSDI: back to the
           // pool, not burnt.
           returnPsdi:
             this.profile.psdi.source === 'tool' &&
             !session.mayCarry &&
+            unknown === undefined &&
             (!session.sent || (session.refused !== undefined && !session.psdiAcked)),
         });
       }

@@ -12,7 +12,7 @@ import type { Duplex } from 'node:stream';
 import { H4Framer, type H4Counts } from './h4-framer';
 import { HCI_CMD, HCI_ERROR, HCI_EVENT, HCI_PACKET, LE_SUBEVENT } from './codes';
 import { controllerHeaderFault, controllerPacketFault, isNoCommandComplete } from './packet-shape';
-import type { TraceSink } from './tap';
+import { lostLinkEvent, type TraceSink } from './tap';
 import type { HciDevice, HciSocket } from './socket';
 import { errorMessage } from '../../errors/message';
 
@@ -393,13 +393,8 @@ export class H4Socket extends EventEmitter implements HciSocket {
     if (this.answered(packet) || isNoCommandComplete(packet)) return;
     this.followLinks(packet);
     if (!this.started || this.recovery) return;
-    try {
-      this.emit('data', packet);
-    } catch (err) {
-      // noble's hci.js (or a layer above it) threw on a packet: its state for that packet is
-      // half-changed, so the controller and noble start over rather than the process ending.
-      this.recover(`the host stack could not read a packet (${errorMessage(err)})`);
-    }
+    // The tap above catches what noble throws on it and calls `recover`.
+    this.emit('data', packet);
   }
 
   /** Takes the answer to a command off the waiting list; true when it answers the heartbeat. */
@@ -436,11 +431,13 @@ export class H4Socket extends EventEmitter implements HciSocket {
    * noble sees the adapter down and up again, which makes it set the controller up anew. A
    * controller that does not answer the Reset, or needs too many, is lost.
    */
-  private recover(why: string): void {
+  recover(why: string): void {
     if (this.closed || this.lostReason || this.recovery) return;
     const now = Date.now();
     this.resets = [...this.resets.filter((t) => now - t < RESET_WINDOW_MS), now];
     this.options.trace?.('received', noteRecord(`adapter reset: ${why}`));
+    // Set first: noble may throw on the links' ends too, and that is this same reset.
+    this.recovery = { answered: false, noticed: false };
     this.endLinks();
     if (this.resets.length > RESETS_IN_WINDOW) {
       const dropped = this.dropped();
@@ -449,7 +446,6 @@ export class H4Socket extends EventEmitter implements HciSocket {
       );
       return;
     }
-    this.recovery = { answered: false, noticed: false };
     this.waiting = [];
     this.emit('resetting', why);
     this.resetController().then(
@@ -477,21 +473,7 @@ export class H4Socket extends EventEmitter implements HciSocket {
   private endLinks(): void {
     for (const handle of [...this.links]) {
       this.links.delete(handle);
-      if (!this.started) continue;
-      const event = Buffer.from([
-        HCI_PACKET.event,
-        HCI_EVENT.disconnectionComplete,
-        4,
-        HCI_ERROR.success,
-        handle & 0xff,
-        handle >> 8,
-        HCI_ERROR.hardwareFailure,
-      ]);
-      try {
-        this.emit('data', event);
-      } catch {
-        // The link is gone either way; noble's half-read state goes with the session.
-      }
+      if (this.started) this.emit('data', lostLinkEvent(handle));
     }
   }
 

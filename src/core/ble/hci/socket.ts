@@ -22,6 +22,12 @@ export interface HciSocket {
   /** One H4 packet from the host: a command or ACL data. */
   write(packet: Buffer): void;
   getDeviceList(): HciDevice[];
+  /**
+   * The host stack threw on a packet this socket gave it: start the controller and the host
+   * stack over (the H4 socket resets the controller). A socket without it has its links
+   * reported lost by the tap instead (docs/decisions.md, "A noisy serial line").
+   */
+  recover?(why: string): void;
   /** One H4 packet from the controller: an event or ACL data. */
   on(event: 'data', listener: (packet: Buffer) => void): unknown;
   on(event: 'error', listener: (err: Error) => void): unknown;

@@ -7,8 +7,9 @@
 import { EventEmitter } from 'node:events';
 import { ATT_OP, L2CAP_CID } from '../att/codes';
 import type { Direction } from './btsnoop';
-import { HCI_CMD, HCI_EVENT, HCI_PACKET, LE_SUBEVENT, SMP_CODE } from './codes';
+import { HCI_CMD, HCI_ERROR, HCI_EVENT, HCI_PACKET, LE_SUBEVENT, SMP_CODE } from './codes';
 import type { HciDevice, HciSocket } from './socket';
+import { errorMessage } from '../../errors/message';
 import { PHY_CODE, phyOfCode, type LinkRequest, type Phy } from '../link-parameters';
 
 export interface AttErrorReport {
@@ -203,6 +204,19 @@ function changed(link: Link, cause: LinkCause, status: number): Report {
   };
 }
 
+/** A Disconnection Complete (hardware failure) for `handle`: a link ended on this side. */
+export function lostLinkEvent(handle: number): Buffer {
+  return Buffer.from([
+    HCI_PACKET.event,
+    HCI_EVENT.disconnectionComplete,
+    4,
+    HCI_ERROR.success,
+    handle & 0xff,
+    handle >> 8,
+    HCI_ERROR.hardwareFailure,
+  ]);
+}
+
 export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
   readonly counts: TapCounts = { malformed: 0, unknownLink: 0, unmatchedError: 0 };
   private readonly links = new Map<number, Link>();
@@ -220,7 +234,7 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
     super();
     inner.on('data', (packet) => {
       this.observe('received', packet);
-      this.emit('data', packet);
+      this.deliver(packet);
     });
     inner.on('error', (err) => this.emit('error', err));
   }
@@ -303,6 +317,34 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
     }
     this.write(packet);
     return true;
+  }
+
+  /**
+   * The one place every socket's packets reach noble. An exception from noble's hci.js (or a
+   * layer above it) leaves its state for that packet half-changed, so the socket starts over
+   * where it can (`recover`) and otherwise every link ends as lost; the process never ends on
+   * a packet (docs/decisions.md, "A noisy serial line").
+   */
+  private deliver(packet: Buffer): void {
+    try {
+      this.emit('data', packet);
+    } catch (err) {
+      const why = `the host stack could not read a packet (${errorMessage(err)})`;
+      if (this.inner.recover) this.inner.recover(why);
+      else
+        for (const handle of [...this.links.keys()]) {
+          // The controller ends the link too; its answer names a handle noble no longer has.
+          const params = Buffer.of(handle & 0xff, handle >> 8, HCI_ERROR.remoteUserTerminated);
+          this.write(commandPacket(HCI_CMD.disconnect, params));
+          const event = lostLinkEvent(handle);
+          this.observe('received', event);
+          try {
+            this.emit('data', event);
+          } catch {
+            // The link is gone either way; noble's half-read state goes with it.
+          }
+        }
+    }
   }
 
   /**

@@ -325,3 +325,40 @@ describe('HciTap', () => {
     expect(tap.counts.malformed).toBe(1);
   });
 });
+
+describe('HciTap when noble throws on a packet', () => {
+  function throwingNoble(inner: FakeSocket & { recover?: (why: string) => void }) {
+    const tap = new HciTap(inner);
+    const given: string[] = [];
+    tap.on('data', (packet) => {
+      given.push(packet.toString('hex'));
+      if (packet[0] === 0x02) throw new RangeError('The value of "offset" is out of range.');
+    });
+    return { tap, given };
+  }
+
+  it('hands the start-over to a socket that can reset its controller, and nothing else', () => {
+    const reasons: string[] = [];
+    const inner = Object.assign(new FakeSocket(), {
+      recover: (why: string) => reasons.push(why),
+    });
+    const { given } = throwingNoble(inner);
+    inner.receive(LE_CONNECTION_COMPLETE);
+    expect(() => inner.receive(READ_REQ_START)).not.toThrow();
+    expect(reasons).toEqual([
+      'the host stack could not read a packet (The value of "offset" is out of range.)',
+    ]);
+    expect(given).toHaveLength(2);
+    expect(inner.written).toEqual([]);
+  });
+
+  it('ends every link itself on a socket that cannot: Disconnect out, Disconnection Complete up', () => {
+    const inner = new FakeSocket();
+    const { given } = throwingNoble(inner);
+    inner.receive(LE_CONNECTION_COMPLETE);
+    expect(() => inner.receive(READ_REQ_START)).not.toThrow();
+    // HCI Disconnect (7.1.6) of 0x0040, remote user terminated; Disconnection Complete, hardware failure.
+    expect(inner.written.map((p) => p.toString('hex'))).toEqual(['01060403400013']);
+    expect(given.at(-1)).toBe('04050400400003');
+  });
+});
