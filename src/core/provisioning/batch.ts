@@ -8,7 +8,7 @@ import type { Advertisement, BleCentral } from '../ble/port';
 import { BoardBusyError, StoreUnavailableError } from '../audit/errors';
 import type { ProvisioningStep } from '../audit/records';
 import type { AuditStore, PsdiAllocator } from '../audit/store';
-import type { ProvisioningProfile } from '../ble/provisioning-profile';
+import type { AnyProvisioningProfile } from '../ble/provisioning-profile';
 import {
   ProvisionCancelledError,
   ProvisionError,
@@ -24,7 +24,7 @@ import { provisionBoard } from './workflow';
 export interface BatchOptions {
   central: BleCentral;
   store: AuditStore;
-  profile: ProvisioningProfile;
+  profile: AnyProvisioningProfile;
   product: ProductTarget;
   /** Required when the profile's PSDI source is `tool`; shared by every board of the batch. */
   psdi?: PsdiAllocator;
@@ -46,7 +46,7 @@ export interface BatchOptions {
    */
   onlyMatching?: boolean;
   /** What a board that does not fit the profile is matched against; default the built-in ones. */
-  knownProfiles?: readonly ProvisioningProfile[];
+  knownProfiles?: readonly AnyProvisioningProfile[];
   /** How often a held batch asks whether the audit log is back; default 1 s. */
   storeRetryMs?: number;
   onEvent?: (event: BatchEvent) => void;

@@ -4,7 +4,7 @@
 import { PsdiTakenError } from '../audit/errors';
 import type { ProvisioningRecord, ProvisioningStep, RecordEvent } from '../audit/records';
 import type { AuditStore, PsdiAllocator, ReserveInput } from '../audit/store';
-import type { ProvisioningProfile } from '../ble/provisioning-profile';
+import type { AnyProvisioningProfile } from '../ble/provisioning-profile';
 import { errorMessage } from '../errors/message';
 import { failureKind } from './faults';
 import { checkPsdi } from './psdi';
@@ -33,7 +33,7 @@ export class RecordLedger {
 
   constructor(
     private readonly store: AuditStore,
-    private readonly profile: ProvisioningProfile,
+    private readonly profile: AnyProvisioningProfile,
     private readonly product: ProductTarget,
     private readonly board: () => BoardRef,
     private readonly reporter: StepReporter,

@@ -419,7 +419,8 @@ export class BoardMcumgr {
       return { val: value };
     }
     if (command === ids.readWrite) {
-      if (!isBytes(body.val)) throw new Refusal('settings', 'write not supported');
+      if (!isBytes(body.val) || this.spec.faults.refuseSettingsWrites)
+        throw new Refusal('settings', 'write not supported');
       this.live.set(name!, Uint8Array.from(body.val));
       return {};
     }
