@@ -19,7 +19,7 @@ import {
   type TimingInput,
 } from './steps';
 import { errorMessage } from '../errors/message';
-import { provisionBoard } from './workflow';
+import { provisionBoard, type ImageFlash } from './workflow';
 
 export interface BatchOptions {
   central: BleCentral;
@@ -47,6 +47,8 @@ export interface BatchOptions {
   onlyMatching?: boolean;
   /** What a board that does not fit the profile is matched against; default the built-in ones. */
   knownProfiles?: readonly AnyProvisioningProfile[];
+  /** An image put on every board before it is provisioned. */
+  flash?: ImageFlash;
   /** How often a held batch asks whether the audit log is back; default 1 s. */
   storeRetryMs?: number;
   onEvent?: (event: BatchEvent) => void;
@@ -244,6 +246,7 @@ class Batch implements BatchRun {
         timing: this.options.timing,
         signal: this.cut.signal,
         knownProfiles: this.options.knownProfiles,
+        flash: this.options.flash,
         onProgress: (event) => this.progress(ad.address, event),
       });
       this.update(ad.address, {

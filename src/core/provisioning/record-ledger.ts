@@ -37,6 +37,8 @@ export class RecordLedger {
     private readonly product: ProductTarget,
     private readonly board: () => BoardRef,
     private readonly reporter: StepReporter,
+    /** The SHA-256 of the image flashed before provisioning, if one was. */
+    private readonly imageHash?: string,
   ) {}
 
   /** Finishes a record from an earlier run: it keeps its PSDI and its history. */
@@ -214,6 +216,7 @@ export class RecordLedger {
       board: this.board(),
       profileId: this.profile.id,
       psdiSource: this.profile.psdi.source,
+      imageHash: this.imageHash,
       psdi,
     };
   }

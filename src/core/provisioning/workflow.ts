@@ -43,6 +43,16 @@ export interface ProvisionBoardOptions {
   signal?: AbortSignal;
   /** The profiles a board that does not fit `profile` is matched against; default the built-in ones. */
   knownProfiles?: readonly AnyProvisioningProfile[];
+  /** An image put on the board before anything is reserved for it (`provision --image`). */
+  flash?: ImageFlash;
+}
+
+/** Flashing a board before provisioning it; the use cases build it (usecases/firmware.ts). */
+export interface ImageFlash {
+  /** The image's SHA-256 (hex), kept in the board's record. */
+  hash: string;
+  /** Flashes the board at `address`; resolves once it runs the image, confirmed. */
+  onto(address: string): Promise<void>;
 }
 
 export interface ProvisionResult {
@@ -109,6 +119,7 @@ class ProvisionRun {
       product,
       () => this.session.board,
       this.reporter,
+      options.flash?.hash,
     );
   }
 
@@ -116,6 +127,12 @@ class ProvisionRun {
     try {
       await this.session.select(this.options.board);
       this.session.checkCancelled();
+      // The image first: a board that cannot take it fails here, before a PSDI is reserved.
+      const flash = this.options.flash;
+      if (flash) {
+        await this.reporter.run('flash', 1, () => flash.onto(this.session.board.address));
+        this.session.checkCancelled();
+      }
       // Connect and check the board against the profile first: a board that cannot take the
       // profile's writes is skipped before a PSDI is reserved for it. The reservation is still
       // on disk before the first byte goes out.

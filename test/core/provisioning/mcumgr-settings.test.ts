@@ -98,4 +98,30 @@ describe('provisioning through MCUmgr settings', { timeout: 30_000 }, () => {
     const { record } = await provisionOn(r, 'c2:8e:20:00:00:02', { profile: SETTINGS, psdi });
     expect(record).toMatchObject({ psdi: 'DB-0001', state: 'verified' });
   });
+
+  it('a board that cannot take the image fails at flash with nothing reserved; one that can carries its hash', async () => {
+    r = await rig([zephyrBoard(1), zephyrBoard(2)]);
+    const psdi = sequence();
+    const hash = 'ab'.repeat(32);
+    const flashed: string[] = [];
+    const refused = await failure(
+      provisionOn(r, 'c2:8e:20:00:00:01', {
+        profile: SETTINGS,
+        psdi,
+        flash: { hash, onto: () => Promise.reject(new Error('image group: 0x09 no free slot')) },
+      }),
+    );
+    expect(refused.step).toBe('flash');
+    expect(refused.message).toContain('no free slot');
+    expect(refused.record).toBeUndefined();
+    expect((await r.store.search({ productId: PRODUCT.id, limit: 10 })).items).toEqual([]);
+
+    const { record } = await provisionOn(r, 'c2:8e:20:00:00:02', {
+      profile: SETTINGS,
+      psdi,
+      flash: { hash, onto: async (address) => void flashed.push(address) },
+    });
+    expect(flashed).toEqual(['c2:8e:20:00:00:02']);
+    expect(record).toMatchObject({ psdi: 'DB-0001', state: 'verified', imageHash: hash });
+  });
 });
