@@ -20,7 +20,7 @@ import {
   type ProvisionTiming,
   type StepReporter,
 } from './steps';
-import { verifyUntilMatch } from './verify';
+import { findBoard, verifyUntilMatch } from './verify';
 
 type ValueName = keyof McumgrSettingsProfile['keys'];
 
@@ -111,9 +111,10 @@ export class McumgrSettingsSession implements BoardWriter {
   }
 
   /**
-   * Writes every key, then saves (the commit) and resets. A link lost before the save's answer
-   * rewrites every value in a new session: writing the same values and saving again is
-   * harmless, and the record keeps its PSDI throughout.
+   * Writes every key, then saves (the commit) and resets. After a save with no answer the board
+   * is looked for: advertising the product's service, it saved and booted on the values, and
+   * only the read-back can say more; still blank, every value is rewritten in a new session
+   * (the same values, the same PSDI: harmless). The record keeps its PSDI throughout.
    */
   async writeAndCommit(record: SessionRecord): Promise<{ acknowledged: boolean }> {
     const writeTries = this.timing.write.retries + 1;
@@ -130,13 +131,15 @@ export class McumgrSettingsSession implements BoardWriter {
         }
         commitAttempt++;
         writeAttempt = 0;
-        if (commitAttempt >= commitTries)
+        const seen = await this.lookAfterSave(commitAttempt);
+        if (seen === 'saved') return { acknowledged: false };
+        if (seen === 'not-seen' || commitAttempt >= commitTries)
           throw new StepFailure(
             'commit',
             commitAttempt,
             false,
             new Error(
-              'no answer to the settings save: the board may carry the PSDI; reconcile this record',
+              `no answer to the settings save and the board ${seen === 'not-seen' ? 'was not seen again' : 'still advertises no product'}: it may carry the PSDI; reconcile this record`,
             ),
           );
       } catch (err) {
@@ -147,6 +150,21 @@ export class McumgrSettingsSession implements BoardWriter {
         throw err;
       }
     }
+  }
+
+  /** After a lost save answer: does the board boot as the product, still blank, or not at all? */
+  private lookAfterSave(attempt: number): Promise<'saved' | 'blank' | 'not-seen'> {
+    return this.reporter.run('select', attempt, async () => {
+      const ad = await findBoard(
+        this.central,
+        this.board.address,
+        [this.product.serviceUuid, this.profile.service],
+        this.timing.select.timeoutMs,
+      );
+      if (!ad) return 'not-seen';
+      this.board = { ...this.board, id: ad.id };
+      return ad.serviceUuids.includes(this.product.serviceUuid) ? 'saved' : 'blank';
+    });
   }
 
   verify(psdi: string, onVerified: (attempt: number) => Promise<void>): Promise<void> {

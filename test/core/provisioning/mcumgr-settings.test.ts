@@ -24,7 +24,10 @@ const SETTINGS = builtInProfiles().find(
 ) as McumgrSettingsProfile;
 
 /** A stock Zephyr board whose firmware reads the profile's keys at boot. */
-function zephyrBoard(n: number, faults: { refuseSettingsWrites?: boolean } = {}): BoardSpecInput {
+function zephyrBoard(
+  n: number,
+  faults: { refuseSettingsWrites?: boolean; saveAnswerLost?: boolean } = {},
+): BoardSpecInput {
   const fast = blankBoard(n);
   return {
     ...fast,
@@ -123,5 +126,18 @@ describe('provisioning through MCUmgr settings', { timeout: 30_000 }, () => {
     });
     expect(flashed).toEqual(['c2:8e:20:00:00:02']);
     expect(record).toMatchObject({ psdi: 'DB-0001', state: 'verified', imageHash: hash });
+  });
+
+  it('a save whose answer is lost is resolved by looking at the board, then by the read-back', async () => {
+    r = await rig([zephyrBoard(1, { saveAnswerLost: true })]);
+    const { record } = await provisionOn(r, 'c2:8e:20:00:00:01', { profile: SETTINGS });
+    expect(record).toMatchObject({ psdi: 'DB-0001', state: 'verified', psdiHeld: true });
+    expect(record.history).toMatchObject([
+      {
+        step: 'commit',
+        kind: 'failed',
+        message: expect.stringContaining('no answer to the settings save'),
+      },
+    ]);
   });
 });
