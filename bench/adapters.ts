@@ -12,7 +12,7 @@ import { openAdapters } from '../src/core/ble/open-adapters';
 import { SimulatedBench } from '../src/core/ble/sim/bench';
 import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import { openAuditStore } from '../src/core/audit/open-store';
-import { builtInProfiles } from '../src/core/provisioning/profiles';
+import { builtInProfiles, gattProfiles } from '../src/core/provisioning/profiles';
 import { createPsdiAllocator } from '../src/core/provisioning/psdi';
 import type { ProductTarget } from '../src/core/provisioning/steps';
 import { startBatch } from '../src/core/provisioning/batch';
@@ -31,7 +31,7 @@ const PRODUCT: ProductTarget = {
   psdiServiceUuid: 'e625601e-9e55-4597-a598-76018a0d293d',
   psdiCharacteristicUuid: '26e2b12b-85f0-4f3f-9fdd-91d114270e6e',
 };
-const profile = builtInProfiles().find((p) => p.id === 'devicebench-v1');
+const profile = gattProfiles(builtInProfiles()).find((p) => p.id === 'devicebench-v1');
 
 // The provisioning benchmark's typical prototype, no jitter.
 const tray = (count: number): BoardSpecInput => ({

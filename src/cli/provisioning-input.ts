@@ -13,7 +13,7 @@ import {
 import { psdiPlanSchema } from '../core/app/contracts/provisioning';
 import type { PsdiAllocator } from '../core/audit/store';
 import { describeFieldErrors, fieldErrors } from '../core/platform/field-errors';
-import type { ProvisioningProfile } from '../core/ble/provisioning-profile';
+import type { AnyProvisioningProfile } from '../core/ble/provisioning-profile';
 import { builtInProfiles, loadProfileFile } from '../core/provisioning/profiles';
 import { planRun, SetupError } from '../core/usecases/provisioning-setup';
 import { UsageError } from './exit';
@@ -24,7 +24,7 @@ const planFileSchema = z.object({
 });
 
 export interface ProvisioningInput {
-  profile: ProvisioningProfile;
+  profile: AnyProvisioningProfile;
   /** Undefined when the profile's board reports its own PSDI. */
   psdi: PsdiAllocator | undefined;
   /** A CSV list's rows left out, each as `<file> line <n>: <why>`, to print before reserving. */

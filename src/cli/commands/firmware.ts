@@ -38,7 +38,8 @@ export async function firmwareTarget(
   };
 }
 
-function readImage(path: string): McubootImage {
+/** An `--image` file read and checked before the radio opens; exit 2 naming the flag. */
+export function readImage(path: string): McubootImage {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(path);

@@ -19,6 +19,8 @@ import { EXIT, type ExitCode } from '../exit';
 import { parseFlags } from '../flags';
 import type { Output } from '../output';
 import { provisioningInput, type ProvisioningInput } from '../provisioning-input';
+import { installImage } from '../../core/usecases/firmware';
+import { firmwareTarget, readImage } from './firmware';
 import { addressSchema, FIND_BOARD_MS, globalFlags } from './shared';
 
 const flagsSchema = z
@@ -38,6 +40,7 @@ const flagsSchema = z
       .max(16, 'must be at most 16'),
     profile: z.string().min(1).optional(),
     plan: z.string().min(1).optional(),
+    image: z.string().min(1).optional(),
     planHeader: z.boolean(),
     onlyMatching: z.boolean(),
     json: z.boolean(),
@@ -81,6 +84,11 @@ export function provisionCommand(runner: Runner): CommandModule {
           type: 'string',
           describe: 'PSDI plan: a JSON plan or a CSV list (default: the plan saved in the app)',
         })
+        .option('image', {
+          type: 'string',
+          describe:
+            'flash this signed MCUboot image to each board first (upload, test, reset, confirm over MCUmgr); its SHA-256 goes in each record',
+        })
         .option('plan-header', {
           type: 'boolean',
           default: false,
@@ -106,9 +114,19 @@ export function provisionCommand(runner: Runner): CommandModule {
           planHeader: flags.planHeader,
         });
         for (const line of input.skipped) ctx.out.note(line);
+        const image = flags.image === undefined ? undefined : readImage(flags.image);
         const central = await ctx.session.central();
         const product = await ctx.session.product(flags.product);
-        const run = { central, store: await ctx.session.audit(), product, profile: input.profile };
+        const run: Run = {
+          central,
+          store: await ctx.session.audit(),
+          product,
+          profile: input.profile,
+          flash: image && {
+            hash: Buffer.from(image.hash).toString('hex'),
+            onto: async (address) => installImage(await firmwareTarget(ctx, address), image),
+          },
+        };
         // An adapter that goes away mid-run (dongle unplugged, TCP peer gone) stops the run as
         // Ctrl-C does, at a safe point, and the command exits 3 (docs/ci.md).
         const lost = new AbortController();

@@ -27,6 +27,7 @@ const COLUMNS: { header: string; value: (r: ProvisioningRecord) => string | numb
   { header: 'psdi_source', value: (r) => r.psdiSource },
   { header: 'psdi_held', value: (r) => (r.psdiHeld ? 'yes' : 'no') },
   { header: 'profile_id', value: (r) => r.profileId },
+  { header: 'image_hash', value: (r) => r.imageHash ?? '' },
   { header: 'station', value: (r) => text(r.station) },
   { header: 'state', value: (r) => r.state },
   { header: 'result', value: (r) => r.result },

@@ -221,6 +221,8 @@ ALTER TABLE provisioning_records ADD COLUMN adapter TEXT;
   // into the index in bulk about once a second (cleanTextIndexSoon), off the reserve path
   // (docs/decisions.md, "Reservations fast again").
   `ALTER INDEX IF EXISTS provisioning_records_text SET (fastupdate = on);`,
+  // 8: the image flashed to a board before it was provisioned (`provision --image`).
+  `ALTER TABLE provisioning_records ADD COLUMN image_hash TEXT;`,
 ];
 
 /** The three searched columns as one value for the trigram index; chr(31) keeps them apart. */

@@ -31,6 +31,7 @@ export interface RecordRow {
   board_address: string;
   board_name: string | null;
   adapter: string | null;
+  image_hash: string | null;
   psdi: string;
   psdi_source: 'tool' | 'device';
   profile_id: string;
@@ -62,6 +63,7 @@ const INSERT_COLUMNS = [
   'station',
   'board_name',
   'adapter',
+  'image_hash',
 ] as const;
 
 /** Every column a whole record is inserted with: INSERT_COLUMNS, then its outcome so far. */
@@ -158,6 +160,7 @@ function reservationValues(
     station,
     input.board.name ?? null,
     input.board.adapter ?? null,
+    input.imageHash ?? null,
   ];
 }
 
@@ -178,6 +181,7 @@ export function toRecord(row: RecordRow): ProvisioningRecord {
     boardAddress: row.board_address,
     boardName: row.board_name,
     adapter: row.adapter,
+    imageHash: row.image_hash,
     psdi: row.psdi,
     psdiSource: row.psdi_source,
     profileId: row.profile_id,
@@ -328,6 +332,7 @@ export function copyValues(r: ProvisioningRecord, origin: string): unknown[] {
     r.station,
     r.boardName,
     r.adapter,
+    r.imageHash,
     r.state,
     r.psdiHeld ? 1 : 0,
     r.failedStep,

@@ -19,6 +19,7 @@ export type ProvisioningState = (typeof provisioningStates)[number];
 /** Where a provisioning run was when it stopped; the workflow's steps plus the log itself. */
 const provisioningSteps = [
   'select',
+  'flash',
   'reserve',
   'connect',
   'discover',
@@ -82,6 +83,11 @@ export const provisioningRecordSchema = z.object({
    * record from before adapter specs (docs/decisions.md, "Adapter spec everywhere").
    */
   adapter: z.string().nullable().default(null),
+  /**
+   * The SHA-256 (hex) of the MCUboot image flashed to the board just before it was provisioned
+   * (`provision --image`); null when none was.
+   */
+  imageHash: z.string().nullable().default(null),
   psdi: z.string(),
   psdiSource: z.enum(['tool', 'device']),
   profileId: z.string(),

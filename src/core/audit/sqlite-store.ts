@@ -175,6 +175,8 @@ ALTER TABLE provisioning_records ADD COLUMN adapter TEXT;
 `,
   // 6: one board's records by its address (the failure path after a provisioning run, verify).
   BOARD_ADDRESS_INDEX,
+  // 7: the image flashed to a board before it was provisioned (`provision --image`).
+  `ALTER TABLE provisioning_records ADD COLUMN image_hash TEXT;`,
 ];
 
 /**

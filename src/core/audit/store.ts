@@ -66,6 +66,8 @@ export interface ReserveInput {
   board: { id: string; address: string; name?: string; adapter?: string };
   profileId: string;
   psdiSource: 'tool' | 'device';
+  /** The SHA-256 (hex) of the image flashed to the board before provisioning, if any. */
+  imageHash?: string;
   /** A PSDI the board reported (device source) or an allocator that picks one. */
   psdi: string | PsdiAllocator;
 }

@@ -1,9 +1,12 @@
-// A provisioning profile: the GATT layout a prototype exposes so DeviceBench can write a trial
-// product's UUIDs and a PSDI onto it (docs/provisioning-protocol.md). Profiles are data (JSON
+// A provisioning profile: how DeviceBench writes a trial product's UUIDs and a PSDI onto a
+// prototype — the GATT layout its firmware exposes, or the MCUmgr settings keys a stock Zephyr
+// board reads (docs/provisioning-protocol.md). Profiles are data (JSON
 // in resources/profiles/ or loaded by the user), chosen per product; the simulated boards
 // implement the same data, so the tool and the sim cannot drift apart. It sits under ble/ so
 // the simulated bench and provisioning both build on it and the sim never imports provisioning.
 import { z } from 'zod';
+import { MCUMGR_SERVICE_UUID } from './mcumgr/client';
+import { settingsKeyProblem } from './mcumgr/settings-group';
 import { uuidSchema } from './port';
 
 const hexBytes = z
@@ -11,10 +14,18 @@ const hexBytes = z
   .regex(/^(?:[0-9a-fA-F]{2})+$/, 'must be hex bytes, e.g. "01"')
   .transform((h) => h.toLowerCase());
 
+const profileId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be lowercase letters, digits and dashes');
+const profileName = z.string().trim().min(1, 'is required').max(80);
+const profileDescription = z.string().max(500).optional();
+
+/** A GATT profile: the firmware's own provisioning service (the kind when none is given). */
 export const provisioningProfileSchema = z.object({
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be lowercase letters, digits and dashes'),
-  name: z.string().trim().min(1, 'is required').max(80),
-  description: z.string().max(500).optional(),
+  kind: z.literal('gatt', { error: 'must be "gatt" or "mcumgr-settings"' }).optional(),
+  id: profileId,
+  name: profileName,
+  description: profileDescription,
   /** The provisioning service a blank board advertises and exposes. */
   service: uuidSchema,
   characteristics: z.object({
@@ -50,6 +61,55 @@ export const provisioningProfileSchema = z.object({
 
 export type ProvisioningProfile = z.output<typeof provisioningProfileSchema>;
 
+const settingsKey = z.string().superRefine((key, ctx) => {
+  const problem = settingsKeyProblem(key);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/**
+ * An MCUmgr settings profile: a stock Zephyr board takes the product's UUIDs and the PSDI as
+ * settings keys over MCUmgr, saves them and reads them at its next boot
+ * (docs/provisioning-protocol.md, "MCUmgr settings profiles"). The blank board advertises the
+ * SMP service, which stands as the profile's `service`.
+ */
+export const mcumgrSettingsProfileSchema = z
+  .object({
+    kind: z.literal('mcumgr-settings'),
+    id: profileId,
+    name: profileName,
+    description: profileDescription,
+    /** The settings key each value is written to. */
+    keys: z.object({
+      serviceUuid: settingsKey,
+      psdiServiceUuid: settingsKey,
+      psdiCharacteristicUuid: settingsKey,
+      psdi: settingsKey,
+    }),
+    /** How a UUID is written: its dashed text (what a settings handler most easily reads) or 16 bytes. */
+    uuidEncoding: z.enum(['bytes', 'text']).default('text'),
+    psdi: z
+      .object({
+        /** Settings carry what the tool writes: the tool always hands out the PSDI. */
+        source: z.literal('tool').default('tool'),
+        maxBytes: z.number().int().min(1).max(244).default(20),
+      })
+      .prefault({}),
+  })
+  .transform((profile) => ({ ...profile, service: MCUMGR_SERVICE_UUID }));
+
+export type McumgrSettingsProfile = z.output<typeof mcumgrSettingsProfileSchema>;
+
+/** A profile of either kind, as profile files and plans name them. */
+export type AnyProvisioningProfile = ProvisioningProfile | McumgrSettingsProfile;
+
+/** The schema a profile's `kind` names; a GATT profile leaves it out. */
+export function profileSchemaFor(
+  json: unknown,
+): typeof provisioningProfileSchema | typeof mcumgrSettingsProfileSchema {
+  const kind = typeof json === 'object' && json !== null && 'kind' in json ? json.kind : undefined;
+  return kind === 'mcumgr-settings' ? mcumgrSettingsProfileSchema : provisioningProfileSchema;
+}
+
 /** The status characteristic's byte. */
 export const STATUS = {
   blank: 0x00,
@@ -61,7 +121,10 @@ export const STATUS = {
 } as const;
 
 /** The bytes a profile writes for a UUID (any accepted form). */
-export function encodeUuid(profile: ProvisioningProfile, uuid: string): Uint8Array {
+export function encodeUuid(
+  profile: Pick<ProvisioningProfile, 'uuidEncoding'>,
+  uuid: string,
+): Uint8Array {
   const compact = uuidSchema.parse(uuid);
   if (compact.length !== 32) throw new Error(`"${uuid}" is not a 128-bit UUID`);
   if (profile.uuidEncoding === 'bytes') return Uint8Array.from(Buffer.from(compact, 'hex'));

@@ -8,7 +8,7 @@ import type { Advertisement, BleCentral } from '../ble/port';
 import { BoardBusyError, StoreUnavailableError } from '../audit/errors';
 import type { ProvisioningStep } from '../audit/records';
 import type { AuditStore, PsdiAllocator } from '../audit/store';
-import type { ProvisioningProfile } from '../ble/provisioning-profile';
+import type { AnyProvisioningProfile } from '../ble/provisioning-profile';
 import {
   ProvisionCancelledError,
   ProvisionError,
@@ -19,12 +19,12 @@ import {
   type TimingInput,
 } from './steps';
 import { errorMessage } from '../errors/message';
-import { provisionBoard } from './workflow';
+import { provisionBoard, type ImageFlash } from './workflow';
 
 export interface BatchOptions {
   central: BleCentral;
   store: AuditStore;
-  profile: ProvisioningProfile;
+  profile: AnyProvisioningProfile;
   product: ProductTarget;
   /** Required when the profile's PSDI source is `tool`; shared by every board of the batch. */
   psdi?: PsdiAllocator;
@@ -46,7 +46,9 @@ export interface BatchOptions {
    */
   onlyMatching?: boolean;
   /** What a board that does not fit the profile is matched against; default the built-in ones. */
-  knownProfiles?: readonly ProvisioningProfile[];
+  knownProfiles?: readonly AnyProvisioningProfile[];
+  /** An image put on every board before it is provisioned. */
+  flash?: ImageFlash;
   /** How often a held batch asks whether the audit log is back; default 1 s. */
   storeRetryMs?: number;
   onEvent?: (event: BatchEvent) => void;
@@ -244,6 +246,7 @@ class Batch implements BatchRun {
         timing: this.options.timing,
         signal: this.cut.signal,
         knownProfiles: this.options.knownProfiles,
+        flash: this.options.flash,
         onProgress: (event) => this.progress(ad.address, event),
       });
       this.update(ad.address, {

@@ -7,10 +7,17 @@ import type { Advertisement, BleCentral, BleConnection, ServiceInfo } from '../b
 import { attErrorOf, formatUuid } from '../ble/port';
 import { ATT_ERROR, describeLengthRefusal } from '../ble/att/codes';
 import type { ProvisioningStep } from '../audit/records';
-import { encodeUuid, STATUS, type ProvisioningProfile } from '../ble/provisioning-profile';
+import type { BoardWriter, SessionRecord } from './board-writer';
+import {
+  encodeUuid,
+  STATUS,
+  type AnyProvisioningProfile,
+  type ProvisioningProfile,
+} from '../ble/provisioning-profile';
 import { errorMessage } from '../errors/message';
+import { connectBoard } from './connect-board';
 import { refusalOf, type Refusal } from './faults';
-import { builtInProfiles } from './profiles';
+import { builtInProfiles, gattProfiles } from './profiles';
 import { checkPsdi, PsdiError } from './psdi';
 import { describeMismatch, layoutMismatch, matchingProfiles } from './preflight';
 import { cancelledBy, FatalStepError, StepFailure } from './step-failures';
@@ -24,7 +31,7 @@ import {
   type ProductTarget,
   type ProvisionTiming,
 } from './steps';
-import { findBoard, PsdiMismatchError, verifyBoard } from './verify';
+import { findBoard, verifyUntilMatch } from './verify';
 
 type SessionOutcome = 'acked' | 'already-committed' | { unknown: unknown };
 
@@ -39,17 +46,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 type ValueName = keyof ProvisioningProfile['characteristics'];
 
-/** What a write session needs from the record it writes. */
-export interface SessionRecord {
-  /** The PSDI to write. For a `device` profile, `fromBoard` is the PSDI the board reported. */
-  psdiToWrite(fromBoard: string | undefined, attempt: number): Promise<string>;
-  /** The board acknowledged every value and the commit, after `attempts` write sessions. */
-  written(attempts: number): Promise<void>;
-  /** Finishing a record from an earlier run (reconcile), whose commit may have taken. */
-  resumed: boolean;
-}
-
-export class GattSession {
+export class GattSession implements BoardWriter {
   /** The board as last seen: its id changes if it is found again after a lost commit answer. */
   board: BoardRef;
   /** Set when a commit went out; cleared when the board is seen uncommitted afterwards. */
@@ -79,7 +76,7 @@ export class GattSession {
     private readonly timing: ProvisionTiming,
     private readonly reporter: StepReporter,
     private readonly signal: AbortSignal | undefined,
-    private readonly knownProfiles: readonly ProvisioningProfile[] | undefined,
+    private readonly knownProfiles: readonly AnyProvisioningProfile[] | undefined,
     given: Advertisement | BoardRef,
   ) {
     this.board = {
@@ -171,40 +168,17 @@ export class GattSession {
   }
 
   /** Reads the PSDI back from the product's service until it matches; `onVerified` records it. */
-  async verify(psdi: string, onVerified: (attempt: number) => Promise<void>): Promise<void> {
-    const tries = this.timing.verify.retries + 1;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.reporter.run(
-          'verify',
-          attempt,
-          () =>
-            verifyBoard({
-              central: this.central,
-              address: this.board.address,
-              product: this.product,
-              psdi,
-              timeoutMs: this.timing.verify.timeoutMs,
-              connectTimeoutMs: this.timing.connect.timeoutMs,
-              onVerified: () => onVerified(attempt),
-            }),
-          (err) =>
-            !(err instanceof PsdiMismatchError || err instanceof FatalStepError) &&
-            !refusalOf(err) &&
-            attempt < tries,
-        );
-        return;
-      } catch (err) {
-        if (err instanceof FatalStepError) throw err;
-        if (err instanceof PsdiMismatchError)
-          throw new FatalStepError('verify', err.message, attempt);
-        // A read-back the board refuses by rule is refused again on every try.
-        const refusal = refusalOf(err);
-        if (refusal) throw this.refusal('verify', attempt, refusal, undefined, err);
-        if (attempt >= tries) throw new StepFailure('verify', attempt, false, err);
-        await delay(this.timing.retryDelayMs * attempt);
-      }
-    }
+  verify(psdi: string, onVerified: (attempt: number) => Promise<void>): Promise<void> {
+    return verifyUntilMatch({
+      central: this.central,
+      address: this.board.address,
+      product: this.product,
+      timing: this.timing,
+      reporter: this.reporter,
+      psdi,
+      onVerified,
+      refused: (attempt, refusal, err) => this.refusal('verify', attempt, refusal, undefined, err),
+    });
   }
 
   /** What the record says of a write whose answer was lost, if the latest one's was. */
@@ -263,7 +237,7 @@ export class GattSession {
       const matching = matchingProfiles(
         this.profile,
         checked.services,
-        this.knownProfiles ?? builtInProfiles(),
+        gattProfiles(this.knownProfiles ?? builtInProfiles()),
       );
       throw new ProvisionMismatchError(
         describeMismatch(this.profile, checked.mismatch, matching),
@@ -446,27 +420,14 @@ export class GattSession {
     });
   }
 
-  private async connect(): Promise<BleConnection> {
-    const tries = this.timing.connect.retries + 1;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.reporter.run(
-          'connect',
-          attempt,
-          () =>
-            withStepTimeout(
-              this.central.connect(this.board.id, { timeoutMs: this.timing.connect.timeoutMs }),
-              'connect',
-              this.timing.connect.timeoutMs,
-            ),
-          () => attempt < tries,
-        );
-      } catch (err) {
-        if (attempt >= tries) throw new StepFailure('connect', attempt, false, err);
-        this.checkCancelled();
-        await delay(this.timing.retryDelayMs * attempt);
-      }
-    }
+  private connect(): Promise<BleConnection> {
+    return connectBoard({
+      central: this.central,
+      boardId: this.board.id,
+      timing: this.timing,
+      reporter: this.reporter,
+      signal: this.signal,
+    });
   }
 
   /** Runs a step once; its failure becomes a StepFailure the session may retry. */

@@ -4,7 +4,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { RESOURCES_DIR } from '../resources';
-import { provisioningProfileSchema, type ProvisioningProfile } from '../ble/provisioning-profile';
+import {
+  profileSchemaFor,
+  type AnyProvisioningProfile,
+  type ProvisioningProfile,
+} from '../ble/provisioning-profile';
 
 const builtInProfileDir = join(RESOURCES_DIR, 'profiles');
 
@@ -28,7 +32,7 @@ export class ProfileError extends Error {
 }
 
 /** Parses and validates one profile; `source` names it in errors (a file name or "pasted"). */
-export function parseProfile(text: string, source: string): ProvisioningProfile {
+export function parseProfile(text: string, source: string): AnyProvisioningProfile {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -37,18 +41,19 @@ export function parseProfile(text: string, source: string): ProvisioningProfile 
       { path: '', message: `not valid JSON (${(err as Error).message})` },
     ]);
   }
-  const parsed = provisioningProfileSchema.safeParse(json);
+  const parsed = profileSchemaFor(json).safeParse(json);
   if (!parsed.success)
     throw new ProfileError(
       source,
       parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
     );
+  if (parsed.data.kind === 'mcumgr-settings') return parsed.data;
   const issues = layoutIssues(parsed.data);
   if (issues.length) throw new ProfileError(source, issues);
   return parsed.data;
 }
 
-export async function loadProfileFile(path: string): Promise<ProvisioningProfile> {
+export async function loadProfileFile(path: string): Promise<AnyProvisioningProfile> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -61,8 +66,8 @@ export async function loadProfileFile(path: string): Promise<ProvisioningProfile
 }
 
 /** Every profile shipped with the app, by id; a broken or duplicate built-in is a bug: throws. */
-export function builtInProfiles(dir = builtInProfileDir): ProvisioningProfile[] {
-  const profiles: ProvisioningProfile[] = [];
+export function builtInProfiles(dir = builtInProfileDir): AnyProvisioningProfile[] {
+  const profiles: AnyProvisioningProfile[] = [];
   for (const name of readdirSync(dir)
     .filter((n) => n.endsWith('.json'))
     .sort()) {
@@ -74,6 +79,11 @@ export function builtInProfiles(dir = builtInProfileDir): ProvisioningProfile[] 
     profiles.push(profile);
   }
   return profiles;
+}
+
+/** The GATT profiles among `profiles`: those a board's GATT layout can be matched against. */
+export function gattProfiles(profiles: readonly AnyProvisioningProfile[]): ProvisioningProfile[] {
+  return profiles.filter((p): p is ProvisioningProfile => p.kind !== 'mcumgr-settings');
 }
 
 /**

@@ -5,7 +5,11 @@ import type { Advertisement, BleCentral, BleConnection } from '../ble/port';
 import { normalizeUuid } from '../ble/port';
 import type { ProvisioningRecord } from '../audit/records';
 import type { AuditStore } from '../audit/store';
-import { STATUS, type ProvisioningProfile } from '../ble/provisioning-profile';
+import {
+  STATUS,
+  type AnyProvisioningProfile,
+  type ProvisioningProfile,
+} from '../ble/provisioning-profile';
 import {
   ProvisionError,
   resolveTiming,
@@ -32,7 +36,7 @@ export interface ReconcileOptions {
   central: BleCentral;
   store: AuditStore;
   /** The profile the record was provisioned with (`record.profileId`). */
-  profile: ProvisioningProfile;
+  profile: AnyProvisioningProfile;
   record: ProvisioningRecord | number;
   /** The operator's choice for a board found uncommitted: same PSDI again, or give it back. */
   whenBlank:
@@ -74,6 +78,12 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileOut
   if (record.profileId !== profile.id)
     throw new Error(
       `record #${id} was provisioned with profile ${record.profileId}, not ${profile.id}`,
+    );
+  // Reconcile reads a GATT profile's status byte; a settings board is read by hand for now
+  // (docs/decisions.md, "A provisioning profile kind for MCUmgr settings").
+  if (profile.kind === 'mcumgr-settings')
+    throw new Error(
+      `record #${id} was provisioned through MCUmgr settings (profile ${profile.id}), which reconcile cannot inspect yet: read ${profile.keys.psdi} with \`devicebench settings get\` to see what the board carries`,
     );
   const timing = resolveTiming(options.timing);
   const reporter = new StepReporter(

@@ -4,7 +4,7 @@
 import { PsdiTakenError } from '../audit/errors';
 import type { ProvisioningRecord, ProvisioningStep, RecordEvent } from '../audit/records';
 import type { AuditStore, PsdiAllocator, ReserveInput } from '../audit/store';
-import type { ProvisioningProfile } from '../ble/provisioning-profile';
+import type { AnyProvisioningProfile } from '../ble/provisioning-profile';
 import { errorMessage } from '../errors/message';
 import { failureKind } from './faults';
 import { checkPsdi } from './psdi';
@@ -33,10 +33,12 @@ export class RecordLedger {
 
   constructor(
     private readonly store: AuditStore,
-    private readonly profile: ProvisioningProfile,
+    private readonly profile: AnyProvisioningProfile,
     private readonly product: ProductTarget,
     private readonly board: () => BoardRef,
     private readonly reporter: StepReporter,
+    /** The SHA-256 of the image flashed before provisioning, if one was. */
+    private readonly imageHash?: string,
   ) {}
 
   /** Finishes a record from an earlier run: it keeps its PSDI and its history. */
@@ -214,6 +216,7 @@ export class RecordLedger {
       board: this.board(),
       profileId: this.profile.id,
       psdiSource: this.profile.psdi.source,
+      imageHash: this.imageHash,
       psdi,
     };
   }

@@ -7,8 +7,16 @@ import {
   type BleCentral,
   type BleConnection,
 } from '../ble/port';
-import { StepTimeoutError, withStepTimeout } from './steps';
+import {
+  delay,
+  StepTimeoutError,
+  withStepTimeout,
+  type ProvisionTiming,
+  type StepReporter,
+} from './steps';
 import { errorMessage } from '../errors/message';
+import { refusalOf, type Refusal } from './faults';
+import { FatalStepError, StepFailure } from './step-failures';
 
 /** Bluetooth addresses compare without case or separator differences. */
 function sameAddress(a: string, b: string): boolean {
@@ -41,7 +49,7 @@ export async function findBoard(
 }
 
 /** The board answers, but with another PSDI: retrying cannot change that. */
-export class PsdiMismatchError extends Error {
+class PsdiMismatchError extends Error {
   override name = 'PsdiMismatchError';
   constructor(
     readonly expected: string,
@@ -117,7 +125,7 @@ export async function readBackPsdi(
  * Read-back plus comparison: resolves when the board carries `psdi`. `onVerified` runs on a
  * match while the link closes (see `readBackPsdi`).
  */
-export async function verifyBoard(
+async function verifyBoard(
   options: ReadBackOptions & { psdi: string; onVerified?: () => void | Promise<void> },
 ): Promise<void> {
   await readBackPsdi({
@@ -127,4 +135,55 @@ export async function verifyBoard(
       await options.onVerified?.();
     },
   });
+}
+
+/**
+ * The verify step with its retries, the same for every kind of profile: read the PSDI back
+ * until it matches. A mismatch or a refusal by rule ends it at once (`refused` words the
+ * refusal for the profile); anything else is tried again up to `timing.verify.retries`.
+ */
+export async function verifyUntilMatch(options: {
+  central: BleCentral;
+  address: string;
+  product: ReadBackOptions['product'];
+  timing: ProvisionTiming;
+  reporter: StepReporter;
+  psdi: string;
+  onVerified: (attempt: number) => Promise<void>;
+  refused: (attempt: number, refusal: Refusal, cause: unknown) => Error;
+}): Promise<void> {
+  const { timing } = options;
+  const tries = timing.verify.retries + 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await options.reporter.run(
+        'verify',
+        attempt,
+        () =>
+          verifyBoard({
+            central: options.central,
+            address: options.address,
+            product: options.product,
+            psdi: options.psdi,
+            timeoutMs: timing.verify.timeoutMs,
+            connectTimeoutMs: timing.connect.timeoutMs,
+            onVerified: () => options.onVerified(attempt),
+          }),
+        (err) =>
+          !(err instanceof PsdiMismatchError || err instanceof FatalStepError) &&
+          !refusalOf(err) &&
+          attempt < tries,
+      );
+      return;
+    } catch (err) {
+      if (err instanceof FatalStepError) throw err;
+      if (err instanceof PsdiMismatchError)
+        throw new FatalStepError('verify', err.message, attempt);
+      // A read-back the board refuses by rule is refused again on every try.
+      const refusal = refusalOf(err);
+      if (refusal) throw options.refused(attempt, refusal, err);
+      if (attempt >= tries) throw new StepFailure('verify', attempt, false, err);
+      await delay(timing.retryDelayMs * attempt);
+    }
+  }
 }

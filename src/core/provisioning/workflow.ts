@@ -1,15 +1,18 @@
 // Provisioning one board: select → reserve → connect → discover → (read-psdi) → write →
 // commit → verify, every step bounded and retried by policy, and every audit transition on
-// disk before the next radio step (docs/provisioning-protocol.md, "The tool's steps"). The GATT
-// session does the board's side, the record ledger the audit store's; a run composes the two.
+// disk before the next radio step (docs/provisioning-protocol.md, "The tool's steps"). A board
+// writer does the board's side (the GATT session, or MCUmgr settings, by the profile's kind),
+// the record ledger the audit store's; a run composes the two.
 import type { Advertisement, BleCentral } from '../ble/port';
 import { normalizeUuid } from '../ble/port';
 import { BoardBusyError, PsdiTakenError, StoreUnavailableError } from '../audit/errors';
 import type { ProvisioningRecord, ProvisioningStep } from '../audit/records';
 import type { AuditStore, PsdiAllocator } from '../audit/store';
-import type { ProvisioningProfile } from '../ble/provisioning-profile';
+import type { AnyProvisioningProfile } from '../ble/provisioning-profile';
 import { errorMessage } from '../errors/message';
-import { GattSession, type SessionRecord } from './gatt-session';
+import type { BoardWriter, SessionRecord } from './board-writer';
+import { GattSession } from './gatt-session';
+import { McumgrSettingsSession } from './mcumgr-settings-session';
 import { PsdiError } from './psdi';
 import { RecordLedger } from './record-ledger';
 import { CancelledError, FatalStepError, StepFailure } from './step-failures';
@@ -21,13 +24,14 @@ import {
   type BoardRef,
   type ProductTarget,
   type ProgressListener,
+  type ProvisionTiming,
   type TimingInput,
 } from './steps';
 
 export interface ProvisionBoardOptions {
   central: BleCentral;
   store: AuditStore;
-  profile: ProvisioningProfile;
+  profile: AnyProvisioningProfile;
   product: ProductTarget;
   /** A board from a scan (it must advertise the profile's service), or its id and address. */
   board: Advertisement | BoardRef;
@@ -38,7 +42,17 @@ export interface ProvisionBoardOptions {
   /** Aborting cuts the run at the next safe point (never between commit and verify). */
   signal?: AbortSignal;
   /** The profiles a board that does not fit `profile` is matched against; default the built-in ones. */
-  knownProfiles?: readonly ProvisioningProfile[];
+  knownProfiles?: readonly AnyProvisioningProfile[];
+  /** An image put on the board before anything is reserved for it (`provision --image`). */
+  flash?: ImageFlash;
+}
+
+/** Flashing a board before provisioning it; the use cases build it (usecases/firmware.ts). */
+export interface ImageFlash {
+  /** The image's SHA-256 (hex), kept in the board's record. */
+  hash: string;
+  /** Flashes the board at `address`; resolves once it runs the image, confirmed. */
+  onto(address: string): Promise<void>;
 }
 
 export interface ProvisionResult {
@@ -65,9 +79,9 @@ export async function resumeProvisioning(
 }
 
 class ProvisionRun {
-  private readonly profile: ProvisioningProfile;
+  private readonly profile: AnyProvisioningProfile;
   private readonly reporter: StepReporter;
-  private readonly session: GattSession;
+  private readonly session: BoardWriter;
   private readonly ledger: RecordLedger;
   /** Where an unexpected error (not one a step classified) is reported. */
   private lastStep: ProvisioningStep = 'select';
@@ -89,22 +103,23 @@ class ProvisionRun {
         options.onProgress?.(event);
       },
     );
-    this.session = new GattSession(
-      options.central,
-      options.profile,
+    this.session = boardWriter({
+      central: options.central,
+      profile: options.profile,
       product,
-      resolveTiming(options.timing),
-      this.reporter,
-      options.signal,
-      options.knownProfiles,
-      options.board,
-    );
+      timing: resolveTiming(options.timing),
+      reporter: this.reporter,
+      signal: options.signal,
+      knownProfiles: options.knownProfiles,
+      board: options.board,
+    });
     this.ledger = new RecordLedger(
       options.store,
       options.profile,
       product,
       () => this.session.board,
       this.reporter,
+      options.flash?.hash,
     );
   }
 
@@ -112,6 +127,12 @@ class ProvisionRun {
     try {
       await this.session.select(this.options.board);
       this.session.checkCancelled();
+      // The image first: a board that cannot take it fails here, before a PSDI is reserved.
+      const flash = this.options.flash;
+      if (flash) {
+        await this.reporter.run('flash', 1, () => flash.onto(this.session.board.address));
+        this.session.checkCancelled();
+      }
       // Connect and check the board against the profile first: a board that cannot take the
       // profile's writes is skipped before a PSDI is reserved for it. The reservation is still
       // on disk before the first byte goes out.
@@ -210,4 +231,38 @@ class ProvisionRun {
     }
     return new ProvisionError(step, message, session.board, { cause: err, record, attempts });
   }
+}
+
+/** The writer the profile's kind calls for. */
+function boardWriter(options: {
+  central: BleCentral;
+  profile: AnyProvisioningProfile;
+  product: ProductTarget;
+  timing: ProvisionTiming;
+  reporter: StepReporter;
+  signal: AbortSignal | undefined;
+  knownProfiles: readonly AnyProvisioningProfile[] | undefined;
+  board: Advertisement | BoardRef;
+}): BoardWriter {
+  const { central, profile, product, timing, reporter, signal } = options;
+  if (profile.kind === 'mcumgr-settings')
+    return new McumgrSettingsSession(
+      central,
+      profile,
+      product,
+      timing,
+      reporter,
+      signal,
+      options.board,
+    );
+  return new GattSession(
+    central,
+    profile,
+    product,
+    timing,
+    reporter,
+    signal,
+    options.knownProfiles,
+    options.board,
+  );
 }

@@ -198,6 +198,24 @@ export function resetBoard(
   });
 }
 
+/**
+ * Puts the image on the board to stay, as an engineer would by hand: upload, test, reset, and
+ * confirm once the board runs it. A board that runs it confirmed already is left alone; one
+ * that reverts is an error.
+ */
+export async function installImage(target: FirmwareTarget, image: McubootImage): Promise<void> {
+  const hash = Buffer.from(image.hash).toString('hex');
+  const running = (await boardSlots(target)).find((s) => s.active);
+  if (running?.hash === hash && running.confirmed) return;
+  await flashImage(target, image);
+  const booted = await testFirmware(target, hash, true);
+  if (booted.outcome !== 'running')
+    throw new Error(
+      `the board reverted after the test reset: image ${hash.slice(0, 12)}… did not boot`,
+    );
+  await confirmFirmware(target);
+}
+
 export function getSetting(target: FirmwareTarget, key: string): Promise<Uint8Array> {
   return withBoard(target, ({ client }) => readSetting(client, key));
 }

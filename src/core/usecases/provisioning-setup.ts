@@ -8,7 +8,7 @@
 import type { PsdiAllocator } from '../audit/store';
 import type { ThingsClient } from '../platform/things/client';
 import type { TrialProduct } from '../platform/things/schema';
-import type { ProvisioningProfile } from '../ble/provisioning-profile';
+import type { AnyProvisioningProfile } from '../ble/provisioning-profile';
 import {
   createPsdiAllocator,
   parsePsdiCsv,
@@ -46,7 +46,7 @@ export interface SetupPlan {
 }
 
 export interface PlannedRun {
-  profile: ProvisioningProfile;
+  profile: AnyProvisioningProfile;
   /** Undefined when the profile's board reports its own PSDI. */
   psdi: PsdiAllocator | undefined;
   /** A CSV list's rows left out, with their lines, to show before anything is reserved. */
@@ -64,9 +64,9 @@ export interface ProvisioningSetup extends PlannedRun {
 export function planRun(input: {
   plan: SetupPlan;
   /** A profile the front end loaded itself (a `--profile` file), over the plan's id. */
-  profile?: ProvisioningProfile;
+  profile?: AnyProvisioningProfile;
   /** The profiles a plan may name by id: built in, and those loaded and kept in the data folder. */
-  profiles: ProvisioningProfile[];
+  profiles: AnyProvisioningProfile[];
 }): PlannedRun {
   const profile = input.profile ?? findProfile(input.profiles, input.plan.profileId);
   return { profile, ...psdiAllocator(profile, input.plan.psdi) };
@@ -74,9 +74,9 @@ export function planRun(input: {
 
 /** A profile by id; the field is `profileId`. */
 export function findProfile(
-  profiles: ProvisioningProfile[],
+  profiles: AnyProvisioningProfile[],
   id: string | undefined,
-): ProvisioningProfile {
+): AnyProvisioningProfile {
   if (id === undefined) throw new SetupError('profileId', 'is required: the plan names no profile');
   const found = profiles.find((p) => p.id === id);
   if (!found)
@@ -92,7 +92,7 @@ export function findProfile(
  * a first PSDI too long for the profile); none when the board reports its own PSDI.
  */
 export function psdiAllocator(
-  profile: ProvisioningProfile,
+  profile: AnyProvisioningProfile,
   psdi: PsdiPlan | undefined,
 ): { psdi: PsdiAllocator | undefined; skipped: PsdiCsvProblem[] } {
   if (profile.psdi.source === 'device') return { psdi: undefined, skipped: [] };
@@ -117,7 +117,7 @@ export function psdiAllocator(
  */
 export function readPsdiPlan(
   psdi: PsdiPlan,
-  profile: ProvisioningProfile,
+  profile: AnyProvisioningProfile,
 ): { strategy: PsdiStrategy; skipped: PsdiCsvProblem[] } {
   if (psdi.kind !== 'list') return { strategy: psdi, skipped: [] };
   let csv: PsdiCsv;
@@ -159,7 +159,7 @@ export async function findTrialProduct(
 export async function provisioningSetup(input: {
   productId: string;
   plan: SetupPlan;
-  profiles: ProvisioningProfile[];
+  profiles: AnyProvisioningProfile[];
   things: Pick<ThingsClient, 'listTrialProducts'>;
 }): Promise<ProvisioningSetup> {
   // The files first: a plan that cannot run is refused before the platform is asked.

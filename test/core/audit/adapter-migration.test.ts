@@ -43,6 +43,7 @@ ${SCENARIO_RUN_COLUMNS.replace('bench TEXT NOT NULL,', `bench TEXT NOT NULL CHEC
 INSERT INTO scenario_runs SELECT * FROM scenario_runs_new;
 DROP TABLE scenario_runs_new;
 ALTER TABLE provisioning_records DROP COLUMN adapter;
+ALTER TABLE provisioning_records DROP COLUMN image_hash;
 DROP INDEX provisioning_records_address;
 PRAGMA user_version = 4;
 `);
@@ -54,6 +55,7 @@ PRAGMA user_version = 4;
   await client.query(`
 ALTER TABLE scenario_runs ADD CONSTRAINT scenario_runs_bench_check CHECK (${OLD_CHECK});
 ALTER TABLE provisioning_records DROP COLUMN adapter;
+ALTER TABLE provisioning_records DROP COLUMN image_hash;
 DROP INDEX provisioning_records_address;
 DELETE FROM devicebench_migrations WHERE version >= 5;`);
   await client.end();

@@ -512,7 +512,7 @@ describe('SQLite specifics', () => {
   it('keeps the file in WAL mode at the newest schema version', async () => {
     const raw = new Database(file(), { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.pragma('user_version', { simple: true })).toBe(6);
+    expect(raw.pragma('user_version', { simple: true })).toBe(7);
     raw.close();
   });
 
@@ -534,6 +534,7 @@ describe('SQLite specifics', () => {
       ALTER TABLE provisioning_records DROP COLUMN history;
       ALTER TABLE provisioning_records DROP COLUMN board_name;
       ALTER TABLE provisioning_records DROP COLUMN adapter;
+      ALTER TABLE provisioning_records DROP COLUMN image_hash;
       DROP INDEX provisioning_records_address; PRAGMA user_version = 1;`);
     raw.close();
     const store = await t.reopen();
@@ -542,6 +543,7 @@ describe('SQLite specifics', () => {
       state: 'reserved',
       psdiReturned: false,
       history: [],
+      imageHash: null,
     });
     expect(await store.sourceId()).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -579,7 +581,7 @@ describe('PostgreSQL specifics', () => {
       const { rows } = await client.query(
         'SELECT version FROM devicebench_migrations ORDER BY version',
       );
-      expect(rows).toEqual([1, 2, 3, 4, 5, 6, 7].map((version) => ({ version })));
+      expect(rows).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((version) => ({ version })));
     } finally {
       await client.end();
     }

@@ -41,10 +41,17 @@ function issuesOf(fn: () => unknown): { source: string; issues: ProfileError['is
 describe('provisioning profiles', () => {
   it('ships devicebench-v1, its device-PSDI variant and the platform starter', () => {
     const profiles = builtInProfiles();
-    expect(profiles.map((p) => [p.id, p.psdi.source, p.psdi.readPermission])).toEqual([
+    expect(
+      profiles.map((p) => [
+        p.id,
+        p.psdi.source,
+        'readPermission' in p.psdi && p.psdi.readPermission,
+      ]),
+    ).toEqual([
       ['devicebench-v1-device-psdi', 'device', 'open'],
       ['devicebench-v1', 'tool', 'open'],
       ['platform-starter', 'device', 'encrypted'],
+      ['zephyr-mcumgr-settings', 'tool', false],
     ]);
     expect(profiles[1]?.service).toBe('8f1d00006b4e4c5a9d3e2a7c5b1e0f00');
   });

@@ -7,7 +7,7 @@ import {
 } from '../../../src/core/provisioning/workflow';
 import { type ProvisionEvent } from '../../../src/core/provisioning/steps';
 import { JUST_WORKS_PAIRING, smpRecorder } from '../ble/fixture';
-import { builtInProfiles } from '../../../src/core/provisioning/profiles';
+import { builtInProfiles, gattProfiles } from '../../../src/core/provisioning/profiles';
 import {
   PLATFORM_PSDI_CHARACTERISTIC_UUID,
   PLATFORM_PSDI_SERVICE_UUID,
@@ -135,7 +135,7 @@ describe('provisioning one board', () => {
 
 describe('a board like the platform starter firmware', () => {
   it('is verified by reading its read-only PSDI over a link noble encrypts (Just Works) itself', async () => {
-    const STARTER = builtInProfiles().find((p) => p.id === 'platform-starter')!;
+    const STARTER = gattProfiles(builtInProfiles()).find((p) => p.id === 'platform-starter')!;
     const smp = smpRecorder();
     r = await rig(
       [

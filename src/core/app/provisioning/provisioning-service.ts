@@ -17,7 +17,7 @@ import {
   type BatchRun,
   type BatchSummary as CoreSummary,
 } from '../../provisioning/batch';
-import type { ProvisioningProfile } from '../../ble/provisioning-profile';
+import type { AnyProvisioningProfile } from '../../ble/provisioning-profile';
 import { builtInProfiles, parseProfile } from '../../provisioning/profiles';
 import type { PsdiCsvProblem } from '../../provisioning/psdi';
 import { needsReconciling, reconcile } from '../../provisioning/reconcile';
@@ -59,7 +59,7 @@ interface Batch {
 
 export class ProvisioningService extends EventEmitter<{ progress: [Progress]; batch: [Summary] }> {
   private readonly batches = new Map<string, Batch>();
-  private loaded = new Map<string, { profile: ProvisioningProfile; source: string }>();
+  private loaded = new Map<string, { profile: AnyProvisioningProfile; source: string }>();
   private nextRun = 0;
   private opened: AuditStore | undefined;
   /** Why the configured log could not be opened, while it cannot. */
@@ -206,17 +206,17 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
 
   // ---- profiles ----
 
-  profiles(): { profile: ProvisioningProfile; source: string }[] {
+  profiles(): { profile: AnyProvisioningProfile; source: string }[] {
     const builtIn = builtInProfiles().map((profile) => ({ profile, source: 'built in' }));
     const ids = new Set(builtIn.map((p) => p.profile.id));
     return [...builtIn, ...[...this.loaded.values()].filter((p) => !ids.has(p.profile.id))];
   }
 
-  profile(id: string): ProvisioningProfile {
+  profile(id: string): AnyProvisioningProfile {
     return findProfile(this.knownProfiles(), id);
   }
 
-  private knownProfiles(): ProvisioningProfile[] {
+  private knownProfiles(): AnyProvisioningProfile[] {
     return this.profiles().map((p) => p.profile);
   }
 

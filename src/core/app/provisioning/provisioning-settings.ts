@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { ProvisioningProfile } from '../../ble/provisioning-profile';
+import type { AnyProvisioningProfile } from '../../ble/provisioning-profile';
 import { keyedRecord, keyedRecordSchema } from '../../keyed-record';
 import { parseProfile } from '../../provisioning/profiles';
 import { productPlanSchema, type psdiPlanSchema } from '../contracts/provisioning';
@@ -36,10 +36,10 @@ export async function writePlans(dataDir: string, file: PlansFile): Promise<void
 /** Profiles loaded earlier and kept in the data folder; one that no longer validates is skipped. */
 export async function readSavedProfiles(
   dataDir: string,
-): Promise<{ profile: ProvisioningProfile; source: string }[]> {
+): Promise<{ profile: AnyProvisioningProfile; source: string }[]> {
   const dir = profilesDir(dataDir);
   const files = await readdir(dir).catch(() => [] as string[]);
-  const saved: { profile: ProvisioningProfile; source: string }[] = [];
+  const saved: { profile: AnyProvisioningProfile; source: string }[] = [];
   for (const file of files.filter((f) => f.endsWith('.json'))) {
     try {
       saved.push({

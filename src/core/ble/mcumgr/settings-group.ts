@@ -2,8 +2,8 @@
 // committed and saved to flash. Read and write share command 0, load and save command 3.
 import { z } from 'zod';
 import { parseAnswer } from './answer';
-import type { McumgrClient } from './client';
-import { MCUMGR_COMMAND, MCUMGR_GROUP } from './groups';
+import { McumgrError, type McumgrClient } from './client';
+import { generalResult, groupResult, MCUMGR_COMMAND, MCUMGR_GROUP } from './groups';
 
 const group = MCUMGR_GROUP.settings;
 const ids = MCUMGR_COMMAND.settings;
@@ -31,6 +31,25 @@ export async function readSetting(client: McumgrClient, key: string): Promise<Ui
     body: { name: key },
   });
   return parseAnswer('settings read', z.object({ val: z.instanceof(Uint8Array) }), answer).val;
+}
+
+/** A key's value, or undefined when the board has no such key (either header version). */
+export async function readSettingIfSet(
+  client: McumgrClient,
+  key: string,
+): Promise<Uint8Array | undefined> {
+  try {
+    return await readSetting(client, key);
+  } catch (error) {
+    if (!(error instanceof McumgrError) || error.failure !== 'board' || !error.result) throw error;
+    const { group: answered, rc } = error.result;
+    const notFound =
+      answered === group
+        ? rc === groupResult('settings', 'key not found')
+        : answered === undefined && rc === generalResult('no such entry');
+    if (notFound) return undefined;
+    throw error;
+  }
 }
 
 export async function writeSetting(

@@ -6,7 +6,11 @@ import { basename, join } from 'node:path';
 import { RESOURCES_DIR } from '../../resources';
 import { MCUMGR_SERVICE_UUID } from '../mcumgr/client';
 import { formatUuid } from '../port';
-import { provisioningProfileSchema, type ProvisioningProfile } from '../provisioning-profile';
+import {
+  profileSchemaFor,
+  provisioningProfileSchema,
+  type ProvisioningProfile,
+} from '../provisioning-profile';
 import {
   boardFileSchema,
   describeIssues,
@@ -75,7 +79,7 @@ export interface BoardDefinition {
   faults: BoardSpec['faults'];
 }
 
-/** Profiles by id, read from a folder of profile JSON files. */
+/** GATT profiles by id, read from a folder of profile JSON files. */
 export function loadProfiles(dir: string = DEFAULT_PROFILES_DIR): Map<string, ProvisioningProfile> {
   const profiles = new Map<string, ProvisioningProfile>();
   for (const file of readdirSync(dir)
@@ -88,6 +92,9 @@ export function loadProfiles(dir: string = DEFAULT_PROFILES_DIR): Map<string, Pr
     } catch (err) {
       throw new BoardFileError(file, [`not JSON: ${(err as Error).message}`]);
     }
+    // A settings profile has no GATT service to simulate: such a board declares
+    // `mcumgr.identityKeys` instead (docs/mcumgr/settings.md).
+    if (profileSchemaFor(json) !== provisioningProfileSchema) continue;
     const parsed = provisioningProfileSchema.safeParse(json);
     if (!parsed.success) throw new BoardFileError(file, describeIssues(parsed.error.issues));
     profiles.set(parsed.data.id, parsed.data);

@@ -128,6 +128,9 @@ function uuidSetting(value: Uint8Array): string | undefined {
     : undefined;
 }
 
+/** A request the board took but never answered (it went down first). */
+const NO_ANSWER = Symbol('no answer');
+
 export class BoardMcumgr {
   private flash: McumgrFlash;
   private booted: SettingsIdentity | undefined;
@@ -246,16 +249,19 @@ export class BoardMcumgr {
         continue; // Zephyr drops a request it cannot parse
       }
       if (frame.header.op !== MCUMGR_OP.read && frame.header.op !== MCUMGR_OP.write) continue;
-      this.host.send(this.answer(frame));
+      const answer = this.answer(frame);
+      if (answer) this.host.send(answer);
     }
   }
 
-  private answer(frame: McumgrFrame): Uint8Array {
+  /** The answer frame, or undefined when the board goes down before answering. */
+  private answer(frame: McumgrFrame): Uint8Array | undefined {
     const { header } = frame;
     const reply = (body: McumgrBody) =>
       encodeFrame({ ...header, op: header.op === MCUMGR_OP.read ? 1 : 3 }, body);
     try {
       const body = this.handle(frame);
+      if (body === NO_ANSWER) return undefined;
       return reply(body ?? { rc: generalResult('not supported') });
     } catch (error) {
       // A request the handlers did not foresee is answered, as firmware would, not thrown
@@ -273,7 +279,7 @@ export class BoardMcumgr {
   }
 
   /** The answer's body, or undefined for a command this board does not have. */
-  private handle({ header, body }: McumgrFrame): McumgrBody | undefined {
+  private handle({ header, body }: McumgrFrame): McumgrBody | typeof NO_ANSWER | undefined {
     const read = header.op === MCUMGR_OP.read;
     const { os, image, settings } = MCUMGR_COMMAND;
     switch (header.group) {
@@ -407,7 +413,7 @@ export class BoardMcumgr {
     read: boolean,
     body: McumgrBody,
     ids: (typeof MCUMGR_COMMAND)['settings'],
-  ): McumgrBody | undefined {
+  ): McumgrBody | typeof NO_ANSWER | undefined {
     const name = typeof body.name === 'string' ? body.name : undefined;
     if (command === ids.readWrite || command === ids.delete) {
       if (!name) throw new Refusal('settings', 'key not found');
@@ -419,7 +425,8 @@ export class BoardMcumgr {
       return { val: value };
     }
     if (command === ids.readWrite) {
-      if (!isBytes(body.val)) throw new Refusal('settings', 'write not supported');
+      if (!isBytes(body.val) || this.spec.faults.refuseSettingsWrites)
+        throw new Refusal('settings', 'write not supported');
       this.live.set(name!, Uint8Array.from(body.val));
       return {};
     }
@@ -437,6 +444,10 @@ export class BoardMcumgr {
     if (command === ids.loadSave) {
       this.flash.settings = Object.fromEntries([...this.live].map(([k, v]) => [k, hex(v)]));
       this.host.persist(structuredClone(this.flash));
+      if (this.spec.faults.saveAnswerLost) {
+        this.host.reboot(this.spec.resetMs);
+        return NO_ANSWER;
+      }
       return {};
     }
     return undefined;

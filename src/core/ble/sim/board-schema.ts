@@ -293,6 +293,10 @@ const mcumgrSpec = z
         corruptUpload: z.boolean().default(false),
         /** A test image crashes before it is confirmed, so MCUboot reverts to the old one. */
         testImageFails: z.boolean().default(false),
+        /** Firmware without a settings handler for the keys written: every write is refused. */
+        refuseSettingsWrites: z.boolean().default(false),
+        /** The board saves its settings, then resets before the answer goes out. */
+        saveAnswerLost: z.boolean().default(false),
       })
       .strict()
       .prefault({}),

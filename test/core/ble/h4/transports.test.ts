@@ -23,7 +23,7 @@ import {
   provisionBoard,
   type ProvisionBoardOptions,
 } from '../../../../src/core/provisioning/workflow';
-import { builtInProfiles } from '../../../../src/core/provisioning/profiles';
+import { builtInProfiles, gattProfiles } from '../../../../src/core/provisioning/profiles';
 import type { BoardSpecInput } from '../../../../src/core/ble/sim/board-schema';
 import { JUST_WORKS_PAIRING, smpRecorder } from '../fixture';
 import { ProvisionError } from '../../../../src/core/provisioning/steps';
@@ -185,7 +185,7 @@ describe('H4 transports', () => {
   }, 30_000);
 
   it("pairs (Just Works, noble's own SMP) over tcp: as on the sim, and the trace shows it", async () => {
-    const STARTER = builtInProfiles().find((p) => p.id === 'platform-starter')!;
+    const STARTER = gattProfiles(builtInProfiles()).find((p) => p.id === 'platform-starter')!;
     const b = await bed(
       'tcp',
       undefined,

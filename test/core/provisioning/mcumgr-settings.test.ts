@@ -1,0 +1,143 @@
+// Provisioning through MCUmgr settings (docs/provisioning-protocol.md, "MCUmgr settings
+// profiles"): a simulated stock Zephyr board takes the product's UUIDs and the PSDI as settings,
+// saves, resets, boots as the product and is verified by read-back; the record is reserved
+// before the first write, and a board that refuses the writes burns no PSDI.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { McumgrSettingsProfile } from '../../../src/core/ble/provisioning-profile';
+import type { BoardSpecInput } from '../../../src/core/ble/sim/board-schema';
+import { MCUMGR_SERVICE_UUID } from '../../../src/core/ble/mcumgr/client';
+import { builtInProfiles } from '../../../src/core/provisioning/profiles';
+import {
+  advertisementOf,
+  blankBoard,
+  duplicateHeldPsdis,
+  failure,
+  PRODUCT,
+  provisionOn,
+  rig,
+  sequence,
+  type Rig,
+} from './fixture';
+
+const SETTINGS = builtInProfiles().find(
+  (p) => p.id === 'zephyr-mcumgr-settings',
+) as McumgrSettingsProfile;
+
+/** A stock Zephyr board whose firmware reads the profile's keys at boot. */
+function zephyrBoard(
+  n: number,
+  faults: { refuseSettingsWrites?: boolean; saveAnswerLost?: boolean } = {},
+): BoardSpecInput {
+  const fast = blankBoard(n);
+  return {
+    ...fast,
+    provisioning: undefined,
+    name: `DB Zephyr ${n}`,
+    advertising: { ...fast.advertising, serviceUuids: [MCUMGR_SERVICE_UUID] },
+    mcumgr: { resetMs: 50, identityKeys: SETTINGS.keys, faults },
+  };
+}
+
+let r: Rig;
+afterEach(() => r.close());
+
+describe('provisioning through MCUmgr settings', { timeout: 30_000 }, () => {
+  it('writes, saves, resets and verifies, with the record reserved before the first write', async () => {
+    r = await rig([zephyrBoard(1)]);
+    const events: string[] = [];
+    const { record } = await provisionOn(r, 'c2:8e:20:00:00:01', {
+      profile: SETTINGS,
+      onProgress: (e) => {
+        if (e.type === 'step-started') events.push(e.step);
+        if (e.type === 'record') events.push(`record:${e.record.state}`);
+      },
+    });
+    expect(record).toMatchObject({
+      profileId: 'zephyr-mcumgr-settings',
+      psdi: 'DB-0001',
+      psdiSource: 'tool',
+      state: 'verified',
+      psdiHeld: true,
+      productId: PRODUCT.id,
+    });
+    // Reserved on disk before the write step, verified last.
+    expect(events.indexOf('record:reserved')).toBeLessThan(events.indexOf('write'));
+    expect(events.slice(events.indexOf('write'))).toEqual([
+      'write',
+      'commit',
+      'record:written',
+      'verify',
+      'record:verified',
+    ]);
+
+    // The board now boots as the product: a second run is refused before anything is reserved.
+    const again = await failure(
+      provisionOn(r, 'c2:8e:20:00:00:01', {
+        profile: SETTINGS,
+        board: await advertisementOf(r.central, 'c2:8e:20:00:00:01', [PRODUCT.serviceUuid]),
+      }),
+    );
+    expect(again.step).toBe('select');
+    expect(again.message).toMatch(/already advertises the product's service/);
+    expect(again.record).toBeUndefined();
+    expect(await duplicateHeldPsdis(r.store)).toEqual([]);
+  });
+
+  it('a board that refuses the settings writes burns no PSDI', async () => {
+    r = await rig([zephyrBoard(1, { refuseSettingsWrites: true }), zephyrBoard(2)]);
+    const psdi = sequence();
+    const refused = await failure(provisionOn(r, 'c2:8e:20:00:00:01', { profile: SETTINGS, psdi }));
+    expect(refused.step).toBe('write');
+    expect(refused.message).toMatch(
+      /refused the write of serviceUuid to setting devicebench\/service_uuid: .*write not supported/,
+    );
+    expect(refused.record).toMatchObject({
+      psdi: 'DB-0001',
+      state: 'failed',
+      psdiHeld: false,
+      psdiReturned: true,
+    });
+
+    const { record } = await provisionOn(r, 'c2:8e:20:00:00:02', { profile: SETTINGS, psdi });
+    expect(record).toMatchObject({ psdi: 'DB-0001', state: 'verified' });
+  });
+
+  it('a board that cannot take the image fails at flash with nothing reserved; one that can carries its hash', async () => {
+    r = await rig([zephyrBoard(1), zephyrBoard(2)]);
+    const psdi = sequence();
+    const hash = 'ab'.repeat(32);
+    const flashed: string[] = [];
+    const refused = await failure(
+      provisionOn(r, 'c2:8e:20:00:00:01', {
+        profile: SETTINGS,
+        psdi,
+        flash: { hash, onto: () => Promise.reject(new Error('image group: 0x09 no free slot')) },
+      }),
+    );
+    expect(refused.step).toBe('flash');
+    expect(refused.message).toContain('no free slot');
+    expect(refused.record).toBeUndefined();
+    expect((await r.store.search({ productId: PRODUCT.id, limit: 10 })).items).toEqual([]);
+
+    const { record } = await provisionOn(r, 'c2:8e:20:00:00:02', {
+      profile: SETTINGS,
+      psdi,
+      flash: { hash, onto: async (address) => void flashed.push(address) },
+    });
+    expect(flashed).toEqual(['c2:8e:20:00:00:02']);
+    expect(record).toMatchObject({ psdi: 'DB-0001', state: 'verified', imageHash: hash });
+  });
+
+  it('a save whose answer is lost is resolved by looking at the board, then by the read-back', async () => {
+    r = await rig([zephyrBoard(1, { saveAnswerLost: true })]);
+    const { record } = await provisionOn(r, 'c2:8e:20:00:00:01', { profile: SETTINGS });
+    expect(record).toMatchObject({ psdi: 'DB-0001', state: 'verified', psdiHeld: true });
+    expect(record.history).toMatchObject([
+      {
+        step: 'commit',
+        kind: 'failed',
+        message: expect.stringContaining('no answer to the settings save'),
+      },
+    ]);
+  });
+});
