@@ -147,9 +147,14 @@ export class SimBoard implements AttValues {
     return this.faultState.refusePairing ? 'refuse' : this.def.pairing;
   }
 
-  /** Whether the board asks for security as soon as a link is up. */
-  get sendsSecurityRequest(): boolean {
-    return this.def.security.securityRequest;
+  /** How the board pairs and asks for security (the board file's `security` block). */
+  get security(): BoardDefinition['security'] {
+    return this.def.security;
+  }
+
+  /** Whether the board's bond table has room for no other central. */
+  get bondTableFull(): boolean {
+    return this.bonds.size >= this.def.security.bonding.maxBonds;
   }
 
   get intervalMs(): number {
