@@ -278,3 +278,125 @@ describe('pairing through the station’s Security Manager', () => {
     expect(again.linkInfo?.()?.security).toMatchObject({ encrypted: true, bonded: true });
   });
 });
+
+/** A Zephyr-like board: SC only, shows a fixed passkey, bonds, refuses Just Works over a bond. */
+const PASSKEY = 123_456;
+const zephyrLike = board({
+  name: 'Zephyr',
+  address: 'd6:3a:41:00:55:02',
+  gatt: [
+    {
+      uuid: SENSOR_SERVICE,
+      characteristics: [
+        {
+          uuid: SECRET,
+          properties: ['read'],
+          permissions: { read: 'sc' },
+          value: { utf8: 'sesame' },
+          maxLength: 20,
+        },
+        {
+          uuid: LED,
+          properties: ['read'],
+          permissions: { read: 'authenticate' },
+          value: { hex: '01' },
+        },
+      ],
+    },
+  ],
+  security: {
+    mode: 'sc-only',
+    ioCapability: 'displayOnly',
+    passkey: PASSKEY,
+    bonding: { allowUnauthOverwrite: false },
+  },
+});
+
+function keeping(bonds: Map<string, StoredBond>, io: 'keyboardOnly' | 'noInputNoOutput') {
+  const typed: number[] = [];
+  const policy: SecurityPolicy = {
+    options: { io, bond: true, mitm: io !== 'noInputNoOutput', sc: true },
+    user: {
+      ...NOBODY,
+      enterPasskey: () => {
+        typed.push(PASSKEY);
+        return Promise.resolve(PASSKEY);
+      },
+    },
+    bonds: { find: (id) => bonds.get(id), keep: (id, bond) => bonds.set(id, bond) },
+  };
+  return { policy, typed };
+}
+
+describe('simulated boards that ask for security as Zephyr does', () => {
+  it('an SC-only board refuses legacy pairing with Authentication Requirements', async () => {
+    const { link, pdus } = await connected(undefined, [zephyrLike]);
+    await expect(r.drive(link.requestLink!({ kind: 'pair', sc: false }))).rejects.toThrow(
+      /the board refused pairing: 0x03 authentication requirements/,
+    );
+    expect(pdus.at(-1)).toBe('received:0503');
+  });
+
+  it('pairs Secure Connections Passkey Entry with the passkey the board shows, and reads at level 4', async () => {
+    const { policy, typed } = keeping(new Map(), 'keyboardOnly');
+    const { link, smp } = await connected(policy, [zephyrLike]);
+    // The first read is refused for want of security: the station pairs, noble sends it again.
+    expect(Buffer.from(await r.drive(link.read(SENSOR_SERVICE, SECRET))).toString()).toBe('sesame');
+    expect(typed).toEqual([PASSKEY]);
+    // Public keys, twenty confirm/random rounds, the DHKey checks; no EncKey under SC.
+    expect(smp.filter((pdu) => pdu === 'sent:3')).toHaveLength(20);
+    expect(smp).toContain('received:13');
+    expect(smp).not.toContain('received:6');
+    expect(link.linkInfo?.()).toMatchObject({
+      securityLevel: 4,
+      security: { key: 'sc', authenticated: true, keySize: 16, method: 'passkeyEntry' },
+    });
+  });
+
+  it('a wrong passkey fails the confirm check: nothing is read', async () => {
+    const { policy } = keeping(new Map(), 'keyboardOnly');
+    policy.user = { ...NOBODY, enterPasskey: () => Promise.resolve(PASSKEY + 1) };
+    const { link, pdus } = await connected(policy, [zephyrLike]);
+    await expect(r.drive(link.requestLink!({ kind: 'pair' }))).rejects.toThrow(/0x04/);
+    expect(pdus.at(-1)).toBe('received:0504');
+  });
+
+  it('reconnects bonded with the SC key and no pairing PDU; Just Works over the bond is refused', async () => {
+    const bonds = new Map<string, StoredBond>();
+    const { policy } = keeping(bonds, 'keyboardOnly');
+    const first = await connected(policy, [zephyrLike]);
+    await r.drive(first.link.read(SENSOR_SERVICE, SECRET));
+    expect(bonds.size).toBe(1);
+    await r.drive(first.link.disconnect());
+    first.smp.length = 0;
+
+    const ad = await r.find({ name: 'zephyr' });
+    const again = await r.drive(r.central.connect(ad.id));
+    // Unencrypted, with a key the board holds: Insufficient Encryption, and the stored key serves.
+    expect(Buffer.from(await r.drive(again.read(SENSOR_SERVICE, SECRET))).toString()).toBe(
+      'sesame',
+    );
+    expect(first.smp).toEqual([]);
+    expect(again.linkInfo?.()?.security).toMatchObject({ key: 'sc', authenticated: true });
+
+    await r.drive(again.disconnect());
+
+    // A central pairing again without MITM meets Zephyr's refusal to overwrite the bond.
+    const third = await r.drive(r.central.connect((await r.find({ name: 'zephyr' })).id));
+    await expect(
+      r.drive(third.requestLink!({ kind: 'pair', io: 'noInputNoOutput', mitm: false })),
+    ).rejects.toThrow(/the board refused pairing: 0x03/);
+    expect(first.smp).toEqual(['sent:1', 'received:5']);
+  });
+
+  it('Just Works gives an encrypted link; an authenticated characteristic still answers Insufficient Authentication', async () => {
+    const justWorks = { ...zephyrLike, name: 'Plain', security: { mode: 'sc' as const } };
+    const { policy } = keeping(new Map(), 'noInputNoOutput');
+    const { link } = await connected(policy, [justWorks]);
+    const info = await r.drive(link.requestLink!({ kind: 'pair' }));
+    expect(info.security).toMatchObject({ key: 'sc', authenticated: false, method: 'justWorks' });
+    await expect(r.drive(link.read(SENSOR_SERVICE, LED))).rejects.toThrow(
+      /insufficient authentication/,
+    );
+  });
+});

@@ -309,7 +309,12 @@ export class SmpResponder {
    * (shorter, legacy after SC, Just Works after an authenticated one), nor, unless the board
    * allows it, replace it by Just Works at all.
    */
-  private mayReplace(bond: BoardBond, method: PairingMethod, sc: boolean, keySize: number): boolean {
+  private mayReplace(
+    bond: BoardBond,
+    method: PairingMethod,
+    sc: boolean,
+    keySize: number,
+  ): boolean {
     const authenticated = isAuthenticated(method);
     if (bond.keySize > keySize || (bond.sc && !sc)) return false;
     if (bond.authenticated && !authenticated) return false;
@@ -374,7 +379,9 @@ export class SmpResponder {
     const nb = this.random(16);
     exchange.srand = nb;
     exchange.phase = 'awaitRandom';
-    out.push(Uint8Array.of(SMP_CODE.pairingConfirm, ...f4(this.pkb(exchange), exchange.pka, nb, 0)));
+    out.push(
+      Uint8Array.of(SMP_CODE.pairingConfirm, ...f4(this.pkb(exchange), exchange.pka, nb, 0)),
+    );
     return out;
   }
 
