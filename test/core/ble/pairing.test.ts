@@ -4,11 +4,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { board, rig, sensorBoard, smpRecorder, SENSOR_SERVICE, LED, type Rig } from './fixture';
 import type { SecurityPolicy } from '../../../src/core/ble/hci/noble-smp';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BondStore, type StoredBond } from '../../../src/core/ble/security-manager/bond-store';
 import { MemoryCredentialStore } from '../../../src/core/secrets/credential-store';
+import type { BoardSpecInput } from '../../../src/core/ble/sim/board-schema';
+import { SIM_BOARDS_DIR } from '../../../src/core/ble/sim/board-file';
 
 let r: Rig;
 afterEach(() => r.close());
@@ -398,5 +400,32 @@ describe('simulated boards that ask for security as Zephyr does', () => {
     await expect(r.drive(link.read(SENSOR_SERVICE, LED))).rejects.toThrow(
       /insufficient authentication/,
     );
+  });
+});
+
+describe('the shipped Zephyr Secure board', () => {
+  it('pairs only LE Secure Connections with the passkey its display shows', async () => {
+    const file = JSON.parse(readFileSync(join(SIM_BOARDS_DIR, 'zephyr-secure.json'), 'utf8')) as {
+      boards: BoardSpecInput[];
+    };
+    const shown = 246_801;
+    const typed: number[] = [];
+    const policy: SecurityPolicy = {
+      options: { io: 'keyboardOnly', bond: true, mitm: true, sc: true },
+      user: {
+        ...NOBODY,
+        enterPasskey: () => {
+          typed.push(shown);
+          return Promise.resolve(shown);
+        },
+      },
+    };
+    const { link } = await connected(policy, file.boards);
+    await expect(r.drive(link.requestLink!({ kind: 'pair', sc: false }))).rejects.toThrow(/0x03/);
+    await r.drive(link.disconnect());
+    const again = await r.drive(r.central.connect((await r.find({ name: 'secure' })).id));
+    const info = await r.drive(again.requestLink!({ kind: 'pair' }));
+    expect(typed).toEqual([shown]);
+    expect(info).toMatchObject({ securityLevel: 4, security: { key: 'sc', bonded: false } });
   });
 });

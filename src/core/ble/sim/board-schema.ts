@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { RSSI_MAX_DBM, RSSI_MIN_DBM, RSSI_RULE } from '../../bounds';
 import { CHARACTERISTIC_PROPERTIES, uuidSchema } from '../port';
-import { ATT_MTU } from '../link-parameters';
+import { ATT_MTU, LINK_PERMISSIONS } from '../link-parameters';
 import { provisioningProfileSchema } from '../provisioning-profile';
 import { NUMERIC_VALUE_TYPES } from '../values/value-format';
 
@@ -30,15 +30,7 @@ const initialValue = z
 
 const characteristicPropertySchema = z.enum(CHARACTERISTIC_PROPERTIES);
 
-/**
- * What the link must be for an access, as Zephyr's security levels (docs/decisions.md,
- * "Pairing on the simulated boards"): any link; encrypted (`encrypt`, or `encrypted` as board
- * files said first); encrypted with an authenticated (MITM) key; an authenticated LE Secure
- * Connections key of 16 octets.
- */
-export const LINK_PERMISSIONS = ['open', 'encrypted', 'encrypt', 'authenticate', 'sc'] as const;
 const linkPermissionSchema = z.enum(LINK_PERMISSIONS);
-export type LinkPermission = (typeof LINK_PERMISSIONS)[number];
 
 /** Absent accesses are open. */
 const permissionsSpec = z

@@ -5,7 +5,7 @@
 import { expandUuid } from '../port';
 import { CHARACTERISTIC_PROPERTY_BITS, GATT_TYPE } from '../att/codes';
 import type { CharacteristicProperty } from '../port';
-import type { LinkPermission } from './board-schema';
+import type { LinkPermission } from '../link-parameters';
 
 /** Who may read or write an attribute: nobody, or a link at least this secure. */
 export type AttPermission = 'none' | LinkPermission;
