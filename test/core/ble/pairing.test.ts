@@ -391,15 +391,15 @@ describe('simulated boards that ask for security as Zephyr does', () => {
     expect(first.smp).toEqual(['sent:1', 'received:5']);
   });
 
-  it('Just Works gives an encrypted link; an authenticated characteristic still answers Insufficient Authentication', async () => {
+  it('a board with nothing to show pairs Secure Connections Just Works: encrypted, not authenticated', async () => {
     const justWorks = { ...zephyrLike, name: 'Plain', security: { mode: 'sc' as const } };
     const { policy } = keeping(new Map(), 'noInputNoOutput');
     const { link } = await connected(policy, [justWorks]);
     const info = await r.drive(link.requestLink!({ kind: 'pair' }));
-    expect(info.security).toMatchObject({ key: 'sc', authenticated: false, method: 'justWorks' });
-    await expect(r.drive(link.read(SENSOR_SERVICE, LED))).rejects.toThrow(
-      /insufficient authentication/,
-    );
+    expect(info).toMatchObject({
+      securityLevel: 2,
+      security: { key: 'sc', authenticated: false, method: 'justWorks' },
+    });
   });
 });
 
@@ -427,5 +427,34 @@ describe('the shipped Zephyr Secure board', () => {
     const info = await r.drive(again.requestLink!({ kind: 'pair' }));
     expect(typed).toEqual([shown]);
     expect(info).toMatchObject({ securityLevel: 4, security: { key: 'sc', bonded: false } });
+  });
+});
+
+describe('security as the board asks for it', () => {
+  it('a refusal on a legacy link pairs again at the level needed, once, and the read is sent once more', async () => {
+    const mixed = {
+      ...zephyrLike,
+      name: 'Mixed',
+      security: { ...zephyrLike.security, mode: 'sc' as const },
+    };
+    const { policy, typed } = keeping(new Map(), 'keyboardOnly');
+    policy.options = { ...policy.options, sc: false };
+    const { link, smp } = await connected(policy, [mixed]);
+    expect(Buffer.from(await r.drive(link.read(SENSOR_SERVICE, SECRET))).toString()).toBe('sesame');
+    // Legacy Passkey Entry first (the station's choice), then Secure Connections for the value.
+    expect(typed).toEqual([PASSKEY, PASSKEY]);
+    expect(smp.filter((pdu) => pdu === 'sent:1')).toHaveLength(2);
+    expect(smp).toContain('sent:12');
+    expect(link.linkInfo?.()).toMatchObject({ securityLevel: 4, security: { key: 'sc' } });
+  });
+
+  it('a station that cannot give MITM says so once, and the refused read fails', async () => {
+    const { policy } = keeping(new Map(), 'noInputNoOutput');
+    const plain = { ...zephyrLike, name: 'Quiet', security: { mode: 'sc' as const } };
+    const { link, smp } = await connected(policy, [plain]);
+    await expect(r.drive(link.read(SENSOR_SERVICE, LED))).rejects.toThrow(
+      /0x03 authentication requirements/,
+    );
+    expect(smp.filter((pdu) => pdu === 'sent:1')).toHaveLength(2);
   });
 });

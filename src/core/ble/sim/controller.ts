@@ -520,6 +520,17 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
       return;
     }
     const encrypted = result === 'encrypted';
+    if (entry.link.encrypted) {
+      // A new key on an encrypted link (a pairing at a higher level): the controller pauses
+      // encryption and answers Encryption Key Refresh Complete (Vol 4, Part E, 7.8.24, 7.7.39).
+      const refreshed = Buffer.alloc(3);
+      refreshed.writeUInt8(encrypted ? HCI_ERROR.success : HCI_ERROR.pinOrKeyMissing, 0);
+      refreshed.writeUInt16LE(handle, 1);
+      this.event(HCI_EVENT.encryptionKeyRefreshComplete, refreshed);
+      if (encrypted) entry.peer?.encrypted();
+      else entry.link.abort(HCI_ERROR.pinOrKeyMissing);
+      return;
+    }
     entry.link.encrypted = encrypted;
     const e = Buffer.alloc(4);
     e.writeUInt8(encrypted ? HCI_ERROR.success : HCI_ERROR.pinOrKeyMissing, 0);
