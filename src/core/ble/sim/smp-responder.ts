@@ -182,12 +182,6 @@ export class SmpResponder {
     return this.result?.strength;
   }
 
-  /** The passkey the board shows for the pairing under way, when it shows one. */
-  get shownPasskey(): number | undefined {
-    const exchange = this.exchange;
-    return exchange?.method.model === 'passkeyEntry' ? exchange.passkey : undefined;
-  }
-
   /** The bond this pairing makes, once paired: only when both sides asked to bond. */
   get bond(): BoardBond | undefined {
     return this.result?.bond;
