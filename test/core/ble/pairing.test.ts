@@ -458,3 +458,38 @@ describe('security as the board asks for it', () => {
     expect(smp.filter((pdu) => pdu === 'sent:1')).toHaveLength(2);
   });
 });
+
+describe('a simulated board with privacy', () => {
+  it('advertises under a private address that rotates, which the bond’s IRK resolves to its identity', async () => {
+    const bonds = await BondStore.open(
+      mkdtempSync(join(tmpdir(), 'bonds-')),
+      new MemoryCredentialStore(),
+      { kind: 'keychain' },
+    );
+    const identity = 'd6:3a:41:00:55:03';
+    const hidden = board({
+      name: 'Hidden',
+      address: identity,
+      security: { mode: 'sc', privacy: { rotateSeconds: 1 } },
+    });
+    const { link, pdus } = await connected(undefined, [hidden], bonds);
+    const rpa = link.id;
+    expect(rpa).not.toBe(identity.replaceAll(':', ''));
+    await r.drive(link.requestLink!({ kind: 'pair' }));
+    // The board handed out its IRK and static random identity address (SC: no encryption key).
+    // The keys come after the encryption the pair request answers on.
+    for (let t = 0; t < 500 && !bonds.list().length; t += 5) await r.clock.advance(5);
+    expect(pdus.some((pdu) => pdu.startsWith('received:08'))).toBe(true);
+    expect(pdus.find((pdu) => pdu.startsWith('received:09'))).toBe(
+      `received:0901${Buffer.from(identity.replaceAll(':', ''), 'hex').reverse().toString('hex')}`,
+    );
+    expect(bonds.list()).toMatchObject([{ board: identity }]);
+    await r.drive(link.disconnect());
+
+    const ads = await r.collect({}, 3_000);
+    const addresses = new Set(ads.map((ad) => ad.address));
+    expect(addresses.size).toBeGreaterThan(1);
+    expect(addresses.has(identity)).toBe(false);
+    expect(ads.every((ad) => ad.identityAddress === identity)).toBe(true);
+  });
+});

@@ -61,7 +61,9 @@ export class BoardPeer implements LinkPeer, RadioPeer {
     const { security } = board;
     this.smp = new SmpResponder({
       initiator: { address: central.address, type: central.addressType },
-      responder: { address: board.address, type: board.addressType },
+      // The address the link was made to: a private one for a board with privacy.
+      responder: { address: board.airAddress, type: board.airAddressType },
+      identity: board.identity,
       pairing: board.pairing,
       mode: security.mode,
       io: security.ioCapability,

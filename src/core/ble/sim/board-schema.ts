@@ -347,6 +347,19 @@ export const boardSpecSchema = z
           })
           .strict()
           .prefault({}),
+        /**
+         * Zephyr's CONFIG_BT_PRIVACY: the board advertises and connects under a resolvable
+         * private address made from its IRK, a new one every `rotateSeconds`
+         * (CONFIG_BT_RPA_TIMEOUT), and hands out the IRK and its identity address to a central
+         * that asks for them in pairing. The IRK is the given one, else one fixed per board.
+         */
+        privacy: z
+          .object({
+            rotateSeconds: z.number().int().min(1).max(3600).default(900),
+            irk: hexBytes.refine((h) => h.length === 32, 'must be 16 bytes of hex').optional(),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .prefault({}),

@@ -37,6 +37,7 @@ const AUTH_SC = 0x08;
 const PASSKEY_ROUNDS = 20;
 const PUBLIC_KEY_PDU_LENGTH = 65;
 const KEY_DIST_ENC_KEY = 0x01;
+const KEY_DIST_ID_KEY = 0x02;
 const MIN_KEY_SIZE = 7;
 const MAX_KEY_SIZE = 16;
 const PAIRING_PDU_LENGTH = 7;
@@ -56,6 +57,7 @@ const optionsSchema = z.object({
   bonded: z.custom<BoardBond>().optional(),
   allowUnauthOverwrite: z.boolean().default(true),
   bondTableFull: z.boolean().default(false),
+  identity: z.custom<BoardIdentity>().optional(),
   random: z.custom<(bytes: number) => Uint8Array>((v) => typeof v === 'function', {
     message: 'must be a function (bytes) => Uint8Array',
   }),
@@ -76,6 +78,8 @@ export interface SmpResponderOptions {
   allowUnauthOverwrite?: boolean;
   /** The board keeps no more bonds: a bonding pairing with a new central is refused. */
   bondTableFull?: boolean;
+  /** A board with privacy hands these out when asked (Identity Information, Identity Address). */
+  identity?: BoardIdentity;
   random?: (bytes: number) => Uint8Array; // seeded in tests; node crypto by default
 }
 
@@ -104,6 +108,13 @@ interface Exchange {
   round: number;
   na?: Uint8Array;
   nb?: Uint8Array;
+}
+
+/** A board's IRK (least significant octet first, as SMP carries it) and identity address. */
+export interface BoardIdentity {
+  irk: Uint8Array;
+  address: string;
+  type: 'public' | 'random';
 }
 
 /** A legacy LTK the board handed out, named by its EDIV and Rand. */
@@ -268,8 +279,10 @@ export class SmpResponder {
       return this.fail(SMP_FAILURE.authenticationRequirements);
     if (!bonded && bonding && this.options.bondTableFull)
       return this.fail(SMP_FAILURE.unspecifiedReason);
-    // Secure Connections derives the LTK on both sides: no EncKey is handed out (3.6.1).
-    const agreedKeys = sc ? 0 : responderKeys & KEY_DIST_ENC_KEY;
+    // Secure Connections derives the LTK on both sides: no EncKey is handed out (3.6.1). The
+    // IdKey only from a board with privacy.
+    const agreedKeys =
+      responderKeys & ((sc ? 0 : KEY_DIST_ENC_KEY) | (this.options.identity ? KEY_DIST_ID_KEY : 0));
     const pres = Uint8Array.of(
       SMP_CODE.pairingResponse,
       IO_CAPABILITIES.indexOf(io),
@@ -419,7 +432,7 @@ export class SmpResponder {
     this.result = {
       stk: key,
       strength,
-      keys: [],
+      keys: this.identityKeys(exchange),
       bond: exchange.bonding
         ? { ltk: key, ediv: 0, rand: new Uint8Array(8), ...strength }
         : undefined,
@@ -481,7 +494,8 @@ export class SmpResponder {
   /** Encryption Information (LTK) and Central Identification (EDIV, Rand), Vol 3, Part H, 3.6.2–3.6.3. */
   private distributedKeys(exchange: Exchange): Pick<Paired, 'keys' | 'bond'> {
     const strength = this.strengthOf(exchange);
-    if ((exchange.responderKeys & KEY_DIST_ENC_KEY) === 0) return { keys: [] };
+    const identity = this.identityKeys(exchange);
+    if ((exchange.responderKeys & KEY_DIST_ENC_KEY) === 0) return { keys: identity };
     const ltk = masked(this.random(16), exchange.keySize);
     const ediv = this.random(2);
     const rand = this.random(8);
@@ -489,11 +503,26 @@ export class SmpResponder {
       keys: [
         Uint8Array.of(SMP_CODE.encryptionInformation, ...ltk),
         Uint8Array.of(SMP_CODE.centralIdentification, ...ediv, ...rand),
+        ...identity,
       ],
       bond: exchange.bonding
         ? { ltk, ediv: ediv[0]! | (ediv[1]! << 8), rand, ...strength }
         : undefined,
     };
+  }
+
+  /** Identity Information (IRK) and Identity Address Information, Vol 3, Part H, 3.6.4–3.6.5. */
+  private identityKeys(exchange: Exchange): Uint8Array[] {
+    const identity = this.options.identity;
+    if (!identity || (exchange.responderKeys & KEY_DIST_ID_KEY) === 0) return [];
+    return [
+      Uint8Array.of(SMP_CODE.identityInformation, ...identity.irk),
+      Uint8Array.of(
+        SMP_CODE.identityAddressInformation,
+        identity.type === 'random' ? 1 : 0,
+        ...addressBytes(identity.address),
+      ),
+    ];
   }
 
   private random(bytes: number): Uint8Array {
