@@ -389,6 +389,14 @@ describe('simulated boards that ask for security as Zephyr does', () => {
       r.drive(third.requestLink!({ kind: 'pair', io: 'noInputNoOutput', mitm: false })),
     ).rejects.toThrow(/the board refused pairing: 0x03/);
     expect(first.smp).toEqual(['sent:1', 'received:5']);
+    await r.drive(third.disconnect());
+
+    // The board forgot its bonds: the stored key meets PIN or Key Missing, said with what to do.
+    r.bench.setFaults(third.id, { forgetBonds: true });
+    const fourth = await r.drive(r.central.connect((await r.find({ name: 'zephyr' })).id));
+    await expect(r.drive(fourth.read(SENSOR_SERVICE, SECRET))).rejects.toThrow(
+      /0x06.* — the board lost its bond with this station: forget the bond and pair again/,
+    );
   });
 
   it('a board with nothing to show pairs Secure Connections Just Works: encrypted, not authenticated', async () => {
