@@ -4,6 +4,15 @@
 // only): the contract, the BLE process and the bench page share these definitions.
 import { z } from 'zod';
 
+/**
+ * What the link must be for an access to a value, as Zephyr's security levels
+ * (docs/decisions.md, "Pairing on the simulated boards"): any link; encrypted (`encrypt`, or
+ * `encrypted` as board files and profiles said first); encrypted with an authenticated (MITM)
+ * key; an authenticated LE Secure Connections key of 16 octets.
+ */
+export const LINK_PERMISSIONS = ['open', 'encrypted', 'encrypt', 'authenticate', 'sc'] as const;
+export type LinkPermission = (typeof LINK_PERMISSIONS)[number];
+
 export const PHYS = ['1M', '2M', 'coded'] as const;
 export type Phy = (typeof PHYS)[number];
 

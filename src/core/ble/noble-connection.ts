@@ -83,6 +83,29 @@ interface InFlight {
   step: BleStep;
   /** `link`: the link ended it, not the board's answer. */
   fail(message: string, cause?: unknown, link?: LinkFailure): void;
+  /** The board refused it for want of a stronger key: pair at the level needed, then retry. */
+  needs?: StrongerPairing;
+}
+
+/** What a pairing at a higher level asks for. */
+type StrongerPairing = { mitm: true; sc: true };
+
+/**
+ * The pairing an encrypted link's refusal asks for, once (docs/decisions.md, "Pairing as a
+ * phone does"): Insufficient Authentication on a key that is not authenticated or not Secure
+ * Connections, Insufficient Encryption Key Size on a key shorter than 16 octets. Anything else
+ * a new pairing would not change.
+ */
+function strongerPairing(
+  code: number,
+  security: LinkSecurity | undefined,
+): StrongerPairing | undefined {
+  if (!security?.encrypted) return undefined;
+  const weak =
+    code === ATT_ERROR.insufficientAuthentication
+      ? !security.authenticated || security.key !== 'sc'
+      : code === ATT_ERROR.insufficientEncryptionKeySize && (security.keySize ?? 16) < 16;
+  return weak ? { mitm: true, sc: true } : undefined;
 }
 
 /**
@@ -334,6 +357,18 @@ export class NobleConnection implements BleConnection {
     });
   }
 
+  /** Pairs again asking for MITM and Secure Connections; resolves once the link has the new key. */
+  private async pairStronger(needs: StrongerPairing): Promise<void> {
+    const control = this.control;
+    if (!control) throw new Error('pairing needs an HCI adapter');
+    const report = await new Promise<LinkReport>((resolve) => {
+      this.awaitingLink = { cause: 'encryption', done: resolve };
+      if (!control.pair(this.id, needs)) throw new Error('the board has no link');
+    }).finally(() => (this.awaitingLink = null));
+    if (report.status !== 0)
+      throw new Error(`pairing again: the controller answered ${describeHciError(report.status)}`);
+  }
+
   /** From the tap: the controller reported a change of this link, or refused a request for one. */
   linkChanged(report: LinkReport): void {
     if (this.awaitingLink?.cause === report.cause) this.awaitingLink.done(report);
@@ -361,6 +396,13 @@ export class NobleConnection implements BleConnection {
     // Discovery ends with an error by design (Attribute Not Found past the last handle).
     if (!VALUE_REQUESTS.has(report.request)) return;
     if (!report.encrypted && SECURITY_ERRORS.has(report.code)) return;
+    const inFlight = this.inFlight;
+    const needs = strongerPairing(report.code, this.control?.linkSecurity?.(this.id));
+    if (inFlight && inFlight.step !== 'link' && needs && inFlight.needs === undefined) {
+      // noble answers the request with the error; the operation pairs and runs once more.
+      inFlight.needs = needs;
+      return;
+    }
     const error = new AttError(report.code, attOpcodeName(report.request), report.attHandle);
     this.inFlight?.fail(`the board answered ${error.message}`, error);
   }
@@ -427,6 +469,7 @@ export class NobleConnection implements BleConnection {
         cancel();
         this.inFlight = null;
       };
+      let retried = false;
       const fail = (text: string, cause?: unknown, link?: LinkFailure) => {
         if (settled) return;
         finish();
@@ -437,25 +480,49 @@ export class NobleConnection implements BleConnection {
           }),
         );
       };
-      const cancel = this.schedule(
-        () => fail(`no answer within ${this.timeoutMs} ms`, undefined, 'timeout'),
-        this.timeoutMs,
-      );
-      this.inFlight = { step, fail };
-      action().then(
-        (value) => {
-          if (settled) return;
-          finish();
-          resolve(value);
-        },
-        (err: unknown) => {
-          if (settled) return;
-          if (err instanceof BleError) {
+      const startTimer = () =>
+        this.schedule(
+          () => fail(`no answer within ${this.timeoutMs} ms`, undefined, 'timeout'),
+          this.timeoutMs,
+        );
+      let cancel = startTimer();
+      const inFlight: InFlight = { step, fail };
+      this.inFlight = inFlight;
+      /** Whether the board's refusal sends the operation through a stronger pairing first. */
+      const pairedAgain = (): boolean => {
+        const needs = inFlight.needs;
+        if (!needs || retried) return false;
+        // Pairing waits on a person (a passkey) and the SMP timeout, not this one.
+        retried = true;
+        cancel();
+        this.pairStronger(needs).then(
+          () => {
+            if (settled) return;
+            cancel = startTimer();
+            run();
+          },
+          (error: unknown) => fail(errorMessage(error), error),
+        );
+        return true;
+      };
+      const run = (): void => {
+        action().then(
+          (value) => {
+            // noble answers a refused read with no bytes: the refusal decides.
+            if (settled || pairedAgain()) return;
             finish();
-            reject(err);
-          } else fail(errorMessage(err), err);
-        },
-      );
+            resolve(value);
+          },
+          (err: unknown) => {
+            if (settled || pairedAgain()) return;
+            if (err instanceof BleError) {
+              finish();
+              reject(err);
+            } else fail(errorMessage(err), err);
+          },
+        );
+      };
+      run();
     });
   }
 

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { MCUMGR_SERVICE_UUID } from './mcumgr/client';
 import { settingsKeyProblem } from './mcumgr/settings-group';
 import { uuidSchema } from './port';
+import { LINK_PERMISSIONS } from './link-parameters';
 
 const hexBytes = z
   .string()
@@ -50,10 +51,11 @@ export const provisioningProfileSchema = z.object({
       /** The PSDI travels as UTF-8; longer than this is refused before anything is written. */
       maxBytes: z.number().int().min(1).max(244).default(20),
       /**
-       * Who may read the PSDI characteristic once the board is in product mode: any link, or
-       * only an encrypted one (the board answers Insufficient Authentication until paired).
+       * What the link must be to read the PSDI characteristic once the board is in product
+       * mode: any link, an encrypted one, an authenticated one, or authenticated LE Secure
+       * Connections (the board answers as Zephyr's GATT server until the link is).
        */
-      readPermission: z.enum(['open', 'encrypted']).default('open'),
+      readPermission: z.enum(LINK_PERMISSIONS).default('open'),
     })
     .prefault({}),
   commit: z.object({ value: hexBytes.default('01') }).prefault({}),

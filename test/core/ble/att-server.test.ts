@@ -664,3 +664,49 @@ describe('AttServer over a SimBoard: the starter board', () => {
     expect(answer).toEqual({ kind: 'respond', pdu: h(`0b ${text('STARTER-D25A7E003001')}`) });
   });
 });
+
+describe('AttServer: security levels answered as Zephyr’s GATT server', () => {
+  // Handles: 1 service · 2/3 encrypt · 4/5 authenticate · 6/7 sc · 8/9 encrypted (old name).
+  const levels: GattServiceSpec[] = [
+    {
+      uuid: PROV,
+      characteristics: (['encrypt', 'authenticate', 'sc', 'encrypted'] as const).map((read, i) => ({
+        uuid: char(i + 1),
+        properties: ['read' as const],
+        permissions: { read },
+        maxLength: 20,
+      })),
+    },
+  ];
+  const state = {
+    encrypted: false,
+    bonded: false,
+    key: { authenticated: false, sc: false, keySize: 16 },
+  };
+  const link = {
+    encrypted: () => state.encrypted,
+    key: () => state.key,
+    bonded: () => state.bonded,
+  };
+  const server = new AttServer(levels, new FakeBoard(), link, { serverMtu: 247 });
+  /** The ATT error code a read of each level gets, or 0 when it is read. */
+  const codes = () =>
+    [3, 5, 7, 9].map((handle) => {
+      const outcome = server.handle(Uint8Array.of(0x0a, handle, 0));
+      return outcome.kind === 'respond' && outcome.pdu[0] === 0x01 ? outcome.pdu[4] : 0;
+    });
+
+  it('says pair (0x05) or encrypt with your key (0x0f) on an open link, and what key is missing after', () => {
+    expect(codes()).toEqual([0x05, 0x05, 0x05, 0x05]);
+    state.bonded = true;
+    expect(codes()).toEqual([0x0f, 0x0f, 0x0f, 0x0f]);
+    state.encrypted = true;
+    expect(codes()).toEqual([0, 0x05, 0x05, 0]);
+    state.key = { authenticated: true, sc: false, keySize: 16 };
+    expect(codes()).toEqual([0, 0, 0x05, 0]);
+    state.key = { authenticated: true, sc: true, keySize: 12 };
+    expect(codes()).toEqual([0, 0, 0x0c, 0]);
+    state.key = { authenticated: true, sc: true, keySize: 16 };
+    expect(codes()).toEqual([0, 0, 0, 0]);
+  });
+});

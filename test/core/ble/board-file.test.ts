@@ -38,13 +38,13 @@ const gattBoard = (uuid: string) => ({
 });
 
 describe('board files', () => {
-  it('loads every shipped board: nRF52, ESP32, sensor, flaky, starter, Zephyr MCUmgr and a tray of 20', () => {
+  it('loads every shipped board: nRF52, ESP32, sensor, flaky, starter, Zephyr MCUmgr, Zephyr Secure and a tray of 20', () => {
     fresh();
     const views = readdirSync(SIM_BOARDS_DIR)
       .filter((f) => f.endsWith('.json'))
       .flatMap((f) => bench.loadBoardFile(join(SIM_BOARDS_DIR, f)));
-    expect(views.length).toBe(26);
-    expect(new Set(views.map((v) => v.address)).size).toBe(26);
+    expect(views.length).toBe(27);
+    expect(new Set(views.map((v) => v.address)).size).toBe(27);
     const tray = views.filter((v) => v.name.startsWith('DB Tray'));
     expect(tray.map((v) => v.name)).toEqual(
       Array.from({ length: 20 }, (_, i) => `DB Tray ${String(i + 1).padStart(2, '0')}`),

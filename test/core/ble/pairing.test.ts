@@ -4,11 +4,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { board, rig, sensorBoard, smpRecorder, SENSOR_SERVICE, LED, type Rig } from './fixture';
 import type { SecurityPolicy } from '../../../src/core/ble/hci/noble-smp';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BondStore, type StoredBond } from '../../../src/core/ble/security-manager/bond-store';
 import { MemoryCredentialStore } from '../../../src/core/secrets/credential-store';
+import type { BoardSpecInput } from '../../../src/core/ble/sim/board-schema';
+import { SIM_BOARDS_DIR } from '../../../src/core/ble/sim/board-file';
 
 let r: Rig;
 afterEach(() => r.close());
@@ -276,5 +278,226 @@ describe('pairing through the station’s Security Manager', () => {
     await r.drive(encrypted(again));
     expect(first.smp).toEqual(['received:11']);
     expect(again.linkInfo?.()?.security).toMatchObject({ encrypted: true, bonded: true });
+  });
+});
+
+/** A Zephyr-like board: SC only, shows a fixed passkey, bonds, refuses Just Works over a bond. */
+const PASSKEY = 123_456;
+const zephyrLike = board({
+  name: 'Zephyr',
+  address: 'd6:3a:41:00:55:02',
+  gatt: [
+    {
+      uuid: SENSOR_SERVICE,
+      characteristics: [
+        {
+          uuid: SECRET,
+          properties: ['read'],
+          permissions: { read: 'sc' },
+          value: { utf8: 'sesame' },
+          maxLength: 20,
+        },
+        {
+          uuid: LED,
+          properties: ['read'],
+          permissions: { read: 'authenticate' },
+          value: { hex: '01' },
+        },
+      ],
+    },
+  ],
+  security: {
+    mode: 'sc-only',
+    ioCapability: 'displayOnly',
+    passkey: PASSKEY,
+    bonding: { allowUnauthOverwrite: false },
+  },
+});
+
+function keeping(bonds: Map<string, StoredBond>, io: 'keyboardOnly' | 'noInputNoOutput') {
+  const typed: number[] = [];
+  const policy: SecurityPolicy = {
+    options: { io, bond: true, mitm: io !== 'noInputNoOutput', sc: true },
+    user: {
+      ...NOBODY,
+      enterPasskey: () => {
+        typed.push(PASSKEY);
+        return Promise.resolve(PASSKEY);
+      },
+    },
+    bonds: { find: (id) => bonds.get(id), keep: (id, bond) => bonds.set(id, bond) },
+  };
+  return { policy, typed };
+}
+
+describe('simulated boards that ask for security as Zephyr does', () => {
+  it('an SC-only board refuses legacy pairing with Authentication Requirements', async () => {
+    const { link, pdus } = await connected(undefined, [zephyrLike]);
+    await expect(r.drive(link.requestLink!({ kind: 'pair', sc: false }))).rejects.toThrow(
+      /the board refused pairing: 0x03 authentication requirements/,
+    );
+    expect(pdus.at(-1)).toBe('received:0503');
+  });
+
+  it('pairs Secure Connections Passkey Entry with the passkey the board shows, and reads at level 4', async () => {
+    const { policy, typed } = keeping(new Map(), 'keyboardOnly');
+    const { link, smp } = await connected(policy, [zephyrLike]);
+    // The first read is refused for want of security: the station pairs, noble sends it again.
+    expect(Buffer.from(await r.drive(link.read(SENSOR_SERVICE, SECRET))).toString()).toBe('sesame');
+    expect(typed).toEqual([PASSKEY]);
+    // Public keys, twenty confirm/random rounds, the DHKey checks; no EncKey under SC.
+    expect(smp.filter((pdu) => pdu === 'sent:3')).toHaveLength(20);
+    expect(smp).toContain('received:13');
+    expect(smp).not.toContain('received:6');
+    expect(link.linkInfo?.()).toMatchObject({
+      securityLevel: 4,
+      security: { key: 'sc', authenticated: true, keySize: 16, method: 'passkeyEntry' },
+    });
+  });
+
+  it('a wrong passkey fails the confirm check: nothing is read', async () => {
+    const { policy } = keeping(new Map(), 'keyboardOnly');
+    policy.user = { ...NOBODY, enterPasskey: () => Promise.resolve(PASSKEY + 1) };
+    const { link, pdus } = await connected(policy, [zephyrLike]);
+    await expect(r.drive(link.requestLink!({ kind: 'pair' }))).rejects.toThrow(/0x04/);
+    expect(pdus.at(-1)).toBe('received:0504');
+  });
+
+  it('reconnects bonded with the SC key and no pairing PDU; Just Works over the bond is refused', async () => {
+    const bonds = new Map<string, StoredBond>();
+    const { policy } = keeping(bonds, 'keyboardOnly');
+    const first = await connected(policy, [zephyrLike]);
+    await r.drive(first.link.read(SENSOR_SERVICE, SECRET));
+    expect(bonds.size).toBe(1);
+    await r.drive(first.link.disconnect());
+    first.smp.length = 0;
+
+    const ad = await r.find({ name: 'zephyr' });
+    const again = await r.drive(r.central.connect(ad.id));
+    // Unencrypted, with a key the board holds: Insufficient Encryption, and the stored key serves.
+    expect(Buffer.from(await r.drive(again.read(SENSOR_SERVICE, SECRET))).toString()).toBe(
+      'sesame',
+    );
+    expect(first.smp).toEqual([]);
+    expect(again.linkInfo?.()?.security).toMatchObject({ key: 'sc', authenticated: true });
+
+    await r.drive(again.disconnect());
+
+    // A central pairing again without MITM meets Zephyr's refusal to overwrite the bond.
+    const third = await r.drive(r.central.connect((await r.find({ name: 'zephyr' })).id));
+    await expect(
+      r.drive(third.requestLink!({ kind: 'pair', io: 'noInputNoOutput', mitm: false })),
+    ).rejects.toThrow(/the board refused pairing: 0x03/);
+    expect(first.smp).toEqual(['sent:1', 'received:5']);
+    await r.drive(third.disconnect());
+
+    // The board forgot its bonds: the stored key meets PIN or Key Missing, said with what to do.
+    r.bench.setFaults(third.id, { forgetBonds: true });
+    const fourth = await r.drive(r.central.connect((await r.find({ name: 'zephyr' })).id));
+    await expect(r.drive(fourth.read(SENSOR_SERVICE, SECRET))).rejects.toThrow(
+      /0x06.* — the board lost its bond with this station: forget the bond and pair again/,
+    );
+  });
+
+  it('a board with nothing to show pairs Secure Connections Just Works: encrypted, not authenticated', async () => {
+    const justWorks = { ...zephyrLike, name: 'Plain', security: { mode: 'sc' as const } };
+    const { policy } = keeping(new Map(), 'noInputNoOutput');
+    const { link } = await connected(policy, [justWorks]);
+    const info = await r.drive(link.requestLink!({ kind: 'pair' }));
+    expect(info).toMatchObject({
+      securityLevel: 2,
+      security: { key: 'sc', authenticated: false, method: 'justWorks' },
+    });
+  });
+});
+
+describe('the shipped Zephyr Secure board', () => {
+  it('pairs only LE Secure Connections with the passkey its display shows', async () => {
+    const file = JSON.parse(readFileSync(join(SIM_BOARDS_DIR, 'zephyr-secure.json'), 'utf8')) as {
+      boards: BoardSpecInput[];
+    };
+    const shown = 246_801;
+    const typed: number[] = [];
+    const policy: SecurityPolicy = {
+      options: { io: 'keyboardOnly', bond: true, mitm: true, sc: true },
+      user: {
+        ...NOBODY,
+        enterPasskey: () => {
+          typed.push(shown);
+          return Promise.resolve(shown);
+        },
+      },
+    };
+    const { link } = await connected(policy, file.boards);
+    await expect(r.drive(link.requestLink!({ kind: 'pair', sc: false }))).rejects.toThrow(/0x03/);
+    await r.drive(link.disconnect());
+    const again = await r.drive(r.central.connect((await r.find({ name: 'secure' })).id));
+    const info = await r.drive(again.requestLink!({ kind: 'pair' }));
+    expect(typed).toEqual([shown]);
+    expect(info).toMatchObject({ securityLevel: 4, security: { key: 'sc', bonded: false } });
+  });
+});
+
+describe('security as the board asks for it', () => {
+  it('a refusal on a legacy link pairs again at the level needed, once, and the read is sent once more', async () => {
+    const mixed = {
+      ...zephyrLike,
+      name: 'Mixed',
+      security: { ...zephyrLike.security, mode: 'sc' as const },
+    };
+    const { policy, typed } = keeping(new Map(), 'keyboardOnly');
+    policy.options = { ...policy.options, sc: false };
+    const { link, smp } = await connected(policy, [mixed]);
+    expect(Buffer.from(await r.drive(link.read(SENSOR_SERVICE, SECRET))).toString()).toBe('sesame');
+    // Legacy Passkey Entry first (the station's choice), then Secure Connections for the value.
+    expect(typed).toEqual([PASSKEY, PASSKEY]);
+    expect(smp.filter((pdu) => pdu === 'sent:1')).toHaveLength(2);
+    expect(smp).toContain('sent:12');
+    expect(link.linkInfo?.()).toMatchObject({ securityLevel: 4, security: { key: 'sc' } });
+  });
+
+  it('a station that cannot give MITM says so once, and the refused read fails', async () => {
+    const { policy } = keeping(new Map(), 'noInputNoOutput');
+    const plain = { ...zephyrLike, name: 'Quiet', security: { mode: 'sc' as const } };
+    const { link, smp } = await connected(policy, [plain]);
+    await expect(r.drive(link.read(SENSOR_SERVICE, LED))).rejects.toThrow(
+      /0x03 authentication requirements/,
+    );
+    expect(smp.filter((pdu) => pdu === 'sent:1')).toHaveLength(2);
+  });
+});
+
+describe('a simulated board with privacy', () => {
+  it('advertises under a private address that rotates, which the bond’s IRK resolves to its identity', async () => {
+    const bonds = await BondStore.open(
+      mkdtempSync(join(tmpdir(), 'bonds-')),
+      new MemoryCredentialStore(),
+      { kind: 'keychain' },
+    );
+    const identity = 'd6:3a:41:00:55:03';
+    const hidden = board({
+      name: 'Hidden',
+      address: identity,
+      security: { mode: 'sc', privacy: { rotateSeconds: 1 } },
+    });
+    const { link, pdus } = await connected(undefined, [hidden], bonds);
+    const rpa = link.id;
+    expect(rpa).not.toBe(identity.replaceAll(':', ''));
+    await r.drive(link.requestLink!({ kind: 'pair' }));
+    // The board handed out its IRK and static random identity address (SC: no encryption key).
+    // The keys come after the encryption the pair request answers on.
+    for (let t = 0; t < 500 && !bonds.list().length; t += 5) await r.clock.advance(5);
+    expect(pdus.some((pdu) => pdu.startsWith('received:08'))).toBe(true);
+    expect(pdus.find((pdu) => pdu.startsWith('received:09'))).toBe(
+      `received:0901${Buffer.from(identity.replaceAll(':', ''), 'hex').reverse().toString('hex')}`,
+    );
+    expect(bonds.list()).toMatchObject([{ board: identity }]);
+    await r.drive(link.disconnect());
+
+    const ads = await r.collect({}, 3_000);
+    const addresses = new Set(ads.map((ad) => ad.address));
+    expect(addresses.size).toBeGreaterThan(1);
+    expect(addresses.has(identity)).toBe(false);
+    expect(ads.every((ad) => ad.identityAddress === identity)).toBe(true);
   });
 });

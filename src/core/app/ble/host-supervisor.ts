@@ -50,6 +50,7 @@ const DEFAULT_SIM_FILES = [
   'sensor-board.json',
   'starter-board.json',
   'zephyr-mcumgr.json',
+  'zephyr-secure.json',
 ];
 
 /**

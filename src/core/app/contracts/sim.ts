@@ -47,6 +47,8 @@ const simBoardSchema = z.object({
     dropLinkCharacteristic: z.string().optional(),
     slowLinkFactor: z.number(),
     refusePairing: z.boolean(),
+    /** The board erased its bonds (a flash erase): a bonded station meets PIN or Key Missing. */
+    forgetBonds: z.boolean(),
     refuseAccess: refuseAccessSchema.optional(),
   }),
 });
@@ -77,6 +79,7 @@ export const simOperations = {
       dropLinkCharacteristic: uuidSchema.nullable().optional(),
       slowLinkFactor: z.number().min(1, 'must be at least 1').max(100).optional(),
       refusePairing: z.boolean().optional(),
+      forgetBonds: z.boolean().optional(),
       /** null clears it. */
       refuseAccess: refuseAccessSchema.nullable().optional(),
     }),

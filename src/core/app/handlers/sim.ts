@@ -74,6 +74,7 @@ export function simHandlers(supervisor: HostSupervisor): {
                   : undefined,
                 slowLink: rest.slowLinkFactor > 1 ? rest.slowLinkFactor : undefined,
                 refusePairing: rest.refusePairing,
+                forgetBonds: rest.forgetBonds,
                 refuseAccess: refused,
               },
             }),
@@ -128,6 +129,7 @@ function toSimBoard(view: BoardView): SimBoard {
       dropLinkCharacteristic: view.faults.dropLinkDuringWrite?.characteristic,
       slowLinkFactor: view.faults.slowLink ?? 1,
       refusePairing: view.faults.refusePairing ?? false,
+      forgetBonds: view.faults.forgetBonds ?? false,
       refuseAccess: view.faults.refuseAccess,
     },
   };

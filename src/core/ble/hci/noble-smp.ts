@@ -5,7 +5,7 @@
 // phone does"). noble's ACL stream, its GATT client's retry on encryption and its HCI commands
 // are used as they are; only two methods of noble's Smp prototype are replaced.
 import { createRequire } from 'node:module';
-import { SMP_CODE } from './codes';
+import { HCI_EVENT, HCI_PACKET, SMP_CODE } from './codes';
 import { L2CAP_CID } from '../att/codes';
 import type { BondLookup, StoredBond } from '../security-manager/bond-store';
 import {
@@ -50,6 +50,11 @@ interface NobleAclStream {
 interface NobleGattClient {
   _aclStream: object;
   _security: string;
+  _currentCommand: object | null;
+}
+
+interface NobleHciEmitter {
+  emit(event: 'encryptChange', handle: number, encrypted: number): boolean;
 }
 
 interface NobleHci {
@@ -238,7 +243,33 @@ export function installStationSmp(): void {
     prototype: { onAclStreamEncrypt(this: NobleGattClient, encrypted: number | boolean): void };
   };
   const nobleEncrypt = Gatt.prototype.onAclStreamEncrypt;
+  // noble's HCI layer knows no Encryption Key Refresh Complete (7.7.39): a new key on an
+  // encrypted link, after a pairing at a higher level, reaches its links as an encryption change.
+  const Hci = require('@abandonware/noble/lib/hci-socket/hci') as {
+    prototype: {
+      onSocketData(this: NobleHciEmitter, data: Buffer): void;
+    };
+  };
+  const nobleSocketData = Hci.prototype.onSocketData;
+  Hci.prototype.onSocketData = function (this: NobleHciEmitter, data: Buffer) {
+    if (
+      stations.has(this) &&
+      data.length >= 6 &&
+      data[0] === HCI_PACKET.event &&
+      data[1] === HCI_EVENT.encryptionKeyRefreshComplete
+    ) {
+      this.emit('encryptChange', data.readUInt16LE(4) & 0x0fff, data[3] === 0 ? 1 : 0);
+      return;
+    }
+    nobleSocketData.call(this, data);
+  };
   Gatt.prototype.onAclStreamEncrypt = function (this: NobleGattClient, encrypted) {
+    // A pairing at a higher level after a refused request (noble-connection.ts) comes when
+    // noble has already answered that request: there is none to send again.
+    if (!this._currentCommand) {
+      if (encrypted) this._security = 'medium';
+      return;
+    }
     if (!boardAsked.has(this._aclStream)) return nobleEncrypt.call(this, encrypted);
     boardAsked.delete(this._aclStream);
     if (encrypted) this._security = 'medium';

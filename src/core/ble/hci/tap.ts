@@ -429,10 +429,12 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
       case HCI_EVENT.encryptionKeyRefreshComplete: {
         // Status, Connection_Handle (7.7.39).
         need(p, 3);
+        const handle = p.readUInt16LE(1) & 0x0fff;
         const status = p[0] ?? 0;
-        return status === 0
-          ? []
-          : this.securityFailed(p.readUInt16LE(1) & 0x0fff, 'encryption', status);
+        if (status !== 0) return this.securityFailed(handle, 'encryption', status);
+        // The link took a new key (a pairing at a higher level): its security changed.
+        const link = this.links.get(handle);
+        return link ? [changed(link, 'encryption', 0)] : [];
       }
       case HCI_EVENT.commandStatus: {
         // Status, Num_HCI_Command_Packets, Command_Opcode (7.7.15).

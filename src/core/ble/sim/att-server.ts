@@ -83,10 +83,49 @@ function errorRsp(request: number, handle: number, code: number): Uint8Array {
   return pdu(ATT_OP.errorRsp, request, le16(handle), code);
 }
 
+/** What the ATT server knows of its link's security. */
+export interface AttLink {
+  encrypted(): boolean;
+  /** The key the link is encrypted with; absent, an encrypted link counts as Just Works legacy. */
+  key?(): LinkKey | undefined;
+  /** Whether the board holds a long-term key for this central (Zephyr's bt_conn_ltk_present). */
+  bonded?(): boolean;
+}
+
+export interface LinkKey {
+  authenticated: boolean;
+  sc: boolean;
+  keySize: number;
+}
+
+const FULL_KEY_SIZE = 16;
+
+/**
+ * The ATT error a Zephyr GATT server answers when the link is below what an access needs
+ * (bt_gatt_check_perm; docs/decisions.md, "Pairing on the simulated boards"): an unencrypted
+ * link is Insufficient Encryption when the board has a key for the central (it should encrypt
+ * with it), Insufficient Authentication when it has none (it should pair); an encrypted one
+ * whose key is not authenticated, or not Secure Connections where `sc` is asked, is
+ * Insufficient Authentication; `sc` with a key under 16 octets is Insufficient Encryption Key Size.
+ */
+function securityShortfall(permission: AttPermission, link: AttLink): number | undefined {
+  if (permission === 'open' || permission === 'none') return undefined;
+  if (!link.encrypted())
+    return link.bonded?.()
+      ? ATT_ERROR.insufficientEncryption
+      : ATT_ERROR.insufficientAuthentication;
+  if (permission === 'encrypt' || permission === 'encrypted') return undefined;
+  const key = link.key?.() ?? { authenticated: false, sc: false, keySize: FULL_KEY_SIZE };
+  if (!key.authenticated) return ATT_ERROR.insufficientAuthentication;
+  if (permission === 'authenticate') return undefined;
+  if (!key.sc) return ATT_ERROR.insufficientAuthentication;
+  return key.keySize < FULL_KEY_SIZE ? ATT_ERROR.insufficientEncryptionKeySize : undefined;
+}
+
 export class AttServer {
   private readonly db: GattDatabase;
   private readonly values: AttValues;
-  private readonly link: { encrypted(): boolean };
+  private readonly link: AttLink;
   private readonly serverMtu: number;
   private readonly prepareQueueLimit: number;
   private attMtu = DEFAULT_ATT_MTU;
@@ -99,7 +138,7 @@ export class AttServer {
   constructor(
     services: GattServiceSpec[],
     values: AttValues,
-    link: { encrypted(): boolean },
+    link: AttLink,
     options: AttServerOptions,
   ) {
     if (!Number.isInteger(options.serverMtu) || options.serverMtu < DEFAULT_ATT_MTU)
@@ -380,8 +419,8 @@ export class AttServer {
 
   private allowed(permission: AttPermission, handle: number, refused: number): void {
     if (permission === 'none') throw new AttFailure(refused, handle);
-    if (permission === 'encrypted' && !this.link.encrypted())
-      throw new AttFailure(ATT_ERROR.insufficientAuthentication, handle);
+    const code = securityShortfall(permission, this.link);
+    if (code !== undefined) throw new AttFailure(code, handle);
   }
 
   private readValue(a: Attribute): Uint8Array {

@@ -218,8 +218,16 @@ export class SimulatedBench implements RadioHost<SimBoard> {
     this.listeners.clear();
   }
 
+  /** The board on the air under this address now; a board with privacy only under its RPA. */
   boardAt(address: string): SimBoard | undefined {
-    return this.byAddress.get(address.toLowerCase());
+    const wanted = address.toLowerCase();
+    const board = this.byAddress.get(wanted);
+    if (board) return board.airAddress === wanted ? board : undefined;
+    // A resolvable private address has 01 as its top bits (Vol 6, Part B, 1.3.2.2).
+    if ((parseInt(wanted.slice(0, 2), 16) & 0xc0) !== 0x40) return undefined;
+    for (const candidate of this.boardsById.values())
+      if (candidate.airAddress === wanted) return candidate;
+    return undefined;
   }
 
   attachRadio(radio: VirtualController<SimBoard>): void {

@@ -4,11 +4,16 @@
 // sends LL_TERMINATE_IND.
 import { L2CAP_CID, L2CAP_SIGNALING } from '../att/codes';
 import { HCI_ERROR, SMP_CODE } from '../hci/codes';
-import { AttServer } from './att-server';
+import { AttServer, type LinkKey } from './att-server';
 import type { SimBoard } from './board';
 import type { CentralIdentity, EncryptionVerdict, KeyIdentity, RadioPeer } from './controller';
 import type { Link, LinkPeer } from './link';
 import { SmpResponder } from './smp-responder';
+
+/** The Security Request's AuthReq flags (Vol 3, Part H, 3.5.1). */
+const AUTH_BONDING = 0x01;
+const AUTH_MITM = 0x04;
+const AUTH_SC = 0x08;
 
 /** L2CAP signaling Command Reject, reason "command not understood" (Vol 3, Part A, 4.1). */
 function commandReject(identifier: number): Buffer {
@@ -26,6 +31,8 @@ export class BoardPeer implements LinkPeer, RadioPeer {
   private readonly att: AttServer;
   private readonly smp: SmpResponder;
   private readonly now: () => number;
+  /** What the link's encryption key is, once encrypted: ATT's permissions look at it. */
+  private key: LinkKey | undefined;
   /** ATT and SMP are answered one at a time, each after the board's processing time. */
   private busyUntil = 0;
   private attached = true;
@@ -42,20 +49,41 @@ export class BoardPeer implements LinkPeer, RadioPeer {
     this.att = new AttServer(
       board.services(),
       board,
-      { encrypted: () => link.encrypted },
+      {
+        encrypted: () => link.encrypted,
+        key: () => this.key,
+        bonded: () => board.bondWith(central.address) !== undefined,
+      },
       {
         serverMtu: board.mtu,
       },
     );
+    const { security } = board;
     this.smp = new SmpResponder({
       initiator: { address: central.address, type: central.addressType },
-      responder: { address: board.address, type: board.addressType },
+      // The address the link was made to: a private one for a board with privacy.
+      responder: { address: board.airAddress, type: board.airAddressType },
+      identity: board.identity,
       pairing: board.pairing,
+      mode: security.mode,
+      io: security.ioCapability,
+      passkey: security.passkey,
+      bonded: board.bondWith(central.address),
+      allowUnauthOverwrite: security.bonding.allowUnauthOverwrite,
+      bondTableFull: board.bondTableFull,
     });
     link.attach(this);
-    // Security Request: AuthReq with bonding (Vol 3, Part H, 3.6.7).
-    if (board.sendsSecurityRequest)
-      this.answer(L2CAP_CID.smp, [Uint8Array.of(SMP_CODE.securityRequest, 0x01)]);
+    // Security Request: AuthReq with bonding, MITM where the board can show a passkey, SC where
+    // it speaks it (Vol 3, Part H, 3.6.7).
+    if (security.securityRequest)
+      this.answer(L2CAP_CID.smp, [
+        Uint8Array.of(
+          SMP_CODE.securityRequest,
+          AUTH_BONDING |
+            (security.ioCapability === 'noInputNoOutput' ? 0 : AUTH_MITM) |
+            (security.mode === 'legacy' ? 0 : AUTH_SC),
+        ),
+      ]);
     board.attach({
       notify: (service, characteristic, data) => {
         const pdu = this.att.push(service, characteristic, data);
@@ -86,12 +114,16 @@ export class BoardPeer implements LinkPeer, RadioPeer {
 
   encryptionRequested(key: Buffer, identity: KeyIdentity): EncryptionVerdict {
     const stk = this.smp.stk;
-    if (stk) return Buffer.from(stk).equals(key) ? 'encrypted' : 'micFailure';
+    if (stk) {
+      this.key = this.smp.strength;
+      return Buffer.from(stk).equals(key) ? 'encrypted' : 'micFailure';
+    }
     // No pairing on this link: the key must be the one the board bonded with this central,
     // named by the EDIV and Rand it handed out with it.
     const bond = this.board.bondWith(this.central.address);
     if (!bond || bond.ediv !== identity.ediv || !identity.rand.equals(bond.rand))
       return 'keyMissing';
+    this.key = bond;
     return Buffer.from(bond.ltk).equals(key) ? 'encrypted' : 'micFailure';
   }
 

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { RSSI_MAX_DBM, RSSI_MIN_DBM, RSSI_RULE } from '../../bounds';
 import { CHARACTERISTIC_PROPERTIES, uuidSchema } from '../port';
-import { ATT_MTU } from '../link-parameters';
+import { ATT_MTU, LINK_PERMISSIONS } from '../link-parameters';
 import { provisioningProfileSchema } from '../provisioning-profile';
 import { NUMERIC_VALUE_TYPES } from '../values/value-format';
 
@@ -30,8 +30,7 @@ const initialValue = z
 
 const characteristicPropertySchema = z.enum(CHARACTERISTIC_PROPERTIES);
 
-/** What the link must be for an access: any link, or an encrypted one (after pairing). */
-const linkPermissionSchema = z.enum(['open', 'encrypted']);
+const linkPermissionSchema = z.enum(LINK_PERMISSIONS);
 
 /** Absent accesses are open. */
 const permissionsSpec = z
@@ -46,7 +45,7 @@ const characteristicSpec = z
     value: initialValue.optional(),
     /** Longest value a write may store (ATT allows 512). */
     maxLength: z.number().int().min(1).max(512).default(512),
-    /** A read or write needing an encrypted link is answered Insufficient Authentication until paired. */
+    /** A read or write the link is not secure enough for is answered as Zephyr's GATT server does. */
     permissions: permissionsSpec.optional(),
   })
   .strict();
@@ -329,6 +328,42 @@ export const boardSpecSchema = z
       .object({
         /** A Security Request (bonding) once the link is up, as Zephyr's bt_conn_set_security. */
         securityRequest: z.boolean().default(false),
+        /**
+         * LE legacy pairing only; LE Secure Connections when the central offers it, legacy
+         * otherwise; or Secure Connections only (Zephyr's CONFIG_BT_SMP_SC_ONLY).
+         */
+        mode: z.enum(['legacy', 'sc', 'sc-only']).default('legacy'),
+        /** What the board can show or take: a board that shows a passkey shows `passkey`. */
+        ioCapability: z
+          .enum(['noInputNoOutput', 'displayOnly', 'displayYesNo'])
+          .default('noInputNoOutput'),
+        /** The six digits a displaying board shows (Zephyr's CONFIG_BT_FIXED_PASSKEY); random if absent. */
+        passkey: z.number().int().min(0).max(999_999).optional(),
+        bonding: z
+          .object({
+            /** How many centrals the board keeps keys for (CONFIG_BT_MAX_PAIRED); a new one beyond is refused. */
+            maxBonds: z.number().int().min(1).max(64).default(8),
+            /**
+             * Whether a bonded central may pair again without MITM. Zephyr refuses it
+             * (CONFIG_BT_SMP_ALLOW_UNAUTH_OVERWRITE off); the older boards here allow it.
+             */
+            allowUnauthOverwrite: z.boolean().default(true),
+          })
+          .strict()
+          .prefault({}),
+        /**
+         * Zephyr's CONFIG_BT_PRIVACY: the board advertises and connects under a resolvable
+         * private address made from its IRK, a new one every `rotateSeconds`
+         * (CONFIG_BT_RPA_TIMEOUT), and hands out the IRK and its identity address to a central
+         * that asks for them in pairing. The IRK is the given one, else one fixed per board.
+         */
+        privacy: z
+          .object({
+            rotateSeconds: z.number().int().min(1).max(3600).default(900),
+            irk: hexBytes.refine((h) => h.length === 32, 'must be 16 bytes of hex').optional(),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .prefault({}),

@@ -17,7 +17,9 @@ import { SeededRandom } from './random';
 import { ATT_ERROR } from '../att/codes';
 import { HCI_ERROR } from '../hci/codes';
 import type { AttResult, AttValues, WriteResult } from './att-server';
-import type { BoardBond } from './smp-responder';
+import type { BoardBond, BoardIdentity } from './smp-responder';
+import { createHash } from 'node:crypto';
+import { ah } from '../security-manager/crypto';
 import type { Characteristic, Service } from './board-service';
 import type { GattServiceSpec } from './gatt-database';
 import { MCUMGR_CHARACTERISTIC_UUID, MCUMGR_SERVICE_UUID } from '../mcumgr/client';
@@ -105,6 +107,8 @@ export class SimBoard implements AttValues {
     | undefined;
 
   private readonly bonds = new Map<string, BoardBond>();
+  /** The board's Identity Resolving Key, with privacy on. */
+  private readonly irk: Uint8Array | undefined;
 
   constructor(def: BoardDefinition, ctx: BoardContext) {
     this.def = def;
@@ -114,6 +118,12 @@ export class SimBoard implements AttValues {
     this.name = def.name;
     this.rng = new SeededRandom(ctx.seed);
     this.faultState = def.faults;
+    const privacy = def.security.privacy;
+    this.irk =
+      privacy &&
+      (privacy.irk
+        ? Uint8Array.from(Buffer.from(privacy.irk, 'hex'))
+        : Uint8Array.from(createHash('sha256').update(`irk:${def.id}`).digest().subarray(0, 16)));
     for (const s of def.services)
       for (const c of s.characteristics) this.values.set(key(s.uuid, c.uuid), c.value);
     this.provisioning =
@@ -147,9 +157,33 @@ export class SimBoard implements AttValues {
     return this.faultState.refusePairing ? 'refuse' : this.def.pairing;
   }
 
-  /** Whether the board asks for security as soon as a link is up. */
-  get sendsSecurityRequest(): boolean {
-    return this.def.security.securityRequest;
+  /** How the board pairs and asks for security (the board file's `security` block). */
+  get security(): BoardDefinition['security'] {
+    return this.def.security;
+  }
+
+  /** The address on the air now: with privacy, the RPA of the current rotation period. */
+  get airAddress(): string {
+    const privacy = this.def.security.privacy;
+    if (!privacy || !this.irk) return this.address;
+    return privateAddress(
+      this.irk,
+      Math.floor(this.ctx.clock.now() / (privacy.rotateSeconds * 1000)),
+    );
+  }
+
+  get airAddressType(): 'public' | 'random' {
+    return this.irk ? 'random' : this.def.addressType;
+  }
+
+  /** What a board with privacy hands out in pairing: its IRK and identity address. */
+  get identity(): BoardIdentity | undefined {
+    return this.irk && { irk: this.irk, address: this.address, type: this.def.addressType };
+  }
+
+  /** Whether the board's bond table has room for no other central. */
+  get bondTableFull(): boolean {
+    return this.bonds.size >= this.def.security.bonding.maxBonds;
   }
 
   get intervalMs(): number {
@@ -532,4 +566,19 @@ export class SimBoard implements AttValues {
     out.writeUIntLE(n % 2 ** (8 * payload.bytes), 0, payload.bytes);
     return out;
   }
+}
+
+/**
+ * The resolvable private address of one rotation period: prand (its top bits 01) fixed per
+ * period from the IRK, then ah(IRK, prand) (Vol 6, Part B, 1.3.2.2).
+ */
+function privateAddress(irk: Uint8Array, period: number): string {
+  const seed = createHash('sha256').update(irk).update(String(period)).digest();
+  const prand = Uint8Array.of(seed[0]!, seed[1]!, (seed[2]! & 0x3f) | 0x40);
+  const hash = ah(irk, prand);
+  // Least significant octet first: the hash, then prand, whose last octet is the top one.
+  return [...hash, ...prand]
+    .reverse()
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join(':');
 }

@@ -26,6 +26,9 @@ import { Link } from './link';
 export interface RadioBoard {
   readonly address: string;
   readonly addressType: 'public' | 'random';
+  /** The address on the air now: a resolvable private one for a board with privacy. */
+  readonly airAddress: string;
+  readonly airAddressType: 'public' | 'random';
   readonly connectable: boolean;
   /** Advertising now (not while connected or rebooting). */
   readonly advertising: boolean;
@@ -207,8 +210,8 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
   advertisementHeard(board: B, payloads: AdvertisingPayloads, rssi: number): void {
     if (!this.scanning) return;
     if (this.filterDuplicates) {
-      if (this.reported.has(board.address)) return;
-      this.reported.add(board.address);
+      if (this.reported.has(board.airAddress)) return;
+      this.reported.add(board.airAddress);
     }
     const type = board.connectable ? ADV_REPORT_TYPE.advInd : ADV_REPORT_TYPE.advNonconnInd;
     this.advertisingReport(board, type, payloads.adv, rssi);
@@ -520,6 +523,17 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
       return;
     }
     const encrypted = result === 'encrypted';
+    if (entry.link.encrypted) {
+      // A new key on an encrypted link (a pairing at a higher level): the controller pauses
+      // encryption and answers Encryption Key Refresh Complete (Vol 4, Part E, 7.8.24, 7.7.39).
+      const refreshed = Buffer.alloc(3);
+      refreshed.writeUInt8(encrypted ? HCI_ERROR.success : HCI_ERROR.pinOrKeyMissing, 0);
+      refreshed.writeUInt16LE(handle, 1);
+      this.event(HCI_EVENT.encryptionKeyRefreshComplete, refreshed);
+      if (encrypted) entry.peer?.encrypted();
+      else entry.link.abort(HCI_ERROR.pinOrKeyMissing);
+      return;
+    }
     entry.link.encrypted = encrypted;
     const e = Buffer.alloc(4);
     e.writeUInt8(encrypted ? HCI_ERROR.success : HCI_ERROR.pinOrKeyMissing, 0);
@@ -604,8 +618,8 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
     const r = Buffer.alloc(11 + data.length);
     r.writeUInt8(1, 0);
     r.writeUInt8(type, 1);
-    r.writeUInt8(board.addressType === 'random' ? 0x01 : 0x00, 2);
-    addressBytes(board.address).copy(r, 3);
+    r.writeUInt8(board.airAddressType === 'random' ? 0x01 : 0x00, 2);
+    addressBytes(board.airAddress).copy(r, 3);
     r.writeUInt8(data.length, 9);
     data.copy(r, 10);
     r.writeInt8(Math.max(-127, Math.min(20, rssi)), 10 + data.length);

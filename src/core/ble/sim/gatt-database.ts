@@ -5,9 +5,10 @@
 import { expandUuid } from '../port';
 import { CHARACTERISTIC_PROPERTY_BITS, GATT_TYPE } from '../att/codes';
 import type { CharacteristicProperty } from '../port';
+import type { LinkPermission } from '../link-parameters';
 
-/** Who may read or write an attribute: nobody, any link, or only an encrypted link. */
-export type AttPermission = 'none' | 'open' | 'encrypted';
+/** Who may read or write an attribute: nobody, or a link at least this secure. */
+export type AttPermission = 'none' | LinkPermission;
 
 interface GattCharacteristicSpec {
   /** noble's form: lowercase hex, no dashes (4, 8 or 32 digits). */
@@ -16,7 +17,7 @@ interface GattCharacteristicSpec {
   name?: string;
   properties: readonly CharacteristicProperty[];
   /** What the link must be to read or write the value; default open. */
-  permissions?: { read?: 'open' | 'encrypted'; write?: 'open' | 'encrypted' };
+  permissions?: { read?: LinkPermission; write?: LinkPermission };
   /** Longest value a write may store. */
   maxLength: number;
 }

@@ -1,20 +1,43 @@
-// The board's side of LE legacy pairing, Just Works (Bluetooth Core Specification v5.3, Vol 3,
-// Part H, 2.3 and 3): fed one reassembled SMP PDU (L2CAP CID 6) at a time, it answers as a
-// legacy-only peripheral with no input and no output would, derives the STK the controller
-// encrypts the link with, and hands out the LTK the central asked for once the link is encrypted.
+// The board's side of pairing (Bluetooth Core Specification v5.3, Vol 3, Part H, 2.3 and 3):
+// fed one reassembled SMP PDU (L2CAP CID 6) at a time, it answers as a peripheral of the board
+// file's security block would — LE legacy or Secure Connections, Just Works, Numeric Comparison
+// (the board's person says yes) or Passkey Entry with the board showing its passkey — derives
+// the key the controller encrypts the link with, and hands out a legacy LTK the central asked for
+// once the link is encrypted. Zephyr's refusals are kept: legacy on an SC-only board, a bonded
+// central pairing again without MITM, a new central when the bond table is full.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { SMP_CODE, SMP_FAILURE } from '../hci/codes';
 import { describeFieldErrors, fieldErrors } from '../../platform/field-errors';
 import { bluetoothAddressSchema } from './board-schema';
-import { addressBytes, c1, s1 } from '../security-manager/crypto';
+import {
+  addressBytes,
+  addressWithType,
+  c1,
+  ecdhKeyPair,
+  f4,
+  f5,
+  f6,
+  s1,
+  type EcdhKeyPair,
+} from '../security-manager/crypto';
+import {
+  IO_CAPABILITIES,
+  isAuthenticated,
+  pairingMethod,
+  type PairingMethod,
+} from '../security-manager/pairing-method';
 
 /** Pairing Request/Response fields (Vol 3, Part H, 3.5.1 and 3.5.2). */
-const IO_CAPABILITY_NO_INPUT_NO_OUTPUT = 0x03;
 const IO_CAPABILITY_MAX = 0x04;
 const AUTH_REQ_BONDING_FLAGS = 0x03;
 const BONDING = 0x01;
+const AUTH_MITM = 0x04;
+const AUTH_SC = 0x08;
+const PASSKEY_ROUNDS = 20;
+const PUBLIC_KEY_PDU_LENGTH = 65;
 const KEY_DIST_ENC_KEY = 0x01;
+const KEY_DIST_ID_KEY = 0x02;
 const MIN_KEY_SIZE = 7;
 const MAX_KEY_SIZE = 16;
 const PAIRING_PDU_LENGTH = 7;
@@ -28,6 +51,13 @@ const optionsSchema = z.object({
   initiator: peerSchema,
   responder: peerSchema,
   pairing: z.enum(['justWorks', 'refuse']).default('justWorks'),
+  mode: z.enum(['legacy', 'sc', 'sc-only']).default('legacy'),
+  io: z.enum(['noInputNoOutput', 'displayOnly', 'displayYesNo']).default('noInputNoOutput'),
+  passkey: z.number().int().min(0).max(999_999).optional(),
+  bonded: z.custom<BoardBond>().optional(),
+  allowUnauthOverwrite: z.boolean().default(true),
+  bondTableFull: z.boolean().default(false),
+  identity: z.custom<BoardIdentity>().optional(),
   random: z.custom<(bytes: number) => Uint8Array>((v) => typeof v === 'function', {
     message: 'must be a function (bytes) => Uint8Array',
   }),
@@ -36,8 +66,20 @@ const optionsSchema = z.object({
 export interface SmpResponderOptions {
   initiator: { address: string; type: 'public' | 'random' }; // "aa:bb:cc:dd:ee:ff"
   responder: { address: string; type: 'public' | 'random' };
-  /** 'justWorks' (default) or 'refuse' (answers Pairing Not Supported, for fault tests). */
+  /** 'justWorks' (default: pair as `mode` and `io` allow) or 'refuse' (answers Pairing Not Supported). */
   pairing?: 'justWorks' | 'refuse';
+  mode?: 'legacy' | 'sc' | 'sc-only';
+  io?: 'noInputNoOutput' | 'displayOnly' | 'displayYesNo';
+  /** The passkey a displaying board shows; random per pairing when absent. */
+  passkey?: number;
+  /** The board's bond with this central, if any. */
+  bonded?: BoardBond;
+  /** False: a bonded central pairing again by Just Works is refused, as Zephyr does. */
+  allowUnauthOverwrite?: boolean;
+  /** The board keeps no more bonds: a bonding pairing with a new central is refused. */
+  bondTableFull?: boolean;
+  /** A board with privacy hands these out when asked (Identity Information, Identity Address). */
+  identity?: BoardIdentity;
   random?: (bytes: number) => Uint8Array; // seeded in tests; node crypto by default
 }
 
@@ -45,7 +87,7 @@ export type SmpState = 'idle' | 'pairing' | 'paired' | 'failed';
 
 /** What the pairing so far has settled; the phase says which PDU comes next. */
 interface Exchange {
-  phase: 'awaitConfirm' | 'awaitRandom';
+  phase: 'awaitConfirm' | 'awaitRandom' | 'awaitPublicKey' | 'awaitDhKeyCheck';
   preq: Uint8Array;
   pres: Uint8Array;
   keySize: number;
@@ -55,6 +97,24 @@ interface Exchange {
   bonding: boolean;
   mconfirm?: Uint8Array;
   srand?: Uint8Array;
+  method: PairingMethod;
+  sc: boolean;
+  /** The legacy TK or the SC passkey: the passkey shown, or zero. */
+  passkey: number;
+  /** Secure Connections: the board's key pair, both public keys (X), the DHKey, the passkey round. */
+  own?: EcdhKeyPair;
+  pka?: Uint8Array;
+  dhKey?: Uint8Array;
+  round: number;
+  na?: Uint8Array;
+  nb?: Uint8Array;
+}
+
+/** A board's IRK (least significant octet first, as SMP carries it) and identity address. */
+export interface BoardIdentity {
+  irk: Uint8Array;
+  address: string;
+  type: 'public' | 'random';
 }
 
 /** A legacy LTK the board handed out, named by its EDIV and Rand. */
@@ -62,11 +122,16 @@ export interface BoardBond {
   ltk: Uint8Array;
   ediv: number;
   rand: Uint8Array;
+  authenticated: boolean;
+  sc: boolean;
+  keySize: number;
 }
 
 /** The outcome of a completed pairing: the STK now, the keys to distribute later. */
 interface Paired {
   stk: Uint8Array;
+  /** What the key is: ATT's permissions look at it. */
+  strength: { authenticated: boolean; sc: boolean; keySize: number };
   keys: Uint8Array[];
   /** What the board keeps when both sides bond and its LTK is handed out. */
   bond?: BoardBond;
@@ -77,6 +142,13 @@ function masked(key: Uint8Array, keySize: number): Uint8Array {
   return key.map((byte, i) => (i < keySize ? byte : 0));
 }
 
+/** A passkey (or zero, Just Works) as TK / r: a 128-bit number, least significant octet first. */
+function passkeyValue(passkey: number): Uint8Array {
+  const value = new Uint8Array(16);
+  new DataView(value.buffer).setUint32(0, passkey, true);
+  return value;
+}
+
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
@@ -85,8 +157,6 @@ export class SmpResponder {
   private readonly options: z.output<typeof optionsSchema>;
   private readonly ia: Uint8Array;
   private readonly ra: Uint8Array;
-  /** Just Works: the temporary key is zero (Vol 3, Part H, 2.3.5.2). */
-  private readonly tk = new Uint8Array(16);
   private current: SmpState = 'idle';
   private reason: number | undefined;
   private exchange: Exchange | undefined;
@@ -116,6 +186,11 @@ export class SmpResponder {
   /** The STK once both randoms are exchanged and the confirm checked, else undefined. */
   get stk(): Uint8Array | undefined {
     return this.result?.stk;
+  }
+
+  /** What the pairing's key is, once paired. */
+  get strength(): Paired['strength'] | undefined {
+    return this.result?.strength;
   }
 
   /** The bond this pairing makes, once paired: only when both sides asked to bond. */
@@ -152,12 +227,14 @@ export class SmpResponder {
       case SMP_CODE.signingInformation:
         // The central's own command, or keys from a central the board asked for none.
         return this.fail(SMP_FAILURE.unspecifiedReason);
-      case SMP_CODE.securityRequest:
       case SMP_CODE.pairingPublicKey:
       case SMP_CODE.pairingDhKeyCheck:
+        // Secure Connections commands are beyond a legacy-only board.
+        if (this.options.mode === 'legacy') return this.fail(SMP_FAILURE.commandNotSupported);
+        return code === SMP_CODE.pairingPublicKey ? this.onPublicKey(pdu) : this.onDhKeyCheck(pdu);
+      case SMP_CODE.securityRequest:
       case SMP_CODE.keypressNotification:
-        // The peripheral's own request and the Secure Connections commands, beyond a
-        // legacy-only board.
+        // The peripheral's own request, and keypresses from a central the board shows to.
         return this.fail(SMP_FAILURE.commandNotSupported);
       default:
         // An empty PDU has no command to answer, and a reserved code is ignored (Vol 3, Part H, 3.3).
@@ -178,29 +255,77 @@ export class SmpResponder {
       return this.fail(SMP_FAILURE.invalidParameters);
     const keySize = Math.min(maxKeySize, MAX_KEY_SIZE);
     if (keySize < MIN_KEY_SIZE) return this.fail(SMP_FAILURE.encryptionKeySize);
-    const agreedKeys = responderKeys & KEY_DIST_ENC_KEY;
+    const { mode, io, bonded } = this.options;
+    const sc = mode !== 'legacy' && (authReq & AUTH_SC) !== 0;
+    // Zephyr's CONFIG_BT_SMP_SC_ONLY answers a legacy request so.
+    if (mode === 'sc-only' && !sc) return this.fail(SMP_FAILURE.authenticationRequirements);
     const bonding = (authReq & AUTH_REQ_BONDING_FLAGS) === BONDING;
-    // Legacy and Just Works whatever was asked: no MITM, no Secure Connections, no keypress;
-    // bonding as the central asked, no keys wanted from it.
+    // A board that can show something asks for MITM, as Zephyr does for such IO capabilities.
+    const mitm = io !== 'noInputNoOutput';
+    const method = pairingMethod(
+      {
+        io: IO_CAPABILITIES[ioCapability]!,
+        oob: false,
+        mitm: (authReq & AUTH_MITM) !== 0,
+        sc: (authReq & AUTH_SC) !== 0,
+      },
+      { io, oob: false, mitm, sc: mode !== 'legacy' },
+    );
+    // The board has no keyboard: a passkey it would have to type cannot be entered.
+    if (method.model === 'passkeyEntry' && method.display !== 'responder')
+      return this.fail(SMP_FAILURE.passkeyEntryFailed);
+    if (method.model === 'oob') return this.fail(SMP_FAILURE.oobNotAvailable);
+    if (bonded && !this.mayReplace(bonded, method, sc, keySize))
+      return this.fail(SMP_FAILURE.authenticationRequirements);
+    if (!bonded && bonding && this.options.bondTableFull)
+      return this.fail(SMP_FAILURE.unspecifiedReason);
+    // Secure Connections derives the LTK on both sides: no EncKey is handed out (3.6.1). The
+    // IdKey only from a board with privacy.
+    const agreedKeys =
+      responderKeys & ((sc ? 0 : KEY_DIST_ENC_KEY) | (this.options.identity ? KEY_DIST_ID_KEY : 0));
     const pres = Uint8Array.of(
       SMP_CODE.pairingResponse,
-      IO_CAPABILITY_NO_INPUT_NO_OUTPUT,
+      IO_CAPABILITIES.indexOf(io),
       0x00,
-      bonding ? BONDING : 0x00,
+      (bonding ? BONDING : 0x00) | (mitm ? AUTH_MITM : 0) | (mode !== 'legacy' ? AUTH_SC : 0),
       MAX_KEY_SIZE,
       0x00,
       agreedKeys,
     );
     this.exchange = {
-      phase: 'awaitConfirm',
+      phase: sc ? 'awaitPublicKey' : 'awaitConfirm',
       preq: Uint8Array.from(pdu),
       pres,
       keySize,
       responderKeys: agreedKeys,
       bonding,
+      method,
+      sc,
+      passkey:
+        method.model === 'passkeyEntry'
+          ? (this.options.passkey ?? new DataView(this.random(4).buffer).getUint32(0, true) % 1e6)
+          : 0,
+      round: 0,
     };
     this.current = 'pairing';
     return [pres];
+  }
+
+  /**
+   * Zephyr's update_keys_check: a bonded central's new pairing may not weaken the key it has
+   * (shorter, legacy after SC, Just Works after an authenticated one), nor, unless the board
+   * allows it, replace it by Just Works at all.
+   */
+  private mayReplace(
+    bond: BoardBond,
+    method: PairingMethod,
+    sc: boolean,
+    keySize: number,
+  ): boolean {
+    const authenticated = isAuthenticated(method);
+    if (bond.keySize > keySize || (bond.sc && !sc)) return false;
+    if (bond.authenticated && !authenticated) return false;
+    return authenticated || this.options.allowUnauthOverwrite;
   }
 
   private onPairingConfirm(pdu: Uint8Array): Uint8Array[] {
@@ -212,27 +337,127 @@ export class SmpResponder {
     exchange.mconfirm = Uint8Array.from(pdu.subarray(1));
     exchange.srand = srand;
     exchange.phase = 'awaitRandom';
-    return [Uint8Array.of(SMP_CODE.pairingConfirm, ...this.confirm(exchange, srand))];
+    const confirm = exchange.sc
+      ? f4(this.pkb(exchange), exchange.pka!, srand, this.passkeyBit(exchange))
+      : this.confirm(exchange, srand);
+    return [Uint8Array.of(SMP_CODE.pairingConfirm, ...confirm)];
   }
 
   private onPairingRandom(pdu: Uint8Array): Uint8Array[] {
     const exchange = this.exchange;
-    if (
-      this.current !== 'pairing' ||
-      exchange?.phase !== 'awaitRandom' ||
-      !exchange.mconfirm ||
-      !exchange.srand
-    )
+    if (this.current !== 'pairing' || exchange?.phase !== 'awaitRandom' || !exchange.srand)
       return this.fail(SMP_FAILURE.unspecifiedReason);
     if (pdu.length !== VALUE_PDU_LENGTH) return this.fail(SMP_FAILURE.invalidParameters);
     const mrand = Uint8Array.from(pdu.subarray(1));
-    if (!equalBytes(this.confirm(exchange, mrand), exchange.mconfirm))
+    const srand = exchange.srand;
+    if (exchange.sc) return this.onScRandom(exchange, mrand, srand);
+    if (!exchange.mconfirm || !equalBytes(this.confirm(exchange, mrand), exchange.mconfirm))
       return this.fail(SMP_FAILURE.confirmValueFailed);
-    const stk = masked(s1(this.tk, exchange.srand, mrand), exchange.keySize);
-    this.result = { stk, ...this.distributedKeys(exchange) };
+    const stk = masked(s1(passkeyValue(exchange.passkey), srand, mrand), exchange.keySize);
+    this.result = {
+      stk,
+      strength: this.strengthOf(exchange),
+      ...this.distributedKeys(exchange),
+    };
     this.exchange = undefined;
     this.current = 'paired';
-    return [Uint8Array.of(SMP_CODE.pairingRandom, ...exchange.srand)];
+    return [Uint8Array.of(SMP_CODE.pairingRandom, ...srand)];
+  }
+
+  /** Secure Connections: the central's public key, answered with the board's (2.3.5.6.1). */
+  private onPublicKey(pdu: Uint8Array): Uint8Array[] {
+    const exchange = this.exchange;
+    if (this.current !== 'pairing' || exchange?.phase !== 'awaitPublicKey')
+      return this.fail(SMP_FAILURE.unspecifiedReason);
+    if (pdu.length !== PUBLIC_KEY_PDU_LENGTH) return this.fail(SMP_FAILURE.invalidParameters);
+    const own = ecdhKeyPair();
+    const peer = pdu.subarray(1);
+    const dhKey = own.dhKey(peer);
+    if (!dhKey || equalBytes(peer, own.publicKey)) return this.fail(SMP_FAILURE.dhKeyCheckFailed);
+    exchange.own = own;
+    exchange.pka = Uint8Array.from(peer.subarray(0, 32));
+    exchange.dhKey = dhKey;
+    const out = [Uint8Array.of(SMP_CODE.pairingPublicKey, ...own.publicKey)];
+    if (exchange.method.model === 'passkeyEntry') {
+      exchange.phase = 'awaitConfirm';
+      return out;
+    }
+    // Just Works and Numeric Comparison: the board commits to its nonce at once (2.3.5.6.2).
+    const nb = this.random(16);
+    exchange.srand = nb;
+    exchange.phase = 'awaitRandom';
+    out.push(
+      Uint8Array.of(SMP_CODE.pairingConfirm, ...f4(this.pkb(exchange), exchange.pka, nb, 0)),
+    );
+    return out;
+  }
+
+  private onScRandom(exchange: Exchange, na: Uint8Array, nb: Uint8Array): Uint8Array[] {
+    const reply = [Uint8Array.of(SMP_CODE.pairingRandom, ...nb)];
+    if (exchange.method.model === 'passkeyEntry') {
+      const expected = f4(exchange.pka!, this.pkb(exchange), na, this.passkeyBit(exchange));
+      if (!exchange.mconfirm || !equalBytes(expected, exchange.mconfirm))
+        return this.fail(SMP_FAILURE.confirmValueFailed);
+      exchange.round += 1;
+      if (exchange.round < PASSKEY_ROUNDS) {
+        exchange.phase = 'awaitConfirm';
+        return reply;
+      }
+    }
+    // Numeric Comparison: the board's person sees the same six digits and says yes.
+    exchange.na = na;
+    exchange.nb = nb;
+    exchange.phase = 'awaitDhKeyCheck';
+    return reply;
+  }
+
+  /** Secure Connections: the central's DHKey Check, answered with the board's (2.3.5.6.5). */
+  private onDhKeyCheck(pdu: Uint8Array): Uint8Array[] {
+    const exchange = this.exchange;
+    if (this.current !== 'pairing' || exchange?.phase !== 'awaitDhKeyCheck')
+      return this.fail(SMP_FAILURE.unspecifiedReason);
+    if (pdu.length !== VALUE_PDU_LENGTH) return this.fail(SMP_FAILURE.invalidParameters);
+    const { initiator, responder } = this.options;
+    const a = addressWithType(this.ia, initiator.type === 'random');
+    const b = addressWithType(this.ra, responder.type === 'random');
+    const na = exchange.na!;
+    const nb = exchange.nb!;
+    const { macKey, ltk } = f5(exchange.dhKey!, na, nb, a, b);
+    const r = passkeyValue(exchange.passkey);
+    const ea = f6(macKey, na, nb, r, exchange.preq.subarray(1, 4), a, b);
+    if (!equalBytes(ea, pdu.subarray(1))) return this.fail(SMP_FAILURE.dhKeyCheckFailed);
+    const eb = f6(macKey, nb, na, r, exchange.pres.subarray(1, 4), b, a);
+    const key = masked(ltk, exchange.keySize);
+    const strength = this.strengthOf(exchange);
+    this.result = {
+      stk: key,
+      strength,
+      keys: this.identityKeys(exchange),
+      bond: exchange.bonding
+        ? { ltk: key, ediv: 0, rand: new Uint8Array(8), ...strength }
+        : undefined,
+    };
+    this.exchange = undefined;
+    this.current = 'paired';
+    return [Uint8Array.of(SMP_CODE.pairingDhKeyCheck, ...eb)];
+  }
+
+  private pkb(exchange: Exchange): Uint8Array {
+    return exchange.own!.publicKey.subarray(0, 32);
+  }
+
+  /** The passkey bit of this round, as f4's Z (0x80 | bit); zero outside Passkey Entry. */
+  private passkeyBit(exchange: Exchange): number {
+    if (exchange.method.model !== 'passkeyEntry') return 0;
+    return 0x80 | ((exchange.passkey >> exchange.round) & 1);
+  }
+
+  private strengthOf(exchange: Exchange): Paired['strength'] {
+    return {
+      authenticated: isAuthenticated(exchange.method),
+      sc: exchange.sc,
+      keySize: exchange.keySize,
+    };
   }
 
   private onPairingFailed(pdu: Uint8Array): Uint8Array[] {
@@ -255,7 +480,7 @@ export class SmpResponder {
   private confirm(exchange: Exchange, r: Uint8Array): Uint8Array {
     const { initiator, responder } = this.options;
     return c1({
-      k: this.tk,
+      k: passkeyValue(exchange.passkey),
       r,
       preq: exchange.preq,
       pres: exchange.pres,
@@ -268,7 +493,9 @@ export class SmpResponder {
 
   /** Encryption Information (LTK) and Central Identification (EDIV, Rand), Vol 3, Part H, 3.6.2–3.6.3. */
   private distributedKeys(exchange: Exchange): Pick<Paired, 'keys' | 'bond'> {
-    if ((exchange.responderKeys & KEY_DIST_ENC_KEY) === 0) return { keys: [] };
+    const strength = this.strengthOf(exchange);
+    const identity = this.identityKeys(exchange);
+    if ((exchange.responderKeys & KEY_DIST_ENC_KEY) === 0) return { keys: identity };
     const ltk = masked(this.random(16), exchange.keySize);
     const ediv = this.random(2);
     const rand = this.random(8);
@@ -276,9 +503,26 @@ export class SmpResponder {
       keys: [
         Uint8Array.of(SMP_CODE.encryptionInformation, ...ltk),
         Uint8Array.of(SMP_CODE.centralIdentification, ...ediv, ...rand),
+        ...identity,
       ],
-      bond: exchange.bonding ? { ltk, ediv: ediv[0]! | (ediv[1]! << 8), rand } : undefined,
+      bond: exchange.bonding
+        ? { ltk, ediv: ediv[0]! | (ediv[1]! << 8), rand, ...strength }
+        : undefined,
     };
+  }
+
+  /** Identity Information (IRK) and Identity Address Information, Vol 3, Part H, 3.6.4–3.6.5. */
+  private identityKeys(exchange: Exchange): Uint8Array[] {
+    const identity = this.options.identity;
+    if (!identity || (exchange.responderKeys & KEY_DIST_ID_KEY) === 0) return [];
+    return [
+      Uint8Array.of(SMP_CODE.identityInformation, ...identity.irk),
+      Uint8Array.of(
+        SMP_CODE.identityAddressInformation,
+        identity.type === 'random' ? 1 : 0,
+        ...addressBytes(identity.address),
+      ),
+    ];
   }
 
   private random(bytes: number): Uint8Array {

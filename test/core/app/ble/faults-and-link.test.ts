@@ -23,6 +23,7 @@ describe('faults and link requests through the contract', () => {
     const board = await get().ok<SimBoard>('sim:setFaults', {
       boardId: SENSOR,
       refusePairing: true,
+      forgetBonds: true,
       dropLinkDuringWrite: true,
       dropLinkAfterWrites: 2,
       dropLinkCharacteristic: LED,
@@ -35,25 +36,34 @@ describe('faults and link requests through the contract', () => {
       dropLinkCharacteristic: LED,
       slowLinkFactor: 1,
       refusePairing: true,
+      forgetBonds: true,
       refuseAccess: { operation: 'write', characteristic: LED, code: 0x03 },
     };
     expect(board.faults).toEqual(faults);
     expect((await announced).find((b) => b.id === SENSOR)?.faults).toEqual(faults);
     const setup = JSON.parse(
       await readFile(join(get().dataDir, 'sim-bench-setup.json'), 'utf8'),
-    ) as { faults: Record<string, { refusePairing?: boolean; refuseAccess?: object }> };
+    ) as {
+      faults: Record<
+        string,
+        { refusePairing?: boolean; forgetBonds?: boolean; refuseAccess?: object }
+      >;
+    };
     expect(setup.faults[SENSOR]).toMatchObject({
       refusePairing: true,
+      forgetBonds: true,
       refuseAccess: { operation: 'write', code: 3 },
     });
 
     const cleared = await get().ok<SimBoard>('sim:setFaults', {
       boardId: SENSOR,
       refusePairing: false,
+      forgetBonds: false,
       dropLinkDuringWrite: false,
       refuseAccess: null,
     });
     expect(cleared.faults.refuseAccess).toBeUndefined();
+    expect(cleared.faults.forgetBonds).toBe(false);
     const bad = await get().fails('sim:setFaults', {
       boardId: SENSOR,
       refuseAccess: { operation: 'write', characteristic: 'led', code: 0x300 },
