@@ -2,27 +2,13 @@
 // confirmed or a passkey shown, the process says so as an event, and the answer comes back as a
 // call. The Security Manager's 30 s SMP timeout bounds the wait (docs/decisions.md, "Pairing as a
 // phone does"); a prompt left unanswered fails the pairing there, and a late answer is refused.
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { pairingAnswerSchema, pairingPromptSchema } from '../link-parameters';
 import { SMP_TIMEOUT_MS, type PairingUser } from '../security-manager/initiator';
 
-type Ask =
-  | { kind: 'enterPasskey' }
-  | { kind: 'confirmNumber'; value: number }
-  | { kind: 'displayPasskey'; passkey: number };
-
-/** What a pairing asks of the person; `timeoutMs` is how long it may wait. */
-export type PairingPrompt = Ask & { deviceId: string; connectionId?: string; timeoutMs: number };
-
-export const pairingAnswerSchema = z.object({
-  deviceId: z.string().min(1, 'is empty'),
-  passkey: z
-    .number()
-    .int('must be six digits')
-    .min(0, 'must be six digits')
-    .max(999_999, 'must be six digits')
-    .optional(),
-  confirm: z.boolean().optional(),
-});
+export type PairingPrompt = z.infer<typeof pairingPromptSchema>;
+type Ask = DistributiveOmit<PairingPrompt, 'deviceId' | 'connectionId' | 'timeoutMs'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type PairingAnswer = z.infer<typeof pairingAnswerSchema>;
 
 export class PairingPrompts {

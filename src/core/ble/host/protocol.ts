@@ -14,7 +14,7 @@ import {
   type MethodTable,
 } from '../../rpc/method-table';
 import { adapterSpecText } from '../adapter-spec';
-import { pairingAnswerSchema, type PairingPrompt } from './pairing-prompts';
+import type { PairingPrompt } from './pairing-prompts';
 import type { AdapterView } from '../multi-central';
 import { linkUserSchema, type BoardLink, type GattLogEntry, type LoggedLink } from '../link-record';
 import type { AdapterState, Advertisement, LinkFailure, ServiceInfo } from '../port';
@@ -23,6 +23,7 @@ import { faultsSchema } from '../sim/board-schema';
 import {
   connectionParametersSchema,
   mtuSchema,
+  pairingAnswerSchema,
   pairRequestSchema,
   phyRequestSchema,
   type LinkInfo,
