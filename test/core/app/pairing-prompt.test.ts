@@ -59,6 +59,13 @@ describe('a pairing prompt in the app', { timeout: 60_000 }, () => {
     expect(
       await get().ok('ble:answerPairing', { deviceId: device.id, passkey: board.shown }),
     ).toEqual({ answered: true });
+    // Answered: a second answer finds nothing waiting, said as the device's, not unexpected.
+    expect(
+      await get().fails('ble:answerPairing', { deviceId: device.id, passkey: 1 }),
+    ).toMatchObject({
+      code: 'device',
+      message: expect.stringContaining(`no pairing with ${device.id} waits for an answer`),
+    });
     expect(await paired).toMatchObject({
       securityLevel: 4,
       security: { method: 'passkeyEntry', key: 'sc', authenticated: true },

@@ -4,6 +4,7 @@
 // phone does"); a prompt left unanswered fails the pairing there, and a late answer is refused.
 import type { z } from 'zod';
 import type { pairingAnswerSchema, pairingPromptSchema } from '../link-parameters';
+import { BleError } from '../port';
 import { SMP_TIMEOUT_MS, type PairingUser } from '../security-manager/initiator';
 
 export type PairingPrompt = z.infer<typeof pairingPromptSchema>;
@@ -38,8 +39,10 @@ export class PairingPrompts {
   answer(answer: PairingAnswer): void {
     const resolve = this.waiting.get(answer.deviceId);
     if (!resolve)
-      throw new Error(
-        `deviceId: no pairing with ${answer.deviceId} waits for an answer (it ended, or ${SMP_TIMEOUT_MS / 1000} s passed)`,
+      throw new BleError(
+        'link',
+        `no pairing with ${answer.deviceId} waits for an answer (it ended, or ${SMP_TIMEOUT_MS / 1000} s passed)`,
+        answer.deviceId,
       );
     this.waiting.delete(answer.deviceId);
     resolve(answer);
