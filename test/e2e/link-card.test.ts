@@ -1,7 +1,8 @@
 // A connected board is a card in view, at both window sizes: Connect brings its link card and
 // GATT table into view and the row says Connected; the card shows the controller's numbers and
-// follows the requests (connection parameters, PHY, pairing, an MTU through a reconnect); a bad
-// request names its field; several connected boards are several cards.
+// follows the requests (connection parameters, PHY, pairing as asked, an MTU through a reconnect)
+// and says how the link is secured (method, key, bond); a bad request names its field; several
+// connected boards are several cards.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
@@ -62,8 +63,16 @@ describe.each(WINDOW_SIZES)('the link card at $width×$height', (size) => {
     await phy.getByLabel('PHY').selectOption('2M');
     await phy.getByRole('button', { name: 'Set PHY' }).click();
     await expectText(card.getByTestId('link-phy'), 'LE 2M');
-    await phy.getByRole('button', { name: 'Pair' }).click();
+    // Pair as asked, here without a bond: the card says how the link is secured.
+    const pairing = card.getByRole('form', { name: 'Pairing' });
+    expect(await card.getByTestId('link-key').count()).toBe(0);
+    await pairing.getByLabel('Bond').uncheck();
+    await pairing.getByRole('button', { name: 'Pair' }).click();
     await expectText(card.getByTestId('link-security'), 'Level 2');
+    await expectText(card.getByTestId('link-pairing'), 'Just Works');
+    await expectText(card.getByTestId('link-key'), 'LE legacy · unauthenticated · 16 octets');
+    await expectText(card.getByTestId('link-bond'), 'Not bonded');
+    expect(await pairing.getByRole('button', { name: 'Paired' }).isDisabled()).toBe(true);
     // The log says what was asked and what the link became.
     await expectText(board.getByRole('table', { name: 'GATT log entries' }), 'asked for a PHY');
     expect(await inView(page, card)).toBe(true);
@@ -92,6 +101,20 @@ describe.each(WINDOW_SIZES)('the link card at $width×$height', (size) => {
     expect(await page.getByTestId('link-card').count()).toBe(2);
     await expect.poll(() => inView(page, second.getByTestId('link-card'))).toBe(true);
     await shoot(page, 'link-card-two-boards');
+
+    // The options reach the station's Security Manager: MITM asked of a board that can only do
+    // Just Works is refused in words, and nothing is encrypted; without MITM it pairs and bonds.
+    const secondPairing = second.getByRole('form', { name: 'Pairing' });
+    await secondPairing.getByLabel('MITM').check();
+    await secondPairing.getByRole('button', { name: 'Pair' }).click();
+    await expectText(second.getByTestId('link-card'), 'authentication requirements');
+    await expectText(second.getByTestId('link-security'), 'Level 1');
+    await secondPairing.getByLabel('MITM').uncheck();
+    await secondPairing.getByRole('button', { name: 'Pair' }).click();
+    await expectText(second.getByTestId('link-bond'), 'Bonded');
+    await expectText(second.getByTestId('link-pairing'), 'Just Works');
+    expect(await inView(page, second.getByTestId('link-bond'))).toBe(true);
+    await shoot(page, 'link-card-bonded');
 
     await starter.getByRole('button', { name: 'Disconnect DB Starter' }).click();
     await second.waitFor({ state: 'detached' });

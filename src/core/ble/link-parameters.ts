@@ -166,6 +166,32 @@ export const pairRequestSchema = z.object({
 });
 type PairRequest = z.infer<typeof pairRequestSchema>;
 
+/**
+ * What a pairing asks of the person at the station (docs/decisions.md, "Pairing as a phone
+ * does"): type the passkey the board shows, say whether the board shows this number, or show a
+ * passkey to type on the board. `deviceId` is the board's; `timeoutMs` the SMP's limit.
+ */
+export const pairingPromptSchema = z.intersection(
+  z.object({ deviceId: z.string(), connectionId: z.string().optional(), timeoutMs: z.number() }),
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('enterPasskey') }),
+    z.object({ kind: z.literal('confirmNumber'), value: z.number().int() }),
+    z.object({ kind: z.literal('displayPasskey'), passkey: z.number().int() }),
+  ]),
+);
+
+/** The person's answer: the passkey typed, or whether the board shows the same number. */
+export const pairingAnswerSchema = z.object({
+  deviceId: z.string().min(1, 'is empty').max(256, 'must be at most 256 characters'),
+  passkey: z
+    .number()
+    .int('must be six digits')
+    .min(0, 'must be six digits')
+    .max(999_999, 'must be six digits')
+    .optional(),
+  confirm: z.boolean().optional(),
+});
+
 /** A pair request's options, without its kind. */
 export function pairOptions({ io, bond, mitm, sc }: PairRequest): PairRequest {
   return { io, bond, mitm, sc };

@@ -136,7 +136,7 @@ export interface HciCentralOptions extends NobleCentralOptions {
  * bond so the board hands out its key) but offering LE Secure Connections; with no bond store
  * nothing is kept.
  */
-const UNATTENDED: SecurityPolicy = {
+export const UNATTENDED: SecurityPolicy = {
   options: { io: 'noInputNoOutput', bond: true, mitm: false, sc: true },
   user: {
     displayPasskey: () => undefined,

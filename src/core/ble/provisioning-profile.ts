@@ -59,6 +59,20 @@ export const provisioningProfileSchema = z.object({
     })
     .prefault({}),
   commit: z.object({ value: hexBytes.default('01') }).prefault({}),
+  /**
+   * The security the product needs, as LE security mode 1 levels (link-parameters.ts): 1 none,
+   * 2 encrypted, 3 authenticated, 4 authenticated LE Secure Connections. Above 1 the station
+   * pairs before a PSDI is reserved, so a pairing that fails burns nothing.
+   */
+  security: z
+    .object({
+      level: z
+        .union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)], {
+          error: 'must be 1, 2, 3 or 4 (LE security mode 1 level)',
+        })
+        .default(1),
+    })
+    .prefault({}),
 });
 
 export type ProvisioningProfile = z.output<typeof provisioningProfileSchema>;

@@ -14,6 +14,7 @@ import {
   type AnyProvisioningProfile,
   type ProvisioningProfile,
 } from '../ble/provisioning-profile';
+import { SECURITY_LEVELS } from '../ble/link-parameters';
 import { errorMessage } from '../errors/message';
 import { connectBoard } from './connect-board';
 import { refusalOf, type Refusal } from './faults';
@@ -110,6 +111,7 @@ export class GattSession implements BoardWriter {
   async open(reserve: () => Promise<void>): Promise<void> {
     const { connection, status } = await this.checkedConnection();
     try {
+      await this.secure(connection);
       this.checkCancelled();
       await reserve();
       this.early = { connection, status };
@@ -197,6 +199,42 @@ export class GattSession implements BoardWriter {
 
   checkCancelled(): void {
     if (this.signal?.aborted) throw cancelledBy(this.signal);
+  }
+
+  /**
+   * Pairs the link up to the security the profile says the product needs, before anything is
+   * reserved (docs/decisions.md, "Pairing as a phone does"). A link already encrypted by a bond
+   * or the board's Security Request is taken as it is when it is enough.
+   */
+  private async secure(connection: BleConnection): Promise<void> {
+    const needed = this.profile.security.level;
+    if (needed === 1) return;
+    const needs = `the product needs ${SECURITY_LEVELS[needed]} (profile "${this.profile.id}"); no PSDI was reserved`;
+    if (!connection.requestLink)
+      throw new FatalStepError(
+        'connect',
+        `this adapter cannot pair on request (no HCI access), and ${needs}`,
+        1,
+      );
+    let level: 1 | 2 | 3 | 4;
+    try {
+      const link = await connection.requestLink({
+        kind: 'pair',
+        mitm: needed >= 3 || undefined,
+        sc: needed === 4 || undefined,
+      });
+      level = link.securityLevel;
+    } catch (err) {
+      throw new FatalStepError('connect', `pairing failed: ${errorMessage(err)}; ${needs}`, 1, {
+        cause: err,
+      });
+    }
+    if (level < needed)
+      throw new FatalStepError(
+        'connect',
+        `the link reached ${SECURITY_LEVELS[level]}, and ${needs}`,
+        1,
+      );
   }
 
   /** A connection to a board checked against the profile, tried as a session is. */

@@ -3,7 +3,6 @@
 // needs an authenticated Secure Connections link and whose passkey is shown on its "display";
 // the bench's central pairs with its own Security Manager (docs/decisions.md, "Pairing as a
 // phone does"; how btvirt runs: "Proof against BlueZ's btvirt").
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCentral } from '../../../src/core/ble/open-central';
 import { openH4 } from '../../../src/core/ble/hci/h4-transports';
@@ -12,93 +11,11 @@ import type { NobleCentral } from '../../../src/core/ble/noble-central';
 import type { Advertisement } from '../../../src/core/ble/port';
 import { NoAdapterCentral } from '../../../src/core/ble/noble';
 import { startBtvirt, type Btvirt } from '../../helpers/btvirt/btvirt';
-import type { HciTransport } from '../../helpers/btvirt/provisioning-board';
+import { board, NAME, SECRET, SERVICE, startScBoard } from '../../helpers/btvirt/sc-board';
 import { bleHostBondsCleanup } from '../../helpers/ble-host-bonds';
 import type { StoredBond } from '../../../src/core/ble/security-manager/bond-store';
 
 const removeBoardBonds = bleHostBondsCleanup();
-
-const NAME = 'SC Board';
-const SERVICE = 'a3c80100-7f2e-4b61-9c0d-5e1f2a3b4c5d';
-const SECRET = 'a3c80101-7f2e-4b61-9c0d-5e1f2a3b4c5d';
-
-interface Smp {
-  on(event: 'pairingRequest', l: (req: unknown, cb: (rsp: object) => void) => void): void;
-  on(
-    event: 'passkeyExchange',
-    l: (model: number, passkey: string | null, cb: () => void) => void,
-  ): void;
-}
-interface Manager {
-  gattDb: { setDeviceName(name: string): void; addServices(services: object[]): void };
-  setAdvertisingData(data: Buffer): void;
-  setScanResponseData(data: Buffer): void;
-  startAdvertising(
-    options: object,
-    callback: (
-      status: number,
-      conn?: { smp: Smp; on(e: 'disconnect', l: () => void): void },
-    ) => void,
-  ): void;
-}
-const bleHost = createRequire(import.meta.url)('ble-host') as {
-  BleManager: {
-    create(t: HciTransport, o: object, cb: (err: Error | null, m: Manager) => void): void;
-  };
-  AdvertisingDataBuilder: new () => {
-    addFlags(flags: string[]): unknown;
-    addLocalName(complete: boolean, name: string): unknown;
-    build(): Buffer;
-  };
-};
-
-/** How the board answers a Pairing Request (ble-host's IO capability code), and what it shows. */
-const board: { ioCap: number; shown?: number } = { ioCap: 0 };
-
-/** The board: MITM asked, its value readable only over an authenticated SC link. */
-function startScBoard(transport: HciTransport): Promise<void> {
-  return new Promise((resolve, reject) =>
-    bleHost.BleManager.create(transport, {}, (err, manager) => {
-      if (err) return reject(err);
-      manager.gattDb.setDeviceName(NAME);
-      manager.gattDb.addServices([
-        {
-          uuid: SERVICE,
-          characteristics: [
-            {
-              uuid: SECRET,
-              properties: ['read'],
-              readPerm: 'encrypted-mitm-sc',
-              value: Buffer.from('sesame'),
-            },
-          ],
-        },
-      ]);
-      const ad = new bleHost.AdvertisingDataBuilder();
-      ad.addFlags(['leGeneralDiscoverableMode', 'brEdrNotSupported']);
-      manager.setAdvertisingData(ad.build());
-      const rsp = new bleHost.AdvertisingDataBuilder();
-      rsp.addLocalName(true, NAME);
-      manager.setScanResponseData(rsp.build());
-      const advertise = () =>
-        manager.startAdvertising({}, (status, conn) => {
-          if (status !== 0 || !conn) return;
-          // btvirt cannot connect to a board that is not advertising: back at once.
-          conn.on('disconnect', advertise);
-          conn.smp.on('pairingRequest', (_req, cb) =>
-            cb({ ioCap: board.ioCap, bondingFlags: 1, mitm: true }),
-          );
-          conn.smp.on('passkeyExchange', (_model, shown, confirm) => {
-            if (shown !== null) board.shown = Number(shown);
-            // Numeric comparison: the person at the board presses yes.
-            confirm();
-          });
-        });
-      advertise();
-      resolve();
-    }),
-  );
-}
 
 async function waitFor<T>(read: () => T | undefined): Promise<T | undefined> {
   for (let i = 0; read() === undefined && i < 100; i++)

@@ -5,7 +5,7 @@
 // contract's shapes.
 import { confirmsWrites, parseAdapterSpec } from '../../ble/adapter-spec';
 import type { BleHost } from '../../ble/host/ble-host';
-import type { LinkInfo, LinkRequest } from '../../ble/link-parameters';
+import { pairOptions, type LinkInfo, type LinkRequest } from '../../ble/link-parameters';
 import { subscriptionKey, type BoardLink } from '../../ble/link-record';
 import type { GattConnection } from '../contracts/ble';
 import { AppFailure } from '../errors';
@@ -107,7 +107,7 @@ export class Explorer {
       case 'phy':
         return host.call('setPhy', { connectionId, phy: request.phy });
       case 'pair':
-        return host.call('pair', { connectionId });
+        return host.call('pair', { connectionId, ...pairOptions(request) });
       case 'rssi':
         return host.call('readRssi', { connectionId });
     }

@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { BleHost, forkHost } from '../../ble/host/ble-host';
+import type { PairingPrompt } from '../../ble/host/pairing-prompts';
 import type {
   HostChannel,
   HostConfig,
@@ -117,6 +118,7 @@ export class HostSupervisor extends EventEmitter<{
   links: [BoardLink[]];
   log: [GattLogEntry];
   link: [{ connectionId: string; link: LinkInfo }];
+  prompt: [PairingPrompt];
 }> {
   private host: BleHost | undefined;
   private starting: Promise<BleHost> | undefined;
@@ -332,6 +334,7 @@ export class HostSupervisor extends EventEmitter<{
         links: (links) => this.emit('links', links),
         log: (entry) => this.emit('log', entry),
         link: (connectionId, link) => this.emit('link', { connectionId, link }),
+        prompt: (prompt) => this.emit('prompt', prompt),
       });
       host.onExit((reason, expected) => {
         if (this.host === host) this.host = undefined;

@@ -10,6 +10,8 @@ import {
   connectionParametersSchema,
   linkInfoSchema,
   mtuSchema,
+  pairingAnswerSchema,
+  pairingPromptSchema,
   pairRequestSchema,
   phyRequestSchema,
 } from '../../ble/link-parameters';
@@ -147,6 +149,8 @@ const linkOperations = {
   'ble:setPhy': op(onLink.extend({ phy: phyRequestSchema }), linkInfoSchema),
   'ble:pair': op(onLink.extend(pairRequestSchema.shape), linkInfoSchema),
   'ble:readRssi': op(onLink, linkInfoSchema),
+  /** The person's answer to a `ble:pairingPrompt` (a passkey, or whether the numbers match). */
+  'ble:answerPairing': op(pairingAnswerSchema, z.object({ answered: z.literal(true) })),
   /**
    * Connects to the link's board again, after a drop or asking for `mtu` in the new link's
    * Exchange MTU Request (ATT allows one per link, docs/decisions.md "MTU (asking for one)"),
@@ -234,4 +238,6 @@ export const bleEvents = {
   'ble:scanBatch': scanBatchSchema,
   'ble:gattLog': gattLogEntrySchema,
   'ble:link': linkChangeSchema,
+  /** A pairing waits for the person at the station, within `timeoutMs`. */
+  'ble:pairingPrompt': pairingPromptSchema,
 } as const;

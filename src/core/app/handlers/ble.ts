@@ -52,6 +52,10 @@ export function bleHandlers(
       'ble:pair': ({ connectionId, ...options }) =>
         explorer.requestLink(connectionId, { kind: 'pair', ...options }),
       'ble:readRssi': ({ connectionId }) => explorer.requestLink(connectionId, { kind: 'rssi' }),
+      'ble:answerPairing': async (answer) => {
+        await (await supervisor.ensure()).call('answerPairing', answer);
+        return { answered: true as const };
+      },
       'ble:read': ({ connectionId, serviceUuid, characteristicUuid }) =>
         explorer.read(connectionId, serviceUuid, characteristicUuid),
       'ble:write': ({ connectionId, serviceUuid, characteristicUuid, data, withoutResponse }) =>
@@ -83,6 +87,7 @@ export function bleHandlers(
       'ble:links': (handler) => listen(supervisor, 'links', handler),
       'ble:gattLog': (handler) => listen(supervisor, 'log', handler),
       'ble:link': (handler) => listen(supervisor, 'link', handler),
+      'ble:pairingPrompt': (handler) => listen(supervisor, 'prompt', handler),
     },
   };
 }

@@ -22,6 +22,8 @@ const require = createRequire(import.meta.url);
 export interface SecurityPolicy {
   options: PairingOptions;
   user: PairingUser;
+  /** The person for one board's pairing, where it matters which board asks; else `user`. */
+  userFor?: (peripheralId: string) => PairingUser;
   bonds?: BondLookup;
   schedule?: (callback: () => void, ms: number) => () => void;
   /** A pairing on a link ended; `error` when it failed. */
@@ -171,7 +173,7 @@ function startPairing(smp: NobleSmp, station: Station): void {
         }),
     },
     options,
-    policy.user,
+    policy.userFor?.(id) ?? policy.user,
     { schedule: policy.schedule },
   );
   pairings.set(smp, initiator);

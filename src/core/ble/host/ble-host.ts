@@ -20,6 +20,7 @@ import {
 } from '../port';
 import type { AdapterView } from '../multi-central';
 import type { BoardLink, GattLogEntry, LinkUser } from '../link-record';
+import type { PairingPrompt } from './pairing-prompts';
 import type {
   CentralMethod,
   CentralMethods,
@@ -99,6 +100,7 @@ const STEP: Record<CentralMethod, BleStep> = {
   addAdapter: 'adapter',
   removeAdapter: 'adapter',
   linksOnAdapter: 'adapter',
+  answerPairing: 'link',
 };
 
 /** What the process says of its links, as it says it (src/core/ble/host/link-book.ts). */
@@ -106,6 +108,8 @@ interface LinkEvents {
   links: (links: BoardLink[]) => void;
   log: (entry: GattLogEntry) => void;
   link: (connectionId: string, link: LinkInfo) => void;
+  /** A pairing waits for the person (src/core/ble/host/pairing-prompts.ts). */
+  prompt: (prompt: PairingPrompt) => void;
 }
 
 export class BleHost {
@@ -318,6 +322,9 @@ export class BleHost {
         return;
       case 'gattLog':
         for (const on of this.linkEvents) on.log?.(event.entry);
+        return;
+      case 'pairingPrompt':
+        for (const on of this.linkEvents) on.prompt?.(event.prompt);
         return;
     }
   }

@@ -21,6 +21,8 @@ import { TraceWriter } from '../hci/trace-store';
 import type { SimulatedBench } from '../sim/bench';
 import { resolveName } from '../names/resolver';
 import { LinkBook, type BoardFacts } from './link-book';
+import { PairingPrompts } from './pairing-prompts';
+import { UNATTENDED } from '../noble';
 import {
   dispatch,
   parseRequest,
@@ -151,6 +153,7 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     },
     removeAdapter: ({ index }) => station.remove(index),
     linksOnAdapter: ({ index }) => book.connectedOn(station.central.linksOf(index)),
+    answerPairing: (answer) => station.prompts.answer(answer),
   };
 
   parent.onMessage((request) => {
@@ -185,6 +188,8 @@ class Station {
   private readonly specs: AdapterSpec[] = [];
   central!: MultiCentral;
   readonly book: LinkBook;
+  /** A pairing that needs the person asks through an event, answered by `answerPairing`. */
+  readonly prompts: PairingPrompts;
 
   private constructor(
     private readonly config: HostConfig,
@@ -201,6 +206,10 @@ class Station {
           emit({ type: 'event', event: 'notify', subscriptionId, data }),
       },
       this.facts(),
+    );
+    this.prompts = new PairingPrompts(
+      (prompt) => emit({ type: 'event', event: 'pairingPrompt', prompt }),
+      (deviceId) => this.book.connectionOf(deviceId),
     );
   }
 
@@ -279,6 +288,7 @@ class Station {
     return openAdapter(spec, index, simIndex, {
       bench: this.bench,
       bonds: this.bonds,
+      security: { ...UNATTENDED, userFor: (deviceId) => this.prompts.userFor(deviceId) },
       // Through the holder: removing an adapter before this one moves its trace.
       trace: () =>
         holder.writer &&

@@ -184,6 +184,13 @@ export class LinkBook {
       .map((e) => e.record);
   }
 
+  /** The connected link to a board, by noble's id for it. */
+  connectionOf(deviceId: string): string | undefined {
+    for (const { connection, record } of this.entries.values())
+      if (connection && record.deviceId === deviceId) return record.connectionId;
+    return undefined;
+  }
+
   list(): BoardLink[] {
     return [...this.entries.values()].map((e) => e.record);
   }

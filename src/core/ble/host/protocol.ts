@@ -14,6 +14,7 @@ import {
   type MethodTable,
 } from '../../rpc/method-table';
 import { adapterSpecText } from '../adapter-spec';
+import type { PairingPrompt } from './pairing-prompts';
 import type { AdapterView } from '../multi-central';
 import { linkUserSchema, type BoardLink, type GattLogEntry, type LoggedLink } from '../link-record';
 import type { AdapterState, Advertisement, LinkFailure, ServiceInfo } from '../port';
@@ -22,6 +23,7 @@ import { faultsSchema } from '../sim/board-schema';
 import {
   connectionParametersSchema,
   mtuSchema,
+  pairingAnswerSchema,
   pairRequestSchema,
   phyRequestSchema,
   type LinkInfo,
@@ -92,6 +94,8 @@ const linkMethods = {
 /** The radio: what `BleCentral` and `BleConnection` do, by id across the boundary. */
 const centralMethods = {
   ...linkMethods,
+  /** The person's answer to a `pairingPrompt`: the passkey typed, or whether the numbers match. */
+  answerPairing: method(pairingAnswerSchema, nothing),
   startScan: method(
     z.object({
       serviceUuids: z.array(z.string()).optional(),
@@ -228,7 +232,8 @@ export type HostEvent =
   | { type: 'event'; event: 'disconnected'; connectionId: string; reason: string }
   | { type: 'event'; event: 'link'; connectionId: string; link: LinkInfo }
   | { type: 'event'; event: 'links'; links: BoardLink[] }
-  | { type: 'event'; event: 'gattLog'; entry: GattLogEntry };
+  | { type: 'event'; event: 'gattLog'; entry: GattLogEntry }
+  | { type: 'event'; event: 'pairingPrompt'; prompt: PairingPrompt };
 
 export type HostMessage = Response | HostEvent;
 

@@ -115,7 +115,7 @@ const KEY_ID = 0x02;
 const KEY_SIGN = 0x04;
 const MIN_KEY_SIZE = 7;
 /** The SMP timeout (Vol 3, Part H, 3.4). */
-const SMP_TIMEOUT_MS = 30_000;
+export const SMP_TIMEOUT_MS = 30_000;
 const PDU_LENGTH: Partial<Record<number, number>> = {
   [SMP_CODE.pairingResponse]: 7,
   [SMP_CODE.pairingConfirm]: 17,

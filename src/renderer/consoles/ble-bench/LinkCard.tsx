@@ -7,6 +7,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { TextField } from '../../components/TextField';
 import { SelectField } from '../../components/SelectField';
+import { LinkFact } from './LinkFact';
+import { LinkSecurityFacts } from './LinkSecurityFacts';
+import { PairForm } from './PairForm';
 import { useApi } from '../../lib/api-context';
 import { messagesFor } from '../../lib/errors';
 import { useAction } from '../../lib/use-action';
@@ -85,37 +88,38 @@ export function LinkCard({ connectionId, address, link, lost }: LinkCardProps) {
   return (
     <div className="ble-link" data-testid="link-card">
       <dl className="ble-link-facts">
-        <Fact label="State" testId="link-state">
+        <LinkFact label="State" testId="link-state">
           <span className={lost ? 'bad' : 'good'}>{lost ? 'Disconnected' : 'Connected'}</span>
-        </Fact>
-        <Fact label="Address" testId="link-address">
+        </LinkFact>
+        <LinkFact label="Address" testId="link-address">
           <span className="mono">{address}</span>
-        </Fact>
+        </LinkFact>
         {link ? (
           <>
-            <Fact label="MTU" testId="link-mtu">
+            <LinkFact label="MTU" testId="link-mtu">
               {link.mtu}
-            </Fact>
-            <Fact label="Interval" testId="link-interval">
+            </LinkFact>
+            <LinkFact label="Interval" testId="link-interval">
               {link.intervalMs} ms
-            </Fact>
-            <Fact label="Latency" testId="link-latency">
+            </LinkFact>
+            <LinkFact label="Latency" testId="link-latency">
               {link.latency}
-            </Fact>
-            <Fact label="Timeout" testId="link-timeout">
+            </LinkFact>
+            <LinkFact label="Timeout" testId="link-timeout">
               {link.supervisionTimeoutMs} ms
-            </Fact>
-            <Fact label="PHY" testId="link-phy">
+            </LinkFact>
+            <LinkFact label="PHY" testId="link-phy">
               {link.txPhy === link.rxPhy
                 ? PHY_LABELS[link.txPhy]
                 : `TX ${PHY_LABELS[link.txPhy]} · RX ${PHY_LABELS[link.rxPhy]}`}
-            </Fact>
-            <Fact label="Security" testId="link-security">
+            </LinkFact>
+            <LinkFact label="Security" testId="link-security">
               {SECURITY_LEVELS[link.securityLevel]}
-            </Fact>
-            <Fact label="RSSI" testId="link-rssi">
+            </LinkFact>
+            <LinkSecurityFacts security={link.security} />
+            <LinkFact label="RSSI" testId="link-rssi">
               {link.rssi === undefined ? '…' : `${link.rssi} dBm`}
-            </Fact>
+            </LinkFact>
           </>
         ) : (
           <p className="note small">
@@ -151,14 +155,12 @@ export function LinkCard({ connectionId, address, link, lost }: LinkCardProps) {
             <button type="submit" disabled={request.busy}>
               Set PHY
             </button>
-            <button
-              type="button"
-              disabled={request.busy || link.securityLevel > 1}
-              onClick={() => void request.run(() => api.ble.pair({ connectionId }))}
-            >
-              {link.securityLevel > 1 ? 'Paired' : 'Pair'}
-            </button>
           </form>
+          <PairForm
+            paired={link.securityLevel > 1}
+            busy={request.busy}
+            onPair={(choice) => void request.run(() => api.ble.pair({ connectionId, ...choice }))}
+          />
           <form
             className="inline-form"
             aria-label="MTU"
@@ -195,23 +197,6 @@ export function LinkCard({ connectionId, address, link, lost }: LinkCardProps) {
           'parameters.supervisionTimeoutMs',
         ]}
       />
-    </div>
-  );
-}
-
-function Fact({
-  label,
-  testId,
-  children,
-}: {
-  label: string;
-  testId: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <div className="ble-link-fact">
-      <dt>{label}</dt>
-      <dd data-testid={testId}>{children}</dd>
     </div>
   );
 }
