@@ -23,6 +23,11 @@ export const linkRecordSchema = z.object({
   identityAddress: z.string().optional(),
   /** Its advertised name, when it had one. */
   name: z.string().optional(),
+  /**
+   * The service UUIDs its advertisement carried when the link was made (a provisioned board
+   * advertises its product's): what the windows name the board's product by.
+   */
+  advertisedServices: z.array(z.string()),
   /** `dropped`: the link went down without its user asking (an explorer link stays listed). */
   state: z.enum(['connected', 'dropped']),
   /** When the current link was made (ms since the epoch): a reconnect moves it. */

@@ -268,11 +268,15 @@ export function ScanView({
   );
 }
 
-/** A row under a board's row, spanning the table, scrolled into view when its revision changes. */
+/**
+ * A row under a board's row, spanning the table, scrolled into view when its revision changes,
+ * with the board's row above it: where both do not fit, the board's row wins.
+ */
 function RowDetail({ revision, children }: { revision: string; children: ReactNode }) {
   const row = useRef<HTMLTableRowElement>(null);
   useEffect(() => {
     row.current?.scrollIntoView({ block: 'nearest' });
+    row.current?.previousElementSibling?.scrollIntoView({ block: 'nearest' });
   }, [revision]);
   return (
     <tr className="row-detail" ref={row} data-testid="row-detail">

@@ -100,6 +100,7 @@ export class LinkBook {
         // (docs/decisions.md, "Pairing as a phone does").
         identityAddress: ad && (ad.identityAddress ?? ad.address),
         name: ad?.localName,
+        advertisedServices: ad?.serviceUuids ?? [],
         state: 'connected',
         openedAt: Date.now(),
         mtu: link.mtu,

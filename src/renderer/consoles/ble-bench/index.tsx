@@ -2,7 +2,7 @@
 // the simulated boards, and the GATT explorer for the board the user connects to.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { usesSimulatedBench, type ScannedDevice } from '../../../core/app/contracts/ble';
-import type { BoardLink, GattService } from '../../../core/ble/link-record';
+import type { BoardLink } from '../../../core/ble/link-record';
 import { sameUuid } from '../../../core/ble/port';
 import { FaultsPanel } from '../../components/FaultsPanel';
 import { LoadFailure } from '../../components/LoadFailure';
@@ -22,12 +22,14 @@ import { useUuidChoices } from '../../lib/use-uuid-choices';
 import type { UuidChoice } from '../../components/ScanView';
 
 /**
- * Names and formats are kept per trial product: the one whose service the board's GATT table
- * holds; a board of no product shares the bench's.
+ * Names and formats are kept per trial product: the one whose service the board advertised (a
+ * provisioned board advertises its product's) or its GATT table holds; a board of no product
+ * shares the bench's.
  */
-function scopeOf(services: readonly GattService[], choices: readonly UuidChoice[]) {
+function scopeOf(link: BoardLink, choices: readonly UuidChoice[]) {
+  const uuids = [...link.advertisedServices, ...link.services.map((s) => s.uuid)];
   const product = choices.find(
-    (c) => c.productId !== undefined && services.some((s) => sameUuid(s.uuid, c.uuid)),
+    (c) => c.productId !== undefined && uuids.some((u) => sameUuid(u, c.uuid)),
   );
   return product?.productId
     ? { scope: product.productId, scopeLabel: `the product “${product.label}”` }
@@ -199,7 +201,7 @@ function ConnectedBoard({
       ),
     [link.services],
   );
-  const { scope, scopeLabel } = scopeOf(link.services, uuidChoices);
+  const { scope, scopeLabel } = scopeOf(link, uuidChoices);
   const names = useNames(scope, boardNames);
   return (
     <GattExplorer
