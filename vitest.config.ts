@@ -1,7 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // One test file per core, and at least two: most files wait on child processes, sockets and
+    // the simulated bench's timers rather than compute, and Vitest's default (cores − 1) runs
+    // one file at a time on a 2-core machine (docs/decisions.md, "Test suite time").
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         test: {

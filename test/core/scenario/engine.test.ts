@@ -251,7 +251,7 @@ describe('the scenario engine on the simulated bench', () => {
     };
     const result = await readTemperatureOn(board);
     expect(result).toMatchObject({ scenarioId: 'read', resultCode: 'GATT_ERROR' });
-    expect(result?.errorReason).toMatch(/encrypted link and pairing failed/);
+    expect(result?.errorReason).toMatch(/needs an encrypted link and the board refused pairing/);
   });
 
   it('a board that stops answering gives BLE_CONNECTION_ERROR, not GATT_ERROR', async () => {

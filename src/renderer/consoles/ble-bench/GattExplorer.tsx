@@ -65,15 +65,6 @@ export function GattExplorer({ link, log, names, scopeLabel, onClearLog }: GattE
                 {lost ? 'disconnected' : 'connected'}
               </span>
             </span>
-            {lost && (
-              <button
-                type="button"
-                disabled={action.busy}
-                onClick={() => void action.run(() => api.ble.reconnect({ connectionId }))}
-              >
-                {action.busy ? 'Reconnecting…' : 'Reconnect'}
-              </button>
-            )}
             <button
               type="button"
               disabled={action.busy}
@@ -85,10 +76,19 @@ export function GattExplorer({ link, log, names, scopeLabel, onClearLog }: GattE
         }
       >
         {lost && (
-          <p className="warning-box" role="status" data-testid="link-dropped">
+          // Reconnect sits in the notice, not only in the title bar: where the page scrolled to
+          // an error further down, the notice under the title is what is still in view.
+          <div className="warning-box" role="status" data-testid="link-dropped">
             The link dropped{link.droppedReason ? `: ${link.droppedReason}` : ''}. Reconnect keeps
-            this log and the values read; Close takes the board off the bench.
-          </p>
+            this log and the values read; Close takes the board off the bench.{' '}
+            <button
+              type="button"
+              disabled={action.busy}
+              onClick={() => void action.run(() => api.ble.reconnect({ connectionId }))}
+            >
+              {action.busy ? 'Reconnecting…' : 'Reconnect'}
+            </button>
+          </div>
         )}
         <ErrorNotice error={action.error} />
         <LinkCard connectionId={connectionId} address={link.address} link={link.info} lost={lost} />
