@@ -4,6 +4,7 @@
 // next board), half after it (held; released by an operator and reissued unless from the last
 // day, which stays for reconcile) — and the last few boards still in flight. `bench -- line`
 // and `bench -- audit-scale` read it (docs/decisions.md, "The audit log at a million records").
+import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { RECORD_COLUMNS, RETURNED_POOL_BACKFILL } from '../src/core/audit/record-rows';
@@ -37,6 +38,11 @@ export function fillAddress(i: number): string {
 }
 
 export const FILL_PSDI_WIDTH = PSDI_WIDTH;
+
+/** One firmware image per product, as a line that flashes before provisioning records it. */
+const FILL_IMAGE_HASHES = Array.from({ length: FILL_PRODUCTS }, (_, k) =>
+  createHash('sha256').update(`image-${k}`).digest('hex'),
+);
 
 /** Record i of a log of `size`, as the values of RECORD_COLUMNS. */
 /** `row`, refused unless it has one value per column (a short row would shift every later one). */
@@ -79,6 +85,8 @@ function row(i: number, size: number, end: number): unknown[] {
     i % 3 === 0 ? `Sensor ${hex.slice(4)}` : null,
     // The adapter the board was heard through: most stations one dongle, some a second.
     i % 5 === 0 ? 'serial:/dev/ttyACM1' : 'serial:/dev/ttyACM0',
+    // Most boards arrive with factory firmware; a line that flashes first records the image.
+    i % 4 === 0 ? FILL_IMAGE_HASHES[k] : null,
   ];
   if (i >= size - 4)
     return [...base, i % 2 ? 'written' : 'reserved', 1, null, null, 1, null, null, null, 0, '[]'];
