@@ -130,6 +130,11 @@ describe('an H4 socket on a damaged stream', () => {
 
   it('never lets an exception out, gives noble only whole packets and traces what it drops', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    // A damaged run need not skip bytes: a truncated packet completed by the next one's bytes
+    // can be well formed by every length it carries (an ACL payload is anything). So skipping is
+    // counted over the runs, not asserted in each.
+    let damaged = 0;
+    let skipped = 0;
     await fc.assert(
       fc.asyncProperty(fc.nat(), fc.array(fc.nat(), { maxLength: 8 }), async (seed, cuts) => {
         const done: string[] = [];
@@ -140,8 +145,10 @@ describe('an H4 socket on a damaged stream', () => {
         for (const packet of s.given) expect(controllerPacketFault(packet)).toBeUndefined();
         expect(s.nobleThrew).toEqual([]);
         expect(s.resets.filter((why) => why.startsWith('the host stack'))).toEqual([]);
-        if (done.includes('insert') || done.includes('truncate'))
-          expect(s.socket.counts.skippedBytes).toBeGreaterThan(0);
+        if (done.includes('insert') || done.includes('truncate')) {
+          damaged += 1;
+          if (s.socket.counts.skippedBytes > 0) skipped += 1;
+        }
         // Every run of dropped bytes that ended is in the trace, in words.
         expect(s.notes.filter((n) => n.startsWith('DeviceBench H4 resync'))).toHaveLength(
           s.socket.counts.resyncs,
@@ -149,5 +156,8 @@ describe('an H4 socket on a damaged stream', () => {
       }),
       { numRuns: 150 },
     );
+    // Most damage is seen and dropped: inserted bytes and cut packets break a length or a shape.
+    expect(damaged).toBeGreaterThan(0);
+    expect(skipped / damaged).toBeGreaterThan(0.8);
   });
 });
