@@ -326,8 +326,11 @@ describe('layout', () => {
     await expectText(setEditor.getByTestId('scenario-revision'), 'Revision 1');
     // The saved revision's own dry run: Scenarios opens on the product chosen here.
     await nav(page, 'Scenarios').click();
-    await panel.getByRole('radio', { name: 'Saved set (revision 1)' }).check();
+    const savedSet = panel.getByRole('radio', { name: 'Saved set (revision 1)' });
+    await savedSet.check();
     await boardSelect.selectOption((await sensor.getAttribute('value')) ?? '');
+    // The panel reads the saved set again after a save: start once it still says it runs that.
+    await expect.poll(() => savedSet.isChecked()).toBe(true);
     await panel.getByRole('button', { name: 'Start dry run' }).click();
     await expectText(page.getByTestId('run-view').getByTestId('run-state'), 'finished');
 
