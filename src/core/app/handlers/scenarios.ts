@@ -7,8 +7,8 @@ import type { Delivery, scenariosEvents, scenariosOperations } from '../contract
 import { boardNames, withBoardNames } from '../ble/board-names';
 import { NameStore } from '../ble/name-store';
 import type { HostSupervisor } from '../ble/host-supervisor';
-import { ScenarioService } from '../scenarios/scenario-service';
-import { deliverToEmulator, deliverToWebhook } from '../scenarios/result-delivery';
+import { ScenarioService } from '../dry-runs/dry-run-service';
+import { deliverToEmulator, deliverToWebhook } from '../dry-runs/result-delivery';
 import type { DeliverResult } from '../../usecases/dry-run';
 import { AppFailure } from '../errors';
 import { withBleErrors } from './ble-errors';
