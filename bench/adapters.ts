@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { percent, table } from './format';
 import { parseAdapterSpec } from '../src/core/ble/adapter-spec';
-import { openAdapters } from '../src/core/ble/open-adapters';
+import { openAdapters } from '../src/core/ble/radio/open-adapters';
 import { SimulatedBench } from '../src/core/ble/sim/bench';
 import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import { openAuditStore } from '../src/core/audit/open-store';

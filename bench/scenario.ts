@@ -5,8 +5,8 @@
 import { loadavg } from 'node:os';
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { count, ms, table } from './format';
-import { createSimulatedCentral } from '../src/core/ble/noble';
-import type { NobleCentral } from '../src/core/ble/noble-central';
+import { createSimulatedCentral } from '../src/core/ble/radio/hci-central';
+import type { NobleCentral } from '../src/core/ble/radio/noble-central';
 import { SimulatedBench } from '../src/core/ble/sim/bench';
 import { wallClock } from '../src/core/async/clock';
 import type { SimBoard } from '../src/core/ble/sim/board';

@@ -15,7 +15,7 @@ import type { ScenarioRunLog } from '../core/audit/scenario-runs';
 import type { AuditStore } from '../core/audit/store';
 import type { BleCentral } from '../core/ble/port';
 import { formatAdapterSpec, type AdapterSpec } from '../core/ble/adapter-spec';
-import { adapterTraceDir } from '../core/ble/multi-central';
+import { adapterTraceDir } from '../core/ble/radio/multi-adapter-central';
 import type { SimulatedBench } from '../core/ble/sim/bench';
 import { errorMessage } from '../core/errors/message';
 import type { BondStore } from '../core/ble/security-manager/bond-store';
@@ -103,7 +103,7 @@ export class Session {
   // noble, the emulator's HTTP server and keytar load only when a command gets that far, so a
   // bad flag is answered at once.
   private async openCentral(): Promise<BleCentral> {
-    const { openStation } = await import('../core/ble/open-station');
+    const { openStation } = await import('../core/ble/radio/open-station');
     const { TraceWriter } = await import('../core/ble/hci/trace-store');
     const bench = dataFolderBench(this.options.dataDir);
     const simBoards = this.options.simBoards;

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { parseAdapterSpec } from '../../src/core/ble/adapter-spec';
-import { NoAdapterCentral } from '../../src/core/ble/noble';
-import { openCentral } from '../../src/core/ble/open-central';
+import { NoAdapterCentral } from '../../src/core/ble/radio/hci-central';
+import { openCentral } from '../../src/core/ble/radio/open-central';
 import { openAuditStore } from '../../src/core/audit/open-store';
 import { finished, runCli, seedProduct, startCli, tempDir, writeJson } from './run-cli';
 

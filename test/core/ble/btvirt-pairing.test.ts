@@ -4,12 +4,12 @@
 // the bench's central pairs with its own Security Manager (docs/decisions.md, "Pairing as a
 // phone does"; how btvirt runs: "Proof against BlueZ's btvirt").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCentral } from '../../../src/core/ble/open-central';
+import { openCentral } from '../../../src/core/ble/radio/open-central';
 import { openH4 } from '../../../src/core/ble/hci/h4-transports';
 import type { H4Socket } from '../../../src/core/ble/hci/h4-socket';
-import type { NobleCentral } from '../../../src/core/ble/noble-central';
+import type { NobleCentral } from '../../../src/core/ble/radio/noble-central';
 import type { Advertisement } from '../../../src/core/ble/port';
-import { NoAdapterCentral } from '../../../src/core/ble/noble';
+import { NoAdapterCentral } from '../../../src/core/ble/radio/hci-central';
 import { startBtvirt, type Btvirt } from '../../helpers/btvirt/btvirt';
 import { board, NAME, SECRET, SERVICE, startScBoard } from '../../helpers/btvirt/sc-board';
 import { bleHostBondsCleanup } from '../../helpers/ble-host-bonds';

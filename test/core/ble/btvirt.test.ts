@@ -5,12 +5,12 @@
 import { createServer, connect as netConnect, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCentral } from '../../../src/core/ble/open-central';
+import { openCentral } from '../../../src/core/ble/radio/open-central';
 import { openH4 } from '../../../src/core/ble/hci/h4-transports';
 import type { H4Socket } from '../../../src/core/ble/hci/h4-socket';
-import type { NobleCentral } from '../../../src/core/ble/noble-central';
+import type { NobleCentral } from '../../../src/core/ble/radio/noble-central';
 import type { Advertisement, BleCentral, BleConnection } from '../../../src/core/ble/port';
-import { NoAdapterCentral } from '../../../src/core/ble/noble';
+import { NoAdapterCentral } from '../../../src/core/ble/radio/hci-central';
 import { wallClock } from '../../../src/core/async/clock';
 import { startDryRun } from '../../../src/core/scenario/engine';
 import type { TimelineEvent } from '../../../src/core/scenario/schema';

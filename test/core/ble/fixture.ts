@@ -2,8 +2,8 @@
 import { ManualSimClock } from '../../../src/core/ble/sim/manual-clock';
 import { SimulatedBench, type SimulatedBenchOptions } from '../../../src/core/ble/sim/bench';
 import type { BoardSpecInput } from '../../../src/core/ble/sim/board-schema';
-import { createSimulatedCentral, type SimulatedCentralOptions } from '../../../src/core/ble/noble';
-import type { NobleCentral } from '../../../src/core/ble/noble-central';
+import { createSimulatedCentral, type SimulatedCentralOptions } from '../../../src/core/ble/radio/hci-central';
+import type { NobleCentral } from '../../../src/core/ble/radio/noble-central';
 import type { Advertisement, ScanFilter } from '../../../src/core/ble/port';
 
 export const SENSOR_SERVICE = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';

@@ -4,8 +4,8 @@
 // on two virtual controllers of one simulated bench.
 import { describe, expect, it } from 'vitest';
 import { parseAdapterSpec } from '../../../src/core/ble/adapter-spec';
-import { MultiCentral, adapterTraceDir } from '../../../src/core/ble/multi-central';
-import { openAdapters } from '../../../src/core/ble/open-adapters';
+import { MultiCentral, adapterTraceDir } from '../../../src/core/ble/radio/multi-adapter-central';
+import { openAdapters } from '../../../src/core/ble/radio/open-adapters';
 import {
   BleError,
   type AdapterState,

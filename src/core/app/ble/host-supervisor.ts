@@ -28,7 +28,7 @@ import { adapterListSchema, type BleStatus } from '../contracts/ble';
 import { confirmsWrites, describeAdapter, parseAdapterSpec } from '../../ble/adapter-spec';
 import { AppFailure } from '../errors';
 import { readJsonFile, writeJsonFile } from '../../json-file';
-import type { BenchSource } from '../../ble/open-station';
+import type { BenchSource } from '../../ble/radio/open-station';
 import { SimBenchSetupFile } from '../../ble/sim/bench-setup';
 import { errorMessage } from '../../errors/message';
 import { noAdapterAdvice } from '../../ble/adapter-advice';

@@ -3,7 +3,7 @@
 import { parseBtsnoop } from '../../ble/hci/btsnoop';
 import { listSerialPorts, SerialListError } from '../../ble/hci/serial-ports';
 import { extractTrace } from '../../ble/hci/trace-store';
-import { adapterLabel, adapterTraceDir } from '../../ble/multi-central';
+import { adapterLabel, adapterTraceDir } from '../../ble/radio/multi-adapter-central';
 import type { bleEvents, bleOperations } from '../contracts/ble';
 import { AppFailure } from '../errors';
 import type { Explorer } from '../ble/explorer';

@@ -18,7 +18,7 @@ import {
   type ScanHandle,
   type ServiceInfo,
 } from '../port';
-import type { AdapterView } from '../multi-central';
+import type { AdapterView } from '../radio/multi-adapter-central';
 import type { BoardLink, GattLogEntry, LinkUser } from '../link-record';
 import type { PairingPrompt } from './pairing-prompts';
 import type {

@@ -11,9 +11,9 @@ import {
   type BleConnection,
 } from '../port';
 import { formatAdapterSpec, parseAdapterSpec, type AdapterSpec } from '../adapter-spec';
-import { adapterTraceDir, MultiCentral } from '../multi-central';
-import { openAdapter } from '../open-adapters';
-import { openBench, type BenchSource } from '../open-station';
+import { adapterTraceDir, MultiCentral } from '../radio/multi-adapter-central';
+import { openAdapter } from '../radio/open-adapters';
+import { openBench, type BenchSource } from '../radio/open-station';
 import { errorMessage } from '../../errors/message';
 import { BondStore } from '../security-manager/bond-store';
 import type { Direction } from '../hci/btsnoop';
@@ -22,7 +22,7 @@ import type { SimulatedBench } from '../sim/bench';
 import { resolveName } from '../names/resolver';
 import { LinkBook, type BoardFacts } from './link-book';
 import { PairingPrompts } from './pairing-prompts';
-import { UNATTENDED } from '../noble';
+import { UNATTENDED } from '../radio/hci-central';
 import {
   dispatch,
   parseRequest,

@@ -15,7 +15,7 @@ import {
 } from '../../rpc/method-table';
 import { adapterSpecText } from '../adapter-spec';
 import type { PairingPrompt } from './pairing-prompts';
-import type { AdapterView } from '../multi-central';
+import type { AdapterView } from '../radio/multi-adapter-central';
 import { linkUserSchema, type BoardLink, type GattLogEntry, type LoggedLink } from '../link-record';
 import type { AdapterState, Advertisement, LinkFailure, ServiceInfo } from '../port';
 import type { BoardView } from '../sim/board';

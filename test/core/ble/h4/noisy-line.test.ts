@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAdapterSpec } from '../../../../src/core/ble/adapter-spec';
 import { HCI_PACKET } from '../../../../src/core/ble/hci/codes';
 import { serveH4 } from '../../../../src/core/ble/hci/h4-server';
-import { openCentral } from '../../../../src/core/ble/open-central';
+import { openCentral } from '../../../../src/core/ble/radio/open-central';
 import { SimulatedBench } from '../../../../src/core/ble/sim/bench';
 import { openAuditStore } from '../../../../src/core/audit/open-store';
 import { needsReconciling, reconcile } from '../../../../src/core/provisioning/reconcile';

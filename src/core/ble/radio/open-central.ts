@@ -14,7 +14,7 @@
 //   resyncs are recorded there too and reported to `options.onResync`.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { formatAdapterSpec, type AdapterSpec } from './adapter-spec';
+import { formatAdapterSpec, type AdapterSpec } from '../adapter-spec';
 import {
   NoAdapterCentral,
   createHardwareCentral,
@@ -22,13 +22,13 @@ import {
   hciCentral,
   kernelCentral,
   type SimulatedCentralOptions,
-} from './noble';
+} from './hci-central';
 import type { NobleCentral } from './noble-central';
-import type { H4Counts } from './hci/h4-framer';
-import { openH4 } from './hci/h4-transports';
-import type { HciSocket } from './hci/socket';
-import type { SimulatedBench } from './sim/bench';
-import { errorMessage } from '../errors/message';
+import type { H4Counts } from '../hci/h4-framer';
+import { openH4 } from '../hci/h4-transports';
+import type { HciSocket } from '../hci/socket';
+import type { SimulatedBench } from '../sim/bench';
+import { errorMessage } from '../../errors/message';
 
 const require = createRequire(import.meta.url);
 

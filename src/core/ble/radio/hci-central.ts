@@ -12,28 +12,28 @@ import {
   type BleConnection,
   type ScanFilter,
   type ScanHandle,
-} from './port';
+} from '../port';
 import {
   loadNativeHciSocket,
   nobleOverSocket,
   askMtu,
   pairThroughNoble,
   releaseSigint,
-} from './hci/noble-over-socket';
-import { HciTap, type TraceSink } from './hci/tap';
-import type { BondStore } from './security-manager/bond-store';
+} from '../hci/noble-over-socket';
+import { HciTap, type TraceSink } from '../hci/tap';
+import type { BondStore } from '../security-manager/bond-store';
 import {
   askPairing,
   installStationSmp,
   linkSecurity,
   setSecurityPolicy,
   type SecurityPolicy,
-} from './hci/noble-smp';
-import type { HciSocket } from './hci/socket';
-import type { AdapterProfileInput } from './sim/adapter-profile';
-import type { SimulatedBench } from './sim/bench';
+} from '../hci/noble-smp';
+import type { HciSocket } from '../hci/socket';
+import type { AdapterProfileInput } from '../sim/adapter-profile';
+import type { SimulatedBench } from '../sim/bench';
 import { NobleCentral, type NobleCentralOptions } from './noble-central';
-import { errorMessage } from '../errors/message';
+import { errorMessage } from '../../errors/message';
 
 const require = createRequire(import.meta.url);
 

@@ -1,12 +1,12 @@
 // Opens a station's adapter list as one MultiCentral: the BLE process, the CLI and the benchmarks
 // all come through here, so an adapter list means the same everywhere (docs/decisions.md,
 // "Several adapters at once").
-import type { AdapterSpec } from './adapter-spec';
-import type { TraceSink } from './hci/tap';
-import { DEFAULT_LINK_CAPACITY, MultiCentral, type AdapterEntry } from './multi-central';
-import { NoAdapterCentral } from './noble';
+import type { AdapterSpec } from '../adapter-spec';
+import type { TraceSink } from '../hci/tap';
+import { DEFAULT_LINK_CAPACITY, MultiCentral, type AdapterEntry } from './multi-adapter-central';
+import { NoAdapterCentral } from './hci-central';
 import { openCentral, type OpenCentralOptions } from './open-central';
-import { adapterProfileSchema, type AdapterProfileInput } from './sim/adapter-profile';
+import { adapterProfileSchema, type AdapterProfileInput } from '../sim/adapter-profile';
 
 export interface OpenAdaptersOptions extends Omit<OpenCentralOptions, 'trace' | 'adapter'> {
   /** Each `sim` adapter's controller profile; its address is made unique per adapter. */

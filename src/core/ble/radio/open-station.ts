@@ -4,13 +4,13 @@
 // calls, and the simulated bench outliving its process"). The BLE process and the `devicebench`
 // command both open their radio here, so a command on `--adapter sim` sees the bench the app
 // shows.
-import type { AdapterSpec } from './adapter-spec';
-import type { MultiCentral } from './multi-central';
+import type { AdapterSpec } from '../adapter-spec';
+import type { MultiCentral } from './multi-adapter-central';
 import { openAdapters, type OpenAdaptersOptions } from './open-adapters';
-import { SimulatedBench } from './sim/bench';
-import { SimBenchSetupFile } from './sim/bench-setup';
-import type { BondStore } from './security-manager/bond-store';
-import type { SecurityPolicy } from './hci/noble-smp';
+import { SimulatedBench } from '../sim/bench';
+import { SimBenchSetupFile } from '../sim/bench-setup';
+import type { BondStore } from '../security-manager/bond-store';
+import type { SecurityPolicy } from '../hci/noble-smp';
 
 /** Where the simulated bench comes from; used only when the adapter list names `sim`. */
 export interface BenchSource {

@@ -15,20 +15,20 @@ import {
   type BleStep,
   type LinkFailure,
   type ServiceInfo,
-} from './port';
-import { ATT_ERROR, ATT_OP, attOpcodeName } from './att/codes';
-import { describeHciError, HCI_ERROR } from './hci/codes';
-import type { AttErrorReport, LinkCause, LinkReport, LinkState, SecurityFailure } from './hci/tap';
+} from '../port';
+import { ATT_ERROR, ATT_OP, attOpcodeName } from '../att/codes';
+import { describeHciError, HCI_ERROR } from '../hci/codes';
+import type { AttErrorReport, LinkCause, LinkReport, LinkState, SecurityFailure } from '../hci/tap';
 import {
   pairOptions,
   securityLevelOf,
   type LinkInfo,
   type LinkRequest,
   type LinkSecurity,
-} from './link-parameters';
-import { pairingFailureMessage } from './security-manager/refusals';
-import { withTimeout, type Schedule } from '../async/timeout';
-import { errorMessage } from '../errors/message';
+} from '../link-parameters';
+import { pairingFailureMessage } from '../security-manager/refusals';
+import { withTimeout, type Schedule } from '../../async/timeout';
+import { errorMessage } from '../../errors/message';
 
 /** Requests that read or write a value: an error to one of these fails the operation. */
 const VALUE_REQUESTS: ReadonlySet<number> = new Set([

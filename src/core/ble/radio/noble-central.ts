@@ -17,17 +17,17 @@ import {
   type ConnectOptions,
   type ScanFilter,
   type ScanHandle,
-} from './port';
-import { ADV_REPORT_TYPE } from './hci/codes';
-import type { AdvertisingReport, AttErrorReport, LinkReport, SecurityFailure } from './hci/tap';
+} from '../port';
+import { ADV_REPORT_TYPE } from '../hci/codes';
+import type { AdvertisingReport, AttErrorReport, LinkReport, SecurityFailure } from '../hci/tap';
 import {
   NobleConnection,
   TimeoutError,
   withBleTimeout,
   type LinkControl,
 } from './noble-connection';
-import { realSchedule, type Schedule } from '../async/timeout';
-import { errorMessage } from '../errors/message';
+import { realSchedule, type Schedule } from '../../async/timeout';
+import { errorMessage } from '../../errors/message';
 
 /**
  * What the HCI tap under noble reports (hci/tap.ts): noble's own stack answers an ATT error

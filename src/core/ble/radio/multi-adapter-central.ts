@@ -3,7 +3,7 @@
 // through an adapter that heard the board and has a link free. Provisioning, dry runs and the
 // explorer see one central; the bench page sees each adapter through `adapters()`.
 import { join } from 'node:path';
-import { confirmsWrites, formatAdapterSpec, type AdapterSpec } from './adapter-spec';
+import { confirmsWrites, formatAdapterSpec, type AdapterSpec } from '../adapter-spec';
 import {
   BleError,
   type AdapterState,
@@ -13,8 +13,8 @@ import {
   type ConnectOptions,
   type ScanFilter,
   type ScanHandle,
-} from './port';
-import { errorMessage } from '../errors/message';
+} from '../port';
+import { errorMessage } from '../../errors/message';
 
 /** Links a hardware adapter holds when nothing says otherwise: what common BLE 4.x/5 dongles manage. */
 export const DEFAULT_LINK_CAPACITY = 5;
