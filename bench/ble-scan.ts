@@ -5,7 +5,7 @@
 import { loadavg } from 'node:os';
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { count, percent, table } from './format';
-import { createSimulatedCentral } from '../src/core/ble/radio/hci-central';
+import { createSimulatedCentral } from '../src/core/ble/radio/sim-central';
 import { SimulatedBench } from '../src/core/ble/sim/bench';
 
 const BOARDS = 500;

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
 import type { Benchmark } from './benchmark';
 import { table } from './format';
-import { createSimulatedCentral } from '../src/core/ble/radio/hci-central';
+import { createSimulatedCentral } from '../src/core/ble/radio/sim-central';
 import { DEFAULT_ADAPTER_PROFILE } from '../src/core/ble/sim/adapter-profile';
 import { SimulatedBench } from '../src/core/ble/sim/bench';
 import { ManualSimClock } from '../src/core/ble/sim/manual-clock';

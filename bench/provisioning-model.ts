@@ -6,7 +6,7 @@
 // idle one (docs/decisions.md, "Test suite time").
 import type { Clock, Timer } from '../src/core/async/clock';
 import type { AuditStore } from '../src/core/audit/store';
-import { createSimulatedCentral } from '../src/core/ble/radio/hci-central';
+import { createSimulatedCentral } from '../src/core/ble/radio/sim-central';
 import type { Advertisement, BleCentral } from '../src/core/ble/port';
 import { SimulatedBench } from '../src/core/ble/sim/bench';
 import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { ms, percent, table } from './format';
 import { benchProfile, PRODUCT, provisionEach, REBOOT_MS, spec } from './provisioning-model';
-import { createSimulatedCentral } from '../src/core/ble/radio/hci-central';
+import { createSimulatedCentral } from '../src/core/ble/radio/sim-central';
 import { DEFAULT_ADAPTER_PROFILE } from '../src/core/ble/sim/adapter-profile';
 import { SimulatedBench } from '../src/core/ble/sim/bench';
 import type { Clock, Timer } from '../src/core/async/clock';

@@ -5,7 +5,7 @@
 import { loadavg } from 'node:os';
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { count, ms, table } from './format';
-import { createSimulatedCentral } from '../src/core/ble/radio/hci-central';
+import { createSimulatedCentral } from '../src/core/ble/radio/sim-central';
 import type { NobleCentral } from '../src/core/ble/radio/noble-central';
 import { SimulatedBench } from '../src/core/ble/sim/bench';
 import { wallClock } from '../src/core/async/clock';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { ms, table } from './format';
 import { parseAdapterSpec, type AdapterSpec } from '../src/core/ble/adapter-spec';
-import { NoAdapterCentral } from '../src/core/ble/radio/hci-central';
+import { NoAdapterCentral } from '../src/core/ble/radio/no-adapter-central';
 import { openCentral } from '../src/core/ble/radio/open-central';
 import type { Advertisement, BleCentral } from '../src/core/ble/port';
 import { SimulatedBench } from '../src/core/ble/sim/bench';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { parseAdapterSpec } from '../../src/core/ble/adapter-spec';
-import { NoAdapterCentral } from '../../src/core/ble/radio/hci-central';
+import { NoAdapterCentral } from '../../src/core/ble/radio/no-adapter-central';
 import { openCentral } from '../../src/core/ble/radio/open-central';
 import { openAuditStore } from '../../src/core/audit/open-store';
 import { finished, runCli, seedProduct, startCli, tempDir, writeJson } from './run-cli';

@@ -1,6 +1,9 @@
 // The one BLE interface everything above the radio uses (provisioning, the scenario engine,
-// the GATT explorer, the scan view). `noble-central.ts` implements it over a real noble, on hardware
-// or over the simulated bench; nothing else imports noble.
+// the GATT explorer, the scan view). Its implementations are named for what they wrap: in radio/,
+// `noble-central.ts` (a real noble, on hardware or over the simulated bench),
+// `multi-adapter-central.ts` (a station's adapters as one) and `no-adapter-central.ts` (none,
+// saying why); the app's `BleHost` (host/ble-host.ts) wraps the BLE process. Only radio/ and
+// hci/ run noble.
 import { z } from 'zod';
 import { describeAttError } from './att/codes';
 import type { LinkInfo, LinkRequest } from './link-parameters';

@@ -9,7 +9,7 @@ import { openH4 } from '../../../src/core/ble/hci/h4-transports';
 import type { H4Socket } from '../../../src/core/ble/hci/h4-socket';
 import type { NobleCentral } from '../../../src/core/ble/radio/noble-central';
 import type { Advertisement } from '../../../src/core/ble/port';
-import { NoAdapterCentral } from '../../../src/core/ble/radio/hci-central';
+import { NoAdapterCentral } from '../../../src/core/ble/radio/no-adapter-central';
 import { startBtvirt, type Btvirt } from '../../helpers/btvirt/btvirt';
 import { board, NAME, SECRET, SERVICE, startScBoard } from '../../helpers/btvirt/sc-board';
 import { bleHostBondsCleanup } from '../../helpers/ble-host-bonds';

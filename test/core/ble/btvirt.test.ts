@@ -10,7 +10,7 @@ import { openH4 } from '../../../src/core/ble/hci/h4-transports';
 import type { H4Socket } from '../../../src/core/ble/hci/h4-socket';
 import type { NobleCentral } from '../../../src/core/ble/radio/noble-central';
 import type { Advertisement, BleCentral, BleConnection } from '../../../src/core/ble/port';
-import { NoAdapterCentral } from '../../../src/core/ble/radio/hci-central';
+import { NoAdapterCentral } from '../../../src/core/ble/radio/no-adapter-central';
 import { wallClock } from '../../../src/core/async/clock';
 import { startDryRun } from '../../../src/core/scenario/engine';
 import type { TimelineEvent } from '../../../src/core/scenario/schema';

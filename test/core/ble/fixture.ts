@@ -2,7 +2,10 @@
 import { ManualSimClock } from '../../../src/core/ble/sim/manual-clock';
 import { SimulatedBench, type SimulatedBenchOptions } from '../../../src/core/ble/sim/bench';
 import type { BoardSpecInput } from '../../../src/core/ble/sim/board-schema';
-import { createSimulatedCentral, type SimulatedCentralOptions } from '../../../src/core/ble/radio/hci-central';
+import {
+  createSimulatedCentral,
+  type SimulatedCentralOptions,
+} from '../../../src/core/ble/radio/sim-central';
 import type { NobleCentral } from '../../../src/core/ble/radio/noble-central';
 import type { Advertisement, ScanFilter } from '../../../src/core/ble/port';
 

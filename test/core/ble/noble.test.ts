@@ -3,7 +3,8 @@
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHardwareCentral, NoAdapterCentral } from '../../../src/core/ble/radio/hci-central';
+import { createHardwareCentral } from '../../../src/core/ble/radio/native-central';
+import { NoAdapterCentral } from '../../../src/core/ble/radio/no-adapter-central';
 import { NobleCentral } from '../../../src/core/ble/radio/noble-central';
 import { BleError } from '../../../src/core/ble/port';
 import { rig, sensorBoard, SENSOR_SERVICE, BUTTON, type Rig } from './fixture';

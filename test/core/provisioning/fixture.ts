@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { TraceSink } from '../../../src/core/ble/hci/tap';
-import { createSimulatedCentral } from '../../../src/core/ble/radio/hci-central';
+import { createSimulatedCentral } from '../../../src/core/ble/radio/sim-central';
 import type { NobleCentral } from '../../../src/core/ble/radio/noble-central';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import type { BoardSpecInput } from '../../../src/core/ble/sim/board-schema';

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import type { AuditStore } from '../../../src/core/audit/store';
-import { createSimulatedCentral } from '../../../src/core/ble/radio/hci-central';
+import { createSimulatedCentral } from '../../../src/core/ble/radio/sim-central';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import { startBatch } from '../../../src/core/provisioning/batch';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';

@@ -1,7 +1,7 @@
 // Child process for the line tests: one station provisioning its own tray of simulated boards
 // in a batch against a shared audit log, then printing the batch summary as one JSON line.
 // Run with `node --import tsx station-child.ts '<json options>'`.
-import { createSimulatedCentral } from '../../../src/core/ble/radio/hci-central';
+import { createSimulatedCentral } from '../../../src/core/ble/radio/sim-central';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import { startBatch } from '../../../src/core/provisioning/batch';

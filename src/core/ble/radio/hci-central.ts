@@ -1,18 +1,10 @@
-// The centrals the app uses: a NobleCentral (noble-central.ts) with noble's HCI host stack over
-// the machine's adapter (loaded lazily so a missing driver is a state, not a crash) or over the
-// simulated bench's virtual controller, with the HCI tap between them; or, with no usable
-// adapter, a central that says why.
-import { createRequire } from 'node:module';
-import type { NobleInstance } from '@abandonware/noble/with-bindings';
-import {
-  BleError,
-  type AdapterState,
-  type Advertisement,
-  type BleCentral,
-  type BleConnection,
-  type ScanFilter,
-  type ScanHandle,
-} from '../port';
+// noble's HCI host stack over an HCI socket, with the HCI tap between them recording the trace
+// and seeing what noble does not (docs/architecture.md, "From a button to a board and back"):
+// any socket handed to it (hciCentral: a USB dongle, an H4 stream, the simulated bench's
+// controller), or the Linux kernel's for one adapter (kernelCentral). Links pair by the station's
+// security policy, UNATTENDED unless one is given.
+import { NobleCentral, type NobleCentralOptions } from './noble-central';
+import { NoAdapterCentral } from './no-adapter-central';
 import {
   loadNativeHciSocket,
   nobleOverSocket,
@@ -30,61 +22,7 @@ import {
   type SecurityPolicy,
 } from '../hci/noble-smp';
 import type { HciSocket } from '../hci/socket';
-import type { AdapterProfileInput } from '../sim/adapter-profile';
-import type { SimulatedBench } from '../sim/bench';
-import { NobleCentral, type NobleCentralOptions } from './noble-central';
 import { errorMessage } from '../../errors/message';
-
-const require = createRequire(import.meta.url);
-
-/** A central for a machine with no usable adapter: every call says why. */
-export class NoAdapterCentral implements BleCentral {
-  constructor(readonly reason: string) {}
-
-  state(): AdapterState {
-    return 'noAdapter';
-  }
-
-  stateReason(): string {
-    return this.reason;
-  }
-
-  onStateChange(): () => void {
-    return () => undefined;
-  }
-
-  async startScan(
-    _filter: ScanFilter,
-    _onAdvertisement: (ad: Advertisement) => void,
-  ): Promise<ScanHandle> {
-    throw new BleError('adapter', `no Bluetooth adapter: ${this.reason}`);
-  }
-
-  async connect(id: string): Promise<BleConnection> {
-    throw new BleError('adapter', `no Bluetooth adapter: ${this.reason}`, id);
-  }
-
-  async close(): Promise<void> {}
-}
-
-/**
- * The machine's own adapter, loaded only now: on Linux noble's HCI host stack over the kernel's
- * HCI socket with the tap between them (as in the simulated bench), elsewhere noble's default
- * binding. A driver that fails to load (no HCI socket, no permission, unsupported OS) gives a
- * `noAdapter` central.
- */
-export function createHardwareCentral(
-  options: HciCentralOptions = {},
-): NobleCentral | NoAdapterCentral {
-  if (process.platform === 'linux') return kernelCentral(undefined, options);
-  let noble: NobleInstance;
-  try {
-    noble = require('@abandonware/noble') as NobleInstance;
-  } catch (err) {
-    return new NoAdapterCentral(`the Bluetooth driver could not be loaded (${errorMessage(err)})`);
-  }
-  return new NobleCentral(noble, options);
-}
 
 /**
  * noble's HCI host stack over Linux's kernel HCI socket bound to adapter `index` (`hci1` is 1;
@@ -145,11 +83,6 @@ export const UNATTENDED: SecurityPolicy = {
   },
 };
 
-export interface SimulatedCentralOptions extends HciCentralOptions {
-  /** The simulated controller's limits (connections, interval, buffers); defaults documented there. */
-  adapter?: AdapterProfileInput;
-}
-
 /**
  * A bonded board's identity address for a resolvable private address (top bits 01, Vol 6,
  * Part B, 1.3.2.2); only those are tried against the IRKs, so other advertisements cost nothing.
@@ -201,27 +134,4 @@ export function hciCentral(
       options.onClose?.();
     },
   });
-}
-
-/**
- * A real noble over a virtual LE controller on the simulated bench: noble's own HCI host stack
- * runs above it, the same code path as a Linux adapter.
- */
-export function createSimulatedCentral(
-  bench: SimulatedBench,
-  options: SimulatedCentralOptions = {},
-): NobleCentral {
-  const controller = bench.createController(options.adapter);
-  return hciCentral(
-    controller,
-    {
-      now: () => bench.clock.now(),
-      schedule: (callback, ms) => {
-        const timer = bench.clock.setTimeout(callback, ms);
-        return () => bench.clock.clearTimeout(timer);
-      },
-      ...options,
-    },
-    () => controller.dispose(),
-  );
 }

@@ -1,6 +1,7 @@
 // BleCentral over a noble instance: multiplexes the app's scans onto noble's one, waits for the
-// adapter to settle, and opens links as NobleConnections (noble-connection.ts). noble.ts makes
-// one over the machine's adapter or the simulated bench.
+// adapter to settle, and opens links as NobleConnections (noble-connection.ts). hci-central.ts
+// makes one over an HCI socket (sim-central.ts: the simulated bench's), native-central.ts over
+// noble's OS binding.
 import type { Peripheral } from '@abandonware/noble';
 import type { NobleInstance } from '@abandonware/noble/with-bindings';
 import {

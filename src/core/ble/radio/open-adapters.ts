@@ -4,7 +4,7 @@
 import type { AdapterSpec } from '../adapter-spec';
 import type { TraceSink } from '../hci/tap';
 import { DEFAULT_LINK_CAPACITY, MultiCentral, type AdapterEntry } from './multi-adapter-central';
-import { NoAdapterCentral } from './hci-central';
+import { NoAdapterCentral } from './no-adapter-central';
 import { openCentral, type OpenCentralOptions } from './open-central';
 import { adapterProfileSchema, type AdapterProfileInput } from '../sim/adapter-profile';
 

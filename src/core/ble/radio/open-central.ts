@@ -15,14 +15,10 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { formatAdapterSpec, type AdapterSpec } from '../adapter-spec';
-import {
-  NoAdapterCentral,
-  createHardwareCentral,
-  createSimulatedCentral,
-  hciCentral,
-  kernelCentral,
-  type SimulatedCentralOptions,
-} from './hci-central';
+import { NoAdapterCentral } from './no-adapter-central';
+import { createHardwareCentral } from './native-central';
+import { createSimulatedCentral, type SimulatedCentralOptions } from './sim-central';
+import { hciCentral, kernelCentral } from './hci-central';
 import type { NobleCentral } from './noble-central';
 import type { H4Counts } from '../hci/h4-framer';
 import { openH4 } from '../hci/h4-transports';

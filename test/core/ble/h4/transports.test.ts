@@ -13,7 +13,7 @@ import type { Direction } from '../../../../src/core/ble/hci/btsnoop';
 import { HCI_PACKET } from '../../../../src/core/ble/hci/codes';
 import { H4Framer } from '../../../../src/core/ble/hci/h4-framer';
 import { serveH4, type H4Server } from '../../../../src/core/ble/hci/h4-server';
-import { NoAdapterCentral } from '../../../../src/core/ble/radio/hci-central';
+import { NoAdapterCentral } from '../../../../src/core/ble/radio/no-adapter-central';
 import { openCentral, type OpenedCentral } from '../../../../src/core/ble/radio/open-central';
 import { ATT_OP } from '../../../../src/core/ble/att/codes';
 import { SimulatedBench } from '../../../../src/core/ble/sim/bench';
