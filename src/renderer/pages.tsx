@@ -4,17 +4,17 @@ import type { ReactNode } from 'react';
 import { AuditLog } from './consoles/audit-log';
 import { BleBench } from './consoles/ble-bench';
 import { CommonProfile } from './consoles/common-profile';
-import { DeviceService } from './consoles/things';
-import { EmbeddedApps } from './consoles/embed';
-import { InAppPurchase } from './consoles/iap';
+import { Things } from './consoles/things';
+import { Embed } from './consoles/embed';
+import { Iap } from './consoles/iap';
 import { Login } from './consoles/login';
 import { MissionStickers } from './consoles/mission-stickers';
-import { ModuleChannels } from './consoles/modules';
-import { NotificationMessages } from './consoles/notifications';
+import { Modules } from './consoles/modules';
+import { Notifications } from './consoles/notifications';
 import { Provisioning } from './consoles/provisioning';
 import { Scenarios } from './consoles/scenarios';
 import { ServiceMessages } from './consoles/service-messages';
-import { VideoService } from './consoles/video';
+import { Video } from './consoles/video';
 import { Emulator } from './pages/Emulator';
 import { Line } from './pages/Line';
 import { Start } from './pages/Start';
@@ -45,20 +45,20 @@ export const PAGE_GROUPS: { title: string; pages: PageEntry[] }[] = [
   {
     title: 'API consoles',
     pages: [
-      { id: 'device-service', label: 'Device service', render: () => <DeviceService /> },
+      { id: 'device-service', label: 'Device service', render: () => <Things /> },
       { id: 'login', label: 'Login & profile', render: () => <Login /> },
-      { id: 'embedded-apps', label: 'Embedded apps', render: () => <EmbeddedApps /> },
+      { id: 'embedded-apps', label: 'Embedded apps', render: () => <Embed /> },
       { id: 'common-profile', label: 'Common profile', render: () => <CommonProfile /> },
       { id: 'service-messages', label: 'Service messages', render: () => <ServiceMessages /> },
-      { id: 'in-app-purchase', label: 'In-app purchase', render: () => <InAppPurchase /> },
+      { id: 'in-app-purchase', label: 'In-app purchase', render: () => <Iap /> },
       { id: 'mission-stickers', label: 'Mission stickers', render: () => <MissionStickers /> },
-      { id: 'module-channels', label: 'Module channels', render: () => <ModuleChannels /> },
+      { id: 'module-channels', label: 'Module channels', render: () => <Modules /> },
       {
         id: 'notification-messages',
         label: 'Notification messages',
-        render: () => <NotificationMessages />,
+        render: () => <Notifications />,
       },
-      { id: 'video-service', label: 'Video service', render: () => <VideoService /> },
+      { id: 'video-service', label: 'Video service', render: () => <Video /> },
     ],
   },
   {

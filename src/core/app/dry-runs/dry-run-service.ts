@@ -42,7 +42,7 @@ interface Active {
   deviceId: string;
 }
 
-export class ScenarioService extends EventEmitter<{
+export class DryRunService extends EventEmitter<{
   event: [RunEvent];
   run: [ScenarioRunSummary];
 }> {

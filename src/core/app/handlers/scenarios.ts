@@ -7,7 +7,7 @@ import type { Delivery, scenariosEvents, scenariosOperations } from '../contract
 import { boardNames, withBoardNames } from '../ble/board-names';
 import { NameStore } from '../ble/name-store';
 import type { HostSupervisor } from '../ble/host-supervisor';
-import { ScenarioService } from '../dry-runs/dry-run-service';
+import { DryRunService } from '../dry-runs/dry-run-service';
 import { deliverToEmulator, deliverToWebhook } from '../dry-runs/result-delivery';
 import type { DeliverResult } from '../../usecases/dry-run';
 import { AppFailure } from '../errors';
@@ -27,7 +27,7 @@ export function startScenarios(
   // The run log lives beside the records, so it follows the store to a line's shared log.
   const log = async () => (await provisioning()).scenarioRuns();
   const nameStore = new NameStore(ctx.options.dataDir);
-  const service = new ScenarioService(
+  const service = new DryRunService(
     log,
     supervisor,
     async () => new ThingsClient(await ctx.envs.activeTarget(), ctx.options.http),

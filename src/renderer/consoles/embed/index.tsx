@@ -13,7 +13,7 @@ import { ChannelSettings } from './ChannelSettings';
 import { EditAppForm } from './EditAppForm';
 import { LoadFailure } from '../../components/LoadFailure';
 
-export function EmbeddedApps() {
+export function Embed() {
   const api = useApi();
   const apps = useLoad((api) => api.embed.listApps({}), []);
   const [editing, setEditing] = useState<string>();

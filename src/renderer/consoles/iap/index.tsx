@@ -15,7 +15,7 @@ import { StoreSetup } from './StoreSetup';
 
 const PURCHASE_EVENTS = ['purchaseComplete', 'refundComplete'];
 
-export function InAppPurchase() {
+export function Iap() {
   const api = useApi();
   const setup = useLoad((api) => api.iap.getSetup({}), []);
   const orders = useLoad((api) => api.iap.listOrders({}), []);

@@ -19,7 +19,7 @@ import { LoadFailure } from '../../components/LoadFailure';
 
 const MODULE_TYPES: readonly string[] = MODULE_EVENT_TYPES;
 
-export function ModuleChannels() {
+export function Modules() {
   const api = useApi();
   const state = useLoad((api) => api.modules.emulatorState({}), []);
   const receiver = useReceivedWebhooks();

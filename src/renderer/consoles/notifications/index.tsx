@@ -16,7 +16,7 @@ import { PhoneUsers } from './PhoneUsers';
 import { SendForm } from './SendForm';
 import { LoadFailure } from '../../components/LoadFailure';
 
-export function NotificationMessages() {
+export function Notifications() {
   const state = useLoad((api) => api.notifications.emulatorState({}), []);
   const [to, setTo] = useState('');
 

@@ -7,7 +7,7 @@ import { LinkLookup } from './LinkLookup';
 import { ScenarioSetEditor } from '../../components/scenario-set/ScenarioSetEditor';
 import { TrialProducts } from './TrialProducts';
 
-export function DeviceService() {
+export function Things() {
   const products = useLoad((api) => api.things.listTrialProducts({}), []);
   const [selectedId, setSelectedId] = useSelectedProduct();
   const selected = products.value?.find((p) => p.id === selectedId);

@@ -14,7 +14,7 @@ import { useLoad } from '../../lib/use-load';
 import { Browse } from './Browse';
 import { ClipGrid } from './ClipGrid';
 
-export function VideoService() {
+export function Video() {
   const api = useApi();
   const search = useAction<z.output<typeof searchSchema>>();
   const fields = useFields({ query: '' }, search.error);
