@@ -79,6 +79,20 @@ module.exports = {
       },
     },
     {
+      name: 'webhooks-foundation',
+      comment:
+        "webhooks/ (the signed envelope, its sender and a receiver) sits under platform/, which imports its shapes: it builds only on itself, the network helpers and the core's leaves.",
+      severity: 'error',
+      from: { path: '(^|/)src/core/webhooks/' },
+      to: {
+        path: '(^|/)src/core/',
+        pathNot: [
+          '(^|/)src/core/(webhooks|errors|async|net)/',
+          '(^|/)src/core/(bytes|bounds|whole-number)\\.ts$',
+        ],
+      },
+    },
+    {
       name: 'renderer-not-to-emulator-internals',
       comment: 'The renderer reaches the emulator through the contract; it shares only its shapes.',
       severity: 'error',

@@ -1,6 +1,6 @@
-// The numeric limits of the bench's inputs, one definition each, used by the platform schemas,
-// the app's contract, the simulated boards, the CLI and the forms (docs/decisions.md,
-// "Validation that reads like a person").
+// The numeric limits of the bench's inputs, one definition each, used by the platform's schemas
+// and client, the listeners (emulator, webhook receiver), the app's contract, the simulated
+// boards, the CLI and the forms (docs/decisions.md, "Validation that reads like a person").
 import { z } from 'zod';
 
 /**
@@ -11,6 +11,12 @@ import { z } from 'zod';
  */
 export const RSSI_MIN_DBM = -127;
 export const RSSI_MAX_DBM = 0;
+
+/**
+ * Largest request body the platform takes (docs/platform-api.md: over 2 MB is a 413): the
+ * platform client refuses to send more, the emulator and the webhook receiver to take more.
+ */
+export const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 
 /** Longest SLEEP action: one hour (the platform leaves it open). */
 const SLEEP_MILLIS_MAX = 3_600_000;

@@ -45,8 +45,8 @@ beforeAll(async () => {
 
 describe('import rules', () => {
   it('fail the run, one error per planted violation', () => {
-    expect(exitCode).toBe(10);
-    expect(violations).toHaveLength(10);
+    expect(exitCode).toBe(11);
+    expect(violations).toHaveLength(11);
   });
 
   it('pass a tree where the emulator imports the platform', () => {
@@ -106,6 +106,12 @@ describe('import rules', () => {
   it('fail when the platform imports a core module outside its foundation', () => {
     expect(violationsIn('platform-reach')).toEqual([
       expect.stringMatching(/^error platform-foundation: /),
+    ]);
+  });
+
+  it('fail when the webhooks import the platform above them', () => {
+    expect(violationsIn('webhooks-reach')).toEqual([
+      expect.stringMatching(/^error webhooks-foundation: /),
     ]);
   });
 });

@@ -12,7 +12,8 @@ import Fastify, {
 } from 'fastify';
 import { boundJsonDepth } from '../net/json-body';
 import { admitLoopback, closeOnceAnswered, type LoopbackGuardOptions } from '../net/loopback-guard';
-import { MAX_REQUEST_BYTES, REQUEST_ID_HEADER } from '../platform/http';
+import { MAX_REQUEST_BYTES } from '../bounds';
+import { REQUEST_ID_HEADER } from '../platform/http';
 import { maskTarget } from '../platform/secret-mask';
 import { ActivityLog } from './activity-log';
 import { adminRoutes } from './admin-routes';

@@ -4,8 +4,8 @@
 import { isWellFormedText, MalformedTextError } from './url-text';
 import type { z } from 'zod';
 import { causeMessage } from '../errors/message';
+import { MAX_REQUEST_BYTES } from '../bounds';
 
-export const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
 export const REQUEST_ID_HEADER = 'x-platform-request-id';
 
 export interface PlatformTarget {

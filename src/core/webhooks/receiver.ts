@@ -6,7 +6,7 @@
 import Fastify from 'fastify';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../net/json-body';
 import { guardLoopback } from '../net/loopback-guard';
-import { MAX_REQUEST_BYTES } from '../platform/http';
+import { MAX_REQUEST_BYTES } from '../bounds';
 import { SIGNATURE_HEADER, verifySignature } from './signature';
 import type { ReceivedWebhook } from './schema';
 
