@@ -5,7 +5,7 @@ declare module '@abandonware/noble/with-bindings' {
 
   /** The part of a Noble instance DeviceBench uses; the module's own types describe the singleton. */
   export interface NobleInstance extends EventEmitter {
-    /** Reading it initialises the binding, which may throw; noble.ts reads `_state` instead. */
+    /** Reading it initialises the binding, which may throw; noble-central.ts reads `_state` instead. */
     readonly state: string;
     readonly _state: string;
     /** The adapter's address once the binding read it ("unknown" before). */
