@@ -56,6 +56,22 @@ module.exports = {
       to: { path: '(^|/)src/core/provisioning/' },
     },
     {
+      name: 'radio-under-host',
+      comment:
+        'ble/radio/ opens a central from an adapter spec for whoever holds it (the BLE process, the CLI, the benchmarks): it never knows the BLE process (docs/architecture.md, "Opening the radio").',
+      severity: 'error',
+      from: { path: '(^|/)src/core/ble/radio/' },
+      to: { path: '(^|/)src/core/ble/host/' },
+    },
+    {
+      name: 'hci-and-sim-under-radio',
+      comment:
+        'The HCI layer and the simulated bench are what ble/radio/ opens centrals over: they never import the centrals or their openers.',
+      severity: 'error',
+      from: { path: '(^|/)src/core/ble/(hci|sim)/' },
+      to: { path: '(^|/)src/core/ble/radio/' },
+    },
+    {
       name: 'core-not-to-entry-points',
       comment: 'The CLI and the bench server are entry points over the core, never under it.',
       severity: 'error',

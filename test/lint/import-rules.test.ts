@@ -45,8 +45,8 @@ beforeAll(async () => {
 
 describe('import rules', () => {
   it('fail the run, one error per planted violation', () => {
-    expect(exitCode).toBe(11);
-    expect(violations).toHaveLength(11);
+    expect(exitCode).toBe(13);
+    expect(violations).toHaveLength(13);
   });
 
   it('pass a tree where the emulator imports the platform', () => {
@@ -95,6 +95,17 @@ describe('import rules', () => {
     expect(violationsIn('ble-upward')).toEqual([
       expect.stringMatching(/^error ble-not-to-provisioning: /),
     ]);
+  });
+
+  it('fail when the radio imports the BLE process, or the HCI layer and the bench the radio', () => {
+    const found = violationsIn('radio-order');
+    expect(found).toHaveLength(2);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^error radio-under-host: .*\/radio\/open-central\.ts/),
+        expect.stringMatching(/^error hci-and-sim-under-radio: .*\/hci\/tap\.ts/),
+      ]),
+    );
   });
 
   it('fail when the core imports an entry point', () => {
