@@ -49,7 +49,10 @@ interface RunPanelProps {
 }
 
 export function RunPanel(props: RunPanelProps) {
-  const { products, product, ble, scan, board, draft, shown } = props;
+  const { products, product, ble, scan, board, shown } = props;
+  // Only this product's editor speaks for it: just after a change of product (a page change, a
+  // reload) the last product's draft is still reported, and its saved set is not this one's.
+  const draft = props.draft?.productId === product.id ? props.draft : undefined;
   const api = useApi();
   const start = useAction();
   const stop = useAction();
@@ -71,8 +74,9 @@ export function RunPanel(props: RunPanelProps) {
     },
     [product.id],
   );
-  // The editor's copy once it has one (it knows of a save or delete made here first).
-  const saved = draft ? draft.saved : platformSet.value;
+  // The editor's copy once it has one (it knows of a save or delete made here first); until then
+  // the platform's answer for this product, never the last product's still shown while reading.
+  const saved = draft ? draft.saved : platformSet.loading ? undefined : platformSet.value;
 
   const boards = [...scan.entries.values()]
     .map((e) => e.device)
@@ -80,8 +84,19 @@ export function RunPanel(props: RunPanelProps) {
   const ready = ble?.adapterState === 'poweredOn';
   const running = shown?.run.status === 'running' ? shown.run : undefined;
   const draftInput = draft?.validation.input;
+  // A saved set asked for and not read yet runs nothing, never the draft in its place.
   const chosen =
-    (source === 'saved' || !draftInput) && saved ? 'saved' : draftInput ? 'draft' : undefined;
+    source === 'saved'
+      ? saved
+        ? 'saved'
+        : draftInput && saved === null
+          ? 'draft'
+          : undefined
+      : draftInput
+        ? 'draft'
+        : saved
+          ? 'saved'
+          : undefined;
   const n = Number(amount);
   const runSet = chosen === 'saved' ? saved : chosen === 'draft' ? draftInput : undefined;
   const impossible = runSet
@@ -182,7 +197,7 @@ export function RunPanel(props: RunPanelProps) {
             Saved set
             {saved
               ? ` (revision ${saved.revision})`
-              : platformSet.value === undefined && !draft
+              : saved === undefined
                 ? ' (reading…)'
                 : ' (none yet)'}
           </label>
@@ -285,7 +300,9 @@ export function RunPanel(props: RunPanelProps) {
               !board
                 ? 'Choose a board first'
                 : !chosen
-                  ? 'No set to run'
+                  ? source === 'saved' && saved === undefined
+                    ? 'Reading the saved set…'
+                    : 'No set to run'
                   : impossible.length
                     ? 'This run would never end: see above'
                     : undefined
