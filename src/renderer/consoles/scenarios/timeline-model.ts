@@ -351,7 +351,7 @@ export function buildTimeline(
  * A scenario as the timeline names it, numbered from 1 as the editor's form numbers its
  * scenarios and actions ("Scenario 1", "action 1"); the events count from 0.
  */
-export function scenarioOrdinal(index: number): string {
+function scenarioOrdinal(index: number): string {
   return `#${index + 1}`;
 }
 
