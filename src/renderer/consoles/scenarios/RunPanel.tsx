@@ -48,6 +48,20 @@ interface RunPanelProps {
   onStarted: (run: ScenarioRunSummary, set: RunnableSet) => void;
 }
 
+/**
+ * Which set Start runs: the one asked for, else the one there is. A saved set asked for and not
+ * read yet runs nothing, never the draft in its place; one there is none of gives way to the draft.
+ */
+function chosenSet(
+  source: 'saved' | 'draft',
+  saved: 'read' | 'reading' | 'none',
+  hasDraft: boolean,
+): 'saved' | 'draft' | undefined {
+  if (source === 'saved')
+    return saved === 'read' ? 'saved' : saved === 'none' && hasDraft ? 'draft' : undefined;
+  return hasDraft ? 'draft' : saved === 'read' ? 'saved' : undefined;
+}
+
 export function RunPanel(props: RunPanelProps) {
   const { products, product, ble, scan, board, shown } = props;
   // Only this product's editor speaks for it: just after a change of product (a page change, a
@@ -84,19 +98,11 @@ export function RunPanel(props: RunPanelProps) {
   const ready = ble?.adapterState === 'poweredOn';
   const running = shown?.run.status === 'running' ? shown.run : undefined;
   const draftInput = draft?.validation.input;
-  // A saved set asked for and not read yet runs nothing, never the draft in its place.
-  const chosen =
-    source === 'saved'
-      ? saved
-        ? 'saved'
-        : draftInput && saved === null
-          ? 'draft'
-          : undefined
-      : draftInput
-        ? 'draft'
-        : saved
-          ? 'saved'
-          : undefined;
+  const chosen = chosenSet(
+    source,
+    saved === null ? 'none' : saved ? 'read' : 'reading',
+    Boolean(draftInput),
+  );
   const n = Number(amount);
   const runSet = chosen === 'saved' ? saved : chosen === 'draft' ? draftInput : undefined;
   const impossible = runSet
