@@ -124,6 +124,8 @@ describe('dry runs that end and say why', () => {
       const scenarioLabel = view.getByTestId('timeline-lane-0').getByTestId('timeline-lane-label');
       expect(await scenarioLabel.getAttribute('title')).toContain(LONG_ID);
       await expectText(scenarioLabel, LONG_ID);
+      // Counted from 1, as the form numbers scenarios and actions.
+      expect(await scenarioLabel.innerText()).toMatch(/^#1 /);
       const linkLabel = view.getByTestId('timeline-lane-link').getByTestId('timeline-lane-label');
       await expectText(linkLabel, 'DB Sensor');
       for (const label of await view.getByTestId('timeline-lane-label').all()) {

@@ -329,10 +329,11 @@ describe('layout', () => {
     const savedSet = panel.getByRole('radio', { name: 'Saved set (revision 1)' });
     await savedSet.check();
     await boardSelect.selectOption((await sensor.getAttribute('value')) ?? '');
-    // The panel reads the saved set again after a save: start once it still says it runs that.
-    await expect.poll(() => savedSet.isChecked()).toBe(true);
+    // Started at once: the panel never swaps the draft in for a saved set it is still reading.
     await panel.getByRole('button', { name: 'Start dry run' }).click();
     await expectText(page.getByTestId('run-view').getByTestId('run-state'), 'finished');
+    expect(await savedSet.isChecked()).toBe(true);
+    await expectText(page.getByTestId('run-view'), `saved revision 1 · ${JAPANESE_NAME}`);
 
     await nav(page, 'Start').click();
     const state = (step: string) =>

@@ -12,6 +12,7 @@ const bench = useBench();
 const SENSOR_ID = 'd63a41002001';
 const TEMPERATURE = 'a3c80002-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 const LED = 'a3c80003-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+const BUTTON = 'a3c80001-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 
 function card(page: Page): Locator {
   return page.locator('[data-testid="gatt-explorer"]', { hasText: 'DB Sensor' });
@@ -160,6 +161,20 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
     const read = temperature.getByTestId('read-value');
     await read.waitFor();
     const valueBefore = await read.innerText();
+    // Notifications of the board's button are on before the drop.
+    const subscribe = board.getByRole('button', { name: `Subscribe to ${BUTTON}` });
+    const unsubscribe = board.getByRole('button', { name: `Unsubscribe from ${BUTTON}` });
+    await subscribe.click();
+    await unsubscribe.waitFor();
+    const log = board.getByRole('table', { name: 'GATT log entries' });
+    const notifications = log.locator('[data-testid="gatt-log-entry"]', { hasText: 'notify' });
+    /** Presses the board's button and waits for its notification in the log. */
+    const pressed = async () => {
+      const before = await notifications.count();
+      expect(await op(page, 'sim:pressButton', { boardId: SENSOR_ID })).toBe(200);
+      await expect.poll(() => notifications.count()).toBe(before + 1);
+    };
+    await pressed();
 
     // The board drops the link during the next write to its LED.
     expect(
@@ -189,7 +204,6 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
     await expectText(board.getByTestId('gatt-connection-state'), 'connected');
     await expectText(board.getByTestId('link-state'), 'Connected');
     // The log and the value read before the drop are still there; the error stays marked stale.
-    const log = board.getByRole('table', { name: 'GATT log entries' });
     await expectText(log, 'reconnected');
     expect(await log.innerText()).toMatch(
       /read[\s\S]*Temperature[\s\S]*disconnect[\s\S]*error\s+stale[\s\S]*reconnected: MTU/,
@@ -197,6 +211,10 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
     expect(await read.innerText()).toBe(valueBefore);
     await expectText(led.getByTestId('stale-error'), 'from before the link was made again');
     await expectText(log, 'stale');
+    // The button's notifications were renewed on the new link, without a click.
+    await unsubscribe.waitFor();
+    await expectText(log, 'renewed');
+    await pressed();
     await shoot(page, 'link-truth-reconnected');
 
     // A new MTU is a new link too: the log and values stay.
@@ -207,6 +225,9 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
     await expectText(log, 'asked for 100');
     expect(await read.innerText()).toBe(valueBefore);
     expect(await log.innerText()).toMatch(/read/);
+    // …and the subscription is renewed across the new MTU too.
+    await unsubscribe.waitFor();
+    await pressed();
     // The write works on the new link, and its error no longer shows.
     await led.getByRole('button', { name: 'Write' }).click();
     await led.getByTestId('stale-error').waitFor({ state: 'detached' });
@@ -214,6 +235,48 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
 
     await board.getByRole('button', { name: 'Disconnect' }).click();
     await board.waitFor({ state: 'detached' });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('clears the log in the BLE process: a reload and a second window find it empty', async () => {
+    const { page, context, url, pageErrors } = bench();
+    await page.setViewportSize(size);
+    await connectSensor(page);
+    await card(page)
+      .getByRole('button', { name: `Read ${TEMPERATURE}` })
+      .click();
+    const entries = (p: Page) => card(p).getByTestId('gatt-log-entry');
+    await expect.poll(() => entries(page).count()).toBeGreaterThanOrEqual(3);
+    const other = await context.newPage();
+    try {
+      await other.setViewportSize(size);
+      await other.goto(url);
+      await nav(other, 'BLE bench').click();
+      await expect.poll(() => entries(other).count()).toBeGreaterThanOrEqual(3);
+
+      const clear = card(page).getByRole('button', { name: 'Clear log' });
+      await clear.click();
+      // Both windows empty at once, and a reload does not bring it back.
+      await expect.poll(() => entries(page).count()).toBe(0);
+      await expect.poll(() => entries(other).count()).toBe(0);
+      await page.reload();
+      await nav(page, 'BLE bench').click();
+      await card(page).getByRole('button', { name: 'Disconnect' }).waitFor();
+      await page.waitForTimeout(300);
+      expect(await entries(page).count()).toBe(0);
+      await shoot(page, 'link-truth-log-cleared');
+
+      // What happens next is logged as before, in both windows.
+      await card(page)
+        .getByRole('button', { name: `Read ${TEMPERATURE}` })
+        .click();
+      await expectText(card(other).getByRole('table', { name: 'GATT log entries' }), 'read');
+      expect(await entries(page).count()).toBe(1);
+      await card(page).getByRole('button', { name: 'Disconnect' }).click();
+      await card(page).waitFor({ state: 'detached' });
+    } finally {
+      await other.close();
+    }
     expect(pageErrors).toEqual([]);
   });
 });

@@ -47,13 +47,13 @@ describe('login console', () => {
     // Copy as curl masks the channel secret unless asked.
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await issued.getByRole('button', { name: 'Copy Issue tokens as curl' }).click();
-    await expectText(issued.getByRole('status'), 'Copied, secrets masked');
+    await expectText(issued.getByTestId('curl-note'), 'Copied, secrets masked');
     const masked = (await page.evaluate('navigator.clipboard.readText()')) as string;
     expect(masked).toMatch(/^curl -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/oauth2\/v2\.1\/token'/);
     expect(masked).toMatch(/client_secret=•••• [0-9a-f]{4}/);
     await issued.getByLabel('include secrets').check();
     await issued.getByRole('button', { name: 'Copy Issue tokens as curl' }).click();
-    await expectText(issued.getByRole('status'), 'Copied with secrets');
+    await expectText(issued.getByTestId('curl-note'), 'Copied with secrets');
     const revealed = (await page.evaluate('navigator.clipboard.readText()')) as string;
     expect(revealed).toMatch(/client_secret=[0-9a-f]{32}/);
 
@@ -167,7 +167,7 @@ describe.each(WINDOW_SIZES)('secrets in requests at $width×$height', (size) => 
     ]);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await ops.getByRole('button', { name: 'Copy Issue access token as curl' }).click();
-    await expectText(ops.getByRole('status'), 'Copied, secrets masked');
+    await expectText(ops.getByTestId('curl-note'), 'Copied, secrets masked');
     const curl = (await page.evaluate('navigator.clipboard.readText()')) as string;
     expect(curl).toContain('code=•••• c0De');
     await send('deauthorize', { userAccessToken: tokens.deauthorize }, [
@@ -194,6 +194,68 @@ describe.each(WINDOW_SIZES)('secrets in requests at $width×$height', (size) => 
         for (const form of forms) expect(text).not.toContain(form);
     }
     expect(shownSomewhere.join('\n')).not.toContain('%E2%80%A2');
+    expect(pageErrors).toEqual([]);
+  });
+  it('masks the tokens an answer issued on every page and in every file, and copies them unshown', async () => {
+    const { page, pageErrors, context, dataDir } = bench();
+    await page.setViewportSize(size);
+    await nav(page, 'Login & profile').click();
+    const flow = page.getByTestId('guided-flow');
+    await flow.getByRole('button', { name: 'Mint code' }).click();
+    await expect
+      .poll(() => flow.getByLabel('Code', { exact: true }).inputValue())
+      .toMatch(/\S{20}/);
+    const code = await flow.getByLabel('Code', { exact: true }).inputValue();
+    await flow.getByRole('button', { name: 'Issue tokens', exact: true }).click();
+    const issued = flow.getByRole('figure', { name: 'Issue tokens exchange' });
+    await expectText(issued.getByTestId('login-status'), 'HTTP 200');
+
+    // "Copy" hands over each whole credential without drawing it.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const tokens: Record<string, string> = {};
+    for (const name of ['access_token', 'refresh_token', 'id_token']) {
+      await issued.getByRole('button', { name: `Copy ${name} from Issue tokens` }).click();
+      tokens[name] = (await page.evaluate('navigator.clipboard.readText()')) as string;
+      expect(tokens[name]).toMatch(/^\S{20,}$/);
+      await expectText(
+        issued.getByTestId('login-response-body'),
+        `"${name}": "•••• ${tokens[name]!.slice(-4)}"`,
+      );
+    }
+    // The flow still sends the real token: verify answers 200.
+    await flow.getByRole('button', { name: 'Verify access token', exact: true }).click();
+    await expectText(
+      flow
+        .getByRole('figure', { name: 'Verify access token exchange' })
+        .getByTestId('login-status'),
+      'HTTP 200',
+    );
+    await expectText(
+      flow.getByRole('figure', { name: 'Verify access token exchange' }),
+      `access_token=•••• ${tokens.access_token!.slice(-4)}`,
+    );
+    const response = await issued.getByTestId('login-response-body').boundingBox();
+    expect(response && response.x + response.width).toBeLessThanOrEqual(size.width);
+    await shoot(page, 'secret-masked-answer');
+
+    const shownSomewhere: string[] = [];
+    const pages = page.getByRole('navigation', { name: 'Areas' }).getByRole('button');
+    for (let i = 0; i < (await pages.count()); i++) {
+      await pages.nth(i).click();
+      await page.waitForTimeout(150);
+      shownSomewhere.push((await page.evaluate(PAGE_TEXT)) as string);
+    }
+    await nav(page, 'Login & profile').click();
+    shownSomewhere.push((await page.evaluate(PAGE_TEXT)) as string);
+    // The emulator's own database holds what it issued, as the platform's does; every other
+    // file of the data folder is the app's and must not.
+    const folder = filesUnder(dataDir)
+      .filter((file) => !/emulator\.sqlite/.test(file))
+      .map((file) => readFileSync(file).toString('latin1'));
+    expect(folder.length).toBeGreaterThan(0);
+    for (const secret of [...Object.values(tokens), code])
+      for (const text of [...shownSomewhere, ...folder])
+        for (const form of [secret, encodeURIComponent(secret)]) expect(text).not.toContain(form);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -129,6 +129,9 @@ describe.each(WINDOW_SIZES)('provisioning flows at $width×$height', (size) => {
         .poll(() => steps.locator(`[data-step="${step}"]`).getAttribute('data-state'))
         .toBe('done');
     await expectText(steps.locator('[data-step="write"]'), 'attempt 2');
+    // The step's line names the characteristic as the profile does, not by its UUID alone.
+    await expectText(steps.locator('[data-step="write"]'), `writing PSDI (${PSDI_CHARACTERISTIC})`);
+    expect(await steps.innerText()).not.toContain(`characteristic ${PSDI_CHARACTERISTIC}`);
     await expectText(page.getByTestId('prov-plan').getByTestId('psdi-preview'), `X${tag}-000002`);
     await shoot(page, 'provisioning-steps');
     expect(pageErrors).toEqual([]);

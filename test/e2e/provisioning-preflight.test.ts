@@ -8,7 +8,7 @@ import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
 const bench = useBench();
 
 const SKIP_REASON =
-  'does not match profile devicebench-v1: its psdi characteristic (8f1d0004-6b4e-4c5a-9d3e-2a7c5b1e0f00) does not allow write (it allows read); it matches "DeviceBench v1 (firmware derives the PSDI)" (devicebench-v1-device-psdi) or "Platform starter firmware" (platform-starter). Nothing was reserved or written.';
+  'does not match profile devicebench-v1: its PSDI characteristic (8f1d0004-6b4e-4c5a-9d3e-2a7c5b1e0f00) does not allow write (it allows read); it matches "DeviceBench v1 (firmware derives the PSDI)" (devicebench-v1-device-psdi) or "Platform starter firmware" (platform-starter). Nothing was reserved or written.';
 
 describe.each(WINDOW_SIZES)('a batch over the mixed bench at $width×$height', (size) => {
   const tag = `${size.width}`;

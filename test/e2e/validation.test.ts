@@ -192,11 +192,23 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
     await page.getByRole('button', { name: 'BLE bench' }).click();
     const help = page.getByTestId('adapter-help');
     await expectText(help, 'nRF52840');
-    await expectText(help, 'Adapters and dongles');
     await help.scrollIntoViewIfNeeded();
     const box = (await help.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(size.width);
     await shoot(page, 'forms-adapter-help');
+    // …and its link opens that section of the README, in view.
+    await help.getByRole('link', { name: "the README's “Adapters and dongles” section" }).click();
+    const guide = page.getByRole('dialog', { name: 'README: Adapters and dongles' });
+    const section = guide.getByTestId('readme-section');
+    await expectText(section, 'Flashing Zephyr');
+    await expectText(section, 'west build -b nrf52840dongle');
+    const shown = (await guide.boundingBox())!;
+    expect(shown.y).toBeGreaterThanOrEqual(0);
+    expect(shown.y + shown.height).toBeLessThanOrEqual(size.height);
+    expect(shown.x + shown.width).toBeLessThanOrEqual(size.width);
+    await shoot(page, 'forms-adapter-readme');
+    await guide.getByRole('button', { name: 'Close' }).click();
+    await guide.waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
   });
 

@@ -76,6 +76,8 @@ const GATT_LOG_KINDS = [
   'disconnect',
   'link',
   'error',
+  /** The log was cleared here: every window drops what came before (its Clear log). */
+  'cleared',
 ] as const;
 
 /** One thing that happened on a link, in the link's log. */

@@ -77,6 +77,22 @@ export const provisioningProfileSchema = z.object({
 
 export type ProvisioningProfile = z.output<typeof provisioningProfileSchema>;
 
+/**
+ * What each characteristic of a GATT profile is called wherever it is shown: the simulated
+ * boards' GATT tables and the provisioning steps' errors (docs/provisioning-protocol.md).
+ */
+export const PROFILE_CHARACTERISTIC_NAMES: Record<
+  keyof ProvisioningProfile['characteristics'],
+  string
+> = {
+  serviceUuid: 'Product service UUID',
+  psdiServiceUuid: 'PSDI service UUID',
+  psdiCharacteristicUuid: 'PSDI characteristic UUID',
+  psdi: 'PSDI',
+  control: 'Control',
+  status: 'Status',
+};
+
 const settingsKey = z.string().superRefine((key, ctx) => {
   const problem = settingsKeyProblem(key);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });

@@ -1,6 +1,6 @@
-// The one way a credential is shown anywhere a request is shown (status bar, the emulator's
-// activity log, the login console, copy as curl, exports): the mask and the last four characters,
-// "•••• nrV_", never percent-encoded (docs/decisions.md, "Secrets in requests").
+// The one way a credential is shown anywhere a request or an answer is shown (status bar, the
+// emulator's activity log, the login console, copy as curl, exports): the mask and the last four
+// characters, "•••• nrV_", never percent-encoded (docs/decisions.md, "Secrets in requests").
 const MASK = '••••';
 
 /** Shorter than this, even four characters give too much of a secret away. */
@@ -22,7 +22,7 @@ export function maskSecret(value: string): string {
  * code and its PKCE verifier, passwords. A pagination `continuationToken` and `token_type` are
  * not secrets.
  */
-function namesSecret(name: string): boolean {
+export function namesSecret(name: string): boolean {
   const key = name.toLowerCase().replace(/[-_]/g, '');
   if (key === 'continuationtoken' || key === 'tokentype') return false;
   return /tokens?$|secrets?$|^codes?$|verifier$|password$|^authorization$/.test(key);
@@ -81,7 +81,8 @@ export function maskHeaders(headers: Record<string, string>): Record<string, str
   return out;
 }
 
-function maskJson(value: unknown): unknown {
+/** A parsed JSON document (a request's or an answer's) with its credentials masked, nested too. */
+export function maskJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskJson);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
@@ -92,7 +93,7 @@ function maskJson(value: unknown): unknown {
   );
 }
 
-/** A request body with credentials masked: a form's fields or a JSON document's keys, nested too. */
+/** A body with credentials masked: a form's fields or a JSON document's keys, nested too. */
 export function maskBody(body: string, contentType: string | undefined): string {
   if (contentType?.startsWith('application/x-www-form-urlencoded')) return maskPairs(body);
   try {

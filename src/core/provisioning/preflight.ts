@@ -2,7 +2,10 @@
 // reserved, so a board that cannot take the profile's writes costs nothing
 // (docs/decisions.md, "Provisioning spends a PSDI only on a board that can take it").
 import { formatUuid, type CharacteristicProperty, type ServiceInfo } from '../ble/port';
-import type { ProvisioningProfile } from '../ble/provisioning-profile';
+import {
+  PROFILE_CHARACTERISTIC_NAMES,
+  type ProvisioningProfile,
+} from '../ble/provisioning-profile';
 
 type ValueName = keyof ProvisioningProfile['characteristics'];
 
@@ -19,7 +22,7 @@ function neededProperties(profile: ProvisioningProfile): Record<ValueName, Chara
 }
 
 /**
- * Why the board's layout does not fit `profile`, in words ("its psdi characteristic … does not
+ * Why the board's layout does not fit `profile`, in words ("its PSDI characteristic … does not
  * allow write (it allows read)"), or undefined when it fits. Permissions are not part of GATT
  * discovery; the status read that follows is the first thing that proves them.
  */
@@ -37,10 +40,12 @@ export function layoutMismatch(
   ][]) {
     const uuid = profile.characteristics[name];
     const found = service.characteristics.find((c) => c.uuid === uuid);
-    if (!found) problems.push(`it has no ${name} characteristic (${formatUuid(uuid)})`);
+    // Called as the profile calls it, the UUID beside: "its PSDI characteristic (8f1d0004-…)".
+    const named = `${PROFILE_CHARACTERISTIC_NAMES[name]} characteristic (${formatUuid(uuid)})`;
+    if (!found) problems.push(`it has no ${named}`);
     else if (!found.properties.includes(needed))
       problems.push(
-        `its ${name} characteristic (${formatUuid(uuid)}) does not allow ${needed} (it allows ${found.properties.join(', ') || 'nothing'})`,
+        `its ${named} does not allow ${needed} (it allows ${found.properties.join(', ') || 'nothing'})`,
       );
   }
   return problems.length ? problems.join('; ') : undefined;

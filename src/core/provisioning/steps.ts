@@ -4,6 +4,7 @@
 import type { ProvisioningRecord, ProvisioningStep } from '../audit/records';
 import { withTimeout } from '../async/timeout';
 import { errorMessage } from '../errors/message';
+import { withCharacteristicNames, type UuidNames } from '../ble/names/resolver';
 
 interface StepPolicy {
   /** One try of the step gives up after this long. */
@@ -189,6 +190,11 @@ export class StepReporter {
   constructor(
     private readonly board: () => BoardRef,
     private readonly listener: ProgressListener | undefined,
+    /**
+     * The profile's and the product's characteristics by name: a failed step's words call them
+     * so ("writing PSDI (8f1d0004-…)"), in its line, its record and the run's result.
+     */
+    private readonly names: UuidNames = {},
   ) {}
 
   async run<T>(
@@ -211,6 +217,7 @@ export class StepReporter {
       });
       return value;
     } catch (err) {
+      if (err instanceof Error) err.message = withCharacteristicNames(err.message, this.names);
       this.lastError = err;
       this.emit({
         type: 'step-failed',

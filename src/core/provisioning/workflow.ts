@@ -8,7 +8,11 @@ import { normalizeUuid } from '../ble/port';
 import { BoardBusyError, PsdiTakenError, StoreUnavailableError } from '../audit/errors';
 import type { ProvisioningRecord, ProvisioningStep } from '../audit/records';
 import type { AuditStore, PsdiAllocator } from '../audit/store';
-import type { AnyProvisioningProfile } from '../ble/provisioning-profile';
+import {
+  PROFILE_CHARACTERISTIC_NAMES,
+  type AnyProvisioningProfile,
+} from '../ble/provisioning-profile';
+import type { UuidNames } from '../ble/names/resolver';
 import { errorMessage } from '../errors/message';
 import type { BoardWriter, SessionRecord } from './board-writer';
 import { GattSession } from './gatt-session';
@@ -102,6 +106,7 @@ class ProvisionRun {
         this.ledger.noteRetry(event, this.reporter.lastError);
         options.onProgress?.(event);
       },
+      characteristicNames(options.profile, product.psdiCharacteristicUuid),
     );
     this.session = boardWriter({
       central: options.central,
@@ -265,4 +270,21 @@ function boardWriter(options: {
     options.knownProfiles,
     options.board,
   );
+}
+
+/**
+ * The names a step's error calls characteristics by: the GATT profile's own, and the product's
+ * PSDI characteristic, which the board carries once provisioned.
+ */
+function characteristicNames(
+  profile: AnyProvisioningProfile,
+  psdiCharacteristicUuid: string,
+): UuidNames {
+  const names: Record<string, string> = {
+    [psdiCharacteristicUuid]: PROFILE_CHARACTERISTIC_NAMES.psdi,
+  };
+  if ('characteristics' in profile)
+    for (const [value, uuid] of Object.entries(profile.characteristics))
+      names[uuid] = PROFILE_CHARACTERISTIC_NAMES[value as keyof typeof profile.characteristics];
+  return names;
 }

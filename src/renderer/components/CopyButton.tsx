@@ -1,5 +1,6 @@
 // A small button that copies a value and says so for a moment.
 import { useEffect, useState } from 'react';
+import { maskSecret } from '../../core/platform/secret-mask';
 import { copyText } from '../lib/clipboard';
 
 type Outcome = 'idle' | 'copied' | 'failed';
@@ -57,5 +58,18 @@ export function IdFact({ term, value, label }: { term: string; value: string; la
         <CopyableId value={value} label={label} />
       </dd>
     </>
+  );
+}
+
+/**
+ * A credential shown masked ("•••• nrV_") with a button that copies the whole value without
+ * drawing it (docs/decisions.md, "Secrets in requests").
+ */
+export function CopyableSecret({ value, label }: { value: string; label: string }) {
+  return (
+    <span className="copyable">
+      <code className="mono">{maskSecret(value)}</code>
+      <CopyButton value={value} label={label} />
+    </span>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { ReceivedWebhook } from '../../core/webhooks/schema';
 import { formatClockTime } from '../lib/format';
 import { TableHead } from './TableHead';
+import { maskBody, maskJson } from '../../core/platform/secret-mask';
 
 export function ReceivedWebhooks({
   received,
@@ -59,7 +60,10 @@ export function ReceivedWebhooks({
             )}
           </figcaption>
           <pre className="mono" tabIndex={0}>
-            {open.json === undefined ? open.body : JSON.stringify(open.json, null, 2)}
+            {/* Credentials in a body (a reply token…) are masked as every request's are. */}
+            {open.json === undefined
+              ? maskBody(open.body, undefined)
+              : JSON.stringify(maskJson(open.json), null, 2)}
           </pre>
         </figure>
       )}

@@ -126,7 +126,7 @@ describe('batch provisioning', () => {
         'platform-starter',
       ]);
       expect(b.skipReason).toMatch(
-        /^does not match profile devicebench-v1: its psdi characteristic \(8f1d0004-6b4e-4c5a-9d3e-2a7c5b1e0f00\) does not allow write \(it allows read\); it matches "DeviceBench v1 \(firmware derives the PSDI\)"/,
+        /^does not match profile devicebench-v1: its PSDI characteristic \(8f1d0004-6b4e-4c5a-9d3e-2a7c5b1e0f00\) does not allow write \(it allows read\); it matches "DeviceBench v1 \(firmware derives the PSDI\)"/,
       );
     }
     // PSDIs spent == boards verified.

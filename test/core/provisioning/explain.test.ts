@@ -3,6 +3,7 @@
 // record says so; a held PSDI released from the audit log is logged and handed out again.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ATT_ERROR } from '../../../src/core/ble/att/codes';
+import { formatUuid } from '../../../src/core/ble/port';
 import { describeRecordEvent } from '../../../src/core/audit/records';
 import { ProvisionCancelledError, type ProvisionEvent } from '../../../src/core/provisioning/steps';
 import { type ProvisionBoardOptions } from '../../../src/core/provisioning/workflow';
@@ -137,6 +138,10 @@ describe('a link lost mid-write', () => {
     expect(describeRecordEvent(event as (typeof record.history)[number])).toMatch(
       /^write attempt 1 failed: .*link lost.* → attempt 2 after link lost/,
     );
+    // The characteristic by the profile's name for it, its UUID beside.
+    const psdi = formatUuid(V1.characteristics.psdi);
+    expect(event?.message).toContain(`writing PSDI (${psdi})`);
+    expect(event?.message).not.toContain(`characteristic ${psdi}`);
     const stored = await r.store.get(record.id);
     expect(stored?.history).toEqual(record.history);
     expect(await collectCsv(r.store.exportCsv())).toContain('attempt 2 after link lost');

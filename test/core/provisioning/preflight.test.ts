@@ -27,7 +27,7 @@ describe('before a PSDI is reserved', () => {
     );
     expect(err).toBeInstanceOf(ProvisionMismatchError);
     expect(err.detail).toBe(
-      'does not match profile devicebench-v1: its psdi characteristic (8f1d0004-6b4e-4c5a-9d3e-2a7c5b1e0f00) does not allow write (it allows read); it matches "DeviceBench v1 (firmware derives the PSDI)" (devicebench-v1-device-psdi) or "Platform starter firmware" (platform-starter). Nothing was reserved or written.',
+      'does not match profile devicebench-v1: its PSDI characteristic (8f1d0004-6b4e-4c5a-9d3e-2a7c5b1e0f00) does not allow write (it allows read); it matches "DeviceBench v1 (firmware derives the PSDI)" (devicebench-v1-device-psdi) or "Platform starter firmware" (platform-starter). Nothing was reserved or written.',
     );
     expect((err as ProvisionMismatchError).matching.map((p) => p.id)).toEqual([
       'devicebench-v1-device-psdi',

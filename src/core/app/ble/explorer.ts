@@ -113,6 +113,13 @@ export class Explorer {
     }
   }
 
+  /** Clears the link's log where it is kept, so no window or reload shows it again. */
+  async clearLog(connectionId: string) {
+    const host = await this.host(connectionId);
+    await host.call('clearLog', { connectionId });
+    return { cleared: true as const };
+  }
+
   /** Ends a link (whoever opened it); a dropped one is taken off the list. */
   async disconnect(connectionId: string) {
     const host = await this.supervisor.ensure();

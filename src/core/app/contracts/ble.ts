@@ -158,6 +158,8 @@ const linkOperations = {
    * "The BLE process holds the links"); answers it as `ble:connect` does.
    */
   'ble:reconnect': op(onLink.extend({ mtu: mtuSchema.optional() }), connectionSchema),
+  /** Clears the link's log in the BLE process, for every window and every reload. */
+  'ble:clearLog': op(onLink, z.object({ cleared: z.literal(true) })),
 } as const;
 
 // Serial ports for the adapter picker (docs/decisions.md, "H4 transports"): likely HCI dongles

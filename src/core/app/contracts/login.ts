@@ -77,8 +77,13 @@ const loginSendOutputSchema = z.object({
   exchange: exchangeSchema,
   ok: z.boolean(),
   status: z.number(),
-  /** The answer's JSON, or its text; undefined for an empty body. */
+  /** The answer's JSON, or its text, credentials masked; undefined for an empty body. */
   body: z.unknown(),
+  /**
+   * The answer's credentials unmasked by JSON name, for "Copy" buttons and the next request;
+   * never drawn (docs/decisions.md, "Secrets in requests").
+   */
+  credentials: z.record(z.string(), z.string()),
 });
 export type LoginSendOutput = z.infer<typeof loginSendOutputSchema>;
 

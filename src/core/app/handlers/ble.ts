@@ -45,6 +45,7 @@ export function bleHandlers(
       'ble:connect': ({ deviceId, mtu }) => explorer.connect(deviceId, { mtu }),
       'ble:reconnect': ({ connectionId, mtu }) => explorer.reconnect(connectionId, mtu),
       'ble:disconnect': ({ connectionId }) => explorer.disconnect(connectionId),
+      'ble:clearLog': ({ connectionId }) => explorer.clearLog(connectionId),
       'ble:updateConnection': ({ connectionId, parameters }) =>
         explorer.requestLink(connectionId, { kind: 'connectionParameters', parameters }),
       'ble:setPhy': ({ connectionId, phy }) =>

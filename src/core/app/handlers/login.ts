@@ -5,9 +5,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { PlatformError } from '../../platform/http';
 import { LoginAdminClient } from '../../platform/login/admin-client';
 import { LoginClient } from '../../platform/login/client';
-import { maskExchange, recordingFetch, toCurl } from '../../platform/login/exchange';
+import { credentialsOf, maskExchange, recordingFetch, toCurl } from '../../platform/login/exchange';
 import { checkIdToken } from '../../platform/login/id-token';
 import type { Exchange } from '../../platform/login/schema';
+import { maskJson } from '../../platform/secret-mask';
 import type { LoginSendInput, loginOperations } from '../contracts/login';
 import type { OpParsedInput } from '../contract';
 import type { ActiveChannel } from '../environments';
@@ -148,11 +149,13 @@ export function loginHandlers(ctx: AppContext): AreaHandlers<typeof loginOperati
       exchanges.set(last.id, last);
       if (exchanges.size > KEPT_EXCHANGES)
         exchanges.delete(exchanges.keys().next().value as string);
+      const body = parseBody(last.response.body);
       return {
         exchange: maskExchange(last),
         ok,
         status: last.response.status,
-        body: parseBody(last.response.body),
+        body: maskJson(body),
+        credentials: credentialsOf(body),
       };
     },
 

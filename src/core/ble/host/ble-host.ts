@@ -96,6 +96,7 @@ const STEP: Record<CentralMethod, BleStep> = {
   reconnect: 'connect',
   links: 'link',
   forgetLink: 'link',
+  clearLog: 'link',
   unsubscribeFrom: 'subscribe',
   addAdapter: 'adapter',
   removeAdapter: 'adapter',

@@ -130,6 +130,7 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     },
     links: () => book.logged(),
     forgetLink: ({ connectionId }) => book.forget(connectionId),
+    clearLog: ({ connectionId }) => book.clearLog(connectionId),
     updateConnection: ({ connectionId, parameters }) =>
       book.requestLink(connectionId, { kind: 'connectionParameters', parameters }),
     setPhy: ({ connectionId, phy }) => book.requestLink(connectionId, { kind: 'phy', phy }),

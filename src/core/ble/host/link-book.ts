@@ -4,15 +4,13 @@
 // the same links. A link its user did not end stays listed as dropped while its user is the
 // explorer, so its card can reconnect with the log and the values it had.
 import {
-  attErrorOf,
   BleError,
+  sameUuid,
   type Advertisement,
   type BleConnection,
   type ServiceInfo,
 } from '../port';
-import { ATT_ERROR, describeLengthRefusal } from '../att/codes';
 import type { LinkInfo, LinkRequest } from '../link-parameters';
-import { withCharacteristicName } from '../names/resolver';
 import {
   subscriptionKey,
   type BoardLink,
@@ -22,26 +20,12 @@ import {
   type LoggedLink,
 } from '../link-record';
 import { errorMessage } from '../../errors/message';
+import { describeLinkRequest, explainGattError, NOT_CONFIRMED } from './link-log-words';
 
 /** Log entries kept per link, oldest dropped first. */
 const LOG_KEEP = 1000;
 
-/** How a write the adapter could not confirm reads wherever it is shown. */
-const NOT_CONFIRMED = 'not confirmed by the board (native adapter)';
-
-const REQUEST_LOG: Record<LinkRequest['kind'], string> = {
-  connectionParameters: 'asked for connection parameters',
-  phy: 'asked for a PHY',
-  pair: 'paired',
-  rssi: 'read the RSSI',
-};
-
 const hex = (data: Uint8Array) => Buffer.from(data).toString('hex');
-
-/** A link's timing and PHY in the words of the log. */
-function describeLink(link: LinkInfo): string {
-  return `interval ${link.intervalMs} ms, latency ${link.latency}, timeout ${link.supervisionTimeoutMs} ms, PHY ${link.txPhy}/${link.rxPhy}, security level ${link.securityLevel}`;
-}
 
 /** What the process knows of a board's attributes: names and, on the simulated bench, lengths. */
 export interface BoardFacts {
@@ -70,6 +54,8 @@ interface Entry {
   ending: boolean;
   log: GattLogEntry[];
   offs: (() => void)[];
+  /** The subscriptions the last link had (`service/characteristic`): the next one renews them. */
+  renew: string[];
 }
 
 export class LinkBook {
@@ -113,6 +99,7 @@ export class LinkBook {
       ending: false,
       log: [],
       offs: [],
+      renew: [],
     };
     this.entries.set(connectionId, entry);
     this.attach(entry, link, board.askedMtu, 'connected');
@@ -178,6 +165,17 @@ export class LinkBook {
     this.changed();
   }
 
+  /**
+   * Clears the link's log (its card's Clear log): the book keeps only a `cleared` entry, which
+   * tells every window to drop what came before it, so no reload brings the log back.
+   */
+  clearLog(connectionId: string): void {
+    const entry = this.entries.get(connectionId);
+    if (!entry) return;
+    entry.log = [];
+    this.log(entry, { kind: 'cleared' });
+  }
+
   /** The links of the adapters about to close. */
   connectedOn(connections: ReadonlySet<BleConnection>): BoardLink[] {
     return [...this.entries.values()]
@@ -216,7 +214,27 @@ export class LinkBook {
       message: `${services.length} services, ${services.reduce((n, s) => n + s.characteristics.length, 0)} characteristics`,
     });
     this.changed();
+    await this.renewSubscriptions(entry, services);
     return services;
+  }
+
+  /**
+   * A reconnected link's notifications and indications come back on by themselves, as they were
+   * before it dropped or was made again with a new MTU (docs/decisions.md, "Subscriptions
+   * renewed after Reconnect"); one that fails is in the log and the others still renew.
+   */
+  private async renewSubscriptions(entry: Entry, services: ServiceInfo[]): Promise<void> {
+    const keys = entry.renew;
+    entry.renew = [];
+    const { connectionId } = entry.record;
+    for (const key of keys) {
+      const [serviceUuid = '', characteristicUuid = ''] = key.split('/');
+      const service = services.find((s) => sameUuid(s.uuid, serviceUuid));
+      if (!service?.characteristics.some((c) => sameUuid(c.uuid, characteristicUuid))) continue;
+      await this.subscribe(connectionId, serviceUuid, characteristicUuid, 'renewed').catch(
+        () => undefined,
+      );
+    }
   }
 
   async read(connectionId: string, serviceUuid: string, characteristicUuid: string) {
@@ -261,6 +279,7 @@ export class LinkBook {
     connectionId: string,
     serviceUuid: string,
     characteristicUuid: string,
+    message?: string,
   ): Promise<string> {
     const entry = this.entry(connectionId);
     const subscriptionId = `sub-${++this.next}`;
@@ -272,7 +291,7 @@ export class LinkBook {
     );
     const key = subscriptionKey(serviceUuid, characteristicUuid);
     this.subscriptions.set(subscriptionId, { connectionId, key, off });
-    this.log(entry, { kind: 'subscribe', serviceUuid, characteristicUuid });
+    this.log(entry, { kind: 'subscribe', serviceUuid, characteristicUuid, message });
     this.setSubscriptions(entry);
     return subscriptionId;
   }
@@ -323,7 +342,7 @@ export class LinkBook {
       if (request.kind !== 'rssi')
         this.log(entry, {
           kind: 'link',
-          message: `${REQUEST_LOG[request.kind]}: ${describeLink(info)}`,
+          message: describeLinkRequest(request.kind, info),
         });
       this.setInfo(entry, info);
       return info;
@@ -376,6 +395,7 @@ export class LinkBook {
     for (const off of entry.offs) off();
     entry.offs = [];
     entry.connection = undefined;
+    if (entry.record.subscriptions.length > 0) entry.renew = [...entry.record.subscriptions];
     for (const [id, s] of this.subscriptions)
       if (s.connectionId === entry.record.connectionId) this.subscriptions.delete(id);
     this.log(entry, { kind: 'disconnect', message: reason });
@@ -415,7 +435,12 @@ export class LinkBook {
       return await run(this.connection(entry.record.connectionId));
     } catch (err) {
       if (characteristicUuid !== undefined && entry.record.user === 'explorer')
-        this.explain(err, entry.record.deviceId, characteristicUuid, written);
+        explainGattError(
+          err,
+          characteristicUuid,
+          this.facts.characteristic(entry.record.deviceId, characteristicUuid),
+          written,
+        );
       this.log(entry, {
         kind: 'error',
         serviceUuid,
@@ -424,24 +449,6 @@ export class LinkBook {
       });
       throw err;
     }
-  }
-
-  /**
-   * Names the characteristic the way the explorer shows it (its name beside the UUID) and, for
-   * a write refused as the wrong length, says the characteristic's longest value against the
-   * bytes written, in the error's own text, so every place that shows it says the same.
-   */
-  private explain(
-    err: unknown,
-    deviceId: string,
-    characteristicUuid: string,
-    written: number | undefined,
-  ): void {
-    if (!(err instanceof BleError)) return;
-    const facts = this.facts.characteristic(deviceId, characteristicUuid);
-    err.message = withCharacteristicName(err.message, characteristicUuid, facts.name);
-    if (written !== undefined && attErrorOf(err)?.code === ATT_ERROR.invalidAttributeValueLength)
-      err.message = `${err.message}: ${describeLengthRefusal(written, facts.maxLength)}`;
   }
 
   private setInfo(entry: Entry, info: LinkInfo): void {

@@ -135,6 +135,8 @@ const stationMethods = {
   ),
   /** Takes a dropped link off the list. */
   forgetLink: method(onLink, nothing),
+  /** Clears the link's log for every window. */
+  clearLog: method(onLink, nothing),
   /** Ends the link's subscription to one characteristic, whoever made it. */
   unsubscribeFrom: method(characteristic, nothing),
   addAdapter: method(z.object({ spec: adapterSpecText }), z.array(adapterView)),

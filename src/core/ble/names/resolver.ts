@@ -57,3 +57,11 @@ export function withCharacteristicName(
   const shown = formatUuid(uuid);
   return message.replaceAll(`characteristic ${shown}`, `${name} (${shown})`);
 }
+
+/** A message with every characteristic of `names` called by its name (`withCharacteristicName`). */
+export function withCharacteristicNames(message: string, names: UuidNames): string {
+  return Object.entries(names).reduce(
+    (named, [uuid, name]) => withCharacteristicName(named, uuid, name),
+    message,
+  );
+}

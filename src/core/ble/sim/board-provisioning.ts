@@ -3,7 +3,13 @@
 // committed, rejected on a bad commit) and, once committed, the PSDI service in its place. The
 // board (board.ts) holds the link and the timers; this decides what the writes mean.
 import { formatUuid, reportedUuid } from '../port';
-import { STATUS, decodeUuid, encodeUuid, type ProvisioningProfile } from '../provisioning-profile';
+import {
+  PROFILE_CHARACTERISTIC_NAMES,
+  STATUS,
+  decodeUuid,
+  encodeUuid,
+  type ProvisioningProfile,
+} from '../provisioning-profile';
 import { ATT_ERROR } from '../att/codes';
 import type { AttResult } from './att-server';
 import type { Characteristic, Service } from './board-service';
@@ -167,13 +173,16 @@ export class BoardProvisioning {
       uuid: profile.service,
       name: `Provisioning (${profile.id})`,
       characteristics: [
-        uuidCharacteristic('serviceUuid', 'Product service UUID'),
-        uuidCharacteristic('psdiServiceUuid', 'PSDI service UUID'),
-        uuidCharacteristic('psdiCharacteristicUuid', 'PSDI characteristic UUID'),
+        uuidCharacteristic('serviceUuid', PROFILE_CHARACTERISTIC_NAMES.serviceUuid),
+        uuidCharacteristic('psdiServiceUuid', PROFILE_CHARACTERISTIC_NAMES.psdiServiceUuid),
+        uuidCharacteristic(
+          'psdiCharacteristicUuid',
+          PROFILE_CHARACTERISTIC_NAMES.psdiCharacteristicUuid,
+        ),
         psdiCharacteristic,
         {
           uuid: ch.control,
-          name: 'Control',
+          name: PROFILE_CHARACTERISTIC_NAMES.control,
           properties: ['write'],
           value: new Uint8Array(),
           maxLength: 20,

@@ -1,12 +1,13 @@
 // One HTTP request and its answer as the login console shows them, recorded by wrapping the
 // client's fetch; secrets masked for display and for "copy as curl" unless asked for.
 import { REQUEST_ID_HEADER } from '../http';
-import { maskBody, maskHeaders, maskTarget } from '../secret-mask';
+import { maskBody, maskHeaders, maskTarget, namesSecret } from '../secret-mask';
 import type { Exchange } from './schema';
 
-/** The exchange with every credential in its URL, headers and body masked. */
+/** The exchange with every credential in its URL, headers and both bodies masked. */
 export function maskExchange(exchange: Exchange): Exchange {
   const headers = maskHeaders(exchange.request.headers);
+  const { response } = exchange;
   return {
     ...exchange,
     request: {
@@ -15,7 +16,22 @@ export function maskExchange(exchange: Exchange): Exchange {
       headers,
       body: exchange.request.body && maskBody(exchange.request.body, headers['content-type']),
     },
+    response: response && { ...response, body: maskBody(response.body, response.contentType) },
   };
+}
+
+/**
+ * The credentials an answer carries at its top level (`access_token`, `refresh_token`,
+ * `id_token`…), unmasked, by their JSON name: what a "Copy" button copies and the guided flow
+ * sends next, never what is drawn.
+ */
+export function credentialsOf(body: unknown): Record<string, string> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
+  return Object.fromEntries(
+    Object.entries(body).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string' && namesSecret(entry[0]),
+    ),
+  );
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

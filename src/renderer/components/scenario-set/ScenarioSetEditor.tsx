@@ -48,6 +48,8 @@ let loads = 0;
 
 /** What the editor holds, for a page that runs it (the Scenarios page's dry run). */
 export interface DraftState {
+  /** The product whose set this is: a page that changes product ignores the last one's. */
+  productId: string;
   validation: Validation;
   saved: ScenarioSet | null;
   dirty: boolean;
@@ -165,7 +167,10 @@ function DraftEditor({
     };
   }, [doc.value, validation]);
   const dirty = doc.text !== baseline;
-  useEffect(() => onDraft?.({ validation, saved, dirty }), [onDraft, validation, saved, dirty]);
+  useEffect(
+    () => onDraft?.({ productId: product.id, validation, saved, dirty }),
+    [onDraft, product.id, validation, saved, dirty],
+  );
 
   const edit = useCallback((next: Json) => {
     setDoc(docFrom(next));

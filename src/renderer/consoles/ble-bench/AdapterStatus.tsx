@@ -18,6 +18,7 @@ import { useAction } from '../../lib/use-action';
 import { useLoad } from '../../lib/use-load';
 import { formatTime } from '../../lib/format';
 import type { LinkRecord } from '../../../core/ble/link-record';
+import { DongleGuide } from './DongleGuide';
 
 /** Links in words: `DB Sensor (d6:3a:41:00:20:01)`. */
 function linkList(links: readonly LinkRecord[]): string {
@@ -278,8 +279,7 @@ export function AdapterStatus({
       </form>
       <p className="note" data-testid="adapter-help">
         Dongles that work: <WorkingDongles />; on Linux also the kernel&apos;s <code>hci0</code>. No
-        hardware: <code>sim</code>. Flashing and setting them up: the README&apos;s &ldquo;Adapters
-        and dongles&rdquo; section (<code>README.md</code>).
+        hardware: <code>sim</code>. Flashing and setting them up: <DongleGuide />.
       </p>
       {native && (
         <p className="warning-box" data-testid="native-warning">

@@ -1,7 +1,7 @@
 // The buyer: a test user with an access token minted by the emulator, and the two things the
 // platform judges about them (blocked as fraudulent, agreed to the latest terms).
 import type { IapUserState } from '../../../core/platform/iap/schema';
-import { CopyableId } from '../../components/CopyButton';
+import { CopyableId, CopyableSecret } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { useApi } from '../../lib/api-context';
@@ -59,7 +59,7 @@ export function Buyer({
             </dd>
             <dt>Access token</dt>
             <dd>
-              <CopyableId value={buyer.accessToken} label="buyer access token" />
+              <CopyableSecret value={buyer.accessToken} label="buyer access token" />
             </dd>
           </dl>
           <div className="button-row" role="group" aria-label="Buyer state">

@@ -2,12 +2,13 @@
 // that reveals the secrets only when asked.
 import { useState } from 'react';
 import type { LoginSendOutput } from '../../../core/app/contracts/login';
+import { CopyableSecret } from '../../components/CopyButton';
 import { useApi } from '../../lib/api-context';
 import { copyText } from '../../lib/clipboard';
 import { errorMessage } from '../../../core/errors/message';
 
 export function ExchangeView({ result, label }: { result: LoginSendOutput; label: string }) {
-  const { exchange, status, ok, body } = result;
+  const { exchange, status, ok, body, credentials } = result;
   const { request, response } = exchange;
   return (
     <figure
@@ -45,6 +46,15 @@ export function ExchangeView({ result, label }: { result: LoginSendOutput; label
           <pre className="mono" data-testid="login-response-body">
             {body === undefined ? '(empty body)' : JSON.stringify(body, null, 2)}
           </pre>
+          {Object.keys(credentials).length > 0 && (
+            <p className="muted" aria-label="Credentials in the answer">
+              {Object.entries(credentials).map(([name, value]) => (
+                <span key={name}>
+                  {name} <CopyableSecret value={value} label={`${name} from ${label}`} />{' '}
+                </span>
+              ))}
+            </p>
+          )}
         </section>
       </div>
       <CurlCopy exchangeId={exchange.id} label={label} />
@@ -79,7 +89,7 @@ function CurlCopy({ exchangeId, label }: { exchangeId: string; label: string }) 
         <input type="checkbox" checked={reveal} onChange={(e) => setReveal(e.target.checked)} />{' '}
         include secrets
       </label>
-      <span role="status" className="muted">
+      <span role="status" className="muted" data-testid="curl-note">
         {note}
       </span>
     </div>

@@ -8,6 +8,7 @@ import type {
   LoginSendOutput,
 } from '../../../core/app/contracts/login';
 import type { TokenState } from '../../../core/platform/login/schema';
+import { CopyableSecret } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TextField } from '../../components/TextField';
@@ -122,18 +123,14 @@ export function GuidedFlow({
       setResults((prev) => ({ ...prev, [step]: result }));
       let next = tokens;
       if ((step === 'issue' || step === 'refresh') && result.ok) {
-        const body = result.body as {
-          access_token: string;
-          refresh_token: string;
-          id_token?: string;
-        };
+        const { access_token, refresh_token, id_token } = result.credentials;
         next = {
-          accessToken: body.access_token,
-          refreshToken: body.refresh_token,
-          idToken: body.id_token ?? tokens.idToken,
+          accessToken: access_token,
+          refreshToken: refresh_token,
+          idToken: id_token ?? tokens.idToken,
         };
         setTokens(next);
-        if (body.id_token) onIdToken(body.id_token);
+        if (id_token) onIdToken(id_token);
       }
       await syncState(next.accessToken, inferState(step, result, state));
       return result;
@@ -216,10 +213,18 @@ export function GuidedFlow({
               URI received.
             </p>
           )}
-          <TextField label="Code" value={code} onChange={setCode} mono className="grow" />
+          <TextField
+            label="Code"
+            value={code}
+            onChange={setCode}
+            mono
+            className="grow"
+            type="password"
+            autoComplete="off"
+          />
           {codeVerifier && (
             <p className="muted">
-              code_verifier <code className="mono">{codeVerifier}</code>
+              code_verifier <CopyableSecret value={codeVerifier} label="code_verifier" />
             </p>
           )}
         </li>

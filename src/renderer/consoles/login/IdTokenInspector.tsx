@@ -48,7 +48,13 @@ export function IdTokenInspector({
   return (
     <Panel title="ID token inspector" testId="id-token-inspector">
       <form className="stacked-form" onSubmit={submit} aria-label="Inspect ID token">
-        <TextField label="ID token" {...fields.bind('idToken')} mono />
+        <TextField
+          label="ID token"
+          {...fields.bind('idToken')}
+          mono
+          type="password"
+          autoComplete="off"
+        />
         <div className="columns">
           <TextField
             label="Expected issuer"

@@ -13,6 +13,7 @@ import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
+import { namesSecret } from '../../../core/platform/secret-mask';
 import { ExchangeView } from './ExchangeView';
 
 type FieldName =
@@ -199,7 +200,14 @@ export function OperationForms({ context }: { context: LoginContext }) {
           </div>
         )}
         {shown.map((f) => (
-          <TextField key={f.name} label={f.label} {...fields.bind(f.name)} mono />
+          <TextField
+            key={f.name}
+            label={f.label}
+            {...fields.bind(f.name)}
+            mono
+            type={namesSecret(f.name) ? 'password' : 'text'}
+            autoComplete="off"
+          />
         ))}
         {credentials && (
           <>
@@ -226,6 +234,8 @@ export function OperationForms({ context }: { context: LoginContext }) {
                     label="client_secret"
                     {...fields.bind('clientSecret')}
                     mono
+                    type="password"
+                    autoComplete="off"
                     hint="Empty: client_secret is not sent"
                   />
                 )}

@@ -48,8 +48,25 @@ interface RunPanelProps {
   onStarted: (run: ScenarioRunSummary, set: RunnableSet) => void;
 }
 
+/**
+ * Which set Start runs: the one asked for, else the one there is. A saved set asked for and not
+ * read yet runs nothing, never the draft in its place; one there is none of gives way to the draft.
+ */
+function chosenSet(
+  source: 'saved' | 'draft',
+  saved: 'read' | 'reading' | 'none',
+  hasDraft: boolean,
+): 'saved' | 'draft' | undefined {
+  if (source === 'saved')
+    return saved === 'read' ? 'saved' : saved === 'none' && hasDraft ? 'draft' : undefined;
+  return hasDraft ? 'draft' : saved === 'read' ? 'saved' : undefined;
+}
+
 export function RunPanel(props: RunPanelProps) {
-  const { products, product, ble, scan, board, draft, shown } = props;
+  const { products, product, ble, scan, board, shown } = props;
+  // Only this product's editor speaks for it: just after a change of product (a page change, a
+  // reload) the last product's draft is still reported, and its saved set is not this one's.
+  const draft = props.draft?.productId === product.id ? props.draft : undefined;
   const api = useApi();
   const start = useAction();
   const stop = useAction();
@@ -71,8 +88,9 @@ export function RunPanel(props: RunPanelProps) {
     },
     [product.id],
   );
-  // The editor's copy once it has one (it knows of a save or delete made here first).
-  const saved = draft ? draft.saved : platformSet.value;
+  // The editor's copy once it has one (it knows of a save or delete made here first); until then
+  // the platform's answer for this product, never the last product's still shown while reading.
+  const saved = draft ? draft.saved : platformSet.loading ? undefined : platformSet.value;
 
   const boards = [...scan.entries.values()]
     .map((e) => e.device)
@@ -80,8 +98,11 @@ export function RunPanel(props: RunPanelProps) {
   const ready = ble?.adapterState === 'poweredOn';
   const running = shown?.run.status === 'running' ? shown.run : undefined;
   const draftInput = draft?.validation.input;
-  const chosen =
-    (source === 'saved' || !draftInput) && saved ? 'saved' : draftInput ? 'draft' : undefined;
+  const chosen = chosenSet(
+    source,
+    saved === null ? 'none' : saved ? 'read' : 'reading',
+    Boolean(draftInput),
+  );
   const n = Number(amount);
   const runSet = chosen === 'saved' ? saved : chosen === 'draft' ? draftInput : undefined;
   const impossible = runSet
@@ -182,7 +203,7 @@ export function RunPanel(props: RunPanelProps) {
             Saved set
             {saved
               ? ` (revision ${saved.revision})`
-              : platformSet.value === undefined && !draft
+              : saved === undefined
                 ? ' (reading…)'
                 : ' (none yet)'}
           </label>
@@ -285,7 +306,9 @@ export function RunPanel(props: RunPanelProps) {
               !board
                 ? 'Choose a board first'
                 : !chosen
-                  ? 'No set to run'
+                  ? source === 'saved' && saved === undefined
+                    ? 'Reading the saved set…'
+                    : 'No set to run'
                   : impossible.length
                     ? 'This run would never end: see above'
                     : undefined

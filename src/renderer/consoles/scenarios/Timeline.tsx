@@ -460,7 +460,7 @@ function KindFacts({ item, origin }: { item: TimelineItem; origin: number }) {
         <>
           <Fact term="Type">{item.type}</Fact>
           <Fact term="Step">
-            run {item.run}, action {item.action}
+            run {item.run}, action {item.action + 1}
           </Fact>
           <Uuids service={item.serviceUuid} characteristic={item.characteristicUuid} />
           {item.sleepMillis !== undefined && <Fact term="Sleep">{item.sleepMillis} ms</Fact>}

@@ -347,13 +347,21 @@ export function buildTimeline(
   };
 }
 
+/**
+ * A scenario as the timeline names it, numbered from 1 as the editor's form numbers its
+ * scenarios and actions ("Scenario 1", "action 1"); the events count from 0.
+ */
+function scenarioOrdinal(index: number): string {
+  return `#${index + 1}`;
+}
+
 function newLane(index: number, s: TimelineScenario): ScenarioLane {
   return {
     scenario: index,
     id: s.id,
     trigger: s.trigger,
     // Whole: the lane wraps it and keeps it in its title, rather than cutting it short.
-    label: s.label ?? `#${index} ${s.id || '(no id)'}`,
+    label: s.label ?? `${scenarioOrdinal(index)} ${s.id || '(no id)'}`,
     runs: [],
     actions: [],
   };
@@ -542,7 +550,7 @@ export function itemTitle(item: TimelineItem): string {
     case 'action':
       return item.label;
     case 'run':
-      return `Run ${item.run} of ${item.scenarioId || `#${item.scenario}`}: ${item.outcome}`;
+      return `Run ${item.run} of ${item.scenarioId || scenarioOrdinal(item.scenario)}: ${item.outcome}`;
     case 'connecting':
       return `Connecting (cycle ${item.cycle})`;
     case 'connection':
@@ -560,7 +568,7 @@ export function itemTitle(item: TimelineItem): string {
     case 'stopped':
       return `Stopped (${item.reason})`;
     case 'dropped':
-      return `Dropped scenario #${item.scenario}${item.scenarioId ? ` ${item.scenarioId}` : ''}`;
+      return `Dropped scenario ${scenarioOrdinal(item.scenario)}${item.scenarioId ? ` ${item.scenarioId}` : ''}`;
   }
 }
 

@@ -1,7 +1,7 @@
 // Where the console's two tokens come from: the user's access token (typed in, or minted by
 // the emulator for a new test user) and the channel token (the environment's, or an issued
 // stateless one, which mini app channels need).
-import { CopyableId } from '../../components/CopyButton';
+import { CopyableSecret } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TextField } from '../../components/TextField';
@@ -57,7 +57,7 @@ export function TokenSetup({
           Channel token:{' '}
           {channelToken ? (
             <>
-              issued stateless token <CopyableId value={channelToken} label="channel token" />
+              issued stateless token <CopyableSecret value={channelToken} label="channel token" />
             </>
           ) : (
             "the environment's channel access token (long-lived)"

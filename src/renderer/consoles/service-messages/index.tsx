@@ -3,7 +3,7 @@
 // one year), and see what the emulator delivered.
 import { useState } from 'react';
 import type { NotificationToken } from '../../../core/platform/service-messages/schema';
-import { CopyableId } from '../../components/CopyButton';
+import { CopyableSecret } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
@@ -77,7 +77,7 @@ export function ServiceMessages() {
           <dl className="facts" data-testid="sm-token">
             <dt>Token</dt>
             <dd>
-              <CopyableId value={token.notificationToken} label="notification token" />
+              <CopyableSecret value={token.notificationToken} label="notification token" />
             </dd>
             <dt>Remaining</dt>
             <dd data-testid="sm-remaining">{token.remainingCount}</dd>

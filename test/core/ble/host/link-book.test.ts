@@ -1,7 +1,8 @@
 // The BLE process holds the links (docs/decisions.md, "The BLE process holds the links"): through
 // a real BLE process over the simulated bench, every link is listed with its board, its GATT
 // table and its log; an explorer link the board dropped stays listed and reconnects under the
-// same id with its log; another user's dropped link leaves the list; an adapter is added and
+// same id with its log and its subscriptions renewed; Clear log clears it in the process;
+// another user's dropped link leaves the list; an adapter is added and
 // removed beside the others, dropping only its own links.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -117,6 +118,23 @@ describe('the BLE process holds the links', { timeout: 60_000 }, () => {
       kind: 'connect',
       message: 'reconnected: MTU 100 (asked for 100)',
     });
+
+    // Once its table is found again, the subscription it had before the drop is renewed.
+    await host.call('discover', { connectionId });
+    const [renewed] = await until((l) => l[0]?.subscriptions.length === 1);
+    expect(renewed?.subscriptions).toEqual(['180f/2a19']);
+    const [afterDiscover] = await host.call('links', {});
+    expect(afterDiscover!.log.at(-1)).toMatchObject({
+      kind: 'subscribe',
+      characteristicUuid: '2a19',
+      message: 'renewed',
+    });
+
+    // Clear log empties the process's log: a window loading it now finds only the mark.
+    await host.call('clearLog', { connectionId });
+    const [cleared] = await host.call('links', {});
+    expect(cleared!.log.map((e) => e.kind)).toEqual(['cleared']);
+    expect(logged.at(-1)).toMatchObject({ connectionId, kind: 'cleared' });
 
     // A link its user ends leaves the list.
     await host.call('disconnect', { connectionId });

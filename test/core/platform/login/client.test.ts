@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { PlatformError, RequestTooLargeError } from '../../../../src/core/platform/http';
 import { LoginAdminClient } from '../../../../src/core/platform/login/admin-client';
 import { LoginClient, OAuthError } from '../../../../src/core/platform/login/client';
-import { maskExchange, recordingFetch, toCurl } from '../../../../src/core/platform/login/exchange';
+import {
+  credentialsOf,
+  maskExchange,
+  recordingFetch,
+  toCurl,
+} from '../../../../src/core/platform/login/exchange';
 import type { Exchange } from '../../../../src/core/platform/login/schema';
 import { useEmulator } from '../../../helpers/emulator';
 import { DAY, newChannel, REDIRECT } from './helpers';
@@ -138,6 +143,20 @@ describe('LoginClient', () => {
     expect(masked.request.body).not.toContain(channel.channelSecret);
     expect(masked.request.body).toContain(`client_secret=•••• ${channel.channelSecret.slice(-4)}`);
     expect(masked.request.body).toContain(`client_id=${channel.channelId}`);
+    // The answer's tokens are masked too; credentialsOf keeps them for a copy, unmasked.
+    for (const token of [tokens.access_token, tokens.refresh_token, tokens.id_token!]) {
+      expect(issued.response!.body).toContain(token);
+      expect(masked.response!.body).not.toContain(token);
+    }
+    expect(JSON.parse(masked.response!.body)).toMatchObject({
+      access_token: `•••• ${tokens.access_token.slice(-4)}`,
+      token_type: 'Bearer',
+    });
+    expect(credentialsOf(JSON.parse(issued.response!.body))).toEqual({
+      access_token: tokens.access_token,
+      refresh_token: tokens.refresh_token,
+      id_token: tokens.id_token,
+    });
     const curl = toCurl(masked);
     expect(curl).toMatch(/^curl -i -X POST 'http:\/\/[^']+\/oauth2\/v2.1\/token' \\\n {2}-H /);
     expect(curl).not.toContain(channel.channelSecret);

@@ -115,7 +115,8 @@ describe('the timeline model', () => {
       [0, 'blink-on-connect', 'IMMEDIATE'],
       [1, 'read-on-press', 'BLE_NOTIFICATION'],
     ]);
-    expect(model.lanes[0]!.label).toBe('#0 blink-on-connect');
+    // Numbered from 1, as the editor's form numbers scenarios.
+    expect(model.lanes[0]!.label).toBe('#1 blink-on-connect');
 
     const [lane0, lane1] = model.lanes;
     expect(lane0!.runs.map((r) => [r.run, r.outcome, ...extent(r)])).toEqual([
