@@ -105,12 +105,15 @@ export class Session {
   private async openCentral(): Promise<BleCentral> {
     const { openStation } = await import('../core/ble/open-station');
     const { TraceWriter } = await import('../core/ble/hci/trace-store');
+    const { AdapterIdentityFile } = await import('../core/ble/adapter-identity-store');
     const bench = dataFolderBench(this.options.dataDir);
     const simBoards = this.options.simBoards;
     const pairing = this.options.pairing;
     const station = await openStation(this.options.adapters, {
       security: pairing && pairingPolicy(pairing, (line) => process.stderr.write(`${line}\n`)),
       bonds: pairing?.bond ? await this.openBonds() : undefined,
+      // The app's adapters and the command's keep one identity each (an adapter without an address).
+      identities: await AdapterIdentityFile.open(this.options.dataDir).catch(() => undefined),
       bench: simBoards ? { ...bench, boardFiles: simBoards, setupFile: undefined } : bench,
       // Like the app's BLE process, every session writes each adapter's HCI traffic to the data
       // folder's traces, for `devicebench trace` and the app's "HCI trace" — once it scans or

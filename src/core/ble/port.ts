@@ -2,6 +2,7 @@
 // the GATT explorer, the scan view). `noble-central.ts` implements it over a real noble, on hardware
 // or over the simulated bench; nothing else imports noble.
 import { z } from 'zod';
+import type { AdapterIdentity } from './adapter-identity';
 import { describeAttError } from './att/codes';
 import type { LinkInfo, LinkRequest } from './link-parameters';
 
@@ -133,6 +134,8 @@ export interface BleCentral {
   state(): AdapterState;
   /** Why the adapter is in its state, where it says (e.g. what took it away). */
   stateReason?(): string | undefined;
+  /** The address the adapter uses on the air and where it came from, once the HCI path settled it. */
+  identity?(): AdapterIdentity | undefined;
   onStateChange(handler: (state: AdapterState) => void): () => void;
   /**
    * Several scans may run at once (the scan view and a provisioning verify); each gets only the
