@@ -6,7 +6,7 @@
 // contract and the adapter card read it.
 import { z } from 'zod';
 
-export const IDENTITY_SOURCES = [
+const IDENTITY_SOURCES = [
   'public',
   'controllerStatic',
   'generatedKept',

@@ -28,11 +28,11 @@ const removeBoardBonds = bleHostBondsCleanup();
 /** btvirt's controller as a dongle without a public address: its Read BD_ADDR answers zeros. */
 function withoutPublicAddress(inner: H4Socket): HciSocket {
   const socket = Object.assign(new EventEmitter(), {
-    bindRaw: (id?: number) => inner.bindRaw(id),
-    bindUser: (id?: number) => inner.bindUser(id),
+    bindRaw: () => inner.bindRaw(),
+    bindUser: () => inner.bindUser(),
     bindControl: () => inner.bindControl(),
     isDevUp: () => inner.isDevUp(),
-    setFilter: (filter: Buffer) => inner.setFilter(filter),
+    setFilter: () => inner.setFilter(),
     start: () => inner.start(),
     stop: () => inner.stop(),
     write: (packet: Buffer) => inner.write(packet),

@@ -19,7 +19,7 @@ const MANUFACTURER = 0x05f1;
 const ZEPHYR_VERSION = { platform: 0x0002, variant: 0x0002, firmware: 0x01 } as const;
 
 /** The static address a `zephyrStatic` controller reports: its profile address, top bits 11. */
-export function staticAddressOf(profile: AdapterProfile): string {
+function staticAddressOf(profile: AdapterProfile): string {
   const first = (parseInt(profile.address.slice(0, 2), 16) | 0xc0).toString(16);
   return first + profile.address.slice(2);
 }
