@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AdapterIdentity } from '../../../../src/core/ble/adapter-identity';
 import { AdapterIdentityFile, adapterKey } from '../../../../src/core/ble/adapter-identity-store';
 import {
@@ -83,12 +83,10 @@ async function start(controller: ScriptedController, keeping?: IdentityKeeping) 
   tap.write(commandPacket(HCI_CMD.readBdAddr));
   // noble sends its scan parameters when Read Local Version is answered, before Read BD_ADDR is.
   tap.write(commandPacket(HCI_CMD.leSetScanParameters, hex('01 1200 1200 00 00')));
-  for (
-    let i = 0;
-    i < 50 && !received.some((p) => opOf(p.subarray(1)) === HCI_CMD.leSetScanParameters);
-    i += 1
-  )
-    await new Promise((resolve) => setImmediate(resolve));
+  // Real time: keeping a generated identity writes a file.
+  await vi.waitFor(() =>
+    expect(received.some((p) => p.readUInt16LE(4) === HCI_CMD.leSetScanParameters)).toBe(true),
+  );
   return { tap, received, settled };
 }
 
@@ -191,8 +189,10 @@ describe('the station’s identity at the tap', () => {
     tap.write(commandPacket(HCI_CMD.readBdAddr));
     const connect = commandPacket(HCI_CMD.leCreateConnection, Buffer.alloc(25));
     tap.write(connect);
-    for (let i = 0; i < 50 && settled.length < 2; i += 1)
-      await new Promise((resolve) => setImmediate(resolve));
+    await vi.waitFor(() => expect(settled).toHaveLength(2));
+    await vi.waitFor(() =>
+      expect(opOf(controller.written.at(-1)!)).toBe(HCI_CMD.leCreateConnection),
+    );
     expect(settled).toHaveLength(2);
     expect(sentOps(controller).at(-2)).toBe(HCI_CMD.leSetRandomAddress);
     expect(controller.written.at(-1)![4 + 12]).toBe(0x01);
