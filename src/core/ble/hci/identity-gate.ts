@@ -45,6 +45,8 @@ export class IdentityGate {
   /** The identity the adapter uses, once settled. */
   identity: AdapterIdentity | undefined;
   private settling = false;
+  /** Ends the hold when the controller never answers Read BD_ADDR (a packet lost on a noisy line). */
+  private unanswered: ReturnType<typeof setTimeout> | undefined;
   private readonly held: Buffer[] = [];
   private readonly waiting = new Map<number, (answer: CommandAnswer) => void>();
   private readonly facts: Omit<ControllerFacts, 'bdAddr'> = {};
@@ -60,7 +62,11 @@ export class IdentityGate {
       this.held.push(packet);
       return;
     }
-    if (isCommand(packet, HCI_CMD.readBdAddr)) this.settling = true;
+    if (isCommand(packet, HCI_CMD.readBdAddr)) {
+      this.settling = true;
+      this.unanswered = setTimeout(() => this.release(), ANSWER_TIMEOUT_MS);
+      this.unanswered.unref?.();
+    }
     this.io.toController(
       this.identity?.type === 'random' ? withOwnAddressType(packet, 'random') : packet,
     );
@@ -86,6 +92,7 @@ export class IdentityGate {
       this.facts.manufacturer = answer.params.readUInt16LE(4);
     }
     if (answer.op !== HCI_CMD.readBdAddr || !this.settling) return false;
+    clearTimeout(this.unanswered);
     if (answer.status !== 0 || answer.params.length < 6) {
       this.release();
       return false;
@@ -113,6 +120,7 @@ export class IdentityGate {
 
   /** noble's held commands go out in order; one may start settling again (a new Read BD_ADDR). */
   private release(): void {
+    clearTimeout(this.unanswered);
     this.settling = false;
     for (const packet of this.held.splice(0)) this.fromHost(packet);
   }

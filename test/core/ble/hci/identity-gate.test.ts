@@ -84,8 +84,10 @@ async function start(controller: ScriptedController, keeping?: IdentityKeeping) 
   // noble sends its scan parameters when Read Local Version is answered, before Read BD_ADDR is.
   tap.write(commandPacket(HCI_CMD.leSetScanParameters, hex('01 1200 1200 00 00')));
   // Real time: keeping a generated identity writes a file.
-  await vi.waitFor(() =>
-    expect(received.some((p) => p.readUInt16LE(4) === HCI_CMD.leSetScanParameters)).toBe(true),
+  await vi.waitFor(
+    () =>
+      expect(received.some((p) => p.readUInt16LE(4) === HCI_CMD.leSetScanParameters)).toBe(true),
+    { timeout: 5_000 },
   );
   return { tap, received, settled };
 }
@@ -196,5 +198,18 @@ describe('the station’s identity at the tap', () => {
     expect(settled).toHaveLength(2);
     expect(sentOps(controller).at(-2)).toBe(HCI_CMD.leSetRandomAddress);
     expect(controller.written.at(-1)![4 + 12]).toBe(0x01);
+  });
+
+  it('lets noble’s commands go when the controller never answers Read BD_ADDR (an answer lost on the line)', async () => {
+    const answers = zephyrAnswers();
+    const controller = new ScriptedController(answers);
+    const silent = controller.write.bind(controller);
+    controller.write = (packet: Buffer) => {
+      if (opOf(packet) === HCI_CMD.readBdAddr) controller.written.push(packet);
+      else silent(packet);
+    };
+    const { tap } = await start(controller);
+    expect(tap.identity).toBeUndefined();
+    expect(controller.written.at(-1)![9]).toBe(0x00);
   });
 });
