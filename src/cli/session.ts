@@ -13,7 +13,7 @@ import { AuditSettings } from '../core/app/audit-settings';
 import { openAuditStore } from '../core/audit/open-store';
 import type { ScenarioRunLog } from '../core/audit/scenario-runs';
 import type { AuditStore } from '../core/audit/store';
-import type { BleCentral } from '../core/ble/port';
+import type { MultiCentral } from '../core/ble/radio/multi-adapter-central';
 import { formatAdapterSpec, type AdapterSpec } from '../core/ble/adapter-spec';
 import { adapterTraceDir } from '../core/ble/radio/multi-adapter-central';
 import type { SimulatedBench } from '../core/ble/sim/bench';
@@ -73,7 +73,7 @@ const ciEnvironmentSchema = z.object({
 const CI_VARIABLES = Object.keys(ciEnvironmentSchema.shape);
 
 export class Session {
-  private centralOpen: Promise<BleCentral> | undefined;
+  private centralOpen: Promise<MultiCentral> | undefined;
   private bench: SimulatedBench | undefined;
   private platformOpen: Promise<Platform> | undefined;
   private emulator: RunningEmulator | undefined;
@@ -90,7 +90,7 @@ export class Session {
    * the app left it (its boards, faults and `sim-bench-state.json`), so a board provisioned here
    * is provisioned in the app too; or the boards of `--sim-boards` alone.
    */
-  central(): Promise<BleCentral> {
+  central(): Promise<MultiCentral> {
     this.centralOpen ??= this.openCentral();
     return this.centralOpen;
   }
@@ -102,15 +102,18 @@ export class Session {
 
   // noble, the emulator's HTTP server and keytar load only when a command gets that far, so a
   // bad flag is answered at once.
-  private async openCentral(): Promise<BleCentral> {
+  private async openCentral(): Promise<MultiCentral> {
     const { openStation } = await import('../core/ble/radio/open-station');
     const { TraceWriter } = await import('../core/ble/hci/trace-store');
+    const { AdapterIdentityFile } = await import('../core/ble/adapter-identity-store');
     const bench = dataFolderBench(this.options.dataDir);
     const simBoards = this.options.simBoards;
     const pairing = this.options.pairing;
     const station = await openStation(this.options.adapters, {
       security: pairing && pairingPolicy(pairing, (line) => process.stderr.write(`${line}\n`)),
       bonds: pairing?.bond ? await this.openBonds() : undefined,
+      // The app's adapters and the command's keep one identity each (an adapter without an address).
+      identities: await AdapterIdentityFile.open(this.options.dataDir).catch(() => undefined),
       bench: simBoards ? { ...bench, boardFiles: simBoards, setupFile: undefined } : bench,
       // Like the app's BLE process, every session writes each adapter's HCI traffic to the data
       // folder's traces, for `devicebench trace` and the app's "HCI trace" — once it scans or

@@ -37,7 +37,8 @@ function describeBond(bond: BondRecord): string {
   const key = `${s.key === 'sc' ? 'LE Secure Connections' : 'legacy'}, ${
     s.authenticated ? 'authenticated' : 'unauthenticated'
   }${s.keySize ? `, ${s.keySize}-octet key` : ''}${s.method ? `, ${s.method}` : ''}`;
-  return `${bond.station}  ${bond.board}  ${key}  bonded ${bond.bondedAt}`;
+  const station = bond.stationType === 'random' ? `${bond.station} (random)` : bond.station;
+  return `${station}  ${bond.board}  ${key}  bonded ${bond.bondedAt}`;
 }
 
 const identityOption = {

@@ -3,6 +3,7 @@ import type { CommandModule } from 'yargs';
 import { z } from 'zod';
 import { RSSI_MAX_DBM, RSSI_MIN_DBM } from '../../core/bounds';
 import { uuidSchema, type Advertisement } from '../../core/ble/port';
+import { describeIdentity } from '../../core/ble/adapter-identity';
 import { wholeNumberText } from '../../core/whole-number';
 import type { Runner } from '../command';
 import { parseFlags } from '../flags';
@@ -66,8 +67,14 @@ export function scanCommand(runner: Runner): CommandModule {
           progress.stop();
 
           const found = [...boards.values()].sort((a, b) => b.rssi - a.rssi);
+          // Each adapter's own address on the air, as the BLE bench's adapter card shows it.
+          const adapters = central.adapters().map((a) => ({
+            spec: a.spec,
+            identity: a.identity ?? null,
+          }));
           if (flags.json)
             out.document({
+              adapters,
               boards: found.map((ad) => ({
                 id: ad.id,
                 address: ad.address,
@@ -83,6 +90,8 @@ export function scanCommand(runner: Runner): CommandModule {
               `${ad.address}  ${String(ad.rssi).padStart(4)} dBm  ${(ad.localName ?? '(no name)').padEnd(20)}  ${ad.serviceUuids.join(' ')}`,
             );
           out.line(`${found.length} board${found.length === 1 ? '' : 's'} in ${flags.for} s`);
+          for (const { spec, identity } of adapters)
+            if (identity) out.line(`adapter ${spec}: ${describeIdentity(identity)}`);
           return interrupt.aborted ? EXIT.interrupted : EXIT.ok;
         },
       );

@@ -2,6 +2,8 @@
 // stack (this app's `--adapter tcp:…`, BlueZ's btproxy, a test rig) connects over H4 and gets its
 // own virtual controller on the one bench, so every host hears the same boards. The line
 // `{"h4": "<spec>"}` on stdout says where, with the real port; Ctrl-C or SIGTERM stops it.
+// `--addressing` makes each controller one without a public address (docs/decisions.md, "One
+// identity per dongle"), so a station's identity can be seen without a dongle.
 import { mkdirSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
@@ -9,6 +11,7 @@ import { dataFolderBench } from '../../core/app/ble/host-supervisor';
 import { AdapterSpecError } from '../../core/ble/adapter-spec';
 import { H4ServeError, parseServeSpec, serveH4 } from '../../core/ble/hci/h4-server';
 import { SimulatedBench } from '../../core/ble/sim/bench';
+import { CONTROLLER_ADDRESSING } from '../../core/ble/sim/adapter-profile';
 import type { Runner } from '../command';
 import { EnvironmentError, EXIT, UsageError } from '../exit';
 import { parseFlags } from '../flags';
@@ -25,6 +28,7 @@ const flagsSchema = z.object({
     }
   }),
   board: z.array(z.string().min(1, 'must name a board file')).optional(),
+  addressing: z.enum(CONTROLLER_ADDRESSING),
 });
 
 function serveCommand(runner: Runner): CommandModule {
@@ -42,6 +46,12 @@ function serveCommand(runner: Runner): CommandModule {
           type: 'string',
           array: true,
           describe: 'board files for the bench (repeatable); default: the default bench',
+        })
+        .option('addressing', {
+          type: 'string',
+          default: 'public',
+          describe:
+            "the controller's address: public, zephyrStatic (none, but Zephyr's Read Static Addresses gives one, as an nRF52840 dongle's) or none",
         }),
     handler: (argv) => {
       const flags = parseFlags(flagsSchema, argv);
@@ -60,9 +70,11 @@ function serveCommand(runner: Runner): CommandModule {
               throw new UsageError('--board', (err as Error).message);
             }
           }
-          const server = await serveH4(bench, flags.h4).catch((err: unknown) => {
-            throw err instanceof H4ServeError ? new EnvironmentError(err.message) : err;
-          });
+          const server = await serveH4(bench, flags.h4, { addressing: flags.addressing }).catch(
+            (err: unknown) => {
+              throw err instanceof H4ServeError ? new EnvironmentError(err.message) : err;
+            },
+          );
           out.line(JSON.stringify({ h4: server.spec }));
           out.note(`Serving the simulated bench at ${server.spec}; Ctrl-C stops.`);
           const terminated = await new Promise<boolean>((resolve) => {

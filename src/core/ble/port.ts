@@ -5,6 +5,7 @@
 // saying why); the app's `BleHost` (host/ble-host.ts) wraps the BLE process. Only radio/ and
 // hci/ run noble.
 import { z } from 'zod';
+import type { AdapterIdentity } from './adapter-identity';
 import { describeAttError } from './att/codes';
 import type { LinkInfo, LinkRequest } from './link-parameters';
 
@@ -136,6 +137,8 @@ export interface BleCentral {
   state(): AdapterState;
   /** Why the adapter is in its state, where it says (e.g. what took it away). */
   stateReason?(): string | undefined;
+  /** The address the adapter uses on the air and where it came from, once the HCI path settled it. */
+  identity?(): AdapterIdentity | undefined;
   onStateChange(handler: (state: AdapterState) => void): () => void;
   /**
    * Several scans may run at once (the scan view and a provisioning verify); each gets only the

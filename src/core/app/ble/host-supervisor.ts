@@ -229,6 +229,7 @@ export class HostSupervisor extends EventEmitter<{
         linksInUse: view?.linksInUse ?? 0,
         linkCapacity: view?.linkCapacity ?? 0,
         writesConfirmed: confirmsWrites(parseAdapterSpec(spec)),
+        identity: view?.identity,
       };
     });
     const guidance = this.startError

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { rssiSchema } from '../../bounds';
 import { traceWindowSchema } from '../../ble/hci/trace-window';
 import { adapterSpecText } from '../../ble/adapter-spec';
+import { adapterIdentitySchema } from '../../ble/adapter-identity';
 import { ADAPTER_STATES, uuidSchema } from '../../ble/port';
 import {
   connectionParametersSchema,
@@ -40,6 +41,11 @@ const adapterStatusSchema = z.object({
   linkCapacity: z.number().int(),
   /** False on `native`: its write results are "not confirmed by the board". */
   writesConfirmed: z.boolean(),
+  /**
+   * The address the adapter uses on the air and where it came from (docs/decisions.md, "One
+   * identity per dongle"); absent until the HCI path settled it, and on `native`.
+   */
+  identity: adapterIdentitySchema.optional(),
 });
 export type AdapterStatus = z.infer<typeof adapterStatusSchema>;
 

@@ -11,6 +11,11 @@ export const HCI_PACKET = {
   iso: 0x05,
 } as const;
 
+/** An HCI command packet: H4 type, opcode, parameter length, parameters (Vol 4, Part E, 5.4.1). */
+export function commandPacket(op: number, params: Uint8Array = new Uint8Array(0)): Buffer {
+  return Buffer.concat([Buffer.of(HCI_PACKET.command, op & 0xff, op >> 8, params.length), params]);
+}
+
 /** An HCI command's opcode from its group (OGF) and command (OCF). */
 const opcode = (ogf: number, ocf: number): number => (ogf << 10) | ocf;
 
@@ -43,6 +48,20 @@ export const HCI_CMD = {
   leSetExtendedScanEnable: opcode(0x08, 0x0042),
   leExtendedCreateConnection: opcode(0x08, 0x0043),
 } as const;
+
+/**
+ * Zephyr's vendor commands (OGF 0x3F) as its `hci_uart`/`hci_usb` controllers answer them and its
+ * own host asks: Read Version Information, Read Supported Commands (bit 8 of its 64-octet mask:
+ * Read Static Addresses), Read Static Addresses (docs/decisions.md, "One identity per dongle").
+ */
+export const ZEPHYR_VS_CMD = {
+  readVersionInfo: opcode(0x3f, 0x0001),
+  readSupportedCommands: opcode(0x3f, 0x0002),
+  readStaticAddresses: opcode(0x3f, 0x0009),
+} as const;
+
+/** The bit of Zephyr's vendor Supported Commands mask that says Read Static Addresses is there. */
+export const ZEPHYR_VS_READ_STATIC_ADDRESSES_BIT = 8;
 
 export const HCI_EVENT = {
   disconnectionComplete: 0x05,
@@ -138,6 +157,7 @@ export function describeHciError(code: number): string {
 
 /** HCI_Version as Read Local Version Information reports it (Assigned Numbers, 2.1). */
 export const HCI_VERSION = {
+  v5_0: 0x09,
   v5_3: 0x0c,
 } as const;
 

@@ -11,6 +11,7 @@ import {
   type AdapterSpec,
 } from '../adapter-spec';
 import type { SimulatedBench } from '../sim/bench';
+import type { AdapterProfileInput } from '../sim/adapter-profile';
 import { H4Framer } from './h4-framer';
 import { HCI_PACKET } from './codes';
 import { errorMessage } from '../../errors/message';
@@ -45,9 +46,9 @@ export function parseServeSpec(text: string): ServeSpec {
   );
 }
 
-function attach(bench: SimulatedBench, stream: Socket): void {
+function attach(bench: SimulatedBench, stream: Socket, profile: AdapterProfileInput): void {
   stream.setNoDelay?.(true);
-  const controller = bench.createController();
+  const controller = bench.createController(profile);
   controller.start();
   const framer = new H4Framer({
     accept: [HCI_PACKET.command, HCI_PACKET.acl],
@@ -61,13 +62,20 @@ function attach(bench: SimulatedBench, stream: Socket): void {
   stream.on('close', () => controller.dispose());
 }
 
-/** Listens at `spec` (port 0: any free port) and serves `bench` to every host that connects. */
-export async function serveH4(bench: SimulatedBench, spec: ServeSpec): Promise<H4Server> {
+/**
+ * Listens at `spec` (port 0: any free port) and serves `bench` to every host that connects, each
+ * through a controller of `profile` (e.g. a Zephyr dongle without a public address).
+ */
+export async function serveH4(
+  bench: SimulatedBench,
+  spec: ServeSpec,
+  profile: AdapterProfileInput = {},
+): Promise<H4Server> {
   const streams = new Set<Socket>();
   const server: Server = createServer((stream) => {
     streams.add(stream);
     stream.on('close', () => streams.delete(stream));
-    attach(bench, stream);
+    attach(bench, stream, profile);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) =>

@@ -16,6 +16,7 @@ import { openAdapter } from '../radio/open-adapters';
 import { openBench, type BenchSource } from '../radio/open-station';
 import { errorMessage } from '../../errors/message';
 import { BondStore } from '../security-manager/bond-store';
+import { AdapterIdentityFile, type IdentityKeeper } from '../adapter-identity-store';
 import type { Direction } from '../hci/btsnoop';
 import { TraceWriter } from '../hci/trace-store';
 import type { SimulatedBench } from '../sim/bench';
@@ -59,10 +60,21 @@ async function openBonds(dir: string): Promise<BondStore> {
   }
 }
 
+/** The data folder's generated adapter identities; one that cannot be read is set aside. */
+async function openIdentities(dir: string): Promise<IdentityKeeper | undefined> {
+  try {
+    return await AdapterIdentityFile.open(dir);
+  } catch {
+    // An unreadable data folder: each adapter without an address gets one for this session.
+    return undefined;
+  }
+}
+
 export async function runHost(config: HostConfig, parent: ParentPort): Promise<void> {
   const bonds = config.bondsDir ? await openBonds(config.bondsDir) : undefined;
+  const identities = config.bondsDir ? await openIdentities(config.bondsDir) : undefined;
   const emit = (event: HostEvent) => parent.send(event);
-  const station = await Station.open(config, emit, bonds);
+  const station = await Station.open(config, emit, bonds, identities);
   const { book } = station;
 
   const scans = new Map<string, { stop: () => Promise<void>; flush: () => void }>();
@@ -197,6 +209,7 @@ class Station {
     emit: (event: HostEvent) => void,
     public bench: SimulatedBench | undefined,
     private readonly bonds: BondStore | undefined,
+    private readonly identities: IdentityKeeper | undefined,
   ) {
     this.book = new LinkBook(
       {
@@ -218,12 +231,13 @@ class Station {
     config: HostConfig,
     emit: (event: HostEvent) => void,
     bonds: BondStore | undefined,
+    identities: IdentityKeeper | undefined,
   ): Promise<Station> {
     const specs = config.adapters.map(parseAdapterSpec);
     const bench = specs.some((s) => s.kind === 'sim')
       ? await openBench(benchSource(config))
       : undefined;
-    const station = new Station(config, emit, bench, bonds);
+    const station = new Station(config, emit, bench, bonds, identities);
     try {
       station.specs.push(...specs);
       const entries = await Promise.all(specs.map((spec, index) => station.open(spec, index)));
@@ -289,6 +303,7 @@ class Station {
     return openAdapter(spec, index, simIndex, {
       bench: this.bench,
       bonds: this.bonds,
+      identities: this.identities,
       security: { ...UNATTENDED, userFor: (deviceId) => this.prompts.userFor(deviceId) },
       // Through the holder: removing an adapter before this one moves its trace.
       trace: () =>

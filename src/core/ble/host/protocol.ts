@@ -47,7 +47,9 @@ export const hostConfigSchema = z.object({
   traceDir: z.string().min(1, 'is empty').optional(),
   /**
    * The data folder whose `bonds.bin` keeps the station's bonds, under a key in the OS keychain
-   * (src/core/ble/security-manager/bond-store.ts); no bonds are kept without it.
+   * (src/core/ble/security-manager/bond-store.ts), and whose `adapter-identities.json` keeps the
+   * identities generated for adapters without an address (src/core/ble/adapter-identity-store.ts);
+   * without it no bonds are kept and such an identity lasts one session.
    */
   bondsDir: z.string().min(1, 'is empty').optional(),
 });

@@ -14,6 +14,8 @@ import {
 } from '../hci/noble-over-socket';
 import { HciTap, type TraceSink } from '../hci/tap';
 import type { BondStore } from '../security-manager/bond-store';
+import type { AdapterIdentity } from '../adapter-identity';
+import { adapterKey, type IdentityKeeper } from '../adapter-identity-store';
 import {
   askPairing,
   installStationSmp,
@@ -67,6 +69,13 @@ export interface HciCentralOptions extends NobleCentralOptions {
   security?: SecurityPolicy;
   /** Where bonds are kept, per this adapter's identity address; none: nothing is kept. */
   bonds?: BondStore;
+  /**
+   * What names this adapter among the station's (its spec's canonical text), for the identity
+   * generated for a controller without an address of its own.
+   */
+  identityKey?: string;
+  /** Where generated identities are kept (the data folder's); none: one per session. */
+  identities?: IdentityKeeper;
 }
 
 /**
@@ -87,10 +96,11 @@ export const UNATTENDED: SecurityPolicy = {
  * A bonded board's identity address for a resolvable private address (top bits 01, Vol 6,
  * Part B, 1.3.2.2); only those are tried against the IRKs, so other advertisements cost nothing.
  */
-function identityResolver(bonds: BondStore, station: () => string) {
+function identityResolver(bonds: BondStore, station: () => AdapterIdentity | undefined) {
   return (address: string): string | undefined => {
     if ((parseInt(address.slice(0, 2), 16) & 0xc0) !== 0x40) return undefined;
-    const board = bonds.find(station(), address)?.board;
+    const identity = station();
+    const board = identity && bonds.find(identity.address, address, identity.type)?.board;
     return board === address ? undefined : board;
   };
 }
@@ -102,20 +112,29 @@ export function hciCentral(
   release: () => void,
   binding: { deviceId?: number } = {},
 ): NobleCentral {
-  const tap = new HciTap(socket, options.trace);
+  const tap = new HciTap(socket, options.trace, (manufacturer) => ({
+    key: adapterKey(options.identityKey ?? 'adapter', manufacturer),
+    keeper: options.identities,
+  }));
   const { noble, bindings } = nobleOverSocket(tap, binding);
+  // noble reads the identity's address from the Read BD_ADDR answer the tap hands it, but takes
+  // every such address for public; its links' Security Manager reads the type from here.
+  tap.on('identity', (identity) => {
+    (bindings._hci as { addressType?: string }).addressType = identity.type;
+  });
   installStationSmp();
   setSecurityPolicy(bindings._hci, {
     schedule: options.schedule,
-    bonds: options.bonds?.lookup(() => noble.address),
+    bonds: options.bonds?.lookup(() => tap.identity),
     ...(options.security ?? UNATTENDED),
   });
   // The bindings add their exit-on-SIGINT handler when they start; DeviceBench's processes stop
   // on their own terms (a batch stops safely first), so it goes once the adapter has a state.
   noble.once('stateChange', () => releaseSigint(noble));
   return new NobleCentral(noble, {
-    identityOf: options.bonds && identityResolver(options.bonds, () => noble.address),
+    identityOf: options.bonds && identityResolver(options.bonds, () => tap.identity),
     ...options,
+    identity: () => tap.identity,
     hci: tap,
     mtu: bindings,
     link: {

@@ -2,6 +2,7 @@
 // adapter scans, a board is listed once with the adapter that hears it best, and each link goes
 // through an adapter that heard the board and has a link free. Provisioning, dry runs and the
 // explorer see one central; the bench page sees each adapter through `adapters()`.
+import type { AdapterIdentity } from '../adapter-identity';
 import { join } from 'node:path';
 import { confirmsWrites, formatAdapterSpec, type AdapterSpec } from '../adapter-spec';
 import {
@@ -59,6 +60,8 @@ export interface AdapterView {
   linkCapacity: number;
   /** False on noble's OS bindings: their write results are not the board's answer. */
   writesConfirmed: boolean;
+  /** The address the adapter uses on the air and where it came from, once settled. */
+  identity?: AdapterIdentity;
 }
 
 interface Hearing {
@@ -122,6 +125,7 @@ export class MultiCentral implements BleCentral {
       linksInUse: links.size + connecting,
       linkCapacity: entry.linkCapacity,
       writesConfirmed: confirmsWrites(entry.spec),
+      identity: entry.central.identity?.(),
     }));
   }
 

@@ -19,8 +19,14 @@ import {
   type ScanFilter,
   type ScanHandle,
 } from '../port';
+import type { AdapterIdentity } from '../adapter-identity';
 import { ADV_REPORT_TYPE } from '../hci/codes';
-import type { AdvertisingReport, AttErrorReport, LinkReport, SecurityFailure } from '../hci/tap';
+import type {
+  AdvertisingReport,
+  AttErrorReport,
+  LinkReport,
+  SecurityFailure,
+} from '../hci/tap-reports';
 import {
   NobleConnection,
   TimeoutError,
@@ -80,6 +86,8 @@ export interface NobleCentralOptions {
   onClose?: () => void;
   /** The identity address of a bonded board advertising under a private address it resolves to. */
   identityOf?: (address: string) => string | undefined;
+  /** The adapter's own identity on the air, where the HCI path settles one (hci/identity-gate.ts). */
+  identity?: () => AdapterIdentity | undefined;
   /**
    * Where the transport under noble's HCI stack says it went away for good (a serial dongle
    * unplugged, the TCP peer closed): the central becomes `noAdapter` with that reason and stays so.
@@ -199,6 +207,10 @@ export class NobleCentral implements BleCentral {
    * Why the adapter is unavailable, when it is `noAdapter`; why it is resetting, when the
    * transport reset it; else what the transport said went wrong on it, if anything.
    */
+  identity(): AdapterIdentity | undefined {
+    return this.options.identity?.();
+  }
+
   stateReason(): string | undefined {
     return this.reason ?? (this.current === 'resetting' ? this.resetWhy : undefined) ?? this.notice;
   }

@@ -18,7 +18,13 @@ import {
 } from '../port';
 import { ATT_ERROR, ATT_OP, attOpcodeName } from '../att/codes';
 import { describeHciError, HCI_ERROR } from '../hci/codes';
-import type { AttErrorReport, LinkCause, LinkReport, LinkState, SecurityFailure } from '../hci/tap';
+import type {
+  AttErrorReport,
+  LinkCause,
+  LinkReport,
+  LinkState,
+  SecurityFailure,
+} from '../hci/tap-reports';
 import {
   pairOptions,
   securityLevelOf,

@@ -51,7 +51,13 @@ export async function openAdapter(
     });
     return {
       spec,
-      central: await openCentral(spec, { ...central, trace: sink, adapter: profile }),
+      central: await openCentral(spec, {
+        ...central,
+        trace: sink,
+        adapter: profile,
+        // Every `sim` adapter has the same spec; its controller's address tells them apart.
+        identityKey: `sim ${profile.address}`,
+      }),
       linkCapacity: profile.maxConnections,
     };
   }

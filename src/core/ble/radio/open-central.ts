@@ -83,8 +83,9 @@ function usbCentral(
 /** A central for one adapter; see the file's header for what the promise means. */
 export async function openCentral(
   spec: AdapterSpec,
-  options: OpenCentralOptions = {},
+  given: OpenCentralOptions = {},
 ): Promise<OpenedCentral> {
+  const options = { identityKey: formatAdapterSpec(spec), ...given };
   switch (spec.kind) {
     case 'sim':
       if (!options.bench)

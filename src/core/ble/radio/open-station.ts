@@ -11,6 +11,7 @@ import { SimulatedBench } from '../sim/bench';
 import { SimBenchSetupFile } from '../sim/bench-setup';
 import type { BondStore } from '../security-manager/bond-store';
 import type { SecurityPolicy } from '../hci/noble-smp';
+import type { IdentityKeeper } from '../adapter-identity-store';
 
 /** Where the simulated bench comes from; used only when the adapter list names `sim`. */
 export interface BenchSource {
@@ -36,6 +37,7 @@ export async function openStation(
     trace?: OpenAdaptersOptions['trace'];
     bonds?: BondStore;
     security?: SecurityPolicy;
+    identities?: IdentityKeeper;
   },
 ): Promise<Station> {
   const bench = specs.some((spec) => spec.kind === 'sim')
@@ -48,6 +50,7 @@ export async function openStation(
         trace: options.trace,
         bonds: options.bonds,
         security: options.security,
+        identities: options.identities,
       }),
       bench,
     };

@@ -20,6 +20,13 @@ import { linkSecuritySchema, type LinkSecurity } from '../link-parameters';
 import type { CredentialStore, KeychainStatus } from '../../secrets/credential-store';
 import type { BondKeys } from './initiator';
 import { resolvesPrivateAddress } from './crypto';
+import { NO_ADDRESS } from '../hci/own-address';
+
+/** The station's side of a bond: the adapter's identity address and its type. */
+interface StationIdentity {
+  address: string;
+  type: 'public' | 'random';
+}
 
 /** A bond as the Security Manager uses it for one board. */
 export interface StoredBond extends BondKeys {
@@ -37,8 +44,10 @@ const FILE = 'bonds.bin';
 const hex = z.string().regex(/^([0-9a-f]{2})*$/, 'must be hex');
 
 const bondSchema = z.object({
-  /** The station's identity address ("aa:bb:…"). */
+  /** The station's identity address ("aa:bb:…")... */
   station: z.string(),
+  /** ...and its type: random for a static identity (docs/decisions.md, "One identity per dongle"). */
+  stationType: z.enum(['public', 'random']).default('public'),
   /** The board's identity address, or the address it paired under when it gave none. */
   board: z.string(),
   ltk: hex,
@@ -111,32 +120,59 @@ export class BondStore {
    * The station's bond with a board, by the address it uses now: its identity address, or a
    * resolvable private address one of the bonded IRKs resolves.
    */
-  find(station: string, board: string): BondRecord | undefined {
-    const mine = this.list(station);
+  find(station: string, board: string, stationType?: 'public' | 'random'): BondRecord | undefined {
+    const mine = this.list(station).filter(
+      (b) => stationType === undefined || b.stationType === stationType,
+    );
     return (
       mine.find((b) => b.board === board) ??
       mine.find((b) => b.irk !== undefined && resolvesPrivateAddress(bytes(b.irk), board))
     );
   }
 
-  /** The station's bonds as the Security Manager looks them up; `station` is read each time. */
-  lookup(station: () => string, now: () => Date = () => new Date()): BondLookup {
+  /**
+   * The station's bonds as the Security Manager looks them up; `station` (the adapter's identity,
+   * type and address) is read each time. Until the adapter has one, or when it is the all-zero
+   * address of a controller without one, nothing is found and nothing kept: a bond with
+   * 00:00:00:00:00:00 would name every such station at once.
+   */
+  lookup(
+    station: () => StationIdentity | undefined,
+    now: () => Date = () => new Date(),
+  ): BondLookup {
     const address = (id: string) => id.match(/../g)?.join(':') ?? id;
+    const usable = () => {
+      const identity = station();
+      return identity && identity.address !== NO_ADDRESS ? identity : undefined;
+    };
     return {
       find: (id) => {
-        const bond = this.find(station(), address(id));
+        const identity = usable();
+        const bond = identity && this.find(identity.address, address(id), identity.type);
         return bond && { ...BondStore.keysOf(bond), security: bond.security };
       },
-      keep: (id, { security, ...keys }) => this.keep(station(), address(id), keys, security, now()),
+      keep: (id, { security, ...keys }) => {
+        const identity = usable();
+        if (identity)
+          this.keep(identity.address, address(id), keys, security, now(), identity.type);
+      },
     };
   }
 
   /** Keeps a board's keys for this station, replacing an older bond with it. */
-  keep(station: string, board: string, keys: BondKeys, security: LinkSecurity, now: Date): void {
+  keep(
+    station: string,
+    board: string,
+    keys: BondKeys,
+    security: LinkSecurity,
+    now: Date,
+    stationType: 'public' | 'random' = 'public',
+  ): void {
     const identity = keys.identityAddress?.address ?? board;
-    this.remove(station, (b) => b.board === identity);
+    this.remove(station, (b) => b.board === identity && b.stationType === stationType);
     this.bonds.push({
       station,
+      stationType,
       board: identity,
       ltk: text(keys.ltk)!,
       ediv: keys.ediv,

@@ -11,9 +11,19 @@ const address = z
     'must be a Bluetooth address such as 00:1a:7d:da:71:01',
   );
 
+/**
+ * Which address the controller has (docs/decisions.md, "One identity per dongle"): `public`, its
+ * `address` answered to Read BD_ADDR; `zephyrStatic`, none (Read BD_ADDR answers zeros, as
+ * Zephyr's hci_uart/hci_usb on an nRF52840 dongle do) but a static one answered to Zephyr's
+ * Read Static Addresses: `address` with its two top bits set; `none`, no address and no vendor
+ * commands, so the host makes its own.
+ */
+export const CONTROLLER_ADDRESSING = ['public', 'zephyrStatic', 'none'] as const;
+
 export const adapterProfileSchema = z.object({
-  /** The controller's public address (Read BD_ADDR). */
+  /** The controller's address: its public one, or the base of its static one (`addressing`). */
   address: address.default('00:1a:7d:da:71:01'),
+  addressing: z.enum(CONTROLLER_ADDRESSING).default('public'),
   /** Simultaneous LE links; one more LE Create Connection is refused with 0x09. */
   maxConnections: z.number().int().min(1).max(32).default(5),
   /**

@@ -34,7 +34,8 @@ import { adapterProfileSchema, type AdapterProfileInput } from './adapter-profil
 import { encodeAdvertisement, type AdvertisingPayloads } from './advertising-data';
 import { BoardPeer } from './board-peer';
 import { wallClock, type Clock, type Timer } from '../../async/clock';
-import { VirtualController, type CentralIdentity, type RadioHost } from './controller';
+import { VirtualController, type RadioHost } from './controller';
+import type { CentralIdentity } from './radio';
 import type { Link } from './link';
 import { hashSeed } from './random';
 

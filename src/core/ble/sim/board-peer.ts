@@ -6,7 +6,7 @@ import { L2CAP_CID, L2CAP_SIGNALING } from '../att/codes';
 import { HCI_ERROR, SMP_CODE } from '../hci/codes';
 import { AttServer, type LinkKey } from './att-server';
 import type { SimBoard } from './board';
-import type { CentralIdentity, EncryptionVerdict, KeyIdentity, RadioPeer } from './controller';
+import type { CentralIdentity, EncryptionVerdict, KeyIdentity, RadioPeer } from './radio';
 import type { Link, LinkPeer } from './link';
 import { SmpResponder } from './smp-responder';
 

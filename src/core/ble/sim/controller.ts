@@ -3,41 +3,29 @@
 // over a Linux adapter. It answers HCI commands with Command Complete / Command Status / LE Meta
 // events (Core Specification v5.3, Vol 4, Part E, 7), reports the bench's advertising, makes
 // links to boards and carries their ACL data on the link model of `link.ts`, with the limits of
-// its adapter profile (`adapter-profile.ts`).
+// its adapter profile (`adapter-profile.ts`). It scans and connects with the address the host
+// asks for: its public one, or the random one the host set (LE Set Random Address), which is
+// the initiator address the board's end of the link sees.
 import { EventEmitter } from 'node:events';
-import {
-  ADV_REPORT_TYPE,
-  HCI_CMD,
-  HCI_ERROR,
-  HCI_EVENT,
-  HCI_PACKET,
-  HCI_VERSION,
-  LE_SUBEVENT,
-} from '../hci/codes';
+import { ADV_REPORT_TYPE, HCI_CMD, HCI_ERROR, HCI_EVENT, HCI_PACKET } from '../hci/codes';
+import { NO_ADDRESS, OWN_ADDRESS_TYPE, addressOfBytes } from '../hci/own-address';
 import type { HciDevice, HciSocket } from '../hci/socket';
-import { PHY_CODE, type Phy } from '../link-parameters';
 import type { AdapterState } from '../port';
 import type { AdapterProfile } from './adapter-profile';
 import type { AdvertisingPayloads } from './advertising-data';
 import type { Clock, Timer } from '../../async/clock';
 import { Link } from './link';
-
-/** A board as the controller's radio sees it. */
-export interface RadioBoard {
-  readonly address: string;
-  readonly addressType: 'public' | 'random';
-  /** The address on the air now: a resolvable private one for a board with privacy. */
-  readonly airAddress: string;
-  readonly airAddressType: 'public' | 'random';
-  readonly connectable: boolean;
-  /** Advertising now (not while connected or rebooting). */
-  readonly advertising: boolean;
-  readonly intervalMs: number;
-  rssi(): number;
-  /** Milliseconds from the first connect request the board hears until the link is up. */
-  latency(kind: 'connect'): number;
-  refusesConnection(): boolean;
-}
+import { informationAnswer } from './controller-info';
+import { LinkProcedures, type LinkEntry } from './link-procedures';
+import {
+  advertisingReport,
+  commandComplete,
+  commandStatus,
+  connectionComplete,
+  eventPacket,
+  leMeta,
+} from './hci-events';
+import type { CentralIdentity, RadioBoard, RadioPeer } from './radio';
 
 /** What the controller needs from the bench it listens to. */
 export interface RadioHost<B extends RadioBoard> {
@@ -51,68 +39,16 @@ export interface RadioHost<B extends RadioBoard> {
   openPeer(board: B, link: Link, central: CentralIdentity): RadioPeer;
 }
 
-/** Who is connecting, as the board's SMP needs it for its confirm values. */
-export interface CentralIdentity {
-  address: string;
-  addressType: 'public' | 'random';
-}
-
-/** The board's answer to LE Start Encryption (LL_ENC_REQ with the host's key). */
-export type EncryptionVerdict = 'encrypted' | 'keyMissing' | 'micFailure';
-
-/** What LE Start Encryption names the key by: EDIV and Rand (zero for an STK or an SC key). */
-export interface KeyIdentity {
-  ediv: number;
-  rand: Buffer;
-}
-
-export interface RadioPeer {
-  encryptionRequested(key: Buffer, identity: KeyIdentity): EncryptionVerdict;
-  /** The link is encrypted: the board may now distribute keys. */
-  encrypted(): void;
-}
-
 const CONNECTION_HANDLE_BASE = 0x0040;
-
-/** One link and what the controller keeps about it beside the link model. */
-interface LinkEntry<B> {
-  link: Link;
-  board: B;
-  peer?: RadioPeer;
-  latency: number;
-  txPhy: Phy;
-  rxPhy: Phy;
-}
-
-/** The PHYs this controller and every simulated board have (a common dongle's: 1M, 2M, Coded). */
-const SUPPORTED_PHY_BITS = 0b111;
-
-/** The PHY a preference bitmask settles on: the fastest offered, 1M when none (7.8.49). */
-function chosenPhy(bits: number): Phy {
-  if (bits & 0b010) return '2M';
-  if (bits & 0b001 || bits === 0) return '1M';
-  return 'coded';
-}
-/** The Bluetooth SIG company identifier of The Linux Foundation, as a virtual controller's. */
-const MANUFACTURER = 0x05f1;
 
 interface PendingConnection {
   address: string;
   addressType: 'public' | 'random';
+  /** The station as the board will see it: the initiator address of the CONNECT_IND. */
+  own: CentralIdentity;
   intervalRange: [number, number];
   supervisionTimeoutMs: number;
   timer: Timer | null;
-}
-
-function addressFromBytes(bytes: Buffer): string {
-  return [...bytes]
-    .reverse()
-    .map((b) => b.toString(16).padStart(2, '0'))
-    .join(':');
-}
-
-function addressBytes(address: string): Buffer {
-  return Buffer.from(address.split(':').reverse().join(''), 'hex');
 }
 
 export class VirtualController<B extends RadioBoard = RadioBoard>
@@ -122,6 +58,7 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
   readonly profile: AdapterProfile;
   private readonly host: RadioHost<B>;
   private readonly links = new Map<number, LinkEntry<B>>();
+  private readonly procedures: LinkProcedures<B>;
   private pending: PendingConnection | null = null;
   private nextHandle = CONNECTION_HANDLE_BASE;
   private started = false;
@@ -130,11 +67,21 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
   private activeScan = true;
   private filterDuplicates = false;
   private readonly reported = new Set<string>();
+  /** The host's random address (LE Set Random Address); none after a reset. */
+  private randomAddress: string | undefined;
+  /** Own_Address_Type of LE Set Scan Parameters. */
+  private scanOwnRandom = false;
 
   constructor(host: RadioHost<B>, profile: AdapterProfile) {
     super();
     this.host = host;
     this.profile = profile;
+    this.procedures = new LinkProcedures(this.links, profile, {
+      complete: (op, returnParams) => this.complete(op, returnParams),
+      status: (op, status) => this.status(op, status),
+      leMeta: (subevent, params) => this.leMeta(subevent, params),
+      event: (code, params) => this.event(code, params),
+    });
   }
 
   get scanning(): boolean {
@@ -237,54 +184,27 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
         this.cancelPending();
         for (const { link } of [...this.links.values()]) link.abort(HCI_ERROR.localHostTerminated);
         this.scanEnabled = false;
+        this.randomAddress = undefined;
+        this.scanOwnRandom = false;
         this.host.scanningChanged();
         return this.complete(op, Buffer.of(HCI_ERROR.success));
       case HCI_CMD.setEventMask:
       case HCI_CMD.leSetEventMask:
       case HCI_CMD.writeLeHostSupported:
-      case HCI_CMD.leSetRandomAddress:
         return this.complete(op, Buffer.of(HCI_ERROR.success));
-      case HCI_CMD.readLocalVersion: {
-        const r = Buffer.alloc(9);
-        r.writeUInt8(HCI_ERROR.success, 0);
-        r.writeUInt8(HCI_VERSION.v5_3, 1);
-        r.writeUInt16LE(0x0001, 2);
-        r.writeUInt8(HCI_VERSION.v5_3, 4);
-        r.writeUInt16LE(MANUFACTURER, 5);
-        r.writeUInt16LE(0x0001, 7);
-        return this.complete(op, r);
-      }
-      case HCI_CMD.readSupportedCommands:
-        // Legacy scanning and connecting only: no extended-advertising bits set.
-        return this.complete(op, Buffer.concat([Buffer.of(HCI_ERROR.success), Buffer.alloc(64)]));
-      case HCI_CMD.readLeHostSupported:
-        return this.complete(op, Buffer.of(HCI_ERROR.success, 0x01, 0x00));
-      case HCI_CMD.leReadBufferSize: {
-        const r = Buffer.alloc(4);
-        r.writeUInt8(HCI_ERROR.success, 0);
-        r.writeUInt16LE(this.profile.aclBufferSize, 1);
-        r.writeUInt8(this.profile.aclBufferCount, 3);
-        return this.complete(op, r);
-      }
-      case HCI_CMD.readBufferSize: {
-        const r = Buffer.alloc(8);
-        r.writeUInt8(HCI_ERROR.success, 0);
-        r.writeUInt16LE(this.profile.aclBufferSize, 1);
-        r.writeUInt16LE(this.profile.aclBufferCount, 4);
-        return this.complete(op, r);
-      }
-      case HCI_CMD.readBdAddr:
-        return this.complete(
-          op,
-          Buffer.concat([Buffer.of(HCI_ERROR.success), addressBytes(this.profile.address)]),
-        );
+      case HCI_CMD.leSetRandomAddress:
+        return this.complete(op, Buffer.of(this.setRandomAddress(params)));
       case HCI_CMD.leSetScanParameters:
         if (params.length < 7) return this.complete(op, Buffer.of(HCI_ERROR.invalidParameters));
         if (this.scanEnabled) return this.complete(op, Buffer.of(HCI_ERROR.commandDisallowed));
         this.activeScan = params[0] === 0x01;
+        this.scanOwnRandom = this.ownRandom(params[5]);
         return this.complete(op, Buffer.of(HCI_ERROR.success));
       case HCI_CMD.leSetScanEnable:
         if (params.length < 2) return this.complete(op, Buffer.of(HCI_ERROR.invalidParameters));
+        // Scanning as a random address the host never set is refused (7.8.11).
+        if (params[0] === 0x01 && this.scanOwnRandom && !this.randomAddress)
+          return this.complete(op, Buffer.of(HCI_ERROR.invalidParameters));
         this.scanEnabled = params[0] === 0x01;
         this.filterDuplicates = params[1] === 0x01;
         this.reported.clear();
@@ -296,34 +216,36 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
         return this.cancelConnection(op);
       case HCI_CMD.disconnect:
         return this.disconnect(op, params);
-      case HCI_CMD.leConnectionUpdate:
-        return this.connectionUpdate(op, params);
-      case HCI_CMD.leStartEncryption:
-        return this.startEncryption(op, params);
-      case HCI_CMD.leSetPhy:
-        return this.setPhy(op, params);
-      case HCI_CMD.leReadPhy: {
-        const handle = params.length >= 2 ? params.readUInt16LE(0) : -1;
-        const entry = this.links.get(handle);
-        const r = Buffer.alloc(5);
-        r.writeUInt8(entry ? HCI_ERROR.success : HCI_ERROR.unknownConnectionId, 0);
-        r.writeUInt16LE(Math.max(0, handle), 1);
-        r.writeUInt8(PHY_CODE[entry?.txPhy ?? '1M'], 3);
-        r.writeUInt8(PHY_CODE[entry?.rxPhy ?? '1M'], 4);
-        return this.complete(op, r);
-      }
-      case HCI_CMD.readRssi: {
-        const handle = params.length >= 2 ? params.readUInt16LE(0) : -1;
-        const entry = this.links.get(handle);
-        const r = Buffer.alloc(4);
-        r.writeUInt8(entry ? HCI_ERROR.success : HCI_ERROR.unknownConnectionId, 0);
-        r.writeUInt16LE(Math.max(0, handle), 1);
-        r.writeInt8(entry ? entry.board.rssi() : 0, 3);
-        return this.complete(op, r);
-      }
       default:
-        return this.complete(op, Buffer.of(HCI_ERROR.unknownCommand));
+        if (this.procedures.run(op, params)) return;
+        return this.complete(
+          op,
+          informationAnswer(op, this.profile) ?? Buffer.of(HCI_ERROR.unknownCommand),
+        );
     }
+  }
+
+  /**
+   * LE Set Random Address (7.8.4): refused while scanning or initiating, as a controller without
+   * extended advertising does.
+   */
+  private setRandomAddress(p: Buffer): number {
+    if (p.length < 6) return HCI_ERROR.invalidParameters;
+    if (this.scanEnabled || this.pending) return HCI_ERROR.commandDisallowed;
+    this.randomAddress = addressOfBytes(p.subarray(0, 6));
+    return HCI_ERROR.success;
+  }
+
+  /** Own_Address_Type 0x01 (random) and 0x03 (an RPA, else the random address) use the random one. */
+  private ownRandom(type: number | undefined): boolean {
+    return type === OWN_ADDRESS_TYPE.random || type === 0x03;
+  }
+
+  /** How the station appears on the air: its random address, or its public one (maybe none). */
+  private own(random: boolean): CentralIdentity {
+    if (random) return { address: this.randomAddress ?? NO_ADDRESS, addressType: 'random' };
+    const address = this.profile.addressing === 'public' ? this.profile.address : NO_ADDRESS;
+    return { address, addressType: 'public' };
   }
 
   private createConnection(op: number, p: Buffer): void {
@@ -331,9 +253,13 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
     if (this.pending) return this.status(op, HCI_ERROR.commandDisallowed);
     if (this.links.size >= this.profile.maxConnections)
       return this.status(op, HCI_ERROR.connectionLimitExceeded);
+    const ownRandom = this.ownRandom(p[12]);
+    // Initiating as a random address the host never set is refused (7.8.12).
+    if (ownRandom && !this.randomAddress) return this.status(op, HCI_ERROR.invalidParameters);
     const pending: PendingConnection = {
       addressType: p[5] === 0x01 ? 'random' : 'public',
-      address: addressFromBytes(p.subarray(6, 12)),
+      address: addressOfBytes(p.subarray(6, 12)),
+      own: this.own(ownRandom),
       intervalRange: [p.readUInt16LE(13) * 1.25, p.readUInt16LE(15) * 1.25],
       supervisionTimeoutMs: p.readUInt16LE(19) * 10,
       timer: null,
@@ -391,10 +317,7 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
     const entry: LinkEntry<B> = { link, board, latency: 0, txPhy: '1M', rxPhy: '1M' };
     this.links.set(handle, entry);
     this.connectionComplete(HCI_ERROR.success, pending, handle, intervalMs, supervisionTimeoutMs);
-    entry.peer = this.host.openPeer(board, link, {
-      address: this.profile.address,
-      addressType: 'public',
-    });
+    entry.peer = this.host.openPeer(board, link, pending.own);
   }
 
   private cancelConnection(op: number): void {
@@ -420,127 +343,6 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
     this.status(op, HCI_ERROR.success);
     // The initiating side reports "terminated by local host", whatever reason it sent.
     entry.link.terminate(HCI_ERROR.localHostTerminated);
-  }
-
-  /**
-   * LE Connection Update (7.8.18): parameters outside the spec's ranges, or a supervision timeout
-   * not above (1 + latency) × maximum interval × 2, are refused with Command Status 0x12; the
-   * new timing applies from the next connection event, reported by LE Connection Update Complete.
-   */
-  private connectionUpdate(op: number, p: Buffer): void {
-    if (p.length < 14) return this.status(op, HCI_ERROR.invalidParameters);
-    const handle = p.readUInt16LE(0);
-    const entry = this.links.get(handle);
-    if (!entry) return this.status(op, HCI_ERROR.unknownConnectionId);
-    const [min, max, latency, timeout] = [2, 4, 6, 8].map((at) => p.readUInt16LE(at)) as [
-      number,
-      number,
-      number,
-      number,
-    ];
-    const valid =
-      min >= 0x0006 &&
-      max <= 0x0c80 &&
-      min <= max &&
-      latency <= 0x01f3 &&
-      timeout >= 0x000a &&
-      timeout <= 0x0c80 &&
-      timeout * 10 > (1 + latency) * max * 1.25 * 2;
-    if (!valid) return this.status(op, HCI_ERROR.invalidParameters);
-    this.status(op, HCI_ERROR.success);
-    const intervalMs = Math.min(
-      Math.max(this.profile.connectionIntervalMs, min * 1.25),
-      max * 1.25,
-    );
-    const supervisionTimeoutMs = timeout * 10;
-    entry.link.nextEvent(() => {
-      entry.link.retime({ intervalMs, supervisionTimeoutMs });
-      entry.latency = latency;
-      const e = Buffer.alloc(9);
-      e.writeUInt8(HCI_ERROR.success, 0);
-      e.writeUInt16LE(handle, 1);
-      e.writeUInt16LE(Math.round(intervalMs / 1.25), 3);
-      e.writeUInt16LE(latency, 5);
-      e.writeUInt16LE(timeout, 7);
-      this.leMeta(LE_SUBEVENT.connectionUpdateComplete, e);
-    });
-  }
-
-  /**
-   * LE Set PHY (7.8.49): Command Status, then LE PHY Update Complete once the LL_PHY_REQ/RSP and
-   * LL_PHY_UPDATE_IND exchange is done (two connection events), even when nothing changed, as
-   * for any procedure the host starts. A PHY bit this controller does not know: 0x11.
-   */
-  private setPhy(op: number, p: Buffer): void {
-    if (p.length < 7) return this.status(op, HCI_ERROR.invalidParameters);
-    const handle = p.readUInt16LE(0);
-    const entry = this.links.get(handle);
-    if (!entry) return this.status(op, HCI_ERROR.unknownConnectionId);
-    const [allPhys, tx, rx] = [p[2]!, p[3]!, p[4]!];
-    if ((tx | rx) & ~SUPPORTED_PHY_BITS) return this.status(op, HCI_ERROR.unsupportedFeature);
-    if ((!(allPhys & 0b01) && tx === 0) || (!(allPhys & 0b10) && rx === 0))
-      return this.status(op, HCI_ERROR.invalidParameters);
-    this.status(op, HCI_ERROR.success);
-    entry.link.nextEvent(() =>
-      entry.link.nextEvent(() => {
-        entry.txPhy = chosenPhy(allPhys & 0b01 ? SUPPORTED_PHY_BITS : tx);
-        entry.rxPhy = chosenPhy(allPhys & 0b10 ? SUPPORTED_PHY_BITS : rx);
-        const e = Buffer.alloc(5);
-        e.writeUInt8(HCI_ERROR.success, 0);
-        e.writeUInt16LE(handle, 1);
-        e.writeUInt8(PHY_CODE[entry.txPhy], 3);
-        e.writeUInt8(PHY_CODE[entry.rxPhy], 4);
-        this.leMeta(LE_SUBEVENT.phyUpdateComplete, e);
-      }),
-    );
-  }
-
-  private startEncryption(op: number, p: Buffer): void {
-    if (p.length < 28) return this.status(op, HCI_ERROR.invalidParameters);
-    const handle = p.readUInt16LE(0);
-    const entry = this.links.get(handle);
-    if (!entry) return this.status(op, HCI_ERROR.unknownConnectionId);
-    this.status(op, HCI_ERROR.success);
-    const key = Buffer.from(p.subarray(12, 28));
-    // Connection_Handle, Random_Number (8), Encrypted_Diversifier (2), Long_Term_Key (16).
-    const identity = { rand: Buffer.from(p.subarray(2, 10)), ediv: p.readUInt16LE(10) };
-    // LL_ENC_REQ/RSP at the next event, LL_START_ENC_REQ/RSP at the one after.
-    entry.link.nextEvent(() =>
-      entry.link.nextEvent(() =>
-        this.encryptionResult(
-          handle,
-          entry.peer?.encryptionRequested(key, identity) ?? 'keyMissing',
-        ),
-      ),
-    );
-  }
-
-  private encryptionResult(handle: number, result: EncryptionVerdict): void {
-    const entry = this.links.get(handle);
-    if (!entry) return;
-    if (result === 'micFailure') {
-      entry.link.abort(HCI_ERROR.connectionTerminatedMicFailure);
-      return;
-    }
-    const encrypted = result === 'encrypted';
-    if (entry.link.encrypted) {
-      // A new key on an encrypted link (a pairing at a higher level): the controller pauses
-      // encryption and answers Encryption Key Refresh Complete (Vol 4, Part E, 7.8.24, 7.7.39).
-      const refreshed = Buffer.alloc(3);
-      refreshed.writeUInt8(encrypted ? HCI_ERROR.success : HCI_ERROR.pinOrKeyMissing, 0);
-      refreshed.writeUInt16LE(handle, 1);
-      this.event(HCI_EVENT.encryptionKeyRefreshComplete, refreshed);
-      if (encrypted) entry.peer?.encrypted();
-      else entry.link.abort(HCI_ERROR.pinOrKeyMissing);
-      return;
-    }
-    entry.link.encrypted = encrypted;
-    const e = Buffer.alloc(4);
-    e.writeUInt8(encrypted ? HCI_ERROR.success : HCI_ERROR.pinOrKeyMissing, 0);
-    e.writeUInt16LE(handle, 1);
-    e.writeUInt8(encrypted ? 0x01 : 0x00, 3);
-    this.event(HCI_EVENT.encryptionChange, e);
-    if (encrypted) entry.peer?.encrypted();
   }
 
   // ACL.
@@ -601,49 +403,32 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
     intervalMs = 0,
     supervisionTimeoutMs = 0,
   ): void {
-    const e = Buffer.alloc(18);
-    e.writeUInt8(status, 0);
-    e.writeUInt16LE(handle, 1);
-    e.writeUInt8(0x00, 3); // role: central
-    e.writeUInt8(pending.addressType === 'random' ? 0x01 : 0x00, 4);
-    addressBytes(pending.address).copy(e, 5);
-    e.writeUInt16LE(Math.round(intervalMs / 1.25), 11);
-    e.writeUInt16LE(0, 13);
-    e.writeUInt16LE(Math.round(supervisionTimeoutMs / 10), 15);
-    e.writeUInt8(0x00, 17);
-    this.leMeta(LE_SUBEVENT.connectionComplete, e);
+    this.deliver(
+      connectionComplete({
+        status,
+        handle,
+        peerAddress: pending.address,
+        peerAddressType: pending.addressType,
+        intervalMs,
+        supervisionTimeoutMs,
+      }),
+    );
   }
 
   private advertisingReport(board: B, type: number, data: Buffer, rssi: number): void {
-    const r = Buffer.alloc(11 + data.length);
-    r.writeUInt8(1, 0);
-    r.writeUInt8(type, 1);
-    r.writeUInt8(board.airAddressType === 'random' ? 0x01 : 0x00, 2);
-    addressBytes(board.airAddress).copy(r, 3);
-    r.writeUInt8(data.length, 9);
-    data.copy(r, 10);
-    r.writeInt8(Math.max(-127, Math.min(20, rssi)), 10 + data.length);
-    this.leMeta(LE_SUBEVENT.advertisingReport, r);
+    this.deliver(advertisingReport(board.airAddress, board.airAddressType, type, data, rssi));
   }
 
   private complete(op: number, returnParams: Buffer): void {
-    const e = Buffer.alloc(3 + returnParams.length);
-    e.writeUInt8(1, 0); // Num_HCI_Command_Packets
-    e.writeUInt16LE(op, 1);
-    returnParams.copy(e, 3);
-    this.event(HCI_EVENT.commandComplete, e);
+    this.deliver(commandComplete(op, returnParams));
   }
 
   private status(op: number, status: number): void {
-    const e = Buffer.alloc(4);
-    e.writeUInt8(status, 0);
-    e.writeUInt8(1, 1);
-    e.writeUInt16LE(op, 2);
-    this.event(HCI_EVENT.commandStatus, e);
+    this.deliver(commandStatus(op, status));
   }
 
   private leMeta(subevent: number, params: Buffer): void {
-    this.event(HCI_EVENT.leMeta, Buffer.concat([Buffer.of(subevent), params]));
+    this.deliver(leMeta(subevent, params));
   }
 
   private event(code: number, params: Buffer): void {
@@ -660,8 +445,4 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
       if (!this.disposed) this.emit('data', packet);
     });
   }
-}
-
-function eventPacket(code: number, params: Buffer): Buffer {
-  return Buffer.concat([Buffer.of(HCI_PACKET.event, code, params.length), params]);
 }

@@ -10,6 +10,7 @@ import {
   type BleStatus,
 } from '../../../core/app/contracts/ble';
 import { formatAdapterSpec, parseAdapterSpec } from '../../../core/ble/adapter-spec';
+import { IDENTITY_SOURCE_LABEL } from '../../../core/ble/adapter-identity';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TraceButton } from '../../components/TraceButton';
@@ -186,6 +187,20 @@ export function AdapterStatus({
               <td>
                 <code>{adapter.spec}</code>
                 <div className="muted">{adapter.description}</div>
+                {adapter.identity && (
+                  <div
+                    className="ble-identity"
+                    data-testid="adapter-identity"
+                    title="The address this adapter uses on the air, and where it came from"
+                  >
+                    <span className="muted">Identity </span>
+                    <code>{adapter.identity.address}</code>
+                    <span className="muted">
+                      {' '}
+                      · {IDENTITY_SOURCE_LABEL[adapter.identity.source]}
+                    </span>
+                  </div>
+                )}
               </td>
               <td>
                 <span className={`badge ${adapter.state === 'poweredOn' ? 'good' : 'warn'}`}>

@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { ATT_ERROR, ATT_OP } from '../../../../src/core/ble/att/codes';
 import { HCI_ERROR, SMP_FAILURE } from '../../../../src/core/ble/hci/codes';
 import type { HciDevice, HciSocket } from '../../../../src/core/ble/hci/socket';
-import {
-  HciTap,
-  type AdvertisingReport,
-  type AttErrorReport,
-  type SecurityFailure,
-} from '../../../../src/core/ble/hci/tap';
+import { HciTap } from '../../../../src/core/ble/hci/tap';
+import type {
+  AdvertisingReport,
+  AttErrorReport,
+  SecurityFailure,
+} from '../../../../src/core/ble/hci/tap-reports';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 

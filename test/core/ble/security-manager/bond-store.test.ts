@@ -114,7 +114,10 @@ describe('bond lookup for the Security Manager', () => {
     );
     const irk = Uint8Array.from(Buffer.from('ec0234a357c8ad05341010a60a397d9b', 'hex')).reverse();
     const identityAddress = { address: 'f0:00:00:00:00:01', type: 'random' as const };
-    let station = STATION;
+    let station: { address: string; type: 'public' | 'random' } | undefined = {
+      address: STATION,
+      type: 'public',
+    };
     const lookup = store.lookup(
       () => station,
       () => now,
@@ -123,7 +126,32 @@ describe('bond lookup for the Security Manager', () => {
     expect(lookup.find('7081940dfbaa')).toMatchObject({ ediv: 0x1234, irk });
     expect(lookup.find('f00000000001')?.security).toEqual(SECURITY);
     expect(lookup.find('7081940dfbab')).toBeUndefined();
-    station = 'c4:7f:51:00:00:09';
+    station = { address: 'c4:7f:51:00:00:09', type: 'public' };
     expect(lookup.find('f00000000001')).toBeUndefined();
+    // The same address as a random identity is another station.
+    station = { address: STATION, type: 'random' };
+    expect(lookup.find('f00000000001')).toBeUndefined();
+  });
+
+  it('keeps no bond and finds none for a station without an identity, or with the all-zero one', async () => {
+    const store = await BondStore.open(
+      mkdtempSync(join(tmpdir(), 'bonds-')),
+      new MemoryCredentialStore(),
+      KEYCHAIN,
+    );
+    let station: { address: string; type: 'public' | 'random' } | undefined;
+    const lookup = store.lookup(
+      () => station,
+      () => now,
+    );
+    lookup.keep('d10000000001', { ...keys(), security: SECURITY });
+    station = { address: '00:00:00:00:00:00', type: 'public' };
+    lookup.keep('d10000000001', { ...keys(), security: SECURITY });
+    expect(store.list()).toEqual([]);
+    station = { address: 'c4:7f:51:00:00:07', type: 'random' };
+    lookup.keep('d10000000001', { ...keys(), security: SECURITY });
+    expect(store.list()).toMatchObject([
+      { station: 'c4:7f:51:00:00:07', stationType: 'random', board: 'd1:00:00:00:00:01' },
+    ]);
   });
 });
