@@ -37,7 +37,7 @@ const DIALECTS: Record<Engine, Dialect> = {
  * One step of a version: SQL, or SQL that needs something the server may lack (an extension)
  * and what to do instead where it fails. PostgreSQL tries the first under a savepoint.
  */
-export type MigrationStep = string | { attempt: string[]; otherwise: string };
+type MigrationStep = string | { attempt: string[]; otherwise: string };
 
 /** A record reconcile still has work on (what listUnfinished returns), as SQL. */
 export const UNFINISHED_SQL = `(state IN ('reserved', 'written') OR (state = 'failed' AND psdi_held = 1))`;
