@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { RECORD_COLUMNS, RETURNED_POOL_BACKFILL } from '../src/core/audit/record-rows';
+import { RECORD_COLUMNS } from '../src/core/audit/record-rows';
+import { RETURNED_POOL_BACKFILL } from '../src/core/audit/schema';
 import type { AuditLocation } from '../src/core/audit/open-store';
 import {
   PLATFORM_PSDI_CHARACTERISTIC_UUID,

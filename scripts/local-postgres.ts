@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { urlWithPassword } from '../src/core/audit/postgres-store';
+import { urlWithPassword } from '../src/core/audit/postgres-connection';
 
 const run = promisify(execFile);
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { startLocalPostgres, type LocalPostgres } from '../../scripts/local-postgres';
-import { urlWithPassword } from '../../src/core/audit/postgres-store';
+import { urlWithPassword } from '../../src/core/audit/postgres-connection';
 
 export interface TestPostgres {
   server(): LocalPostgres;

@@ -14,6 +14,7 @@ import {
 } from './records';
 import type { z } from 'zod';
 import type { AllocationContext, FailureInput, ReserveInput } from './store';
+import { UNFINISHED_SQL } from './schema';
 
 /** PostgreSQL hands BIGINT columns back as strings, SQLite as numbers: both are read with Number. */
 export interface RecordRow {
@@ -309,9 +310,6 @@ export function toPage(
   };
 }
 
-/** A record reconcile still has work on (what listUnfinished returns), as SQL. */
-const UNFINISHED_SQL = `(state IN ('reserved', 'written') OR (state = 'failed' AND psdi_held = 1))`;
-
 export const HOUR_MS = 3_600_000;
 
 /** A copied record keeps its times, station and outcome; only its id is this log's own. */
@@ -369,7 +367,7 @@ export function stationSql(p: (n: number) => string, via: RecordsVia) {
     wasRecorded: `SELECT 1 FROM provisioning_records
       WHERE product_id = ${p(1)} AND psdi = ${p(2)} AND psdi_returned = 0 LIMIT 1`,
     // PSDIs given back to the pool that no record has used since, oldest first, from the pool
-    // table the triggers keep (RETURNED_POOL_RECOMPUTE).
+    // table the triggers keep (schema.ts).
     returned: `SELECT psdi FROM returned_psdis WHERE product_id = ${p(1)} ORDER BY first_id`,
     counter: `SELECT value FROM psdi_counters WHERE product_id = ${p(1)} AND key = ${p(2)}`,
     unfinished: `SELECT * FROM ${via('provisioning_records_unfinished')} WHERE ${UNFINISHED_SQL} ORDER BY id`,
@@ -378,45 +376,6 @@ export function stationSql(p: (n: number) => string, via: RecordsVia) {
       ORDER BY id DESC LIMIT 1`,
   };
 }
-
-/**
- * The pool entry of one (product, PSDI) recomputed from its records, for the row `NEW`: a PSDI
- * is in the pool when it has records and every one of them gave it back. One probe of the
- * (product_id, psdi) index, so a write costs the same however long the log.
- */
-export const RETURNED_POOL_RECOMPUTE = `
-  DELETE FROM returned_psdis WHERE product_id = NEW.product_id AND psdi = NEW.psdi;
-  INSERT INTO returned_psdis (product_id, psdi, first_id)
-    SELECT product_id, psdi, MIN(id) FROM provisioning_records
-    WHERE product_id = NEW.product_id AND psdi = NEW.psdi
-    GROUP BY product_id, psdi HAVING MIN(psdi_returned) = 1`;
-
-/**
- * Migration 4's indexes on the records, alike on both engines: every station call and UI read
- * on an index made for it (docs/decisions.md, "The audit log at a million records"). A
- * migration never changes once shipped, so neither does this text.
- */
-export const MILLION_RECORD_INDEXES = `
-CREATE INDEX provisioning_records_unfinished ON provisioning_records (id) WHERE ${UNFINISHED_SQL};
-CREATE INDEX provisioning_records_product_created ON provisioning_records (product_id, created_at, id);
-DROP INDEX provisioning_records_state;
-CREATE INDEX provisioning_records_state_created ON provisioning_records (state, created_at, id);
-CREATE INDEX provisioning_records_station_updated ON provisioning_records (station, updated_at);
-CREATE INDEX provisioning_records_verified_at ON provisioning_records (verified_at)
-  WHERE state = 'verified';
-CREATE INDEX provisioning_records_failed_at ON provisioning_records (updated_at)
-  WHERE state = 'failed';`;
-
-/** One board's records by its address, newest first (migration 6, both engines). */
-export const BOARD_ADDRESS_INDEX = `
-CREATE INDEX provisioning_records_address
-  ON provisioning_records (lower(board_address), created_at, id);`;
-
-/** The pool of a log that had none: every returned PSDI no record has used since. */
-export const RETURNED_POOL_BACKFILL = `
-  INSERT INTO returned_psdis (product_id, psdi, first_id)
-    SELECT product_id, psdi, MIN(id) FROM provisioning_records
-    GROUP BY product_id, psdi HAVING MIN(psdi_returned) = 1`;
 
 /**
  * The Line page's reads, each bounded by the number of stations or by the last hour's records

@@ -6,6 +6,12 @@
 import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import { openAuditDatabase } from './database';
+import {
+  LEGACY_BENCH_TO_SPEC,
+  scenarioRuns,
+  scenarioRunsTable,
+  SCENARIO_RUNS_INDEX,
+} from './schema';
 import { countResults, type ResultCounts } from '../scenario/result-counts';
 import {
   runListQuerySchema,
@@ -17,48 +23,6 @@ import {
   type TimelineEvent,
 } from '../scenario/schema';
 import type { z } from 'zod';
-
-/**
- * The columns of a run that read the same in SQLite and PostgreSQL; each store adds its own id
- * and time types (the PostgreSQL migrations in postgres-store.ts).
- */
-export const SCENARIO_RUN_COLUMNS = `  product_id TEXT NOT NULL,
-  product_name TEXT NOT NULL,
-  device_id TEXT NOT NULL,
-  board_name TEXT NOT NULL,
-  bench TEXT NOT NULL,
-  set_source TEXT NOT NULL CHECK (set_source IN ('saved', 'draft')),
-  revision INTEGER NOT NULL,
-  set_json TEXT NOT NULL,
-  station TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'interrupted')),
-  stop_reason TEXT,
-  results INTEGER NOT NULL DEFAULT 0,
-  failures INTEGER NOT NULL DEFAULT 0
-`;
-
-const MIGRATION = `
-CREATE TABLE IF NOT EXISTS scenario_runs (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  started_at INTEGER NOT NULL,
-  ended_at INTEGER,
-${SCENARIO_RUN_COLUMNS});
-CREATE INDEX IF NOT EXISTS scenario_runs_started ON scenario_runs (started_at, id);
-CREATE TABLE IF NOT EXISTS scenario_run_events (
-  run_id INTEGER NOT NULL REFERENCES scenario_runs (id) ON DELETE CASCADE,
-  seq INTEGER NOT NULL,
-  event TEXT NOT NULL,
-  PRIMARY KEY (run_id, seq)
-);
-`;
-
-/**
- * A dry run from before adapter specs kept `simulated` or `hardware`: the first is `sim`; the
- * second cannot say which path ran (the kernel socket or noble's OS binding), so it becomes
- * `native`, the one that claims no confirmed write (docs/decisions.md, "Adapter spec
- * everywhere"). Both engines' upgrades use this.
- */
-export const LEGACY_BENCH_TO_SPEC = `bench = CASE bench WHEN 'simulated' THEN 'sim' WHEN 'hardware' THEN 'native' ELSE bench END`;
 
 /**
  * SQLite cannot drop a CHECK: a log from before adapter specs gets its runs table rebuilt
@@ -73,16 +37,12 @@ function upgradeBenchColumn(db: Database.Database): void {
   try {
     db.transaction(() => {
       db.exec(`
-CREATE TABLE scenario_runs_next (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  started_at INTEGER NOT NULL,
-  ended_at INTEGER,
-${SCENARIO_RUN_COLUMNS});
+${scenarioRunsTable('sqlite', 'scenario_runs_next')}
 INSERT INTO scenario_runs_next SELECT * FROM scenario_runs;
 UPDATE scenario_runs_next SET ${LEGACY_BENCH_TO_SPEC};
 DROP TABLE scenario_runs;
 ALTER TABLE scenario_runs_next RENAME TO scenario_runs;
-CREATE INDEX scenario_runs_started ON scenario_runs (started_at, id);
+${SCENARIO_RUNS_INDEX.sqlite}
 `);
     }).immediate();
   } finally {
@@ -181,7 +141,7 @@ export class SqliteScenarioRunLog implements ScenarioRunLog {
     this.db = openAuditDatabase(options.file, 'NORMAL');
     upgradeBenchColumn(this.db);
     this.db.pragma('foreign_keys = ON');
-    this.db.exec(MIGRATION);
+    this.db.exec(scenarioRuns('sqlite'));
     this.db
       .prepare(
         `UPDATE scenario_runs SET status = 'interrupted', ended_at = ?

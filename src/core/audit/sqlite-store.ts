@@ -14,26 +14,27 @@ import {
 } from './csv-export';
 import { SqliteScenarioRunLog, type ScenarioRunLog } from './scenario-runs';
 import {
-  BOARD_ADDRESS_INDEX,
+  isUniqueViolation,
+  migrateSqlite,
+  SQLITE_SEARCH,
+  SQLITE_VIA,
+  STATION,
+} from './sqlite-dialect';
+import {
   copyValues,
   countFromPage,
   HOUR_MS,
   insertSql,
   lineSql,
-  MILLION_RECORD_INDEXES,
   peekContext,
   refusedValues,
   reservedValues,
-  RETURNED_POOL_BACKFILL,
-  RETURNED_POOL_RECOMPUTE,
   searchSql,
-  stationSql,
   toLineStatus,
   toPage,
   toRecord,
   whereClause,
   type RecordRow,
-  type SearchDialect,
 } from './record-rows';
 import {
   auditQuerySchema,
@@ -71,128 +72,6 @@ export interface SqliteStoreOptions {
   now?: () => number;
 }
 
-/** Versioned schema: entry n-1 takes a database from version n-1 to n (PRAGMA user_version). */
-const MIGRATIONS = [
-  `
-CREATE TABLE IF NOT EXISTS provisioning_records (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL,
-  written_at INTEGER,
-  verified_at INTEGER,
-  product_id TEXT NOT NULL,
-  product_name TEXT NOT NULL,
-  service_uuid TEXT NOT NULL,
-  psdi_service_uuid TEXT NOT NULL,
-  psdi_characteristic_uuid TEXT NOT NULL,
-  board_id TEXT NOT NULL,
-  board_address TEXT NOT NULL,
-  psdi TEXT NOT NULL,
-  psdi_source TEXT NOT NULL CHECK (psdi_source IN ('tool', 'device')),
-  profile_id TEXT NOT NULL,
-  station TEXT NOT NULL,
-  state TEXT NOT NULL CHECK (state IN ('reserved', 'written', 'verified', 'failed', 'released')),
-  psdi_held INTEGER NOT NULL CHECK (psdi_held IN (0, 1)),
-  failed_step TEXT,
-  error TEXT,
-  attempts INTEGER NOT NULL DEFAULT 0,
-  CHECK (psdi_held = 0 OR state <> 'released')
-);
--- The guarantee itself: however many writers, one live record per (product, PSDI).
-CREATE UNIQUE INDEX IF NOT EXISTS provisioning_records_held_psdi
-  ON provisioning_records (product_id, psdi) WHERE psdi_held = 1;
-CREATE INDEX IF NOT EXISTS provisioning_records_created ON provisioning_records (created_at, id);
-CREATE INDEX IF NOT EXISTS provisioning_records_product ON provisioning_records (product_id, psdi);
-CREATE INDEX IF NOT EXISTS provisioning_records_state ON provisioning_records (state);
-CREATE TABLE IF NOT EXISTS psdi_counters (
-  product_id TEXT NOT NULL,
-  key TEXT NOT NULL,
-  value INTEGER NOT NULL,
-  PRIMARY KEY (product_id, key)
-);
-`,
-  // 2: a line — the board lookup of dry runs, station filters, copies keyed on their source,
-  // and this log's own id for copies made from it.
-  `
-CREATE INDEX provisioning_records_board ON provisioning_records (product_id, board_id, state, id);
-CREATE INDEX provisioning_records_station ON provisioning_records (station, created_at);
-ALTER TABLE provisioning_records ADD COLUMN origin TEXT;
-CREATE UNIQUE INDEX provisioning_records_origin ON provisioning_records (origin) WHERE origin IS NOT NULL;
-CREATE TABLE audit_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-`,
-  // 3: every try and operator action on a record, PSDIs given back to the pool, board names.
-  `
-ALTER TABLE provisioning_records ADD COLUMN psdi_returned INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE provisioning_records ADD COLUMN history TEXT NOT NULL DEFAULT '[]';
-ALTER TABLE provisioning_records ADD COLUMN board_name TEXT;
-`,
-  // 4: a year on the line — every station call and UI read on an index made for it, the pool of
-  // returned PSDIs kept by triggers, and trigram text search (docs/decisions.md, "The audit log
-  // at a million records").
-  `
-CREATE INDEX provisioning_records_busy_board ON provisioning_records (product_id, board_address)
-  WHERE state IN ('reserved', 'written');
-${MILLION_RECORD_INDEXES}
-CREATE TABLE returned_psdis (
-  product_id TEXT NOT NULL,
-  psdi TEXT NOT NULL,
-  first_id INTEGER NOT NULL,
-  PRIMARY KEY (product_id, psdi)
-);
-CREATE INDEX returned_psdis_order ON returned_psdis (product_id, first_id);
-${RETURNED_POOL_BACKFILL};
-CREATE TRIGGER provisioning_records_pool_insert AFTER INSERT ON provisioning_records
-BEGIN ${RETURNED_POOL_RECOMPUTE}; END;
-CREATE TRIGGER provisioning_records_pool_update AFTER UPDATE OF psdi_returned ON provisioning_records
-  WHEN OLD.psdi_returned <> NEW.psdi_returned
-BEGIN ${RETURNED_POOL_RECOMPUTE}; END;
-CREATE VIRTUAL TABLE audit_text USING fts5(psdi, board_address, board_name,
-  content = 'provisioning_records', content_rowid = 'id', tokenize = 'trigram');
-INSERT INTO audit_text (audit_text) VALUES ('rebuild');
-CREATE TRIGGER provisioning_records_text_insert AFTER INSERT ON provisioning_records
-BEGIN
-  INSERT INTO audit_text (rowid, psdi, board_address, board_name)
-    VALUES (NEW.id, NEW.psdi, NEW.board_address, NEW.board_name);
-END;
-CREATE TRIGGER provisioning_records_text_update
-  AFTER UPDATE OF psdi, board_address, board_name ON provisioning_records
-BEGIN
-  INSERT INTO audit_text (audit_text, rowid, psdi, board_address, board_name)
-    VALUES ('delete', OLD.id, OLD.psdi, OLD.board_address, OLD.board_name);
-  INSERT INTO audit_text (rowid, psdi, board_address, board_name)
-    VALUES (NEW.id, NEW.psdi, NEW.board_address, NEW.board_name);
-END;
-CREATE TRIGGER provisioning_records_text_delete AFTER DELETE ON provisioning_records
-BEGIN
-  INSERT INTO audit_text (audit_text, rowid, psdi, board_address, board_name)
-    VALUES ('delete', OLD.id, OLD.psdi, OLD.board_address, OLD.board_name);
-END;
-`,
-  // 5: adapter specs — the adapter a record's board was heard through (the dry runs' table
-  // drops its old simulated/hardware CHECK where it opens: scenario-runs.ts).
-  `
-ALTER TABLE provisioning_records ADD COLUMN adapter TEXT;
-`,
-  // 6: one board's records by its address (the failure path after a provisioning run, verify).
-  BOARD_ADDRESS_INDEX,
-  // 7: the image flashed to a board before it was provisioned (`provision --image`).
-  `ALTER TABLE provisioning_records ADD COLUMN image_hash TEXT;`,
-];
-
-/**
- * Text search on the trigram index: the text as one FTS5 phrase, which the trigram tokenizer
- * matches as a case-insensitive substring of any of the three columns.
- */
-export const SQLITE_SEARCH: SearchDialect = {
-  placeholder: () => '?',
-  text: (text, bind) =>
-    `id IN (SELECT rowid FROM audit_text WHERE audit_text MATCH ${bind(`"${text.replace(/"/g, '""')}"`)})`,
-};
-
-/** A station's reads (docs/decisions.md, "The audit log at a million records"). */
-export const SQLITE_VIA = (index: string) => `provisioning_records INDEXED BY ${index}`;
-export const STATION = stationSql(() => '?', SQLITE_VIA);
-
 /** Writes between two `PRAGMA optimize` runs, so the planner's statistics follow the log's growth. */
 const OPTIMIZE_EVERY = 1_000;
 
@@ -221,7 +100,7 @@ export class SqliteAuditStore implements AuditStore {
     // FULL makes each commit durable against power loss too, not only a crash: a transition
     // must be on disk before the radio acts on it.
     this.db = openAuditDatabase(options.file, 'FULL');
-    this.migrate();
+    migrateSqlite(this.db, this.file);
     // Statistics for the planner, so a filtered page walks the index made for it; the limit
     // bounds what one ANALYZE reads on a large log (docs/decisions.md, "The audit log at a
     // million records").
@@ -519,22 +398,6 @@ export class SqliteAuditStore implements AuditStore {
     this.db.close();
   }
 
-  private migrate(): void {
-    const version = this.db.pragma('user_version', { simple: true }) as number;
-    if (version > MIGRATIONS.length)
-      throw new Error(
-        `${this.file}: audit database version ${version} is newer than this app understands (${MIGRATIONS.length})`,
-      );
-    for (let v = version; v < MIGRATIONS.length; v++) {
-      this.db
-        .transaction(() => {
-          this.db.exec(MIGRATIONS[v] as string);
-          this.db.pragma(`user_version = ${v + 1}`);
-        })
-        .immediate();
-    }
-  }
-
   /** Counts writes; every OPTIMIZE_EVERY of them the planner's statistics are refreshed. */
   private wrote(count = 1): void {
     this.writes += count;
@@ -607,13 +470,4 @@ export class SqliteAuditStore implements AuditStore {
     if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
     return statement;
   }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return (
-    typeof err === 'object' &&
-    err !== null &&
-    'code' in err &&
-    (err as { code: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE'
-  );
 }

@@ -3,7 +3,8 @@
 // a reservation or a preview runs, the worker asks the caller's allocator for a PSDI
 // (`allocate`) and the allocator asks back through its context (`context`), inside the open
 // transaction. Every method is one entry of a method table (src/core/rpc/method-table.ts), as
-// in the BLE process's protocol; values cross by structured clone.
+// in the BLE process's protocol; the store's own (`store`) are its STORE_CALLS, their input the
+// method's arguments, so the protocol never lists them again. Values cross by structured clone.
 import { z, ZodError } from 'zod';
 import {
   method,
@@ -19,22 +20,13 @@ import {
   StoreUnavailableError,
 } from './errors';
 import type { CsvPage, ExportCursor } from './csv-export';
-import type { AuditPage, AuditQuery, LineStatus, ProvisioningRecord, RecordEvent } from './records';
-import type {
-  AllocatorRecipe,
-  CopyResult,
-  ExportQuery,
-  FailureInput,
-  ReleaseInput,
-  ReserveInput,
-} from './store';
+import type { ProvisioningRecord } from './records';
+import { STORE_CALLS, type AllocatorRecipe, type ExportQuery, type ReserveInput } from './store';
 import { PsdiError } from '../provisioning/psdi';
 import type { NewRun, RunList, RunRead } from './scenario-runs';
 import type { ScenarioRunSummary, StopReason, TimelineEvent } from '../scenario/schema';
 import type { runListQuerySchema } from '../scenario/schema';
 
-const recordId = z.number().int().min(1);
-const attempts = z.number().int().min(0).optional();
 const text = z.string();
 const nothing = z.void();
 /**
@@ -53,54 +45,22 @@ const psdiChoice = z.union([
   z.object({ allocator: z.literal(true) }),
 ]);
 
-/** The provisioning records: one method per AuditStore method that reaches the database. */
-const storeMethods = {
+/**
+ * The AuditStore methods that carry more than data, as the worker runs them: a reservation or a
+ * preview whose allocator may stay on the caller's thread, an export chunk by chunk, and the
+ * end of the thread. Every other store method is an entry of STORE_CALLS (store.ts).
+ */
+const workerMethods = {
   reserve: method(
     z.object({ input: typed<Omit<ReserveInput, 'psdi'>>(), psdi: psdiChoice }),
     typed<ProvisioningRecord>(),
   ),
-  recordRefused: method(
-    z.object({ input: typed<ReserveInput & { psdi: string } & Omit<FailureInput, 'psdiHeld'>>() }),
-    typed<ProvisioningRecord>(),
-  ),
-  markWritten: method(z.object({ id: recordId, attempts }), typed<ProvisioningRecord>()),
-  markVerified: method(
-    z.object({ id: recordId, attempts, history: typed<RecordEvent[] | undefined>() }),
-    typed<ProvisioningRecord>(),
-  ),
-  markFailed: method(
-    z.object({ id: recordId, failure: typed<FailureInput>() }),
-    typed<ProvisioningRecord>(),
-  ),
-  release: method(
-    z.object({ id: recordId, reason: text, returnPsdi: z.boolean().optional() }),
-    typed<ProvisioningRecord>(),
-  ),
-  releaseHeld: method(
-    z.object({ id: recordId, input: typed<ReleaseInput>() }),
-    typed<ProvisioningRecord>(),
-  ),
   peekPsdi: method(z.object({ productId: text }), z.string()),
-  get: method(z.object({ id: z.number() }), typed<ProvisioningRecord | undefined>()),
-  listUnfinished: method(z.object({}), typed<ProvisioningRecord[]>()),
-  verifiedPsdi: method(z.object({ productId: text, boardId: text }), z.string().optional()),
-  search: method(z.object({ query: typed<AuditQuery | undefined>() }), typed<AuditPage>()),
   /** One chunk of an export, as CSV text: the worker formats it, the caller only writes it. */
   exportChunk: method(
     z.object({ query: typed<ExportQuery>(), after: typed<ExportCursor | undefined>() }),
     typed<CsvPage>(),
   ),
-  lineStatus: method(z.object({}), typed<LineStatus>()),
-  records: method(
-    z.object({ afterId: z.number().int(), batch: z.number().int().min(1) }),
-    typed<ProvisioningRecord[]>(),
-  ),
-  copyFrom: method(
-    z.object({ sourceId: text, records: typed<readonly ProvisioningRecord[]>() }),
-    typed<CopyResult>(),
-  ),
-  sourceId: method(z.object({}), z.string()),
-  ping: method(z.object({}), nothing),
   close: method(z.object({}), nothing),
 } satisfies MethodTable;
 
@@ -129,7 +89,12 @@ const contextMethods = {
   returned: method(z.object({}), z.array(z.string())),
 } satisfies MethodTable;
 
-const TABLES = { store: storeMethods, runs: runMethods, context: contextMethods } as const;
+const TABLES = {
+  store: STORE_CALLS,
+  worker: workerMethods,
+  runs: runMethods,
+  context: contextMethods,
+} as const;
 export type Target = keyof typeof TABLES;
 type Tables = typeof TABLES;
 

@@ -19,12 +19,16 @@ import {
 } from './sqlite-worker-protocol';
 import {
   stationName,
+  STORE_CALLS,
   type AllocationContext,
   type AuditStore,
   type ExportQuery,
   type ProvisioningRecord,
   type PsdiAllocator,
   type ReserveInput,
+  type StoreCall,
+  type StoreCallArgs,
+  type StoreCalls,
 } from './store';
 
 export interface SqliteWorkerStoreOptions {
@@ -67,7 +71,8 @@ function startWorker(config: WorkerConfig): Worker {
   return new Worker(boot, { ...options, eval: true });
 }
 
-export class SqliteWorkerStore implements AuditStore {
+/** The store's own methods; open() adds STORE_CALLS. */
+export class SqliteWorkerStore implements Omit<AuditStore, StoreCall> {
   readonly engine = 'sqlite' as const;
   readonly file: string;
   readonly station: string;
@@ -87,12 +92,25 @@ export class SqliteWorkerStore implements AuditStore {
     this.now = options.now;
   }
 
-  /** Opens (and migrates) the log in its worker; throws what opening the file threw. */
-  static async open(options: SqliteWorkerStoreOptions): Promise<SqliteWorkerStore> {
+  /**
+   * Opens (and migrates) the log in its worker; throws what opening the file threw. Each of
+   * STORE_CALLS is sent to the worker with its arguments as they are; a call after the worker
+   * died starts another, or says why it cannot.
+   */
+  static async open(options: SqliteWorkerStoreOptions): Promise<SqliteWorkerStore & StoreCalls> {
     const store = new SqliteWorkerStore(options);
     store.worker = store.start();
     await store.worker;
-    return store;
+    const forward =
+      <M extends StoreCall>(name: M) =>
+      (...args: StoreCallArgs<M>) =>
+        store.call('store', name, args);
+    return Object.assign(
+      store,
+      Object.fromEntries(
+        Object.keys(STORE_CALLS).map((name) => [name, forward(name as StoreCall)]),
+      ) as StoreCalls,
+    );
   }
 
   get location(): string {
@@ -101,91 +119,29 @@ export class SqliteWorkerStore implements AuditStore {
 
   reserve(input: ReserveInput): Promise<ProvisioningRecord> {
     const { psdi, ...rest } = input;
-    if (typeof psdi === 'string') return this.call('store', 'reserve', { input: rest, psdi });
+    if (typeof psdi === 'string') return this.call('worker', 'reserve', { input: rest, psdi });
     // One message: the worker makes the allocator again from its recipe and runs it in the
     // reserving transaction.
     if (psdi.recipe)
-      return this.call('store', 'reserve', {
+      return this.call('worker', 'reserve', {
         input: rest,
         psdi: { recipe: psdi.recipe, key: this.recipeKey(psdi) },
       });
     return this.call(
-      'store',
+      'worker',
       'reserve',
       { input: rest, psdi: { allocator: true } },
       { productId: input.product.id, allocator: psdi },
     );
   }
 
-  recordRefused(input: Parameters<AuditStore['recordRefused']>[0]): Promise<ProvisioningRecord> {
-    return this.call('store', 'recordRefused', { input });
-  }
-
-  markWritten(id: number, attempts?: number): Promise<ProvisioningRecord> {
-    return this.call('store', 'markWritten', { id, attempts });
-  }
-
-  markVerified(
-    ...[id, attempts, history]: Parameters<AuditStore['markVerified']>
-  ): Promise<ProvisioningRecord> {
-    return this.call('store', 'markVerified', { id, attempts, history });
-  }
-
-  markFailed(...[id, failure]: Parameters<AuditStore['markFailed']>): Promise<ProvisioningRecord> {
-    return this.call('store', 'markFailed', { id, failure });
-  }
-
-  release(
-    id: number,
-    reason: string,
-    options: { returnPsdi?: boolean } = {},
-  ): Promise<ProvisioningRecord> {
-    return this.call('store', 'release', { id, reason, returnPsdi: options.returnPsdi });
-  }
-
-  releaseHeld(...[id, input]: Parameters<AuditStore['releaseHeld']>): Promise<ProvisioningRecord> {
-    return this.call('store', 'releaseHeld', { id, input });
-  }
-
   peekPsdi(productId: string, allocator: PsdiAllocator): Promise<string> {
-    return this.call('store', 'peekPsdi', { productId }, { productId, allocator });
-  }
-
-  get(id: number): Promise<ProvisioningRecord | undefined> {
-    return this.call('store', 'get', { id });
-  }
-
-  listUnfinished(): Promise<ProvisioningRecord[]> {
-    return this.call('store', 'listUnfinished', {});
-  }
-
-  verifiedPsdi(productId: string, boardId: string): Promise<string | undefined> {
-    return this.call('store', 'verifiedPsdi', { productId, boardId });
-  }
-
-  search(...[query]: Parameters<AuditStore['search']>): ReturnType<AuditStore['search']> {
-    return this.call('store', 'search', { query });
+    return this.call('worker', 'peekPsdi', { productId }, { productId, allocator });
   }
 
   /** Chunk by chunk: the worker reads and formats one, the next is asked for when this is used. */
   exportCsv(query: ExportQuery = {}): AsyncIterable<CsvChunk> {
-    return csvChunks((after) => this.call('store', 'exportChunk', { query, after }));
-  }
-
-  lineStatus(): ReturnType<AuditStore['lineStatus']> {
-    return this.call('store', 'lineStatus', {});
-  }
-
-  records(afterId: number, batch: number): Promise<ProvisioningRecord[]> {
-    return this.call('store', 'records', { afterId, batch });
-  }
-
-  copyFrom(...[sourceId, records]: Parameters<AuditStore['copyFrom']>) {
-    return this.call('store', 'copyFrom', { sourceId, records });
-  }
-
-  sourceId(): Promise<string> {
-    return this.call('store', 'sourceId', {});
+    return csvChunks((after) => this.call('worker', 'exportChunk', { query, after }));
   }
 
   async scenarioRuns(): Promise<ScenarioRunLog> {
@@ -203,17 +159,12 @@ export class SqliteWorkerStore implements AuditStore {
     return this.runLog;
   }
 
-  /** Also the way back after the worker died: starts another, or says why it cannot. */
-  async ping(): Promise<void> {
-    await this.call('store', 'ping', {});
-  }
-
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     const worker = await this.worker?.catch(() => undefined);
     if (!worker) return;
-    await this.send(worker, 'store', 'close', {}).catch(() => undefined);
+    await this.send(worker, 'worker', 'close', {}).catch(() => undefined);
     await worker.terminate();
   }
 

@@ -9,7 +9,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { csvPage } from './csv-export';
 import { SqliteAuditStore } from './sqlite-store';
-import type { AllocationContext, AllocatorRecipe, PsdiAllocator, ReserveInput } from './store';
+import type {
+  AllocationContext,
+  AllocatorRecipe,
+  PsdiAllocator,
+  ReserveInput,
+  StoreCall,
+  StoreCallArgs,
+} from './store';
 import { checkPsdi, createPsdiAllocator } from '../provisioning/psdi';
 import type { ScenarioRunLog } from './scenario-runs';
 import {
@@ -95,7 +102,7 @@ function fromRecipe(key: number, recipe: AllocatorRecipe): PsdiAllocator {
 /** A reservation's PSDI as the store takes it, from what the request carried. */
 function psdiOf(
   request: Request,
-  psdi: MethodInput<'store', 'reserve'>['psdi'],
+  psdi: MethodInput<'worker', 'reserve'>['psdi'],
 ): ReserveInput['psdi'] {
   if (typeof psdi === 'string') return psdi;
   return 'recipe' in psdi ? fromRecipe(psdi.key, psdi.recipe) : callerAllocator(request.id);
@@ -109,7 +116,7 @@ async function reserveTogether(requests: Request[]): Promise<void> {
   const batch: { request: Request; input: ReserveInput; at?: number }[] = [];
   for (const request of requests) {
     try {
-      const { input, psdi } = parseRequest(request).input as MethodInput<'store', 'reserve'>;
+      const { input, psdi } = parseRequest(request).input as MethodInput<'worker', 'reserve'>;
       batch.push({ request, input: { ...input, psdi: psdiOf(request, psdi) }, at: request.at });
     } catch (err) {
       send({ type: 'response', id: request.id, ok: false, error: serializeError(err) });
@@ -132,25 +139,17 @@ async function reserveTogether(requests: Request[]): Promise<void> {
   }
 }
 
-/** Every store method but `reserve`, which the queue hands to reserveTogether. */
-const storeHandlers: Omit<MethodHandlers<'store'>, 'reserve'> = {
-  recordRefused: ({ input }) => store.recordRefused(input),
-  markWritten: ({ id, attempts }) => store.markWritten(id, attempts),
-  markVerified: ({ id, attempts, history }) => store.markVerified(id, attempts, history),
-  markFailed: ({ id, failure }) => store.markFailed(id, failure),
-  release: ({ id, reason, returnPsdi }) => store.release(id, reason, { returnPsdi }),
-  releaseHeld: ({ id, input }) => store.releaseHeld(id, input),
+/** Each of STORE_CALLS: the store's method, given the arguments it was sent. */
+function callStore<M extends StoreCall>(name: M, args: StoreCallArgs<M>): Promise<unknown> {
+  // The table types each method by its arguments (store.ts), and the request was parsed with it.
+  const method = store[name] as (...args: StoreCallArgs<M>) => Promise<unknown>;
+  return method.apply(store, args);
+}
+
+/** The worker's own methods but `reserve`, which the queue hands to reserveTogether. */
+const workerHandlers: Omit<MethodHandlers<'worker'>, 'reserve'> = {
   peekPsdi: ({ productId }) => store.peekPsdi(productId, callerAllocator(current)),
-  get: ({ id }) => store.get(id),
-  listUnfinished: () => store.listUnfinished(),
-  verifiedPsdi: ({ productId, boardId }) => store.verifiedPsdi(productId, boardId),
-  search: ({ query }) => store.search(query),
   exportChunk: async ({ query, after }) => csvPage(await store.exportRecords(query, after)),
-  lineStatus: () => store.lineStatus(),
-  records: ({ afterId, batch }) => store.records(afterId, batch),
-  copyFrom: ({ sourceId, records }) => store.copyFrom(sourceId, records),
-  sourceId: () => store.sourceId(),
-  ping: () => store.ping(),
   // The caller ends the thread once this answers.
   close: () => store.close(),
 };
@@ -183,12 +182,18 @@ function contextHandlers(reservation: number | undefined): MethodHandlers<'conte
 async function run(request: Request): Promise<void> {
   try {
     const parsed = parseRequest(request);
-    const handlers: Record<Target, Record<string, (input: unknown) => Promise<unknown>>> = {
-      store: storeHandlers as never,
+    const handlers: Record<
+      Exclude<Target, 'store'>,
+      Record<string, (input: unknown) => Promise<unknown>>
+    > = {
+      worker: workerHandlers as never,
       runs: runHandlers as never,
       context: contextHandlers(request.reservation) as never,
     };
-    const value = await handlers[request.target][parsed.method]!(parsed.input);
+    const value =
+      request.target === 'store'
+        ? await callStore(parsed.method as StoreCall, parsed.input as StoreCallArgs<StoreCall>)
+        : await handlers[request.target][parsed.method]!(parsed.input);
     send({ type: 'response', id: request.id, ok: true, value });
   } catch (err) {
     send({ type: 'response', id: request.id, ok: false, error: serializeError(err) });
@@ -202,7 +207,7 @@ async function run(request: Request): Promise<void> {
 const queue: Request[] = [];
 let draining = false;
 const isReserve = (request: Request | undefined) =>
-  request?.target === 'store' && request.method === 'reserve';
+  request?.target === 'worker' && request.method === 'reserve';
 
 /** Lets messages that arrived while this thread was busy (a commit's fsync) join the queue. */
 const received = () => new Promise((resolve) => setImmediate(resolve));

@@ -3,6 +3,8 @@
 // stations (docs/decisions.md, "Production line"). Both keep the same guarantees: a reservation
 // is committed before the radio acts on it, and a PSDI is held by at most one record per product.
 import { hostname } from 'node:os';
+import { z } from 'zod';
+import { method, type MethodTable } from '../rpc/method-table';
 import type {
   AuditPage,
   AuditQuery,
@@ -106,7 +108,90 @@ export interface CopyResult {
   refused: { id: number; reason: string }[];
 }
 
-export interface AuditStore {
+const typed = <T>() => z.custom<T>();
+const recordId = z.number().int().min(1);
+const attempts = z.number().int().min(0).optional();
+const record = typed<ProvisioningRecord>();
+
+/** What recordRefused takes: a device-source board's reservation and why it failed. */
+type RefusedInput = ReserveInput & { psdi: string } & Omit<FailureInput, 'psdiHeld'>;
+
+/**
+ * The store's methods that take data and answer data, each one entry of a method table
+ * (src/core/rpc/method-table.ts) whose input is the method's arguments: AuditStore is built
+ * from it, and the SQLite worker carries every entry by name (sqlite-worker-protocol.ts), so a
+ * method added here needs only its two engines beside it (docs/decisions.md, "What the two
+ * audit engines share").
+ */
+export const STORE_CALLS = {
+  /** A device-source board whose PSDI another record already holds: logged, never held. */
+  recordRefused: method(z.tuple([typed<RefusedInput>()]), record),
+  /** The board acknowledged the commit. Also the way back in for a reconciled record. */
+  markWritten: method(z.tuple([recordId, attempts]), record),
+  /** The PSDI was read back from the board in product mode and matched. */
+  markVerified: method(z.tuple([recordId, attempts, typed<RecordEvent[]>().optional()]), record),
+  /** A failure is final for the run; `psdiHeld` can only drop (a freed PSDI may be someone's). */
+  markFailed: method(z.tuple([recordId, typed<FailureInput>()]), record),
+  /**
+   * Gives the PSDI back; never for a verified record (the board carries it). `returnPsdi` marks
+   * it psdiReturned, so a sequence hands it out again (nothing reached the board).
+   */
+  release: method(
+    z.tuple([recordId, z.string(), z.object({ returnPsdi: z.boolean().optional() }).optional()]),
+    record,
+  ),
+  /**
+   * An operator gives back the PSDI a failed record holds: released, the PSDI returned to the
+   * pool, and a history entry naming who, when and at which station.
+   */
+  releaseHeld: method(z.tuple([recordId, typed<ReleaseInput>()]), record),
+  get: method(z.tuple([z.number()]), typed<ProvisioningRecord | undefined>()),
+  /**
+   * What reconcile works on, oldest first, at every station: records a crash or kill left
+   * between reserve and verify, and failures that may have reached the board (PSDI still held).
+   */
+  listUnfinished: method(z.tuple([]), typed<ProvisioningRecord[]>()),
+  /** The PSDI a board was verified with for a product, newest first (an indexed lookup). */
+  verifiedPsdi: method(z.tuple([z.string(), z.string()]), z.string().optional()),
+  /**
+   * Newest first, a page at a time (keyset: `after` is the page before's `next`), counted up to
+   * AUDIT_COUNT_CAP; every filter optional; bad input throws a ZodError naming the field.
+   */
+  search: method(z.tuple([typed<AuditQuery>().optional()]), typed<AuditPage>()),
+  /** Stations, their throughput over the hour before `now`, failures and unfinished records. */
+  lineStatus: method(z.tuple([]), typed<LineStatus>()),
+  /** Every record of this log, oldest first, `batch` at a time: what a copy reads. */
+  records: method(
+    z.tuple([z.number().int(), z.number().int().min(1)]),
+    typed<ProvisioningRecord[]>(),
+  ),
+  /**
+   * Copies records from another log once: a record carries its source's id (`sourceId`), so
+   * copying again adds nothing.
+   */
+  copyFrom: method(
+    z.tuple([z.string(), typed<readonly ProvisioningRecord[]>()]),
+    typed<CopyResult>(),
+  ),
+  /** This log's own id, stable across opens: what a copy made from it is keyed on. */
+  sourceId: method(z.tuple([]), z.string()),
+  /** Resolves once the database answers; throws StoreUnavailableError otherwise. */
+  ping: method(z.tuple([]), z.void()),
+} satisfies MethodTable;
+
+export type StoreCall = keyof typeof STORE_CALLS;
+export type StoreCallArgs<M extends StoreCall> = z.input<(typeof STORE_CALLS)[M]['input']>;
+type StoreCallResult<M extends StoreCall> = z.output<(typeof STORE_CALLS)[M]['output']>;
+/** STORE_CALLS as methods. */
+export type StoreCalls = {
+  [M in StoreCall]: (...args: StoreCallArgs<M>) => Promise<StoreCallResult<M>>;
+};
+
+/**
+ * STORE_CALLS and the methods that carry more than data: an allocator that runs on the
+ * caller's side, a stream, the dry-run log beside the records.
+ */
+export interface AuditStore extends StoreCalls {
   readonly engine: 'sqlite' | 'postgres';
   /** Recorded on each record this store writes. */
   readonly station: string;
@@ -118,67 +203,16 @@ export interface AuditStore {
    * record of the product holds, and the record is committed before this resolves.
    */
   reserve(input: ReserveInput): Promise<ProvisioningRecord>;
-  /** A device-source board whose PSDI another record already holds: logged, never held. */
-  recordRefused(
-    input: ReserveInput & { psdi: string } & Omit<FailureInput, 'psdiHeld'>,
-  ): Promise<ProvisioningRecord>;
-  /** The board acknowledged the commit. Also the way back in for a reconciled record. */
-  markWritten(id: number, attempts?: number): Promise<ProvisioningRecord>;
-  /** The PSDI was read back from the board in product mode and matched. */
-  markVerified(id: number, attempts?: number, history?: RecordEvent[]): Promise<ProvisioningRecord>;
-  /** A failure is final for the run; `psdiHeld` can only drop (a freed PSDI may be someone's). */
-  markFailed(id: number, failure: FailureInput): Promise<ProvisioningRecord>;
-  /**
-   * Gives the PSDI back; never for a verified record (the board carries it). `returnPsdi` marks
-   * it psdiReturned, so a sequence hands it out again (nothing reached the board).
-   */
-  release(
-    id: number,
-    reason: string,
-    options?: { returnPsdi?: boolean },
-  ): Promise<ProvisioningRecord>;
-  /**
-   * An operator gives back the PSDI a failed record holds: released, the PSDI returned to the
-   * pool, and a history entry naming who, when and at which station.
-   */
-  releaseHeld(id: number, input: ReleaseInput): Promise<ProvisioningRecord>;
   /** What the allocator would hand out next for the product, taking nothing. */
   peekPsdi(productId: string, allocator: PsdiAllocator): Promise<string>;
-
-  get(id: number): Promise<ProvisioningRecord | undefined>;
-  /**
-   * What reconcile works on, oldest first, at every station: records a crash or kill left
-   * between reserve and verify, and failures that may have reached the board (PSDI still held).
-   */
-  listUnfinished(): Promise<ProvisioningRecord[]>;
-  /** The PSDI a board was verified with for a product, newest first (an indexed lookup). */
-  verifiedPsdi(productId: string, boardId: string): Promise<string | undefined>;
-  /**
-   * Newest first, a page at a time (keyset: `after` is the page before's `next`), counted up to
-   * AUDIT_COUNT_CAP; every filter optional; bad input throws a ZodError naming the field.
-   */
-  search(query?: AuditQuery): Promise<AuditPage>;
   /**
    * Every record the filter matches (paging ignored), oldest first, as CSV with a header: a
    * stream of chunks of EXPORT_CHUNK_ROWS records, each read when the consumer asks for it.
    * Bad input throws a ZodError naming the field at once.
    */
   exportCsv(query?: ExportQuery): AsyncIterable<CsvChunk>;
-  /** Stations, their throughput over the hour before `now`, failures and unfinished records. */
-  lineStatus(): Promise<LineStatus>;
-  /** Every record of this log, oldest first, `batch` at a time: what a copy reads. */
-  records(afterId: number, batch: number): Promise<ProvisioningRecord[]>;
-  /**
-   * Copies records from another log once: a record carries its source's id (`sourceId`), so
-   * copying again adds nothing.
-   */
-  copyFrom(sourceId: string, records: readonly ProvisioningRecord[]): Promise<CopyResult>;
-  /** This log's own id, stable across opens: what a copy made from it is keyed on. */
-  sourceId(): Promise<string>;
   /** Dry runs, kept beside the records in the same database. */
   scenarioRuns(): Promise<ScenarioRunLog>;
-  /** Resolves once the database answers; throws StoreUnavailableError otherwise. */
-  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -5,7 +5,8 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SCENARIO_RUN_COLUMNS, type NewRun } from '../../../src/core/audit/scenario-runs';
+import type { NewRun } from '../../../src/core/audit/scenario-runs';
+import { SCENARIO_RUN_COLUMNS } from '../../../src/core/audit/schema';
 import { usePostgres } from '../../helpers/postgres';
 import { ENGINES, reserveInput, tempStore, type TempStore } from './fixture';
 

@@ -16,12 +16,12 @@ import {
   SQLITE_SEARCH,
   SQLITE_VIA,
   STATION as SQLITE_STATION,
-} from '../../../src/core/audit/sqlite-store';
+} from '../../../src/core/audit/sqlite-dialect';
 import {
   PG_VIA,
   STATION as PG_STATION,
   TRIGRAM_SEARCH,
-} from '../../../src/core/audit/postgres-store';
+} from '../../../src/core/audit/postgres-dialect';
 import { usePostgres } from '../../helpers/postgres';
 import { ENGINES, PRODUCT, reserveInput, tempStore, type TempStore } from './fixture';
 

@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { redactUrl } from '../../audit/postgres-store';
+import { redactUrl } from '../../audit/postgres-connection';
 import { InvalidTransitionError, RecordNotFoundError } from '../../audit/errors';
 import { openAuditStore } from '../../audit/open-store';
 import type { AuditStore, CopyResult } from '../../audit/store';
