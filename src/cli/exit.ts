@@ -7,7 +7,7 @@ import { SimBenchError } from '../core/ble/sim/bench';
 import { PlatformError, PlatformUnreachableError } from '../core/platform/http';
 import { ProfileError } from '../core/provisioning/profiles';
 import { PsdiError } from '../core/provisioning/psdi';
-import { SetupError } from '../core/usecases/provisioning-setup';
+import { NotConfiguredError, PlatformAnswerError, SetupError } from '../core/usecases/errors';
 
 export const EXIT = {
   /** Every board and scenario passed. */
@@ -52,6 +52,8 @@ export function exitCodeOf(err: unknown): ExitCode {
     return err.body.code === 'invalid_input' ? EXIT.usage : EXIT.environment;
   if (
     err instanceof EnvironmentError ||
+    err instanceof NotConfiguredError ||
+    err instanceof PlatformAnswerError ||
     err instanceof PlatformError ||
     err instanceof PlatformUnreachableError
   )

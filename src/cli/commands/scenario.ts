@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
-import { deliverToWebhook } from '../../core/app/dry-runs/result-delivery';
+import { deliverToWebhook } from '../../core/usecases/result-delivery';
 import { draftSet, noSavedSet, savedSet } from '../../core/app/dry-runs/dry-run-service';
 import { AppFailure } from '../../core/app/errors';
 import { fieldErrors } from '../../core/platform/field-errors';

@@ -6,8 +6,8 @@ import { builtInProfiles } from '../../../src/core/provisioning/profiles';
 import {
   planRun,
   provisioningSetup,
-  SetupError,
 } from '../../../src/core/usecases/provisioning-setup';
+import { SetupError } from '../../../src/core/usecases/errors';
 
 const profiles = builtInProfiles();
 const product = {

@@ -10,7 +10,7 @@ import { checkIdToken } from '../../platform/login/id-token';
 import type { Exchange } from '../../platform/login/schema';
 import type { LoginSendInput, loginOperations } from '../contracts/login';
 import type { OpParsedInput } from '../contract';
-import type { ActiveChannel } from '../environments';
+import type { ActiveChannel } from '../../usecases/environments';
 import { AppFailure } from '../errors';
 import { emulatorChannel, runningEmulator, type AppContext, type AreaHandlers } from './context';
 

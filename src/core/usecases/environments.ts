@@ -7,8 +7,8 @@ import { z } from 'zod';
 import type { Channel } from '../emulator/channels';
 import type { PlatformTarget } from '../platform/http';
 import type { CredentialStore } from '../secrets/credential-store';
-import type { EnvironmentView, OpParsedInput } from './contract';
-import { AppFailure } from './errors';
+import type { EnvironmentView, OpParsedInput } from '../app/contract';
+import { AppFailure } from '../app/errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
 
 const EMULATOR_ENV_ID = 'local-emulator';

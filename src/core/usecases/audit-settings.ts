@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { auditEnvironment, postgresUrlSchema, type AuditLocation } from '../audit/open-store';
 import type { CredentialStore } from '../secrets/credential-store';
-import { AppFailure } from './errors';
+import { AppFailure } from '../app/errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
 
 const PASSWORD_ACCOUNT = 'audit:postgres-password';

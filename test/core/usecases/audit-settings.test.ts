@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AuditSettings } from '../../../src/core/app/audit-settings';
+import { AuditSettings } from '../../../src/core/usecases/audit-settings';
 import { AppFailure } from '../../../src/core/app/errors';
 import { MemoryCredentialStore } from '../../../src/core/secrets/credential-store';
 

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Environments } from '../../../src/core/app/environments';
+import { Environments } from '../../../src/core/usecases/environments';
 import { AppFailure } from '../../../src/core/app/errors';
 import { MemoryCredentialStore } from '../../../src/core/secrets/credential-store';
 
