@@ -1,7 +1,6 @@
 // The command's exit codes (docs/decisions.md, "Command line") and the errors that choose them.
 // Anything the user can fix by changing a flag or a file is a UsageError naming the flag or the
 // file's field; anything about the machine (adapter, platform, keychain) is an EnvironmentError.
-import { AppFailure } from '../core/app/errors';
 import { BoardFileError } from '../core/ble/sim/board-file';
 import { SimBenchError } from '../core/ble/sim/bench';
 import { PlatformError, PlatformUnreachableError } from '../core/platform/http';
@@ -48,8 +47,6 @@ export function exitCodeOf(err: unknown): ExitCode {
     err instanceof SetupError
   )
     return EXIT.usage;
-  if (err instanceof AppFailure)
-    return err.body.code === 'invalid_input' ? EXIT.usage : EXIT.environment;
   if (
     err instanceof EnvironmentError ||
     err instanceof NotConfiguredError ||

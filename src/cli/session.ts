@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { dataFolderBench, traceDirOf } from '../core/app/ble/host-supervisor';
+import { dataFolderBench, traceDirOf } from '../core/usecases/station-files';
 import type { Direction } from '../core/ble/hci/btsnoop';
 import { HCI_CMD } from '../core/ble/hci/codes';
 import { Environments } from '../core/usecases/environments';

@@ -6,7 +6,7 @@ import type { EmulatorAdminClient } from '../emulator/admin-client';
 import { dryRunDeviceId, scenarioResultEnvelope } from '../platform/things/events';
 import type { TrialProduct } from '../platform/things/schema';
 import { postSigned } from '../webhooks/send';
-import { AppFailure } from '../app/errors';
+import { SetupError } from './errors';
 import type { DeliverResult } from './dry-run';
 
 /** The `source.userId` of results sent straight to a bot: a dry run has no linked user. */
@@ -36,7 +36,7 @@ export function deliverToWebhook(
   psdi: string | undefined,
 ): DeliverResult {
   if (!channelSecret)
-    throw AppFailure.field(
+    throw new SetupError(
       'delivery.url',
       'the active environment has no channel secret to sign results with: add it in Settings',
     );
