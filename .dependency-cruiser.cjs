@@ -109,6 +109,35 @@ module.exports = {
       },
     },
     {
+      name: 'cli-not-to-app',
+      comment:
+        'The CLI stands on core/usecases/, never on the app\'s composition in core/app/ (docs/architecture.md, "Layers"). Scoped to the files moved onto the floor (the station\'s set-up, dry runs, the bench\'s files); provisioning\'s settings follow with provisioning (docs/decisions/tooling.md, "The use-case floor").',
+      severity: 'error',
+      from: {
+        path: [
+          '(^|/)src/cli/(session|global-checks|exit)\\.ts$',
+          '(^|/)src/cli/commands/(scenario|sim|trace)\\.ts$',
+        ],
+      },
+      to: { path: '(^|/)src/core/app/' },
+    },
+    {
+      name: 'handlers-over-usecases',
+      comment:
+        'A handler maps the contract onto use cases: besides core/usecases/ it imports only the contract, its fellow handlers and the app\'s errors, and anything else only as a type. Scoped to the handlers that stand there already (docs/decisions/tooling.md, "The use-case floor").',
+      severity: 'error',
+      from: { path: '(^|/)src/core/app/handlers/(audit|audit-export)\\.ts$' },
+      to: {
+        path: '(^|/)src/core/',
+        pathNot: [
+          '(^|/)src/core/usecases/',
+          '(^|/)src/core/app/(handlers|contracts)/',
+          '(^|/)src/core/app/(contract|errors)\\.ts$',
+        ],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'renderer-not-to-emulator-internals',
       comment: 'The renderer reaches the emulator through the contract; it shares only its shapes.',
       severity: 'error',

@@ -1,13 +1,12 @@
 // The command's exit codes (docs/decisions.md, "Command line") and the errors that choose them.
 // Anything the user can fix by changing a flag or a file is a UsageError naming the flag or the
 // file's field; anything about the machine (adapter, platform, keychain) is an EnvironmentError.
-import { AppFailure } from '../core/app/errors';
 import { BoardFileError } from '../core/ble/sim/board-file';
 import { SimBenchError } from '../core/ble/sim/bench';
 import { PlatformError, PlatformUnreachableError } from '../core/platform/http';
 import { ProfileError } from '../core/provisioning/profiles';
 import { PsdiError } from '../core/provisioning/psdi';
-import { SetupError } from '../core/usecases/provisioning-setup';
+import { NotConfiguredError, PlatformAnswerError, SetupError } from '../core/usecases/errors';
 
 export const EXIT = {
   /** Every board and scenario passed. */
@@ -48,10 +47,10 @@ export function exitCodeOf(err: unknown): ExitCode {
     err instanceof SetupError
   )
     return EXIT.usage;
-  if (err instanceof AppFailure)
-    return err.body.code === 'invalid_input' ? EXIT.usage : EXIT.environment;
   if (
     err instanceof EnvironmentError ||
+    err instanceof NotConfiguredError ||
+    err instanceof PlatformAnswerError ||
     err instanceof PlatformError ||
     err instanceof PlatformUnreachableError
   )

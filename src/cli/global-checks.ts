@@ -1,7 +1,7 @@
 // The global flags every command takes, checked before a command opens anything: a data folder
 // that is a file, or an environment Settings does not have, is a usage error (exit 2) for every
 // command, also for those that never read it (`scan`).
-import { Environments } from '../core/app/environments';
+import { Environments } from '../core/usecases/environments';
 import { MemoryCredentialStore } from '../core/secrets/credential-store';
 import type { GlobalFlags } from './command';
 import { UsageError } from './exit';

@@ -15,7 +15,8 @@ import type { PsdiAllocator } from '../core/audit/store';
 import { describeFieldErrors, fieldErrors } from '../core/platform/field-errors';
 import type { AnyProvisioningProfile } from '../core/ble/provisioning-profile';
 import { builtInProfiles, loadProfileFile } from '../core/provisioning/profiles';
-import { planRun, SetupError } from '../core/usecases/provisioning-setup';
+import { planRun } from '../core/usecases/provisioning-setup';
+import { SetupError } from '../core/usecases/errors';
 import { UsageError } from './exit';
 
 const planFileSchema = z.object({

@@ -5,11 +5,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { dataFolderBench, traceDirOf } from '../core/app/ble/host-supervisor';
+import { dataFolderBench, traceDirOf } from '../core/usecases/station-files';
 import type { Direction } from '../core/ble/hci/btsnoop';
 import { HCI_CMD } from '../core/ble/hci/codes';
-import { Environments } from '../core/app/environments';
-import { AuditSettings } from '../core/app/audit-settings';
+import { Environments } from '../core/usecases/environments';
+import { AuditSettings } from '../core/usecases/audit-settings';
 import { openAuditStore } from '../core/audit/open-store';
 import type { ScenarioRunLog } from '../core/audit/scenario-runs';
 import type { AuditStore } from '../core/audit/store';
@@ -23,7 +23,8 @@ import { pairingPolicy, type PairingFlags } from './pairing-flags';
 import { EmulatorAdminClient } from '../core/emulator/admin-client';
 import type { RunningEmulator } from '../core/emulator/server';
 import { ThingsClient } from '../core/platform/things/client';
-import { findTrialProduct, SetupError } from '../core/usecases/provisioning-setup';
+import { findTrialProduct } from '../core/usecases/provisioning-setup';
+import { SetupError } from '../core/usecases/errors';
 import type { TrialProduct } from '../core/platform/things/schema';
 import { EnvironmentError, UsageError } from './exit';
 

@@ -1,7 +1,7 @@
 // "HCI trace" on the BLE bench: with traces a BLE process session left in the data folder,
 // the button downloads the btsnoop file of the chosen window.
 import { describe, expect, it } from 'vitest';
-import { traceDirOf } from '../../src/core/app/ble/host-supervisor';
+import { traceDirOf } from '../../src/core/usecases/station-files';
 import { parseBtsnoop } from '../../src/core/ble/hci/btsnoop';
 import { TraceWriter } from '../../src/core/ble/hci/trace-store';
 import { expectText, useBench, downloadedBytes } from './fixture';

@@ -45,8 +45,8 @@ beforeAll(async () => {
 
 describe('import rules', () => {
   it('fail the run, one error per planted violation', () => {
-    expect(exitCode).toBe(13);
-    expect(violations).toHaveLength(13);
+    expect(exitCode).toBe(15);
+    expect(violations).toHaveLength(15);
   });
 
   it('pass a tree where the emulator imports the platform', () => {
@@ -118,6 +118,19 @@ describe('import rules', () => {
     expect(violationsIn('platform-reach')).toEqual([
       expect.stringMatching(/^error platform-foundation: /),
     ]);
+  });
+
+  it('fail when the CLI reaches into core/app, or a handler past the use cases', () => {
+    const found = violationsIn('front-ends');
+    expect(found).toHaveLength(2);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^error cli-not-to-app: .*\/cli\/commands\/trace\.ts/),
+        expect.stringMatching(
+          /^error handlers-over-usecases: .*\/handlers\/audit\.ts → .*\/audit\/store\.ts/,
+        ),
+      ]),
+    );
   });
 
   it('fail when the webhooks import the platform above them', () => {

@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
 import { readSavedProfiles } from '../../core/app/provisioning/provisioning-settings';
-import { writeCsvFile, type CsvChunk } from '../../core/audit/csv-export';
+import { auditCsv, auditCsvText, saveAuditCsv } from '../../core/usecases/audit-export';
 import {
   describeCount,
   provisioningStates,
@@ -117,20 +117,19 @@ export function auditCommand(runner: Runner): CommandModule {
             const flags = parseFlags(exportSchema, argv);
             return runner(globalFlags(argv), async ({ session, out }) => {
               const store = await session.audit();
-              const chunks = store.exportCsv(query(flags));
               if (!flags.csv) {
                 await pipeline(
-                  Readable.from(csvTexts(chunks)),
+                  Readable.from(auditCsvText(await auditCsv(store, query(flags)))),
                   process.stdout as NodeJS.WritableStream,
                   { end: false },
                 );
                 return EXIT.ok;
               }
-              const total = (await store.search({ ...query(flags), limit: 1 })).total;
-              const bar = out.progress(total, 'export');
-              const { rows } = await writeCsvFile(chunks, flags.csv, (done) =>
-                bar.update(done, 'records'),
-              ).finally(() => bar.stop());
+              let bar: ReturnType<typeof out.progress> | undefined;
+              const { rows } = await saveAuditCsv(store, query(flags), flags.csv, (p) => {
+                bar ??= out.progress(p.total, 'export');
+                if (p.rows) bar.update(p.rows, 'records');
+              }).finally(() => bar?.stop());
               out.note(`${rows} records written to ${flags.csv}`);
               return EXIT.ok;
             });
@@ -242,8 +241,4 @@ async function reconcileAll(
   return outcomes.every((o) => o.action !== 'not-found' && o.action !== 'failed')
     ? EXIT.ok
     : EXIT.failed;
-}
-
-async function* csvTexts(chunks: AsyncIterable<CsvChunk>): AsyncGenerator<string> {
-  for await (const chunk of chunks) yield chunk.text;
 }

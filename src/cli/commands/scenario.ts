@@ -5,9 +5,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
-import { deliverToWebhook } from '../../core/app/dry-runs/result-delivery';
-import { draftSet, noSavedSet, savedSet } from '../../core/app/dry-runs/dry-run-service';
-import { AppFailure } from '../../core/app/errors';
+import { deliverToWebhook } from '../../core/usecases/result-delivery';
+import { draftSet, loadSavedSet } from '../../core/usecases/scenario-sets';
+import { SetupError } from '../../core/usecases/errors';
 import { fieldErrors } from '../../core/platform/field-errors';
 import {
   scenarioSetInputSchema,
@@ -312,10 +312,9 @@ function checkPlan(set: RunnableSet, cycles: number | undefined, seconds: number
 async function loadSaved(ctx: CommandContext, product: TrialProduct): Promise<RunnableSet> {
   const { things } = await ctx.session.platform();
   try {
-    return savedSet(await things.getScenarioSet(product.id).catch(noSavedSet));
+    return await loadSavedSet(things, product.id);
   } catch (err) {
-    if (err instanceof AppFailure && err.body.code === 'invalid_input')
-      throw new UsageError('--saved', err.body.fields?.[0]?.message ?? err.message);
+    if (err instanceof SetupError) throw new UsageError('--saved', err.detail);
     throw err;
   }
 }
@@ -334,7 +333,7 @@ async function delivery(
   try {
     return deliverToWebhook(url, platform.channelSecret, product, psdi);
   } catch (err) {
-    if (err instanceof AppFailure)
+    if (err instanceof SetupError)
       throw new UsageError(
         '--deliver',
         `${platform.name} has no channel secret to sign results with (Settings, or DEVICEBENCH_CHANNEL_SECRET)`,

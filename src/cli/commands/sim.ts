@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
-import { dataFolderBench } from '../../core/app/ble/host-supervisor';
+import { dataFolderBench } from '../../core/usecases/station-files';
 import { AdapterSpecError } from '../../core/ble/adapter-spec';
 import { H4ServeError, parseServeSpec, serveH4 } from '../../core/ble/hci/h4-server';
 import { SimulatedBench } from '../../core/ble/sim/bench';

@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
-import { traceDirOf } from '../../core/app/ble/host-supervisor';
+import { traceDirOf } from '../../core/usecases/station-files';
 import { parseBtsnoop } from '../../core/ble/hci/btsnoop';
 import { extractTrace } from '../../core/ble/hci/trace-store';
 import type { Runner } from '../command';

@@ -23,7 +23,8 @@ import { simEvents, simOperations } from './contracts/sim';
 import { thingsOperations } from './contracts/things';
 import { webhooksEvents, webhooksOperations } from './contracts/webhooks';
 
-export type { AppStatus, EnvironmentView } from './contracts/app';
+export type { AppStatus } from './contracts/app';
+export type { EnvironmentView } from '../usecases/environment-schema';
 export type { EmulatorState } from './contracts/emulator';
 
 export interface AppErrorBody {

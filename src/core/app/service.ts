@@ -16,7 +16,7 @@ import {
 } from './contract';
 import { parseInput } from './contracts/op';
 import type { AuditExportInput } from './contracts/audit';
-import { Environments } from './environments';
+import { Environments } from '../usecases/environments';
 import { toAppError } from './errors';
 import { appHandlers } from './handlers/app';
 import { startBench } from './handlers/bench';

@@ -18,18 +18,7 @@ import {
 } from '../provisioning/psdi';
 import type { PsdiStrategy } from '../provisioning/psdi-strategy';
 import type { ProductTarget } from '../provisioning/steps';
-
-/** A set-up that cannot be run; each front end names `field` its own way. */
-export class SetupError extends Error {
-  override name = 'SetupError';
-  constructor(
-    readonly field: string,
-    /** What is wrong with the field, without its name. */
-    readonly detail: string,
-  ) {
-    super(`${field}: ${detail}`);
-  }
-}
+import { SetupError } from './errors';
 
 /**
  * A PSDI plan as the user keeps it (the contract's `psdiPlanSchema`): a strategy, or a CSV list

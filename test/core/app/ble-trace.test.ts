@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { traceDirOf } from '../../../src/core/app/ble/host-supervisor';
+import { traceDirOf } from '../../../src/core/usecases/station-files';
 import type { HciTrace } from '../../../src/core/app/contracts/ble';
 import { startApp, type AppService } from '../../../src/core/app/service';
 import { parseBtsnoop } from '../../../src/core/ble/hci/btsnoop';

@@ -3,11 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TrialProduct } from '../../../src/core/platform/things/schema';
 import { builtInProfiles } from '../../../src/core/provisioning/profiles';
-import {
-  planRun,
-  provisioningSetup,
-  SetupError,
-} from '../../../src/core/usecases/provisioning-setup';
+import { planRun, provisioningSetup } from '../../../src/core/usecases/provisioning-setup';
+import { SetupError } from '../../../src/core/usecases/errors';
 
 const profiles = builtInProfiles();
 const product = {

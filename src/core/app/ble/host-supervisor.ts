@@ -14,7 +14,6 @@ import type {
   SimMethod,
   SimMethods,
 } from '../../ble/host/protocol';
-import { SIM_BOARDS_DIR } from '../../ble/sim/board-file';
 import type { BleCentral } from '../../ble/port';
 import type {
   BoardLink,
@@ -28,10 +27,10 @@ import { adapterListSchema, type BleStatus } from '../contracts/ble';
 import { confirmsWrites, describeAdapter, parseAdapterSpec } from '../../ble/adapter-spec';
 import { AppFailure } from '../errors';
 import { readJsonFile, writeJsonFile } from '../../json-file';
-import type { BenchSource } from '../../ble/radio/open-station';
 import { SimBenchSetupFile } from '../../ble/sim/bench-setup';
 import { errorMessage } from '../../errors/message';
 import { noAdapterAdvice } from '../../ble/adapter-advice';
+import { dataFolderBench, traceDirOf } from '../../usecases/station-files';
 
 /** What to do about each adapter state; shown next to it. */
 const GUIDANCE: Partial<Record<BleStatus['adapterState'], string>> = {
@@ -43,20 +42,6 @@ const GUIDANCE: Partial<Record<BleStatus['adapterState'], string>> = {
   resetting: 'The adapter is resetting; wait a moment.',
   unknown: 'The adapter has not said what state it is in yet.',
 };
-
-/**
- * Board files the simulated bench starts with, from resources/sim. The Zephyr Secure board
- * (zephyr-secure.json) is loaded by hand until the app's windows show the passkey prompt: on the
- * default bench an unattended batch would pair it without MITM and fail its verify
- * (docs/decisions.md, "Pairing as a phone does").
- */
-const DEFAULT_SIM_FILES = [
-  'nrf52-devkit.json',
-  'esp32-devkit.json',
-  'sensor-board.json',
-  'starter-board.json',
-  'zephyr-mcumgr.json',
-];
 
 /**
  * `ble.json`: the station's adapter list. A file from before adapter specs holds `{mode}`; it
@@ -76,24 +61,6 @@ export function legacyAdapter(mode: 'simulated' | 'hardware', platform = process
 }
 
 export type HostLauncher = (config: HostConfig) => HostChannel;
-
-/** The BLE process's btsnoop traces: `traces/` in the data folder (docs/decisions.md). */
-export function traceDirOf(dataDir: string): string {
-  return join(dataDir, 'traces');
-}
-
-/**
- * The simulated bench a data folder keeps: the start files, their flash (`sim-bench-state.json`)
- * and what the user did to it (`sim-bench-setup.json`). The BLE process and the `devicebench`
- * command both open this one.
- */
-export function dataFolderBench(dataDir: string): BenchSource & { setupFile: string } {
-  return {
-    boardFiles: DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f)),
-    stateFile: join(dataDir, 'sim-bench-state.json'),
-    setupFile: join(dataDir, 'sim-bench-setup.json'),
-  };
-}
 
 /** The links an adapter change or a restart ended, as they were just before. */
 export type AdapterChange = BleStatus & { closed: LinkRecord[] };

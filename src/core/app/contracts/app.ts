@@ -1,33 +1,7 @@
 // The app itself and its settings: status, environments.
 import { z } from 'zod';
+import { environmentSchema, saveEnvironmentSchema } from '../../usecases/environment-schema';
 import { none, op } from './op';
-
-const secretView = z.object({ set: z.boolean(), hint: z.string().optional() });
-const environmentSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  kind: z.enum(['emulator', 'custom']),
-  baseUrl: z.string(),
-  channelId: z.string(),
-  channelAccessToken: secretView,
-  channelSecret: secretView,
-});
-export type EnvironmentView = z.infer<typeof environmentSchema>;
-
-const saveEnvironmentSchema = z.object({
-  id: z.string().optional(),
-  name: z.string().trim().min(1, 'is required').max(60, 'must be at most 60 characters'),
-  baseUrl: z
-    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
-    .transform((u) => u.replace(/\/+$/, '')),
-  channelId: z
-    .string()
-    .trim()
-    .regex(/^\d{1,20}$/, 'must be the numeric channel ID'),
-  /** Omitted or empty keeps the stored secret. */
-  channelAccessToken: z.string().trim().optional(),
-  channelSecret: z.string().trim().optional(),
-});
 
 const statusSchema = z.object({
   version: z.string(),

@@ -7,17 +7,11 @@ import { EventEmitter } from 'node:events';
 import type { z } from 'zod';
 import type { ScenarioRunLog } from '../../audit/scenario-runs';
 import { findTrialProduct } from '../../usecases/provisioning-setup';
+import { draftSet, loadSavedSet } from '../../usecases/scenario-sets';
 import type { ThingsClient } from '../../platform/things/client';
-import type { ScenarioSet, ScenarioSetInput, TrialProduct } from '../../platform/things/schema';
+import type { TrialProduct } from '../../platform/things/schema';
 import { DEFAULT_ADAPTER_PROFILE } from '../../ble/sim/adapter-profile';
-import { describeFieldErrors, fieldErrors } from '../../platform/field-errors';
-import { PlatformError } from '../../platform/http';
-import {
-  runnableSetSchema,
-  type RunnableSet,
-  type ScenarioRunSummary,
-  type TimelineEvent,
-} from '../../scenario/schema';
+import type { RunnableSet, ScenarioRunSummary, TimelineEvent } from '../../scenario/schema';
 import {
   DryRunPlan,
   InfeasibleRun,
@@ -72,9 +66,7 @@ export class DryRunService extends EventEmitter<{
     const drafted =
       input.set.source === 'draft' ? this.plan(input, draftSet(input.set.draft)) : undefined;
     const product = await findTrialProduct(things, input.productId, 'the active environment');
-    const plan =
-      drafted ??
-      this.plan(input, savedSet(await things.getScenarioSet(product.id).catch(noSavedSet)));
+    const plan = drafted ?? this.plan(input, await loadSavedSet(things, product.id));
     const central = await this.supervisor.central('dry-run');
     const deliver = await delivery(product);
 
@@ -151,38 +143,4 @@ export class DryRunService extends EventEmitter<{
     if (!read) throw AppFailure.field('runId', `no dry run ${runId}`);
     return read;
   }
-}
-
-export function noSavedSet(err: unknown): never {
-  if (err instanceof PlatformError && err.status === 404)
-    throw AppFailure.field(
-      'set.source',
-      'the product has no saved scenario set on the platform: save it first, or run the draft',
-    );
-  throw err;
-}
-
-/** The platform's answer is parsed tolerantly; the engine needs the types it knows. */
-export function savedSet(set: ScenarioSet): RunnableSet {
-  const parsed = runnableSetSchema.safeParse(set);
-  if (!parsed.success)
-    throw new AppFailure({
-      code: 'platform',
-      message: `The saved scenario set cannot be run: ${describeFieldErrors(fieldErrors(parsed.error))}`,
-    });
-  return parsed.data;
-}
-
-/** A draft was never saved: revision 0, and scenarios without an id get `draft-<n>`. */
-export function draftSet(draft: ScenarioSetInput): RunnableSet {
-  return {
-    autoClose: draft.autoClose,
-    suppressionInterval: draft.suppressionInterval,
-    revision: 0,
-    scenarios: draft.scenarios.map((s, i) => ({
-      id: s.id ?? `draft-${i + 1}`,
-      trigger: s.trigger,
-      actions: s.actions,
-    })),
-  };
 }

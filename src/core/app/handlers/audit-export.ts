@@ -1,10 +1,14 @@
-// Exporting the audit log: a stream of CSV chunks from the store, into the file the main process
-// asked for (Electron's save dialog) or down an HTTP response (the bench server), with progress
-// events either way. Memory stays at one chunk whatever the log holds (docs/decisions.md,
-// "Audit log off the window's thread, exports as streams").
+// Exporting the audit log through the app: the export use case (usecases/audit-export.ts) into
+// the file the main process asked for (Electron's save dialog) or down an HTTP response (the
+// bench server), with its progress as the contract's events either way.
 import { EventEmitter } from 'node:events';
-import { writeCsvFile, type CsvChunk } from '../../audit/csv-export';
 import type { AuditStore } from '../../audit/store';
+import {
+  auditCsv,
+  auditCsvText,
+  saveAuditCsv,
+  type ExportProgress,
+} from '../../usecases/audit-export';
 import {
   auditExportSchema,
   type AuditExportInput,
@@ -27,28 +31,14 @@ export function auditExport(ctx: AppContext, store: () => Promise<AuditStore>): 
   const events = new EventEmitter<{ progress: [AuditExportProgress] }>();
   const emit = (progress: AuditExportProgress) => events.emit('progress', progress);
 
-  /** The store's chunks, announcing rows as each one is taken. */
-  async function tracked(input: AuditExportInput) {
+  /** The export's query, and its progress as the contract's events. */
+  async function prepare(input: AuditExportInput) {
     const { query, exportId } = auditExportSchema.parse(input);
-    const audit = await store();
-    const total = (await audit.search({ ...query, limit: 1 })).total;
-    const chunks = audit.exportCsv(query);
-    let rows = 0;
-    emit({ exportId, rows, total, done: false });
-    async function* counted(): AsyncGenerator<CsvChunk> {
-      try {
-        for await (const chunk of chunks) {
-          yield chunk;
-          rows += chunk.rows;
-          if (chunk.rows) emit({ exportId, rows, total, done: false });
-        }
-        emit({ exportId, rows, total, done: true });
-      } catch (err) {
-        emit({ exportId, rows, total, done: true, error: (err as Error).message });
-        throw err;
-      }
-    }
-    return counted();
+    return {
+      query,
+      audit: await store(),
+      progress: (p: ExportProgress) => emit({ exportId, ...p }),
+    };
   }
 
   return {
@@ -61,15 +51,16 @@ export function auditExport(ctx: AppContext, store: () => Promise<AuditStore>): 
         });
       const file = await choose(exportFileName());
       if (file === undefined) return { saved: false };
-      const { rows } = await writeCsvFile(await tracked(input), file);
+      const { query, audit, progress } = await prepare(input);
+      const { rows } = await saveAuditCsv(audit, query, file, progress);
       return { saved: true, file, rows };
     },
     async downloadCsv(input) {
-      const chunks = await tracked(input);
-      async function* texts() {
-        for await (const chunk of chunks) yield chunk.text;
-      }
-      return { fileName: exportFileName(), body: texts() };
+      const { query, audit, progress } = await prepare(input);
+      return {
+        fileName: exportFileName(),
+        body: auditCsvText(await auditCsv(audit, query, progress)),
+      };
     },
     onProgress(handler) {
       events.on('progress', handler);

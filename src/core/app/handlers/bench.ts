@@ -11,7 +11,7 @@ import type { simEvents, simOperations } from '../contracts/sim';
 import { Explorer } from '../ble/explorer';
 import { HostSupervisor, type HostLauncher } from '../ble/host-supervisor';
 import { ScanFeed } from '../ble/scan-feed';
-import { AuditSettings } from '../audit-settings';
+import { AuditSettings } from '../../usecases/audit-settings';
 import { ProvisioningService } from '../provisioning/provisioning-service';
 import { auditHandlers } from './audit';
 import { auditExport, type AuditExport } from './audit-export';

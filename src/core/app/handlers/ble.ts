@@ -7,7 +7,8 @@ import { adapterLabel, adapterTraceDir } from '../../ble/radio/multi-adapter-cen
 import type { bleEvents, bleOperations } from '../contracts/ble';
 import { AppFailure } from '../errors';
 import type { Explorer } from '../ble/explorer';
-import { traceDirOf, type HostSupervisor } from '../ble/host-supervisor';
+import type { HostSupervisor } from '../ble/host-supervisor';
+import { traceDirOf } from '../../usecases/station-files';
 import type { ScanFeed } from '../ble/scan-feed';
 import type { AppContext, AreaEvents, AreaHandlers } from './context';
 import { listen } from './listen';

@@ -7,7 +7,7 @@ import type { HttpOptions } from '../../platform/http';
 import type { CredentialStore, KeychainStatus } from '../../secrets/credential-store';
 import type { HostLauncher } from '../ble/host-supervisor';
 import type { OperationSpec } from '../contracts/op';
-import type { ActiveChannel, Environments } from '../environments';
+import type { ActiveChannel, Environments } from '../../usecases/environments';
 import { AppFailure } from '../errors';
 
 export interface AppOptions {

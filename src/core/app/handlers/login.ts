@@ -11,7 +11,7 @@ import type { Exchange } from '../../platform/login/schema';
 import { maskJson } from '../../platform/secret-mask';
 import type { LoginSendInput, loginOperations } from '../contracts/login';
 import type { OpParsedInput } from '../contract';
-import type { ActiveChannel } from '../environments';
+import type { ActiveChannel } from '../../usecases/environments';
 import { AppFailure } from '../errors';
 import { emulatorChannel, runningEmulator, type AppContext, type AreaHandlers } from './context';
 

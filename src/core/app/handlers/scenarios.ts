@@ -8,7 +8,7 @@ import { boardNames, withBoardNames } from '../ble/board-names';
 import { NameStore } from '../ble/name-store';
 import type { HostSupervisor } from '../ble/host-supervisor';
 import { DryRunService } from '../dry-runs/dry-run-service';
-import { deliverToEmulator, deliverToWebhook } from '../dry-runs/result-delivery';
+import { deliverToEmulator, deliverToWebhook } from '../../usecases/result-delivery';
 import type { DeliverResult } from '../../usecases/dry-run';
 import { AppFailure } from '../errors';
 import { withBleErrors } from './ble-errors';

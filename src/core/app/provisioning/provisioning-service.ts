@@ -10,7 +10,7 @@ import { redactUrl } from '../../audit/postgres-connection';
 import { InvalidTransitionError, RecordNotFoundError } from '../../audit/errors';
 import { openAuditStore } from '../../audit/open-store';
 import type { AuditStore, CopyResult } from '../../audit/store';
-import type { AuditSettings, AuditSettingsInput } from '../audit-settings';
+import type { AuditSettings, AuditSettingsInput } from '../../usecases/audit-settings';
 import type { ProvisioningRecord } from '../../audit/records';
 import {
   startBatch,

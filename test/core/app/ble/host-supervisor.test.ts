@@ -4,11 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  HostSupervisor,
-  legacyAdapter,
-  traceDirOf,
-} from '../../../../src/core/app/ble/host-supervisor';
+import { HostSupervisor, legacyAdapter } from '../../../../src/core/app/ble/host-supervisor';
+import { traceDirOf } from '../../../../src/core/usecases/station-files';
 import type { Advertisement } from '../../../../src/core/ble/port';
 import {
   hostConfigSchema,

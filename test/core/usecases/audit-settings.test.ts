@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AuditSettings } from '../../../src/core/app/audit-settings';
-import { AppFailure } from '../../../src/core/app/errors';
+import { AuditSettings } from '../../../src/core/usecases/audit-settings';
+import { SetupError } from '../../../src/core/usecases/errors';
 import { MemoryCredentialStore } from '../../../src/core/secrets/credential-store';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'audit-settings-'));
@@ -83,8 +83,8 @@ describe('audit settings', () => {
     const settings = await AuditSettings.open(dir(), new MemoryCredentialStore(), {});
     for (const url of [undefined, 'https://db.example/x']) {
       const err = await settings.prepare({ mode: 'shared', url }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(AppFailure);
-      expect((err as AppFailure).body.fields?.[0]?.field).toBe('url');
+      expect(err).toBeInstanceOf(SetupError);
+      expect((err as SetupError).field).toBe('url');
     }
   });
 });

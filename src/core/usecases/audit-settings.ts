@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { auditEnvironment, postgresUrlSchema, type AuditLocation } from '../audit/open-store';
 import type { CredentialStore } from '../secrets/credential-store';
-import { AppFailure } from './errors';
+import { SetupError } from './errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
 
 const PASSWORD_ACCOUNT = 'audit:postgres-password';
@@ -95,12 +95,12 @@ export class AuditSettings {
     let password = input.password || undefined;
     const station = input.station?.trim() || undefined;
     if (input.mode === 'shared' && !url)
-      throw AppFailure.field('url', 'is required for a shared PostgreSQL log');
+      throw new SetupError('url', 'is required for a shared PostgreSQL log');
     // A URL kept for later (local mode) is checked and stripped the same way: no mode keeps a
     // password in the file (docs/decisions.md, "Emulator fidelity and hardening, second pass").
     if (url) {
       if (!postgresUrlSchema.safeParse(url).success)
-        throw AppFailure.field('url', 'must be a postgres://user@host:port/database URL');
+        throw new SetupError('url', 'must be a postgres://user@host:port/database URL');
       const stripped = withoutPassword(url);
       password ??= stripped.password;
       url = stripped.url;

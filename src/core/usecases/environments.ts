@@ -7,8 +7,8 @@ import { z } from 'zod';
 import type { Channel } from '../emulator/channels';
 import type { PlatformTarget } from '../platform/http';
 import type { CredentialStore } from '../secrets/credential-store';
-import type { EnvironmentView, OpParsedInput } from './contract';
-import { AppFailure } from './errors';
+import type { EnvironmentInput, EnvironmentView } from './environment-schema';
+import { NotConfiguredError, SetupError } from './errors';
 import { readJsonFile, writeJsonFile } from '../json-file';
 
 const EMULATOR_ENV_ID = 'local-emulator';
@@ -81,14 +81,14 @@ export class Environments {
       : { id: EMULATOR_ENV_ID, name: EMULATOR_ENV_NAME, kind: 'emulator' };
   }
 
-  async save(input: OpParsedInput<'settings:saveEnvironment'>): Promise<EnvironmentView> {
+  async save(input: EnvironmentInput): Promise<EnvironmentView> {
     if (input.id === EMULATOR_ENV_ID)
-      throw AppFailure.field('id', 'the local emulator environment cannot be edited');
+      throw new SetupError('id', 'the local emulator environment cannot be edited');
     const existing = input.id ? this.settings.custom.find((c) => c.id === input.id) : undefined;
-    if (input.id && !existing) throw AppFailure.field('id', `no environment ${input.id}`);
+    if (input.id && !existing) throw new SetupError('id', `no environment ${input.id}`);
     const id = existing?.id ?? randomUUID();
     if (!existing && !input.channelAccessToken)
-      throw AppFailure.field('channelAccessToken', 'is required for a new environment');
+      throw new SetupError('channelAccessToken', 'is required for a new environment');
 
     for (const name of SECRETS) {
       const secret = input[name];
@@ -109,9 +109,9 @@ export class Environments {
 
   async delete(id: string): Promise<{ activeId: string }> {
     if (id === EMULATOR_ENV_ID)
-      throw AppFailure.field('id', 'the local emulator environment cannot be deleted');
+      throw new SetupError('id', 'the local emulator environment cannot be deleted');
     if (!this.settings.custom.some((c) => c.id === id))
-      throw AppFailure.field('id', `no environment ${id}`);
+      throw new SetupError('id', `no environment ${id}`);
     await this.write({
       activeId: this.settings.activeId === id ? EMULATOR_ENV_ID : this.settings.activeId,
       custom: this.settings.custom.filter((c) => c.id !== id),
@@ -122,7 +122,7 @@ export class Environments {
 
   async select(id: string): Promise<{ activeId: string }> {
     if (id !== EMULATOR_ENV_ID && !this.settings.custom.some((c) => c.id === id))
-      throw AppFailure.field('id', `no environment ${id}`);
+      throw new SetupError('id', `no environment ${id}`);
     await this.write({ ...this.settings, activeId: id });
     return { activeId: id };
   }
@@ -131,10 +131,9 @@ export class Environments {
   async activeTarget(): Promise<PlatformTarget> {
     const channel = await this.activeChannel();
     if (!channel.channelAccessToken)
-      throw new AppFailure({
-        code: 'not_configured',
-        message: `Environment "${this.describeActive().name}" has no channel access token stored. Enter it in Settings.`,
-      });
+      throw new NotConfiguredError(
+        `Environment "${this.describeActive().name}" has no channel access token stored. Enter it in Settings.`,
+      );
     return { baseUrl: channel.baseUrl, channelAccessToken: channel.channelAccessToken };
   }
 
@@ -153,14 +152,13 @@ export class Environments {
    */
   async channel(id: string): Promise<ActiveChannel> {
     if (id !== EMULATOR_ENV_ID && !this.settings.custom.some((c) => c.id === id))
-      throw AppFailure.field('id', `no environment ${id}`);
+      throw new SetupError('id', `no environment ${id}`);
     if (id === EMULATOR_ENV_ID) {
       const emulator = this.emulator();
       if (!emulator)
-        throw new AppFailure({
-          code: 'not_configured',
-          message: 'The local emulator is not running. See the status bar for why.',
-        });
+        throw new NotConfiguredError(
+          'The local emulator is not running. See the status bar for why.',
+        );
       return {
         kind: 'emulator',
         baseUrl: emulator.url,

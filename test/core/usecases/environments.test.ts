@@ -4,8 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Environments } from '../../../src/core/app/environments';
-import { AppFailure } from '../../../src/core/app/errors';
+import { Environments } from '../../../src/core/usecases/environments';
+import { SetupError } from '../../../src/core/usecases/errors';
 import { MemoryCredentialStore } from '../../../src/core/secrets/credential-store';
 
 describe('Environments.channel', () => {
@@ -39,9 +39,7 @@ describe('Environments.channel', () => {
       () => undefined,
     );
     const failure = await envs.channel('nope').catch((err: unknown) => err);
-    expect(failure).toBeInstanceOf(AppFailure);
-    expect((failure as AppFailure).body.fields).toEqual([
-      { field: 'id', message: 'no environment nope' },
-    ]);
+    expect(failure).toBeInstanceOf(SetupError);
+    expect(failure).toMatchObject({ field: 'id', detail: 'no environment nope' });
   });
 });

@@ -2,12 +2,12 @@
 // channel secret, sends it to the channel's webhook URL and keeps it in its webhook log. Or
 // straight to a bot's webhook URL, signed here with the active channel's secret, in the same
 // envelope (docs/decisions.md, "Scenario result events").
-import type { EmulatorAdminClient } from '../../emulator/admin-client';
-import { dryRunDeviceId, scenarioResultEnvelope } from '../../platform/things/events';
-import type { TrialProduct } from '../../platform/things/schema';
-import { postSigned } from '../../webhooks/send';
-import { AppFailure } from '../errors';
-import type { DeliverResult } from '../../usecases/dry-run';
+import type { EmulatorAdminClient } from '../emulator/admin-client';
+import { dryRunDeviceId, scenarioResultEnvelope } from '../platform/things/events';
+import type { TrialProduct } from '../platform/things/schema';
+import { postSigned } from '../webhooks/send';
+import { SetupError } from './errors';
+import type { DeliverResult } from './dry-run';
 
 /** The `source.userId` of results sent straight to a bot: a dry run has no linked user. */
 const DRY_RUN_USER_ID = `U${'0'.repeat(32)}`;
@@ -36,7 +36,7 @@ export function deliverToWebhook(
   psdi: string | undefined,
 ): DeliverResult {
   if (!channelSecret)
-    throw AppFailure.field(
+    throw new SetupError(
       'delivery.url',
       'the active environment has no channel secret to sign results with: add it in Settings',
     );
