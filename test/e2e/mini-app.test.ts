@@ -51,6 +51,9 @@ describe('mini-app consoles', () => {
     await page.getByRole('button', { name: 'Mint a test user token' }).click();
     const userToken = page.getByLabel('User access token (embedAccessToken)');
     await expect.poll(() => userToken.inputValue()).not.toBe('');
+    // A minted token is a secret: typed as a password and absent from the page's text.
+    expect(await userToken.getAttribute('type')).toBe('password');
+    expect(await page.locator('body').innerText()).not.toContain(await userToken.inputValue());
     await page.getByRole('button', { name: 'Issue notification token' }).click();
     await expectText(page.getByTestId('sm-remaining'), '5');
     await expectText(page.getByTestId('sm-expires'), '31536000 s');

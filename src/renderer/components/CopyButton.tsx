@@ -5,7 +5,7 @@ import { copyText } from '../lib/clipboard';
 
 type Outcome = 'idle' | 'copied' | 'failed';
 
-function CopyButton({ value, label }: { value: string; label: string }) {
+export function CopyButton({ value, label }: { value: string; label: string }) {
   const [outcome, setOutcome] = useState<Outcome>('idle');
 
   useEffect(() => {

@@ -1,7 +1,8 @@
 // Where the console's two tokens come from: the user's access token (typed in, or minted by
 // the emulator for a new test user) and the channel token (the environment's, or an issued
-// stateless one, which mini app channels need).
-import { CopyableSecret } from '../../components/CopyButton';
+// stateless one, which mini app channels need). Both are secrets on screen: a password field
+// and a masked value, each with a Copy button (docs/decisions.md, "Secrets in answers").
+import { CopyButton, CopyableSecret } from '../../components/CopyButton';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TextField } from '../../components/TextField';
@@ -32,8 +33,12 @@ export function TokenSetup({
           className="grow"
           value={userToken}
           onChange={onUserToken}
+          type="password"
+          autoComplete="off"
           mono
-        />
+        >
+          {userToken && <CopyButton value={userToken} label="user access token" />}
+        </TextField>
         <button
           type="button"
           disabled={mint.busy}
