@@ -23,6 +23,30 @@ export interface Btvirt {
   stop(): Promise<void>;
 }
 
+/**
+ * Why btvirt cannot run here, or undefined when it can: the tests that need it skip with this
+ * reason (in their title) rather than fail on a machine without BlueZ's test tools.
+ */
+export function btvirtMissing(): string | undefined {
+  const tools: [string, string][] = [
+    ['btvirt', 'BlueZ btvirt (Debian bluez-test-tools)'],
+    ['unshare', 'unshare (util-linux)'],
+    ['gcc', 'gcc, to build the AF_ALG stand-in'],
+  ];
+  for (const [command, what] of tools)
+    if (spawnSync('sh', ['-c', `command -v ${command}`]).status !== 0) return `no ${what}`;
+  if (!existsSync('/usr/include/openssl/evp.h'))
+    return 'no OpenSSL headers (libssl-dev), to build the AF_ALG stand-in';
+  return undefined;
+}
+
+/** A describe title that says why it was skipped, when it is. */
+export function titled(title: string, missing: string | undefined): string {
+  return missing
+    ? `${title} (skipped: ${missing}; scripts/ensure-deps.sh test installs it)`
+    : title;
+}
+
 function need(command: string, args: string[], what: string): void {
   const result = spawnSync(command, args, { encoding: 'utf8' });
   if (result.error || result.status !== 0)
