@@ -24,10 +24,17 @@ export interface Btvirt {
 }
 
 /**
- * Why btvirt cannot run here, or undefined when it can: the tests that need it skip with this
- * reason (in their title) rather than fail on a machine without BlueZ's test tools.
+ * Why btvirt cannot run here, or undefined when it can: the tests that need it skip, saying this
+ * reason (on the console and in their title) rather than fail on a machine without BlueZ's
+ * test tools.
  */
 export function btvirtMissing(): string | undefined {
+  const reason = missingTool();
+  if (reason) console.warn(`btvirt tests skipped: ${reason}`);
+  return reason;
+}
+
+function missingTool(): string | undefined {
   const tools: [string, string][] = [
     ['btvirt', 'BlueZ btvirt (Debian bluez-test-tools)'],
     ['unshare', 'unshare (util-linux)'],
