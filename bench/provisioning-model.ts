@@ -3,7 +3,11 @@
 // for the link model's time. On the manual clock time moves only while the tool waits on the
 // bench — never while the audit store is at work — so the model counts connection events, the
 // board's answers, its reboot and its advertising, and reads the same on a busy machine as on an
-// idle one (docs/decisions.md, "Test suite time").
+// idle one (docs/decisions.md, "Test suite time"). On the secure path the boards pair as a
+// Zephyr board built for phones does (LE Secure Connections, a displayed passkey, bonds kept) and
+// the product needs level 4: the model then holds the SMP exchange's connection events, the
+// link layer's encryption procedures and verify's encryption with the bond, timed as the bench
+// times them.
 import type { Clock, Timer } from '../src/core/async/clock';
 import type { AuditStore } from '../src/core/audit/store';
 import { createSimulatedCentral } from '../src/core/ble/radio/sim-central';
@@ -12,22 +16,37 @@ import { SimulatedBench } from '../src/core/ble/sim/bench';
 import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import { ManualSimClock } from '../src/core/ble/sim/manual-clock';
 import { builtInProfiles } from '../src/core/provisioning/profiles';
+import type { ProvisioningProfile } from '../src/core/ble/provisioning-profile';
 import { createPsdiAllocator } from '../src/core/provisioning/psdi';
 import type { ProductTarget } from '../src/core/provisioning/steps';
 import { provisionBoard } from '../src/core/provisioning/workflow';
+import { BondStore } from '../src/core/ble/security-manager/bond-store';
+import type { SecurityPolicy } from '../src/core/ble/hci/noble-smp';
+import { securityWindows } from './security-windows';
 
 export const REBOOT_MS = 200;
 /** The model's step: what it adds while the tool has something left to do on the bench. */
 const STEP_MS = 0.1;
 
+/** The passkey the secure boards show (Zephyr's CONFIG_BT_FIXED_PASSKEY), typed at the station. */
+const PASSKEY = 246_801;
+
 // A typical nRF52/ESP32 prototype; no jitter, so the modelled time of a path is exact.
-export const spec = (address: string, count: number): BoardSpecInput => ({
+export const spec = (address: string, count: number, secure = false): BoardSpecInput => ({
   name: 'Bench Prov {n}',
   address,
   count,
   advertising: { intervalMs: 100, rssi: { mean: -55, noise: 0 } },
   latency: { connectMs: 40, perOperationMs: 8, jitterMs: 0 },
-  provisioning: { profile: 'devicebench-v1', rebootMs: REBOOT_MS },
+  provisioning: { profile: secure ? secureProfile() : 'devicebench-v1', rebootMs: REBOOT_MS },
+  ...(secure && {
+    security: {
+      mode: 'sc' as const,
+      ioCapability: 'displayOnly' as const,
+      passkey: PASSKEY,
+      bonding: { allowUnauthOverwrite: false },
+    },
+  }),
 });
 
 export const PRODUCT: ProductTarget = {
@@ -44,11 +63,30 @@ export function benchProfile() {
   return profile;
 }
 
+/** devicebench-v1 with the PSDI behind level 4, and the product needing level 4. */
+function secureProfile(): ProvisioningProfile {
+  const profile = benchProfile();
+  if (profile.kind === 'mcumgr-settings') throw new Error('devicebench-v1 is a GATT profile');
+  return { ...profile, psdi: { ...profile.psdi, readPermission: 'sc' }, security: { level: 4 } };
+}
+
+/** The station as a phone pairs: keyboard, MITM, Secure Connections, bonds kept. */
+export const PHONE_LIKE: SecurityPolicy = {
+  options: { io: 'keyboardOnly', bond: true, mitm: true, sc: true },
+  user: {
+    displayPasskey: () => undefined,
+    enterPasskey: () => Promise.resolve(PASSKEY),
+    confirmNumber: () => Promise.resolve(true),
+  },
+};
+
 export interface BoardTime {
   /** On the manual clock the modelled time; on any other clock the run's own duration. */
   ms: number;
   /** Connection events that carried the host's data. */
   events: number;
+  /** Time inside the SMP exchange and the encryption procedures (bench/security-windows.ts). */
+  securityMs: number;
 }
 
 /**
@@ -91,22 +129,29 @@ function watchStore(store: AuditStore): {
   };
 }
 
-/** Provisions `count` boards one after another on a fresh bench, each timed on `clock`. */
+/**
+ * Provisions `count` boards one after another on a fresh bench, each timed on `clock`; `secure`:
+ * the phone-like path (a station that pairs as a phone, boards and a profile that need it).
+ */
 export async function provisionEach(
   auditStore: AuditStore,
   clock: Clock,
   count: number,
+  secure = false,
 ): Promise<BoardTime[]> {
-  const profile = benchProfile();
+  const profile = secure ? secureProfile() : benchProfile();
   const manual = clock instanceof ManualSimClock ? clock : undefined;
   const bench = new SimulatedBench({ seed: 1, clock });
-  const boards = bench.addBoard(spec('c4:00:00:00:00:01', count));
+  const boards = bench.addBoard(spec('c4:00:00:00:00:01', count, secure));
   let events = 0;
+  const security = securityWindows(() => clock.now());
   const central = createSimulatedCentral(bench, {
     trace: (direction, packet) => {
       // Number Of Completed Packets marks each connection event that carried the host's data.
       if (direction === 'received' && packet[0] === 0x04 && packet[1] === 0x13) events++;
+      security.record(direction, packet);
     },
+    ...(secure && { security: PHONE_LIKE, bonds: BondStore.inMemory('the benchmark keeps none') }),
   });
   const { store, busy, idle } = watchStore(auditStore);
   const psdi = createPsdiAllocator({ kind: 'sequence', prefix: 'OVH-', width: 4 }, 20);
@@ -128,10 +173,15 @@ export async function provisionEach(
       const ad = await drive(advertisement(central, board.address, clock, profile.service));
       const start = clock.now();
       const before = events;
+      const securedBefore = security.ms();
       const { durationMs } = await drive(
         provisionBoard({ central, store, profile, product: PRODUCT, board: ad, psdi }),
       );
-      results.push({ ms: manual ? clock.now() - start : durationMs, events: events - before });
+      results.push({
+        ms: manual ? clock.now() - start : durationMs,
+        events: events - before,
+        securityMs: security.ms() - securedBefore,
+      });
     }
     return results;
   } finally {

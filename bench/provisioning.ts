@@ -34,7 +34,7 @@ const CONCURRENCY = [1, 2, 4, DEFAULT_ADAPTER_PROFILE.maxConnections];
  * sleeps on a timer until 2 ms before the deadline and then yields with setImmediate until it
  * is due, so each modelled latency lasts what the model says, to a tenth of a millisecond.
  */
-function preciseClock(): Clock {
+export function preciseClock(): Clock {
   const now = () => performance.timeOrigin + performance.now();
   const live = new Set<number>();
   let next = 1;
@@ -143,7 +143,7 @@ async function measureOverhead(dir: string): Promise<Overhead[]> {
 }
 
 /** The tool's audit store on disk, synchronous=FULL, as the app opens it. */
-async function onStore<T>(
+export async function onStore<T>(
   dir: string,
   label: string,
   use: (store: AuditStore) => Promise<T>,
@@ -189,7 +189,7 @@ async function measureBatch(dir: string, concurrency: number): Promise<number> {
   }
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;

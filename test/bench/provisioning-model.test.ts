@@ -35,13 +35,13 @@ function slowed(store: AuditStore, lateMs: number, busyMs: number): AuditStore {
   });
 }
 
-async function modelled(name: string, wrap: (store: AuditStore) => AuditStore) {
+async function modelled(name: string, wrap: (store: AuditStore) => AuditStore, secure = false) {
   const store = await openAuditStore({
     location: { kind: 'local', file: join(dir, `${name}.db`) },
     station: 'bench',
   });
   try {
-    return await provisionEach(wrap(store), new ManualSimClock(1_700_000_000_000), 2);
+    return await provisionEach(wrap(store), new ManualSimClock(1_700_000_000_000), 2, secure);
   } finally {
     await store.close();
   }
@@ -59,6 +59,24 @@ it(
       // store's 40 ms answers (a dozen per board) are not.
       expect(board.ms).toBeGreaterThan(REBOOT_MS);
       expect(board.events).toBeGreaterThan(10);
+    }
+  },
+);
+
+it(
+  'holds the SMP exchange and the encryption procedures on the secure path, the same with a slow store',
+  { timeout: 30_000 },
+  async () => {
+    const plain = await modelled('plain', (store) => store);
+    const secure = await modelled('secure', (store) => store, true);
+    expect(await modelled('secure-slow', (store) => slowed(store, 40, 5), true)).toEqual(secure);
+    for (const [i, board] of secure.entries()) {
+      expect(plain[i]!.securityMs).toBe(0);
+      // Passkey Entry's twenty rounds, each a confirm and a random both ways: at least two
+      // connection events a round (DEFAULT_ADAPTER_PROFILE: 15 ms).
+      expect(board.securityMs).toBeGreaterThanOrEqual(20 * 2 * 15);
+      // The pairing and verify's encryption with the bond come on top of the plain path.
+      expect(board.ms).toBeGreaterThanOrEqual(plain[i]!.ms + board.securityMs * 0.9);
     }
   },
 );

@@ -14,7 +14,7 @@ import { NoAdapterCentral } from '../../../src/core/ble/radio/no-adapter-central
 import { wallClock } from '../../../src/core/async/clock';
 import { startDryRun } from '../../../src/core/scenario/engine';
 import type { TimelineEvent } from '../../../src/core/scenario/schema';
-import { startBtvirt, type Btvirt } from '../../helpers/btvirt/btvirt';
+import { btvirtMissing, startBtvirt, titled, type Btvirt } from '../../helpers/btvirt/btvirt';
 import {
   BENCH,
   PROVISIONING,
@@ -24,6 +24,7 @@ import {
 import { runCli, seedProduct, tempDir, writeJson } from '../../cli/run-cli';
 
 const BOARD_NAME = 'BZ Board';
+const missing = btvirtMissing();
 
 /** A loopback TCP port carrying every connection to btvirt's Unix socket, as ser2net would. */
 async function tcpBridge(path: string): Promise<{ port: number; close: () => Promise<void> }> {
@@ -66,8 +67,8 @@ async function findBoard(central: BleCentral): Promise<Advertisement> {
   }
 }
 
-describe.each(['unix', 'tcp'] as const)(
-  "the bench's central over %s: to btvirt and a ble-host board",
+describe.skipIf(missing !== undefined).each(['unix', 'tcp'] as const)(
+  titled("the bench's central over %s: to btvirt and a ble-host board", missing),
   { timeout: 30_000 },
   (transport) => {
     let btvirt: Btvirt;
@@ -195,8 +196,8 @@ describe.each(['unix', 'tcp'] as const)(
   },
 );
 
-describe(
-  'devicebench provision over unix: to btvirt and a ble-host board',
+describe.skipIf(missing !== undefined)(
+  titled('devicebench provision over unix: to btvirt and a ble-host board', missing),
   { timeout: 60_000 },
   () => {
     let btvirt: Btvirt;

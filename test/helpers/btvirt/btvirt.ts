@@ -23,6 +23,37 @@ export interface Btvirt {
   stop(): Promise<void>;
 }
 
+/**
+ * Why btvirt cannot run here, or undefined when it can: the tests that need it skip, saying this
+ * reason (on the console and in their title) rather than fail on a machine without BlueZ's
+ * test tools.
+ */
+export function btvirtMissing(): string | undefined {
+  const reason = missingTool();
+  if (reason) console.warn(`btvirt tests skipped: ${reason}`);
+  return reason;
+}
+
+function missingTool(): string | undefined {
+  const tools: [string, string][] = [
+    ['btvirt', 'BlueZ btvirt (Debian bluez-test-tools)'],
+    ['unshare', 'unshare (util-linux)'],
+    ['gcc', 'gcc, to build the AF_ALG stand-in'],
+  ];
+  for (const [command, what] of tools)
+    if (spawnSync('sh', ['-c', `command -v ${command}`]).status !== 0) return `no ${what}`;
+  if (!existsSync('/usr/include/openssl/evp.h'))
+    return 'no OpenSSL headers (libssl-dev), to build the AF_ALG stand-in';
+  return undefined;
+}
+
+/** A describe title that says why it was skipped, when it is. */
+export function titled(title: string, missing: string | undefined): string {
+  return missing
+    ? `${title} (skipped: ${missing}; scripts/ensure-deps.sh test installs it)`
+    : title;
+}
+
 function need(command: string, args: string[], what: string): void {
   const result = spawnSync(command, args, { encoding: 'utf8' });
   if (result.error || result.status !== 0)

@@ -3,7 +3,10 @@
 // follows docs/provisioning-protocol.md for profile `devicebench-v1` — provisioning mode, the
 // commit stored before it is answered, a drop and a "reboot" into product mode advertising the
 // product's service UUID — plus a test service whose characteristics take 240 bytes, refuse
-// every read (Read Not Permitted) and refuse every write (Write Not Permitted).
+// every read (Read Not Permitted) and refuse every write (Write Not Permitted). Built `secure`,
+// its PSDI (written in provisioning mode, read in product mode) needs an authenticated LE Secure
+// Connections link, and it pairs with MITM and bonding as a keyboard board: its person types the
+// passkey the bench was given (docs/decisions.md, "Proof against BlueZ's btvirt").
 import type { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 
@@ -39,11 +42,20 @@ export type HciTransport = EventEmitter & { write(packet: Buffer): void };
 interface Connection {
   disconnect(reason?: number): void;
   on(event: 'disconnect', listener: () => void): void;
+  smp: {
+    on(event: 'pairingRequest', listener: (req: object, cb: (rsp: object) => void) => void): void;
+    on(
+      event: 'passkeyExchange',
+      listener: (model: number, shown: string | null, cb: (typed?: number) => void) => void,
+    ): void;
+  };
 }
 type Callback = (status: number, value?: Buffer) => void;
 interface Characteristic {
   uuid: string;
   properties: string[];
+  readPerm?: string;
+  writePerm?: string;
   maxLength?: number;
   value?: Buffer;
   onRead?: (connection: Connection, callback: Callback) => void;
@@ -81,6 +93,15 @@ interface BleHostPackage {
 }
 const bleHost = createRequire(import.meta.url)('ble-host') as BleHostPackage;
 
+/** The PSDI behind an authenticated SC link; the passkey its person types when pairing. */
+export interface BoardSecurity {
+  passkey: number;
+}
+
+/** ble-host's IO capability code for KeyboardOnly, and ble-host's permission for level 4. */
+const KEYBOARD_ONLY = 2;
+const AUTHENTICATED_SC = 'encrypted-mitm-sc';
+
 export interface ProvisioningBoard {
   readonly name: string;
   /** What the board stored at its commit, once in product mode. */
@@ -111,16 +132,30 @@ function scanResponse(name: string): Buffer {
 export function startProvisioningBoard(
   transport: HciTransport,
   name: string,
+  secure?: BoardSecurity,
 ): Promise<ProvisioningBoard> {
   return new Promise((resolve, reject) => {
     bleHost.BleManager.create(transport, {}, (err, manager) => {
       if (err) return reject(err);
-      resolve(runFirmware(manager, name));
+      resolve(runFirmware(manager, name, secure));
     });
   });
 }
 
-function runFirmware(manager: Manager, name: string): ProvisioningBoard {
+/** The board pairs with MITM and bonding, typing its passkey when it has to enter one. */
+function pairAsKeyboard(conn: Connection, secure: BoardSecurity): void {
+  conn.smp.on('pairingRequest', (_req, cb) =>
+    cb({ ioCap: KEYBOARD_ONLY, bondingFlags: 1, mitm: true }),
+  );
+  conn.smp.on('passkeyExchange', (_model, _shown, typed) => typed(secure.passkey));
+}
+
+function runFirmware(
+  manager: Manager,
+  name: string,
+  secure: BoardSecurity | undefined,
+): ProvisioningBoard {
+  const psdiPermission = secure ? AUTHENTICATED_SC : 'open';
   const pending = new Map<string, Buffer>();
   let stored: ReturnType<ProvisioningBoard['stored']>;
   let status: number = STATUS.blank;
@@ -141,6 +176,7 @@ function runFirmware(manager: Manager, name: string): ProvisioningBoard {
   const value = (uuid: string, length: (n: number) => boolean): Characteristic => ({
     uuid,
     properties: ['read', 'write'],
+    ...(uuid === PROVISIONING.psdi && { readPerm: psdiPermission, writePerm: psdiPermission }),
     maxLength: uuid === PROVISIONING.psdi ? PSDI_MAX : 16,
     onRead: (_c, cb) => cb(0, pending.get(uuid) ?? Buffer.alloc(0)),
     onWrite: (_c, _needsResponse, written, cb) => {
@@ -219,6 +255,7 @@ function runFirmware(manager: Manager, name: string): ProvisioningBoard {
     manager.startAdvertising({}, (result, conn) => {
       if (result !== 0 || !conn) return;
       connection = conn;
+      if (secure) pairAsKeyboard(conn, secure);
       conn.on('disconnect', () => {
         connection = undefined;
         if (!rebooting) advertise();
@@ -239,6 +276,7 @@ function runFirmware(manager: Manager, name: string): ProvisioningBoard {
           {
             uuid: identity.psdiCharacteristicUuid,
             properties: ['read'],
+            readPerm: psdiPermission,
             value: Buffer.from(identity.psdi, 'utf8'),
           },
         ],
