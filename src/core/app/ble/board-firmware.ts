@@ -111,11 +111,11 @@ export class BoardFirmware extends EventEmitter<{ progress: [FirmwareProgress] }
     const busy = this.running.get(connectionId);
     if (busy)
       throw AppFailure.field('connectionId', `is busy: ${busy} runs on this board; wait for it`);
-    const host = await this.supervisor.ensure();
-    if (!host.links.some((l) => l.connectionId === connectionId))
-      throw AppFailure.field('connectionId', 'is not an open connection');
     this.running.set(connectionId, what);
     try {
+      const host = await this.supervisor.ensure();
+      if (!host.links.some((l) => l.connectionId === connectionId))
+        throw AppFailure.field('connectionId', 'is not an open connection');
       return await work({ link: () => this.link(connectionId) });
     } finally {
       this.running.delete(connectionId);
