@@ -87,7 +87,7 @@ describe.each(WINDOW_SIZES)('the Firmware panel at $width×$height', (size) => {
       mimeType: 'application/octet-stream',
       buffer: image,
     });
-    await expectText(panel.getByTestId('firmware-image'), `zephyr.signed.bin · ${version}`);
+    await expectText(panel.getByTestId('chosen-image'), `zephyr.signed.bin · ${version}`);
 
     // The link drops mid-upload: it is connected again and the upload resumes.
     expect(

@@ -19,7 +19,9 @@ import type { McubootImage } from '../ble/mcumgr/image-file';
 import { echo, params, reset } from '../ble/mcumgr/os-group';
 import { readSetting, saveSettings, writeSetting } from '../ble/mcumgr/settings-group';
 import type { BleCentral, BleConnection } from '../ble/port';
+import { defaultTiming } from '../provisioning/steps';
 import { findBoard } from '../provisioning/verify';
+import type { ImageFlash } from '../provisioning/workflow';
 
 /** A board's MCUmgr buffer when it does not answer the OS parameters (older Zephyr). */
 const DEFAULT_BUFFER_SIZE = 384;
@@ -237,7 +239,7 @@ export function echoBoard(target: FirmwareTarget, text: string): Promise<string>
  * confirm once the board runs it. A board that runs it confirmed already is left alone; one
  * that reverts is an error.
  */
-export async function installImage(target: FirmwareTarget, image: McubootImage): Promise<void> {
+async function installImage(target: FirmwareTarget, image: McubootImage): Promise<void> {
   const hash = Buffer.from(image.hash).toString('hex');
   const running = (await boardSlots(target)).find((s) => s.active);
   if (running?.hash === hash && running.confirmed) return;
@@ -248,6 +250,26 @@ export async function installImage(target: FirmwareTarget, image: McubootImage):
       `the board reverted after the test reset: image ${hash.slice(0, 12)}… did not boot`,
     );
   await confirmFirmware(target);
+}
+
+/**
+ * Each board of a provisioning run flashed with `image` before anything is reserved for it
+ * (`provision --image`, a batch's image), found and connected with the run's default timing.
+ */
+export function imageFlash(central: BleCentral, image: McubootImage): ImageFlash {
+  return {
+    hash: Buffer.from(image.hash).toString('hex'),
+    onto: (address) =>
+      installImage(
+        {
+          central,
+          address,
+          findTimeoutMs: defaultTiming.select.timeoutMs,
+          connectTimeoutMs: defaultTiming.connect.timeoutMs,
+        },
+        image,
+      ),
+  };
 }
 
 export function getSetting(target: FirmwareTarget, key: string): Promise<Uint8Array> {

@@ -8,7 +8,8 @@ import { op } from './op';
 /** The largest image file taken: above any MCUboot slot of the boards this bench meets. */
 const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 
-const imageFile = z
+/** An MCUboot image file as base64 (the Firmware panel's, a batch's). */
+export const imageFile = z
   .base64('must be the image file as base64')
   .min(1, 'is empty: choose an MCUboot image file')
   .max(Math.ceil(MAX_IMAGE_BYTES / 3) * 4, `must be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);

@@ -6,19 +6,13 @@
 // "MCUmgr").
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { FirmwareSlot } from '../../../core/app/contracts/firmware';
-import { bytesToBase64 } from '../../../core/bytes';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import { ImageFileChooser } from '../../components/ImageFileChooser';
 import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
+import { shortHash, type ChosenImage } from '../../lib/image-file';
 import { useAction } from '../../lib/use-action';
-import {
-  disabledReasons,
-  otherImage,
-  resetOutcome,
-  shortHash,
-  slotState,
-  type ChosenImage,
-} from './firmware-model';
+import { disabledReasons, otherImage, resetOutcome, slotState } from './firmware-model';
 
 interface Progress {
   offset: number;
@@ -43,14 +37,12 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
   const api = useApi();
   const ids = useId();
   const call = useAction<unknown>();
-  const choose = useAction<unknown>();
   const echo = useAction<{ text: string }>();
   const [slots, setSlots] = useState<FirmwareSlot[]>();
   const [image, setImage] = useState<ChosenImage>();
   const [progress, setProgress] = useState<Progress>();
   const [outcome, setOutcome] = useState<{ text: string; good: boolean }>();
   const [echoText, setEchoText] = useState('hello');
-  const fileInput = useRef<HTMLInputElement>(null);
   const said = useRef<HTMLParagraphElement>(null);
   const { run } = call;
 
@@ -70,7 +62,7 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
     [api, connectionId],
   );
 
-  const busy = call.busy || choose.busy;
+  const busy = call.busy;
   const linkDown = lost && !busy ? 'The link dropped: reconnect first.' : undefined;
   const reasons = disabledReasons(slots, image);
   const why = {
@@ -79,15 +71,6 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
     confirm: linkDown ?? reasons.confirm,
     reset: linkDown ?? (slots ? undefined : 'Waiting for the board’s slots.'),
   };
-
-  async function readFile(file: File) {
-    setImage(undefined);
-    await choose.run(async () => {
-      const base64 = bytesToBase64(new Uint8Array(await file.arrayBuffer()));
-      const info = await api.firmware.inspectImage({ image: base64 });
-      setImage({ fileName: file.name, base64, ...info });
-    });
-  }
 
   function act(work: () => Promise<{ slots: FirmwareSlot[] }>, after?: () => void) {
     setOutcome(undefined);
@@ -162,27 +145,12 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
         </table>
       )}
       <div className="ble-firmware-row">
-        <button type="button" disabled={busy} onClick={() => fileInput.current?.click()}>
-          Choose image…
-        </button>
-        <input
-          ref={fileInput}
-          type="file"
-          accept=".bin,.img,.signed.bin,application/octet-stream"
-          className="offscreen"
-          tabIndex={-1}
-          aria-label="Image file"
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            event.target.value = '';
-            if (file) void readFile(file);
-          }}
+        <ImageFileChooser
+          inputLabel="Image file"
+          chosen={image}
+          onChosen={setImage}
+          disabled={busy}
         />
-        {image && (
-          <span data-testid="firmware-image" title={image.hash}>
-            {image.fileName} · {image.version} · {image.bytes} bytes · {shortHash(image.hash)}
-          </span>
-        )}
         <button
           type="button"
           disabled={busy || why.upload !== undefined}
@@ -193,7 +161,6 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
         </button>
         <Why id={`${ids}-upload`} reason={why.upload} />
       </div>
-      <ErrorNotice error={choose.error} />
       {progress && (
         <div className="ble-firmware-progress" data-testid="firmware-progress">
           <progress aria-label="Upload" value={progress.offset} max={progress.total} />

@@ -1,19 +1,7 @@
 // What the Firmware panel says about a board's slots: which buttons can act and, when one
 // cannot, why; and what a reset did, in words (docs/decisions/ble-and-hci.md, "MCUmgr").
 import type { FirmwareSlot } from '../../../core/app/contracts/firmware';
-
-export interface ChosenImage {
-  fileName: string;
-  base64: string;
-  version: string;
-  hash: string;
-  bytes: number;
-}
-
-/** A hash as the panel shows it: enough to tell images apart, the whole one in its title. */
-export function shortHash(hash: string | undefined): string {
-  return hash ? `${hash.slice(0, 12)}…` : 'no hash';
-}
+import type { ChosenImage } from '../../lib/image-file';
 
 export function slotState(slot: FirmwareSlot): string {
   const words = (['active', 'confirmed', 'pending', 'permanent'] as const).filter((f) => slot[f]);
