@@ -14,7 +14,8 @@ import { ManualSimClock } from '../src/core/ble/sim/manual-clock';
 import { builtInProfiles } from '../src/core/provisioning/profiles';
 import { createPsdiAllocator } from '../src/core/provisioning/psdi';
 import type { ProductTarget } from '../src/core/provisioning/steps';
-import { provisionBoard } from '../src/core/provisioning/workflow';
+import { provisionBoard, type ImageFlash } from '../src/core/provisioning/workflow';
+import type { AnyProvisioningProfile } from '../src/core/ble/provisioning-profile';
 
 export const REBOOT_MS = 200;
 /** The model's step: what it adds while the tool has something left to do on the bench. */
@@ -91,16 +92,25 @@ function watchStore(store: AuditStore): {
   };
 }
 
+/** What the boards are and what the tool does to each: by default `spec` and devicebench-v1. */
+export interface ModelRun {
+  board: (address: string, count: number) => BoardSpecInput;
+  profile: AnyProvisioningProfile;
+  /** Each board flashed before it is provisioned (a batch's image). */
+  flash?: (central: BleCentral) => ImageFlash;
+}
+
 /** Provisions `count` boards one after another on a fresh bench, each timed on `clock`. */
 export async function provisionEach(
   auditStore: AuditStore,
   clock: Clock,
   count: number,
+  run: ModelRun = { board: spec, profile: benchProfile() },
 ): Promise<BoardTime[]> {
-  const profile = benchProfile();
+  const { profile } = run;
   const manual = clock instanceof ManualSimClock ? clock : undefined;
   const bench = new SimulatedBench({ seed: 1, clock });
-  const boards = bench.addBoard(spec('c4:00:00:00:00:01', count));
+  const boards = bench.addBoard(run.board('c4:00:00:00:00:01', count));
   let events = 0;
   const central = createSimulatedCentral(bench, {
     trace: (direction, packet) => {
@@ -110,6 +120,7 @@ export async function provisionEach(
   });
   const { store, busy, idle } = watchStore(auditStore);
   const psdi = createPsdiAllocator({ kind: 'sequence', prefix: 'OVH-', width: 4 }, 20);
+  const flash = run.flash?.(central);
   // On the model's clock time moves only here, while the tool waits on the bench alone.
   const drive = async <T>(promise: Promise<T>): Promise<T> => {
     if (!manual) return promise;
@@ -129,7 +140,7 @@ export async function provisionEach(
       const start = clock.now();
       const before = events;
       const { durationMs } = await drive(
-        provisionBoard({ central, store, profile, product: PRODUCT, board: ad, psdi }),
+        provisionBoard({ central, store, profile, product: PRODUCT, board: ad, psdi, flash }),
       );
       results.push({ ms: manual ? clock.now() - start : durationMs, events: events - before });
     }
