@@ -5,7 +5,7 @@
 // through its settings and verified, the image's hash in each record.
 import { describe, expect, it } from 'vitest';
 import { buildImage } from '../core/ble/mcumgr/image-builder';
-import { expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { clippedText, expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
 
 const bench = useBench();
 const MCUMGR_SERVICE = '8d53dc1d-1db7-4cd3-868b-8a527460aa84';
@@ -100,6 +100,7 @@ describe.each(WINDOW_SIZES)('a batch that flashes an image at $width×$height', 
       await expectText(chosen, `app.signed.bin · 2.0.${size.width}`);
       const hash = await chosen.getAttribute('title');
       expect(hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(await clippedText(page)).toEqual([]);
       await shoot(page, 'batch-image-chosen');
 
       await batch.getByRole('button', { name: 'Start batch' }).click();

@@ -6,7 +6,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { buildImage } from '../core/ble/mcumgr/image-builder';
-import { expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { clippedText, expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
 
 const bench = useBench();
 const BOARD_ID = 'e82f9a004001';
@@ -107,6 +107,7 @@ describe.each(WINDOW_SIZES)('the Firmware panel at $width×$height', (size) => {
     await expectText(progress, 'resumed from byte');
     expect(await progress.locator('progress').getAttribute('value')).toBe(String(image.length));
     await expect.poll(() => inView(page, outcome)).toBe(true);
+    expect(await clippedText(page)).toEqual([]);
     await shoot(page, 'firmware-panel-uploaded');
 
     // Confirm waits for an image on test; Test marks the new one; Reset boots it.
