@@ -15,6 +15,8 @@ interface ImageFileChooserProps {
   disabled?: boolean;
   /** Offers to go back to no image (a batch's image is optional). */
   clearable?: boolean;
+  /** The button's words; default "Choose image…". */
+  buttonLabel?: string;
 }
 
 export function ImageFileChooser({
@@ -23,6 +25,7 @@ export function ImageFileChooser({
   onChosen,
   disabled,
   clearable,
+  buttonLabel = 'Choose image…',
 }: ImageFileChooserProps) {
   const api = useApi();
   const read = useAction<unknown>();
@@ -40,7 +43,7 @@ export function ImageFileChooser({
   return (
     <>
       <button type="button" disabled={disabled || read.busy} onClick={() => input.current?.click()}>
-        {read.busy ? 'Reading…' : 'Choose image…'}
+        {read.busy ? 'Reading…' : buttonLabel}
       </button>
       <input
         ref={input}

@@ -121,17 +121,15 @@ export function BatchProvision({
           checked={onlyMatching}
           onChange={setOnlyMatching}
         />
-        <div className="field batch-image" role="group" aria-label="Image to flash first">
-          <span className="field-label">Flash an MCUboot image first (optional)</span>
-          <div className="field-control">
-            <ImageFileChooser
-              inputLabel="Batch image file"
-              chosen={image}
-              onChosen={setImage}
-              disabled={start.busy || active}
-              clearable
-            />
-          </div>
+        <div className="batch-image" role="group" aria-label="Image to flash first">
+          <ImageFileChooser
+            inputLabel="Batch image file"
+            buttonLabel="Flash an MCUboot image first…"
+            chosen={image}
+            onChosen={setImage}
+            disabled={start.busy || active}
+            clearable
+          />
         </div>
         <button type="submit" className="primary" disabled={disabled || start.busy || active}>
           {start.busy ? 'Starting…' : 'Start batch'}
