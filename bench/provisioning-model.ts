@@ -16,10 +16,13 @@ import { SimulatedBench } from '../src/core/ble/sim/bench';
 import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import { ManualSimClock } from '../src/core/ble/sim/manual-clock';
 import { builtInProfiles } from '../src/core/provisioning/profiles';
-import type { ProvisioningProfile } from '../src/core/ble/provisioning-profile';
 import { createPsdiAllocator } from '../src/core/provisioning/psdi';
 import type { ProductTarget } from '../src/core/provisioning/steps';
-import { provisionBoard } from '../src/core/provisioning/workflow';
+import { provisionBoard, type ImageFlash } from '../src/core/provisioning/workflow';
+import type {
+  AnyProvisioningProfile,
+  ProvisioningProfile,
+} from '../src/core/ble/provisioning-profile';
 import { BondStore } from '../src/core/ble/security-manager/bond-store';
 import type { SecurityPolicy } from '../src/core/ble/hci/noble-smp';
 import { securityWindows } from './security-windows';
@@ -129,20 +132,36 @@ function watchStore(store: AuditStore): {
   };
 }
 
-/**
- * Provisions `count` boards one after another on a fresh bench, each timed on `clock`; `secure`:
- * the phone-like path (a station that pairs as a phone, boards and a profile that need it).
- */
+/** What the boards are and what the tool does to each: by default `spec` and devicebench-v1. */
+export interface ModelRun {
+  board: (address: string, count: number) => BoardSpecInput;
+  profile: AnyProvisioningProfile;
+  /** Each board flashed before it is provisioned (a batch's image). */
+  flash?: (central: BleCentral) => ImageFlash;
+  /** The station pairs as a phone does (boards and a profile that need it: `secureRun`). */
+  secure?: boolean;
+}
+
+/** The phone-like path: boards that need LE Secure Connections and bonds, a profile at level 4. */
+export function secureRun(): ModelRun {
+  return {
+    board: (address, count) => spec(address, count, true),
+    profile: secureProfile(),
+    secure: true,
+  };
+}
+
+/** Provisions `count` boards one after another on a fresh bench, each timed on `clock`. */
 export async function provisionEach(
   auditStore: AuditStore,
   clock: Clock,
   count: number,
-  secure = false,
+  run: ModelRun = { board: spec, profile: benchProfile() },
 ): Promise<BoardTime[]> {
-  const profile = secure ? secureProfile() : benchProfile();
+  const { profile } = run;
   const manual = clock instanceof ManualSimClock ? clock : undefined;
   const bench = new SimulatedBench({ seed: 1, clock });
-  const boards = bench.addBoard(spec('c4:00:00:00:00:01', count, secure));
+  const boards = bench.addBoard(run.board('c4:00:00:00:00:01', count));
   let events = 0;
   const security = securityWindows(() => clock.now());
   const central = createSimulatedCentral(bench, {
@@ -151,10 +170,14 @@ export async function provisionEach(
       if (direction === 'received' && packet[0] === 0x04 && packet[1] === 0x13) events++;
       security.record(direction, packet);
     },
-    ...(secure && { security: PHONE_LIKE, bonds: BondStore.inMemory('the benchmark keeps none') }),
+    ...(run.secure && {
+      security: PHONE_LIKE,
+      bonds: BondStore.inMemory('the benchmark keeps none'),
+    }),
   });
   const { store, busy, idle } = watchStore(auditStore);
   const psdi = createPsdiAllocator({ kind: 'sequence', prefix: 'OVH-', width: 4 }, 20);
+  const flash = run.flash?.(central);
   // On the model's clock time moves only here, while the tool waits on the bench alone.
   const drive = async <T>(promise: Promise<T>): Promise<T> => {
     if (!manual) return promise;
@@ -175,7 +198,7 @@ export async function provisionEach(
       const before = events;
       const securedBefore = security.ms();
       const { durationMs } = await drive(
-        provisionBoard({ central, store, profile, product: PRODUCT, board: ad, psdi }),
+        provisionBoard({ central, store, profile, product: PRODUCT, board: ad, psdi, flash }),
       );
       results.push({
         ms: manual ? clock.now() - start : durationMs,

@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Benchmark } from './benchmark';
 import { ms, table } from './format';
-import { provisionEach } from './provisioning-model';
+import { provisionEach, secureRun } from './provisioning-model';
 import { median, onStore, preciseClock } from './provisioning';
 import { DEFAULT_ADAPTER_PROFILE } from '../src/core/ble/sim/adapter-profile';
 import { ManualSimClock } from '../src/core/ble/sim/manual-clock';
@@ -25,10 +25,10 @@ export const provisioningSecure: Benchmark = {
     try {
       const loadBefore = loadavg()[0] ?? 0;
       const model = await onStore(dir, 'model', (store) =>
-        provisionEach(store, new ManualSimClock(Date.now()), BOARDS, true),
+        provisionEach(store, new ManualSimClock(Date.now()), BOARDS, secureRun()),
       );
       const real = await onStore(dir, 'real', (store) =>
-        provisionEach(store, preciseClock(), BOARDS, true),
+        provisionEach(store, preciseClock(), BOARDS, secureRun()),
       );
       const interval = DEFAULT_ADAPTER_PROFILE.connectionIntervalMs;
       print(

@@ -6,6 +6,7 @@ import { auditExport } from './audit-export';
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { auditScale } from './audit-scale';
 import { emulatorThroughput } from './emulator-throughput';
+import { flashProvision } from './flash-provision';
 import { bleScan } from './ble-scan';
 import { line } from './line';
 import { mcumgrUpload } from './mcumgr-upload';
@@ -29,6 +30,7 @@ const BENCHMARKS: Benchmark[] = [
   scenarioOverhead,
   transport,
   mcumgrUpload,
+  flashProvision,
 ];
 
 // A signal would otherwise end the process without 'exit' listeners, the ones that kill children.

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { provisionEach, REBOOT_MS } from '../../bench/provisioning-model';
+import { provisionEach, REBOOT_MS, secureRun } from '../../bench/provisioning-model';
 import { openAuditStore } from '../../src/core/audit/open-store';
 import type { AuditStore } from '../../src/core/audit/store';
 import { ManualSimClock } from '../../src/core/ble/sim/manual-clock';
@@ -41,7 +41,7 @@ async function modelled(name: string, wrap: (store: AuditStore) => AuditStore, s
     station: 'bench',
   });
   try {
-    return await provisionEach(wrap(store), new ManualSimClock(1_700_000_000_000), 2, secure);
+    return await provisionEach(wrap(store), new ManualSimClock(1_700_000_000_000), 2, secure ? secureRun() : undefined);
   } finally {
     await store.close();
   }

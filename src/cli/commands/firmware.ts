@@ -13,7 +13,7 @@ import {
   flashImage,
   resetBoard,
   testFirmware,
-  type FirmwareTarget,
+  type BoardByAddress,
 } from '../../core/usecases/firmware';
 import type { CommandContext, Runner } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit';
@@ -29,7 +29,7 @@ const hashSchema = z
 export async function firmwareTarget(
   ctx: CommandContext,
   address: string,
-): Promise<FirmwareTarget> {
+): Promise<BoardByAddress> {
   return {
     central: await ctx.session.central(),
     address,
@@ -172,7 +172,7 @@ type Report = (doc: Record<string, unknown>, slots: ImageSlot[]) => void;
 
 async function testAndReport(
   { out }: CommandContext,
-  target: FirmwareTarget,
+  target: BoardByAddress,
   hash: string,
   resetAfter: boolean,
   report: Report,
@@ -194,7 +194,7 @@ async function testAndReport(
 
 async function upload(
   ctx: CommandContext,
-  target: FirmwareTarget,
+  target: BoardByAddress,
   image: McubootImage,
   options: { test: boolean; confirm: boolean; report: Report },
 ): Promise<ExitCode> {

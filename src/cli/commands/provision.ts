@@ -19,8 +19,8 @@ import { EXIT, type ExitCode } from '../exit';
 import { parseFlags } from '../flags';
 import type { Output } from '../output';
 import { provisioningInput, type ProvisioningInput } from '../provisioning-input';
-import { installImage } from '../../core/usecases/firmware';
-import { firmwareTarget, readImage } from './firmware';
+import { imageFlash } from '../../core/usecases/firmware';
+import { readImage } from './firmware';
 import { addressSchema, FIND_BOARD_MS, globalFlags } from './shared';
 
 const flagsSchema = z
@@ -122,10 +122,7 @@ export function provisionCommand(runner: Runner): CommandModule {
           store: await ctx.session.audit(),
           product,
           profile: input.profile,
-          flash: image && {
-            hash: Buffer.from(image.hash).toString('hex'),
-            onto: async (address) => installImage(await firmwareTarget(ctx, address), image),
-          },
+          flash: image && imageFlash(central, image),
         };
         // An adapter that goes away mid-run (dongle unplugged, TCP peer gone) stops the run as
         // Ctrl-C does, at a safe point, and the command exits 3 (docs/ci.md).

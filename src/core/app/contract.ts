@@ -6,6 +6,7 @@ import { appOperations } from './contracts/app';
 import { auditEvents, auditOperations } from './contracts/audit';
 import { bleEvents, bleOperations } from './contracts/ble';
 import { embedOperations } from './contracts/embed';
+import { firmwareEvents, firmwareOperations } from './contracts/firmware';
 import { emulatorEvents, emulatorOperations } from './contracts/emulator';
 import { messagingOperations } from './contracts/messaging';
 import { missionStickersOperations } from './contracts/mission-stickers';
@@ -62,6 +63,7 @@ export const operations = {
   ...iapOperations,
   ...loginOperations,
   ...bleOperations,
+  ...firmwareOperations,
   ...namesOperations,
   ...simOperations,
   ...provisioningOperations,
@@ -78,6 +80,7 @@ export const events = {
   ...webhooksEvents,
   ...auditEvents,
   ...bleEvents,
+  ...firmwareEvents,
   ...simEvents,
   ...provisioningEvents,
   ...scenariosEvents,

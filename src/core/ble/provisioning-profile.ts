@@ -5,7 +5,7 @@
 // implement the same data, so the tool and the sim cannot drift apart. It sits under ble/ so
 // the simulated bench and provisioning both build on it and the sim never imports provisioning.
 import { z } from 'zod';
-import { MCUMGR_SERVICE_UUID } from './mcumgr/client';
+import { MCUMGR_SERVICE_UUID } from './mcumgr/service';
 import { settingsKeyProblem } from './mcumgr/settings-group';
 import { uuidSchema } from './port';
 import { LINK_PERMISSIONS } from './link-parameters';

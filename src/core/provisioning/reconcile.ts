@@ -19,16 +19,10 @@ import {
   type TimingInput,
 } from './steps';
 import { errorMessage } from '../errors/message';
+import type { BoardFinding } from './board-finding';
+import { inspectSettingsBoard } from './reconcile-settings';
 import { findBoard, readBackPsdi } from './verify';
 import { resumeProvisioning } from './workflow';
-
-/** What the board showed when reconcile looked at it. */
-type BoardFinding =
-  | { kind: 'carries-psdi'; advertisement: Advertisement; psdi: string }
-  | { kind: 'different-psdi'; advertisement: Advertisement; psdi: string }
-  /** Still advertising the provisioning service; `status` is its status byte. */
-  | { kind: 'blank'; advertisement: Advertisement; status: number; devicePsdi?: string }
-  | { kind: 'not-found' };
 
 type BlankChoice = 'finish' | 'release';
 
@@ -79,12 +73,6 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileOut
     throw new Error(
       `record #${id} was provisioned with profile ${record.profileId}, not ${profile.id}`,
     );
-  // Reconcile reads a GATT profile's status byte; a settings board is read by hand for now
-  // (docs/decisions.md, "A provisioning profile kind for MCUmgr settings").
-  if (profile.kind === 'mcumgr-settings')
-    throw new Error(
-      `record #${id} was provisioned through MCUmgr settings (profile ${profile.id}), which reconcile cannot inspect yet: read ${profile.keys.psdi} with \`devicebench settings get\` to see what the board carries`,
-    );
   const timing = resolveTiming(options.timing);
   const reporter = new StepReporter(
     () => ({ id: record.boardId, address: record.boardAddress }),
@@ -92,7 +80,9 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileOut
   );
 
   const finding = await reporter.run('reconcile', 1, () =>
-    inspectBoard(options.central, record, profile, timing),
+    profile.kind === 'mcumgr-settings'
+      ? inspectSettingsBoard(options.central, record, profile, timing)
+      : inspectBoard(options.central, record, profile, timing),
   );
   const outcome = (
     action: ReconcileAction,
@@ -142,6 +132,11 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileOut
         typeof options.whenBlank === 'function'
           ? await options.whenBlank(finding)
           : options.whenBlank;
+      if (choice === 'release' && profile.kind === 'mcumgr-settings' && finding.devicePsdi)
+        // It survived a reset: the board's flash holds it, so giving it back would hand it twice.
+        throw new Error(
+          `board ${record.boardAddress} keeps PSDI "${finding.devicePsdi}" in its setting ${profile.keys.psdi} across a reset: finish it, or delete that setting on the board before releasing`,
+        );
       if (choice === 'release') {
         const next = reporter.record(
           await store.release(id, 'released by reconcile: the board was found uncommitted'),

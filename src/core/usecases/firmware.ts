@@ -1,7 +1,8 @@
-// Firmware and settings on one board over MCUmgr (docs/mcumgr/protocol.md), once for the CLI
-// and the app: find the board by address, connect, and run the image and settings groups —
-// upload resuming after a dropped link, test then reset then reconnect to see which image came
-// back, confirm, reset, settings get and set.
+// Firmware and settings on one board over MCUmgr (docs/mcumgr/protocol.md), once for the CLI,
+// a batch and the app: find the board by address and connect (or take the link a bench card
+// holds), and run the image and settings groups — upload resuming after a dropped link, test
+// then reset then reconnect to see which image came back, confirm, reset, echo, settings get
+// and set.
 import type { Clock } from '../async/clock';
 import { wallClock } from '../async/clock';
 import { McumgrClient, McumgrError } from '../ble/mcumgr/client';
@@ -15,17 +16,20 @@ import {
   type UploadResult,
 } from '../ble/mcumgr/image-group';
 import type { McubootImage } from '../ble/mcumgr/image-file';
-import { params, reset } from '../ble/mcumgr/os-group';
+import { echo, params, reset } from '../ble/mcumgr/os-group';
 import { readSetting, saveSettings, writeSetting } from '../ble/mcumgr/settings-group';
 import type { BleCentral, BleConnection } from '../ble/port';
+import { defaultTiming } from '../provisioning/steps';
 import { findBoard } from '../provisioning/verify';
+import type { ImageFlash } from '../provisioning/workflow';
 
 /** A board's MCUmgr buffer when it does not answer the OS parameters (older Zephyr). */
 const DEFAULT_BUFFER_SIZE = 384;
 /** Reconnections an upload makes after a dropped link before it gives up. */
 const UPLOAD_RECONNECTS = 3;
 
-export interface FirmwareTarget {
+/** A board found by its address and connected for each call (the CLI, a batch). */
+export interface BoardByAddress {
   central: BleCentral;
   /** The board's Bluetooth address. */
   address: string;
@@ -35,6 +39,17 @@ export interface FirmwareTarget {
   clock?: Clock;
 }
 
+/**
+ * A board whose link the caller holds (a card on the BLE bench): each call runs on that link
+ * and leaves it open; `link` gives it, connected again when it has dropped (after a reset).
+ */
+export interface HeldBoard {
+  link: () => Promise<BleConnection>;
+  clock?: Clock;
+}
+
+export type FirmwareTarget = BoardByAddress | HeldBoard;
+
 /** The board was not found, or its link could not be opened. */
 class BoardUnreachableError extends Error {
   override name = 'BoardUnreachableError';
@@ -43,27 +58,37 @@ class BoardUnreachableError extends Error {
 interface OpenBoard {
   link: BleConnection;
   client: McumgrClient;
+  /** Whether closing the board ends its link: not a link the caller holds. */
+  owned: boolean;
 }
 
-async function openBoard(target: FirmwareTarget): Promise<OpenBoard> {
+async function connectBoard(
+  target: FirmwareTarget,
+): Promise<{ link: BleConnection; owned: boolean }> {
+  if ('link' in target) return { link: await target.link(), owned: false };
   const ad = await findBoard(target.central, target.address, [], target.findTimeoutMs);
   if (!ad)
     throw new BoardUnreachableError(
       `${target.address} did not advertise within ${target.findTimeoutMs} ms`,
     );
   const link = await target.central.connect(ad.id, { timeoutMs: target.connectTimeoutMs });
+  return { link, owned: true };
+}
+
+async function openBoard(target: FirmwareTarget): Promise<OpenBoard> {
+  const { link, owned } = await connectBoard(target);
   try {
     const client = await McumgrClient.open(link, { clock: target.clock });
-    return { link, client };
+    return { link, client, owned };
   } catch (error) {
-    await link.disconnect().catch(() => undefined);
+    if (owned) await link.disconnect().catch(() => undefined);
     throw error;
   }
 }
 
 async function closeBoard(board: OpenBoard): Promise<void> {
   await board.client.close();
-  await board.link.disconnect().catch(() => undefined);
+  if (board.owned) await board.link.disconnect().catch(() => undefined);
 }
 
 async function withBoard<T>(
@@ -147,7 +172,10 @@ export async function flashImage(
 /** Resets the board, waits for its link to go down, and reconnects to list its slots. */
 async function resetAndReconnect(target: FirmwareTarget, board: OpenBoard): Promise<ImageSlot[]> {
   const down = new Promise<void>((resolve) => board.link.onDisconnect(() => resolve()));
-  await reset(board.client);
+  await reset(board.client).catch((error: unknown) => {
+    // A board that goes down before its answer reaches the station has reset all the same.
+    if (!(error instanceof McumgrError && error.failure === 'link')) throw error;
+  });
   await down;
   await board.client.close();
   return withBoard(target, ({ client }) => listSlots(client));
@@ -182,20 +210,31 @@ export function confirmFirmware(target: FirmwareTarget): Promise<ImageSlot[]> {
   return withBoard(target, ({ client }) => confirmImage(client));
 }
 
-/**
- * Resets the board and lists its slots once it is back: `reverted` when it was running an
- * image on test (not confirmed) and came back on another, as MCUboot does.
- */
-export function resetBoard(
-  target: FirmwareTarget,
-): Promise<{ reverted: boolean; slots: ImageSlot[] }> {
+export interface ResetOutcome {
+  /** It was running an image on test (not confirmed) and came back on another, as MCUboot does. */
+  reverted: boolean;
+  /** The image marked for test before the reset is the one running now. */
+  swapped: boolean;
+  slots: ImageSlot[];
+}
+
+/** Resets the board and lists its slots once it is back, saying which image came back. */
+export function resetBoard(target: FirmwareTarget): Promise<ResetOutcome> {
   return withBoard(target, async (board) => {
-    const before = (await listSlots(board.client)).find((s) => s.active);
+    const slotsBefore = await listSlots(board.client);
+    const before = slotsBefore.find((s) => s.active);
+    const pending = slotsBefore.find((s) => s.pending && !s.active);
     const slots = await resetAndReconnect(target, board);
     const after = slots.find((s) => s.active);
     const reverted = before !== undefined && !before.confirmed && after?.hash !== before.hash;
-    return { reverted, slots };
+    const swapped = pending?.hash !== undefined && after?.hash === pending.hash;
+    return { reverted, swapped, slots };
   });
+}
+
+/** The board's answer to an echo: the same text when its MCUmgr server is alive. */
+export function echoBoard(target: FirmwareTarget, text: string): Promise<string> {
+  return withBoard(target, ({ client }) => echo(client, text));
 }
 
 /**
@@ -203,7 +242,7 @@ export function resetBoard(
  * confirm once the board runs it. A board that runs it confirmed already is left alone; one
  * that reverts is an error.
  */
-export async function installImage(target: FirmwareTarget, image: McubootImage): Promise<void> {
+async function installImage(target: FirmwareTarget, image: McubootImage): Promise<void> {
   const hash = Buffer.from(image.hash).toString('hex');
   const running = (await boardSlots(target)).find((s) => s.active);
   if (running?.hash === hash && running.confirmed) return;
@@ -214,6 +253,26 @@ export async function installImage(target: FirmwareTarget, image: McubootImage):
       `the board reverted after the test reset: image ${hash.slice(0, 12)}… did not boot`,
     );
   await confirmFirmware(target);
+}
+
+/**
+ * Each board of a provisioning run flashed with `image` before anything is reserved for it
+ * (`provision --image`, a batch's image), found and connected with the run's default timing.
+ */
+export function imageFlash(central: BleCentral, image: McubootImage): ImageFlash {
+  return {
+    hash: Buffer.from(image.hash).toString('hex'),
+    onto: (address) =>
+      installImage(
+        {
+          central,
+          address,
+          findTimeoutMs: defaultTiming.select.timeoutMs,
+          connectTimeoutMs: defaultTiming.connect.timeoutMs,
+        },
+        image,
+      ),
+  };
 }
 
 export function getSetting(target: FirmwareTarget, key: string): Promise<Uint8Array> {

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McumgrSettingsProfile } from '../../../src/core/ble/provisioning-profile';
 import type { BoardSpecInput } from '../../../src/core/ble/sim/board-schema';
-import { MCUMGR_SERVICE_UUID } from '../../../src/core/ble/mcumgr/client';
+import { MCUMGR_SERVICE_UUID } from '../../../src/core/ble/mcumgr/service';
 import { builtInProfiles } from '../../../src/core/provisioning/profiles';
 import {
   advertisementOf,

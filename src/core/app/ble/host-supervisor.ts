@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { BleHost, forkHost } from '../../ble/host/ble-host';
+import { remoteCentral } from '../../ble/host/remote-central';
 import type { PairingPrompt } from '../../ble/host/pairing-prompts';
 import type {
   HostChannel,
@@ -124,7 +125,7 @@ export class HostSupervisor extends EventEmitter<{
   /** The radio for one user: the process lists the links it makes as that user's. */
   async central(user: LinkUser): Promise<BleCentral> {
     const host = await this.ensure();
-    return host.centralFor(user);
+    return remoteCentral(host, user);
   }
 
   /** Every link the BLE process holds, with its GATT table and log; none while it is stopped. */

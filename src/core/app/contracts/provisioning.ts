@@ -5,6 +5,7 @@ import { rssiSchema } from '../../bounds';
 import { auditRecordSchema } from './audit';
 import { fileTextField, namedFileText, requiredId as id } from './fields';
 import { none, op } from './op';
+import { imageFile } from './firmware';
 
 export const psdiPlanSchema = z.discriminatedUnion(
   'kind',
@@ -127,6 +128,11 @@ export const provisioningOperations = {
       limit: z.number().int().min(1).max(1000).optional(),
       /** Boards of another profile do not count toward `limit` (they are skipped either way). */
       onlyMatching: z.boolean().default(false),
+      /**
+       * An MCUboot image flashed to each board (upload, test, reset, confirm) before anything
+       * is reserved for it; its SHA-256 TLV goes in each record.
+       */
+      image: imageFile.optional(),
     }),
     batchSummarySchema,
   ),

@@ -5,9 +5,11 @@
 import { ThingsClient } from '../../platform/things/client';
 import type { auditEvents, auditOperations } from '../contracts/audit';
 import type { bleEvents, bleOperations } from '../contracts/ble';
+import type { firmwareEvents, firmwareOperations } from '../contracts/firmware';
 import type { namesOperations } from '../contracts/names';
 import type { provisioningEvents, provisioningOperations } from '../contracts/provisioning';
 import type { simEvents, simOperations } from '../contracts/sim';
+import { BoardFirmware } from '../ble/board-firmware';
 import { Explorer } from '../ble/explorer';
 import { HostSupervisor, type HostLauncher } from '../ble/host-supervisor';
 import { ScanFeed } from '../ble/scan-feed';
@@ -16,6 +18,7 @@ import { ProvisioningService } from '../provisioning/provisioning-service';
 import { auditHandlers } from './audit';
 import { auditExport, type AuditExport } from './audit-export';
 import { bleHandlers } from './ble';
+import { firmwareHandlers } from './firmware';
 import { withBleErrors } from './ble-errors';
 import type { AppContext, AreaEvents, AreaHandlers } from './context';
 import { namesHandlers } from './names';
@@ -23,11 +26,13 @@ import { provisioningHandlers } from './provisioning';
 import { simHandlers } from './sim';
 
 type BenchOperations = typeof bleOperations &
+  typeof firmwareOperations &
   typeof namesOperations &
   typeof simOperations &
   typeof provisioningOperations &
   typeof auditOperations;
 type BenchEvents = typeof bleEvents &
+  typeof firmwareEvents &
   typeof simEvents &
   typeof provisioningEvents &
   typeof auditEvents;
@@ -61,6 +66,7 @@ export async function startBench(
 
   const exports = auditExport(ctx, () => provisioning.store());
   const ble = bleHandlers(ctx, supervisor, scans, explorer);
+  const firmware = firmwareHandlers(new BoardFirmware(supervisor));
   const sim = simHandlers(supervisor);
   const provisions = provisioningHandlers(provisioning);
   const audit = auditHandlers(provisioning, exports);
@@ -71,11 +77,18 @@ export async function startBench(
     exports,
     handlers: withBleErrors({
       ...ble.handlers,
+      ...firmware.handlers,
       ...namesHandlers(ctx),
       ...sim.handlers,
       ...provisions.handlers,
       ...audit.handlers,
     }),
-    sources: { ...ble.sources, ...sim.sources, ...provisions.sources, ...audit.sources },
+    sources: {
+      ...ble.sources,
+      ...firmware.sources,
+      ...sim.sources,
+      ...provisions.sources,
+      ...audit.sources,
+    },
   };
 }

@@ -20,6 +20,10 @@ function bleError(err: unknown): AppFailure | unknown {
           fields: field ? [{ field, message: err.message }] : undefined,
         };
       }
+      case 'McumgrError':
+      case 'BoardUnreachableError':
+        // Already in words with its group ("image group: 0x04 no free slot").
+        return { code: 'device', message: err.message };
       case 'BleError':
       case 'NotAllowedError':
         return { code: 'device', message: withStep(err.message, (err as { step?: string }).step) };

@@ -12,11 +12,7 @@ import { openAuditStore } from '../../audit/open-store';
 import type { AuditStore, CopyResult } from '../../audit/store';
 import type { AuditSettings, AuditSettingsInput } from '../../usecases/audit-settings';
 import type { ProvisioningRecord } from '../../audit/records';
-import {
-  startBatch,
-  type BatchRun,
-  type BatchSummary as CoreSummary,
-} from '../../provisioning/batch';
+import { startBatch, type BatchSummary as CoreSummary } from '../../provisioning/batch';
 import type { AnyProvisioningProfile } from '../../ble/provisioning-profile';
 import { builtInProfiles, parseProfile } from '../../provisioning/profiles';
 import type { PsdiCsvProblem } from '../../provisioning/psdi';
@@ -42,20 +38,12 @@ import {
 } from './provisioning-settings';
 import type { ScanFeed } from '../ble/scan-feed';
 import { errorMessage } from '../../errors/message';
+import { batchSummary, progressOf, type Batch } from './batch-events';
+import { imageFromBase64 } from '../ble/board-firmware';
+import { imageFlash } from '../../usecases/firmware';
 
 type Progress = z.infer<typeof provisioningProgressSchema>;
 type Summary = z.infer<typeof batchSummarySchema>;
-
-interface Batch {
-  /** Set as soon as startBatch returns; its first events can come before. */
-  run?: BatchRun;
-  product: { id: string; name: string };
-  /** The most boards it had taken on while it ran: what a stopped batch is counted against. */
-  mostTaken: number;
-  startedAt: number;
-  finishedAt?: number;
-  stopping: boolean;
-}
 
 export class ProvisioningService extends EventEmitter<{ progress: [Progress]; batch: [Summary] }> {
   private readonly batches = new Map<string, Batch>();
@@ -303,7 +291,10 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     minRssi?: number;
     limit?: number;
     onlyMatching?: boolean;
+    /** An MCUboot image (base64) flashed to each board before it is provisioned. */
+    image?: string;
   }): Promise<Summary> {
+    const image = input.image === undefined ? undefined : imageFromBase64(input.image);
     const { profile, product, psdi, central } = await this.setup(input.productId);
     const runId = `batch-${++this.nextRun}`;
     const batch: Batch = {
@@ -324,6 +315,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
       maxBoards: input.limit,
       onlyMatching: input.onlyMatching,
       knownProfiles: this.knownProfiles(),
+      flash: image && imageFlash(central, image),
       onEvent: (event) => {
         if (event.type === 'progress') this.progress(runId, event.event);
         if (event.type === 'board' && event.status.matchingProfiles)
@@ -419,85 +411,11 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   }
 
   private summary(runId: string, batch: Batch, done?: CoreSummary): Summary {
-    // Boards seen but not taken on (filtered out, over the limit, stopped) are not the batch's;
-    // boards of another profile are counted apart.
-    const all = done?.boards ?? batch.run?.boards() ?? [];
-    const boards = all.filter((b) => b.state !== 'skipped');
-    const state = batch.finishedAt
-      ? done?.stopped || batch.stopping
-        ? 'stopped'
-        : 'finished'
-      : batch.stopping
-        ? 'stopping'
-        : 'running';
-    // Boards a stop kept from starting are no longer the batch's, but a stopped batch is still
-    // read against what it had taken on.
-    if (state === 'running') batch.mostTaken = Math.max(batch.mostTaken, boards.length);
-    return {
-      runId,
-      productId: batch.product.id,
-      productName: batch.product.name,
-      state,
-      total:
-        state === 'stopped' || state === 'stopping'
-          ? Math.max(batch.mostTaken, boards.length)
-          : boards.length,
-      succeeded: boards.filter((b) => b.state === 'verified').length,
-      failed: boards.filter((b) => b.state === 'failed').length,
-      skipped: all.filter((b) => b.matchingProfiles !== undefined).length,
-      inFlight: boards.filter((b) => b.state === 'running').length,
-      startedAt: batch.startedAt,
-      finishedAt: batch.finishedAt,
-      storeError: batch.finishedAt ? undefined : batch.run?.storeError(),
-    };
+    return batchSummary(runId, batch, done);
   }
 
   private progress(runId: string, event: ProvisionEvent): void {
-    const base = {
-      runId,
-      deviceId: event.board.id,
-      address: event.board.address,
-      name: event.board.name,
-      at: event.at,
-    };
-    switch (event.type) {
-      case 'step-started':
-        return void this.emit('progress', {
-          ...base,
-          step: event.step,
-          phase: 'started',
-          attempt: event.attempt,
-        });
-      case 'step-finished':
-        return void this.emit('progress', {
-          ...base,
-          step: event.step,
-          phase: 'finished',
-          attempt: event.attempt,
-        });
-      case 'step-failed':
-        return void this.emit('progress', {
-          ...base,
-          step: event.step,
-          phase: event.willRetry ? 'retrying' : 'failed',
-          attempt: event.attempt,
-          message: event.error,
-        });
-      case 'record':
-        return void this.emit('progress', {
-          ...base,
-          step: 'record',
-          phase:
-            event.record.state === 'verified'
-              ? 'done'
-              : event.record.state === 'failed'
-                ? 'failed'
-                : 'finished',
-          psdi: event.record.psdi,
-          recordId: event.record.id,
-          message: event.record.error ?? `record ${event.record.state}`,
-        });
-    }
+    this.emit('progress', progressOf(runId, event));
   }
 }
 

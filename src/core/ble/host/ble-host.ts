@@ -1,8 +1,8 @@
 // The app's side of the BLE process: starts it, turns requests into promises, and presents it
-// as a BleCentral so provisioning and the explorer do not know the radio is elsewhere. When the
+// to the rest of the app (its radio as a BleCentral: remote-central.ts). When the
 // process dies, everything pending fails with a BleError that says so, and `onExit` tells the app.
 import { fork } from 'node:child_process';
-import { pairOptions, type LinkInfo, type LinkRequest } from '../link-parameters';
+import type { LinkInfo } from '../link-parameters';
 import { fileURLToPath } from 'node:url';
 import {
   AttError,
@@ -10,16 +10,10 @@ import {
   NotAllowedError,
   type AdapterState,
   type Advertisement,
-  type BleCentral,
-  type BleConnection,
   type BleStep,
-  type ConnectOptions,
-  type ScanFilter,
-  type ScanHandle,
-  type ServiceInfo,
 } from '../port';
 import type { AdapterView } from '../radio/multi-adapter-central';
-import type { BoardLink, GattLogEntry, LinkUser } from '../link-record';
+import type { BoardLink, GattLogEntry } from '../link-record';
 import type { PairingPrompt } from './pairing-prompts';
 import type {
   CentralMethod,
@@ -154,11 +148,6 @@ export class BleHost {
   }
 
   private readyWaiter: ((err?: Error) => void) | undefined;
-
-  /** The radio as a BleCentral whose links the process lists as `user`'s. */
-  centralFor(user: LinkUser): BleCentral {
-    return new RemoteCentral(this, user);
-  }
 
   /** Follows the process's links, their logs and link changes. */
   onLinks(handlers: Partial<LinkEvents>): () => void {
@@ -344,165 +333,5 @@ export class BleHost {
     this.adapter = 'unknown';
     this.links = [];
     for (const handler of this.exitHandlers) handler(reason, this.stopping);
-  }
-}
-
-/** BleCentral over the process boundary. */
-class RemoteCentral implements BleCentral {
-  constructor(
-    private readonly host: BleHost,
-    private readonly user: LinkUser,
-  ) {}
-
-  state(): AdapterState {
-    return this.host.state();
-  }
-
-  onStateChange(handler: (state: AdapterState) => void): () => void {
-    return this.host.onStateChange(handler);
-  }
-
-  async startScan(
-    filter: ScanFilter,
-    onAdvertisement: (ad: Advertisement) => void,
-  ): Promise<ScanHandle> {
-    const { scanId } = await this.host.call('startScan', filter);
-    this.host.onScan(scanId, onAdvertisement);
-    return {
-      stop: async () => {
-        this.host.onScan(scanId, undefined);
-        if (this.host.running) await this.host.call('stopScan', { scanId });
-      },
-    };
-  }
-
-  async connect(id: string, options?: ConnectOptions): Promise<BleConnection> {
-    const link = await this.host.call('connect', {
-      deviceId: id,
-      timeoutMs: options?.timeoutMs,
-      mtu: options?.mtu,
-      user: this.user,
-    });
-    return new RemoteConnection(this.host, id, link);
-  }
-
-  async close(): Promise<void> {
-    await this.host.stop();
-  }
-}
-
-class RemoteConnection implements BleConnection {
-  private readonly connectionId: string;
-  readonly mtu: number;
-  readonly writesConfirmed: boolean;
-  readonly adapter: string | undefined;
-  private readonly downHandlers = new Set<(reason: string) => void>();
-  private readonly linkHandlers = new Set<(link: LinkInfo) => void>();
-  private down: string | undefined;
-  private link: LinkInfo | undefined;
-
-  constructor(
-    private readonly host: BleHost,
-    readonly id: string,
-    link: MethodOutput<CentralMethods, 'connect'>,
-  ) {
-    this.connectionId = link.connectionId;
-    this.mtu = link.mtu;
-    this.writesConfirmed = link.writesConfirmed;
-    this.adapter = link.adapter;
-    this.link = link.link;
-    host.onLinkDown(this.connectionId, (reason) => {
-      this.down = reason;
-      for (const handler of this.downHandlers) handler(reason);
-    });
-    host.onLinkChange(this.connectionId, (info) => {
-      this.link = info;
-      for (const handler of this.linkHandlers) handler(info);
-    });
-  }
-
-  linkInfo(): LinkInfo | undefined {
-    return this.down === undefined ? this.link : undefined;
-  }
-
-  onLinkChange(handler: (link: LinkInfo) => void): () => void {
-    this.linkHandlers.add(handler);
-    return () => this.linkHandlers.delete(handler);
-  }
-
-  async requestLink(request: LinkRequest): Promise<LinkInfo> {
-    const connectionId = this.connectionId;
-    const link =
-      request.kind === 'connectionParameters'
-        ? await this.host.call('updateConnection', {
-            connectionId,
-            parameters: request.parameters,
-          })
-        : request.kind === 'phy'
-          ? await this.host.call('setPhy', { connectionId, phy: request.phy })
-          : request.kind === 'pair'
-            ? await this.host.call('pair', { connectionId, ...pairOptions(request) })
-            : await this.host.call('readRssi', { connectionId });
-    this.link = link;
-    return link;
-  }
-
-  discover(): Promise<ServiceInfo[]> {
-    return this.host.call('discover', { connectionId: this.connectionId });
-  }
-
-  read(serviceUuid: string, characteristicUuid: string): Promise<Uint8Array> {
-    return this.host.call('read', {
-      connectionId: this.connectionId,
-      serviceUuid,
-      characteristicUuid,
-    });
-  }
-
-  async write(
-    serviceUuid: string,
-    characteristicUuid: string,
-    data: Uint8Array,
-    options?: { withoutResponse?: boolean },
-  ): Promise<void> {
-    await this.host.call('write', {
-      connectionId: this.connectionId,
-      serviceUuid,
-      characteristicUuid,
-      data,
-      withoutResponse: options?.withoutResponse ?? false,
-    });
-  }
-
-  async subscribe(
-    serviceUuid: string,
-    characteristicUuid: string,
-    onValue: (data: Uint8Array) => void,
-  ): Promise<() => Promise<void>> {
-    const { subscriptionId } = await this.host.call('subscribe', {
-      connectionId: this.connectionId,
-      serviceUuid,
-      characteristicUuid,
-    });
-    this.host.onNotify(subscriptionId, onValue);
-    return async () => {
-      this.host.onNotify(subscriptionId, undefined);
-      if (this.host.running && this.down === undefined)
-        await this.host.call('unsubscribe', { subscriptionId });
-    };
-  }
-
-  async disconnect(): Promise<void> {
-    if (this.down !== undefined || !this.host.running) return;
-    await this.host.call('disconnect', { connectionId: this.connectionId });
-  }
-
-  onDisconnect(handler: (reason: string) => void): () => void {
-    if (this.down !== undefined) {
-      handler(this.down);
-      return () => {};
-    }
-    this.downHandlers.add(handler);
-    return () => this.downHandlers.delete(handler);
   }
 }

@@ -3,7 +3,7 @@
 // joined by their header's length (docs/mcumgr/protocol.md). One request at a time, as
 // Zephyr's server handles them; each has its own timeout and retries.
 import { wallClock, type Clock } from '../../async/clock';
-import { normalizeUuid, type BleConnection } from '../port';
+import type { BleConnection } from '../port';
 import {
   MCUMGR_OP,
   McumgrFrameError,
@@ -15,10 +15,7 @@ import {
   type McumgrVersion,
 } from './frame';
 import { describeGeneralResult, describeGroupResult } from './groups';
-
-/** The SMP transport for Bluetooth LE: one service, one characteristic. */
-export const MCUMGR_SERVICE_UUID = normalizeUuid('8d53dc1d-1db7-4cd3-868b-8a527460aa84');
-export const MCUMGR_CHARACTERISTIC_UUID = normalizeUuid('da2e7828-fbce-4e01-ae9e-261174997c48');
+import { MCUMGR_CHARACTERISTIC_UUID, MCUMGR_SERVICE_UUID } from './service';
 
 /**
  * Why a request failed: the board answered an error (`board`), nothing answered in time

@@ -91,6 +91,8 @@ export interface UploadProgress {
   total: number;
   /** Bytes sent in this upload (not counting what a resume skipped), per second. */
   bytesPerSecond: number;
+  /** Where the board said the upload stood when this one started (0: from the start). */
+  resumedFrom: number;
 }
 
 export interface UploadResult {
@@ -168,7 +170,12 @@ export async function uploadImage(
     if (first) resumedFrom = off > chunk.length ? off : 0;
     offset = off;
     const elapsed = Math.max(now() - started, 1);
-    options.onProgress?.({ offset, total, bytesPerSecond: (sent * 1000) / elapsed });
+    options.onProgress?.({
+      offset,
+      total,
+      bytesPerSecond: (sent * 1000) / elapsed,
+      resumedFrom: resumedFrom ?? 0,
+    });
   } while (offset < total);
   const elapsedMs = Math.max(now() - started, 1);
   return {

@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { RESOURCES_DIR } from '../../resources';
-import { MCUMGR_SERVICE_UUID } from '../mcumgr/client';
+import { MCUMGR_SERVICE_UUID } from '../mcumgr/service';
 import { formatUuid } from '../port';
 import {
   profileSchemaFor,

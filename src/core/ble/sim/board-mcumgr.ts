@@ -3,7 +3,7 @@
 // reset and reverts it on the next unless it was confirmed, and a settings store whose saved
 // values live in flash (the bench's state file) across reboots.
 import { createHash } from 'node:crypto';
-import { MCUMGR_CHARACTERISTIC_UUID, MCUMGR_SERVICE_UUID } from '../mcumgr/client';
+import { MCUMGR_CHARACTERISTIC_UUID, MCUMGR_SERVICE_UUID } from '../mcumgr/service';
 import {
   MCUMGR_OP,
   McumgrReassembler,

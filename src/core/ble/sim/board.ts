@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 import { ah } from '../security-manager/crypto';
 import type { Characteristic, Service } from './board-service';
 import type { GattServiceSpec } from './gatt-database';
-import { MCUMGR_CHARACTERISTIC_UUID, MCUMGR_SERVICE_UUID } from '../mcumgr/client';
+import { MCUMGR_CHARACTERISTIC_UUID, MCUMGR_SERVICE_UUID } from '../mcumgr/service';
 import { BoardMcumgr, factoryFlash, type McumgrFlash } from './board-mcumgr';
 
 /** The link's side of a connection (board-peer.ts), through which the board pushes. */

@@ -12,7 +12,8 @@ import { Panel } from '../../components/Panel';
 import { useApi } from '../../lib/api-context';
 import { messagesFor } from '../../lib/errors';
 import { useAction } from '../../lib/use-action';
-import { formatUuid } from '../../../core/ble/port';
+import { formatUuid, sameUuid } from '../../../core/ble/port';
+import { MCUMGR_SERVICE_UUID } from '../../../core/ble/mcumgr/service';
 import { BytesInput, type BytesText } from '../../components/BytesInput';
 import { hexToBytes } from '../../../core/bytes';
 import { decodeValue, isNumeric } from '../../../core/ble/values/value-format';
@@ -22,6 +23,7 @@ import { GattLog } from './GattLog';
 import { NotificationPlot, type PlotPoint } from './NotificationPlot';
 import { ValueFormatPicker } from './ValueFormatPicker';
 import { LinkCard } from './LinkCard';
+import { FirmwarePanel } from './FirmwarePanel';
 import type { GattLogEntry } from './use-links';
 import type { Names } from '../../lib/use-names';
 
@@ -92,6 +94,9 @@ export function GattExplorer({ link, log, names, scopeLabel, onClearLog }: GattE
         )}
         <ErrorNotice error={action.error} />
         <LinkCard connectionId={connectionId} address={link.address} link={link.info} lost={lost} />
+        {link.services.some((s) => sameUuid(s.uuid, MCUMGR_SERVICE_UUID)) && (
+          <FirmwarePanel connectionId={connectionId} lost={lost} />
+        )}
         <p className="note small" data-testid="names-scope">
           Names and value formats are kept for {scopeLabel}.
         </p>

@@ -1,6 +1,7 @@
 // A tray at a time: every matching board in range, several at once, with a progress bar,
-// each board's step as it happens and the run's summary. Stopping lets boards already being
-// written finish their step, so none is left half-written.
+// each board's step as it happens and the run's summary; with an image, each board is flashed
+// over MCUmgr before it is provisioned. Stopping lets boards already being written finish
+// their step, so none is left half-written.
 import { useState, type FormEvent } from 'react';
 import type { TrialProduct } from '../../../core/platform/things/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -16,6 +17,8 @@ import type { Plan } from './use-plan';
 import type { BatchSummary, Progress } from './use-provisioning-events';
 import { useFirstRows } from '../../components/FirstRows';
 import { Checkbox } from '../../components/Checkbox';
+import { ImageFileChooser } from '../../components/ImageFileChooser';
+import type { ChosenImage } from '../../lib/image-file';
 
 interface BatchProvisionProps {
   product: TrialProduct;
@@ -57,6 +60,7 @@ export function BatchProvision({
   const fields = useFields({ concurrency: '4', name: '', minRssi: '', limit: '' }, start.error);
   const active = summary && (summary.state === 'running' || summary.state === 'stopping');
   const [onlyMatching, setOnlyMatching] = useState(false);
+  const [image, setImage] = useState<ChosenImage>();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -70,6 +74,7 @@ export function BatchProvision({
         minRssi: optionalInt(values.minRssi, 'minRssi'),
         limit: optionalInt(values.limit, 'limit'),
         onlyMatching,
+        image: image?.base64,
       });
       onSummary(answer);
       return answer;
@@ -116,6 +121,16 @@ export function BatchProvision({
           checked={onlyMatching}
           onChange={setOnlyMatching}
         />
+        <div className="batch-image" role="group" aria-label="Image to flash first">
+          <ImageFileChooser
+            inputLabel="Batch image file"
+            buttonLabel="Flash an MCUboot image first…"
+            chosen={image}
+            onChosen={setImage}
+            disabled={start.busy || active}
+            clearable
+          />
+        </div>
         <button type="submit" className="primary" disabled={disabled || start.busy || active}>
           {start.busy ? 'Starting…' : 'Start batch'}
         </button>

@@ -13,6 +13,7 @@ import {
   type HostConfig,
   type HostMessage,
 } from '../../../../src/core/ble/host/protocol';
+import { remoteCentral } from '../../../../src/core/ble/host/remote-central';
 
 /** A BLE process that is ready at once and keeps the config it was started with. */
 function launcher(configs: HostConfig[]) {
@@ -129,8 +130,7 @@ describe('adapter changes over a real BLE process', { timeout: 60_000 }, () => {
       const pid = host.pid;
       const ad = await new Promise<Advertisement>((found, reject) => {
         let stop = async () => {};
-        host
-          .centralFor('cli')
+        remoteCentral(host, 'cli')
           .startScan({ name: 'DB Sensor' }, (heard) => {
             void stop();
             found(heard);

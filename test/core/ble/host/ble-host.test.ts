@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BleHost, forkHost } from '../../../../src/core/ble/host/ble-host';
 import { BleError, normalizeUuid, type Advertisement } from '../../../../src/core/ble/port';
+import { remoteCentral } from '../../../../src/core/ble/host/remote-central';
 
 const BOARDS = resolve('resources/sim/nrf52-devkit.json');
 const hosts: BleHost[] = [];
@@ -29,8 +30,7 @@ async function start(setup?: object) {
 async function firstAd(host: BleHost, filter = {}): Promise<Advertisement> {
   let stop: () => Promise<void> = async () => {};
   const ad = await new Promise<Advertisement>((resolvePromise, reject) => {
-    host
-      .centralFor('cli')
+    remoteCentral(host, 'cli')
       .startScan(filter, resolvePromise)
       .then((h) => (stop = h.stop), reject);
   });
@@ -46,7 +46,7 @@ describe('BLE process', { timeout: 30_000 }, () => {
     const ad = await firstAd(host, { name: 'nRF52' });
     expect(ad.localName).toContain('nRF52');
 
-    const link = await host.centralFor('cli').connect(ad.id, { timeoutMs: 5000 });
+    const link = await remoteCentral(host, 'cli').connect(ad.id, { timeoutMs: 5000 });
     const services = await link.discover();
     expect(services.map((s) => s.uuid)).toContain(normalizeUuid('180a'));
     const model = await link.read('180a', '2a24');
@@ -76,7 +76,7 @@ describe('BLE process', { timeout: 30_000 }, () => {
     const ad = await firstAd(host, { name: 'nRF52' });
     const exits: { reason: string; expected: boolean }[] = [];
     host.onExit((reason, expected) => exits.push({ reason, expected }));
-    const link = await host.centralFor('cli').connect(ad.id, { timeoutMs: 5000 });
+    const link = await remoteCentral(host, 'cli').connect(ad.id, { timeoutMs: 5000 });
     const linkDown = new Promise<string>((r) => link.onDisconnect(r));
 
     process.kill(host.pid!, 'SIGKILL');

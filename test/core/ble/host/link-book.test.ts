@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BleHost, forkHost } from '../../../../src/core/ble/host/ble-host';
 import type { BoardLink, GattLogEntry } from '../../../../src/core/ble/link-record';
 import type { Advertisement } from '../../../../src/core/ble/port';
+import { remoteCentral } from '../../../../src/core/ble/host/remote-central';
 
 const BOARDS = resolve('resources/sim/nrf52-devkit.json');
 let host: BleHost;
@@ -34,8 +35,7 @@ afterAll(() => host.stop());
 async function board(): Promise<Advertisement> {
   let stop: () => Promise<void> = async () => {};
   const ad = await new Promise<Advertisement>((found, reject) => {
-    host
-      .centralFor('cli')
+    remoteCentral(host, 'cli')
       .startScan({ name: 'nRF52' }, found)
       .then((h) => (stop = h.stop), reject);
   });
@@ -143,7 +143,7 @@ describe('the BLE process holds the links', { timeout: 60_000 }, () => {
 
   it("drops another user's dropped link from the list", async () => {
     const ad = await board();
-    const link = await host.centralFor('provisioning').connect(ad.id, { timeoutMs: 5000 });
+    const link = await remoteCentral(host, 'provisioning').connect(ad.id, { timeoutMs: 5000 });
     const [listed] = await until((l) => l.length === 1);
     expect(listed?.user).toBe('provisioning');
     await link.discover();

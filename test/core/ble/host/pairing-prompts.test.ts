@@ -11,6 +11,7 @@ import type { Advertisement } from '../../../../src/core/ble/port';
 import { startBtvirt, type Btvirt } from '../../../helpers/btvirt/btvirt';
 import { board, NAME, SECRET, SERVICE, startScBoard } from '../../../helpers/btvirt/sc-board';
 import { bleHostBondsCleanup } from '../../../helpers/ble-host-bonds';
+import { remoteCentral } from '../../../../src/core/ble/host/remote-central';
 
 const removeBoardBonds = bleHostBondsCleanup();
 
@@ -38,7 +39,7 @@ describe('pairing prompts from the BLE process', { timeout: 60_000 }, () => {
   });
 
   async function connect() {
-    const central = host.centralFor('explorer');
+    const central = remoteCentral(host, 'explorer');
     let found: (ad: Advertisement) => void = () => undefined;
     const seen = new Promise<Advertisement>((resolve) => (found = resolve));
     const scan = await central.startScan({ name: NAME }, (ad) => found(ad));

@@ -1,11 +1,8 @@
 // The MCUmgr client over a connection double that stands where the board would: it sees the
 // client's writes as the board's GATT server would and sends notifications back.
 import { describe, expect, it } from 'vitest';
-import {
-  MCUMGR_CHARACTERISTIC_UUID,
-  McumgrClient,
-  McumgrError,
-} from '../../../../src/core/ble/mcumgr/client';
+import { McumgrClient, McumgrError } from '../../../../src/core/ble/mcumgr/client';
+import { MCUMGR_CHARACTERISTIC_UUID } from '../../../../src/core/ble/mcumgr/service';
 import {
   MCUMGR_OP,
   McumgrReassembler,

@@ -7,7 +7,7 @@ import { openMcumgr, resetAndWait, zephyr } from './zephyr-rig';
 import {
   MCUMGR_CHARACTERISTIC_UUID,
   MCUMGR_SERVICE_UUID,
-} from '../../../../src/core/ble/mcumgr/client';
+} from '../../../../src/core/ble/mcumgr/service';
 import { echo, params } from '../../../../src/core/ble/mcumgr/os-group';
 import {
   confirmImage,

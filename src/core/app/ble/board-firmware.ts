@@ -1,0 +1,136 @@
+// Firmware on the board of a BLE bench card: each call is the firmware use case
+// (src/core/usecases/firmware.ts) on the link the card holds, connected again under the same
+// id when it has dropped (after a reset), so the card follows the board through its reboot.
+// One call at a time per link: MCUmgr boards take one request at a time, and a reset in the
+// middle of an upload would only confuse both.
+import { EventEmitter } from 'node:events';
+import { attachLink } from '../../ble/host/remote-central';
+import { ImageFileError, readMcubootImage, type McubootImage } from '../../ble/mcumgr/image-file';
+import type { BleConnection } from '../../ble/port';
+import {
+  confirmFirmware,
+  echoBoard,
+  flashImage,
+  boardSlots,
+  resetBoard,
+  testFirmware,
+  type HeldBoard,
+} from '../../usecases/firmware';
+import { AppFailure } from '../errors';
+import type { HostSupervisor } from './host-supervisor';
+
+/** How long a dropped board may take to come back (a reset, a reboot into a new image). */
+const RECONNECT_TIMEOUT_MS = 15_000;
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+export interface FirmwareProgress {
+  connectionId: string;
+  offset: number;
+  total: number;
+  bytesPerSecond: number;
+  resumedFrom: number;
+  reconnects: number;
+}
+
+/** An image file as base64, read and checked; refused at `image` naming what is wrong. */
+export function imageFromBase64(base64: string): McubootImage {
+  try {
+    return readMcubootImage(Buffer.from(base64, 'base64'));
+  } catch (err) {
+    if (err instanceof ImageFileError) throw AppFailure.field('image', err.message);
+    throw err;
+  }
+}
+
+export function imageInfo(image: McubootImage) {
+  return { version: image.versionText, hash: hex(image.hash), bytes: image.bytes.length };
+}
+
+export class BoardFirmware extends EventEmitter<{ progress: [FirmwareProgress] }> {
+  /** What runs on each link now, by connection id. */
+  private readonly running = new Map<string, string>();
+
+  constructor(private readonly supervisor: HostSupervisor) {
+    super();
+  }
+
+  slots(connectionId: string) {
+    return this.onBoard(connectionId, 'a slot list', async (board) => ({
+      slots: await boardSlots(board),
+    }));
+  }
+
+  upload(connectionId: string, image: McubootImage) {
+    return this.onBoard(connectionId, 'an upload', async (board) => {
+      let reconnects = 0;
+      const result = await flashImage(board, image, {
+        onReconnect: (n) => (reconnects = n),
+        onProgress: (p) => this.emit('progress', { connectionId, ...p, reconnects }),
+      });
+      return {
+        image: imageInfo(image),
+        slots: result.slots,
+        resumedFrom: result.resumedFrom,
+        sent: result.sent,
+        elapsedMs: result.elapsedMs,
+        kilobytesPerSecond: result.kilobytesPerSecond,
+        reconnects: result.reconnects,
+      };
+    });
+  }
+
+  test(connectionId: string, hash: string) {
+    return this.onBoard(connectionId, 'a test', async (board) => ({
+      slots: (await testFirmware(board, hash, false)).slots,
+    }));
+  }
+
+  confirm(connectionId: string) {
+    return this.onBoard(connectionId, 'a confirm', async (board) => ({
+      slots: await confirmFirmware(board),
+    }));
+  }
+
+  reset(connectionId: string) {
+    return this.onBoard(connectionId, 'a reset', (board) => resetBoard(board));
+  }
+
+  echo(connectionId: string, text: string) {
+    return this.onBoard(connectionId, 'an echo', async (board) => ({
+      text: await echoBoard(board, text),
+    }));
+  }
+
+  /** Runs `work` on the card's board, refusing a second call on a link that has one running. */
+  private async onBoard<T>(
+    connectionId: string,
+    what: string,
+    work: (board: HeldBoard) => Promise<T>,
+  ): Promise<T> {
+    const busy = this.running.get(connectionId);
+    if (busy)
+      throw AppFailure.field('connectionId', `is busy: ${busy} runs on this board; wait for it`);
+    this.running.set(connectionId, what);
+    try {
+      const host = await this.supervisor.ensure();
+      if (!host.links.some((l) => l.connectionId === connectionId))
+        throw AppFailure.field('connectionId', 'is not an open connection');
+      return await work({ link: () => this.link(connectionId) });
+    } finally {
+      this.running.delete(connectionId);
+    }
+  }
+
+  /** The card's link, connected again (same id, same log) when it has dropped. */
+  private async link(connectionId: string): Promise<BleConnection> {
+    const host = await this.supervisor.ensure();
+    const record = host.links.find((l) => l.connectionId === connectionId);
+    if (!record) throw AppFailure.field('connectionId', 'is not an open connection');
+    if (record.state !== 'connected') {
+      await host.call('reconnect', { connectionId, timeoutMs: RECONNECT_TIMEOUT_MS });
+      await host.call('discover', { connectionId });
+    }
+    return attachLink(host, connectionId);
+  }
+}

@@ -1,0 +1,235 @@
+// Firmware on a connected board with MCUmgr, as an engineer flashes a Zephyr board by hand: its
+// image slots (version, hash, active/confirmed/pending), an image file checked before any byte
+// goes out, an upload with its progress and kB/s (resumed after a dropped link), test, reset
+// and confirm with why each cannot act yet, echo, and after a reset whether the board runs the
+// new image or reverted. Every call runs on the card's link (docs/decisions/ble-and-hci.md,
+// "MCUmgr").
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { FirmwareSlot } from '../../../core/app/contracts/firmware';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { ImageFileChooser } from '../../components/ImageFileChooser';
+import { TextField } from '../../components/TextField';
+import { useApi } from '../../lib/api-context';
+import { shortHash, type ChosenImage } from '../../lib/image-file';
+import { useAction } from '../../lib/use-action';
+import { disabledReasons, otherImage, resetOutcome, slotState } from './firmware-model';
+
+interface Progress {
+  offset: number;
+  total: number;
+  bytesPerSecond: number;
+  resumedFrom: number;
+  reconnects: number;
+}
+
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+
+/** A button that cannot act says why beside it. */
+function Why({ id, reason }: { id: string; reason: string | undefined }) {
+  return reason ? (
+    <span className="note small" id={id} data-testid="firmware-why">
+      {reason}
+    </span>
+  ) : null;
+}
+
+export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lost: boolean }) {
+  const api = useApi();
+  const ids = useId();
+  const call = useAction<unknown>();
+  const echo = useAction<{ text: string }>();
+  const [slots, setSlots] = useState<FirmwareSlot[]>();
+  const [image, setImage] = useState<ChosenImage>();
+  const [progress, setProgress] = useState<Progress>();
+  const [outcome, setOutcome] = useState<{ text: string; good: boolean }>();
+  const [echoText, setEchoText] = useState('hello');
+  const said = useRef<HTMLParagraphElement>(null);
+  const { run } = call;
+
+  // What an action did is said where the click was: in view, whatever the window's height.
+  useEffect(() => said.current?.scrollIntoView({ block: 'nearest' }), [outcome]);
+
+  useEffect(() => {
+    if (lost) return;
+    void run(async () => setSlots((await api.firmware.slots({ connectionId })).slots));
+  }, [api, connectionId, lost, run]);
+
+  useEffect(
+    () =>
+      api.on('firmware:progress', (p) => {
+        if (p.connectionId === connectionId) setProgress(p);
+      }),
+    [api, connectionId],
+  );
+
+  const busy = call.busy;
+  const linkDown = lost && !busy ? 'The link dropped: reconnect first.' : undefined;
+  const reasons = disabledReasons(slots, image);
+  const why = {
+    upload: linkDown ?? reasons.upload,
+    test: linkDown ?? reasons.test,
+    confirm: linkDown ?? reasons.confirm,
+    reset: linkDown ?? (slots ? undefined : 'Waiting for the board’s slots.'),
+  };
+
+  function act(work: () => Promise<{ slots: FirmwareSlot[] }>, after?: () => void) {
+    setOutcome(undefined);
+    void run(async () => {
+      const answer = await work();
+      setSlots(answer.slots);
+      after?.();
+      return answer;
+    });
+  }
+
+  function upload() {
+    if (!image) return;
+    setProgress(undefined);
+    act(async () => {
+      const result = await api.firmware.upload({ connectionId, image: image.base64 });
+      const resumed =
+        result.resumedFrom > 0
+          ? ` The link dropped ${result.reconnects}×; the upload resumed at byte ${result.resumedFrom}.`
+          : '';
+      setOutcome({
+        text: `Uploaded ${image.version}: ${kB(result.sent)} at ${result.kilobytesPerSecond.toFixed(1)} kB/s.${resumed} Test it to boot it at the next reset.`,
+        good: true,
+      });
+      return result;
+    });
+  }
+
+  function reset() {
+    setOutcome(undefined);
+    void run(async () => {
+      const answer = await api.firmware.reset({ connectionId });
+      setSlots(answer.slots);
+      setOutcome(resetOutcome(answer));
+      return answer;
+    });
+  }
+
+  function sendEcho(event: FormEvent) {
+    event.preventDefault();
+    void echo.run(() => api.firmware.echo({ connectionId, text: echoText }));
+  }
+
+  const other = slots && otherImage(slots);
+  const uploading = call.busy && progress !== undefined && progress.offset < progress.total;
+
+  return (
+    <section className="ble-firmware" aria-label="Firmware" data-testid="firmware-panel">
+      <h3>Firmware (MCUmgr)</h3>
+      {slots && (
+        <table className="ble-firmware-slots" aria-label="Image slots">
+          <thead>
+            <tr>
+              <th>Slot</th>
+              <th>Version</th>
+              <th>Hash</th>
+              <th>State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {slots.map((s) => (
+              <tr key={`${s.image}-${s.slot}`} data-testid="firmware-slot" data-slot={s.slot}>
+                <td>{s.slot}</td>
+                <td>{s.version}</td>
+                <td className="mono" title={s.hash}>
+                  {shortHash(s.hash)}
+                </td>
+                <td>{slotState(s)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <div className="ble-firmware-row">
+        <ImageFileChooser
+          inputLabel="Image file"
+          chosen={image}
+          onChosen={setImage}
+          disabled={busy}
+        />
+        <button
+          type="button"
+          disabled={busy || why.upload !== undefined}
+          aria-describedby={why.upload && `${ids}-upload`}
+          onClick={upload}
+        >
+          {uploading ? 'Uploading…' : 'Upload'}
+        </button>
+        <Why id={`${ids}-upload`} reason={why.upload} />
+      </div>
+      {progress && (
+        <div className="ble-firmware-progress" data-testid="firmware-progress">
+          <progress aria-label="Upload" value={progress.offset} max={progress.total} />
+          <span>
+            {kB(progress.offset)} of {kB(progress.total)} · {kB(progress.bytesPerSecond)}/s
+            {progress.resumedFrom > 0 && ` · resumed from byte ${progress.resumedFrom}`}
+          </span>
+        </div>
+      )}
+      <div className="ble-firmware-row">
+        <button
+          type="button"
+          disabled={busy || why.test !== undefined}
+          aria-describedby={why.test && `${ids}-test`}
+          onClick={() =>
+            other?.hash &&
+            act(
+              () => api.firmware.test({ connectionId, hash: other.hash ?? '' }),
+              () =>
+                setOutcome({
+                  text: `${other.version} is marked for test: reset the board to boot it once.`,
+                  good: true,
+                }),
+            )
+          }
+        >
+          Test{other ? ` ${other.version}` : ''}
+        </button>
+        <Why id={`${ids}-test`} reason={why.test} />
+        <button
+          type="button"
+          disabled={busy || why.reset !== undefined}
+          aria-describedby={why.reset && `${ids}-reset`}
+          onClick={reset}
+        >
+          Reset
+        </button>
+        <Why id={`${ids}-reset`} reason={why.reset} />
+        <button
+          type="button"
+          disabled={busy || why.confirm !== undefined}
+          aria-describedby={why.confirm && `${ids}-confirm`}
+          onClick={() =>
+            act(
+              () => api.firmware.confirm({ connectionId }),
+              () => setOutcome({ text: 'Confirmed: the running image stays.', good: true }),
+            )
+          }
+        >
+          Confirm
+        </button>
+        <Why id={`${ids}-confirm`} reason={why.confirm} />
+      </div>
+      {outcome && (
+        <p className={outcome.good ? 'good' : 'bad'} role="status" data-testid="firmware-outcome">
+          {outcome.text}
+        </p>
+      )}
+      <ErrorNotice error={call.error} />
+      <form className="inline-form" aria-label="Echo" onSubmit={sendEcho}>
+        <TextField label="Echo text" value={echoText} onChange={setEchoText} />
+        <button type="submit" disabled={echo.busy || busy || lost}>
+          Echo
+        </button>
+        {echo.value && (
+          <span data-testid="firmware-echo">The board answered “{echo.value.text}”.</span>
+        )}
+      </form>
+      <ErrorNotice error={echo.error} />
+    </section>
+  );
+}

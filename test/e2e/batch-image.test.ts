@@ -1,0 +1,132 @@
+// A batch that flashes then provisions, through the UI at both window sizes: a bench of eight
+// stock Zephyr boards (MCUmgr, settings read at boot) loaded as a board file, the settings
+// profile in the plan, an image chosen in the batch form (a file that is not one refused with
+// the reader's words), and every board flashed (upload, test, reset, confirm) then provisioned
+// through its settings and verified, the image's hash in each record.
+import { describe, expect, it } from 'vitest';
+import { buildImage } from '../core/ble/mcumgr/image-builder';
+import { clippedText, expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
+
+const bench = useBench();
+const MCUMGR_SERVICE = '8d53dc1d-1db7-4cd3-868b-8a527460aa84';
+const BOARDS = 8;
+
+interface Record {
+  psdi: string;
+  state: string;
+  boardAddress: string;
+  imageHash: string | null;
+}
+
+describe.each(WINDOW_SIZES)('a batch that flashes an image at $width×$height', (size) => {
+  const tag = `${size.width}`;
+  const hex = size.width === 1024 ? '30' : '32';
+  const product = `Flashed ${tag}`;
+  const name = `E2E Zephyr ${tag}`;
+
+  it(
+    'flashes then provisions eight Zephyr boards, the image hash in each record',
+    { timeout: 240_000 },
+    async () => {
+      const { page, url, pageErrors } = bench();
+      await page.setViewportSize(size);
+      await nav(page, 'Device service').click();
+      await page.getByLabel('New product name').fill(product);
+      await page.getByRole('button', { name: 'Create product' }).click();
+      await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+
+      await nav(page, 'BLE bench').click();
+      const sim = page.getByTestId('sim-bench');
+      await sim.getByTestId('board-file').setInputFiles({
+        name: `zephyr-tray-${tag}.json`,
+        mimeType: 'application/json',
+        buffer: Buffer.from(
+          JSON.stringify({
+            boards: [
+              {
+                name,
+                address: `e8:2f:9a:${hex}:00:01`,
+                count: BOARDS,
+                advertising: { serviceUuids: [MCUMGR_SERVICE], intervalMs: 30 },
+                latency: { connectMs: 10, perOperationMs: 2 },
+                mcumgr: {
+                  resetMs: 50,
+                  identityKeys: {
+                    serviceUuid: 'devicebench/service_uuid',
+                    psdiServiceUuid: 'devicebench/psdi_service_uuid',
+                    psdiCharacteristicUuid: 'devicebench/psdi_characteristic_uuid',
+                    psdi: 'devicebench/psdi',
+                  },
+                },
+              },
+            ],
+          }),
+        ),
+      });
+      await sim
+        .getByTestId('sim-board')
+        .filter({ hasText: `${name} 08` })
+        .waitFor();
+
+      await nav(page, 'Provisioning').click();
+      const plan = page.getByTestId('prov-plan');
+      await plan.getByLabel('Product').selectOption({ label: product });
+      await plan.getByLabel('Provisioning profile').selectOption('zephyr-mcumgr-settings');
+      await plan.getByLabel('Prefix').fill(`F${tag}-`);
+      await expectText(plan.getByTestId('psdi-preview'), `F${tag}-000001`);
+
+      const batch = page.getByTestId('prov-batch');
+      await batch.getByLabel('Name contains').fill(name);
+      await batch.getByLabel('Boards at once').fill('4');
+      const file = batch.getByLabel('Batch image file');
+      await file.setInputFiles({
+        name: 'zephyr.hex',
+        mimeType: 'text/plain',
+        buffer: Buffer.from(':020000040000FA\n'.repeat(8)),
+      });
+      await expectText(batch.getByRole('alert'), 'not an MCUboot image');
+      const image = Buffer.from(
+        buildImage({
+          version: [2, 0, size.width, 0],
+          payload: new Uint8Array(8_000).map((_, i) => (i * 17 + size.width) & 0xff),
+        }),
+      );
+      await file.setInputFiles({
+        name: 'app.signed.bin',
+        mimeType: 'application/octet-stream',
+        buffer: image,
+      });
+      const chosen = batch.getByTestId('chosen-image');
+      await expectText(chosen, `app.signed.bin · 2.0.${size.width}`);
+      const hash = await chosen.getAttribute('title');
+      expect(hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(await clippedText(page)).toEqual([]);
+      await shoot(page, 'batch-image-chosen');
+
+      await batch.getByRole('button', { name: 'Start batch' }).click();
+      const status = batch.getByTestId('batch-summary').getByRole('status');
+      await expect
+        .poll(() => status.innerText(), { timeout: 200_000, interval: 1_000 })
+        .toContain(`Finished: ${BOARDS} boards done`);
+      await shoot(page, 'batch-image-finished');
+
+      const answer = await page.evaluate(
+        async ([base, text]) =>
+          (
+            await fetch(`${base}/api/ops/audit:search`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ text, limit: 50 }),
+            })
+          ).json(),
+        [url.replace(/\/$/, ''), `F${tag}-`] as const,
+      );
+      const records = (answer as { value: { items: Record[] } }).value.items;
+      expect(records).toHaveLength(BOARDS);
+      expect(new Set(records.map((r) => r.boardAddress)).size).toBe(BOARDS);
+      for (const record of records)
+        expect(record).toMatchObject({ state: 'verified', imageHash: hash });
+      expect(pageErrors).toEqual([]);
+    },
+  );
+});
