@@ -58,11 +58,10 @@ import {
   releaseEvent,
   transitionCondition,
   transitionRefusal,
-  TRANSITIONS,
-  type Transition,
 } from './transitions';
 import {
   stationName,
+  STORE_CALLS,
   type AuditStore,
   type CopyResult,
   type ExportQuery,
@@ -71,6 +70,7 @@ import {
   type PsdiAllocator,
   type ReleaseInput,
   type ReserveInput,
+  type Transition,
 } from './store';
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
@@ -199,7 +199,7 @@ export class PostgresAuditStore implements AuditStore {
   markWritten(id: number, attempts?: number): Promise<ProvisioningRecord> {
     return this.transition(
       id,
-      TRANSITIONS.markWritten,
+      STORE_CALLS.markWritten.transition,
       `UPDATE provisioning_records SET state = 'written', written_at = $2, updated_at = $2,
          failed_step = NULL, error = NULL, attempts = COALESCE($3, attempts)`,
       () => [this.now(), attempts ?? null],
@@ -213,7 +213,7 @@ export class PostgresAuditStore implements AuditStore {
   ): Promise<ProvisioningRecord> {
     return this.transition(
       id,
-      TRANSITIONS.markVerified,
+      STORE_CALLS.markVerified.transition,
       `UPDATE provisioning_records SET state = 'verified', verified_at = $2, updated_at = $2,
          attempts = COALESCE($3, attempts), history = COALESCE($4, history)`,
       () => [this.now(), attempts ?? null, history ? JSON.stringify(history) : null],
@@ -223,7 +223,7 @@ export class PostgresAuditStore implements AuditStore {
   markFailed(id: number, failure: FailureInput): Promise<ProvisioningRecord> {
     return this.transition(
       id,
-      TRANSITIONS.markFailed,
+      STORE_CALLS.markFailed.transition,
       `UPDATE provisioning_records SET state = 'failed', updated_at = $2, failed_step = $3,
          error = $4, psdi_held = CASE WHEN psdi_held = 1 AND $5 THEN 1 ELSE 0 END,
          attempts = COALESCE($6, attempts), psdi_returned = $7, history = COALESCE($8, history)`,
@@ -246,7 +246,7 @@ export class PostgresAuditStore implements AuditStore {
   ): Promise<ProvisioningRecord> {
     return this.transition(
       id,
-      TRANSITIONS.release,
+      STORE_CALLS.release.transition,
       `UPDATE provisioning_records SET state = 'released', updated_at = $2, psdi_held = 0,
          psdi_returned = GREATEST(psdi_returned, $4), error = COALESCE(error, $3)`,
       () => [this.now(), reason, options.returnPsdi ? 1 : 0],
@@ -256,12 +256,12 @@ export class PostgresAuditStore implements AuditStore {
   async releaseHeld(id: number, input: ReleaseInput): Promise<ProvisioningRecord> {
     const record = await this.reachability.guard(() => this.read(id));
     if (!record) throw new RecordNotFoundError(id);
-    const refusal = transitionRefusal(record, TRANSITIONS.releaseHeld);
+    const refusal = transitionRefusal(record, STORE_CALLS.releaseHeld.transition);
     if (refusal) throw refusal;
     // The condition repeats the check: a record changed since the read is refused, not released.
     return this.transition(
       id,
-      TRANSITIONS.releaseHeld,
+      STORE_CALLS.releaseHeld.transition,
       `UPDATE provisioning_records SET state = 'released', updated_at = $2, psdi_held = 0,
          psdi_returned = 1, history = $3`,
       () => {

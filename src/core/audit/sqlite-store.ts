@@ -43,15 +43,10 @@ import {
   type LineStatus,
   type RecordEvent,
 } from './records';
-import {
-  failureKeepsPsdi,
-  releaseEvent,
-  transitionRefusal,
-  TRANSITIONS,
-  type Transition,
-} from './transitions';
+import { failureKeepsPsdi, releaseEvent, transitionRefusal } from './transitions';
 import {
   stationName,
+  STORE_CALLS,
   type AllocationContext,
   type AuditStore,
   type CopyResult,
@@ -61,6 +56,7 @@ import {
   type PsdiAllocator,
   type ReleaseInput,
   type ReserveInput,
+  type Transition,
 } from './store';
 
 export interface SqliteStoreOptions {
@@ -189,7 +185,7 @@ export class SqliteAuditStore implements AuditStore {
   }
 
   markWritten(id: number, attempts?: number): Promise<ProvisioningRecord> {
-    return this.transition(id, TRANSITIONS.markWritten, () => {
+    return this.transition(id, STORE_CALLS.markWritten.transition, () => {
       const at = this.now();
       this.sql(
         `UPDATE provisioning_records SET state = 'written', written_at = ?, updated_at = ?,
@@ -203,7 +199,7 @@ export class SqliteAuditStore implements AuditStore {
     attempts?: number,
     history?: RecordEvent[],
   ): Promise<ProvisioningRecord> {
-    return this.transition(id, TRANSITIONS.markVerified, () => {
+    return this.transition(id, STORE_CALLS.markVerified.transition, () => {
       const at = this.now();
       this.sql(
         `UPDATE provisioning_records SET state = 'verified', verified_at = ?, updated_at = ?,
@@ -213,7 +209,7 @@ export class SqliteAuditStore implements AuditStore {
   }
 
   markFailed(id: number, failure: FailureInput): Promise<ProvisioningRecord> {
-    return this.transition(id, TRANSITIONS.markFailed, (record) => {
+    return this.transition(id, STORE_CALLS.markFailed.transition, (record) => {
       this.sql(
         `UPDATE provisioning_records SET state = 'failed', updated_at = ?, failed_step = ?,
            error = ?, psdi_held = ?, attempts = COALESCE(?, attempts),
@@ -236,7 +232,7 @@ export class SqliteAuditStore implements AuditStore {
     reason: string,
     options: { returnPsdi?: boolean } = {},
   ): Promise<ProvisioningRecord> {
-    return this.transition(id, TRANSITIONS.release, () => {
+    return this.transition(id, STORE_CALLS.release.transition, () => {
       this.sql(
         `UPDATE provisioning_records SET state = 'released', updated_at = ?, psdi_held = 0,
            psdi_returned = MAX(psdi_returned, ?), error = COALESCE(error, ?) WHERE id = ?`,
@@ -245,7 +241,7 @@ export class SqliteAuditStore implements AuditStore {
   }
 
   releaseHeld(id: number, input: ReleaseInput): Promise<ProvisioningRecord> {
-    return this.transition(id, TRANSITIONS.releaseHeld, (record) => {
+    return this.transition(id, STORE_CALLS.releaseHeld.transition, (record) => {
       const at = this.now();
       const history = [...record.history, releaseEvent(record, input, at, this.station)];
       this.sql(

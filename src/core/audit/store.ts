@@ -10,6 +10,7 @@ import type {
   AuditQuery,
   LineStatus,
   ProvisioningRecord,
+  ProvisioningState,
   ProvisioningStep,
   RecordEvent,
 } from './records';
@@ -113,6 +114,32 @@ const recordId = z.number().int().min(1);
 const attempts = z.number().int().min(0).optional();
 const record = typed<ProvisioningRecord>();
 
+/**
+ * A change of a record's state after its reservation: the states it may start from and what
+ * else it asks of the record, one rule for both engines (transitions.ts applies it). SQLite
+ * checks it under its write lock before it writes; PostgreSQL makes it the UPDATE's condition.
+ */
+export interface Transition {
+  readonly to: ProvisioningState;
+  readonly from: readonly ProvisioningState[];
+  /** Why a record in any other state may not make the change, where its state does not say it. */
+  readonly wrongState?: string;
+  /** Set when the change needs a record that holds its PSDI: why one that does not may not. */
+  readonly needsPsdi?: string;
+}
+
+/** Verified and released are final: the board carries the PSDI, or the PSDI was given back. */
+const NOT_FINAL = ['reserved', 'written', 'failed'] as const;
+
+/** A method that changes a record's state: a method table entry with its rule beside it. */
+function change<I extends z.ZodType, O extends z.ZodType>(
+  input: I,
+  output: O,
+  transition: Transition,
+) {
+  return { ...method(input, output), transition };
+}
+
 /** What recordRefused takes: a device-source board's reservation and why it failed. */
 type RefusedInput = ReserveInput & { psdi: string } & Omit<FailureInput, 'psdiHeld'>;
 
@@ -120,31 +147,51 @@ type RefusedInput = ReserveInput & { psdi: string } & Omit<FailureInput, 'psdiHe
  * The store's methods that take data and answer data, each one entry of a method table
  * (src/core/rpc/method-table.ts) whose input is the method's arguments: AuditStore is built
  * from it, and the SQLite worker carries every entry by name (sqlite-worker-protocol.ts), so a
- * method added here needs only its two engines beside it (docs/decisions.md, "What the two
- * audit engines share").
+ * method added here needs only its two engines beside it. A method that changes a record's
+ * state declares its Transition here too, read by both engines (docs/decisions/audit-log.md,
+ * "What the two audit engines share").
  */
 export const STORE_CALLS = {
   /** A device-source board whose PSDI another record already holds: logged, never held. */
   recordRefused: method(z.tuple([typed<RefusedInput>()]), record),
-  /** The board acknowledged the commit. Also the way back in for a reconciled record. */
-  markWritten: method(z.tuple([recordId, attempts]), record),
+  /**
+   * The board acknowledged the commit. Also the way back in for a reconciled record, as long
+   * as it still holds its PSDI.
+   */
+  markWritten: change(z.tuple([recordId, attempts]), record, {
+    to: 'written',
+    from: NOT_FINAL,
+    needsPsdi: 'it no longer holds its PSDI',
+  }),
   /** The PSDI was read back from the board in product mode and matched. */
-  markVerified: method(z.tuple([recordId, attempts, typed<RecordEvent[]>().optional()]), record),
+  markVerified: change(z.tuple([recordId, attempts, typed<RecordEvent[]>().optional()]), record, {
+    to: 'verified',
+    from: ['written'],
+  }),
   /** A failure is final for the run; `psdiHeld` can only drop (a freed PSDI may be someone's). */
-  markFailed: method(z.tuple([recordId, typed<FailureInput>()]), record),
+  markFailed: change(z.tuple([recordId, typed<FailureInput>()]), record, {
+    to: 'failed',
+    from: NOT_FINAL,
+  }),
   /**
    * Gives the PSDI back; never for a verified record (the board carries it). `returnPsdi` marks
    * it psdiReturned, so a sequence hands it out again (nothing reached the board).
    */
-  release: method(
+  release: change(
     z.tuple([recordId, z.string(), z.object({ returnPsdi: z.boolean().optional() }).optional()]),
     record,
+    { to: 'released', from: NOT_FINAL },
   ),
   /**
    * An operator gives back the PSDI a failed record holds: released, the PSDI returned to the
    * pool, and a history entry naming who, when and at which station.
    */
-  releaseHeld: method(z.tuple([recordId, typed<ReleaseInput>()]), record),
+  releaseHeld: change(z.tuple([recordId, typed<ReleaseInput>()]), record, {
+    to: 'released',
+    from: ['failed'],
+    wrongState: `only a failed record's PSDI can be released here`,
+    needsPsdi: 'it holds no PSDI',
+  }),
   get: method(z.tuple([z.number()]), typed<ProvisioningRecord | undefined>()),
   /**
    * What reconcile works on, oldest first, at every station: records a crash or kill left

@@ -6,6 +6,18 @@
 // docs/decisions.md ("The board's ATT server").
 import { ATT_ERROR, ATT_OP, GATT_TYPE } from '../att/codes';
 import {
+  AttFailure,
+  checkRange,
+  errorRsp,
+  expectLength,
+  hex,
+  isCommand,
+  le16,
+  pdu,
+  u16,
+} from './att-pdu';
+import { securityShortfall, type AttLink } from './att-permissions';
+import {
   GattDatabase,
   sameType,
   uuidFromBytes,
@@ -57,70 +69,6 @@ const CCCD_NOTIFY = 0x0001;
 const CCCD_INDICATE = 0x0002;
 /** "Client Characteristic Configuration Descriptor Improperly Configured" (Core Spec Supplement, Part B, 1.2). */
 const CCCD_IMPROPERLY_CONFIGURED = 0xfd;
-
-/** An error the request ends with: the code and the handle the Error Response names. */
-class AttFailure {
-  constructor(
-    readonly code: number,
-    readonly handle: number,
-  ) {}
-}
-
-const u16 = (pdu: Uint8Array, at: number) => pdu[at]! | (pdu[at + 1]! << 8);
-
-function pdu(...parts: (number | Uint8Array)[]): Uint8Array {
-  const bytes: number[] = [];
-  for (const p of parts) {
-    if (typeof p === 'number') bytes.push(p);
-    else bytes.push(...p);
-  }
-  return Uint8Array.from(bytes);
-}
-
-const le16 = (n: number) => Uint8Array.of(n & 0xff, (n >> 8) & 0xff);
-
-function errorRsp(request: number, handle: number, code: number): Uint8Array {
-  return pdu(ATT_OP.errorRsp, request, le16(handle), code);
-}
-
-/** What the ATT server knows of its link's security. */
-export interface AttLink {
-  encrypted(): boolean;
-  /** The key the link is encrypted with; absent, an encrypted link counts as Just Works legacy. */
-  key?(): LinkKey | undefined;
-  /** Whether the board holds a long-term key for this central (Zephyr's bt_conn_ltk_present). */
-  bonded?(): boolean;
-}
-
-export interface LinkKey {
-  authenticated: boolean;
-  sc: boolean;
-  keySize: number;
-}
-
-const FULL_KEY_SIZE = 16;
-
-/**
- * The ATT error a Zephyr GATT server answers when the link is below what an access needs
- * (bt_gatt_check_perm; docs/decisions.md, "Pairing on the simulated boards"): an unencrypted
- * link is Insufficient Encryption when the board has a key for the central (it should encrypt
- * with it), Insufficient Authentication when it has none (it should pair); an encrypted one
- * whose key is not authenticated, or not Secure Connections where `sc` is asked, is
- * Insufficient Authentication; `sc` with a key under 16 octets is Insufficient Encryption Key Size.
- */
-function securityShortfall(permission: AttPermission, link: AttLink): number | undefined {
-  if (permission === 'open' || permission === 'none') return undefined;
-  if (!link.encrypted())
-    return link.bonded?.()
-      ? ATT_ERROR.insufficientEncryption
-      : ATT_ERROR.insufficientAuthentication;
-  if (permission === 'encrypt' || permission === 'encrypted') return undefined;
-  const key = link.key?.() ?? { authenticated: false, sc: false, keySize: FULL_KEY_SIZE };
-  if (!key.authenticated) return ATT_ERROR.insufficientAuthentication;
-  if (permission === 'authenticate') return undefined;
-  if (!key.sc) return ATT_ERROR.insufficientAuthentication;
-  return key.keySize < FULL_KEY_SIZE ? ATT_ERROR.insufficientEncryptionKeySize : undefined;
-}
 
 export class AttServer {
   private readonly db: GattDatabase;
@@ -488,22 +436,4 @@ export class AttServer {
     }
     this.cccds.set(a.handle, config);
   }
-}
-
-/** Commands have bit 6 of the opcode set (Vol 3, Part F, 3.3.1). */
-function isCommand(opcode: number): boolean {
-  return (opcode & 0x40) !== 0;
-}
-
-function hex(type: number): string {
-  return type.toString(16).padStart(4, '0');
-}
-
-function expectLength(req: Uint8Array, length: number): void {
-  if (req.length !== length) throw new AttFailure(ATT_ERROR.invalidPdu, 0);
-}
-
-/** Handle 0 and a start after the end are Invalid Handle, naming the start (Vol 3, Part F, 3.4.3.1). */
-function checkRange(start: number, end: number): void {
-  if (start === 0 || start > end) throw new AttFailure(ATT_ERROR.invalidHandle, start);
 }

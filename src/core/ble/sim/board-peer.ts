@@ -4,7 +4,8 @@
 // sends LL_TERMINATE_IND.
 import { L2CAP_CID, L2CAP_SIGNALING } from '../att/codes';
 import { HCI_ERROR, SMP_CODE } from '../hci/codes';
-import { AttServer, type LinkKey } from './att-server';
+import { AttServer } from './att-server';
+import type { LinkKey } from './att-permissions';
 import type { SimBoard } from './board';
 import type { CentralIdentity, EncryptionVerdict, KeyIdentity, RadioPeer } from './radio';
 import type { Link, LinkPeer } from './link';

@@ -6,10 +6,24 @@
 // once the link is encrypted. Zephyr's refusals are kept: legacy on an SC-only board, a bonded
 // central pairing again without MITM, a new central when the bond table is full.
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { SMP_CODE, SMP_FAILURE } from '../hci/codes';
 import { describeFieldErrors, fieldErrors } from '../../platform/field-errors';
-import { bluetoothAddressSchema } from './board-schema';
+import {
+  smpOptionsSchema,
+  type BoardBond,
+  type SmpResponderOptions,
+} from './smp-responder-options';
+import {
+  KEY_DIST_ENC_KEY,
+  KEY_DIST_ID_KEY,
+  identityKeys,
+  legacyKeys,
+  masked,
+  passkeyValue,
+  type KeyStrength,
+} from './smp-key-distribution';
+
 import {
   addressBytes,
   addressWithType,
@@ -28,6 +42,8 @@ import {
   type PairingMethod,
 } from '../security-manager/pairing-method';
 
+export type { BoardBond, BoardIdentity, SmpResponderOptions } from './smp-responder-options';
+
 /** Pairing Request/Response fields (Vol 3, Part H, 3.5.1 and 3.5.2). */
 const IO_CAPABILITY_MAX = 0x04;
 const AUTH_REQ_BONDING_FLAGS = 0x03;
@@ -36,52 +52,10 @@ const AUTH_MITM = 0x04;
 const AUTH_SC = 0x08;
 const PASSKEY_ROUNDS = 20;
 const PUBLIC_KEY_PDU_LENGTH = 65;
-const KEY_DIST_ENC_KEY = 0x01;
-const KEY_DIST_ID_KEY = 0x02;
 const MIN_KEY_SIZE = 7;
 const MAX_KEY_SIZE = 16;
 const PAIRING_PDU_LENGTH = 7;
 const VALUE_PDU_LENGTH = 17;
-
-const peerSchema = z.object({
-  address: bluetoothAddressSchema,
-  type: z.enum(['public', 'random']),
-});
-const optionsSchema = z.object({
-  initiator: peerSchema,
-  responder: peerSchema,
-  pairing: z.enum(['justWorks', 'refuse']).default('justWorks'),
-  mode: z.enum(['legacy', 'sc', 'sc-only']).default('legacy'),
-  io: z.enum(['noInputNoOutput', 'displayOnly', 'displayYesNo']).default('noInputNoOutput'),
-  passkey: z.number().int().min(0).max(999_999).optional(),
-  bonded: z.custom<BoardBond>().optional(),
-  allowUnauthOverwrite: z.boolean().default(true),
-  bondTableFull: z.boolean().default(false),
-  identity: z.custom<BoardIdentity>().optional(),
-  random: z.custom<(bytes: number) => Uint8Array>((v) => typeof v === 'function', {
-    message: 'must be a function (bytes) => Uint8Array',
-  }),
-});
-
-export interface SmpResponderOptions {
-  initiator: { address: string; type: 'public' | 'random' }; // "aa:bb:cc:dd:ee:ff"
-  responder: { address: string; type: 'public' | 'random' };
-  /** 'justWorks' (default: pair as `mode` and `io` allow) or 'refuse' (answers Pairing Not Supported). */
-  pairing?: 'justWorks' | 'refuse';
-  mode?: 'legacy' | 'sc' | 'sc-only';
-  io?: 'noInputNoOutput' | 'displayOnly' | 'displayYesNo';
-  /** The passkey a displaying board shows; random per pairing when absent. */
-  passkey?: number;
-  /** The board's bond with this central, if any. */
-  bonded?: BoardBond;
-  /** False: a bonded central pairing again by Just Works is refused, as Zephyr does. */
-  allowUnauthOverwrite?: boolean;
-  /** The board keeps no more bonds: a bonding pairing with a new central is refused. */
-  bondTableFull?: boolean;
-  /** A board with privacy hands these out when asked (Identity Information, Identity Address). */
-  identity?: BoardIdentity;
-  random?: (bytes: number) => Uint8Array; // seeded in tests; node crypto by default
-}
 
 export type SmpState = 'idle' | 'pairing' | 'paired' | 'failed';
 
@@ -110,43 +84,14 @@ interface Exchange {
   nb?: Uint8Array;
 }
 
-/** A board's IRK (least significant octet first, as SMP carries it) and identity address. */
-export interface BoardIdentity {
-  irk: Uint8Array;
-  address: string;
-  type: 'public' | 'random';
-}
-
-/** A legacy LTK the board handed out, named by its EDIV and Rand. */
-export interface BoardBond {
-  ltk: Uint8Array;
-  ediv: number;
-  rand: Uint8Array;
-  authenticated: boolean;
-  sc: boolean;
-  keySize: number;
-}
-
 /** The outcome of a completed pairing: the STK now, the keys to distribute later. */
 interface Paired {
   stk: Uint8Array;
   /** What the key is: ATT's permissions look at it. */
-  strength: { authenticated: boolean; sc: boolean; keySize: number };
+  strength: KeyStrength;
   keys: Uint8Array[];
   /** What the board keeps when both sides bond and its LTK is handed out. */
   bond?: BoardBond;
-}
-
-/** A key cut to the negotiated size: the most significant octets beyond it are zero (Vol 3, Part H, 2.3.4). */
-function masked(key: Uint8Array, keySize: number): Uint8Array {
-  return key.map((byte, i) => (i < keySize ? byte : 0));
-}
-
-/** A passkey (or zero, Just Works) as TK / r: a 128-bit number, least significant octet first. */
-function passkeyValue(passkey: number): Uint8Array {
-  const value = new Uint8Array(16);
-  new DataView(value.buffer).setUint32(0, passkey, true);
-  return value;
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -154,7 +99,7 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 export class SmpResponder {
-  private readonly options: z.output<typeof optionsSchema>;
+  private readonly options: z.output<typeof smpOptionsSchema>;
   private readonly ia: Uint8Array;
   private readonly ra: Uint8Array;
   private current: SmpState = 'idle';
@@ -163,7 +108,7 @@ export class SmpResponder {
   private result: Paired | undefined;
 
   constructor(options: SmpResponderOptions) {
-    const parsed = optionsSchema.safeParse({
+    const parsed = smpOptionsSchema.safeParse({
       ...options,
       random: options.random ?? ((bytes: number) => new Uint8Array(randomBytes(bytes))),
     });
@@ -354,10 +299,13 @@ export class SmpResponder {
     if (!exchange.mconfirm || !equalBytes(this.confirm(exchange, mrand), exchange.mconfirm))
       return this.fail(SMP_FAILURE.confirmValueFailed);
     const stk = masked(s1(passkeyValue(exchange.passkey), srand, mrand), exchange.keySize);
+    const strength = this.strengthOf(exchange);
     this.result = {
       stk,
-      strength: this.strengthOf(exchange),
-      ...this.distributedKeys(exchange),
+      strength,
+      ...legacyKeys({ ...exchange, strength }, this.options.identity, (bytes) =>
+        this.random(bytes),
+      ),
     };
     this.exchange = undefined;
     this.current = 'paired';
@@ -432,7 +380,7 @@ export class SmpResponder {
     this.result = {
       stk: key,
       strength,
-      keys: this.identityKeys(exchange),
+      keys: identityKeys(exchange.responderKeys, this.options.identity),
       bond: exchange.bonding
         ? { ltk: key, ediv: 0, rand: new Uint8Array(8), ...strength }
         : undefined,
@@ -489,40 +437,6 @@ export class SmpResponder {
       ia: this.ia,
       ra: this.ra,
     });
-  }
-
-  /** Encryption Information (LTK) and Central Identification (EDIV, Rand), Vol 3, Part H, 3.6.2–3.6.3. */
-  private distributedKeys(exchange: Exchange): Pick<Paired, 'keys' | 'bond'> {
-    const strength = this.strengthOf(exchange);
-    const identity = this.identityKeys(exchange);
-    if ((exchange.responderKeys & KEY_DIST_ENC_KEY) === 0) return { keys: identity };
-    const ltk = masked(this.random(16), exchange.keySize);
-    const ediv = this.random(2);
-    const rand = this.random(8);
-    return {
-      keys: [
-        Uint8Array.of(SMP_CODE.encryptionInformation, ...ltk),
-        Uint8Array.of(SMP_CODE.centralIdentification, ...ediv, ...rand),
-        ...identity,
-      ],
-      bond: exchange.bonding
-        ? { ltk, ediv: ediv[0]! | (ediv[1]! << 8), rand, ...strength }
-        : undefined,
-    };
-  }
-
-  /** Identity Information (IRK) and Identity Address Information, Vol 3, Part H, 3.6.4–3.6.5. */
-  private identityKeys(exchange: Exchange): Uint8Array[] {
-    const identity = this.options.identity;
-    if (!identity || (exchange.responderKeys & KEY_DIST_ID_KEY) === 0) return [];
-    return [
-      Uint8Array.of(SMP_CODE.identityInformation, ...identity.irk),
-      Uint8Array.of(
-        SMP_CODE.identityAddressInformation,
-        identity.type === 'random' ? 1 : 0,
-        ...addressBytes(identity.address),
-      ),
-    ];
   }
 
   private random(bytes: number): Uint8Array {
