@@ -14,6 +14,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**'],
           environment: 'node',
+          // The CLI the CLI tests start, bundled once for the run (test/cli/cli-bundle.ts).
+          globalSetup: ['test/cli/cli-bundle.ts'],
         },
       },
       {
