@@ -5,7 +5,9 @@ export default defineConfig({
   test: {
     // One test file per core, and at least two: most files wait on child processes, sockets and
     // the simulated bench's timers rather than compute, and Vitest's default (cores − 1) runs
-    // one file at a time on a 2-core machine (docs/decisions.md, "Test suite time").
+    // one file at a time on a 2-core machine. Both projects share these workers: e2e files take
+    // turns with unit files rather than running one by one after them (docs/decisions/tooling.md,
+    // "Test suite time").
     maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
@@ -14,6 +16,9 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**'],
           environment: 'node',
+          // The CLI the CLI tests start, bundled once for the run (test/cli/cli-bundle.ts), and
+          // the run's PostgreSQL server (test/helpers/postgres-run.ts).
+          globalSetup: ['test/cli/cli-bundle.ts', 'test/helpers/postgres-run.ts'],
         },
       },
       {
@@ -25,10 +30,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // One Chromium for the project; each file has its own bench server, data folder and
           // browser context in it (test/e2e/fixture.ts).
-          globalSetup: ['test/e2e/chromium-server.ts'],
-          // One file at a time: two at once, beside the unit project, timed out on this 2-core
-          // machine (docs/decisions.md, "Test suite time").
-          fileParallelism: false,
+          globalSetup: ['test/e2e/chromium-server.ts', 'test/helpers/postgres-run.ts'],
         },
       },
     ],

@@ -131,10 +131,16 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
     port,
     dataDir,
     start,
-    async stop(mode = 'fast') {
-      await pgRun('pg_ctl', ['-D', dataDir, '-m', mode, '-w', '-t', '60', 'stop']);
-    },
+    stop: (mode = 'fast') => stopLocalPostgres(dataDir, mode),
   };
+}
+
+/** Stops the server running on `dataDir` (`pgdata` in a `startLocalPostgres` folder). */
+export async function stopLocalPostgres(
+  dataDir: string,
+  mode: 'fast' | 'immediate' = 'fast',
+): Promise<void> {
+  await pgRun('pg_ctl', ['-D', dataDir, '-m', mode, '-w', '-t', '60', 'stop']);
 }
 
 async function postgresIds(): Promise<{ uid: number; gid: number }> {

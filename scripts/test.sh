@@ -2,8 +2,8 @@
 # `npm test`: sets everything up, then type-checks, lints, and runs every test (units,
 # integration against the emulator, keytar against a real Secret Service, e2e in Chromium).
 # The type-check, the lint and the web build need nothing of each other and run at once
-# (docs/decisions.md, "Test suite time"); each one's output goes to a file of its own and is
-# printed whole, in a fixed order, so their lines never interleave.
+# (docs/decisions/tooling.md, "Test suite time"); each one's output goes to a file of its own
+# and is printed whole, in a fixed order, so their lines never interleave.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh test

@@ -4,10 +4,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openAuditStore } from '../../src/core/audit/open-store';
-import { usePostgres } from '../helpers/postgres';
+import { useOwnPostgres } from '../helpers/postgres';
 import { finished, runCli, seedProduct, startCli, tempDir, writeJson } from './run-cli';
 
-const postgres = usePostgres();
+const postgres = useOwnPostgres();
 
 describe('devicebench on a shared audit log', { timeout: 120_000 }, () => {
   it('provisions into the PostgreSQL log DEVICEBENCH_AUDIT_URL names, as DEVICEBENCH_STATION', async () => {

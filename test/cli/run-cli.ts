@@ -1,18 +1,18 @@
-// Runs `devicebench` as a child process (tsx src/cli/main.ts), as CI would, with a temp data
-// folder per test; and seeds what the command expects to find there (a trial product in the
-// embedded emulator's state file) the way the app would have left it.
+// Runs `devicebench` as a child process, as CI would, with a temp data folder per test; and
+// seeds what the command expects to find there (a trial product in the embedded emulator's
+// state file) the way the app would have left it. The child is `node` on the CLI bundled once
+// per run (test/cli/cli-bundle.ts); `runBin` starts the package's launcher, as users do.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { startEmulator } from '../../src/core/emulator/server';
 import { ThingsClient } from '../../src/core/platform/things/client';
 import type { ScenarioSetInput } from '../../src/core/platform/things/schema';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-const MAIN = join(ROOT, 'src', 'cli', 'main.ts');
 
 export interface CliResult {
   code: number | null;
@@ -29,7 +29,11 @@ function childEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(TSX, [MAIN, ...args], { cwd: ROOT, env: childEnv(env), stdio: 'pipe' });
+  return spawn(process.execPath, [inject('cliEntry'), ...args], {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: 'pipe',
+  });
 }
 
 export function finished(child: ChildProcess): Promise<CliResult> {

@@ -8,10 +8,11 @@ import { runBin, runCli, tempDir } from './run-cli';
 describe('devicebench scan', { timeout: 60_000 }, () => {
   it('lists the default bench as JSON and as lines, with filters', async () => {
     const data = join(tempDir('scan'), 'data');
-    const [all, named, piped] = await Promise.all([
+    const [all, named, piped, launched] = await Promise.all([
       runCli(['scan', '--for', '1', '--json', '--data-dir', data]),
       runCli(['scan', '--for', '1', '--json', '--name', 'sensor', '--data-dir', data]),
       runCli(['scan', '--for', '1', '--rssi', '-120', '--data-dir', data]),
+      runBin(['scan', '--for', '1', '--json', '--data-dir', data]),
     ]);
     expect(all.code, all.stderr).toBe(0);
     const boards = JSON.parse(all.stdout).boards as {
@@ -27,6 +28,13 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
       'DB nRF52 DK',
     ]);
     expect(boards.every((b) => b.rssi < 0)).toBe(true);
+    // The package's launcher (tsx on the sources) sees the bench the bundled CLI sees
+    // (test/cli/cli-bundle.ts).
+    expect(launched.code, launched.stderr).toBe(0);
+    const launchedBoards = JSON.parse(launched.stdout).boards as { address: string }[];
+    expect(launchedBoards.map((b) => b.address).sort()).toEqual(
+      boards.map((b) => b.address).sort(),
+    );
     expect(JSON.parse(named.stdout).boards).toMatchObject([
       { name: 'DB Sensor', address: 'd6:3a:41:00:20:01' },
     ]);

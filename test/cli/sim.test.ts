@@ -122,7 +122,7 @@ describe('devicebench sim serve', { timeout: 60_000 }, () => {
       batch.once('exit', () => (exited = true));
       while (!exited && !(await store.search({ states: ['verified'], limit: 1 })).items.length)
         await new Promise((r) => setTimeout(r, 50));
-      // SIGTERM: tsx forwards it to the server, which closes every link's TCP stream.
+      // SIGTERM: the server closes every link's TCP stream.
       server.kill('SIGTERM');
       const { code, stderr, stdout } = await result;
       expect(code, `${stderr}\n${stdout}`).toBe(3);

@@ -16,11 +16,11 @@ import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import { startBatch } from '../../../src/core/provisioning/batch';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import { needsReconciling, reconcile } from '../../../src/core/provisioning/reconcile';
-import { usePostgres } from '../../helpers/postgres';
+import { useOwnPostgres } from '../../helpers/postgres';
 import { duplicateHeldPsdis, FAST, PRODUCT, V1 } from './fixture';
 import { stationTray, type StationOptions } from './line-fixture';
 
-const postgres = usePostgres();
+const postgres = useOwnPostgres();
 const script = fileURLToPath(new URL('./station-child.ts', import.meta.url));
 
 let dir: string;

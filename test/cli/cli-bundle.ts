@@ -1,0 +1,61 @@
+// The `devicebench` the CLI tests start (the unit project's globalSetup, vitest.config.ts):
+// src/cli/main.ts bundled once per run with esbuild, the transform tsx applies to each file
+// when `bin/devicebench.mjs` runs the sources, so a test's child is plain `node` on one file
+// instead of tsx compiling and loading hundreds at every start (docs/decisions/tooling.md, "Test
+// suite time"). The launcher itself stays tested through `runBin` (test/cli/run-cli.ts).
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The bundled CLI's entry, to run with `node` (test/cli/run-cli.ts). */
+    cliEntry: string;
+  }
+}
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const require = createRequire(import.meta.url);
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  // Inside the repository: its package.json makes the output ES modules, its node_modules
+  // serve the packages left outside the bundle, and its resources/ is found by walking up
+  // (src/core/resources.ts).
+  mkdirSync(join(ROOT, 'out'), { recursive: true });
+  const dir = mkdtempSync(join(ROOT, 'out', 'cli-test-'));
+  await build({
+    // The entries the CLI starts by path beside its own file: the SQLite audit log's worker
+    // thread (sqlite-worker-store.ts) and the BLE process (ble-host.ts).
+    entryPoints: {
+      main: join(ROOT, 'src/cli/main.ts'),
+      'sqlite-worker': join(ROOT, 'src/core/audit/sqlite-worker.ts'),
+      'host-main': join(ROOT, 'src/core/ble/host/host-main.ts'),
+    },
+    outdir: dir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+    plugins: [
+      {
+        // A package's JSON tables (noble's SIG names) go into the bundle: Node 20 loads JSON
+        // from an ES module only with an import attribute, which the sources do not carry.
+        name: 'bundle-package-json',
+        setup(bundler) {
+          bundler.onResolve({ filter: /\.json$/ }, (args) =>
+            args.path.startsWith('.')
+              ? undefined
+              : { path: require.resolve(args.path, { paths: [args.resolveDir] }) },
+          );
+        },
+      },
+    ],
+  });
+  project.provide('cliEntry', join(dir, 'main.js'));
+  return () => rmSync(dir, { recursive: true, force: true });
+}
