@@ -20,12 +20,8 @@ import {
 } from './port';
 import { ADV_REPORT_TYPE } from './hci/codes';
 import type { AdvertisingReport, AttErrorReport, LinkReport, SecurityFailure } from './hci/tap';
-import {
-  NobleConnection,
-  TimeoutError,
-  withBleTimeout,
-  type LinkControl,
-} from './noble-connection';
+import { NobleConnection } from './noble-connection';
+import { TimeoutError, withBleTimeout, type LinkControl } from './link-control';
 import { realSchedule, type Schedule } from '../async/timeout';
 import { errorMessage } from '../errors/message';
 
@@ -192,6 +188,11 @@ export class NobleCentral implements BleCentral {
 
   state(): AdapterState {
     return this.current;
+  }
+
+  /** The pairing on a board's link waits on the person: its operation waits with it. */
+  personAsked(peripheralId: string): void {
+    this.connections.get(peripheralId)?.personAsked();
   }
 
   /**

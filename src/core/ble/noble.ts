@@ -22,10 +22,12 @@ import {
 } from './hci/noble-over-socket';
 import { HciTap, type TraceSink } from './hci/tap';
 import type { BondStore } from './security-manager/bond-store';
+import type { PairingUser } from './security-manager/initiator';
 import {
   askPairing,
   installStationSmp,
   linkSecurity,
+  pairingContext,
   setSecurityPolicy,
   type SecurityPolicy,
 } from './hci/noble-smp';
@@ -172,15 +174,20 @@ export function hciCentral(
   const tap = new HciTap(socket, options.trace);
   const { noble, bindings } = nobleOverSocket(tap, binding);
   installStationSmp();
+  const policy = options.security ?? UNATTENDED;
+  // The central is made below; a pairing only asks the person once it has links.
+  const made: { central?: NobleCentral } = {};
   setSecurityPolicy(bindings._hci, {
     schedule: options.schedule,
     bonds: options.bonds?.lookup(() => noble.address),
-    ...(options.security ?? UNATTENDED),
+    ...policy,
+    userFor: (id) =>
+      asking(policy.userFor?.(id) ?? policy.user, () => made.central?.personAsked(id)),
   });
   // The bindings add their exit-on-SIGINT handler when they start; DeviceBench's processes stop
   // on their own terms (a batch stops safely first), so it goes once the adapter has a state.
   noble.once('stateChange', () => releaseSigint(noble));
-  return new NobleCentral(noble, {
+  const central = new NobleCentral(noble, {
     identityOf: options.bonds && identityResolver(options.bonds, () => noble.address),
     ...options,
     hci: tap,
@@ -193,6 +200,7 @@ export function hciCentral(
         return pairThroughNoble(bindings, id);
       },
       linkSecurity: (id) => linkSecurity(bindings._hci, id),
+      pairingContext: (id) => pairingContext(bindings._hci, id),
       askMtu: (id, mtu) => askMtu(bindings, id, mtu),
     },
     onClose: () => {
@@ -201,6 +209,26 @@ export function hciCentral(
       options.onClose?.();
     },
   });
+  made.central = central;
+  return central;
+}
+
+/** The person, telling `asked` whenever the pairing waits on them. */
+function asking(user: PairingUser, asked: () => void): PairingUser {
+  return {
+    displayPasskey: (passkey) => {
+      asked();
+      user.displayPasskey(passkey);
+    },
+    enterPasskey: () => {
+      asked();
+      return user.enterPasskey();
+    },
+    confirmNumber: (value) => {
+      asked();
+      return user.confirmNumber(value);
+    },
+  };
 }
 
 /**

@@ -3,6 +3,7 @@
 // (docs/decisions.md, "Provisioning spends a PSDI only on a board that can take it").
 import { formatUuid, type CharacteristicProperty, type ServiceInfo } from '../ble/port';
 import type { ProvisioningProfile } from '../ble/provisioning-profile';
+import { FatalStepError } from './step-failures';
 
 type ValueName = keyof ProvisioningProfile['characteristics'];
 
@@ -65,4 +66,19 @@ export function describeMismatch(
     ? `it matches ${matching.map((p) => `"${p.name}" (${p.id})`).join(' or ')}`
     : 'it matches none of the known profiles';
   return `does not match profile ${profile.id}: ${mismatch}; ${fits}. Nothing was reserved or written.`;
+}
+
+/** A later session (or a resumed record) finds the layout changed: nothing more to try. */
+export function checkLayout(
+  profile: ProvisioningProfile,
+  services: readonly ServiceInfo[],
+  attempt: number,
+): void {
+  const mismatch = layoutMismatch(profile, services);
+  if (mismatch)
+    throw new FatalStepError(
+      'discover',
+      `the board does not match profile ${profile.id}: ${mismatch}`,
+      attempt,
+    );
 }

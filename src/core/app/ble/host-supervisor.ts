@@ -46,9 +46,9 @@ const GUIDANCE: Partial<Record<BleStatus['adapterState'], string>> = {
 
 /**
  * Board files the simulated bench starts with, from resources/sim. The Zephyr Secure board
- * (zephyr-secure.json) is loaded by hand until the app's windows show the passkey prompt: on the
- * default bench an unattended batch would pair it without MITM and fail its verify
- * (docs/decisions.md, "Pairing as a phone does").
+ * guards its provisioning service at level 4, so an unattended batch stops at it before a PSDI
+ * is reserved, and a profile that asks for level 4 pairs it with the passkey prompt
+ * (docs/decisions/ble-and-hci.md, "Pairing as a phone does").
  */
 const DEFAULT_SIM_FILES = [
   'nrf52-devkit.json',
@@ -56,6 +56,7 @@ const DEFAULT_SIM_FILES = [
   'sensor-board.json',
   'starter-board.json',
   'zephyr-mcumgr.json',
+  'zephyr-secure.json',
 ];
 
 /**
@@ -164,6 +165,12 @@ export class HostSupervisor extends EventEmitter<{
   async links(): Promise<LoggedLink[]> {
     const host = this.host;
     return host?.running ? host.call('links', {}) : [];
+  }
+
+  /** The pairing prompts the BLE process holds open (none while it is not running). */
+  async pairingPrompts(): Promise<PairingPrompt[]> {
+    const host = this.host;
+    return host?.running ? host.call('pairingPrompts', undefined) : [];
   }
 
   /**
