@@ -97,7 +97,7 @@ export function buildParser(args: string[], runner: Runner): Argv {
         'noInputNoOutput',
         'keyboardDisplay',
       ],
-      default: 'noInputNoOutput',
+      defaultDescription: 'keyboardOnly with --passkey or --passkey-env, else noInputNoOutput',
       describe: 'what the station claims when it pairs; anything but noInputNoOutput asks for MITM',
       global: true,
     })

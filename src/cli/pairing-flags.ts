@@ -24,12 +24,17 @@ export function pairingFlags(
   argv: Record<string, unknown>,
   environ: NodeJS.ProcessEnv = process.env,
 ): PairingFlags {
-  const io = z.enum(IO_CAPABILITY_NAMES).safeParse(argv.ioCapability ?? 'noInputNoOutput');
+  const direct = argv.passkey as string | undefined;
+  const variable = argv.passkeyEnv as string | undefined;
+  // A station given the board's passkey has a keyboard to type it with: KeyboardOnly, unless
+  // --io-capability says otherwise (docs/decisions/ble-and-hci.md, "Pairing as a phone does").
+  const typed = direct !== undefined || variable !== undefined;
+  const io = z
+    .enum(IO_CAPABILITY_NAMES)
+    .safeParse(argv.ioCapability ?? (typed ? 'keyboardOnly' : 'noInputNoOutput'));
   if (!io.success)
     throw new UsageError('--io-capability', `must be one of ${IO_CAPABILITY_NAMES.join(', ')}`);
   const bond = argv.bond !== false;
-  const direct = argv.passkey as string | undefined;
-  const variable = argv.passkeyEnv as string | undefined;
   if (direct !== undefined && variable !== undefined)
     throw new UsageError('--passkey', 'give the passkey or --passkey-env, not both');
   if (direct !== undefined)

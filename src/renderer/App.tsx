@@ -1,9 +1,11 @@
 // The shell: areas on the left, the environment switcher above them, the chosen page, and
 // the status bar. Pages are keyed by the active environment so switching reloads their data;
-// the page and the chosen product live in the URL (lib/navigation.ts).
+// the page and the chosen product live in the URL (lib/navigation.ts). Pairing prompts from the
+// BLE process show over every page (components/PairingPrompts.tsx).
 import { Fragment, useCallback } from 'react';
 import { EnvironmentSwitcher } from './components/EnvironmentSwitcher';
 import { LoadFailure } from './components/LoadFailure';
+import { PairingPrompts } from './components/PairingPrompts';
 import { Sidebar } from './components/Sidebar';
 import { StatusBar } from './components/StatusBar';
 import { RouteContext, useHashRoute } from './lib/navigation';
@@ -61,6 +63,7 @@ export function App() {
             />
           )}
         </main>
+        <PairingPrompts />
         <StatusBar
           status={status.value}
           statusError={status.error}

@@ -19,6 +19,20 @@ describe('pairing flags', () => {
     });
   });
 
+  it('claim a keyboard when given the board’s passkey, unless --io-capability says otherwise', () => {
+    expect(pairingFlags({ passkey: '246801' })).toEqual({
+      io: 'keyboardOnly',
+      bond: true,
+      passkey: 246801,
+    });
+    expect(pairingFlags({ passkeyEnv: 'P' }, { P: '246801' })).toMatchObject({
+      io: 'keyboardOnly',
+    });
+    expect(pairingFlags({ passkey: '246801', ioCapability: 'keyboardDisplay' })).toMatchObject({
+      io: 'keyboardDisplay',
+    });
+  });
+
   it('refuse a bad passkey, a missing variable, both at once and an unknown IO capability', () => {
     expect(() => pairingFlags({ passkey: '12345' })).toThrow('--passkey: must be six digits');
     expect(() => pairingFlags({ passkeyEnv: 'NOPE' }, {})).toThrow(

@@ -158,23 +158,28 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
     const product = await seedProduct(data);
     const planFile = writeJson(dir, 'plan.json', plan);
     // The default simulated bench: nRF52 and sensor boards take devicebench-v1, the ESP32 and
-    // the starter board derive their PSDI and do not.
+    // the starter board derive their PSDI and do not, and the Zephyr Secure board guards its
+    // provisioning service at level 4, which an unattended station cannot reach.
     const run = await runCli([
       'provision',
       '--product',
       product,
       '--count',
-      '4',
+      '5',
       '--plan',
       planFile,
       '--data-dir',
       data,
       '--json',
     ]);
-    // Two of the four verified: without --only-matching that is a failed batch.
+    // Two of the five verified: without --only-matching that is a failed batch.
     expect(run.code, run.stderr).toBe(1);
     const summary = JSON.parse(run.stdout);
-    expect(summary).toMatchObject({ wanted: 4, verified: 2, skipped: 2 });
+    expect(summary).toMatchObject({ wanted: 5, verified: 2, skipped: 2 });
+    // The secure board failed before anything was reserved for it, saying why in words.
+    const secure = summary.boards.find((b: { name: string }) => b.name === 'DB Zephyr Secure');
+    expect(secure).toMatchObject({ state: 'failed', recordId: null, psdi: null });
+    expect(secure.error).toContain('this station claimed NoInputNoOutput');
     const skipped = summary.boards.filter((b: { state: string }) => b.state === 'skipped');
     expect(skipped.map((b: { name: string }) => b.name).sort()).toEqual([
       'DB ESP32-C3',
@@ -191,7 +196,7 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
       );
     }
     expect(run.stderr).toContain(
-      '2 of 4 boards verified; 2 boards of another profile skipped, nothing reserved for them',
+      '2 of 5 boards verified; 2 boards of another profile skipped, nothing reserved for them',
     );
     // PSDIs spent == boards verified: one record per verified board, numbers in a row.
     const log = await openLog(data);

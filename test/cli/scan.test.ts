@@ -25,6 +25,7 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
       'DB Sensor',
       'DB Starter',
       'DB Zephyr MCUmgr',
+      'DB Zephyr Secure',
       'DB nRF52 DK',
     ]);
     expect(boards.every((b) => b.rssi < 0)).toBe(true);
@@ -41,7 +42,7 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
     // Piped: plain lines, no escape codes, no progress bar.
     expect(piped.code).toBe(0);
     expect(piped.stdout).toMatch(/^d6:3a:41:00:20:01 +-\d+ dBm +DB Sensor/m);
-    expect(piped.stdout).toContain('5 boards in 1 s');
+    expect(piped.stdout).toContain('6 boards in 1 s');
     expect(piped.stdout + piped.stderr).not.toContain('\u001b[');
   });
 
@@ -72,6 +73,7 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
       'DB ESP32-C3',
       'DB Starter',
       'DB Zephyr MCUmgr',
+      'DB Zephyr Secure',
       'DB nRF52 DK',
       'Tray 01',
     ]);
@@ -95,6 +97,7 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
       'DB Sensor',
       'DB Starter',
       'DB Zephyr MCUmgr',
+      'DB Zephyr Secure',
       'DB nRF52 DK',
     ]);
     expect(boards.every((b) => b.adapter === 'sim')).toBe(true);

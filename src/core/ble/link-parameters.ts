@@ -169,16 +169,31 @@ type PairRequest = z.infer<typeof pairRequestSchema>;
 /**
  * What a pairing asks of the person at the station (docs/decisions.md, "Pairing as a phone
  * does"): type the passkey the board shows, say whether the board shows this number, or show a
- * passkey to type on the board. `deviceId` is the board's; `timeoutMs` the SMP's limit.
+ * passkey to type on the board. `deviceId` is the board's; `timeoutMs` the SMP's limit and
+ * `remainingMs` what was left of it when this was sent. One prompt is sent again each time its
+ * `state` moves: `answered` once someone answered it (every window closes its input), then
+ * `paired` or `failed` with the pairing's outcome in words (`message`).
  */
 export const pairingPromptSchema = z.intersection(
-  z.object({ deviceId: z.string(), connectionId: z.string().optional(), timeoutMs: z.number() }),
+  z.object({
+    id: z.string(),
+    deviceId: z.string(),
+    connectionId: z.string().optional(),
+    /** The board as the person knows it: its advertised name, else its address. */
+    board: z.string().optional(),
+    timeoutMs: z.number(),
+    remainingMs: z.number(),
+    state: z.enum(['open', 'answered', 'paired', 'failed']),
+    message: z.string().optional(),
+  }),
   z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('enterPasskey') }),
     z.object({ kind: z.literal('confirmNumber'), value: z.number().int() }),
     z.object({ kind: z.literal('displayPasskey'), passkey: z.number().int() }),
   ]),
 );
+
+export type PairingPrompt = z.infer<typeof pairingPromptSchema>;
 
 /** The person's answer: the passkey typed, or whether the board shows the same number. */
 export const pairingAnswerSchema = z.object({

@@ -51,8 +51,11 @@ export function refusalOf(err: unknown): Refusal | undefined {
       what: `its properties: ${local.message}`,
       security: false,
     };
-  if (/needs an encrypted link and (pairing failed|encryption refused)/.test(errorMessage(err)))
-    return { code: undefined, what: 'pairing or encryption was refused', security: true };
+  // noble-connection.ts's words for a request that waited on a pairing or encryption that failed.
+  const secured = /needs an encrypted link and (.*?)(?:; the link is closed|$)/.exec(
+    errorMessage(err),
+  );
+  if (secured) return { code: undefined, what: secured[1]!, security: true };
   return undefined;
 }
 

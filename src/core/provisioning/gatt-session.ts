@@ -3,24 +3,23 @@
 // read the PSDI back, each step bounded and retried by policy (docs/provisioning-protocol.md,
 // "The tool's steps"). What it learns about the board (was a commit sent, was the PSDI
 // acknowledged) tells the record ledger what the record may say.
-import type { Advertisement, BleCentral, BleConnection, ServiceInfo } from '../ble/port';
-import { attErrorOf, formatUuid } from '../ble/port';
-import { ATT_ERROR, describeLengthRefusal } from '../ble/att/codes';
+import type { Advertisement, BleCentral, BleConnection } from '../ble/port';
+import { attErrorOf } from '../ble/port';
 import type { ProvisioningStep } from '../audit/records';
 import type { BoardWriter, SessionRecord } from './board-writer';
 import {
-  encodeUuid,
   STATUS,
   type AnyProvisioningProfile,
   type ProvisioningProfile,
 } from '../ble/provisioning-profile';
-import { SECURITY_LEVELS } from '../ble/link-parameters';
 import { errorMessage } from '../errors/message';
 import { connectBoard } from './connect-board';
+import { reachProfileSecurity } from './profile-security';
+import { refusalMessage } from './refusal-advice';
 import { refusalOf, type Refusal } from './faults';
 import { builtInProfiles, gattProfiles } from './profiles';
-import { checkPsdi, PsdiError } from './psdi';
-import { describeMismatch, layoutMismatch, matchingProfiles } from './preflight';
+import { boardPsdi, valuesToWrite } from './gatt-values';
+import { checkLayout, describeMismatch, layoutMismatch, matchingProfiles } from './preflight';
 import { cancelledBy, FatalStepError, StepFailure } from './step-failures';
 import {
   delay,
@@ -42,8 +41,6 @@ class CommitUnknownError extends Error {
     super(`no answer to the commit (${errorMessage(cause)})`, { cause });
   }
 }
-
-const decoder = new TextDecoder('utf-8', { fatal: true });
 
 type ValueName = keyof ProvisioningProfile['characteristics'];
 
@@ -111,7 +108,6 @@ export class GattSession implements BoardWriter {
   async open(reserve: () => Promise<void>): Promise<void> {
     const { connection, status } = await this.checkedConnection();
     try {
-      await this.secure(connection);
       this.checkCancelled();
       await reserve();
       this.early = { connection, status };
@@ -201,42 +197,6 @@ export class GattSession implements BoardWriter {
     if (this.signal?.aborted) throw cancelledBy(this.signal);
   }
 
-  /**
-   * Pairs the link up to the security the profile says the product needs, before anything is
-   * reserved (docs/decisions.md, "Pairing as a phone does"). A link already encrypted by a bond
-   * or the board's Security Request is taken as it is when it is enough.
-   */
-  private async secure(connection: BleConnection): Promise<void> {
-    const needed = this.profile.security.level;
-    if (needed === 1) return;
-    const needs = `the product needs ${SECURITY_LEVELS[needed]} (profile "${this.profile.id}"); no PSDI was reserved`;
-    if (!connection.requestLink)
-      throw new FatalStepError(
-        'connect',
-        `this adapter cannot pair on request (no HCI access), and ${needs}`,
-        1,
-      );
-    let level: 1 | 2 | 3 | 4;
-    try {
-      const link = await connection.requestLink({
-        kind: 'pair',
-        mitm: needed >= 3 || undefined,
-        sc: needed === 4 || undefined,
-      });
-      level = link.securityLevel;
-    } catch (err) {
-      throw new FatalStepError('connect', `pairing failed: ${errorMessage(err)}; ${needs}`, 1, {
-        cause: err,
-      });
-    }
-    if (level < needed)
-      throw new FatalStepError(
-        'connect',
-        `the link reached ${SECURITY_LEVELS[level]}, and ${needs}`,
-        1,
-      );
-  }
-
   /** A connection to a board checked against the profile, tried as a session is. */
   private async checkedConnection(): Promise<{
     connection: BleConnection;
@@ -269,6 +229,9 @@ export class GattSession implements BoardWriter {
       );
       const mismatch = layoutMismatch(this.profile, services);
       if (mismatch) return { services, mismatch };
+      // Before the first read: a board that guards its provisioning service at the product's
+      // level would otherwise be paired for that read, by the station's unattended policy.
+      await reachProfileSecurity(connection, this.profile);
       return { services, status: await this.readStatus(connection) };
     });
     if (checked.mismatch !== undefined) {
@@ -308,7 +271,7 @@ export class GattSession implements BoardWriter {
               'discover',
               this.timing.discover.timeoutMs,
             );
-            this.checkLayout(services, attempt);
+            checkLayout(this.profile, services, attempt);
             return this.readStatus(connection);
           });
       if (status === STATUS.committed) {
@@ -330,7 +293,11 @@ export class GattSession implements BoardWriter {
         this.profile.psdi.source === 'device'
           ? await this.readBoardPsdi(connection, attempt)
           : undefined;
-      const values = this.valuesToWrite(await record.psdiToWrite(fromBoard, attempt));
+      const values = valuesToWrite(
+        this.profile,
+        this.product,
+        await record.psdiToWrite(fromBoard, attempt),
+      );
       const room = connection.mtu - 3;
       const tooLong = values.find(([, data]) => data.length > room);
       if (tooLong)
@@ -490,10 +457,7 @@ export class GattSession implements BoardWriter {
     }
   }
 
-  /**
-   * A refusal by rule ends the run at once: the same board answers the same way every time.
-   * The message says what was refused, the likely cause, and what to use instead.
-   */
+  /** A refusal by rule ends the run at once: the same board answers the same way every time. */
   private refusal(
     step: ProvisioningStep,
     attempt: number,
@@ -503,48 +467,12 @@ export class GattSession implements BoardWriter {
     written?: number,
   ): FatalStepError {
     this.refused = refusal;
-    const what = value
-      ? `the write of ${value} (${formatUuid(this.profile.characteristics[value])})`
-      : step === 'verify'
-        ? 'the read-back of the PSDI'
-        : `the ${step}`;
-    let advice: string;
-    if (refusal.code === ATT_ERROR.invalidAttributeValueLength && written !== undefined) {
-      const expected =
-        value === 'psdi'
-          ? `a PSDI of up to ${this.profile.psdi.maxBytes} bytes (psdi.maxBytes)`
-          : `UUIDs as ${this.profile.uuidEncoding === 'bytes' ? '16 bytes' : 'their 36-character text'} (uuidEncoding "${this.profile.uuidEncoding}")`;
-      advice = `${describeLengthRefusal(written)}; profile ${this.profile.id} writes ${expected}: the firmware expects another length, so check the profile against it`;
-    } else if (refusal.security) {
-      advice =
-        'likely cause: the board requires a paired, encrypted link and pairing was refused; allow pairing on the board and try again';
-    } else if (step === 'verify') {
-      advice =
-        "likely cause: the firmware does not let the product's PSDI characteristic be read; check its read permission";
-    } else {
-      // Every step that reaches the board comes after the layout check, so its GATT fits the
-      // profile: the firmware refuses by its own rule, and another profile would not change
-      // that (docs/decisions.md, "Diagnoses that fit the evidence").
-      const writable = value ? ` (the ${value} characteristic allows write)` : '';
-      advice = `its GATT matches profile ${this.profile.id}${writable}, so the firmware itself refuses it: check whether it takes writes only when unlocked or not yet provisioned, and what values it accepts`;
-    }
     return new FatalStepError(
       step,
-      `the board refused ${what} with ${refusal.what}; ${advice}`,
+      refusalMessage(this.profile, { step, refusal, value, written }),
       attempt,
       { cause },
     );
-  }
-
-  /** A later session (or a resumed record) finds the layout changed: nothing more to try. */
-  private checkLayout(services: ServiceInfo[], attempt: number): void {
-    const mismatch = layoutMismatch(this.profile, services);
-    if (mismatch)
-      throw new FatalStepError(
-        'discover',
-        `the board does not match profile ${this.profile.id}: ${mismatch}`,
-        attempt,
-      );
   }
 
   /** The status byte, when the profile's status characteristic can be read. */
@@ -566,25 +494,6 @@ export class GattSession implements BoardWriter {
         this.timing.read.timeoutMs,
       ),
     );
-    try {
-      const psdi = decoder.decode(data);
-      checkPsdi(psdi, this.profile.psdi.maxBytes);
-      return psdi;
-    } catch (err) {
-      const message = `the board's PSDI is unusable: ${err instanceof PsdiError ? err.message : 'not UTF-8'}`;
-      throw new FatalStepError('read-psdi', message, attempt);
-    }
-  }
-
-  private valuesToWrite(
-    psdi: string,
-  ): [keyof ProvisioningProfile['characteristics'], Uint8Array][] {
-    const values: [keyof ProvisioningProfile['characteristics'], Uint8Array][] = [
-      ['serviceUuid', encodeUuid(this.profile, this.product.serviceUuid)],
-      ['psdiServiceUuid', encodeUuid(this.profile, this.product.psdiServiceUuid)],
-      ['psdiCharacteristicUuid', encodeUuid(this.profile, this.product.psdiCharacteristicUuid)],
-    ];
-    if (this.profile.psdi.source === 'tool') values.push(['psdi', new TextEncoder().encode(psdi)]);
-    return values;
+    return boardPsdi(this.profile, data, attempt);
   }
 }

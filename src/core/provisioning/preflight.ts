@@ -6,6 +6,7 @@ import {
   PROFILE_CHARACTERISTIC_NAMES,
   type ProvisioningProfile,
 } from '../ble/provisioning-profile';
+import { FatalStepError } from './step-failures';
 
 type ValueName = keyof ProvisioningProfile['characteristics'];
 
@@ -70,4 +71,19 @@ export function describeMismatch(
     ? `it matches ${matching.map((p) => `"${p.name}" (${p.id})`).join(' or ')}`
     : 'it matches none of the known profiles';
   return `does not match profile ${profile.id}: ${mismatch}; ${fits}. Nothing was reserved or written.`;
+}
+
+/** A later session (or a resumed record) finds the layout changed: nothing more to try. */
+export function checkLayout(
+  profile: ProvisioningProfile,
+  services: readonly ServiceInfo[],
+  attempt: number,
+): void {
+  const mismatch = layoutMismatch(profile, services);
+  if (mismatch)
+    throw new FatalStepError(
+      'discover',
+      `the board does not match profile ${profile.id}: ${mismatch}`,
+      attempt,
+    );
 }

@@ -7,8 +7,8 @@ import type { BenchSource } from '../ble/radio/open-station';
 
 /**
  * Board files the simulated bench starts with, from resources/sim. The Zephyr Secure board
- * (zephyr-secure.json) is loaded by hand until the app's windows show the passkey prompt: on the
- * default bench an unattended batch would pair it without MITM and fail its verify
+ * guards its provisioning service at level 4, so an unattended batch stops at it before a PSDI
+ * is reserved, and a profile that asks for level 4 pairs it with the passkey prompt
  * (docs/decisions.md, "Pairing as a phone does").
  */
 const DEFAULT_SIM_FILES = [
@@ -17,6 +17,7 @@ const DEFAULT_SIM_FILES = [
   'sensor-board.json',
   'starter-board.json',
   'zephyr-mcumgr.json',
+  'zephyr-secure.json',
 ];
 
 /** The BLE process's btsnoop traces: `traces/` in the data folder (docs/decisions.md). */

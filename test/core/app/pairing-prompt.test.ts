@@ -51,7 +51,16 @@ describe('a pairing prompt in the app', { timeout: 60_000 }, () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     off();
     expect(prompts).toEqual([
-      { kind: 'enterPasskey', deviceId: device.id, connectionId, timeoutMs: 30_000 },
+      {
+        id: expect.any(String),
+        kind: 'enterPasskey',
+        deviceId: device.id,
+        connectionId,
+        board: NAME,
+        timeoutMs: 30_000,
+        remainingMs: 30_000,
+        state: 'open',
+      },
     ]);
     expect(
       await get().fails('ble:answerPairing', { deviceId: device.id, passkey: 1_234_567 }),

@@ -55,7 +55,7 @@ describe('a board that refuses the write', () => {
     r = await rig([refusing(1, ATT_ERROR.insufficientEncryption)]);
     const err = await failure(provision('c2:8e:20:00:00:01'));
     expect(err.attempts).toBe(1);
-    expect(err.message).toMatch(/insufficient encryption.*pairing was refused/);
+    expect(err.message).toMatch(/insufficient encryption.*requires a paired, encrypted link/);
     expect(err.record?.psdiReturned).toBe(true);
   });
 

@@ -134,6 +134,12 @@ export class HostSupervisor extends EventEmitter<{
     return host?.running ? host.call('links', {}) : [];
   }
 
+  /** The pairing prompts the BLE process holds open (none while it is not running). */
+  async pairingPrompts(): Promise<PairingPrompt[]> {
+    const host = this.host;
+    return host?.running ? host.call('pairingPrompts', undefined) : [];
+  }
+
   /**
    * The links that changing to `adapters` would drop (those on the adapters it removes), or,
    * without a list, that restarting the BLE process would: every connected one.

@@ -157,6 +157,8 @@ const linkOperations = {
   'ble:readRssi': op(onLink, linkInfoSchema),
   /** The person's answer to a `ble:pairingPrompt` (a passkey, or whether the numbers match). */
   'ble:answerPairing': op(pairingAnswerSchema, z.object({ answered: z.literal(true) })),
+  /** The pairing prompts waiting now, for a window that opens while one waits. */
+  'ble:listPairingPrompts': op(none, z.array(pairingPromptSchema)),
   /**
    * Connects to the link's board again, after a drop or asking for `mtu` in the new link's
    * Exchange MTU Request (ATT allows one per link, docs/decisions.md "MTU (asking for one)"),
@@ -246,6 +248,9 @@ export const bleEvents = {
   'ble:scanBatch': scanBatchSchema,
   'ble:gattLog': gattLogEntrySchema,
   'ble:link': linkChangeSchema,
-  /** A pairing waits for the person at the station, within `timeoutMs`. */
+  /**
+   * A pairing waits for the person at the station, within `remainingMs`; sent again as it is
+   * answered and as its pairing ends (`state`, `message`).
+   */
   'ble:pairingPrompt': pairingPromptSchema,
 } as const;

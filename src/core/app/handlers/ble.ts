@@ -58,6 +58,7 @@ export function bleHandlers(
         await (await supervisor.ensure()).call('answerPairing', answer);
         return { answered: true as const };
       },
+      'ble:listPairingPrompts': () => supervisor.pairingPrompts(),
       'ble:read': ({ connectionId, serviceUuid, characteristicUuid }) =>
         explorer.read(connectionId, serviceUuid, characteristicUuid),
       'ble:write': ({ connectionId, serviceUuid, characteristicUuid, data, withoutResponse }) =>

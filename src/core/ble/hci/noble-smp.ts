@@ -15,6 +15,7 @@ import {
   type PairingUser,
 } from '../security-manager/initiator';
 import type { LinkSecurity } from '../link-parameters';
+import type { PairingContext } from '../security-manager/refusals';
 
 const require = createRequire(import.meta.url);
 
@@ -69,6 +70,8 @@ interface Station {
   /** Options asked for the next pairing with a board (a `pair` request's). */
   asked: Map<string, Partial<PairingOptions>>;
   security: Map<string, LinkSecurity>;
+  /** The last pairing with each board, so its failure can be said with what each side said. */
+  last: Map<string, SmpInitiator>;
 }
 const stations = new WeakMap<object, Station>();
 /** The pairing under way on each noble Smp (one per link). */
@@ -92,6 +95,11 @@ function peripheralIdOf(smp: NobleSmp): string {
   return addressOf(smp._ra).split(':').join('');
 }
 
+/** What each side said in the last pairing with this board (for its failure's words). */
+export function pairingContext(hci: object, peripheralId: string): PairingContext | undefined {
+  return stations.get(hci)?.last.get(peripheralId)?.context();
+}
+
 /** The link's security, as its pairing or bond left it; undefined before either. */
 export function linkSecurity(hci: object, peripheralId: string): LinkSecurity | undefined {
   return stations.get(hci)?.security.get(peripheralId);
@@ -112,7 +120,7 @@ export function askPairing(
 export function setSecurityPolicy(hci: object, policy: SecurityPolicy): void {
   const station = stations.get(hci);
   if (station) station.policy = policy;
-  else stations.set(hci, { policy, asked: new Map(), security: new Map() });
+  else stations.set(hci, { policy, asked: new Map(), security: new Map(), last: new Map() });
 }
 
 /** The link's security is forgotten with the link. */
@@ -123,6 +131,7 @@ function forgetWithLink(smp: NobleSmp, station: Station, id: string): void {
   smp._aclStream.once('end', () => {
     pairings.get(smp)?.linkLost('disconnected');
     station.security.delete(id);
+    station.last.delete(id);
   });
 }
 
@@ -177,6 +186,7 @@ function startPairing(smp: NobleSmp, station: Station): void {
     { schedule: policy.schedule },
   );
   pairings.set(smp, initiator);
+  station.last.set(id, initiator);
   initiator.pair().then(
     (result) => {
       pairings.delete(smp);

@@ -96,6 +96,7 @@ const STEP: Record<CentralMethod, BleStep> = {
   removeAdapter: 'adapter',
   linksOnAdapter: 'adapter',
   answerPairing: 'link',
+  pairingPrompts: 'link',
 };
 
 /** What the process says of its links, as it says it (src/core/ble/host/link-book.ts). */

@@ -146,8 +146,15 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     updateConnection: ({ connectionId, parameters }) =>
       book.requestLink(connectionId, { kind: 'connectionParameters', parameters }),
     setPhy: ({ connectionId, phy }) => book.requestLink(connectionId, { kind: 'phy', phy }),
+    // A pairing asked to be MITM-protected with no IO capability named claims the station's
+    // windows: a keyboard for the board's passkey and a display for a number to confirm
+    // (docs/decisions/ble-and-hci.md, "Pairing as a phone does").
     pair: ({ connectionId, ...options }) =>
-      book.requestLink(connectionId, { kind: 'pair', ...options }),
+      book.requestLink(connectionId, {
+        kind: 'pair',
+        ...options,
+        io: options.io ?? (options.mitm ? 'keyboardDisplay' : undefined),
+      }),
     readRssi: ({ connectionId }) => book.requestLink(connectionId, { kind: 'rssi' }),
     discover: ({ connectionId }) => book.discover(connectionId),
     read: ({ connectionId, serviceUuid, characteristicUuid }) =>
@@ -167,6 +174,7 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     removeAdapter: ({ index }) => station.remove(index),
     linksOnAdapter: ({ index }) => book.connectedOn(station.central.linksOf(index)),
     answerPairing: (answer) => station.prompts.answer(answer),
+    pairingPrompts: () => station.prompts.list(),
   };
 
   parent.onMessage((request) => {
@@ -223,7 +231,13 @@ class Station {
     );
     this.prompts = new PairingPrompts(
       (prompt) => emit({ type: 'event', event: 'pairingPrompt', prompt }),
-      (deviceId) => this.book.connectionOf(deviceId),
+      (deviceId) => {
+        const connectionId = this.book.connectionOf(deviceId);
+        const record = this.book.list().find((r) => r.connectionId === connectionId);
+        return (
+          record && { connectionId: record.connectionId, board: record.name ?? record.address }
+        );
+      },
     );
   }
 
@@ -304,7 +318,12 @@ class Station {
       bench: this.bench,
       bonds: this.bonds,
       identities: this.identities,
-      security: { ...UNATTENDED, userFor: (deviceId) => this.prompts.userFor(deviceId) },
+      security: {
+        ...UNATTENDED,
+        userFor: (deviceId) => this.prompts.userFor(deviceId),
+        onPairing: (deviceId, outcome) =>
+          this.prompts.ended(deviceId, outcome instanceof Error ? outcome : undefined),
+      },
       // Through the holder: removing an adapter before this one moves its trace.
       trace: () =>
         holder.writer &&

@@ -1,37 +1,60 @@
 // The person at the station, for the BLE process: when a pairing needs a passkey typed, a number
 // confirmed or a passkey shown, the process says so as an event, and the answer comes back as a
-// call. The Security Manager's 30 s SMP timeout bounds the wait (docs/decisions.md, "Pairing as a
-// phone does"); a prompt left unanswered fails the pairing there, and a late answer is refused.
+// call. The process keeps each prompt until its pairing ends and sends it again whenever it
+// moves (answered, paired, failed), so every window shows the same prompt and an answer given
+// in one closes it in the others (docs/decisions.md, "Pairing as a phone does"). The SMP's 30 s
+// bound the wait: a prompt left unanswered ends the pairing, and a late answer is refused.
 import type { z } from 'zod';
-import type { pairingAnswerSchema, pairingPromptSchema } from '../link-parameters';
+import type { PairingPrompt, pairingAnswerSchema } from '../link-parameters';
 import { BleError } from '../port';
 import { SMP_TIMEOUT_MS, type PairingUser } from '../security-manager/initiator';
 
-export type PairingPrompt = z.infer<typeof pairingPromptSchema>;
-type Ask = DistributiveOmit<PairingPrompt, 'deviceId' | 'connectionId' | 'timeoutMs'>;
+export type { PairingPrompt };
+type Ask = DistributiveOmit<
+  PairingPrompt,
+  'id' | 'deviceId' | 'connectionId' | 'board' | 'timeoutMs' | 'remainingMs' | 'state' | 'message'
+>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type PairingAnswer = z.infer<typeof pairingAnswerSchema>;
 
+/** The link a board's pairing runs on, as the link book knows it. */
+export interface PromptLink {
+  connectionId: string;
+  board: string;
+}
+
+interface Entry {
+  prompt: PairingPrompt;
+  /** When the SMP's limit for this prompt runs out (ms since the epoch). */
+  deadline: number;
+  /** The person let the limit run out. */
+  timedOut: boolean;
+}
+
 export class PairingPrompts {
   /** The prompt each board's pairing waits on, by noble's id for the board. */
-  private readonly waiting = new Map<string, (answer: PairingAnswer) => void>();
+  private readonly waiting = new Map<string, (answer: PairingAnswer | undefined) => void>();
+  /** Prompts whose pairing has not ended, by id. */
+  private readonly entries = new Map<string, Entry>();
+  private next = 1;
 
   constructor(
     private readonly show: (prompt: PairingPrompt) => void,
-    private readonly connectionOf: (deviceId: string) => string | undefined,
+    private readonly linkOf: (deviceId: string) => PromptLink | undefined,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** The person for one board's pairing. */
   userFor(deviceId: string): PairingUser {
     return {
-      displayPasskey: (passkey) => this.prompt(deviceId, { kind: 'displayPasskey', passkey }),
+      displayPasskey: (passkey) => void this.open(deviceId, { kind: 'displayPasskey', passkey }),
       enterPasskey: async () => {
-        const { passkey } = await this.ask(deviceId, { kind: 'enterPasskey' });
-        if (passkey === undefined) throw new Error('no passkey was given');
-        return passkey;
+        const answer = await this.ask(deviceId, { kind: 'enterPasskey' });
+        if (answer?.passkey === undefined) throw new Error('no passkey was given');
+        return answer.passkey;
       },
       confirmNumber: async (value) =>
-        (await this.ask(deviceId, { kind: 'confirmNumber', value })).confirm === true,
+        (await this.ask(deviceId, { kind: 'confirmNumber', value }))?.confirm === true,
     };
   }
 
@@ -44,34 +67,87 @@ export class PairingPrompts {
         `no pairing with ${answer.deviceId} waits for an answer (it ended, or ${SMP_TIMEOUT_MS / 1000} s passed)`,
         answer.deviceId,
       );
-    this.waiting.delete(answer.deviceId);
     resolve(answer);
   }
 
-  private prompt(deviceId: string, ask: Ask): void {
-    this.show({
-      deviceId,
-      connectionId: this.connectionOf(deviceId),
-      timeoutMs: SMP_TIMEOUT_MS,
-      ...ask,
-    });
+  /** The prompts whose pairing has not ended, as a window that opens now should show them. */
+  list(): PairingPrompt[] {
+    return [...this.entries.values()].map((entry) => this.current(entry));
   }
 
+  /**
+   * A board's pairing ended: its prompts say how (`paired`, or `failed` with the reason in
+   * words), then are gone.
+   */
+  ended(deviceId: string, outcome: Error | undefined): void {
+    this.waiting.get(deviceId)?.(undefined);
+    for (const [id, entry] of this.entries) {
+      if (entry.prompt.deviceId !== deviceId) continue;
+      this.entries.delete(id);
+      const message =
+        outcome &&
+        (entry.timedOut
+          ? `no answer at the station within ${SMP_TIMEOUT_MS / 1000} s (the SMP timeout), so ${outcome.message}`
+          : outcome.message);
+      this.show({
+        ...entry.prompt,
+        remainingMs: 0,
+        state: outcome ? 'failed' : 'paired',
+        ...(message !== undefined && { message }),
+      });
+    }
+  }
+
+  private open(deviceId: string, ask: Ask): Entry {
+    const link = this.linkOf(deviceId);
+    const entry: Entry = {
+      prompt: {
+        id: String(this.next++),
+        deviceId,
+        connectionId: link?.connectionId,
+        board: link?.board,
+        timeoutMs: SMP_TIMEOUT_MS,
+        remainingMs: SMP_TIMEOUT_MS,
+        state: 'open',
+        ...ask,
+      },
+      deadline: this.now() + SMP_TIMEOUT_MS,
+      timedOut: false,
+    };
+    this.entries.set(entry.prompt.id, entry);
+    this.show(entry.prompt);
+    return entry;
+  }
+
+  private current(entry: Entry): PairingPrompt {
+    return { ...entry.prompt, remainingMs: Math.max(0, entry.deadline - this.now()) };
+  }
+
+  /**
+   * Waits for the person's answer; undefined once the pairing ended meanwhile or the limit ran
+   * out, which the Security Manager takes as no answer (it stops the pairing with its reason).
+   */
   private ask(
     deviceId: string,
     ask: Exclude<Ask, { kind: 'displayPasskey' }>,
-  ): Promise<PairingAnswer> {
+  ): Promise<PairingAnswer | undefined> {
+    const entry = this.open(deviceId, ask);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        if (this.waiting.get(deviceId) === done) this.waiting.delete(deviceId);
+        entry.timedOut = true;
+        done(undefined);
       }, SMP_TIMEOUT_MS);
       timer.unref();
-      const done = (answer: PairingAnswer) => {
+      const done = (answer: PairingAnswer | undefined) => {
         clearTimeout(timer);
+        if (this.waiting.get(deviceId) === done) this.waiting.delete(deviceId);
+        if (answer && this.entries.has(entry.prompt.id)) {
+          entry.prompt = { ...entry.prompt, state: 'answered' };
+          this.show(this.current(entry));
+        }
         resolve(answer);
       };
       this.waiting.set(deviceId, done);
-      this.prompt(deviceId, ask);
     });
   }
 }

@@ -24,6 +24,7 @@ import {
   connectionParametersSchema,
   mtuSchema,
   pairingAnswerSchema,
+  pairingPromptSchema,
   pairRequestSchema,
   phyRequestSchema,
   type LinkInfo,
@@ -98,6 +99,8 @@ const centralMethods = {
   ...linkMethods,
   /** The person's answer to a `pairingPrompt`: the passkey typed, or whether the numbers match. */
   answerPairing: method(pairingAnswerSchema, nothing),
+  /** The prompts whose pairing has not ended, for a window that opens while one waits. */
+  pairingPrompts: method(nothing, z.array(pairingPromptSchema)),
   startScan: method(
     z.object({
       serviceUuids: z.array(z.string()).optional(),

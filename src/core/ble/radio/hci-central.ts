@@ -16,10 +16,12 @@ import { HciTap, type TraceSink } from '../hci/tap';
 import type { BondStore } from '../security-manager/bond-store';
 import type { AdapterIdentity } from '../adapter-identity';
 import { adapterKey, type IdentityKeeper } from '../adapter-identity-store';
+import type { PairingUser } from '../security-manager/initiator';
 import {
   askPairing,
   installStationSmp,
   linkSecurity,
+  pairingContext,
   setSecurityPolicy,
   type SecurityPolicy,
 } from '../hci/noble-smp';
@@ -123,15 +125,20 @@ export function hciCentral(
     (bindings._hci as { addressType?: string }).addressType = identity.type;
   });
   installStationSmp();
+  const policy = options.security ?? UNATTENDED;
+  // The central is made below; a pairing only asks the person once it has links.
+  const made: { central?: NobleCentral } = {};
   setSecurityPolicy(bindings._hci, {
     schedule: options.schedule,
     bonds: options.bonds?.lookup(() => tap.identity),
-    ...(options.security ?? UNATTENDED),
+    ...policy,
+    userFor: (id) =>
+      asking(policy.userFor?.(id) ?? policy.user, () => made.central?.personAsked(id)),
   });
   // The bindings add their exit-on-SIGINT handler when they start; DeviceBench's processes stop
   // on their own terms (a batch stops safely first), so it goes once the adapter has a state.
   noble.once('stateChange', () => releaseSigint(noble));
-  return new NobleCentral(noble, {
+  const central = new NobleCentral(noble, {
     identityOf: options.bonds && identityResolver(options.bonds, () => tap.identity),
     ...options,
     identity: () => tap.identity,
@@ -145,6 +152,7 @@ export function hciCentral(
         return pairThroughNoble(bindings, id);
       },
       linkSecurity: (id) => linkSecurity(bindings._hci, id),
+      pairingContext: (id) => pairingContext(bindings._hci, id),
       askMtu: (id, mtu) => askMtu(bindings, id, mtu),
     },
     onClose: () => {
@@ -153,4 +161,24 @@ export function hciCentral(
       options.onClose?.();
     },
   });
+  made.central = central;
+  return central;
+}
+
+/** The person, telling `asked` whenever the pairing waits on them. */
+function asking(user: PairingUser, asked: () => void): PairingUser {
+  return {
+    displayPasskey: (passkey) => {
+      asked();
+      user.displayPasskey(passkey);
+    },
+    enterPasskey: () => {
+      asked();
+      return user.enterPasskey();
+    },
+    confirmNumber: (value) => {
+      asked();
+      return user.confirmNumber(value);
+    },
+  };
 }

@@ -27,12 +27,8 @@ import type {
   LinkReport,
   SecurityFailure,
 } from '../hci/tap-reports';
-import {
-  NobleConnection,
-  TimeoutError,
-  withBleTimeout,
-  type LinkControl,
-} from './noble-connection';
+import { NobleConnection } from './noble-connection';
+import { TimeoutError, withBleTimeout, type LinkControl } from './link-control';
 import { realSchedule, type Schedule } from '../../async/timeout';
 import { errorMessage } from '../../errors/message';
 
@@ -201,6 +197,11 @@ export class NobleCentral implements BleCentral {
 
   state(): AdapterState {
     return this.current;
+  }
+
+  /** The pairing on a board's link waits on the person: its operation waits with it. */
+  personAsked(peripheralId: string): void {
+    this.connections.get(peripheralId)?.personAsked();
   }
 
   /**

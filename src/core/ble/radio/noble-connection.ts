@@ -16,7 +16,7 @@ import {
   type LinkFailure,
   type ServiceInfo,
 } from '../port';
-import { ATT_ERROR, ATT_OP, attOpcodeName } from '../att/codes';
+import { attOpcodeName } from '../att/codes';
 import { describeHciError, HCI_ERROR } from '../hci/codes';
 import type {
   AttErrorReport,
@@ -33,122 +33,22 @@ import {
   type LinkSecurity,
 } from '../link-parameters';
 import { pairingFailureMessage } from '../security-manager/refusals';
-import { withTimeout, type Schedule } from '../../async/timeout';
+import { SMP_TIMEOUT_MS } from '../security-manager/initiator';
+import type { Schedule } from '../../async/timeout';
+import {
+  characteristicLabel as label,
+  disconnectReason,
+  REQUEST_CAUSE,
+  SECURITY_ERRORS,
+  VALUE_REQUESTS,
+  REQUEST_WORDS,
+  strongerPairing,
+  withBleTimeout,
+  type InFlight,
+  type LinkControl,
+  type StrongerPairing,
+} from './link-control';
 import { errorMessage } from '../../errors/message';
-
-/** Requests that read or write a value: an error to one of these fails the operation. */
-const VALUE_REQUESTS: ReadonlySet<number> = new Set([
-  ATT_OP.readReq,
-  ATT_OP.readBlobReq,
-  ATT_OP.readMultipleReq,
-  ATT_OP.writeReq,
-  ATT_OP.prepareWriteReq,
-  ATT_OP.executeWriteReq,
-]);
-
-/** The errors on which noble's gatt.js pairs by itself before it retries the request. */
-const SECURITY_ERRORS: ReadonlySet<number> = new Set([
-  ATT_ERROR.insufficientAuthentication,
-  ATT_ERROR.insufficientAuthorization,
-  ATT_ERROR.insufficientEncryption,
-]);
-
-/** noble's disconnect reason (an HCI code on Linux, absent elsewhere) in words. */
-function disconnectReason(reason: unknown): string {
-  if (typeof reason === 'number') return describeHciError(reason);
-  if (typeof reason === 'string' && reason) return reason;
-  return 'disconnected';
-}
-
-export class TimeoutError extends Error {
-  override name = 'TimeoutError';
-}
-
-/**
- * `withTimeout` with the error a BLE operation that took too long rejects with; `onTimeout` starts
- * ending the operation (cancels the connect, drops the link).
- */
-export function withBleTimeout<T>(
-  schedule: Schedule,
-  promise: Promise<T>,
-  ms: number,
-  onTimeout?: () => void,
-): Promise<T> {
-  return withTimeout(
-    promise,
-    ms,
-    () => {
-      onTimeout?.();
-      return new TimeoutError(`no answer within ${ms} ms`);
-    },
-    schedule,
-  );
-}
-
-interface InFlight {
-  step: BleStep;
-  /** `link`: the link ended it, not the board's answer. */
-  fail(message: string, cause?: unknown, link?: LinkFailure): void;
-  /** The board refused it for want of a stronger key: pair at the level needed, then retry. */
-  needs?: StrongerPairing;
-}
-
-/** What a pairing at a higher level asks for. */
-type StrongerPairing = { mitm: true; sc: true };
-
-/**
- * The pairing an encrypted link's refusal asks for, once (docs/decisions.md, "Pairing as a
- * phone does"): Insufficient Authentication on a key that is not authenticated or not Secure
- * Connections, Insufficient Encryption Key Size on a key shorter than 16 octets. Anything else
- * a new pairing would not change.
- */
-function strongerPairing(
-  code: number,
-  security: LinkSecurity | undefined,
-): StrongerPairing | undefined {
-  if (!security?.encrypted) return undefined;
-  const weak =
-    code === ATT_ERROR.insufficientAuthentication
-      ? !security.authenticated || security.key !== 'sc'
-      : code === ATT_ERROR.insufficientEncryptionKeySize && (security.keySize ?? 16) < 16;
-  return weak ? { mitm: true, sc: true } : undefined;
-}
-
-/**
- * The controller's side of the links, as the HCI tap under noble reads it (`hci/tap.ts`), and
- * the station's Security Manager under noble for pairing. Absent on noble's OS bindings, which show none of it.
- */
-export interface LinkControl {
-  linkState(peripheralId: string): LinkState | undefined;
-  sendLinkRequest(peripheralId: string, request: Exclude<LinkRequest, { kind: 'pair' }>): boolean;
-  /**
-   * Starts pairing (the station's SMP under noble) on the board's link, with options over the
-   * station's; false when there is no link.
-   */
-  pair(
-    peripheralId: string,
-    request?: Omit<Extract<LinkRequest, { kind: 'pair' }>, 'kind'>,
-  ): boolean;
-  /** How the link is secured, once pairing or a bond encrypted it. */
-  linkSecurity?(peripheralId: string): LinkSecurity | undefined;
-  /** The MTU the next link to the board asks for; `undefined` is noble's own. */
-  askMtu(peripheralId: string, mtu: number | undefined): void;
-}
-
-/** The event that ends each request. */
-const REQUEST_CAUSE: Record<LinkRequest['kind'], LinkCause> = {
-  connectionParameters: 'connectionParameters',
-  phy: 'phy',
-  pair: 'encryption',
-  rssi: 'rssi',
-};
-
-const REQUEST_WORDS: Record<LinkRequest['kind'], string> = {
-  connectionParameters: 'asking for new connection parameters',
-  phy: 'asking for a PHY',
-  pair: 'pairing',
-  rssi: 'reading the RSSI',
-};
 
 /** One link. Operations run one at a time, as ATT does, so an error belongs to the one in flight. */
 export class NobleConnection implements BleConnection {
@@ -375,6 +275,16 @@ export class NobleConnection implements BleConnection {
       throw new Error(`pairing again: the controller answered ${describeHciError(report.status)}`);
   }
 
+  /**
+   * The station's pairing on this link waits on the person (a passkey, a comparison): whatever
+   * is in flight — a `pair` request, or the GATT request noble pairs for — waits for them the
+   * SMP's 30 s and then its own bound, not its own bound alone (docs/decisions.md, "Pairing as
+   * a phone does").
+   */
+  personAsked(): void {
+    this.inFlight?.extend(SMP_TIMEOUT_MS + this.timeoutMs);
+  }
+
   /** From the tap: the controller reported a change of this link, or refused a request for one. */
   linkChanged(report: LinkReport): void {
     if (this.awaitingLink?.cause === report.cause) this.awaitingLink.done(report);
@@ -417,7 +327,11 @@ export class NobleConnection implements BleConnection {
   securityFailed(failure: SecurityFailure): void {
     const what =
       failure.stage === 'pairing'
-        ? pairingFailureMessage(failure.code, failure.byBoard)
+        ? pairingFailureMessage(
+            failure.code,
+            failure.byBoard,
+            this.control?.pairingContext?.(this.id),
+          )
         : `encryption refused: ${describeHciError(failure.code)}${
             failure.code === HCI_ERROR.pinOrKeyMissing
               ? ' — the board lost its bond with this station: forget the bond and pair again'
@@ -492,7 +406,15 @@ export class NobleConnection implements BleConnection {
           this.timeoutMs,
         );
       let cancel = startTimer();
-      const inFlight: InFlight = { step, fail };
+      const inFlight: InFlight = {
+        step,
+        fail,
+        extend: (ms) => {
+          if (settled) return;
+          cancel();
+          cancel = this.schedule(() => fail(`no answer within ${ms} ms`, undefined, 'timeout'), ms);
+        },
+      };
       this.inFlight = inFlight;
       /** Whether the board's refusal sends the operation through a stronger pairing first. */
       const pairedAgain = (): boolean => {
@@ -567,13 +489,5 @@ export class NobleConnection implements BleConnection {
         this.id,
       );
     return c;
-  }
-}
-
-function label(uuid: string): string {
-  try {
-    return `characteristic ${formatUuid(uuid)}`;
-  } catch {
-    return `characteristic "${uuid}"`;
   }
 }

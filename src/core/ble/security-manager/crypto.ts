@@ -231,3 +231,23 @@ export function ecdhKeyPair(privateKeyMsb?: Uint8Array): EcdhKeyPair {
     },
   };
 }
+
+/** A passkey as the TK / r value: a 128-bit number, least significant octet first. */
+export function passkeyValue(passkey: number): Uint8Array {
+  const value = new Uint8Array(16);
+  new DataView(value.buffer).setUint32(0, passkey, true);
+  return value;
+}
+
+/** A key cut to `keySize` octets, the rest zero (Vol 3, Part H, 2.3.4). */
+export function masked(key: Uint8Array, keySize: number): Uint8Array {
+  return key.map((byte, i) => (i < keySize ? byte : 0));
+}
+
+/** "aa:bb:…" from an address's octets, least significant first. */
+export function addressText(bytes: Uint8Array): string {
+  return Array.from(bytes)
+    .reverse()
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join(':');
+}

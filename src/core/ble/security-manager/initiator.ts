@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { SMP_CODE, SMP_FAILURE } from '../hci/codes';
 import {
   addressBytes,
+  addressText,
   addressWithType,
   c1,
   ecdhKeyPair,
@@ -14,6 +15,8 @@ import {
   f5,
   f6,
   g2,
+  masked,
+  passkeyValue,
   s1,
   sameValue,
   type EcdhKeyPair,
@@ -23,9 +26,10 @@ import {
   isAuthenticated,
   pairingMethod,
   type IoCapability,
+  type PairingFeatures,
   type PairingMethod,
 } from './pairing-method';
-import { pairingFailureMessage } from './refusals';
+import { pairingFailureMessage, type PairingContext } from './refusals';
 import type { LinkSecurity } from '../link-parameters';
 
 /** What the station asks for on one link. */
@@ -97,11 +101,22 @@ export class PairingFailedError extends Error {
     readonly reason: number | undefined,
     /** Whether the board sent the Pairing Failed (else this side did, or the timer ran out). */
     readonly byBoard: boolean,
+    {
+      waitedOnPerson = false,
+      context,
+    }: {
+      /** The timer ran out while the pairing waited on the person at the station. */
+      waitedOnPerson?: boolean;
+      /** What each side said, so the words blame the side that caused it. */
+      context?: PairingContext;
+    } = {},
   ) {
     super(
-      reason === undefined
-        ? 'pairing timed out: the board stopped answering for 30 s (the SMP timeout)'
-        : pairingFailureMessage(reason, byBoard),
+      reason !== undefined
+        ? pairingFailureMessage(reason, byBoard, context)
+        : waitedOnPerson
+          ? 'pairing timed out: no answer at the station within 30 s (the SMP timeout) — pair again and answer the prompt in time'
+          : 'pairing timed out: the board stopped answering for 30 s (the SMP timeout)',
     );
     this.name = 'PairingFailedError';
   }
@@ -129,24 +144,6 @@ const PDU_LENGTH: Partial<Record<number, number>> = {
   [SMP_CODE.pairingDhKeyCheck]: 17,
 };
 
-/** A passkey as the TK / r value: a 128-bit number, least significant octet first. */
-function passkeyValue(passkey: number): Uint8Array {
-  const value = new Uint8Array(16);
-  new DataView(value.buffer).setUint32(0, passkey, true);
-  return value;
-}
-
-function masked(key: Uint8Array, keySize: number): Uint8Array {
-  return key.map((byte, i) => (i < keySize ? byte : 0));
-}
-
-function addressText(bytes: Uint8Array): string {
-  return Array.from(bytes)
-    .reverse()
-    .map((b) => b.toString(16).padStart(2, '0'))
-    .join(':');
-}
-
 export interface InitiatorDependencies {
   random?: (bytes: number) => Uint8Array;
   keyPair?: () => EcdhKeyPair;
@@ -173,6 +170,8 @@ export class SmpInitiator {
   private rejectFailed: (error: Error) => void = () => undefined;
   private readonly schedule: (callback: () => void, ms: number) => () => void;
   private cancelTimer: (() => void) | undefined;
+  /** What the board said in its Pairing Response, once it said it. */
+  private board: PairingFeatures | undefined;
 
   constructor(
     private readonly link: SmpLink,
@@ -197,11 +196,20 @@ export class SmpInitiator {
     if (code === undefined || code === 0 || code > SMP_CODE.keypressNotification) return;
     if (code === SMP_CODE.securityRequest || code === SMP_CODE.keypressNotification) return;
     if (code === SMP_CODE.pairingFailed) {
-      this.abort(new PairingFailedError(pdu[1] ?? SMP_FAILURE.unspecifiedReason, true));
+      this.abort(
+        new PairingFailedError(pdu[1] ?? SMP_FAILURE.unspecifiedReason, true, {
+          context: this.context(),
+        }),
+      );
       return;
     }
     this.inbox.push(Uint8Array.from(pdu));
     this.deliver();
+  }
+
+  /** What each side said so far: the station's options, the board's response. */
+  context(): PairingContext {
+    return { station: this.options, board: this.board };
   }
 
   /** The link went away: the pairing ends without a Pairing Failed. */
@@ -243,17 +251,18 @@ export class SmpInitiator {
     const boardIo = IO_CAPABILITIES[ioByte];
     if (!boardIo || rspKeySize < MIN_KEY_SIZE || rspKeySize > 16 || oob > 1)
       return this.fail(SMP_FAILURE.invalidParameters);
+    this.board = {
+      io: boardIo,
+      oob: oob === 1,
+      mitm: (rspAuth & AUTH_MITM) !== 0,
+      sc: (rspAuth & AUTH_SC) !== 0,
+    };
     const sc = options.sc && (rspAuth & AUTH_SC) !== 0;
     if (options.scOnly && !sc) return this.fail(SMP_FAILURE.authenticationRequirements);
     const keySize = Math.min(maxKeySize, rspKeySize);
     const method = pairingMethod(
       { io: options.io, oob: false, mitm: options.mitm, sc: options.sc },
-      {
-        io: boardIo,
-        oob: oob === 1,
-        mitm: (rspAuth & AUTH_MITM) !== 0,
-        sc: (rspAuth & AUTH_SC) !== 0,
-      },
+      this.board,
     );
     // This side has no OOB data to give; a board that claims to have some cannot.
     if (method.model === 'oob') return this.fail(SMP_FAILURE.oobNotAvailable);
@@ -415,8 +424,19 @@ export class SmpInitiator {
    * A person's answer, undefined when they cancelled; a Pairing Failed or the SMP timeout
    * meanwhile ends the wait. PDUs that arrive meanwhile wait in the inbox.
    */
-  private whileWaiting<T>(answer: Promise<T>): Promise<T | undefined> {
-    return Promise.race([answer.catch(() => undefined), this.failed]);
+  private async whileWaiting<T>(answer: Promise<T>): Promise<T | undefined> {
+    // The person answers in real time, whatever clock the link runs on (the simulated bench's
+    // runs ahead when nothing is due).
+    this.stopTimer();
+    this.cancelTimer = realTimer(
+      () => this.abort(new PairingFailedError(undefined, false, { waitedOnPerson: true })),
+      this.timeoutMs,
+    );
+    try {
+      return await Promise.race([answer.catch(() => undefined), this.failed]);
+    } finally {
+      if (!this.failure) this.restartTimer();
+    }
   }
 
   private deliver(): void {
@@ -436,7 +456,7 @@ export class SmpInitiator {
 
   /** This side gives up: Pairing Failed to the board, and the pairing ends. */
   private fail(reason: number): never {
-    const error = new PairingFailedError(reason, false);
+    const error = new PairingFailedError(reason, false, { context: this.context() });
     if (!this.failure) this.link.send(Uint8Array.of(SMP_CODE.pairingFailed, reason));
     this.abort(error);
     throw error;

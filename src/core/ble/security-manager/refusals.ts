@@ -2,6 +2,39 @@
 // Specification v5.3, Vol 3, Part H, 3.5.5), so a refused pairing is said once, the same way,
 // in every front end.
 import { SMP_FAILURE } from '../hci/codes';
+import {
+  isAuthenticated,
+  pairingMethod,
+  type IoCapability,
+  type PairingFeatures,
+} from './pairing-method';
+
+/** What each side said in a pairing: the station's ask and, once it answered, the board's. */
+export interface PairingContext {
+  station: { io: IoCapability; mitm: boolean; sc: boolean };
+  board?: PairingFeatures;
+}
+
+/** The specification's name of an IO capability ("NoInputNoOutput"), as the pairing form says it. */
+function ioName(io: IoCapability): string {
+  return io.charAt(0).toUpperCase() + io.slice(1);
+}
+
+/** What to claim instead, on the command line and in the link card's pairing form. */
+const CLAIM_A_KEYBOARD =
+  'claim a keyboard so its passkey can be typed: give the passkey on the command line with --passkey or --passkey-env (the station then claims KeyboardOnly; or --io-capability keyboardDisplay), KeyboardDisplay in the link card’s pairing form';
+
+/**
+ * Whether the station's own IO capability is why the pairing could not be authenticated: the
+ * board could give MITM to a station with a keyboard and display, and this one claimed less.
+ */
+function stationIoIsWhy({ station, board }: PairingContext): boolean {
+  if (!board) return station.io === 'noInputNoOutput';
+  const asked = { io: station.io, oob: false, mitm: true, sc: station.sc };
+  const claimed = pairingMethod(asked, board);
+  const withKeyboard = pairingMethod({ ...asked, io: 'keyboardDisplay' }, board);
+  return !isAuthenticated(claimed) && isAuthenticated(withKeyboard);
+}
 
 const REASONS: Record<number, { name: string; advice: string }> = {
   [SMP_FAILURE.passkeyEntryFailed]: {
@@ -68,9 +101,26 @@ function describeSmpFailure(reason: number): string {
 const STATION_AUTH_REQUIREMENTS =
   '0x03 authentication requirements — the board cannot give the protection asked for (MITM needs a passkey or comparison it has no means for; Secure Connections only and it answered legacy): ask for less, or check its IO capability';
 
-/** A failed pairing in words: who ended it, the reason, what to do. */
-export function pairingFailureMessage(reason: number, byBoard: boolean): string {
+/**
+ * A failed pairing in words: who ended it, the reason, what to do. With the pairing's
+ * `context`, an Authentication Requirements failure the station's own IO capability caused says
+ * so, and what to claim instead.
+ */
+export function pairingFailureMessage(
+  reason: number,
+  byBoard: boolean,
+  context?: PairingContext,
+): string {
+  const who = byBoard ? 'the board refused pairing' : 'pairing stopped';
+  if (reason === SMP_FAILURE.authenticationRequirements && context && stationIoIsWhy(context))
+    return `${who}: 0x03 authentication requirements — the board needs MITM, and this station claimed ${ioName(context.station.io)}, which leaves only Just Works with it: ${CLAIM_A_KEYBOARD}`;
+  if (
+    !byBoard &&
+    reason === SMP_FAILURE.authenticationRequirements &&
+    context?.board?.io === 'noInputNoOutput'
+  )
+    return `${who}: 0x03 authentication requirements — MITM was asked, and the board has neither display nor keyboard (NoInputNoOutput), so it can only pair by Just Works: ask for less (no MITM), or use firmware that shows a passkey`;
   if (!byBoard && reason === SMP_FAILURE.authenticationRequirements)
-    return `pairing stopped: ${STATION_AUTH_REQUIREMENTS}`;
-  return `${byBoard ? 'the board refused pairing' : 'pairing stopped'}: ${describeSmpFailure(reason)}`;
+    return `${who}: ${STATION_AUTH_REQUIREMENTS}`;
+  return `${who}: ${describeSmpFailure(reason)}`;
 }

@@ -15,6 +15,9 @@ import type { AttResult } from './att-server';
 import type { Characteristic, Service } from './board-service';
 import type { BoardDefinition } from './board-file';
 
+/** The permission that asks a link for each LE security mode 1 level. */
+const LEVEL_PERMISSION = { 1: 'open', 2: 'encrypt', 3: 'authenticate', 4: 'sc' } as const;
+
 export type ProvisioningStatus = 'blank' | 'pending' | 'committed' | 'rejected';
 
 /** The product identity a committed board holds, as flash would. UUIDs dashed. */
@@ -169,34 +172,41 @@ export class BoardProvisioning {
               return this.store('psdi', psdi);
             },
           };
+    // A product that needs a level guards its provisioning service at it too, as firmware built
+    // for phones does (BT_GATT_PERM_*_LESC): nobody rewrites its identity over a weaker link.
+    const guard = LEVEL_PERMISSION[profile.security.level];
+    const guarded = (c: Characteristic): Characteristic =>
+      guard === 'open' ? c : { ...c, permissions: { read: guard, write: guard } };
     return {
       uuid: profile.service,
       name: `Provisioning (${profile.id})`,
-      characteristics: [
-        uuidCharacteristic('serviceUuid', PROFILE_CHARACTERISTIC_NAMES.serviceUuid),
-        uuidCharacteristic('psdiServiceUuid', PROFILE_CHARACTERISTIC_NAMES.psdiServiceUuid),
-        uuidCharacteristic(
-          'psdiCharacteristicUuid',
-          PROFILE_CHARACTERISTIC_NAMES.psdiCharacteristicUuid,
-        ),
-        psdiCharacteristic,
-        {
-          uuid: ch.control,
-          name: PROFILE_CHARACTERISTIC_NAMES.control,
-          properties: ['write'],
-          value: new Uint8Array(),
-          maxLength: 20,
-          write: (data) => this.control(profile, data, derivedPsdi),
-        },
-        {
-          uuid: ch.status,
-          name: 'Status',
-          properties: ['read', 'notify'],
-          value: new Uint8Array(),
-          maxLength: 1,
-          read: () => Uint8Array.of(STATUS[this.status]),
-        },
-      ],
+      characteristics: (
+        [
+          uuidCharacteristic('serviceUuid', PROFILE_CHARACTERISTIC_NAMES.serviceUuid),
+          uuidCharacteristic('psdiServiceUuid', PROFILE_CHARACTERISTIC_NAMES.psdiServiceUuid),
+          uuidCharacteristic(
+            'psdiCharacteristicUuid',
+            PROFILE_CHARACTERISTIC_NAMES.psdiCharacteristicUuid,
+          ),
+          psdiCharacteristic,
+          {
+            uuid: ch.control,
+            name: PROFILE_CHARACTERISTIC_NAMES.control,
+            properties: ['write'],
+            value: new Uint8Array(),
+            maxLength: 20,
+            write: (data) => this.control(profile, data, derivedPsdi),
+          },
+          {
+            uuid: ch.status,
+            name: 'Status',
+            properties: ['read', 'notify'],
+            value: new Uint8Array(),
+            maxLength: 1,
+            read: () => Uint8Array.of(STATUS[this.status]),
+          },
+        ] satisfies Characteristic[]
+      ).map(guarded),
     };
   }
 

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pairingFailureMessage } from '../../../../src/core/ble/security-manager/refusals';
 import { SMP_CODE, SMP_FAILURE } from '../../../../src/core/ble/hci/codes';
 import {
   PairingFailedError,
@@ -264,7 +265,7 @@ describe('SMP initiator against ble-host’s board (LE Secure Connections)', () 
     expect(error.reason).toBe(SMP_FAILURE.authenticationRequirements);
     expect(error.byBoard).toBe(false);
     expect(error.message).toContain(
-      'pairing stopped: 0x03 authentication requirements — the board cannot give the protection asked for',
+      'pairing stopped: 0x03 authentication requirements — MITM was asked, and the board has neither display nor keyboard (NoInputNoOutput)',
     );
   });
 });
@@ -362,6 +363,33 @@ describe('refusals in words', () => {
     );
     expect(new PairingFailedError(0x42, true).message).toBe(
       'the board refused pairing: 0x42 (a reason this tool does not know)',
+    );
+  });
+
+  it('blames the station’s own IO capability where it is why MITM could not be had', () => {
+    const zephyr = { io: 'displayOnly', oob: false, mitm: true, sc: true } as const;
+    const unattended = { io: 'noInputNoOutput', mitm: true, sc: true } as const;
+    const ownStop = new PairingFailedError(SMP_FAILURE.authenticationRequirements, false, {
+      context: { station: unattended, board: zephyr },
+    });
+    expect(ownStop.message).toBe(
+      'pairing stopped: 0x03 authentication requirements — the board needs MITM, and this station claimed NoInputNoOutput, which leaves only Just Works with it: claim a keyboard so its passkey can be typed: give the passkey on the command line with --passkey or --passkey-env (the station then claims KeyboardOnly; or --io-capability keyboardDisplay), KeyboardDisplay in the link card’s pairing form',
+    );
+    // The board refused the Pairing Request itself: the station claimed no input or output.
+    const refused = pairingFailureMessage(SMP_FAILURE.authenticationRequirements, true, {
+      station: { ...unattended, mitm: false },
+    });
+    expect(refused).toMatch(
+      /^the board refused pairing: 0x03 authentication requirements — the board needs MITM, and this station claimed NoInputNoOutput.*--io-capability keyboardDisplay/,
+    );
+    // A station with a keyboard is not to blame: the board's own words stay.
+    expect(
+      pairingFailureMessage(SMP_FAILURE.authenticationRequirements, true, {
+        station: { io: 'keyboardDisplay', mitm: true, sc: true },
+        board: zephyr,
+      }),
+    ).toBe(
+      'the board refused pairing: 0x03 authentication requirements — it needs MITM: give its passkey (an IO capability with a keyboard or display)',
     );
   });
 });

@@ -1,0 +1,48 @@
+// The security a profile says the product needs, reached on the board's link before anything is
+// read or reserved (docs/decisions/ble-and-hci.md, "Pairing as a phone does"): a pairing that
+// fails or falls short ends the run at `connect` and burns nothing.
+import type { BleConnection } from '../ble/port';
+import type { ProvisioningProfile } from '../ble/provisioning-profile';
+import { SECURITY_LEVELS } from '../ble/link-parameters';
+import { errorMessage } from '../errors/message';
+import { FatalStepError } from './step-failures';
+
+/**
+ * Pairs the link up to `profile.security.level`. A link already encrypted by a bond or the
+ * board's Security Request is taken as it is when it is enough. Above level 2 the pairing asks
+ * for MITM, so the station's person types the board's passkey or confirms its number, within
+ * the SMP's 30 s.
+ */
+export async function reachProfileSecurity(
+  connection: BleConnection,
+  profile: ProvisioningProfile,
+): Promise<void> {
+  const needed = profile.security.level;
+  if (needed === 1) return;
+  const needs = `the product needs ${SECURITY_LEVELS[needed]} (profile "${profile.id}"); no PSDI was reserved`;
+  if (!connection.requestLink)
+    throw new FatalStepError(
+      'connect',
+      `this adapter cannot pair on request (no HCI access), and ${needs}`,
+      1,
+    );
+  let level: 1 | 2 | 3 | 4;
+  try {
+    const link = await connection.requestLink({
+      kind: 'pair',
+      mitm: needed >= 3 || undefined,
+      sc: needed === 4 || undefined,
+    });
+    level = link.securityLevel;
+  } catch (err) {
+    throw new FatalStepError('connect', `pairing failed: ${errorMessage(err)}; ${needs}`, 1, {
+      cause: err,
+    });
+  }
+  if (level < needed)
+    throw new FatalStepError(
+      'connect',
+      `the link reached ${SECURITY_LEVELS[level]}, and ${needs}`,
+      1,
+    );
+}

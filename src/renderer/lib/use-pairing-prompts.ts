@@ -1,0 +1,64 @@
+// The pairing prompts the BLE process holds, as this window shows them: the ones waiting when
+// the window opened, then every `ble:pairingPrompt` as a prompt opens, is answered (here or in
+// another window) and ends. The BLE process is the source of truth; a window only keeps when
+// it heard each one, to count its time down, and which ended ones the person dismissed.
+import { useCallback, useEffect, useState } from 'react';
+import type { PairingPrompt } from '../../core/ble/link-parameters';
+import { useApi } from './api-context';
+
+export interface ShownPrompt {
+  prompt: PairingPrompt;
+  /** When this window heard the prompt's `remainingMs` (performance.now()). */
+  heardAt: number;
+}
+
+/** How long a pairing that ended well stays shown. */
+const PAIRED_SHOWN_MS = 4_000;
+
+export function usePairingPrompts() {
+  const api = useApi();
+  const [prompts, setPrompts] = useState<ShownPrompt[]>([]);
+
+  const heard = useCallback((prompt: PairingPrompt) => {
+    setPrompts((shown) => {
+      const others = shown.filter((s) => s.prompt.id !== prompt.id);
+      // A state the window heard later (an answer from another window) never goes back.
+      return [...others, { prompt, heardAt: performance.now() }];
+    });
+    if (prompt.state === 'paired')
+      setTimeout(
+        () => setPrompts((shown) => shown.filter((s) => s.prompt.id !== prompt.id)),
+        PAIRED_SHOWN_MS,
+      );
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    const off = api.on('ble:pairingPrompt', heard);
+    void api.ble.listPairingPrompts({}).then(
+      (waiting) => {
+        if (!live) return;
+        setPrompts((shown) => {
+          const known = new Set(shown.map((s) => s.prompt.id));
+          const now = performance.now();
+          return [
+            ...waiting.filter((p) => !known.has(p.id)).map((prompt) => ({ prompt, heardAt: now })),
+            ...shown,
+          ];
+        });
+      },
+      // No BLE process yet: nothing waits.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+      off();
+    };
+  }, [api, heard]);
+
+  const dismiss = useCallback(
+    (id: string) => setPrompts((shown) => shown.filter((s) => s.prompt.id !== id)),
+    [],
+  );
+  return { prompts, dismiss };
+}

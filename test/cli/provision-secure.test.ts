@@ -1,0 +1,68 @@
+// `devicebench provision` of the Zephyr Secure board (resources/sim/zephyr-secure.json: SC only,
+// a fixed passkey on its display, its provisioning service and PSDI readable only over an
+// authenticated LE Secure Connections link) as a child process: with a profile that says the
+// product needs level 4 and the board's passkey from --passkey-env it is paired, provisioned and
+// verified after its reboot; without the passkey it fails before a PSDI is reserved, saying why.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openAuditStore } from '../../src/core/audit/open-store';
+import { runCli, seedProduct, tempDir, writeJson } from './run-cli';
+
+const BOARD = 'resources/sim/zephyr-secure.json';
+const plan = { psdi: { kind: 'sequence', prefix: 'SC-', width: 4 } };
+
+/** devicebench-v1's layout, for a product that needs level 4 and reads its PSDI there. */
+function secureProfile(dir: string): string {
+  const v1 = JSON.parse(readFileSync('resources/profiles/devicebench-v1.json', 'utf8'));
+  return writeJson(dir, 'secure-profile.json', {
+    ...v1,
+    id: 'devicebench-v1-sc',
+    name: 'DeviceBench v1 over authenticated LE Secure Connections',
+    psdi: { ...v1.psdi, readPermission: 'sc' },
+    security: { level: 4 },
+  });
+}
+
+describe('devicebench provision of a board that needs its passkey', { timeout: 90_000 }, () => {
+  it('pairs with the passkey from the environment before reserving, and verifies after the reboot', async () => {
+    const dir = tempDir('secure');
+    const data = join(dir, 'data');
+    const product = await seedProduct(data);
+    const common = [
+      ...['provision', '--product', product, '--count', '1'],
+      ...['--profile', secureProfile(dir), '--plan', writeJson(dir, 'plan.json', plan)],
+      ...['--sim-boards', BOARD, '--data-dir', data, '--json'],
+    ];
+
+    // No passkey: the pairing stops before anything is reserved, and says what to give.
+    const refused = await runCli(common);
+    expect(refused.code).toBe(1);
+    const failed = JSON.parse(refused.stdout).boards[0];
+    expect(failed).toMatchObject({ name: 'DB Zephyr Secure', state: 'failed', psdi: null });
+    expect(failed.error).toContain('this station claimed NoInputNoOutput');
+    expect(failed.error).toContain('--passkey');
+    expect(failed.error).toContain('no PSDI was reserved');
+
+    const run = await runCli([...common, '--passkey-env', 'LINE_PASSKEY'], {
+      LINE_PASSKEY: '246801',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).boards[0]).toMatchObject({
+      name: 'DB Zephyr Secure',
+      state: 'verified',
+      psdi: 'SC-0001',
+    });
+    // One PSDI spent, on the verified board.
+    const log = await openAuditStore({
+      location: { kind: 'local', file: join(data, 'audit.sqlite') },
+    });
+    try {
+      expect((await log.search({})).items.map((r) => [r.psdi, r.state])).toEqual([
+        ['SC-0001', 'verified'],
+      ]);
+    } finally {
+      await log.close();
+    }
+  });
+});

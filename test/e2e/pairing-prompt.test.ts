@@ -1,0 +1,114 @@
+// The passkey prompt in the windows, at both window sizes: the Zephyr Secure board on the
+// default bench shows its passkey, a pairing asked with MITM from the link card brings a prompt
+// into view in every window showing the app (a second one opened while it waits included), a
+// rejection ends the pairing with its SMP reason, a malformed passkey is refused in words, and
+// the passkey typed in one window pairs the link at level 4 and closes the prompt in the other.
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+
+const bench = useBench();
+const BOARD = 'DB Zephyr Secure';
+/** The fixed passkey resources/sim/zephyr-secure.json shows on its display. */
+const PASSKEY = '246801';
+
+/** Whether the whole box is inside the window. */
+async function inView(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const size = page.viewportSize();
+  if (!box || !size) return false;
+  return (
+    box.y >= 0 && box.y + box.height <= size.height && box.x >= 0 && box.x + box.width <= size.width
+  );
+}
+
+async function openBleBench(page: Page): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Areas' })
+    .getByRole('button', { name: 'BLE bench', exact: true })
+    .click();
+}
+
+describe.each(WINDOW_SIZES)('the pairing prompt at $width×$height', (size) => {
+  it('asks for the board’s passkey in view in every window, and pairs with the answer', async () => {
+    const { page, context, url, pageErrors } = bench();
+    await page.setViewportSize(size);
+    // A second window on the same app: the BLE process's prompts reach both.
+    const other = await context.newPage();
+    await other.setViewportSize(size);
+    await other.goto(url);
+    await openBleBench(other);
+    await openBleBench(page);
+    const row = page
+      .getByTestId('ble-scan')
+      .locator(`[data-testid="scan-row"][data-name="${BOARD}"]`);
+    await row.getByRole('button', { name: `Connect ${BOARD}` }).click();
+    const board = page.locator('[data-testid="gatt-explorer"]', { hasText: BOARD });
+    const card = board.getByTestId('link-card');
+    await expectText(card.getByTestId('link-state'), 'Connected');
+    // The page scrolls to the card: the prompt must come into view wherever the page is.
+    await page.mouse.wheel(0, 400);
+
+    const pairing = card.getByRole('form', { name: 'Pairing' });
+    await pairing.getByLabel('IO capability').selectOption('keyboardDisplay');
+    await pairing.getByLabel('MITM').check();
+    await pairing.getByRole('button', { name: 'Pair' }).click();
+
+    const prompt = page.getByRole('alertdialog', { name: /Enter the passkey DB Zephyr Secure/ });
+    const secondsLeft = async () =>
+      Number((await prompt.getByText(/\d+ s left/).innerText()).split(' ')[0]);
+    await expectText(prompt, 'Enter the passkey');
+    await expect.poll(() => inView(page, prompt)).toBe(true);
+    const first = await secondsLeft();
+    expect(first).toBeGreaterThan(15);
+    // The specification's limit counts down.
+    await expect.poll(secondsLeft).toBeLessThan(first);
+
+    const otherPrompt = other.getByRole('alertdialog', {
+      name: /Enter the passkey DB Zephyr Secure/,
+    });
+    await expectText(otherPrompt, 'Enter the passkey');
+    // Rejected in one window: the pairing ends with the SMP reason in words, in both.
+    await prompt.getByRole('button', { name: 'Reject' }).click();
+    await expectText(prompt, 'passkey entry failed');
+    await expectText(otherPrompt, 'passkey entry failed');
+    await expectText(card.getByTestId('link-security'), 'Level 1');
+    await shoot(page, 'pairing-prompt-rejected');
+    await prompt.getByRole('button', { name: 'Dismiss' }).click();
+    await otherPrompt.getByRole('button', { name: 'Dismiss' }).click();
+
+    // Asked again; the other window shows it too, and answers.
+    await pairing.getByRole('button', { name: 'Pair' }).click();
+    await expectText(prompt, 'Enter the passkey');
+    await expectText(otherPrompt, 'Enter the passkey');
+    expect(await inView(other, otherPrompt)).toBe(true);
+    const passkey = otherPrompt.getByLabel('Passkey');
+    await passkey.fill('24680x');
+    await otherPrompt.getByRole('button', { name: 'Pair' }).click();
+    await expectText(otherPrompt, 'must be the six digits the board shows');
+    expect(await inView(other, otherPrompt)).toBe(true);
+    await shoot(other, 'pairing-prompt-invalid');
+    await shoot(page, 'pairing-prompt-open');
+    await passkey.fill(PASSKEY);
+    await otherPrompt.getByRole('button', { name: 'Pair' }).click();
+
+    // Answered in one window: the input closes in both, and the link is level 4.
+    await expectText(prompt, `Paired with ${BOARD}`);
+    await expectText(otherPrompt, `Paired with ${BOARD}`);
+    expect(await prompt.getByLabel('Passkey').count()).toBe(0);
+    await expectText(card.getByTestId('link-security'), 'Level 4');
+    await expectText(card.getByTestId('link-pairing'), 'Passkey Entry');
+    await expectText(
+      card.getByTestId('link-key'),
+      'LE Secure Connections · authenticated · 16 octets',
+    );
+    await shoot(page, 'pairing-prompt-paired');
+    // A pairing that ended well leaves by itself.
+    await expect.poll(() => prompt.count(), { timeout: 10_000 }).toBe(0);
+
+    await other.close();
+    await board.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await expect.poll(() => board.count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+// Provisioning the default bench's Zephyr Secure board in the app, in the smaller window
+// (1024×640; the prompt itself is tried at both sizes in pairing-prompt.test.ts, and the board
+// is provisioned once): with a profile that says the product needs level 4, the station pairs
+// before anything is reserved, the board's passkey is asked in view in the pairing prompt, and
+// the board is provisioned and verified after its reboot over the bonded, authenticated link.
+import { readFileSync } from 'node:fs';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+
+const bench = useBench();
+const size = WINDOW_SIZES[0];
+const BOARD = 'DB Zephyr Secure';
+
+/** devicebench-v1's layout, for a product that needs level 4 and reads its PSDI there. */
+function secureProfile(): Buffer {
+  const v1 = JSON.parse(readFileSync('resources/profiles/devicebench-v1.json', 'utf8'));
+  return Buffer.from(
+    JSON.stringify({
+      ...v1,
+      id: 'devicebench-v1-sc',
+      name: 'DeviceBench v1 over authenticated LE Secure Connections',
+      psdi: { ...v1.psdi, readPermission: 'sc' },
+      security: { level: 4 },
+    }),
+  );
+}
+
+async function inView(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const view = page.viewportSize();
+  return (
+    box !== null &&
+    view !== null &&
+    box.y >= 0 &&
+    box.x >= 0 &&
+    box.y + box.height <= view.height &&
+    box.x + box.width <= view.width
+  );
+}
+
+describe(`provisioning a board that needs its passkey at ${size.width}×${size.height}`, () => {
+  it('asks for the passkey in view before reserving, and verifies the board', async () => {
+    const { page, pageErrors } = bench();
+    await page.setViewportSize(size);
+    const product = 'Secure product';
+    await page.getByRole('button', { name: 'Device service' }).click();
+    await page.getByLabel('New product name').fill(product);
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+
+    await page.getByRole('button', { name: 'Provisioning', exact: true }).click();
+    const plan = page.getByTestId('prov-plan');
+    await plan.getByLabel('Product').selectOption({ label: product });
+    await plan.getByTestId('profile-file').setInputFiles({
+      name: 'secure.json',
+      mimeType: 'application/json',
+      buffer: secureProfile(),
+    });
+    await expectText(plan, 'authenticated LE Secure Connections');
+    await plan.getByLabel('Prefix').fill('SC-');
+
+    const row = page
+      .getByTestId('prov-scan')
+      .locator(`[data-testid="scan-row"][data-name="${BOARD}"]`);
+    await row.getByRole('button', { name: `Provision ${BOARD}` }).click();
+    const prompt = page.getByRole('alertdialog', { name: /Enter the passkey DB Zephyr Secure/ });
+    await expectText(prompt, 'Enter the passkey');
+    await expect.poll(() => inView(page, prompt)).toBe(true);
+    await shoot(page, 'provision-secure-prompt');
+    await prompt.getByLabel('Passkey').fill('246801');
+    await prompt.getByRole('button', { name: 'Pair' }).click();
+
+    const result = page.getByTestId('single-result').filter({ hasText: BOARD }).first();
+    await result.waitFor({ timeout: 60_000 });
+    await expect.poll(() => result.innerText(), { timeout: 60_000 }).toContain('verified');
+    await expectText(result, 'SC-000001');
+    await shoot(page, 'provision-secure-verified');
+    expect(pageErrors).toEqual([]);
+  });
+});
