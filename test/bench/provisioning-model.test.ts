@@ -41,7 +41,12 @@ async function modelled(name: string, wrap: (store: AuditStore) => AuditStore, s
     station: 'bench',
   });
   try {
-    return await provisionEach(wrap(store), new ManualSimClock(1_700_000_000_000), 2, secure ? secureRun() : undefined);
+    return await provisionEach(
+      wrap(store),
+      new ManualSimClock(1_700_000_000_000),
+      2,
+      secure ? secureRun() : undefined,
+    );
   } finally {
     await store.close();
   }
