@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { formatUuid } from '../../ble/port';
-import type { BoardView } from '../../ble/sim/board';
+import type { BoardView } from '../../ble/sim/board-view';
 import { SIM_BOARDS_DIR } from '../../ble/sim/board-file';
 import type { SimBoard, simEvents, simOperations } from '../contracts/sim';
 import { AppFailure } from '../errors';

@@ -18,7 +18,7 @@ import type { PairingPrompt } from './pairing-prompts';
 import type { AdapterView } from '../radio/multi-adapter-central';
 import { linkUserSchema, type BoardLink, type GattLogEntry, type LoggedLink } from '../link-record';
 import type { AdapterState, Advertisement, LinkFailure, ServiceInfo } from '../port';
-import type { BoardView } from '../sim/board';
+import type { BoardView } from '../sim/board-view';
 import { faultsSchema } from '../sim/board-schema';
 import {
   connectionParametersSchema,

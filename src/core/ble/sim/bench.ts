@@ -14,7 +14,8 @@ import {
 import { z } from 'zod';
 import type { AdapterState } from '../port';
 import type { ProvisioningProfile } from '../provisioning-profile';
-import { SimBoard, type BoardView } from './board';
+import { SimBoard } from './board';
+import type { BoardView } from './board-view';
 import type { CommittedIdentity } from './board-provisioning';
 import type { McumgrFlash } from './board-mcumgr';
 import {

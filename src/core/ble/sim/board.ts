@@ -1,16 +1,16 @@
 // One simulated prototype: what it advertises, its GATT table and values, its notifications and
-// its faults (the provisioning state machine of its profile is board-provisioning.ts). Its GATT
-// server (att-server.ts) moves bytes to and from it over a link; the board decides.
-import { formatUuid } from '../port';
+// its faults. The parts live beside it: the provisioning state machine of its profile
+// (board-provisioning.ts), its GATT table (board-gatt-table.ts), advertisement
+// (board-advertisement.ts), notifications (board-notifications.ts), faults (board-faults.ts),
+// privacy (board-privacy.ts) and what the bench shows of it (board-view.ts). Its GATT server
+// (att-server.ts) moves bytes to and from it over a link; the board decides.
 import { STATUS } from '../provisioning-profile';
 import {
   BoardProvisioning,
   type CommittedIdentity,
   type ProvisioningStatus,
-  type ProvisioningView,
 } from './board-provisioning';
-import type { BoardFaults, NotificationPayload } from './board-schema';
-import { encodeNumber } from '../values/value-format';
+import type { BoardFaults } from './board-schema';
 import type { BoardDefinition } from './board-file';
 import type { Clock, Timer } from '../../async/clock';
 import { SeededRandom } from './random';
@@ -18,12 +18,21 @@ import { ATT_ERROR } from '../att/codes';
 import { HCI_ERROR } from '../hci/codes';
 import type { AttResult, AttValues, WriteResult } from './att-server';
 import type { BoardBond, BoardIdentity } from './smp-responder';
-import { createHash } from 'node:crypto';
-import { ah } from '../security-manager/crypto';
 import type { Characteristic, Service } from './board-service';
 import type { GattServiceSpec } from './gatt-database';
 import { MCUMGR_CHARACTERISTIC_UUID, MCUMGR_SERVICE_UUID } from '../mcumgr/service';
 import { BoardMcumgr, factoryFlash, type McumgrFlash } from './board-mcumgr';
+import {
+  buildGattTable,
+  characteristicKey as key,
+  findCharacteristic,
+  gattSpecs,
+} from './board-gatt-table';
+import { BoardNotifications } from './board-notifications';
+import { boardIrk, privateAddress } from './board-privacy';
+import { buildAdvertisement, type Advertisement } from './board-advertisement';
+import { refusedAccess, refusesConnection } from './board-faults';
+import { boardView, type BoardView } from './board-view';
 
 /** The link's side of a connection (board-peer.ts), through which the board pushes. */
 export interface BoardLink {
@@ -32,35 +41,6 @@ export interface BoardLink {
   mtu(): number;
   /** The board ends the link (reboot, reset), with an HCI reason. */
   drop(reason: number): void;
-}
-
-export interface BoardView {
-  id: string;
-  address: string;
-  name: string;
-  source: string;
-  advertising: {
-    localName: string;
-    /** Dashed form. */
-    serviceUuids: string[];
-    manufacturerData?: string;
-    txPower?: number;
-    intervalMs: number;
-    rssiMean: number;
-    /** False while connected or rebooting: a single-link peripheral stops advertising. */
-    active: boolean;
-  };
-  connected: boolean;
-  mtu: number;
-  /** Dashed service UUIDs of the current GATT table. */
-  services: string[];
-  /** The board file's names of its services and characteristics, by noble-form UUID. */
-  names: Record<string, string>;
-  /** Each characteristic's longest value, by noble-form UUID: what a 0x0d refusal is measured by. */
-  maxLengths: Record<string, number>;
-  buttons: string[];
-  provisioning?: ProvisioningView;
-  faults: BoardFaults;
 }
 
 export interface BoardContext {
@@ -77,8 +57,6 @@ export interface BoardContext {
   changed(board: SimBoard): void;
 }
 
-const key = (service: string, characteristic: string) => `${service}/${characteristic}`;
-
 export class SimBoard implements AttValues {
   readonly id: string;
   readonly address: string;
@@ -87,9 +65,7 @@ export class SimBoard implements AttValues {
   private readonly ctx: BoardContext;
   private readonly rng: SeededRandom;
   private readonly values = new Map<string, Uint8Array>();
-  private readonly counters = new Map<string, number>();
-  private readonly subscribed = new Set<string>();
-  private readonly periodicTimers = new Map<string, Timer[]>();
+  private readonly notifications: BoardNotifications;
   private faultState: BoardFaults;
   private matchingWrites = 0;
   private link: BoardLink | null = null;
@@ -97,14 +73,7 @@ export class SimBoard implements AttValues {
   private readonly provisioning: BoardProvisioning | undefined;
   private readonly mcumgr: BoardMcumgr | undefined;
   private table: Service[] = [];
-  private adCache:
-    | {
-        localName: string;
-        serviceUuids: string[];
-        manufacturerData?: Buffer;
-        txPowerLevel?: number;
-      }
-    | undefined;
+  private adCache: Advertisement | undefined;
 
   private readonly bonds = new Map<string, BoardBond>();
   /** The board's Identity Resolving Key, with privacy on. */
@@ -118,14 +87,16 @@ export class SimBoard implements AttValues {
     this.name = def.name;
     this.rng = new SeededRandom(ctx.seed);
     this.faultState = def.faults;
-    const privacy = def.security.privacy;
-    this.irk =
-      privacy &&
-      (privacy.irk
-        ? Uint8Array.from(Buffer.from(privacy.irk, 'hex'))
-        : Uint8Array.from(createHash('sha256').update(`irk:${def.id}`).digest().subarray(0, 16)));
+    this.irk = boardIrk(def);
     for (const s of def.services)
       for (const c of s.characteristics) this.values.set(key(s.uuid, c.uuid), c.value);
+    this.notifications = new BoardNotifications({
+      clock: ctx.clock,
+      rng: this.rng,
+      periodic: def.periodic,
+      store: (service, characteristic, data) => this.values.set(key(service, characteristic), data),
+      notify: (service, characteristic, data) => this.link?.notify(service, characteristic, data),
+    });
     this.provisioning =
       def.provisioning &&
       new BoardProvisioning(def.provisioning, ctx.committed, {
@@ -223,20 +194,10 @@ export class SimBoard implements AttValues {
   advertisement() {
     if (!this.adCache) {
       const identity = this.mcumgr?.identity;
-      const serviceUuids = [
+      this.adCache = buildAdvertisement(this.def, [
         ...(identity ? [identity.serviceUuid] : []),
         ...this.provisioningAdvertised(),
-        ...this.def.advertising.serviceUuids,
-      ];
-      this.adCache = {
-        localName: this.def.name,
-        serviceUuids: [...new Set(serviceUuids)],
-        manufacturerData:
-          this.def.advertising.manufacturerData !== undefined
-            ? Buffer.from(this.def.advertising.manufacturerData, 'hex')
-            : undefined,
-        txPowerLevel: this.def.advertising.txPower,
-      };
+      ]);
     }
     return { ...this.adCache, serviceData: [], solicitationServiceUuids: [] };
   }
@@ -256,10 +217,7 @@ export class SimBoard implements AttValues {
 
   /** Rolls the refuseConnection fault for one attempt. */
   refusesConnection(): boolean {
-    const refuse = this.faultState.refuseConnection;
-    return (
-      refuse === true || (typeof refuse === 'number' && refuse > 0 && this.rng.next() < refuse)
-    );
+    return refusesConnection(this.faultState, this.rng);
   }
 
   attach(link: BoardLink): void {
@@ -271,30 +229,20 @@ export class SimBoard implements AttValues {
   detach(): void {
     this.link = null;
     this.mcumgr?.linkDown();
-    for (const k of [...this.subscribed]) this.stopPeriodic(k);
-    this.subscribed.clear();
+    this.notifications.endSubscriptions();
     this.ctx.changed(this);
   }
 
   /** The current GATT table, as the board's ATT server lays it out. */
   services(): GattServiceSpec[] {
-    return this.table.map((s) => ({
-      uuid: s.uuid,
-      characteristics: s.characteristics.map((c) => ({
-        uuid: c.uuid,
-        name: c.name,
-        properties: c.properties,
-        permissions: c.permissions,
-        maxLength: c.maxLength,
-      })),
-    }));
+    return gattSpecs(this.table);
   }
 
   read(service: string, characteristic: string): AttResult {
     const c = this.find(service, characteristic);
     if (!c) return { ok: false, code: ATT_ERROR.attributeNotFound };
     if (!c.properties.includes('read')) return { ok: false, code: ATT_ERROR.readNotPermitted };
-    const refused = this.refused('read', characteristic);
+    const refused = refusedAccess(this.faultState, 'read', characteristic);
     if (refused) return refused;
     return {
       ok: true,
@@ -312,7 +260,7 @@ export class SimBoard implements AttValues {
     if (!c) return { ok: false, code: ATT_ERROR.attributeNotFound };
     if (!c.properties.includes(withoutResponse ? 'writeWithoutResponse' : 'write'))
       return { ok: false, code: ATT_ERROR.writeNotPermitted };
-    const refused = this.refused('write', characteristic);
+    const refused = refusedAccess(this.faultState, 'write', characteristic);
     if (refused) return refused;
     const drop = this.faultState.dropLinkDuringWrite;
     if (drop && (drop.characteristic === undefined || drop.characteristic === characteristic)) {
@@ -331,36 +279,17 @@ export class SimBoard implements AttValues {
     return { ok: true, data: new Uint8Array() };
   }
 
-  /** The `refuseAccess` fault's answer to this access, if it applies. */
-  private refused(
-    operation: 'read' | 'write',
-    characteristic: string,
-  ): { ok: false; code: number } | undefined {
-    const refuse = this.faultState.refuseAccess;
-    if (!refuse || refuse.operation !== operation) return undefined;
-    if (refuse.characteristic !== undefined && refuse.characteristic !== characteristic)
-      return undefined;
-    return { ok: false, code: refuse.code };
-  }
-
   setNotify(service: string, characteristic: string, on: boolean): AttResult {
     const c = this.find(service, characteristic);
     if (!c) return { ok: false, code: ATT_ERROR.attributeNotFound };
     if (!c.properties.includes('notify') && !c.properties.includes('indicate'))
       return { ok: false, code: ATT_ERROR.requestNotSupported };
-    const k = key(service, characteristic);
-    if (on && !this.subscribed.has(k)) {
-      this.subscribed.add(k);
-      this.startPeriodic(k);
-    } else if (!on && this.subscribed.has(k)) {
-      this.subscribed.delete(k);
-      this.stopPeriodic(k);
-    }
+    this.notifications.subscribe(service, characteristic, on);
     return { ok: true, data: new Uint8Array() };
   }
 
   isSubscribed(service: string, characteristic: string): boolean {
-    return this.subscribed.has(key(service, characteristic));
+    return this.notifications.isSubscribed(service, characteristic);
   }
 
   /** Presses a button: its characteristic takes the next payload and notifies if subscribed. */
@@ -375,7 +304,12 @@ export class SimBoard implements AttValues {
           ? `board ${this.name} has no button`
           : `board ${this.name} has no button "${buttonId}"`,
       );
-    this.emitValue(button.service, button.characteristic, `button:${button.id}`, button.payload);
+    this.notifications.emit(
+      button.service,
+      button.characteristic,
+      `button:${button.id}`,
+      button.payload,
+    );
   }
 
   setFaults(faults: BoardFaults): void {
@@ -397,47 +331,23 @@ export class SimBoard implements AttValues {
   dispose(): void {
     if (this.rebootTimer) this.ctx.clock.clearTimeout(this.rebootTimer);
     this.rebootTimer = null;
-    for (const k of [...this.periodicTimers.keys()]) this.stopPeriodic(k);
+    this.notifications.stopTimers();
     this.link?.drop(HCI_ERROR.connectionTimeout);
   }
 
   view(): BoardView {
-    const ad = this.advertisement();
-    return {
-      id: this.id,
-      address: this.address,
-      name: this.name,
-      source: this.def.source,
-      advertising: {
-        localName: ad.localName,
-        serviceUuids: ad.serviceUuids.map(formatUuid),
-        manufacturerData: this.def.advertising.manufacturerData,
-        txPower: this.def.advertising.txPower,
-        intervalMs: this.def.advertising.intervalMs,
-        rssiMean: this.def.advertising.rssi.mean,
-        active: this.advertising,
-      },
+    return boardView(this.def, {
+      advertisement: this.advertisement(),
+      advertising: this.advertising,
       connected: this.connected,
-      mtu: this.def.mtu,
-      services: this.table.map((s) => formatUuid(s.uuid)),
-      names: Object.fromEntries(
-        this.table.flatMap((s) =>
-          [s, ...s.characteristics].flatMap((a) => (a.name ? [[a.uuid, a.name]] : [])),
-        ),
-      ),
-      maxLengths: Object.fromEntries(
-        this.table.flatMap((s) => s.characteristics.map((c) => [c.uuid, c.maxLength])),
-      ),
-      buttons: this.def.buttons.map((b) => b.id),
+      table: this.table,
       provisioning: this.provisioning?.view(),
       faults: this.faultState,
-    };
+    });
   }
 
   private find(service: string, characteristic: string): Characteristic | undefined {
-    return this.table
-      .find((s) => s.uuid === service)
-      ?.characteristics.find((c) => c.uuid === characteristic);
+    return findCharacteristic(this.table, service, characteristic);
   }
 
   private provisioningAdvertised(): string[] {
@@ -446,31 +356,7 @@ export class SimBoard implements AttValues {
 
   /** The GATT table for the current provisioning state. */
   private rebuild(): void {
-    const table: Service[] = this.def.services.map((s) => ({
-      ...s,
-      characteristics: [...s.characteristics],
-    }));
-    if (this.provisioning) table.push(this.provisioning.service());
-    if (this.mcumgr) table.push(this.mcumgr.service());
-    const identity = this.mcumgr?.identity;
-    if (identity) {
-      const psdi = Buffer.from(identity.psdi, 'utf8');
-      table.push({
-        uuid: identity.psdiServiceUuid,
-        name: 'PSDI',
-        characteristics: [
-          {
-            uuid: identity.psdiCharacteristicUuid,
-            name: 'PSDI',
-            properties: ['read'],
-            value: psdi,
-            maxLength: psdi.length,
-            read: () => psdi,
-          },
-        ],
-      });
-    }
-    this.table = table;
+    this.table = buildGattTable(this.def.services, this.provisioning, this.mcumgr);
     this.adCache = undefined;
   }
 
@@ -480,7 +366,7 @@ export class SimBoard implements AttValues {
     if (
       changed &&
       profile &&
-      this.subscribed.has(key(profile.service, profile.characteristics.status))
+      this.notifications.isSubscribed(profile.service, profile.characteristics.status)
     )
       this.link?.notify(
         profile.service,
@@ -510,75 +396,14 @@ export class SimBoard implements AttValues {
   private sendMcumgr(frame: Uint8Array): void {
     this.ctx.clock.setTimeout(() => {
       const link = this.link;
-      if (!link || !this.subscribed.has(key(MCUMGR_SERVICE_UUID, MCUMGR_CHARACTERISTIC_UUID)))
+      if (
+        !link ||
+        !this.notifications.isSubscribed(MCUMGR_SERVICE_UUID, MCUMGR_CHARACTERISTIC_UUID)
+      )
         return;
       const size = link.mtu() - 3;
       for (let at = 0; at < frame.length; at += size)
         link.notify(MCUMGR_SERVICE_UUID, MCUMGR_CHARACTERISTIC_UUID, frame.subarray(at, at + size));
     }, this.latency('operation'));
   }
-
-  private startPeriodic(k: string): void {
-    const [service, characteristic] = k.split('/') as [string, string];
-    const timers: Timer[] = [];
-    this.def.periodic.forEach((p, i) => {
-      if (p.service !== service || p.characteristic !== characteristic) return;
-      const tick = () => {
-        this.emitValue(service, characteristic, `periodic:${i}`, p.payload);
-        timers[i] = this.ctx.clock.setTimeout(tick, p.intervalMs);
-      };
-      timers[i] = this.ctx.clock.setTimeout(tick, p.intervalMs);
-    });
-    this.periodicTimers.set(k, timers);
-  }
-
-  private stopPeriodic(k: string): void {
-    for (const t of this.periodicTimers.get(k) ?? []) if (t) this.ctx.clock.clearTimeout(t);
-    this.periodicTimers.delete(k);
-  }
-
-  private emitValue(
-    service: string,
-    characteristic: string,
-    source: string,
-    payload: NotificationPayload,
-  ): void {
-    const data = this.payload(source, payload);
-    this.values.set(key(service, characteristic), data);
-    if (this.subscribed.has(key(service, characteristic)))
-      this.link?.notify(service, characteristic, data);
-  }
-
-  private payload(source: string, payload: NotificationPayload): Uint8Array {
-    if (payload.kind === 'fixed') return Buffer.from(payload.hex, 'hex');
-    if (payload.kind === 'random') return this.rng.bytes(payload.bytes);
-    if (payload.kind === 'drift') {
-      const last = this.counters.get(source) ?? payload.start ?? (payload.min + payload.max) / 2;
-      const moved = last + (this.rng.next() * 2 - 1) * payload.step;
-      const float = payload.type.startsWith('float');
-      const next = Math.min(payload.max, Math.max(payload.min, float ? moved : Math.round(moved)));
-      this.counters.set(source, next);
-      return encodeNumber(payload.type, next);
-    }
-    const n = (this.counters.get(source) ?? 0) + 1;
-    this.counters.set(source, n);
-    const out = Buffer.alloc(payload.bytes);
-    out.writeUIntLE(n % 2 ** (8 * payload.bytes), 0, payload.bytes);
-    return out;
-  }
-}
-
-/**
- * The resolvable private address of one rotation period: prand (its top bits 01) fixed per
- * period from the IRK, then ah(IRK, prand) (Vol 6, Part B, 1.3.2.2).
- */
-function privateAddress(irk: Uint8Array, period: number): string {
-  const seed = createHash('sha256').update(irk).update(String(period)).digest();
-  const prand = Uint8Array.of(seed[0]!, seed[1]!, (seed[2]! & 0x3f) | 0x40);
-  const hash = ah(irk, prand);
-  // Least significant octet first: the hash, then prand, whose last octet is the top one.
-  return [...hash, ...prand]
-    .reverse()
-    .map((b) => b.toString(16).padStart(2, '0'))
-    .join(':');
 }
