@@ -16,8 +16,9 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**'],
           environment: 'node',
-          // The CLI the CLI tests start, bundled once for the run (test/cli/cli-bundle.ts), and
-          // the run's PostgreSQL server (test/helpers/postgres-run.ts).
+          // The CLI and the other programs tests start, bundled once for the run
+          // (test/cli/cli-bundle.ts), and the run's PostgreSQL server
+          // (test/helpers/postgres-run.ts).
           globalSetup: ['test/cli/cli-bundle.ts', 'test/helpers/postgres-run.ts'],
         },
       },

@@ -1,6 +1,7 @@
-// The `devicebench` the CLI tests start (the unit project's globalSetup, vitest.config.ts):
-// src/cli/main.ts bundled once per run with esbuild, the transform tsx applies to each file
-// when `bin/devicebench.mjs` runs the sources, so a test's child is plain `node` on one file
+// The programs tests start as child processes (the unit project's globalSetup,
+// vitest.config.ts): the `devicebench` CLI, src/cli/main.ts, and the test programs and servers
+// in TEST_PROGRAMS, bundled once per run in one esbuild call, the transform tsx applies to each
+// file when `bin/devicebench.mjs` runs the sources, so a test's child is plain `node` on one file
 // instead of tsx compiling and loading hundreds at every start (docs/decisions/tooling.md, "Test
 // suite time"). The launcher itself stays tested through `runBin` (test/cli/run-cli.ts).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -14,8 +15,22 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The bundled CLI's entry, to run with `node` (test/cli/run-cli.ts). */
     cliEntry: string;
+    /** The folder of the bundled programs, one `<name>.js` for each of TEST_PROGRAMS. */
+    bundleDir: string;
   }
 }
+
+/** The other programs tests start, by the name of their bundle (test/helpers/bundled.ts). */
+const TEST_PROGRAMS = {
+  'reserve-worker': 'test/core/audit/reserve-worker.ts',
+  'crash-child': 'test/core/audit/crash-child.ts',
+  'station-child': 'test/core/provisioning/station-child.ts',
+  'provision-child': 'test/core/provisioning/provision-child.ts',
+  'emulator-cli': 'src/core/emulator/cli.ts',
+  'server-cli': 'src/server/cli.ts',
+};
+
+export type TestProgram = keyof typeof TEST_PROGRAMS;
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const require = createRequire(import.meta.url);
@@ -27,12 +42,15 @@ export default async function setup(project: TestProject): Promise<() => void> {
   mkdirSync(join(ROOT, 'out'), { recursive: true });
   const dir = mkdtempSync(join(ROOT, 'out', 'cli-test-'));
   await build({
-    // The entries the CLI starts by path beside its own file: the SQLite audit log's worker
-    // thread (sqlite-worker-store.ts) and the BLE process (ble-host.ts).
+    // Beside the programs, the entries they start by path beside their own file: the SQLite
+    // audit log's worker thread (sqlite-worker-store.ts) and the BLE process (ble-host.ts).
     entryPoints: {
       main: join(ROOT, 'src/cli/main.ts'),
       'sqlite-worker': join(ROOT, 'src/core/audit/sqlite-worker.ts'),
       'host-main': join(ROOT, 'src/core/ble/host/host-main.ts'),
+      ...Object.fromEntries(
+        Object.entries(TEST_PROGRAMS).map(([name, file]) => [name, join(ROOT, file)]),
+      ),
     },
     outdir: dir,
     bundle: true,
@@ -57,5 +75,6 @@ export default async function setup(project: TestProject): Promise<() => void> {
     ],
   });
   project.provide('cliEntry', join(dir, 'main.js'));
+  project.provide('bundleDir', dir);
   return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -5,13 +5,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { bundled } from '../helpers/bundled';
 import { refusedUpgrades } from '../helpers/refused-upgrade';
 
-const CLI = resolve('src/server/cli.ts');
+const CLI = bundled('server-cli');
 /** Descriptors the child may hold; the issue saw the server stall at about 220 leaked sockets. */
 const FD_LIMIT = 256;
 const ATTEMPTS = 2_000;
@@ -24,7 +25,7 @@ afterEach(() => {
 function startServer(): Promise<{ url: string; process: ChildProcess }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-refused-'));
   // `exec` keeps the pid the node process's own, so the signals below reach the server.
-  const command = `ulimit -n ${FD_LIMIT} && exec "${process.execPath}" --import tsx "${CLI}" --port 0 --data-dir "${dataDir}"`;
+  const command = `ulimit -n ${FD_LIMIT} && exec "${process.execPath}" "${CLI}" --port 0 --data-dir "${dataDir}"`;
   child = spawn('sh', ['-c', command], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'disabled:' },

@@ -1,6 +1,7 @@
 // Child process for the crash test: reserves sequence PSDIs on a SQLite log (through its worker
 // thread) until killed, printing each record's id and PSDI once its reservation has resolved,
-// i.e. once the store says it is committed. Run with `node --import tsx`.
+// i.e. once the store says it is committed. Tests run its bundle (test/helpers/bundled.ts);
+// by hand, `node --import tsx`.
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import { reserveInput } from './fixture';

@@ -1,5 +1,6 @@
 // Child process for the concurrency tests: one station reserving `count` sequence PSDIs on a
-// shared log as fast as it can, printing them as JSON. Run with `node --import tsx`.
+// shared log as fast as it can, printing them as JSON. Tests
+// run its bundle (test/helpers/bundled.ts); by hand, `node --import tsx`.
 import { openAuditStore, type AuditLocation } from '../../../src/core/audit/open-store';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import { reserveInput } from './fixture';

@@ -4,7 +4,6 @@
 // and an export read in chunks of 1,000 however large the log.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXPORT_CHUNK_ROWS } from '../../../src/core/audit/csv-export';
 import {
@@ -16,6 +15,7 @@ import { openAuditStore } from '../../../src/core/audit/open-store';
 import { SqliteWorkerStore } from '../../../src/core/audit/sqlite-worker-store';
 import type { PsdiAllocator } from '../../../src/core/audit/store';
 import { createPsdiAllocator, PsdiError } from '../../../src/core/provisioning/psdi';
+import { bundled } from '../../helpers/bundled';
 import { fillLog, reserveInput, tempStore, type TempStore } from './fixture';
 
 const sequence = () => createPsdiAllocator({ kind: 'sequence', prefix: 'W-', width: 4 }, 20);
@@ -141,11 +141,9 @@ describe('SQLite audit log in a worker thread', () => {
 
   it('loses nothing it answered for when the process is killed mid-batch', async () => {
     const file = t.location.kind === 'local' ? t.location.file : '';
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', fileURLToPath(new URL('./crash-child.ts', import.meta.url)), file],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const child = spawn(process.execPath, [bundled('crash-child'), file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const answered: { id: number; psdi: string }[] = [];
     const lines = createInterface({ input: child.stdout });
     const exited = new Promise((resolve) => child.on('exit', resolve));

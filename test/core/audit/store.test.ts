@@ -3,7 +3,6 @@
 // processes), search, CSV export, the line view, copies between logs and migrations.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
@@ -19,6 +18,7 @@ import { collectCsv, csvHeader } from '../../../src/core/audit/csv-export';
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import type { AuditQuery } from '../../../src/core/audit/records';
+import { bundled } from '../../helpers/bundled';
 import { usePostgres } from '../../helpers/postgres';
 import { ENGINES, fillLog, PRODUCT, reserveInput, tempStore, type TempStore } from './fixture';
 
@@ -249,14 +249,12 @@ describe.each(ENGINES)('audit store on %s', (engine) => {
 
     it('gives every one of three processes reserving at once distinct sequence PSDIs', async () => {
       await t.store.close();
-      const worker = fileURLToPath(new URL('./reserve-worker.ts', import.meta.url));
+      const worker = bundled('reserve-worker');
       const outputs = await Promise.all(
         [1, 2, 3].map((w) =>
-          run(
-            process.execPath,
-            ['--import', 'tsx', worker, JSON.stringify(t.location), String(w), '40'],
-            { timeout: 60_000 },
-          ),
+          run(process.execPath, [worker, JSON.stringify(t.location), String(w), '40'], {
+            timeout: 60_000,
+          }),
         ),
       );
       const psdis = outputs.flatMap((o) => JSON.parse(o.stdout) as string[]);

@@ -4,12 +4,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bundled } from '../../helpers/bundled';
 import { request } from '../../helpers/emulator';
 
-const CLI = resolve('src/core/emulator/cli.ts');
+const CLI = bundled('emulator-cli');
 const running: ChildProcess[] = [];
 
 interface Banner {
@@ -23,9 +24,9 @@ function launch(args: string[]): {
   banner: Promise<Banner>;
   stderr: () => string;
 } {
-  // node --import tsx, not the tsx binary: the pid signalled is the server's own, so a test that
-  // kills it leaves no orphan behind.
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  // node on the bundled CLI (test/cli/cli-bundle.ts), not the tsx binary: the pid signalled is
+  // the server's own, so a test that kills it leaves no orphan behind.
+  const child = spawn(process.execPath, [CLI, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);

@@ -6,7 +6,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAuditStore } from '../../../src/core/audit/open-store';
@@ -16,12 +15,13 @@ import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import { startBatch } from '../../../src/core/provisioning/batch';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import { needsReconciling, reconcile } from '../../../src/core/provisioning/reconcile';
+import { bundled } from '../../helpers/bundled';
 import { useOwnPostgres } from '../../helpers/postgres';
 import { duplicateHeldPsdis, FAST, PRODUCT, V1 } from './fixture';
 import { stationTray, type StationOptions } from './line-fixture';
 
 const postgres = useOwnPostgres();
-const script = fileURLToPath(new URL('./station-child.ts', import.meta.url));
+const script = bundled('station-child');
 
 let dir: string;
 let url: string;
@@ -38,7 +38,7 @@ afterEach(async () => {
 });
 
 function station(options: StationOptions): { child: ChildProcess; done: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(options)], {
+  const child = spawn(process.execPath, [script, JSON.stringify(options)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

@@ -1,6 +1,6 @@
 // Child process for the kill tests: provisions one board of a bench whose flash is a state
-// file, on a link slow enough that the test can kill it at a chosen moment. Run with
-// `node --import tsx provision-child.ts <db> <bench-state> <perOperationMs> <rebootMs>`.
+// file, on a link slow enough that the test can kill it at a chosen moment. Tests run its
+// bundle (test/helpers/bundled.ts); by hand, `node --import tsx provision-child.ts <db> <bench-state> <perOperationMs> <rebootMs>`.
 import { createSimulatedCentral } from '../../../src/core/ble/radio/sim-central';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import { openAuditStore } from '../../../src/core/audit/open-store';

@@ -5,13 +5,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import type { ProvisioningState } from '../../../src/core/audit/records';
 import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
 import { needsReconciling, reconcile } from '../../../src/core/provisioning/reconcile';
+import { bundled } from '../../helpers/bundled';
 import { blankBoard, FAST, PRODUCT, rig, V1, type Rig } from './fixture';
 
 const ADDRESS = 'c2:8e:20:00:00:01';
@@ -170,7 +170,7 @@ describe('reconcile', () => {
 });
 
 describe('a process killed mid-provisioning', () => {
-  const script = fileURLToPath(new URL('./provision-child.ts', import.meta.url));
+  const script = bundled('provision-child');
 
   /** Starts the child and SIGKILLs it as soon as its record reaches `state`. */
   async function killAt(state: ProvisioningState, perOperationMs: number, rebootMs: number) {
@@ -180,7 +180,7 @@ describe('a process killed mid-provisioning', () => {
     await (await openAuditStore({ location: { kind: 'local', file: dbFile } })).close();
     const proc = spawn(
       process.execPath,
-      ['--import', 'tsx', script, dbFile, stateFile, String(perOperationMs), String(rebootMs)],
+      [script, dbFile, stateFile, String(perOperationMs), String(rebootMs)],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },

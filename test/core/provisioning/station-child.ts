@@ -1,6 +1,7 @@
 // Child process for the line tests: one station provisioning its own tray of simulated boards
 // in a batch against a shared audit log, then printing the batch summary as one JSON line.
-// Run with `node --import tsx station-child.ts '<json options>'`.
+// Tests run its bundle (test/helpers/bundled.ts); by hand,
+// `node --import tsx station-child.ts '<json options>'`.
 import { createSimulatedCentral } from '../../../src/core/ble/radio/sim-central';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import { openAuditStore } from '../../../src/core/audit/open-store';
