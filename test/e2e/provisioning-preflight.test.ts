@@ -41,7 +41,7 @@ describe.each(WINDOW_SIZES)('a batch over the mixed bench at $width×$height', (
     await expect
       .poll(() => status.innerText(), { timeout: 40_000 })
       .toMatch(
-        /^Finished: 2 boards done — 2 verified, 0 failed, 0 in progress; 2 of another profile skipped, no PSDI reserved$/,
+        /^Finished: 3 boards done — 2 verified, 1 failed, 0 in progress; 2 of another profile skipped, no PSDI reserved$/,
       );
 
     const rows = batch.getByTestId('batch-board');
@@ -52,6 +52,11 @@ describe.each(WINDOW_SIZES)('a batch over the mixed bench at $width×$height', (
     }
     for (const name of ['DB nRF52 DK', 'DB Sensor'])
       await expectText(rows.filter({ hasText: name }), 'verified');
+    // The Zephyr Secure board fits the layout but guards it at level 4, which this unattended
+    // batch (a profile at level 1) does not reach: failed in words, before any PSDI.
+    const secure = rows.filter({ hasText: 'DB Zephyr Secure' });
+    await expectText(secure, 'failed');
+    await expectText(secure.getByTestId('batch-board-detail'), 'the board needs MITM');
 
     // PSDIs spent == boards verified: the next one is the third.
     await expectText(plan.getByTestId('psdi-preview'), `M${tag}-000003`);
