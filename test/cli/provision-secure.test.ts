@@ -43,6 +43,7 @@ describe('devicebench provision of a board that needs its passkey', { timeout: 9
     expect(failed.error).toContain('this station claimed NoInputNoOutput');
     expect(failed.error).toContain('--passkey');
     expect(failed.error).toContain('no PSDI was reserved');
+    expect(failed.error).not.toContain('pairing: ');
 
     const run = await runCli([...common, '--passkey-env', 'LINE_PASSKEY'], {
       LINE_PASSKEY: '246801',

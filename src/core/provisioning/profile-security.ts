@@ -35,7 +35,9 @@ export async function reachProfileSecurity(
     });
     level = link.securityLevel;
   } catch (err) {
-    throw new FatalStepError('connect', `pairing failed: ${errorMessage(err)}; ${needs}`, 1, {
+    // The link names its operation ("pairing: …"); this line already says it was the pairing.
+    const why = errorMessage(err).replace(/^pairing: /, '');
+    throw new FatalStepError('connect', `pairing failed: ${why}; ${needs}`, 1, {
       cause: err,
     });
   }

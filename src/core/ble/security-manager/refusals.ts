@@ -20,9 +20,12 @@ function ioName(io: IoCapability): string {
   return io.charAt(0).toUpperCase() + io.slice(1);
 }
 
-/** What to claim instead, on the command line and in the link card's pairing form. */
+/**
+ * What to claim instead: on the command line, in the link card's pairing form, and for
+ * provisioning a profile stating the level (it pairs first and asks for the passkey in view).
+ */
 const CLAIM_A_KEYBOARD =
-  'claim a keyboard so its passkey can be typed: give the passkey on the command line with --passkey or --passkey-env (the station then claims KeyboardOnly; or --io-capability keyboardDisplay), KeyboardDisplay in the link card’s pairing form';
+  'claim a keyboard so its passkey can be typed: give the passkey on the command line with --passkey or --passkey-env (the station then claims KeyboardOnly; or --io-capability keyboardDisplay), KeyboardDisplay in the link card’s pairing form, or, to provision it, a profile whose security.level is the one the board needs (the window then asks for its passkey)';
 
 /**
  * Whether the station's own IO capability is why the pairing could not be authenticated: the

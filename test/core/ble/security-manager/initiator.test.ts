@@ -373,7 +373,7 @@ describe('refusals in words', () => {
       context: { station: unattended, board: zephyr },
     });
     expect(ownStop.message).toBe(
-      'pairing stopped: 0x03 authentication requirements — the board needs MITM, and this station claimed NoInputNoOutput, which leaves only Just Works with it: claim a keyboard so its passkey can be typed: give the passkey on the command line with --passkey or --passkey-env (the station then claims KeyboardOnly; or --io-capability keyboardDisplay), KeyboardDisplay in the link card’s pairing form',
+      'pairing stopped: 0x03 authentication requirements — the board needs MITM, and this station claimed NoInputNoOutput, which leaves only Just Works with it: claim a keyboard so its passkey can be typed: give the passkey on the command line with --passkey or --passkey-env (the station then claims KeyboardOnly; or --io-capability keyboardDisplay), KeyboardDisplay in the link card’s pairing form, or, to provision it, a profile whose security.level is the one the board needs (the window then asks for its passkey)',
     );
     // The board refused the Pairing Request itself: the station claimed no input or output.
     const refused = pairingFailureMessage(SMP_FAILURE.authenticationRequirements, true, {
