@@ -311,7 +311,7 @@ export class GattSession implements BoardWriter {
         for (const [name, data] of values) {
           this.sent = true;
           // Only the PSDI's own write can leave it on the board (the commit's is below).
-          if (name === 'psdi') this.unanswered = 'the write of psdi';
+          if (name === 'psdi') this.unanswered = 'the write of the PSDI';
           try {
             await withStepTimeout(
               connection.write(this.profile.service, this.profile.characteristics[name], data),

@@ -3,7 +3,10 @@
 import type { ProvisioningStep } from '../audit/records';
 import { formatUuid } from '../ble/port';
 import { ATT_ERROR, describeLengthRefusal } from '../ble/att/codes';
-import type { ProvisioningProfile } from '../ble/provisioning-profile';
+import {
+  PROFILE_CHARACTERISTIC_NAMES,
+  type ProvisioningProfile,
+} from '../ble/provisioning-profile';
 import type { Refusal } from './faults';
 
 export function refusalMessage(
@@ -21,7 +24,7 @@ export function refusalMessage(
   },
 ): string {
   const what = value
-    ? `the write of ${value} (${formatUuid(profile.characteristics[value])})`
+    ? `the write of ${PROFILE_CHARACTERISTIC_NAMES[value]} (${formatUuid(profile.characteristics[value])})`
     : step === 'verify'
       ? 'the read-back of the PSDI'
       : `the ${step}`;

@@ -40,7 +40,7 @@ describe('a write whose answer was lost', () => {
       writtenAt: null,
     });
     expect(err.record?.error).toContain(
-      'the answer to the write of psdi was lost: outcome unknown — reconcile',
+      'the answer to the write of the PSDI was lost: outcome unknown — reconcile',
     );
     expect(err.record?.error).not.toMatch(/acknowledged|Nothing was written/);
     const outcome = await reconcile({
@@ -77,7 +77,7 @@ describe('a write whose answer was lost', () => {
     expect(err).not.toBeInstanceOf(ProvisionCancelledError);
     expect(err.record).toMatchObject({ state: 'failed', psdiHeld: true, psdiReturned: false });
     expect(err.record?.error).toBe(
-      'stopped before the commit: the adapter went away (unplugged). the answer to the write of psdi was lost: outcome unknown — reconcile',
+      'stopped before the commit: the adapter went away (unplugged). the answer to the write of the PSDI was lost: outcome unknown — reconcile',
     );
     const outcome = await reconcile({
       central: r.central,

@@ -92,7 +92,7 @@ describe('a wrong-length refusal (0x0d)', () => {
       provisionOn(r, 'c2:8e:20:00:00:01', { onProgress: (e) => events.push(e) }),
     );
     expect(err.detail).toBe(
-      'the board refused the write of serviceUuid (8f1d0001-6b4e-4c5a-9d3e-2a7c5b1e0f00) with ATT error 0x0d (invalid attribute value length); the board did not take 16 bytes; profile devicebench-v1 writes UUIDs as 16 bytes (uuidEncoding "bytes"): the firmware expects another length, so check the profile against it. The board acknowledged no value',
+      'the board refused the write of Product service UUID (8f1d0001-6b4e-4c5a-9d3e-2a7c5b1e0f00) with ATT error 0x0d (invalid attribute value length); the board did not take 16 bytes; profile devicebench-v1 writes UUIDs as 16 bytes (uuidEncoding "bytes"): the firmware expects another length, so check the profile against it. The board acknowledged no value',
     );
     expect(events.filter((e) => e.type === 'step-failed' && e.willRetry)).toEqual([]);
     expect(err.record).toMatchObject({ psdiReturned: true });
