@@ -2,7 +2,8 @@
 // stock Zephyr boards (MCUmgr, settings read at boot) loaded as a board file, the settings
 // profile in the plan, an image chosen in the batch form (a file that is not one refused with
 // the reader's words), and every board flashed (upload, test, reset, confirm) then provisioned
-// through its settings and verified, the image's hash in each record.
+// through its settings and verified, the image's hash in each record and in its details in the
+// audit log.
 import { describe, expect, it } from 'vitest';
 import { buildImage } from '../core/ble/mcumgr/image-builder';
 import { clippedText, expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
@@ -126,6 +127,23 @@ describe.each(WINDOW_SIZES)('a batch that flashes an image at $width×$height', 
       expect(new Set(records.map((r) => r.boardAddress)).size).toBe(BOARDS);
       for (const record of records)
         expect(record).toMatchObject({ state: 'verified', imageHash: hash });
+
+      // Where a person looks for it: the record's details in the audit log, the first 8 digits
+      // shown, the whole hash on hover.
+      await nav(page, 'Audit log').click();
+      const log = page.getByTestId('audit-log');
+      await log.getByLabel('PSDI or board address').fill(`F${tag}-000001`);
+      await log.getByRole('button', { name: 'Search', exact: true }).click();
+      const row = log.getByTestId('audit-row').filter({ hasText: `F${tag}-000001` });
+      await row.getByRole('button', { name: `Details of F${tag}-000001` }).click();
+      expect(await clippedText(page)).toEqual([]);
+      const shown = log.getByTestId('audit-details').getByTestId('audit-image-hash');
+      await shown.waitFor();
+      await expectText(shown, `${hash!.slice(0, 8)}…`);
+      expect(await shown.locator('code').getAttribute('title')).toBe(hash);
+      await shown.getByRole('button', { name: `Copy image hash of F${tag}-000001` }).waitFor();
+      expect(await clippedText(page)).toEqual([]);
+      await shoot(page, 'batch-image-audit-details');
       expect(pageErrors).toEqual([]);
     },
   );

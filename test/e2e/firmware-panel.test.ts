@@ -2,7 +2,8 @@
 // that is not an MCUboot image is refused naming what is wrong; an upload shows its progress
 // and kB/s and resumes after the link dropped mid-upload; Test, Reset (the board runs the new
 // image), Reset again (it reverted), Test, Reset, Confirm (a reset keeps it), and echo; each
-// greyed-out button says why. A board without MCUmgr has no Firmware panel.
+// greyed-out button says why. A board without MCUmgr has no Firmware panel. An upload cancelled
+// says where it stopped, and the next one resumes there.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { buildImage } from '../core/ble/mcumgr/image-builder';
@@ -146,6 +147,67 @@ describe.each(WINDOW_SIZES)('the Firmware panel at $width×$height', (size) => {
     await echo.getByRole('button', { name: 'Echo' }).click();
     await expectText(panel.getByTestId('firmware-echo'), `“bench ${size.width}”`);
     await shoot(page, 'firmware-panel-confirmed');
+
+    await board.getByRole('button', { name: 'Disconnect' }).first().click();
+    await expect.poll(() => board.count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('cancels an upload, and the next one resumes where it stopped', async () => {
+    const { page, url, pageErrors } = bench();
+    await page.setViewportSize(size);
+    await nav(page, 'BLE bench').click();
+    const board = page.locator('[data-testid="gatt-explorer"]', { hasText: 'DB Zephyr MCUmgr' });
+    await page
+      .getByTestId('ble-scan')
+      .locator('[data-testid="scan-row"][data-name="DB Zephyr MCUmgr"]')
+      .getByRole('button', { name: 'Connect DB Zephyr MCUmgr' })
+      .click();
+    const panel = board.getByTestId('firmware-panel');
+    await expect.poll(() => panel.getByTestId('firmware-slot').count()).toBeGreaterThan(0);
+    const cancel = panel.getByRole('button', { name: 'Cancel upload' });
+    expect(await cancel.count()).toBe(0);
+
+    const version = `1.6.${size.width}`;
+    const image = Buffer.from(
+      buildImage({
+        version: [1, 6, size.width, 0],
+        payload: new Uint8Array(60_000).map((_, i) => (i * 29 + size.width) & 0xff),
+      }),
+    );
+    await panel.getByLabel('Image file').setInputFiles({
+      name: 'zephyr.signed.bin',
+      mimeType: 'application/octet-stream',
+      buffer: image,
+    });
+    await expectText(panel.getByTestId('chosen-image'), `zephyr.signed.bin · ${version}`);
+    // A slow link, so the upload is still running when Cancel is pressed.
+    expect(await setFaults(page, url, { slowLinkFactor: 4 })).toBe(200);
+    await panel.getByRole('button', { name: 'Upload' }).click();
+    const bar = panel.getByTestId('firmware-progress').locator('progress');
+    // Past the first chunks: an offset of one first chunk cannot be told from a fresh start.
+    await expect
+      .poll(async () => Number(await bar.getAttribute('value')), { timeout: 30_000 })
+      .toBeGreaterThan(5_000);
+    expect(await clippedText(page)).toEqual([]);
+    await shoot(page, 'firmware-panel-uploading');
+    await cancel.click();
+    const outcome = panel.getByTestId('firmware-outcome');
+    await expectText(outcome, 'Upload cancelled at ');
+    const stopped = /cancelled at (\d+) of (\d+) bytes/.exec(await outcome.innerText());
+    expect(Number(stopped?.[2])).toBe(image.length);
+    const offset = Number(stopped?.[1]);
+    expect(offset).toBeGreaterThan(5_000);
+    expect(offset).toBeLessThan(image.length);
+    expect(await cancel.count()).toBe(0);
+    await expect.poll(() => inView(page, outcome)).toBe(true);
+    expect(await clippedText(page)).toEqual([]);
+    await shoot(page, 'firmware-panel-cancelled');
+
+    expect(await setFaults(page, url, { slowLinkFactor: 1 })).toBe(200);
+    await panel.getByRole('button', { name: 'Upload' }).click();
+    await expectText(outcome, `Uploaded ${version}`);
+    await expectText(outcome, `the upload resumed at byte ${offset}.`);
 
     await board.getByRole('button', { name: 'Disconnect' }).first().click();
     await expect.poll(() => board.count()).toBe(0);

@@ -50,6 +50,8 @@ export function imageInfo(image: McubootImage) {
 export class BoardFirmware extends EventEmitter<{ progress: [FirmwareProgress] }> {
   /** What runs on each link now, by connection id. */
   private readonly running = new Map<string, string>();
+  /** The upload running on each link, to stop it (`cancelUpload`). */
+  private readonly uploads = new Map<string, AbortController>();
 
   constructor(private readonly supervisor: HostSupervisor) {
     super();
@@ -64,11 +66,35 @@ export class BoardFirmware extends EventEmitter<{ progress: [FirmwareProgress] }
   upload(connectionId: string, image: McubootImage) {
     return this.onBoard(connectionId, 'an upload', async (board) => {
       let reconnects = 0;
+      // Where the board said the upload stood after the last chunk it took.
+      let offset = 0;
+      const cancel = new AbortController();
+      this.uploads.set(connectionId, cancel);
       const result = await flashImage(board, image, {
         onReconnect: (n) => (reconnects = n),
-        onProgress: (p) => this.emit('progress', { connectionId, ...p, reconnects }),
-      });
+        onProgress: (p) => {
+          offset = p.offset;
+          this.emit('progress', { connectionId, ...p, reconnects });
+        },
+        signal: cancel.signal,
+      })
+        .catch(async (error: unknown) => {
+          if (!cancel.signal.aborted || error !== cancel.signal.reason) throw error;
+          return undefined;
+        })
+        .finally(() => this.uploads.delete(connectionId));
+      if (!result) {
+        // The board keeps what it took: the next upload of this image resumes at `offset`.
+        return {
+          cancelled: true as const,
+          image: imageInfo(image),
+          slots: await boardSlots(board),
+          offset,
+          total: image.bytes.length,
+        };
+      }
       return {
+        cancelled: false as const,
         image: imageInfo(image),
         slots: result.slots,
         resumedFrom: result.resumedFrom,
@@ -78,6 +104,13 @@ export class BoardFirmware extends EventEmitter<{ progress: [FirmwareProgress] }
         reconnects: result.reconnects,
       };
     });
+  }
+
+  /** Stops the link's upload before its next chunk; false when none runs. */
+  cancelUpload(connectionId: string): boolean {
+    const upload = this.uploads.get(connectionId);
+    upload?.abort();
+    return upload !== undefined;
   }
 
   test(connectionId: string, hash: string) {

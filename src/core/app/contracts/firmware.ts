@@ -48,22 +48,37 @@ export const firmwareOperations = {
   'firmware:inspectImage': op(z.object({ image: imageFile }), imageInfoSchema),
   'firmware:slots': op(onLink, slots),
   /**
-   * Uploads the image to the board's free slot, answering once it is there; progress comes on
-   * `firmware:progress`. A dropped link is connected again and the upload resumes from the
-   * offset the board reports.
+   * Uploads the image to the board's free slot, answering once it is there (or once
+   * `firmware:cancelUpload` stopped it); progress comes on `firmware:progress`. A dropped link
+   * is connected again and the upload resumes from the offset the board reports.
    */
   'firmware:upload': op(
     onLink.extend({ image: imageFile }),
-    slots.extend({
-      image: imageInfoSchema,
-      /** Where the board said the upload stood when it resumed (0: from the start). */
-      resumedFrom: z.number().int(),
-      sent: z.number().int(),
-      elapsedMs: z.number(),
-      kilobytesPerSecond: z.number(),
-      reconnects: z.number().int(),
-    }),
+    z.discriminatedUnion('cancelled', [
+      slots.extend({
+        cancelled: z.literal(false),
+        image: imageInfoSchema,
+        /** Where the board said the upload stood when it resumed (0: from the start). */
+        resumedFrom: z.number().int(),
+        sent: z.number().int(),
+        elapsedMs: z.number(),
+        kilobytesPerSecond: z.number(),
+        reconnects: z.number().int(),
+      }),
+      /** Stopped before the next chunk: the board keeps `offset` bytes, where the next resumes. */
+      slots.extend({
+        cancelled: z.literal(true),
+        image: imageInfoSchema,
+        offset: z.number().int(),
+        total: z.number().int(),
+      }),
+    ]),
   ),
+  /**
+   * Stops the upload running on the link before its next chunk; `uploading` says whether one
+   * was running. The upload's own answer says where it stopped.
+   */
+  'firmware:cancelUpload': op(onLink, z.object({ uploading: z.boolean() })),
   /** Marks the image with `hash` to be tried once at the next reset. */
   'firmware:test': op(onLink.extend({ hash: sha256Hex }), slots),
   /** Makes the running image permanent. */

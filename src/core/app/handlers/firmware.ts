@@ -16,6 +16,9 @@ export function firmwareHandlers(firmware: BoardFirmware): {
       'firmware:slots': ({ connectionId }) => firmware.slots(connectionId),
       'firmware:upload': ({ connectionId, image }) =>
         firmware.upload(connectionId, imageFromBase64(image)),
+      'firmware:cancelUpload': async ({ connectionId }) => ({
+        uploading: firmware.cancelUpload(connectionId),
+      }),
       'firmware:test': ({ connectionId, hash }) => firmware.test(connectionId, hash),
       'firmware:confirm': ({ connectionId }) => firmware.confirm(connectionId),
       'firmware:reset': ({ connectionId }) => firmware.reset(connectionId),

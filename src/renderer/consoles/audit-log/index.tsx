@@ -4,6 +4,7 @@ import { Fragment, useId, useMemo, useState, type FormEvent } from 'react';
 import type { AuditRecordView } from '../../../core/app/contracts/audit';
 import { AUDIT_TEXT_MIN, describeCount, type AuditCursor } from '../../../core/audit/records';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { CopyButton } from '../../components/CopyButton';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
 import { TextField } from '../../components/TextField';
@@ -330,6 +331,21 @@ function AuditRow({ record: r, onChanged }: { record: AuditRecordView; onChanged
               <dd className="mono">
                 {r.serviceUuid} · {r.psdiServiceUuid} · {r.psdiCharacteristicUuid}
               </dd>
+              {r.imageHash !== null && (
+                <>
+                  <dt>Image flashed</dt>
+                  <dd>
+                    {/* A SHA-256 is 64 digits: the first 8 tell images apart at a glance, the
+                        whole one is on hover and copied (docs/decisions/ble-and-hci.md). */}
+                    <span className="copyable" data-testid="audit-image-hash">
+                      <code className="mono" title={r.imageHash}>
+                        {shortHash(r.imageHash)}
+                      </code>
+                      <CopyButton value={r.imageHash} label={`image hash of ${r.psdi}`} />
+                    </span>
+                  </dd>
+                </>
+              )}
               {detail && (
                 <>
                   <dt>Error</dt>
@@ -355,4 +371,9 @@ function AuditRow({ record: r, onChanged }: { record: AuditRecordView; onChanged
       )}
     </Fragment>
   );
+}
+
+/** The first 8 hex digits of an image's hash and an ellipsis saying there is more. */
+function shortHash(hash: string): string {
+  return hash.length > 8 ? `${hash.slice(0, 8)}…` : hash;
 }

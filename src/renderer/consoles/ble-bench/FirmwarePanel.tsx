@@ -43,6 +43,8 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
   const [progress, setProgress] = useState<Progress>();
   const [outcome, setOutcome] = useState<{ text: string; good: boolean }>();
   const [echoText, setEchoText] = useState('hello');
+  // An upload that can be stopped, and whether Cancel was pressed (it stops at the next chunk).
+  const [cancel, setCancel] = useState<'running' | 'asked'>();
   const said = useRef<HTMLParagraphElement>(null);
   const { run } = call;
 
@@ -85,12 +87,24 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
   function upload() {
     if (!image) return;
     setProgress(undefined);
+    setCancel('running');
     act(async () => {
-      const result = await api.firmware.upload({ connectionId, image: image.base64 });
+      const result = await api.firmware
+        .upload({ connectionId, image: image.base64 })
+        .finally(() => setCancel(undefined));
+      if (result.cancelled) {
+        setOutcome({
+          text: `Upload cancelled at ${result.offset} of ${result.total} bytes. The board keeps them: the next upload of this image resumes there.`,
+          good: false,
+        });
+        return result;
+      }
       const resumed =
-        result.resumedFrom > 0
-          ? ` The link dropped ${result.reconnects}×; the upload resumed at byte ${result.resumedFrom}.`
-          : '';
+        result.resumedFrom === 0
+          ? ''
+          : result.reconnects > 0
+            ? ` The link dropped ${result.reconnects}×; the upload resumed at byte ${result.resumedFrom}.`
+            : ` The board held part of it: the upload resumed at byte ${result.resumedFrom}.`;
       setOutcome({
         text: `Uploaded ${image.version}: ${kB(result.sent)} at ${result.kilobytesPerSecond.toFixed(1)} kB/s.${resumed} Test it to boot it at the next reset.`,
         good: true,
@@ -160,6 +174,19 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
           {uploading ? 'Uploading…' : 'Upload'}
         </button>
         <Why id={`${ids}-upload`} reason={why.upload} />
+        {cancel && (
+          <button
+            type="button"
+            disabled={cancel === 'asked'}
+            onClick={() => {
+              setCancel('asked');
+              // A cancel that did not arrive leaves the button to press again.
+              api.firmware.cancelUpload({ connectionId }).catch(() => setCancel('running'));
+            }}
+          >
+            {cancel === 'asked' ? 'Cancelling…' : 'Cancel upload'}
+          </button>
+        )}
       </div>
       {progress && (
         <div className="ble-firmware-progress" data-testid="firmware-progress">
