@@ -194,6 +194,8 @@ describe.each(WINDOW_SIZES)('the Firmware panel at $width×$height', (size) => {
     await cancel.click();
     const outcome = panel.getByTestId('firmware-outcome');
     await expectText(outcome, 'Upload cancelled at ');
+    // A cancel the person asked for is said plainly, not drawn as a failure.
+    expect(await outcome.getAttribute('class')).toBe('note');
     const stopped = /cancelled at (\d+) of (\d+) bytes/.exec(await outcome.innerText());
     expect(Number(stopped?.[2])).toBe(image.length);
     const offset = Number(stopped?.[1]);

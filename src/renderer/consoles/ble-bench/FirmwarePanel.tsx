@@ -41,7 +41,7 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
   const [slots, setSlots] = useState<FirmwareSlot[]>();
   const [image, setImage] = useState<ChosenImage>();
   const [progress, setProgress] = useState<Progress>();
-  const [outcome, setOutcome] = useState<{ text: string; good: boolean }>();
+  const [outcome, setOutcome] = useState<{ text: string; good: boolean; chosen?: boolean }>();
   const [echoText, setEchoText] = useState('hello');
   // An upload that can be stopped, and whether Cancel was pressed (it stops at the next chunk).
   const [cancel, setCancel] = useState<'running' | 'asked'>();
@@ -96,6 +96,8 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
         setOutcome({
           text: `Upload cancelled at ${result.offset} of ${result.total} bytes. The board keeps them: the next upload of this image resumes there.`,
           good: false,
+          // Stopped because the person asked: said plainly, not as a failure.
+          chosen: true,
         });
         return result;
       }
@@ -242,7 +244,11 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
         <Why id={`${ids}-confirm`} reason={why.confirm} />
       </div>
       {outcome && (
-        <p className={outcome.good ? 'good' : 'bad'} role="status" data-testid="firmware-outcome">
+        <p
+          className={outcome.chosen ? 'note' : outcome.good ? 'good' : 'bad'}
+          role="status"
+          data-testid="firmware-outcome"
+        >
           {outcome.text}
         </p>
       )}
