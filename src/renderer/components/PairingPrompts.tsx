@@ -5,7 +5,7 @@
 // card). The BLE process holds each prompt: an answer given in another window closes it here,
 // and a timeout or refusal ends it with the SMP reason in words (docs/decisions.md, "Pairing
 // as a phone does").
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import type { PairingPrompt } from '../../core/ble/link-parameters';
 import { useApi } from '../lib/api-context';
 import { useAction } from '../lib/use-action';
@@ -35,12 +35,37 @@ function useSecondsLeft({ prompt, heardAt }: ShownPrompt): number {
   return Math.max(0, Math.ceil((prompt.remainingMs - (now - heardAt)) / 1000));
 }
 
+/**
+ * Open prompts on top, the one whose time runs out first above the others; answered and ended
+ * ones below. A batch of several boards at once has several prompts standing while the last
+ * pairings' outcomes still show: the ones waiting for the person must not be pushed out of view.
+ */
+function byUrgency(shown: ShownPrompt[]): ShownPrompt[] {
+  const deadline = ({ prompt, heardAt }: ShownPrompt) =>
+    prompt.state === 'open' ? heardAt + prompt.remainingMs : Number.POSITIVE_INFINITY;
+  // Ended ones compare equal (the sort is stable), so they keep the order they were heard in.
+  return [...shown].sort((a, b) => Math.sign(deadline(a) - deadline(b)) || 0);
+}
+
+/**
+ * Focus for a prompt as it opens — unless the person is already answering another one: a second
+ * board's prompt must not take the keys typed into the first, nor scroll the stack under them.
+ */
+function useFocusUnlessAnswering<T extends HTMLElement>(): RefObject<T | null> {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (document.activeElement?.closest('.pairing-prompts')) return;
+    ref.current?.focus({ preventScroll: true });
+  }, []);
+  return ref;
+}
+
 export function PairingPrompts() {
   const { prompts, dismiss } = usePairingPrompts();
   if (prompts.length === 0) return null;
   return (
     <section className="pairing-prompts" aria-label="Pairing requests">
-      {prompts.map((shown) => (
+      {byUrgency(prompts).map((shown) => (
         <PromptCard
           key={shown.prompt.id}
           shown={shown}
@@ -104,6 +129,8 @@ function OpenPrompt({ prompt }: { prompt: PairingPrompt }) {
   const [passkey, setPasskey] = useState('');
   const [checked, setChecked] = useState(false);
   const inputId = useId();
+  const confirmRef = useFocusUnlessAnswering<HTMLButtonElement>();
+  const passkeyRef = useFocusUnlessAnswering<HTMLInputElement>();
   const answer = (given: { passkey?: number; confirm?: boolean }) =>
     void send.run(() => api.ble.answerPairing({ deviceId: prompt.deviceId, ...given }));
 
@@ -127,7 +154,7 @@ function OpenPrompt({ prompt }: { prompt: PairingPrompt }) {
           <button
             type="button"
             className="primary"
-            autoFocus
+            ref={confirmRef}
             onClick={() => answer({ confirm: true })}
             disabled={send.busy}
           >
@@ -156,7 +183,7 @@ function OpenPrompt({ prompt }: { prompt: PairingPrompt }) {
         className="mono"
         inputMode="numeric"
         autoComplete="one-time-code"
-        autoFocus
+        ref={passkeyRef}
         maxLength={6}
         value={passkey}
         aria-invalid={checked && problem !== undefined}

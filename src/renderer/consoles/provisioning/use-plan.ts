@@ -88,7 +88,10 @@ export function usePlan(productId: string, defaultProfileId: string) {
     loadError: loaded.error,
     saving: save.busy,
     saveError: save.error,
-    edit: (change: Partial<PlanDraft>) => setEdits({ ...draft, ...change }),
+    // On the draft as it is when the change lands: a change made after an await (a loaded
+    // profile's id) must not undo what was typed meanwhile.
+    edit: (change: Partial<PlanDraft>) =>
+      setEdits((current) => ({ ...(current ?? saved), ...change })),
     discard: () => setEdits(undefined),
     ensureSaved,
     refresh,
