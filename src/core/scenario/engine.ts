@@ -41,6 +41,12 @@ export interface DryRunOptions {
    * Temperature (a3c80002-…)"; the SIG's names are used without them.
    */
   names?: Pick<NameSources, 'user' | 'board'>;
+  /**
+   * Pair each new link before anything else, as a phone does: LE Secure Connections, bonding,
+   * MITM with the station's IO capability (docs/decisions/scenarios.md, "Pairing as a phone
+   * does in a dry run").
+   */
+  pairAsPhone?: boolean;
 }
 
 export interface DryRunOutcome {
@@ -191,6 +197,17 @@ export class DryRun {
     });
 
     try {
+      if (this.o.pairAsPhone) {
+        const startedAt = this.now();
+        const refused = await this.secure(connection, startedAt);
+        if (this.stopping) return 'stop';
+        if (refused !== undefined) {
+          this.emit({ kind: 'pairing-failed', at: this.now(), startedAt, error: refused });
+          await connection.disconnect().catch(() => undefined);
+          this.emit({ kind: 'disconnected', at: this.now(), by: 'link', reason: 'pairing failed' });
+          return 'link';
+        }
+      }
       let services: ServiceInfo[] = [];
       try {
         services = await connection.discover();
@@ -245,6 +262,33 @@ export class DryRun {
         this.emit({ kind: 'disconnected', at: this.now(), by: 'stop', reason: 'stopped' });
       }
       this.connection = undefined;
+    }
+  }
+
+  /**
+   * Pairs the link with LE Secure Connections, bonding and MITM; a link already encrypted (its
+   * bond, or a pairing the board asked for) is taken as it is. Resolves with why it failed.
+   */
+  private async secure(connection: BleConnection, startedAt: number): Promise<string | undefined> {
+    if (!connection.requestLink) return 'this adapter cannot pair on request (no HCI access)';
+    const before = connection.linkInfo?.();
+    try {
+      const link = before?.security?.encrypted
+        ? before
+        : await connection.requestLink({ kind: 'pair', sc: true, bond: true, mitm: true });
+      const level = link.securityLevel;
+      const security = link.security ?? {
+        encrypted: level > 1,
+        authenticated: level > 2,
+        bonded: false,
+      };
+      if (!security.encrypted) return 'the link is not encrypted after the pairing';
+      if (link !== before) this.emit({ kind: 'paired', at: this.now(), startedAt, security });
+      this.emit({ kind: 'encrypted', at: this.now(), security });
+      return undefined;
+    } catch (err) {
+      // The link names its operation ("pairing: …"); the event's kind already says it.
+      return errorMessage(err).replace(/^pairing: /, '');
     }
   }
 
