@@ -267,7 +267,9 @@ export function RunPanel(props: RunPanelProps) {
             onChange={(e) => setPairAsPhone(e.target.checked)}
           />
           <label htmlFor="run-pair-as-phone">
-            Pair as a phone does (LE Secure Connections, bonding, passkey or number asked here)
+            {/* Not "Secure Connections" in full: the run length's "Connections" is its own label. */}
+            Pair as a phone does (LESC, bonding, MITM: the board&apos;s passkey or number is asked
+            here)
           </label>
         </div>
       </div>
