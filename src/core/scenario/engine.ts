@@ -19,6 +19,7 @@ import type { ActionContext, ActionOutcome } from '../platform/things/actions/de
 import { actionDescriptor } from '../platform/things/actions/registry';
 import { errorMessage } from '../errors/message';
 import { resolveName, withCharacteristicName, type NameSources } from '../ble/names/resolver';
+import { pairAsPhone } from './pair-as-phone';
 
 export interface DryRunOptions {
   central: BleCentral;
@@ -199,7 +200,7 @@ export class DryRun {
     try {
       if (this.o.pairAsPhone) {
         const startedAt = this.now();
-        const refused = await this.secure(connection, startedAt);
+        const refused = await pairAsPhone(connection, startedAt, this.o.clock, (e) => this.emit(e));
         if (this.stopping) return 'stop';
         if (refused !== undefined) {
           this.emit({ kind: 'pairing-failed', at: this.now(), startedAt, error: refused });
@@ -262,33 +263,6 @@ export class DryRun {
         this.emit({ kind: 'disconnected', at: this.now(), by: 'stop', reason: 'stopped' });
       }
       this.connection = undefined;
-    }
-  }
-
-  /**
-   * Pairs the link with LE Secure Connections, bonding and MITM; a link already encrypted (its
-   * bond, or a pairing the board asked for) is taken as it is. Resolves with why it failed.
-   */
-  private async secure(connection: BleConnection, startedAt: number): Promise<string | undefined> {
-    if (!connection.requestLink) return 'this adapter cannot pair on request (no HCI access)';
-    const before = connection.linkInfo?.();
-    try {
-      const link = before?.security?.encrypted
-        ? before
-        : await connection.requestLink({ kind: 'pair', sc: true, bond: true, mitm: true });
-      const level = link.securityLevel;
-      const security = link.security ?? {
-        encrypted: level > 1,
-        authenticated: level > 2,
-        bonded: false,
-      };
-      if (!security.encrypted) return 'the link is not encrypted after the pairing';
-      if (link !== before) this.emit({ kind: 'paired', at: this.now(), startedAt, security });
-      this.emit({ kind: 'encrypted', at: this.now(), security });
-      return undefined;
-    } catch (err) {
-      // The link names its operation ("pairing: …"); the event's kind already says it.
-      return errorMessage(err).replace(/^pairing: /, '');
     }
   }
 
