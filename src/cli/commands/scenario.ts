@@ -50,6 +50,7 @@ const runFlagsSchema = z
     junit: outputFileSchema.optional(),
     json: outputFileSchema.optional(),
     deliver: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+    pairAsPhone: z.boolean().default(false),
   })
   .refine((f) => (f.file !== undefined) !== f.saved, {
     path: ['saved'],
@@ -122,6 +123,12 @@ export function scenarioCommand(runner: Runner): CommandModule {
               .option('deliver', {
                 type: 'string',
                 describe: 'post each result, signed, to this bot webhook URL',
+              })
+              .option('pair-as-phone', {
+                type: 'boolean',
+                default: false,
+                describe:
+                  'pair each connection first as a phone does (LE Secure Connections, bonding, MITM: give the board’s passkey with --passkey or --passkey-env)',
               }),
           handler: (argv) => {
             const flags = parseFlags(runFlagsSchema, argv);
@@ -234,6 +241,11 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
       lastConnectError = event.error;
       out.line(`  connect failed: ${event.error}`);
     }
+    if (event.kind === 'paired' || event.kind === 'encrypted') out.line(`  ${securityLine(event)}`);
+    if (event.kind === 'pairing-failed') {
+      lastConnectError = `pairing failed: ${event.error}`;
+      out.line(`  ${lastConnectError}`);
+    }
     if (event.kind === 'disconnected') connections += 1;
     if (event.kind === 'action' && event.writeConfirmed === false)
       unconfirmed.set(event.run, (unconfirmed.get(event.run) ?? 0) + 1);
@@ -276,6 +288,7 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
     deliver,
     report: { event: onEvent, problem: (message) => out.error(message) },
     signal: ctx.interrupt,
+    pairAsPhone: flags.pairAsPhone,
   });
   const { run: final, outcome } = await dryRun.finished;
   progress.stop();
@@ -293,6 +306,19 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
   if (noRun) out.fail(noRun);
   if (ctx.interrupt.aborted) return EXIT.interrupted;
   return runs.length && !failures ? EXIT.ok : EXIT.failed;
+}
+
+/** "paired: passkeyEntry, LE Secure Connections, authenticated, 16 octets, bonded". */
+function securityLine(event: Extract<TimelineEvent, { kind: 'paired' | 'encrypted' }>): string {
+  const { method, key, authenticated, keySize, bonded } = event.security;
+  const parts = [
+    event.kind === 'paired' ? method : undefined,
+    key === 'sc' ? 'LE Secure Connections' : key === 'legacy' ? 'LE legacy' : undefined,
+    authenticated ? 'authenticated' : 'unauthenticated',
+    keySize === undefined ? undefined : `${keySize} octets`,
+    bonded ? 'bonded' : 'not bonded',
+  ];
+  return `${event.kind}: ${parts.filter((p) => p !== undefined).join(', ')}`;
 }
 
 /** The same check the app's service makes: a count the set can never reach is refused. */

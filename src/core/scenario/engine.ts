@@ -19,6 +19,7 @@ import type { ActionContext, ActionOutcome } from '../platform/things/actions/de
 import { actionDescriptor } from '../platform/things/actions/registry';
 import { errorMessage } from '../errors/message';
 import { resolveName, withCharacteristicName, type NameSources } from '../ble/names/resolver';
+import { pairAsPhone } from './pair-as-phone';
 
 export interface DryRunOptions {
   central: BleCentral;
@@ -41,6 +42,12 @@ export interface DryRunOptions {
    * Temperature (a3c80002-…)"; the SIG's names are used without them.
    */
   names?: Pick<NameSources, 'user' | 'board'>;
+  /**
+   * Pair each new link before anything else, as a phone does: LE Secure Connections, bonding,
+   * MITM with the station's IO capability (docs/decisions/scenarios.md, "Pairing as a phone
+   * does in a dry run").
+   */
+  pairAsPhone?: boolean;
 }
 
 export interface DryRunOutcome {
@@ -191,6 +198,17 @@ export class DryRun {
     });
 
     try {
+      if (this.o.pairAsPhone) {
+        const startedAt = this.now();
+        const refused = await pairAsPhone(connection, startedAt, this.o.clock, (e) => this.emit(e));
+        if (this.stopping) return 'stop';
+        if (refused !== undefined) {
+          this.emit({ kind: 'pairing-failed', at: this.now(), startedAt, error: refused });
+          await connection.disconnect().catch(() => undefined);
+          this.emit({ kind: 'disconnected', at: this.now(), by: 'link', reason: 'pairing failed' });
+          return 'link';
+        }
+      }
       let services: ServiceInfo[] = [];
       try {
         services = await connection.discover();

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { actionTypeSchema, TRIGGER_TYPES } from '../platform/things/schema';
 import { scenarioResultSchema } from '../platform/things/scenario-result';
+import { linkSecuritySchema } from '../ble/link-parameters';
 
 /** A scenario set ready to run: what the platform holds (or the editor's draft, ids filled in). */
 export const runnableSetSchema = z.object({
@@ -122,6 +123,12 @@ export const timelineEventSchema = z.discriminatedUnion('kind', [
     why: z.enum(['suppressionInterval', 'reconnect']),
   }),
   z.object({ kind: z.literal('error'), at, message: z.string() }),
+  /** A pairing as a phone does (`pairAsPhone`): the method and the key it gave. */
+  z.object({ kind: z.literal('paired'), at, startedAt: at, security: linkSecuritySchema }),
+  /** A pairing that failed, in words (the SMP reason and what to do); the link is then ended. */
+  z.object({ kind: z.literal('pairing-failed'), at, startedAt: at, error: z.string() }),
+  /** The link's Encryption Change: by this run's pairing, or already (a bond, the board's ask). */
+  z.object({ kind: z.literal('encrypted'), at, security: linkSecuritySchema }),
   z.object({
     kind: z.literal('stopped'),
     at,

@@ -65,6 +65,8 @@ export interface DryRunStart {
   clock?: Clock;
   /** Names for the board's characteristics in errors (the engine's `names`). */
   names?: DryRunOptions['names'];
+  /** Pair each link as a phone does (the engine's `pairAsPhone`). */
+  pairAsPhone?: boolean;
 }
 
 interface DryRunEnd {
@@ -146,6 +148,7 @@ export class DryRunPlan {
       cycles,
       durationMs,
       names: options.names,
+      pairAsPhone: options.pairAsPhone,
       onEvent: (event) => {
         buffer.push(event);
         report.event(event, id);

@@ -57,6 +57,8 @@ export const startRunInputSchema = z.object({
     .min(100, 'must be at least 100 ms')
     .max(86_400_000, 'must be at most a day')
     .optional(),
+  /** Pair each link as a phone does: LE Secure Connections, bonding, MITM. */
+  pairAsPhone: z.boolean().optional(),
   // Nothing leaves the app unless asked: a channel without a webhook URL fails every delivery.
   delivery: deliverySchema.default({ mode: 'app' }),
 });

@@ -83,6 +83,7 @@ export class DryRunService extends EventEmitter<{
       },
       deliver,
       names: await this.names(product.id, input.deviceId).catch(() => undefined),
+      pairAsPhone: input.pairAsPhone,
       report: { event: (event, runId) => this.emit('event', { runId, event }) },
     });
     const id = run.summary.id;

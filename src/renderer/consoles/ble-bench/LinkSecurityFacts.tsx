@@ -4,32 +4,14 @@
 // other way says only that it is.
 import { LinkFact } from './LinkFact';
 import type { LinkSecurity } from '../../../core/ble/link-parameters';
-
-type Method = NonNullable<LinkSecurity['method']>;
-
-const METHOD_LABELS: Record<Method, string> = {
-  justWorks: 'Just Works',
-  numericComparison: 'Numeric Comparison',
-  passkeyEntry: 'Passkey Entry',
-  oob: 'Out of band',
-};
-
-/** "LE Secure Connections · authenticated · 16 octets", each part only where it is known. */
-function keyLabel(security: LinkSecurity): string {
-  const parts = [
-    security.key === 'sc' ? 'LE Secure Connections' : security.key === 'legacy' ? 'LE legacy' : '',
-    security.key === undefined ? '' : security.authenticated ? 'authenticated' : 'unauthenticated',
-    security.keySize === undefined ? '' : `${security.keySize} octets`,
-  ].filter((part) => part !== '');
-  return parts.length === 0 ? 'Encrypted' : parts.join(' · ');
-}
+import { keyLabel, methodLabel } from '../../lib/link-security-words';
 
 export function LinkSecurityFacts({ security }: { security: LinkSecurity | undefined }) {
   if (!security?.encrypted) return null;
   return (
     <>
       <LinkFact label="Pairing" testId="link-pairing">
-        {security.method === undefined ? '—' : METHOD_LABELS[security.method]}
+        {methodLabel(security)}
       </LinkFact>
       <LinkFact label="Key" testId="link-key">
         {keyLabel(security)}

@@ -76,6 +76,7 @@ export function RunPanel(props: RunPanelProps) {
   const [deliveryMode, setDeliveryMode] = useState<Delivery['mode']>('app');
   const [offered, setOffered] = useState(OFFERED_SECONDS);
   const [url, setUrl] = useState('');
+  const [pairAsPhone, setPairAsPhone] = useState(false);
   const [confirmingOffer, setConfirmingOffer] = useState(false);
   const platformSet = useLoad(
     async (api) => {
@@ -127,6 +128,7 @@ export function RunPanel(props: RunPanelProps) {
         cycles: length === 'cycles' ? n : undefined,
         durationMs: length === 'seconds' ? Math.round(n * 1000) : undefined,
         delivery: deliveryMode === 'webhook' ? { mode: 'webhook', url } : { mode: deliveryMode },
+        pairAsPhone: pairAsPhone || undefined,
       });
       props.onStarted(started, set);
     });
@@ -257,6 +259,19 @@ export function RunPanel(props: RunPanelProps) {
             )}
           </span>
         </label>
+        <div className="field checkbox">
+          <input
+            id="run-pair-as-phone"
+            type="checkbox"
+            checked={pairAsPhone}
+            onChange={(e) => setPairAsPhone(e.target.checked)}
+          />
+          <label htmlFor="run-pair-as-phone">
+            {/* Not "Secure Connections" in full: the run length's "Connections" is its own label. */}
+            Pair as a phone does (LESC, bonding, MITM: the board&apos;s passkey or number is asked
+            here)
+          </label>
+        </div>
       </div>
       {impossible.length > 0 && (
         <div className="warning-box" role="alert" data-testid="run-infeasible">

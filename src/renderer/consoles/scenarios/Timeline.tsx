@@ -14,6 +14,7 @@ import {
 import type { TimelineEvent } from '../../../core/scenario/schema';
 import { bytesAsText, parseBase64 } from '../../../core/bytes';
 import { shownUuid } from '../../lib/format';
+import { keyLabel, methodLabel } from '../../lib/link-security-words';
 import { Base64Bytes } from './Base64Bytes';
 import { OutcomeBadge } from './ResultEvents';
 import {
@@ -335,7 +336,8 @@ function ItemButton({
   const failed =
     (item.kind === 'action' && item.error !== undefined) ||
     item.kind === 'error' ||
-    item.kind === 'connect-failed';
+    item.kind === 'connect-failed' ||
+    item.kind === 'pairing-failed';
   return (
     <button
       type="button"
@@ -512,6 +514,7 @@ function KindFacts({ item, origin }: { item: TimelineItem; origin: number }) {
         </>
       );
     case 'connect-failed':
+    case 'pairing-failed':
       return (
         <Fact term="Error">
           <span className="bad">{item.error}</span>
@@ -543,6 +546,15 @@ function KindFacts({ item, origin }: { item: TimelineItem; origin: number }) {
         <Fact term="Message">
           <span className="bad">{item.message}</span>
         </Fact>
+      );
+    case 'paired':
+    case 'encrypted':
+      return (
+        <>
+          <Fact term="Pairing">{methodLabel(item.security)}</Fact>
+          <Fact term="Key">{keyLabel(item.security)}</Fact>
+          <Fact term="Bond">{item.security.bonded ? 'Bonded' : 'Not bonded'}</Fact>
+        </>
       );
     case 'stopped':
       return <Fact term="Reason">{item.reason}</Fact>;

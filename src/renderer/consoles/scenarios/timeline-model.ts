@@ -11,6 +11,8 @@ import {
 } from '../../../core/platform/things/actions/registry';
 import type { STOP_REASONS, TimelineEvent } from '../../../core/scenario/schema';
 import type { ResultCode, ScenarioResult } from '../../../core/platform/things/scenario-result';
+import type { LinkSecurity } from '../../../core/ble/link-parameters';
+import { keyLabel, methodLabel } from '../../lib/link-security-words';
 
 export interface TimelineScenario {
   id: string;
@@ -89,6 +91,10 @@ export type LinkItem = Extent &
         hex?: string;
       }
     | { kind: 'error'; message: string }
+    /** A pairing as a phone does, from its start to the key; `encrypted` its Encryption Change. */
+    | { kind: 'paired'; security: LinkSecurity }
+    | { kind: 'encrypted'; security: LinkSecurity }
+    | { kind: 'pairing-failed'; error: string }
     | { kind: 'stopped'; reason: (typeof STOP_REASONS)[number] }
     | { kind: 'dropped'; scenario: number; scenarioId?: string }
   );
@@ -102,6 +108,7 @@ const LINK_SPAN_KINDS: ReadonlySet<LinkItem['kind']> = new Set([
   'connecting',
   'connection',
   'waiting',
+  'paired',
 ]);
 
 interface ScenarioLane {
@@ -255,6 +262,15 @@ export function buildTimeline(
         break;
       case 'error':
         add({ ...mark(e.at, i), kind: 'error', message: e.message }, link);
+        break;
+      case 'paired':
+        add({ ...mark(e.startedAt, i), end: e.at, kind: 'paired', security: e.security }, link);
+        break;
+      case 'encrypted':
+        add({ ...mark(e.at, i), kind: 'encrypted', security: e.security }, link);
+        break;
+      case 'pairing-failed':
+        add({ ...mark(e.at, i), kind: 'pairing-failed', error: e.error }, link);
         break;
       case 'stopped':
         // The engine closes what it opened before it stops, except an attempt to connect; and a
@@ -565,6 +581,12 @@ export function itemTitle(item: TimelineItem): string {
       return 'Notification';
     case 'error':
       return 'Error';
+    case 'paired':
+      return `Paired, ${methodLabel(item.security)}`;
+    case 'encrypted':
+      return `Encrypted, ${keyLabel(item.security)}`;
+    case 'pairing-failed':
+      return 'Pairing failed';
     case 'stopped':
       return `Stopped (${item.reason})`;
     case 'dropped':

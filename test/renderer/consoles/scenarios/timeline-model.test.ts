@@ -594,6 +594,45 @@ describe('bytes, windows and the axis', () => {
   });
 });
 
+describe('a pairing on the link lane', () => {
+  const security = {
+    encrypted: true,
+    key: 'sc' as const,
+    authenticated: true,
+    keySize: 16,
+    method: 'passkeyEntry' as const,
+    bonded: true,
+  };
+
+  it('draws the pairing as a span from its request to its key, then the encryption', () => {
+    const model = buildTimeline(
+      [
+        { kind: 'connecting', at: 0, cycle: 1 },
+        { kind: 'connected', at: 40, mtu: 247 },
+        { kind: 'paired', at: 4_040, startedAt: 45, security },
+        { kind: 'encrypted', at: 4_041, security },
+        { kind: 'pairing-failed', at: 9_000, startedAt: 8_000, error: '0x04 confirm value failed' },
+      ],
+      scenarios,
+      9_000,
+    );
+    expect(linkKinds(model.link)).toEqual([
+      'connecting',
+      'connection',
+      'paired',
+      'encrypted',
+      'pairing-failed',
+    ]);
+    const [, , paired, encrypted, failed] = model.link;
+    expect(extent(paired!)).toEqual([45, 4_040, false]);
+    expect(itemLabel(paired!, 0)).toBe('Paired, Passkey Entry 4 s at +45 ms');
+    expect(itemLabel(encrypted!, 0)).toBe(
+      'Encrypted, LE Secure Connections · authenticated · 16 octets at +4.04 s',
+    );
+    expect(itemLabel(failed!, 0)).toBe('Pairing failed at +9 s');
+  });
+});
+
 describe('a run export', () => {
   it('holds the metadata, every event and the results in order', () => {
     const first = result({ scenarioId: 'a', startTime: 1, endTime: 2 });

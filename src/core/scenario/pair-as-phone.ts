@@ -1,0 +1,41 @@
+// A dry run's link paired as a phone does (docs/decisions/scenarios.md, "Pairing as a phone does
+// in a dry run"): LE Secure Connections, bonding and MITM, the IO capability the station's, and
+// the pairing and the Encryption Change said as timeline events.
+import type { BleConnection } from '../ble/port';
+import type { Clock } from '../async/clock';
+import { errorMessage } from '../errors/message';
+import type { TimelineEvent } from './schema';
+
+/**
+ * Pairs the link; a link already encrypted (its bond, or a pairing the board asked for) is taken
+ * as it is. Emits `paired` (for a pairing made here) and `encrypted`; resolves with why it
+ * failed, in words, or undefined once the link is encrypted.
+ */
+export async function pairAsPhone(
+  connection: BleConnection,
+  startedAt: number,
+  clock: Pick<Clock, 'now'>,
+  emit: (event: TimelineEvent) => void,
+): Promise<string | undefined> {
+  if (!connection.requestLink) return 'this adapter cannot pair on request (no HCI access)';
+  const before = connection.linkInfo?.();
+  try {
+    const link = before?.security?.encrypted
+      ? before
+      : await connection.requestLink({ kind: 'pair', sc: true, bond: true, mitm: true });
+    const level = link.securityLevel;
+    // A binding that reports only the level says no more than it.
+    const security = link.security ?? {
+      encrypted: level > 1,
+      authenticated: level > 2,
+      bonded: false,
+    };
+    if (!security.encrypted) return 'the link is not encrypted after the pairing';
+    if (link !== before) emit({ kind: 'paired', at: clock.now(), startedAt, security });
+    emit({ kind: 'encrypted', at: clock.now(), security });
+    return undefined;
+  } catch (err) {
+    // The link names its operation ("pairing: …"); the event's kind already says it.
+    return errorMessage(err).replace(/^pairing: /, '');
+  }
+}

@@ -1,0 +1,80 @@
+// `devicebench scenario run --pair-as-phone` as a child process over the simulated bench, with a
+// board built as phones expect (LE Secure Connections only, a passkey on its display, its value
+// readable only over an authenticated Secure Connections link): with the board's passkey from
+// --passkey-env each connection is paired and encrypted first, said on stdout and in the JSON
+// timeline; without it the pairing fails in words before any scenario runs.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir, writeJson } from './run-cli';
+
+const SERVICE = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+const SECRET = 'a3c80009-7f2e-4b61-9c0d-5e1f2a3b4c5d';
+const ADDRESS = 'd6:3a:41:00:32:01';
+
+const boards = {
+  boards: [
+    {
+      name: 'CLI Secure',
+      address: ADDRESS,
+      advertising: { intervalMs: 50 },
+      gatt: [
+        {
+          uuid: SERVICE,
+          characteristics: [
+            {
+              uuid: SECRET,
+              properties: ['read'],
+              permissions: { read: 'sc' },
+              value: { utf8: 'sesame' },
+            },
+          ],
+        },
+      ],
+      security: { mode: 'sc-only', ioCapability: 'displayOnly', passkey: 135790 },
+    },
+  ],
+};
+
+const readSecret = {
+  autoClose: true,
+  suppressionInterval: 0,
+  scenarios: [
+    {
+      trigger: { type: 'IMMEDIATE' },
+      actions: [{ type: 'GATT_READ', serviceUuid: SERVICE, characteristicUuid: SECRET }],
+    },
+  ],
+};
+
+describe('devicebench scenario run --pair-as-phone', { timeout: 90_000 }, () => {
+  it('pairs and encrypts each connection before its scenarios, with the passkey from the environment', async () => {
+    const dir = tempDir('scenario-pair');
+    const json = join(dir, 'run.json');
+    const common = [
+      ...['scenario', 'run', writeJson(dir, 'set.json', readSecret), '--board', ADDRESS],
+      ...['--pair-as-phone', '--sim-boards', writeJson(dir, 'boards.json', boards)],
+      ...['--data-dir', join(dir, 'data')],
+    ];
+
+    const run = await runCli([...common, '--passkey-env', 'BOARD_PASSKEY', '--json', json], {
+      BOARD_PASSKEY: '135790',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      'paired: passkeyEntry, LE Secure Connections, authenticated, 16 octets',
+    );
+    expect(run.stdout).toContain('encrypted: LE Secure Connections, authenticated');
+    expect(run.stdout).toContain('1 scenario run, 0 failed');
+    const kinds = (JSON.parse(readFileSync(json, 'utf8')) as { events: { kind: string }[] }).events
+      .map((e) => e.kind)
+      .filter((k) => ['connected', 'paired', 'encrypted', 'scenario-start'].includes(k));
+    expect(kinds).toEqual(['connected', 'paired', 'encrypted', 'scenario-start']);
+
+    // No passkey: the station has no keyboard, and the board needs MITM.
+    const refused = await runCli(common);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/pairing failed: .*0x03 authentication requirements/);
+    expect(refused.stdout).toContain('0 scenario runs');
+  });
+});

@@ -1,0 +1,93 @@
+// A dry run that pairs as a phone does, at both window sizes, against the default bench's Zephyr
+// Secure board (LE Secure Connections only, the passkey 246801 on its display): the option on the
+// run panel, the board's passkey asked in the pairing prompt and typed there, and the pairing and
+// the encryption drawn on the link lane with their method and key.
+import { describe, expect, it } from 'vitest';
+import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+
+const bench = useBench();
+const BOARD = 'DB Zephyr Secure';
+
+/** One connection that reads the board's maker name, then closes. */
+const readMaker = {
+  autoClose: true,
+  suppressionInterval: 0,
+  scenarios: [
+    {
+      id: 'maker',
+      trigger: { type: 'IMMEDIATE' },
+      actions: [
+        {
+          type: 'GATT_READ',
+          serviceUuid: '0000180a-0000-1000-8000-00805f9b34fb',
+          characteristicUuid: '00002a29-0000-1000-8000-00805f9b34fb',
+        },
+      ],
+    },
+  ],
+};
+
+describe('a dry run that pairs as a phone does', () => {
+  for (const size of WINDOW_SIZES) {
+    it(`at ${size.width}×${size.height}: asks for the passkey, then draws the pairing and the encryption`, async () => {
+      const { page, pageErrors } = bench();
+      await page.setViewportSize(size);
+      const product = `Paired run ${size.width}`;
+      await page.getByRole('button', { name: 'Device service' }).click();
+      await page.getByLabel('New product name').fill(product);
+      await page.getByRole('button', { name: 'Create product' }).click();
+      await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+
+      await page.getByRole('button', { name: 'Scenarios', exact: true }).click();
+      const panel = page.getByTestId('run-panel');
+      const productSelect = panel.locator('label', { hasText: 'Product' }).locator('select');
+      const option = productSelect.locator('option', { hasText: product });
+      await option.waitFor({ state: 'attached' });
+      await productSelect.selectOption((await option.getAttribute('value')) ?? '');
+      const boardSelect = panel.getByTestId('run-board');
+      const secure = boardSelect.locator('option', { hasText: BOARD });
+      await secure.waitFor({ state: 'attached' });
+      await boardSelect.selectOption((await secure.getAttribute('value')) ?? '');
+
+      const editor = page.getByTestId('scenario-editor');
+      await editor.getByTestId('import-file').setInputFiles({
+        name: 'read-maker.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify(readMaker)),
+      });
+      await expectText(editor.getByTestId('validation-summary'), 'valid');
+      await panel.getByLabel('Run length').selectOption('cycles');
+      await panel.getByLabel('Connections').fill('1');
+      await panel.getByLabel(/Pair as a phone does/).check();
+      await panel.getByRole('button', { name: 'Start dry run' }).click();
+
+      const prompt = page.getByRole('alertdialog', { name: /Enter the passkey DB Zephyr Secure/ });
+      await expectText(prompt, 'Enter the passkey');
+      await shoot(page, 'dry-run-pairing-prompt');
+      await prompt.getByLabel('Passkey').fill('246801');
+      await prompt.getByRole('button', { name: 'Pair' }).click();
+
+      const view = page.getByTestId('run-view');
+      await expect
+        .poll(() => view.getByTestId('run-state').innerText(), { timeout: 60_000 })
+        .toContain('finished (connections done)');
+      await expectText(view.getByTestId('run-results'), '1 · 0 failed');
+      await view.getByRole('button', { name: 'Fit', exact: true }).click();
+      const link = view.getByTestId('timeline-lane-link');
+      const paired = link.locator('[data-testid="timeline-block"][data-kind="paired"]');
+      const encrypted = link.locator('[data-testid="timeline-block"][data-kind="encrypted"]');
+      await expect.poll(() => paired.count()).toBe(1);
+      await expect.poll(() => encrypted.count()).toBe(1);
+      expect(await link.locator('[data-kind="pairing-failed"]').count()).toBe(0);
+
+      const detail = view.getByTestId('timeline-detail');
+      await paired.click();
+      await expectText(detail, 'Paired, Passkey Entry');
+      await expectText(detail, 'LE Secure Connections · authenticated · 16 octets');
+      await encrypted.click();
+      await expectText(detail, 'Encrypted, LE Secure Connections · authenticated');
+      await shoot(page, 'dry-run-pairing-timeline');
+      expect(pageErrors).toEqual([]);
+    });
+  }
+});
