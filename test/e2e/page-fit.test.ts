@@ -38,7 +38,7 @@ describe('pages that fit the window', () => {
     const board = scan.locator('[data-testid="scan-row"][data-name="DB nRF52 DK"]');
     await board.waitFor();
     // Every blank board of the simulated bench is listed before the rows are measured.
-    await expect.poll(() => scan.getByTestId('scan-row').count()).toBe(4);
+    await expect.poll(() => scan.getByTestId('scan-row').count()).toBe(5);
     await board.scrollIntoViewIfNeeded();
     const before = await rowTops(page);
     expect(Object.keys(before).length).toBeGreaterThan(1);
