@@ -2,11 +2,10 @@
 // with a public address) beside a `tcp:` adapter that is the simulated bench served in this
 // process as a Zephyr dongle without one; each row says which address the adapter uses on the
 // air and where it came from (docs/decisions.md, "One identity per dongle").
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveH4, type H4Server } from '../../src/core/ble/hci/h4-server';
 import { SimulatedBench } from '../../src/core/ble/sim/bench';
-import { clippedText, expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { clippedText, expectText, nav, shoot, useBench, WINDOW_SIZES, opStatus } from './fixture';
 
 const bench = useBench();
 
@@ -31,27 +30,12 @@ afterAll(async () => {
   dongle?.close();
 });
 
-/** One contract operation, as another window or the CLI would call it. */
-async function op(page: Page, name: string, input: object): Promise<number> {
-  return page.evaluate(
-    async ([path, body]) =>
-      (
-        await fetch(path, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        })
-      ).status,
-    [`/api/ops/${name}`, JSON.stringify(input)] as const,
-  );
-}
-
 describe.each(WINDOW_SIZES)('the adapter card’s identity at $width×$height', (size) => {
   it('shows each adapter’s address and where it came from, in view and unclipped', async () => {
     const { page, pageErrors } = bench();
     await page.setViewportSize(size);
     expect(
-      await op(page, 'ble:setAdapters', { adapters: ['sim', server.spec], dropLinks: true }),
+      await opStatus(page, 'ble:setAdapters', { adapters: ['sim', server.spec], dropLinks: true }),
     ).toBe(200);
     await nav(page, 'BLE bench').click();
     const identity = (spec: string) =>

@@ -7,18 +7,11 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { buildImage } from '../core/ble/mcumgr/image-builder';
-import { clippedText, expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { clippedText, expectText, nav, shoot, useBench, WINDOW_SIZES, inView } from './fixture';
 
 const bench = useBench();
 const BOARD_ID = 'e82f9a004001';
 const MCUMGR_CHARACTERISTIC = 'da2e7828-fbce-4e01-ae9e-261174997c48';
-
-async function inView(page: Page, locator: Locator): Promise<boolean> {
-  const box = await locator.boundingBox();
-  const size = page.viewportSize();
-  if (!box || !size) return false;
-  return box.y >= 0 && box.y + box.height <= size.height && box.x + box.width <= size.width;
-}
 
 async function setFaults(page: Page, url: string, faults: object): Promise<number> {
   return page.evaluate(

@@ -163,3 +163,28 @@ const CLIPPED_TEXT = `(() => {
 export function clippedText(page: Page): Promise<string[]> {
   return page.evaluate(CLIPPED_TEXT) as Promise<string[]>;
 }
+
+/** Whether the locator's box lies wholly inside the window. */
+export async function inView(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const size = page.viewportSize();
+  if (!box || !size) return false;
+  return (
+    box.y >= 0 && box.y + box.height <= size.height && box.x >= 0 && box.x + box.width <= size.width
+  );
+}
+
+/** One contract operation, as another window or the CLI would call it: its HTTP status. */
+export async function opStatus(page: Page, name: string, input: object): Promise<number> {
+  return page.evaluate(
+    async ([path, body]) =>
+      (
+        await fetch(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        })
+      ).status,
+    [`/api/ops/${name}`, JSON.stringify(input)] as const,
+  );
+}

@@ -5,7 +5,7 @@
 // board dropped reconnects with its log and values, its old error marked stale.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { expectText, nav, shoot, useBench, WINDOW_SIZES, opStatus, inView } from './fixture';
 
 const bench = useBench();
 
@@ -23,30 +23,6 @@ function sensorRow(page: Page): Locator {
 }
 
 /** Whether the box is inside the window, top to bottom and left to right. */
-async function inView(page: Page, locator: Locator): Promise<boolean> {
-  const box = await locator.boundingBox();
-  const size = page.viewportSize();
-  if (!box || !size) return false;
-  return (
-    box.y >= 0 && box.y + box.height <= size.height && box.x >= 0 && box.x + box.width <= size.width
-  );
-}
-
-/** One contract operation, as another window or the CLI would call it. */
-async function op(page: Page, name: string, input: object): Promise<number> {
-  return page.evaluate(
-    async ([path, body]) =>
-      (
-        await fetch(path, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        })
-      ).status,
-    [`/api/ops/${name}`, JSON.stringify(input)] as const,
-  );
-}
-
 async function connectSensor(page: Page): Promise<void> {
   await nav(page, 'BLE bench').click();
   await sensorRow(page).getByRole('button', { name: 'Connect DB Sensor' }).click();
@@ -171,14 +147,14 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
     /** Presses the board's button and waits for its notification in the log. */
     const pressed = async () => {
       const before = await notifications.count();
-      expect(await op(page, 'sim:pressButton', { boardId: SENSOR_ID })).toBe(200);
+      expect(await opStatus(page, 'sim:pressButton', { boardId: SENSOR_ID })).toBe(200);
       await expect.poll(() => notifications.count()).toBe(before + 1);
     };
     await pressed();
 
     // The board drops the link during the next write to its LED.
     expect(
-      await op(page, 'sim:setFaults', {
+      await opStatus(page, 'sim:setFaults', {
         boardId: SENSOR_ID,
         dropLinkDuringWrite: true,
         dropLinkCharacteristic: LED,
@@ -197,7 +173,7 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
     await expect.poll(() => inView(page, reconnect)).toBe(true);
     await shoot(page, 'link-truth-dropped');
     expect(
-      await op(page, 'sim:setFaults', { boardId: SENSOR_ID, dropLinkDuringWrite: false }),
+      await opStatus(page, 'sim:setFaults', { boardId: SENSOR_ID, dropLinkDuringWrite: false }),
     ).toBe(200);
 
     await reconnect.click();

@@ -2,12 +2,11 @@
 // controller (the simulated bench served in this process) reached through a relay that inserts
 // random bytes between its packets; the card says, in words, that the stream was corrupt and
 // how many bytes were dropped (docs/decisions.md, "A noisy serial line").
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveH4, type H4Server } from '../../src/core/ble/hci/h4-server';
 import { SimulatedBench } from '../../src/core/ble/sim/bench';
 import { lineRelay, type LineRelay } from '../helpers/h4-relay';
-import { clippedText, expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { clippedText, expectText, nav, shoot, useBench, WINDOW_SIZES, opStatus } from './fixture';
 
 const bench = useBench();
 
@@ -32,29 +31,14 @@ afterAll(async () => {
   line?.close();
 });
 
-/** One contract operation, as another window or the CLI would call it. */
-async function op(page: Page, name: string, input: object): Promise<number> {
-  return page.evaluate(
-    async ([path, body]) =>
-      (
-        await fetch(path, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        })
-      ).status,
-    [`/api/ops/${name}`, JSON.stringify(input)] as const,
-  );
-}
-
 describe.each(WINDOW_SIZES)('the adapter card on a noisy line at $width×$height', (size) => {
   it('says the HCI stream was corrupt, how many bytes were dropped, and why it may be', async () => {
     const { page, pageErrors } = bench();
     await page.setViewportSize(size);
     // The same list again is no change, so the second size finds the adapter as the first left it.
-    expect(await op(page, 'ble:setAdapters', { adapters: [relay.spec], dropLinks: true })).toBe(
-      200,
-    );
+    expect(
+      await opStatus(page, 'ble:setAdapters', { adapters: [relay.spec], dropLinks: true }),
+    ).toBe(200);
     await nav(page, 'BLE bench').click();
     const row = page.locator(`[data-testid="adapter-row"][data-spec="${relay.spec}"]`);
     const guidance = row.locator('.ble-guidance');
