@@ -82,6 +82,7 @@ export class GattSession implements BoardWriter {
       address: given.address,
       name: 'serviceUuids' in given ? given.localName : given.name,
       adapter: given.adapter,
+      identityAddress: given.identityAddress,
     };
   }
 
@@ -169,7 +170,7 @@ export class GattSession implements BoardWriter {
   verify(psdi: string, onVerified: (attempt: number) => Promise<void>): Promise<void> {
     return verifyUntilMatch({
       central: this.central,
-      address: this.board.address,
+      board: this.board,
       product: this.product,
       timing: this.timing,
       reporter: this.reporter,
@@ -331,6 +332,10 @@ export class GattSession implements BoardWriter {
         }
       });
       this.checkCancelled();
+      // Before the commit reboots the board: a board with privacy comes back under a new
+      // private address, which only its identity (from the pairing's bond) finds.
+      const identityAddress = connection.linkInfo?.()?.security?.identityAddress;
+      if (identityAddress) this.board = { ...this.board, identityAddress };
       return await this.commit(connection, commitAttempt);
     } finally {
       await connection.disconnect().catch(() => undefined);
@@ -415,7 +420,7 @@ export class GattSession implements BoardWriter {
     return this.reporter.run('select', attempt, async () => {
       const ad = await findBoard(
         this.central,
-        this.board.address,
+        this.board,
         [this.product.serviceUuid, this.profile.service],
         this.timing.select.timeoutMs,
       );
