@@ -20,7 +20,7 @@ import { refusalOf, type Refusal } from './faults';
 import { builtInProfiles, gattProfiles } from './profiles';
 import { boardPsdi, valuesToWrite } from './gatt-values';
 import { checkLayout, describeMismatch, layoutMismatch, matchingProfiles } from './preflight';
-import { cancelledBy, FatalStepError, StepFailure } from './step-failures';
+import { cancelledBy, CommitUnknownError, FatalStepError, StepFailure } from './step-failures';
 import {
   delay,
   ProvisionMismatchError,
@@ -31,16 +31,9 @@ import {
   type ProductTarget,
   type ProvisionTiming,
 } from './steps';
-import { findBoard, verifyUntilMatch } from './verify';
+import { findBoard, verifyUntilMatch, withIdentity } from './verify';
 
 type SessionOutcome = 'acked' | 'already-committed' | { unknown: unknown };
-
-/** The commit went out and no answer says what became of it; the board has to be looked at. */
-class CommitUnknownError extends Error {
-  constructor(cause: unknown) {
-    super(`no answer to the commit (${errorMessage(cause)})`, { cause });
-  }
-}
 
 type ValueName = keyof ProvisioningProfile['characteristics'];
 
@@ -332,10 +325,7 @@ export class GattSession implements BoardWriter {
         }
       });
       this.checkCancelled();
-      // Before the commit reboots the board: a board with privacy comes back under a new
-      // private address, which only its identity (from the pairing's bond) finds.
-      const identityAddress = connection.linkInfo?.()?.security?.identityAddress;
-      if (identityAddress) this.board = { ...this.board, identityAddress };
+      this.board = await withIdentity(this.board, connection);
       return await this.commit(connection, commitAttempt);
     } finally {
       await connection.disconnect().catch(() => undefined);

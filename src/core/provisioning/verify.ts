@@ -67,6 +67,26 @@ export async function findBoard(
 }
 
 /**
+ * `board` with the identity address a bonded pairing handed out on `connection`: what finds a
+ * board with privacy under the new private address it takes as it reboots. It arrives in key
+ * distribution, after the encryption change a remote link last reported, so for a board under a
+ * private address the link's state is read afresh (a Read RSSI answers with it).
+ */
+export async function withIdentity<T extends BoardAddress>(
+  board: T,
+  connection: BleConnection,
+): Promise<T> {
+  if (board.identityAddress) return board;
+  let identityAddress = connection.linkInfo?.()?.security?.identityAddress;
+  if (!identityAddress && isResolvablePrivate(board.address) && connection.requestLink)
+    identityAddress = await connection
+      .requestLink({ kind: 'rssi' })
+      .then((link) => link.security?.identityAddress)
+      .catch(() => undefined);
+  return identityAddress ? { ...board, identityAddress } : board;
+}
+
+/**
  * A board with privacy and no bond: after its reboot it shows a new private address that
  * nothing here can resolve, so looking longer cannot find it (docs/decisions/ble-and-hci.md,
  * "Pairing as a phone does").

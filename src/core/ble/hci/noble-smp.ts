@@ -195,10 +195,12 @@ function startPairing(smp: NobleSmp, station: Station): void {
   initiator.pair().then(
     (result) => {
       pairings.delete(smp);
-      // The identity comes in key distribution, after the link was encrypted.
+      // The identity comes in key distribution, after the link was encrypted; it finds the
+      // board again only with the bond's IRK kept.
       const identityAddress = result.keys.identityAddress?.address;
       const current = station.security.get(id);
-      if (current && identityAddress) station.security.set(id, { ...current, identityAddress });
+      if (current?.bonded && identityAddress)
+        station.security.set(id, { ...current, identityAddress });
       if (result.bonded)
         policy.bonds?.keep(id, {
           ...result.keys,
