@@ -47,7 +47,7 @@ export function verifyCommand(runner: Runner): CommandModule {
         try {
           psdi = await readBackPsdi({
             central,
-            board: { address: flags.board },
+            address: flags.board,
             product,
             timeoutMs: defaultTiming.verify.timeoutMs,
             connectTimeoutMs: defaultTiming.connect.timeoutMs,
@@ -62,7 +62,7 @@ export function verifyCommand(runner: Runner): CommandModule {
         const verified = problem === undefined;
         if (flags.json)
           out.document({
-            board: { address: flags.board },
+            address: flags.board,
             productId: product.id,
             psdi,
             verified,

@@ -20,7 +20,7 @@ import { refusalOf, type Refusal } from './faults';
 import { builtInProfiles, gattProfiles } from './profiles';
 import { boardPsdi, valuesToWrite } from './gatt-values';
 import { checkLayout, describeMismatch, layoutMismatch, matchingProfiles } from './preflight';
-import { cancelledBy, CommitUnknownError, FatalStepError, StepFailure } from './step-failures';
+import { cancelledBy, FatalStepError, StepFailure } from './step-failures';
 import {
   delay,
   ProvisionMismatchError,
@@ -31,9 +31,16 @@ import {
   type ProductTarget,
   type ProvisionTiming,
 } from './steps';
-import { findBoard, verifyUntilMatch, withIdentity } from './verify';
+import { findBoard, verifyUntilMatch } from './verify';
 
 type SessionOutcome = 'acked' | 'already-committed' | { unknown: unknown };
+
+/** The commit went out and no answer says what became of it; the board has to be looked at. */
+class CommitUnknownError extends Error {
+  constructor(cause: unknown) {
+    super(`no answer to the commit (${errorMessage(cause)})`, { cause });
+  }
+}
 
 type ValueName = keyof ProvisioningProfile['characteristics'];
 
@@ -75,7 +82,6 @@ export class GattSession implements BoardWriter {
       address: given.address,
       name: 'serviceUuids' in given ? given.localName : given.name,
       adapter: given.adapter,
-      identityAddress: given.identityAddress,
     };
   }
 
@@ -163,7 +169,7 @@ export class GattSession implements BoardWriter {
   verify(psdi: string, onVerified: (attempt: number) => Promise<void>): Promise<void> {
     return verifyUntilMatch({
       central: this.central,
-      board: this.board,
+      address: this.board.address,
       product: this.product,
       timing: this.timing,
       reporter: this.reporter,
@@ -325,7 +331,6 @@ export class GattSession implements BoardWriter {
         }
       });
       this.checkCancelled();
-      this.board = await withIdentity(this.board, connection);
       return await this.commit(connection, commitAttempt);
     } finally {
       await connection.disconnect().catch(() => undefined);
@@ -410,7 +415,7 @@ export class GattSession implements BoardWriter {
     return this.reporter.run('select', attempt, async () => {
       const ad = await findBoard(
         this.central,
-        this.board,
+        this.board.address,
         [this.product.serviceUuid, this.profile.service],
         this.timing.select.timeoutMs,
       );

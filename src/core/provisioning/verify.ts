@@ -24,38 +24,20 @@ function sameAddress(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-/** A board by its address, and by its identity where a bond resolves its private addresses. */
-interface BoardAddress {
-  address: string;
-  identityAddress?: string;
-}
-
-/** A resolvable private address: its top two bits 01 (Vol 6, Part B, 1.3.2.2). */
-function isResolvablePrivate(address: string): boolean {
-  return (parseInt(address.slice(0, 2), 16) & 0xc0) === 0x40;
-}
-
 /**
- * The first advertisement from the board carrying any of `serviceUuids`, or undefined after
- * `timeoutMs`. The board may keep its id across a reboot or not; the address is what counts,
- * or the identity its bonded IRK resolves a new private address to.
+ * The first advertisement from `address` carrying any of `serviceUuids`, or undefined after
+ * `timeoutMs`. The board may keep its id across a reboot or not; the address is what counts.
  */
 export async function findBoard(
   central: BleCentral,
-  board: string | BoardAddress,
+  address: string,
   serviceUuids: string[],
   timeoutMs: number,
 ): Promise<Advertisement | undefined> {
-  const { address, identityAddress } = typeof board === 'string' ? { address: board } : board;
-  const isBoard = (ad: Advertisement) =>
-    sameAddress(ad.address, address) ||
-    (identityAddress !== undefined &&
-      ad.identityAddress !== undefined &&
-      sameAddress(ad.identityAddress, identityAddress));
   let settle: (ad: Advertisement | undefined) => void = () => {};
   const found = new Promise<Advertisement | undefined>((resolve) => (settle = resolve));
   const scan = await central.startScan({ serviceUuids }, (ad) => {
-    if (isBoard(ad)) settle(ad);
+    if (sameAddress(ad.address, address)) settle(ad);
   });
   const timer = setTimeout(() => settle(undefined), timeoutMs);
   try {
@@ -64,35 +46,6 @@ export async function findBoard(
     clearTimeout(timer);
     await scan.stop().catch(() => undefined);
   }
-}
-
-/**
- * `board` with the identity address a bonded pairing handed out on `connection`: what finds a
- * board with privacy under the new private address it takes as it reboots. It arrives in key
- * distribution, after the encryption change a remote link last reported, so for a board under a
- * private address the link's state is read afresh (a Read RSSI answers with it).
- */
-export async function withIdentity<T extends BoardAddress>(
-  board: T,
-  connection: BleConnection,
-): Promise<T> {
-  if (board.identityAddress) return board;
-  let identityAddress = connection.linkInfo?.()?.security?.identityAddress;
-  if (!identityAddress && isResolvablePrivate(board.address) && connection.requestLink)
-    identityAddress = await connection
-      .requestLink({ kind: 'rssi' })
-      .then((link) => link.security?.identityAddress)
-      .catch(() => undefined);
-  return identityAddress ? { ...board, identityAddress } : board;
-}
-
-/**
- * A board with privacy and no bond: after its reboot it shows a new private address that
- * nothing here can resolve, so looking longer cannot find it (docs/decisions/ble-and-hci.md,
- * "Pairing as a phone does").
- */
-class UnfollowableBoardError extends Error {
-  override name = 'UnfollowableBoardError';
 }
 
 /** The board answers, but with another PSDI: retrying cannot change that. */
@@ -108,7 +61,7 @@ class PsdiMismatchError extends Error {
 
 export interface ReadBackOptions {
   central: BleCentral;
-  board: BoardAddress;
+  address: string;
   product: { serviceUuid: string; psdiServiceUuid: string; psdiCharacteristicUuid: string };
   /** Scan, connect and read must all fit in this. */
   timeoutMs: number;
@@ -127,18 +80,14 @@ export async function readBackPsdi(
   const remaining = () => Math.max(1, deadline - performance.now());
   const ad = await findBoard(
     options.central,
-    options.board,
+    options.address,
     [options.product.serviceUuid],
     remaining(),
   );
-  if (!ad) {
-    const missing = `the board did not advertise the product's service ${options.product.serviceUuid} within ${options.timeoutMs} ms`;
-    if (!options.board.identityAddress && isResolvablePrivate(options.board.address))
-      throw new UnfollowableBoardError(
-        `${missing}: the board uses a private address and no bond was kept: its new address cannot be resolved — bond during provisioning (profile security bond)`,
-      );
-    throw new Error(missing);
-  }
+  if (!ad)
+    throw new Error(
+      `the board did not advertise the product's service ${options.product.serviceUuid} within ${options.timeoutMs} ms`,
+    );
   let connection: BleConnection | undefined;
   let psdi: string;
   try {
@@ -195,7 +144,7 @@ async function verifyBoard(
  */
 export async function verifyUntilMatch(options: {
   central: BleCentral;
-  board: BoardAddress;
+  address: string;
   product: ReadBackOptions['product'];
   timing: ProvisionTiming;
   reporter: StepReporter;
@@ -213,7 +162,7 @@ export async function verifyUntilMatch(options: {
         () =>
           verifyBoard({
             central: options.central,
-            board: options.board,
+            address: options.address,
             product: options.product,
             psdi: options.psdi,
             timeoutMs: timing.verify.timeoutMs,
@@ -221,18 +170,14 @@ export async function verifyUntilMatch(options: {
             onVerified: () => options.onVerified(attempt),
           }),
         (err) =>
-          !(
-            err instanceof PsdiMismatchError ||
-            err instanceof UnfollowableBoardError ||
-            err instanceof FatalStepError
-          ) &&
+          !(err instanceof PsdiMismatchError || err instanceof FatalStepError) &&
           !refusalOf(err) &&
           attempt < tries,
       );
       return;
     } catch (err) {
       if (err instanceof FatalStepError) throw err;
-      if (err instanceof PsdiMismatchError || err instanceof UnfollowableBoardError)
+      if (err instanceof PsdiMismatchError)
         throw new FatalStepError('verify', err.message, attempt);
       // A read-back the board refuses by rule is refused again on every try.
       const refusal = refusalOf(err);

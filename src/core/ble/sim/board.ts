@@ -78,8 +78,6 @@ export class SimBoard implements AttValues {
   private readonly bonds = new Map<string, BoardBond>();
   /** The board's Identity Resolving Key, with privacy on. */
   private readonly irk: Uint8Array | undefined;
-  /** Reboots since the bench made the board: each one shows a new private address. */
-  private boots = 0;
 
   constructor(def: BoardDefinition, ctx: BoardContext) {
     this.def = def;
@@ -135,13 +133,12 @@ export class SimBoard implements AttValues {
     return this.def.security;
   }
 
-  /** The address on the air now: with privacy, the RPA of this boot's rotation period. */
+  /** The address on the air now: with privacy, the RPA of the current rotation period. */
   get airAddress(): string {
     const privacy = this.def.security.privacy;
     if (!privacy || !this.irk) return this.address;
     return privateAddress(
       this.irk,
-      this.boots,
       Math.floor(this.ctx.clock.now() / (privacy.rotateSeconds * 1000)),
     );
   }
@@ -385,7 +382,6 @@ export class SimBoard implements AttValues {
     this.rebootTimer = this.ctx.clock.setTimeout(() => {
       this.link?.drop(HCI_ERROR.remoteUserTerminated);
       this.mcumgr?.boot();
-      this.boots++;
       this.rebuild();
       this.rebootTimer = null;
       this.ctx.changed(this);
