@@ -4,13 +4,8 @@
 // so the table fits the window at 1024 px without scrolling sideways.
 import { TableHead } from '../../components/TableHead';
 import { Base64Bytes } from './Base64Bytes';
-import {
-  formatInstant,
-  formatMs,
-  type ResultRow,
-  type RowAction,
-  type RunOutcome,
-} from './timeline-model';
+import { formatInstant, formatMs, type RunOutcome } from './timeline-model';
+import { type ResultRow, type RowAction } from './run-results';
 
 /** Rows drawn at most: the newest, as a long run's log. */
 const MAX_ROWS = 1000;

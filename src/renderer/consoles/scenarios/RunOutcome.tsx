@@ -7,7 +7,8 @@ import type { TimelineEvent } from '../../../core/scenario/schema';
 import { TraceButton } from '../../components/TraceButton';
 import { OutcomeBadge } from './ResultEvents';
 import { saveRunJson } from './RunView';
-import { resultRows, type RunOutcome as Outcome } from './timeline-model';
+import { type RunOutcome as Outcome } from './timeline-model';
+import { resultRows } from './run-results';
 import type { ShownRun } from './use-dry-run';
 
 type ErrorEvent = Extract<TimelineEvent, { kind: 'error' }>;

@@ -16,7 +16,8 @@ import { useLoad } from '../../lib/use-load';
 import { ResultEvents } from './ResultEvents';
 import { Timeline } from './Timeline';
 import { countResults, type ResultCounts } from '../../../core/scenario/result-counts';
-import { formatMs, resultRows, runExport } from './timeline-model';
+import { formatMs } from './timeline-model';
+import { resultRows, runExport } from './run-results';
 import type { ShownRun } from './use-dry-run';
 
 const DELIVERY_TONE = { SUCCESS: 'good', FAILED: 'bad', PENDING: 'warn' } as const;

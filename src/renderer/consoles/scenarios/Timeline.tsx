@@ -19,28 +19,30 @@ import { Base64Bytes } from './Base64Bytes';
 import { OutcomeBadge } from './ResultEvents';
 import {
   actionLegend,
-  badgesThatFit,
   buildTimeline,
   eventTime,
   formatInstant,
   formatMs,
   formatOffset,
   hasLength,
-  inWindow,
   itemLabel,
   itemTitle,
+  type RunSpan,
+  type TimelineItem,
+  type TimelineScenario,
+  type TimeRange,
+} from './timeline-model';
+import {
+  badgesThatFit,
+  inWindow,
   LAST_MS,
   placement,
   ticks,
   visibleRange,
   actionsSpan,
-  type RunSpan,
   type Tick,
-  type TimelineItem,
-  type TimelineScenario,
-  type TimeRange,
   type Zoom,
-} from './timeline-model';
+} from './timeline-window';
 
 /**
  * A block narrower than this share of the view is drawn above its neighbours: its minimum width

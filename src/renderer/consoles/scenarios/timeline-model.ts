@@ -26,7 +26,7 @@ export interface TimeRange {
   end: number;
 }
 
-interface Extent {
+export interface Extent {
   /** Unique in the model; the view's selection holds it. */
   key: string;
   start: number;
@@ -383,156 +383,10 @@ function newLane(index: number, s: TimelineScenario): ScenarioLane {
   };
 }
 
-/** One action of a finished scenario run as its timeline event has it: the bytes it wrote or read. */
-export interface RowAction {
-  type: ActionType;
-  /** base64: written by a GATT_WRITE (refused or not), read by a GATT_READ. */
-  data?: string;
-  error?: string;
-}
-
-/** A scenario result beside its actions, so the results table shows the bytes written and read. */
-export interface ResultRow {
-  result: ScenarioResult;
-  actions: RowAction[];
-}
-
-export function resultRows(events: readonly TimelineEvent[]): ResultRow[] {
-  const actionsByRun = new Map<number, RowAction[]>();
-  const rows: ResultRow[] = [];
-  for (const e of events) {
-    if (e.kind === 'action') {
-      const actions = actionsByRun.get(e.run) ?? [];
-      actions[e.action] = {
-        type: e.type,
-        ...(e.data !== undefined && { data: e.data }),
-        ...(e.error !== undefined && { error: e.error }),
-      };
-      actionsByRun.set(e.run, actions);
-    } else if (e.kind === 'scenario-end') {
-      rows.push({ result: e.result, actions: [...(actionsByRun.get(e.run) ?? [])] });
-      actionsByRun.delete(e.run);
-    }
-  }
-  return rows;
-}
-
 /** base64 as spaced lowercase hex ("0a 1b ff"); undefined when it is not base64. */
 export function base64ToHex(data: string): string | undefined {
   const parsed = parseBase64(data);
   return parsed.ok ? bytesToHex(parsed.bytes, ' ') : undefined;
-}
-
-/** `actions`: from the first action's start to the last one's end, with a margin. */
-export type Zoom = 'fit' | 'last10s' | 'actions';
-export const LAST_MS = 10_000;
-/** The narrowest window shown, so a run of one instant still has an axis. */
-const MIN_WINDOW_MS = 100;
-/** Room either side of the actions, as a share of their span. */
-const ACTIONS_MARGIN = 0.1;
-
-/** From the first action's start to the last action's end, or undefined when none ran. */
-export function actionsSpan(
-  lanes: readonly { actions: readonly { start: number; end: number }[] }[],
-): TimeRange | undefined {
-  let span: TimeRange | undefined;
-  for (const lane of lanes)
-    for (const a of lane.actions)
-      span = span
-        ? { start: Math.min(span.start, a.start), end: Math.max(span.end, a.end) }
-        : { start: a.start, end: a.end };
-  return span;
-}
-
-export function visibleRange(range: TimeRange, zoom: Zoom, actions?: TimeRange): TimeRange {
-  if (zoom === 'actions' && actions) {
-    const width = Math.max(actions.end - actions.start, MIN_WINDOW_MS);
-    const start = Math.max(range.start, actions.start - width * ACTIONS_MARGIN);
-    return { start, end: Math.max(start + MIN_WINDOW_MS, actions.end + width * ACTIONS_MARGIN) };
-  }
-  const start = zoom === 'last10s' ? Math.max(range.start, range.end - LAST_MS) : range.start;
-  return { start, end: Math.max(range.end, start + MIN_WINDOW_MS) };
-}
-
-/**
- * The items that overlap the window, at most the last `cap` of them: a long run has thousands
- * and the newest are what the operator is watching. `items` must be in start order.
- */
-export function inWindow<T extends Extent>(
-  items: readonly T[],
-  window: TimeRange,
-  cap: number,
-): { shown: T[]; total: number } {
-  const overlapping = items.filter((i) => i.end >= window.start && i.start <= window.end);
-  return { shown: overlapping.slice(-cap), total: overlapping.length };
-}
-
-/** Where `[start, end]` falls in the window, in percent, clipped to it. */
-export function placement(
-  start: number,
-  end: number,
-  window: TimeRange,
-): { left: number; width: number } {
-  const span = window.end - window.start;
-  const left = Math.max(0, ((start - window.start) / span) * 100);
-  const right = Math.min(100, ((end - window.start) / span) * 100);
-  return { left, width: Math.max(0, right - left) };
-}
-
-/** A result badge's width in px at the timeline's font size, for deciding which ones fit. */
-export function badgeWidth(outcome: RunOutcome): number {
-  return Math.ceil(outcome.length * 6.5) + 12;
-}
-
-/**
- * The runs whose result badge is drawn: a badge sits just left of its run's end, and one that
- * would cover another is left out, a failure winning over a success (its bar is still coloured).
- * `runs` must be in end order; `trackPx` is the track's width.
- */
-export function badgesThatFit(
-  runs: readonly Pick<RunSpan, 'key' | 'end' | 'outcome'>[],
-  window: TimeRange,
-  trackPx: number,
-): Set<string> {
-  const pxPerMs = trackPx / (window.end - window.start);
-  const placed: { key: string; x: number; failed: boolean }[] = [];
-  for (const run of runs) {
-    const x = (run.end - window.start) * pxPerMs;
-    const failed = run.outcome !== 'SUCCESS';
-    const left = x - badgeWidth(run.outcome) - 2;
-    let fits = true;
-    for (let last = placed.at(-1); last && last.x > left; last = placed.at(-1)) {
-      if (last.failed || !failed) {
-        fits = false;
-        break;
-      }
-      placed.pop();
-    }
-    if (fits) placed.push({ key: run.key, x, failed });
-  }
-  return new Set(placed.map((p) => p.key));
-}
-
-export interface Tick {
-  /** ms from the run's start. */
-  offset: number;
-  /** Percent of the window. */
-  at: number;
-}
-
-/** Axis ticks at a round step (1, 2 or 5 × 10ⁿ ms), at most about `count` of them. */
-export function ticks(window: TimeRange, origin: number, count = 8): Tick[] {
-  const span = window.end - window.start;
-  if (!(span > 0)) return [];
-  const rough = span / count;
-  const magnitude = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough) ?? rough;
-  const first = Math.ceil((window.start - origin) / step);
-  const result: Tick[] = [];
-  // Multiplied, not summed, so a fractional step does not drift.
-  for (let k = first; origin + k * step <= window.end; k++)
-    result.push({ offset: k * step, at: ((origin + k * step - window.start) / span) * 100 });
-  return result;
 }
 
 /** A length of time as people read it: "340 ms", "1.25 s", "2 min 3.5 s". */
@@ -606,16 +460,4 @@ export function itemLabel(item: TimelineItem, origin: number): string {
     : ` ${formatMs(item.end - item.start)}${item.open ? ' so far' : ''}`;
   const error = item.kind === 'action' && item.error ? `, failed: ${item.error}` : '';
   return `${itemTitle(item)}${length} at ${formatOffset(item.start, origin)}${error}`;
-}
-
-/** A run's JSON export: the caller's metadata, every event, and the results in order. */
-export function runExport<M extends object>(
-  meta: M,
-  events: readonly TimelineEvent[],
-): M & { events: TimelineEvent[]; results: ScenarioResult[] } {
-  return {
-    ...meta,
-    events: [...events],
-    results: events.flatMap((e) => (e.kind === 'scenario-end' ? [e.result] : [])),
-  };
 }

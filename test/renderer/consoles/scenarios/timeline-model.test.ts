@@ -1,25 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { TimelineEvent } from '../../../../src/core/scenario/schema';
-import type { ScenarioResult } from '../../../../src/core/platform/things/scenario-result';
-import { countResults } from '../../../../src/core/scenario/result-counts';
 import {
-  badgesThatFit,
-  badgeWidth,
   base64ToHex,
   buildTimeline,
   formatInstant,
   formatMs,
-  inWindow,
   itemLabel,
-  placement,
-  resultRows,
-  runExport,
-  ticks,
-  visibleRange,
-  actionsSpan,
   type LinkItem,
   type TimelineScenario,
 } from '../../../../src/renderer/consoles/scenarios/timeline-model';
+import { result } from './scenario-result';
 
 const SERVICE = '6e400001-b5a3-f393-e0a9-e50e24dcca9e';
 const LED = '6e400002-b5a3-f393-e0a9-e50e24dcca9e';
@@ -29,17 +19,6 @@ const scenarios: TimelineScenario[] = [
   { id: 'blink-on-connect', trigger: 'IMMEDIATE' },
   { id: 'read-on-press', trigger: 'BLE_NOTIFICATION' },
 ];
-
-function result(over: Partial<ScenarioResult> & Pick<ScenarioResult, 'scenarioId'>) {
-  return {
-    revision: 4,
-    startTime: 0,
-    endTime: 0,
-    resultCode: 'SUCCESS',
-    actionResults: [],
-    ...over,
-  } satisfies ScenarioResult;
-}
 
 const linkKinds = (link: LinkItem[]) => link.map((l) => l.kind);
 const extent = (i: { start: number; end: number; open: boolean }) => [i.start, i.end, i.open];
@@ -449,47 +428,7 @@ describe('the timeline model', () => {
   });
 });
 
-describe('result rows', () => {
-  it('give each result the bytes its actions wrote or read, a refused write included', () => {
-    const action = (run: number, index: number, over: Partial<TimelineEvent>) =>
-      ({
-        kind: 'action',
-        run,
-        scenario: 0,
-        action: index,
-        type: 'GATT_WRITE',
-        startedAt: 0,
-        endedAt: 0,
-        ...over,
-      }) as TimelineEvent;
-    const end = (run: number, r: ScenarioResult) =>
-      ({ kind: 'scenario-end', at: 0, run, scenario: 0, result: r }) as TimelineEvent;
-    const ok = result({ scenarioId: 'a', actionResults: [{ type: 'void' }] });
-    const refused = result({ scenarioId: 'a', resultCode: 'GATT_ERROR' });
-    const rows = resultRows([
-      action(1, 0, { data: 'AQ==' }),
-      action(2, 0, { data: 'Ag==', error: 'ATT error 0x03' }),
-      action(1, 1, { type: 'GATT_READ', data: 'AA==' }),
-      end(1, ok),
-      end(2, refused),
-    ]);
-    expect(rows).toEqual([
-      {
-        result: ok,
-        actions: [
-          { type: 'GATT_WRITE', data: 'AQ==' },
-          { type: 'GATT_READ', data: 'AA==' },
-        ],
-      },
-      { result: refused, actions: [{ type: 'GATT_WRITE', data: 'Ag==', error: 'ATT error 0x03' }] },
-    ]);
-    // The record's "results · failed" is counted from these very rows.
-    expect(countResults(rows.map((r) => r.result))).toEqual({ results: 2, failures: 1 });
-    expect(countResults([])).toEqual({ results: 0, failures: 0 });
-  });
-});
-
-describe('bytes, windows and the axis', () => {
+describe('bytes and lengths of time', () => {
   it('turns base64 into spaced hex and refuses what is not base64', () => {
     expect(base64ToHex('Chv/')).toBe('0a 1b ff');
     expect(base64ToHex('AQ==')).toBe('01');
@@ -497,93 +436,6 @@ describe('bytes, windows and the axis', () => {
     expect(base64ToHex('AQ=')).toBeUndefined();
     expect(base64ToHex('not base64!')).toBeUndefined();
   });
-
-  it('zooms to the last 10 s, or fits the run with a floor for an instant', () => {
-    expect(visibleRange({ start: 0, end: 25_000 }, 'last10s')).toEqual({
-      start: 15_000,
-      end: 25_000,
-    });
-    expect(visibleRange({ start: 0, end: 4_000 }, 'last10s')).toEqual({ start: 0, end: 4_000 });
-    expect(visibleRange({ start: 0, end: 25_000 }, 'fit')).toEqual({ start: 0, end: 25_000 });
-    expect(visibleRange({ start: 50, end: 50 }, 'fit')).toEqual({ start: 50, end: 150 });
-  });
-
-  it('zooms to where the actions are: 166 ms of actions fill the axis, not 2 % of 8 s', () => {
-    const lanes = [
-      { actions: [{ start: 1_200, end: 1_250 }] },
-      { actions: [] },
-      { actions: [{ start: 1_300, end: 1_366 }] },
-    ];
-    const span = actionsSpan(lanes);
-    expect(span).toEqual({ start: 1_200, end: 1_366 });
-    const view = visibleRange({ start: 0, end: 8_000 }, 'actions', span);
-    expect(view.start).toBeCloseTo(1_183.4);
-    expect(view.end).toBeCloseTo(1_382.6);
-    // No actions: the whole run.
-    expect(actionsSpan([{ actions: [] }])).toBeUndefined();
-    expect(visibleRange({ start: 0, end: 8_000 }, 'actions', undefined)).toEqual({
-      start: 0,
-      end: 8_000,
-    });
-  });
-
-  it('keeps the newest items that overlap the window, up to the cap', () => {
-    const items = Array.from({ length: 5000 }, (_, i) => ({
-      key: `k${i}`,
-      start: i * 10,
-      end: i * 10 + 5,
-      open: false,
-    }));
-    const { shown, total } = inWindow(items, { start: 1003, end: 30_000 }, 2000);
-    expect(total).toBe(2901);
-    expect(shown).toHaveLength(2000);
-    expect(shown[0]!.key).toBe('k1001');
-    expect(shown.at(-1)!.key).toBe('k3000');
-    expect(inWindow(items, { start: 49_996, end: 60_000 }, 2000).total).toBe(0);
-  });
-
-  it('places an extent in percent of the window, clipped to it', () => {
-    const window = { start: 1000, end: 3000 };
-    expect(placement(1500, 2000, window)).toEqual({ left: 25, width: 25 });
-    expect(placement(500, 1500, window)).toEqual({ left: 0, width: 25 });
-    expect(placement(2500, 4000, window)).toEqual({ left: 75, width: 25 });
-    expect(placement(2000, 2000, window)).toEqual({ left: 50, width: 0 });
-  });
-
-  it('puts ticks at round steps from the run start', () => {
-    expect(ticks({ start: 0, end: 1000 }, 0).map((t) => t.offset)).toEqual([
-      0, 200, 400, 600, 800, 1000,
-    ]);
-    const shifted = ticks({ start: 15_300, end: 25_300 }, 300);
-    expect(shifted.map((t) => t.offset)).toEqual([16_000, 18_000, 20_000, 22_000, 24_000]);
-    expect(shifted[0]!.at).toBe(10);
-    expect(shifted[1]!.at).toBe(30);
-    expect(ticks({ start: 5, end: 5 }, 0)).toEqual([]);
-  });
-
-  it('draws the result badges that fit, a failure taking the place of a success', () => {
-    const window = { start: 0, end: 1000 };
-    // 1000 px for 1000 ms: a SUCCESS badge is 58 px wide, a GATT_ERROR one 77 px.
-    expect(badgeWidth('SUCCESS')).toBe(58);
-    expect(badgeWidth('GATT_ERROR')).toBe(77);
-    const runs = [
-      { key: 'a', end: 100, outcome: 'SUCCESS' as const },
-      { key: 'b', end: 130, outcome: 'SUCCESS' as const },
-      { key: 'c', end: 200, outcome: 'SUCCESS' as const },
-      { key: 'd', end: 240, outcome: 'GATT_ERROR' as const },
-      { key: 'e', end: 400, outcome: 'SUCCESS' as const },
-    ];
-    expect([...badgesThatFit(runs, window, 1000)]).toEqual(['a', 'd', 'e']);
-    // Twice as wide, they all fit: b's badge starts where a's ends.
-    expect([...badgesThatFit(runs, window, 2000)]).toEqual(['a', 'b', 'c', 'd', 'e']);
-    // A success never pushes out a failure.
-    const afterFailure = [
-      { key: 'f', end: 100, outcome: 'RUNTIME_ERROR' as const },
-      { key: 'g', end: 110, outcome: 'SUCCESS' as const },
-    ];
-    expect([...badgesThatFit(afterFailure, window, 1000)]).toEqual(['f']);
-  });
-
   it('formats lengths of time for people', () => {
     expect(formatMs(0)).toBe('0 ms');
     expect(formatMs(340.4)).toBe('340 ms');
@@ -630,27 +482,5 @@ describe('a pairing on the link lane', () => {
       'Encrypted, LE Secure Connections · authenticated · 16 octets at +4.04 s',
     );
     expect(itemLabel(failed!, 0)).toBe('Pairing failed at +9 s');
-  });
-});
-
-describe('a run export', () => {
-  it('holds the metadata, every event and the results in order', () => {
-    const first = result({ scenarioId: 'a', startTime: 1, endTime: 2 });
-    const second = result({ scenarioId: 'b', resultCode: 'RUNTIME_ERROR', startTime: 3 });
-    const events: TimelineEvent[] = [
-      { kind: 'scenario-start', at: 1, run: 1, scenario: 0, scenarioId: 'a', trigger: 'IMMEDIATE' },
-      { kind: 'scenario-end', at: 2, run: 1, scenario: 0, result: first },
-      { kind: 'scenario-start', at: 3, run: 2, scenario: 1, scenarioId: 'b', trigger: 'IMMEDIATE' },
-      { kind: 'scenario-end', at: 4, run: 2, scenario: 1, result: second },
-      { kind: 'stopped', at: 5, reason: 'cycles' },
-    ];
-    const exported = runExport({ deviceId: 'sim-1', revision: 4 }, events);
-    expect(exported).toEqual({
-      deviceId: 'sim-1',
-      revision: 4,
-      events,
-      results: [first, second],
-    });
-    expect(exported.events).not.toBe(events);
   });
 });
