@@ -35,7 +35,7 @@ import {
 const run = promisify(execFile);
 
 const DEFAULT_SIZES = [1e4, 1e5, 1e6];
-const BOARDS = 200;
+const BOARDS = 1_000;
 const UI_REPEATS = 40;
 const POLL_MS = 2_000;
 const TARGET = { stationP99: 20, uiP99: 50, stallMs: 50, exportMiB: 100, ratio: 2 };
