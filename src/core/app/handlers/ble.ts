@@ -6,10 +6,10 @@ import { extractTrace } from '../../ble/hci/trace-store';
 import { adapterLabel, adapterTraceDir } from '../../ble/radio/multi-adapter-central';
 import type { bleEvents, bleOperations } from '../contracts/ble';
 import { AppFailure } from '../errors';
-import type { Explorer } from '../ble/explorer';
-import type { HostSupervisor } from '../ble/host-supervisor';
+import type { Explorer } from '../../usecases/bench/explorer';
+import type { HostSupervisor } from '../../usecases/bench/host-supervisor';
 import { traceDirOf } from '../../usecases/station-files';
-import type { ScanFeed } from '../ble/scan-feed';
+import type { ScanFeed } from '../../usecases/bench/scan-feed';
 import type { AppContext, AreaEvents, AreaHandlers } from './context';
 import { listen } from './listen';
 

@@ -8,7 +8,7 @@ import type { BoardView } from '../../ble/sim/board-view';
 import { SIM_BOARDS_DIR } from '../../ble/sim/board-file';
 import type { SimBoard, simEvents, simOperations } from '../contracts/sim';
 import { AppFailure } from '../errors';
-import type { HostSupervisor } from '../ble/host-supervisor';
+import type { HostSupervisor } from '../../usecases/bench/host-supervisor';
 import type { AreaEvents, AreaHandlers } from './context';
 import { listen } from './listen';
 
