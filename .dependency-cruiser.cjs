@@ -115,18 +115,37 @@ module.exports = {
       severity: 'error',
       from: {
         path: [
-          '(^|/)src/cli/(session|global-checks|exit)\\.ts$',
-          '(^|/)src/cli/commands/(scenario|sim|trace)\\.ts$',
+          '(^|/)src/cli/(session|global-checks|exit|pairing-flags)\\.ts$',
+          '(^|/)src/cli/commands/(scenario|scan|bonds|firmware|settings|sim|trace)\\.ts$',
         ],
       },
       to: { path: '(^|/)src/core/app/' },
+    },
+    {
+      name: 'cli-over-usecases',
+      comment:
+        'A command maps flags onto use cases and their results onto its output: from the core it imports core/usecases/, and anything else only as a type. Scoped to the bench\'s commands and the session (docs/decisions/tooling.md, "The use-case floor"); core/app/ is cli-not-to-app\'s.',
+      severity: 'error',
+      from: {
+        path: [
+          '(^|/)src/cli/(session|global-checks|pairing-flags)\\.ts$',
+          '(^|/)src/cli/commands/(scan|bonds|firmware|settings|sim|trace)\\.ts$',
+        ],
+      },
+      to: {
+        path: '(^|/)src/core/',
+        pathNot: ['(^|/)src/core/usecases/', '(^|/)src/core/app/'],
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'handlers-over-usecases',
       comment:
         'A handler maps the contract onto use cases: besides core/usecases/ it imports only the contract, its fellow handlers and the app\'s errors, and anything else only as a type. Scoped to the handlers that stand there already (docs/decisions/tooling.md, "The use-case floor").',
       severity: 'error',
-      from: { path: '(^|/)src/core/app/handlers/(audit|audit-export)\\.ts$' },
+      from: {
+        path: '(^|/)src/core/app/handlers/(audit|audit-export|ble|firmware|names|sim)\\.ts$',
+      },
       to: {
         path: '(^|/)src/core/',
         pathNot: [

@@ -3,12 +3,12 @@
 // variable, and the passkey the station shows is printed for whoever types it on the board
 // (docs/decisions.md, "Pairing as a phone does").
 import { z } from 'zod';
-import { IO_CAPABILITY_NAMES } from '../core/ble/link-parameters';
 import type { SecurityPolicy } from '../core/ble/hci/noble-smp';
+import { ioCapabilitySchema } from '../core/usecases/bench/station';
 import { UsageError } from './exit';
 
 export interface PairingFlags {
-  io: (typeof IO_CAPABILITY_NAMES)[number];
+  io: z.output<typeof ioCapabilitySchema>;
   bond: boolean;
   /** The board's passkey, when the station has to type one. */
   passkey?: number;
@@ -29,11 +29,14 @@ export function pairingFlags(
   // A station given the board's passkey has a keyboard to type it with: KeyboardOnly, unless
   // --io-capability says otherwise (docs/decisions/ble-and-hci.md, "Pairing as a phone does").
   const typed = direct !== undefined || variable !== undefined;
-  const io = z
-    .enum(IO_CAPABILITY_NAMES)
-    .safeParse(argv.ioCapability ?? (typed ? 'keyboardOnly' : 'noInputNoOutput'));
+  const io = ioCapabilitySchema.safeParse(
+    argv.ioCapability ?? (typed ? 'keyboardOnly' : 'noInputNoOutput'),
+  );
   if (!io.success)
-    throw new UsageError('--io-capability', `must be one of ${IO_CAPABILITY_NAMES.join(', ')}`);
+    throw new UsageError(
+      '--io-capability',
+      `must be one of ${ioCapabilitySchema.options.join(', ')}`,
+    );
   const bond = argv.bond !== false;
   if (direct !== undefined && variable !== undefined)
     throw new UsageError('--passkey', 'give the passkey or --passkey-env, not both');

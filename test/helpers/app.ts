@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { AppErrorBody } from '../../src/core/app/contract';
-import type { ScannedDevice } from '../../src/core/app/contracts/ble';
+import type { ScannedDevice } from '../../src/core/usecases/bench/bench-schema';
 import { startApp, type AppOptions, type AppService } from '../../src/core/app/service';
 import { MemoryCredentialStore } from '../../src/core/secrets/credential-store';
 

@@ -4,6 +4,7 @@
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
 import type { BondRecord } from '../../core/ble/security-manager/bond-store';
+import { forgetBonds, listBonds } from '../../core/usecases/bench/station-bonds';
 import type { Runner } from '../command';
 import { parseFlags } from '../flags';
 import { EXIT, UsageError } from '../exit';
@@ -24,13 +25,6 @@ const forgetFlags = z.object({
   all: z.boolean(),
   json: z.boolean(),
 });
-
-async function openBonds(dataDir: string) {
-  const { openKeychain } = await import('../../core/secrets/keychain');
-  const { BondStore } = await import('../../core/ble/security-manager/bond-store');
-  const keychain = await openKeychain();
-  return BondStore.open(dataDir, keychain.store, keychain.status);
-}
 
 function describeBond(bond: BondRecord): string {
   const s = bond.security;
@@ -57,10 +51,9 @@ function listCommand(runner: Runner): CommandModule {
     handler: (argv) => {
       const flags = parseFlags(listFlags, argv);
       return runner({ ...globalFlags(argv), json: flags.json }, async ({ session, out }) => {
-        const store = await openBonds(session.options.dataDir);
-        const bonds = store.list(flags.identity);
-        if (flags.json) out.document({ storage: store.storage, bonds });
-        if (store.storage.kind === 'memory') out.line(store.storage.reason);
+        const { storage, bonds } = await listBonds(session.options.dataDir, flags.identity);
+        if (flags.json) out.document({ storage, bonds });
+        if (storage.kind === 'memory') out.line(storage.reason);
         if (!bonds.length) out.line('no bonds');
         for (const bond of bonds) out.line(describeBond(bond));
         return EXIT.ok;
@@ -84,11 +77,7 @@ function forgetCommand(runner: Runner): CommandModule {
       if (!flags.board === !flags.all)
         throw new UsageError('--board', 'name one board, or give --all to forget every bond');
       return runner({ ...globalFlags(argv), json: flags.json }, async ({ session, out }) => {
-        const store = await openBonds(session.options.dataDir);
-        const stations = flags.identity
-          ? [flags.identity]
-          : [...new Set(store.list().map((b) => b.station))];
-        const forgotten = stations.reduce((n, s) => n + store.forget(s, flags.board), 0);
+        const forgotten = await forgetBonds(session.options.dataDir, flags);
         if (flags.json) out.document({ forgotten });
         out.line(
           forgotten

@@ -1,20 +1,21 @@
 // `devicebench firmware list|upload|test|confirm|reset`: a board's MCUboot image slots over
 // MCUmgr (docs/mcumgr/image.md). Thin: flags in, the firmware use case does the work, a report
 // and an exit code out (1 when the board refused or came back on another image).
-import { readFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
-import { defaultTiming } from '../../core/provisioning/steps';
-import { readMcubootImage, type McubootImage } from '../../core/ble/mcumgr/image-file';
+import type { McubootImage } from '../../core/ble/mcumgr/image-file';
 import type { ImageSlot } from '../../core/ble/mcumgr/image-group';
 import {
+  boardByAddress,
   boardSlots,
   confirmFirmware,
   flashImage,
+  readImageFile,
   resetBoard,
   testFirmware,
   type BoardByAddress,
 } from '../../core/usecases/firmware';
+import { SetupError } from '../../core/usecases/errors';
 import type { CommandContext, Runner } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit';
 import { parseFlags } from '../flags';
@@ -30,26 +31,15 @@ export async function firmwareTarget(
   ctx: CommandContext,
   address: string,
 ): Promise<BoardByAddress> {
-  return {
-    central: await ctx.session.central(),
-    address,
-    findTimeoutMs: FIND_BOARD_MS,
-    connectTimeoutMs: defaultTiming.connect.timeoutMs,
-  };
+  return boardByAddress(await ctx.session.central(), address, FIND_BOARD_MS);
 }
 
 /** An `--image` file read and checked before the radio opens; exit 2 naming the flag. */
 export function readImage(path: string): McubootImage {
-  let bytes: Uint8Array;
   try {
-    bytes = readFileSync(path);
+    return readImageFile(path);
   } catch (err) {
-    throw new UsageError('--image', `cannot read ${path}: ${(err as Error).message}`);
-  }
-  try {
-    return readMcubootImage(bytes);
-  } catch (err) {
-    throw new UsageError('--image', `${path}: ${(err as Error).message}`);
+    throw err instanceof SetupError ? new UsageError('--image', err.detail) : err;
   }
 }
 

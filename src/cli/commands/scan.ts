@@ -1,19 +1,13 @@
 // `devicebench scan`: which boards are in range, with the same filters as the BLE bench.
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
-import { RSSI_MAX_DBM, RSSI_MIN_DBM } from '../../core/bounds';
-import { uuidSchema, type Advertisement } from '../../core/ble/port';
-import { describeIdentity } from '../../core/ble/adapter-identity';
-import { wholeNumberText } from '../../core/whole-number';
+import { scanBoards, scanFilterSchema } from '../../core/usecases/bench/scan';
 import type { Runner } from '../command';
 import { parseFlags } from '../flags';
 import { EXIT } from '../exit';
 import { globalFlags, untilAborted } from './shared';
 
-const flagsSchema = z.object({
-  service: uuidSchema.optional(),
-  name: z.string().min(1, 'must not be empty').optional(),
-  rssi: wholeNumberText({ min: RSSI_MIN_DBM, max: RSSI_MAX_DBM, unit: 'dBm' }).optional(),
+const flagsSchema = scanFilterSchema.extend({
   for: z.number().positive('must be more than 0 seconds').max(3600, 'must be at most 3600 seconds'),
   json: z.boolean(),
 });
@@ -42,39 +36,29 @@ export function scanCommand(runner: Runner): CommandModule {
         { ...globalFlags(argv), json: flags.json },
         async ({ session, out, interrupt }) => {
           const central = await session.central();
-          const boards = new Map<string, Advertisement>();
+          let heard = 0;
           const progress = out.progress(Math.round(flags.for * 10), 'scanning');
           const started = Date.now();
           const ticker = setInterval(
             () =>
               progress.update(
                 Math.min(flags.for * 10, (Date.now() - started) / 100),
-                `${boards.size} boards`,
+                `${heard} boards`,
               ),
             100,
           );
-          const scan = await central.startScan(
-            {
-              serviceUuids: flags.service ? [flags.service] : undefined,
-              name: flags.name,
-              minRssi: flags.rssi,
-            },
-            (ad) => boards.set(ad.address, ad),
+          const { boards: found, adapters } = await scanBoards(
+            central,
+            flags,
+            () => untilAborted(interrupt, flags.for * 1000),
+            (boards) => (heard = boards),
           );
-          await untilAborted(interrupt, flags.for * 1000);
-          await scan.stop();
           clearInterval(ticker);
           progress.stop();
 
-          const found = [...boards.values()].sort((a, b) => b.rssi - a.rssi);
-          // Each adapter's own address on the air, as the BLE bench's adapter card shows it.
-          const adapters = central.adapters().map((a) => ({
-            spec: a.spec,
-            identity: a.identity ?? null,
-          }));
           if (flags.json)
             out.document({
-              adapters,
+              adapters: adapters.map(({ spec, identity }) => ({ spec, identity })),
               boards: found.map((ad) => ({
                 id: ad.id,
                 address: ad.address,
@@ -90,8 +74,8 @@ export function scanCommand(runner: Runner): CommandModule {
               `${ad.address}  ${String(ad.rssi).padStart(4)} dBm  ${(ad.localName ?? '(no name)').padEnd(20)}  ${ad.serviceUuids.join(' ')}`,
             );
           out.line(`${found.length} board${found.length === 1 ? '' : 's'} in ${flags.for} s`);
-          for (const { spec, identity } of adapters)
-            if (identity) out.line(`adapter ${spec}: ${describeIdentity(identity)}`);
+          for (const { spec, described } of adapters)
+            if (described) out.line(`adapter ${spec}: ${described}`);
           return interrupt.aborted ? EXIT.interrupted : EXIT.ok;
         },
       );

@@ -3,23 +3,17 @@
 // to flash unless `--no-save`, so the value survives a reset.
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
-import { settingsKeyProblem } from '../../core/ble/mcumgr/settings-group';
-import { getSetting, setSetting } from '../../core/usecases/firmware';
+import { getSetting, setSetting, settingsKeySchema } from '../../core/usecases/firmware';
 import type { Runner } from '../command';
 import { EXIT, UsageError } from '../exit';
 import { parseFlags } from '../flags';
 import { firmwareTarget } from './firmware';
 import { addressSchema, globalFlags } from './shared';
 
-const keySchema = z.string().superRefine((key, ctx) => {
-  const problem = settingsKeyProblem(key);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
-
 const flagsSchema = z.object({
   action: z.enum(['get', 'set']),
   board: addressSchema,
-  key: keySchema,
+  key: settingsKeySchema,
   value: z.string().optional(),
   hex: z
     .string()

@@ -4,31 +4,23 @@
 // `{"h4": "<spec>"}` on stdout says where, with the real port; Ctrl-C or SIGTERM stops it.
 // `--addressing` makes each controller one without a public address (docs/decisions.md, "One
 // identity per dongle"), so a station's identity can be seen without a dongle.
-import { mkdirSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
-import { dataFolderBench } from '../../core/usecases/station-files';
-import { AdapterSpecError } from '../../core/ble/adapter-spec';
-import { H4ServeError, parseServeSpec, serveH4 } from '../../core/ble/hci/h4-server';
-import { SimulatedBench } from '../../core/ble/sim/bench';
-import { CONTROLLER_ADDRESSING } from '../../core/ble/sim/adapter-profile';
+import {
+  controllerAddressingSchema,
+  h4ListenSchema,
+  serveSimulatedBench,
+} from '../../core/usecases/bench/sim-serve';
+import { SetupError } from '../../core/usecases/errors';
 import type { Runner } from '../command';
-import { EnvironmentError, EXIT, UsageError } from '../exit';
+import { EXIT, UsageError } from '../exit';
 import { parseFlags } from '../flags';
 import { globalFlags } from './shared';
 
 const flagsSchema = z.object({
-  h4: z.string().transform((text, ctx) => {
-    try {
-      return parseServeSpec(text);
-    } catch (err) {
-      if (!(err instanceof AdapterSpecError)) throw err;
-      ctx.addIssue({ code: 'custom', message: err.message });
-      return z.NEVER;
-    }
-  }),
+  h4: h4ListenSchema,
   board: z.array(z.string().min(1, 'must name a board file')).optional(),
-  addressing: z.enum(CONTROLLER_ADDRESSING),
+  addressing: controllerAddressingSchema,
 });
 
 function serveCommand(runner: Runner): CommandModule {
@@ -57,39 +49,26 @@ function serveCommand(runner: Runner): CommandModule {
       const flags = parseFlags(flagsSchema, argv);
       const global = globalFlags(argv);
       return runner(global, async ({ out, interrupt }) => {
-        // The bench keeps its boards' state (provisioned or not) in the data folder, as the app's.
-        mkdirSync(global.dataDir, { recursive: true });
-        const start = dataFolderBench(global.dataDir);
-        const bench = new SimulatedBench({ stateFile: start.stateFile });
-        try {
-          const files = flags.board ?? global.simBoards ?? start.boardFiles;
-          for (const file of files) {
-            try {
-              bench.loadBoardFile(file);
-            } catch (err) {
-              throw new UsageError('--board', (err as Error).message);
-            }
-          }
-          const server = await serveH4(bench, flags.h4, { addressing: flags.addressing }).catch(
-            (err: unknown) => {
-              throw err instanceof H4ServeError ? new EnvironmentError(err.message) : err;
-            },
-          );
-          out.line(JSON.stringify({ h4: server.spec }));
-          out.note(`Serving the simulated bench at ${server.spec}; Ctrl-C stops.`);
-          const terminated = await new Promise<boolean>((resolve) => {
-            const onTerm = () => resolve(true);
-            process.once('SIGTERM', onTerm);
-            interrupt.addEventListener('abort', () => {
-              process.off('SIGTERM', onTerm);
-              resolve(false);
-            });
+        const server = await serveSimulatedBench({
+          dataDir: global.dataDir,
+          boardFiles: flags.board ?? global.simBoards,
+          listen: flags.h4,
+          addressing: flags.addressing,
+        }).catch((err: unknown) => {
+          throw err instanceof SetupError ? new UsageError('--board', err.detail) : err;
+        });
+        out.line(JSON.stringify({ h4: server.spec }));
+        out.note(`Serving the simulated bench at ${server.spec}; Ctrl-C stops.`);
+        const terminated = await new Promise<boolean>((resolve) => {
+          const onTerm = () => resolve(true);
+          process.once('SIGTERM', onTerm);
+          interrupt.addEventListener('abort', () => {
+            process.off('SIGTERM', onTerm);
+            resolve(false);
           });
-          await server.close();
-          return terminated ? EXIT.ok : EXIT.interrupted;
-        } finally {
-          bench.close();
-        }
+        });
+        await server.close();
+        return terminated ? EXIT.ok : EXIT.interrupted;
       });
     },
   };

@@ -3,9 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
-import { traceDirOf } from '../../core/usecases/station-files';
-import { parseBtsnoop } from '../../core/ble/hci/btsnoop';
-import { extractTrace } from '../../core/ble/hci/trace-store';
+import { stationTrace } from '../../core/usecases/bench/traces';
 import type { Runner } from '../command';
 import { outputFileSchema, parseFlags } from '../flags';
 import { EXIT, UsageError } from '../exit';
@@ -59,9 +57,8 @@ export function traceCommand(runner: Runner): CommandModule {
       return runner({ ...globalFlags(argv), json: flags.json }, async ({ session, out }) => {
         const to = flags.until ?? Date.now();
         if (to < flags.since) throw new UsageError('--until', 'must not be before --since');
-        const file = extractTrace(traceDirOf(session.options.dataDir), { from: flags.since, to });
+        const { file, packets } = stationTrace(session.options.dataDir, { from: flags.since, to });
         await writeFile(flags.out, file);
-        const packets = parseBtsnoop(file).records.length;
         if (flags.json) out.document({ file: flags.out, packets, bytes: file.length });
         out.line(`${packets} HCI packets written to ${flags.out}`);
         return EXIT.ok;

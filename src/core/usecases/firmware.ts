@@ -15,13 +15,21 @@ import {
   type UploadProgress,
   type UploadResult,
 } from '../ble/mcumgr/image-group';
-import type { McubootImage } from '../ble/mcumgr/image-file';
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { readMcubootImage, type McubootImage } from '../ble/mcumgr/image-file';
 import { echo, params, reset } from '../ble/mcumgr/os-group';
-import { readSetting, saveSettings, writeSetting } from '../ble/mcumgr/settings-group';
+import {
+  readSetting,
+  saveSettings,
+  settingsKeyProblem,
+  writeSetting,
+} from '../ble/mcumgr/settings-group';
 import type { BleCentral, BleConnection } from '../ble/port';
 import { defaultTiming } from '../provisioning/steps';
 import { findBoard } from '../provisioning/verify';
 import type { ImageFlash } from '../provisioning/workflow';
+import { SetupError } from './errors';
 
 /** A board's MCUmgr buffer when it does not answer the OS parameters (older Zephyr). */
 const DEFAULT_BUFFER_SIZE = 384;
@@ -49,6 +57,36 @@ export interface HeldBoard {
 }
 
 export type FirmwareTarget = BoardByAddress | HeldBoard;
+
+/** The board at `address`, connected within provisioning's connect bound each call. */
+export function boardByAddress(
+  central: BleCentral,
+  address: string,
+  findTimeoutMs: number,
+): BoardByAddress {
+  return { central, address, findTimeoutMs, connectTimeoutMs: defaultTiming.connect.timeoutMs };
+}
+
+/** A signed MCUboot image file, read and checked; refused at `image` naming what is wrong. */
+export function readImageFile(path: string): McubootImage {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (err) {
+    throw new SetupError('image', `cannot read ${path}: ${(err as Error).message}`);
+  }
+  try {
+    return readMcubootImage(bytes);
+  } catch (err) {
+    throw new SetupError('image', `${path}: ${(err as Error).message}`);
+  }
+}
+
+/** A Zephyr settings key (`devicebench/psdi`), refused saying what is wrong with it. */
+export const settingsKeySchema = z.string().superRefine((key, ctx) => {
+  const problem = settingsKeyProblem(key);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 /** The board was not found, or its link could not be opened. */
 class BoardUnreachableError extends Error {

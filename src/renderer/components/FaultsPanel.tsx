@@ -4,7 +4,7 @@
 // fault set on one page (or through the contract) shows on the others without a Refresh; faults
 // persist with the bench (sim-bench-setup.json).
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { usesSimulatedBench } from '../../core/app/contracts/ble';
+import { usesSimulatedBench } from '../../core/usecases/bench/bench-schema';
 import type { SimBoard } from '../../core/app/contracts/sim';
 import { attErrorName, ATT_ERROR } from '../../core/ble/att/codes';
 import { formatUuid, sameUuid } from '../../core/ble/port';

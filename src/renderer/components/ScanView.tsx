@@ -14,7 +14,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import type { ScannedDevice } from '../../core/app/contracts/ble';
+import type { ScannedDevice } from '../../core/usecases/bench/bench-schema';
 import { normalizeUuid, uuidProblem } from '../../core/ble/port';
 import { RSSI_MAX_DBM, RSSI_MIN_DBM } from '../../core/bounds';
 import { parseWholeNumber } from '../../core/whole-number';

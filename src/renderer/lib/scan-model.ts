@@ -1,6 +1,6 @@
 // The scan list's model: boards keyed by id, each with its latest advertisement and a short
 // RSSI history, merged batch by batch so a row object changes only when its board was heard.
-import type { ScannedDevice } from '../../core/app/contracts/ble';
+import type { ScannedDevice } from '../../core/usecases/bench/bench-schema';
 import { sameUuid } from '../../core/ble/port';
 
 /** RSSI samples kept per board for its sparkline. */

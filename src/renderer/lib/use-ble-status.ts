@@ -1,7 +1,7 @@
 // The adapter and BLE process status: loaded once, then kept current by `ble:status` events
 // (mode switches, adapter state changes, crashes and restarts of the BLE process).
 import { useEffect, useState } from 'react';
-import type { BleStatus } from '../../core/app/contracts/ble';
+import type { BleStatus } from '../../core/usecases/bench/bench-schema';
 import { useApi } from './api-context';
 import { useLoad } from './use-load';
 

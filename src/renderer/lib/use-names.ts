@@ -2,7 +2,7 @@
 // the app, the board file's names of the connected board, and the SIG's, resolved in that order
 // (src/core/ble/names/resolver.ts). Renaming or picking a format saves at once.
 import { useCallback, useMemo, useState, useEffect } from 'react';
-import type { NameMap } from '../../core/app/contracts/names';
+import type { NameMap } from '../../core/usecases/bench/name-map';
 import { nameKey, resolveName, type UuidNames } from '../../core/ble/names/resolver';
 import type { AttributeKind } from '../../core/ble/names/sig';
 import { valueFormatSchema, type ValueFormat } from '../../core/ble/values/value-format';

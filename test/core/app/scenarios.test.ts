@@ -3,7 +3,7 @@
 // the emulator's webhook log and at a bot's receiver with valid signatures, field-named errors.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ScannedDevice } from '../../../src/core/app/contracts/ble';
+import type { ScannedDevice } from '../../../src/core/usecases/bench/bench-schema';
 import {
   SCENARIO_RESULT_KIND,
   scenarioResultEnvelopeSchema,

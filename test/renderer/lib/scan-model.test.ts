@@ -2,7 +2,7 @@
 // "Hardening"): a board advertising a 16-bit UUID is found by its 128-bit form and the other way
 // round.
 import { describe, expect, it } from 'vitest';
-import type { ScannedDevice } from '../../../src/core/app/contracts/ble';
+import type { ScannedDevice } from '../../../src/core/usecases/bench/bench-schema';
 import { matches, NO_FILTER } from '../../../src/renderer/lib/scan-model';
 
 function entry(serviceUuids: string[]) {

@@ -4,9 +4,7 @@
 import { z } from 'zod';
 import { rssiSchema } from '../../bounds';
 import { traceWindowSchema } from '../../ble/hci/trace-window';
-import { adapterSpecText } from '../../ble/adapter-spec';
-import { adapterIdentitySchema } from '../../ble/adapter-identity';
-import { ADAPTER_STATES, uuidSchema } from '../../ble/port';
+import { uuidSchema } from '../../ble/port';
 import {
   connectionParametersSchema,
   linkInfoSchema,
@@ -19,92 +17,28 @@ import {
 import {
   boardLinkSchema,
   gattLogEntrySchema,
-  gattServiceSchema,
   linkRecordSchema,
   loggedLinkSchema,
 } from '../../ble/link-record';
+import {
+  adapterListSchema,
+  bleStatusSchema,
+  connectionSchema,
+  lowercaseHex,
+  MAX_ADAPTERS,
+  scannedDeviceSchema,
+} from '../../usecases/bench/bench-schema';
 import { requiredId as id } from './fields';
 import { none, op } from './op';
 
-const hex = z.string().regex(/^(?:[0-9a-f]{2})*$/, 'must be lowercase hex bytes');
-
-/** One of the station's adapters (docs/decisions.md, "Several adapters at once"). */
-const adapterStatusSchema = z.object({
-  /** The spec's canonical text (src/core/ble/adapter-spec.ts). */
-  spec: z.string(),
-  /** The spec in words. */
-  description: z.string(),
-  state: z.enum(ADAPTER_STATES),
-  /** Why it is not usable and what to do, when it is not poweredOn. */
-  guidance: z.string().optional(),
-  linksInUse: z.number().int(),
-  linkCapacity: z.number().int(),
-  /** False on `native`: its write results are "not confirmed by the board". */
-  writesConfirmed: z.boolean(),
-  /**
-   * The address the adapter uses on the air and where it came from (docs/decisions.md, "One
-   * identity per dongle"); absent until the HCI path settled it, and on `native`.
-   */
-  identity: adapterIdentitySchema.optional(),
-});
-export type AdapterStatus = z.infer<typeof adapterStatusSchema>;
-
-/** A station opens at most this many adapters at once. */
-export const MAX_ADAPTERS = 8;
-
-export const adapterListSchema = z
-  .array(adapterSpecText)
-  .min(1, 'names no adapter: add at least one (e.g. sim)')
-  .max(MAX_ADAPTERS, `holds at most ${MAX_ADAPTERS} adapters`);
-
-const bleStatusSchema = z.object({
-  /** The station's adapters, in the order they were chosen; the first keeps `traces/`. */
-  adapters: z.array(adapterStatusSchema),
-  /** poweredOn while any adapter is. */
-  adapterState: z.enum(ADAPTER_STATES),
-  /** What the user can do about a state other than poweredOn. */
-  guidance: z.string().optional(),
-  host: z.object({
-    running: z.boolean(),
-    pid: z.number().optional(),
-    /** Times the BLE process ended without being asked to. */
-    crashes: z.number(),
-    lastCrash: z.object({ at: z.number(), reason: z.string() }).optional(),
-  }),
-});
-export type BleStatus = z.infer<typeof bleStatusSchema>;
-
 /** An adapter change or a restart: the status after it and the links it closed. */
 const adapterChangeSchema = bleStatusSchema.extend({ closed: z.array(linkRecordSchema) });
-
-/** Whether the station's list includes the simulated bench, whose boards the app can change. */
-export function usesSimulatedBench(status: Pick<BleStatus, 'adapters'>): boolean {
-  return status.adapters.some((a) => a.spec === 'sim');
-}
 
 const scanFilterSchema = z.object({
   serviceUuids: z.array(uuidSchema).max(16).default([]),
   name: z.string().trim().max(64).optional(),
   minRssi: rssiSchema.optional(),
 });
-
-/** One board as the scan view shows it: its latest advertisement and the RSSI samples since the last batch. */
-const scannedDeviceSchema = z.object({
-  id: z.string(),
-  address: z.string(),
-  localName: z.string().optional(),
-  serviceUuids: z.array(z.string()),
-  manufacturerData: hex.optional(),
-  txPowerLevel: z.number().optional(),
-  /** The AD structures as received, where the HCI is visible (simulated bench, Linux adapter). */
-  advertisingData: hex.optional(),
-  scanResponseData: hex.optional(),
-  connectable: z.boolean(),
-  rssi: z.number(),
-  rssiSamples: z.array(z.object({ at: z.number(), rssi: z.number() })),
-  lastSeen: z.number(),
-});
-export type ScannedDevice = z.infer<typeof scannedDeviceSchema>;
 
 const scanBatchSchema = z.object({
   scanId: z.string(),
@@ -114,16 +48,6 @@ const scanBatchSchema = z.object({
   /** Advertisements folded into this batch. */
   advertisements: z.number(),
 });
-
-const connectionSchema = z.object({
-  connectionId: z.string(),
-  deviceId: z.string(),
-  mtu: z.number(),
-  services: z.array(gattServiceSchema),
-  /** The link as the controller reports it; absent on noble's OS bindings. */
-  link: linkInfoSchema.optional(),
-});
-export type GattConnection = z.infer<typeof connectionSchema>;
 
 const target = z.object({
   connectionId: id,
@@ -214,9 +138,9 @@ export const bleOperations = {
   'ble:connect': op(z.object({ deviceId: id, mtu: mtuSchema.optional() }), connectionSchema),
   /** Ends a link, whoever opened it; a dropped one is taken off the list (its card's Close). */
   'ble:disconnect': op(z.object({ connectionId: id }), z.object({ disconnected: z.literal(true) })),
-  'ble:read': op(target, z.object({ data: hex })),
+  'ble:read': op(target, z.object({ data: lowercaseHex })),
   'ble:write': op(
-    target.extend({ data: hex, withoutResponse: z.boolean().default(false) }),
+    target.extend({ data: lowercaseHex, withoutResponse: z.boolean().default(false) }),
     /** `confirmed` false: the adapter reported success whatever the board said (`native`). */
     z.object({ bytes: z.number(), confirmed: z.boolean() }),
   ),

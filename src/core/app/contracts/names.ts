@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { uuidSchema } from '../../ble/port';
 import { valueFormatSchema } from '../../ble/values/value-format';
+import { nameMapSchema } from '../../usecases/bench/name-map';
 import { op } from './op';
 
 /**
@@ -13,14 +14,6 @@ const nameScope = z
   .string()
   .trim()
   .regex(/^(?:bench|[0-9A-Za-z_-]{1,64})$/, 'must be a trial product ID or "bench"');
-
-export const nameMapSchema = z.object({
-  /** Full 128-bit UUID (lowercase, no dashes) → the user's name for it. */
-  names: z.record(z.string(), z.string()),
-  /** Full 128-bit UUID → how its value reads. */
-  formats: z.record(z.string(), valueFormatSchema),
-});
-export type NameMap = z.output<typeof nameMapSchema>;
 
 export const namesOperations = {
   'names:get': op(z.object({ scope: nameScope }), nameMapSchema),

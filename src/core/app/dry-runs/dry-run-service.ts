@@ -21,7 +21,7 @@ import {
 } from '../../usecases/dry-run';
 import type { startRunInputSchema } from '../contracts/scenarios';
 import { AppFailure } from '../errors';
-import type { HostSupervisor } from '../ble/host-supervisor';
+import type { HostSupervisor } from '../../usecases/bench/host-supervisor';
 
 /** What the contract's `scenarios:start` takes, except where the results go. */
 export type StartRunInput = Omit<z.output<typeof startRunInputSchema>, 'delivery'>;

@@ -22,7 +22,8 @@ function bleError(err: unknown): AppFailure | unknown {
       }
       case 'McumgrError':
       case 'BoardUnreachableError':
-        // Already in words with its group ("image group: 0x04 no free slot").
+      case 'SerialListError':
+        // Already in words with its group ("image group: 0x04 no free slot") or its cause.
         return { code: 'device', message: err.message };
       case 'BleError':
       case 'NotAllowedError':

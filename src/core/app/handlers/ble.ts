@@ -1,15 +1,11 @@
 // The BLE bench's own operations: the station's adapters and the BLE process, UI scans, the
 // GATT explorer, link requests and HCI traces.
-import { parseBtsnoop } from '../../ble/hci/btsnoop';
-import { listSerialPorts, SerialListError } from '../../ble/hci/serial-ports';
-import { extractTrace } from '../../ble/hci/trace-store';
-import { adapterLabel, adapterTraceDir } from '../../ble/radio/multi-adapter-central';
 import type { bleEvents, bleOperations } from '../contracts/ble';
-import { AppFailure } from '../errors';
-import type { Explorer } from '../ble/explorer';
-import type { HostSupervisor } from '../ble/host-supervisor';
-import { traceDirOf } from '../../usecases/station-files';
-import type { ScanFeed } from '../ble/scan-feed';
+import type { Explorer } from '../../usecases/bench/explorer';
+import type { HostSupervisor } from '../../usecases/bench/host-supervisor';
+import { serialPorts } from '../../usecases/bench/station';
+import { adapterTrace } from '../../usecases/bench/traces';
+import type { ScanFeed } from '../../usecases/bench/scan-feed';
 import type { AppContext, AreaEvents, AreaHandlers } from './context';
 import { listen } from './listen';
 
@@ -24,15 +20,7 @@ export function bleHandlers(
 } {
   return {
     handlers: {
-      'ble:listSerialPorts': async () => {
-        try {
-          return await listSerialPorts();
-        } catch (err) {
-          if (err instanceof SerialListError)
-            throw new AppFailure({ code: 'device', message: err.message });
-          throw err;
-        }
-      },
+      'ble:listSerialPorts': () => serialPorts(),
       'ble:getStatus': () => supervisor.statusAfterStart(),
       'ble:listLinks': () => supervisor.links(),
       'ble:planAdapters': ({ adapters }) => supervisor.plan(adapters),
@@ -67,21 +55,13 @@ export function bleHandlers(
         explorer.subscribe(connectionId, serviceUuid, characteristicUuid),
       'ble:unsubscribe': ({ connectionId, serviceUuid, characteristicUuid }) =>
         explorer.unsubscribe(connectionId, serviceUuid, characteristicUuid),
-      'ble:exportTrace': async ({ from, to, label, adapter = 0 }) => {
-        const spec = supervisor.adapterList()[adapter];
-        if (spec === undefined)
-          throw AppFailure.field('adapter', `the station has no adapter ${adapter + 1}`);
-        const dir = adapterTraceDir(traceDirOf(ctx.options.dataDir), adapter, spec);
-        const file = extractTrace(dir, { from, to });
-        const stamp = new Date(from).toISOString().slice(0, 19).replace(/[:T]/g, '-');
-        // Named for the adapter once there are several, so two traces of one window differ.
-        const which = supervisor.adapterList().length > 1 ? `-${adapterLabel(adapter, spec)}` : '';
-        return {
-          fileName: `devicebench-hci-${label ?? 'window'}${which}-${stamp}.btsnoop`,
-          data: file.toString('base64'),
-          packets: parseBtsnoop(file).records.length,
-          bytes: file.length,
-        };
+      'ble:exportTrace': async (request) => {
+        const { fileName, file, packets } = adapterTrace(
+          ctx.options.dataDir,
+          supervisor.adapterList(),
+          request,
+        );
+        return { fileName, data: file.toString('base64'), packets, bytes: file.length };
       },
     },
     sources: {

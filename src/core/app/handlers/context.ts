@@ -5,7 +5,7 @@ import { EmulatorAdminClient } from '../../emulator/admin-client';
 import type { RunningEmulator } from '../../emulator/server';
 import type { HttpOptions } from '../../platform/http';
 import type { CredentialStore, KeychainStatus } from '../../secrets/credential-store';
-import type { HostLauncher } from '../ble/host-supervisor';
+import type { HostLauncher } from '../../usecases/bench/host-supervisor';
 import type { OperationSpec } from '../contracts/op';
 import type { ActiveChannel, Environments } from '../../usecases/environments';
 import { AppFailure } from '../errors';

@@ -1,7 +1,7 @@
 // Firmware on a BLE bench card's board: each operation is one call of the board's firmware
-// service (src/core/app/ble/board-firmware.ts) over the firmware use case.
-import type { BoardFirmware } from '../ble/board-firmware';
-import { imageFromBase64, imageInfo } from '../ble/board-firmware';
+// service (src/core/usecases/bench/board-firmware.ts) over the firmware use case.
+import type { BoardFirmware } from '../../usecases/bench/board-firmware';
+import { imageFromBase64, imageInfo } from '../../usecases/bench/board-firmware';
 import type { firmwareEvents, firmwareOperations } from '../contracts/firmware';
 import type { AreaEvents, AreaHandlers } from './context';
 import { listen } from './listen';

@@ -1,6 +1,6 @@
 // Names and value formats the user gives UUIDs, kept in the data directory.
 import type { namesOperations } from '../contracts/names';
-import { NameStore } from '../ble/name-store';
+import { NameStore } from '../../usecases/bench/name-store';
 import type { AppContext, AreaHandlers } from './context';
 
 export function namesHandlers(ctx: AppContext): AreaHandlers<typeof namesOperations> {

@@ -22,7 +22,7 @@ import { provisionBoard } from '../../provisioning/workflow';
 import type { ThingsClient } from '../../platform/things/client';
 import type { batchSummarySchema, provisioningProgressSchema } from '../contracts/provisioning';
 import { AppFailure } from '../errors';
-import type { HostSupervisor } from '../ble/host-supervisor';
+import type { HostSupervisor } from '../../usecases/bench/host-supervisor';
 import {
   findProfile,
   provisioningSetup,
@@ -36,10 +36,10 @@ import {
   writePlans,
   type Plan,
 } from './provisioning-settings';
-import type { ScanFeed } from '../ble/scan-feed';
+import type { ScanFeed } from '../../usecases/bench/scan-feed';
 import { errorMessage } from '../../errors/message';
 import { batchSummary, progressOf, type Batch } from './batch-events';
-import { imageFromBase64 } from '../ble/board-firmware';
+import { imageFromBase64 } from '../../usecases/bench/board-firmware';
 import { imageFlash } from '../../usecases/firmware';
 
 type Progress = z.infer<typeof provisioningProgressSchema>;

@@ -68,7 +68,7 @@ export interface SerialPortInfo {
   likelyHci: boolean;
 }
 
-export class SerialListError extends Error {
+class SerialListError extends Error {
   override name = 'SerialListError';
 }
 

@@ -8,7 +8,7 @@ import {
   MAX_ADAPTERS,
   type AdapterStatus as Adapter,
   type BleStatus,
-} from '../../../core/app/contracts/ble';
+} from '../../../core/usecases/bench/bench-schema';
 import { formatAdapterSpec, parseAdapterSpec } from '../../../core/ble/adapter-spec';
 import { IDENTITY_SOURCE_LABEL } from '../../../core/ble/adapter-identity';
 import { ErrorNotice } from '../../components/ErrorNotice';

@@ -2,7 +2,7 @@
 // with their names, service data, manufacturer data with the company's name, TX power, and the
 // raw bytes with each AD structure labelled (src/core/ble/advertising/ad-structures.ts). Where
 // the adapter gives no raw bytes (noble without an HCI tap), what noble decoded is shown.
-import type { ScannedDevice } from '../../../core/app/contracts/ble';
+import type { ScannedDevice } from '../../../core/usecases/bench/bench-schema';
 import { hexToBytes } from '../../../core/bytes';
 import {
   manufacturerData,

@@ -1,7 +1,7 @@
 // The BLE bench: the adapter (simulated bench or hardware) and its BLE process, the live scan,
 // the simulated boards, and the GATT explorer for the board the user connects to.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { usesSimulatedBench, type ScannedDevice } from '../../../core/app/contracts/ble';
+import { usesSimulatedBench, type ScannedDevice } from '../../../core/usecases/bench/bench-schema';
 import type { BoardLink } from '../../../core/ble/link-record';
 import { sameUuid } from '../../../core/ble/port';
 import { FaultsPanel } from '../../components/FaultsPanel';

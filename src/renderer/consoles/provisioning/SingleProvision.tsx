@@ -2,7 +2,7 @@
 // default), provision it, and follow its steps as they happen.
 import { useCallback, useState } from 'react';
 import type { AuditRecordView } from '../../../core/app/contracts/audit';
-import type { ScannedDevice } from '../../../core/app/contracts/ble';
+import type { ScannedDevice } from '../../../core/usecases/bench/bench-schema';
 import type { TrialProduct } from '../../../core/platform/things/schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';

@@ -5,7 +5,7 @@
 // set is read from the platform here too, so a set saved elsewhere (the CLI, another station) is
 // offered even before the editor below has loaded it.
 import { useState } from 'react';
-import type { BleStatus, ScannedDevice } from '../../../core/app/contracts/ble';
+import type { BleStatus, ScannedDevice } from '../../../core/usecases/bench/bench-schema';
 import type { Delivery } from '../../../core/app/contracts/scenarios';
 import type { TrialProduct } from '../../../core/platform/things/schema';
 import { checkFeasibility } from '../../../core/scenario/feasibility';

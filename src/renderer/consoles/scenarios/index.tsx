@@ -4,7 +4,7 @@
 // events; every run stays in the audit log.
 import { FaultsPanel } from '../../components/FaultsPanel';
 import { useState } from 'react';
-import type { ScannedDevice } from '../../../core/app/contracts/ble';
+import type { ScannedDevice } from '../../../core/usecases/bench/bench-schema';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { TrialProductsGate } from '../../components/TrialProductsGate';
 import { useApi } from '../../lib/api-context';

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { nameKey } from '../../ble/names/resolver';
 import { keyedRecord, keyedRecordSchema } from '../../keyed-record';
 import type { ValueFormat } from '../../ble/values/value-format';
-import { nameMapSchema, type NameMap } from '../contracts/names';
-import { AppFailure } from '../errors';
+import { nameMapSchema, type NameMap } from './name-map';
+import { SetupError } from '../errors';
 import { readJsonFile, writeJsonFile } from '../../json-file';
 
 const fileSchema = z.object({ scopes: keyedRecordSchema(nameMapSchema) });
@@ -72,8 +72,7 @@ export class NameStore {
     edit: (map: NameMap, key: string) => void,
   ): Promise<NameMap> {
     const key = nameKey(uuid);
-    if (key === undefined)
-      throw AppFailure.field('uuid', 'must be a UUID (16-, 32- or 128-bit hex)');
+    if (key === undefined) throw new SetupError('uuid', 'must be a UUID (16-, 32- or 128-bit hex)');
     const run = this.chain.then(async () => {
       const file = await this.read();
       const map = file.scopes[scope] ?? empty();

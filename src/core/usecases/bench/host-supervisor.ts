@@ -24,14 +24,14 @@ import type {
   LoggedLink,
 } from '../../ble/link-record';
 import type { LinkInfo } from '../../ble/link-parameters';
-import { adapterListSchema, type BleStatus } from '../contracts/ble';
+import { adapterListSchema, type BleStatus } from './bench-schema';
 import { confirmsWrites, describeAdapter, parseAdapterSpec } from '../../ble/adapter-spec';
-import { AppFailure } from '../errors';
+import { NotConfiguredError, SetupError } from '../errors';
 import { readJsonFile, writeJsonFile } from '../../json-file';
 import { SimBenchSetupFile } from '../../ble/sim/bench-setup';
 import { errorMessage } from '../../errors/message';
 import { noAdapterAdvice } from '../../ble/adapter-advice';
-import { dataFolderBench, traceDirOf } from '../../usecases/station-files';
+import { dataFolderBench, traceDirOf } from '../station-files';
 
 /** What to do about each adapter state; shown next to it. */
 const GUIDANCE: Partial<Record<BleStatus['adapterState'], string>> = {
@@ -163,10 +163,9 @@ export class HostSupervisor extends EventEmitter<{
     input: MethodInput<SimMethods, M>,
   ): Promise<MethodOutput<SimMethods, M>> {
     if (!this.adapters.includes('sim'))
-      throw new AppFailure({
-        code: 'not_configured',
-        message: 'The simulated bench is off: add the adapter "sim" on the BLE bench first.',
-      });
+      throw new NotConfiguredError(
+        'The simulated bench is off: add the adapter "sim" on the BLE bench first.',
+      );
     const output = await (await this.ensure()).sim(method, input);
     await this.setup?.record(method, input, output);
     return output;
@@ -237,7 +236,7 @@ export class HostSupervisor extends EventEmitter<{
     const host = this.host?.running ? this.host : undefined;
     const { drops } = await this.plan(adapters);
     if (drops.length && !dropLinks)
-      throw AppFailure.field(
+      throw new SetupError(
         'dropLinks',
         `the change closes an adapter with ${drops.length === 1 ? 'a link' : `${drops.length} links`} (${linkNames(drops)}): confirm to drop ${drops.length === 1 ? 'it' : 'them'}`,
       );
@@ -329,10 +328,7 @@ export class HostSupervisor extends EventEmitter<{
     } catch (err) {
       this.startError = errorMessage(err);
       this.emit('status', this.status());
-      throw new AppFailure({
-        code: 'not_configured',
-        message: `The BLE process could not start: ${this.startError}`,
-      });
+      throw new NotConfiguredError(`The BLE process could not start: ${this.startError}`);
     }
   }
 }

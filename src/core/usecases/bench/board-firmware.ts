@@ -16,7 +16,7 @@ import {
   testFirmware,
   type HeldBoard,
 } from '../../usecases/firmware';
-import { AppFailure } from '../errors';
+import { SetupError } from '../errors';
 import type { HostSupervisor } from './host-supervisor';
 
 /** How long a dropped board may take to come back (a reset, a reboot into a new image). */
@@ -38,7 +38,7 @@ export function imageFromBase64(base64: string): McubootImage {
   try {
     return readMcubootImage(Buffer.from(base64, 'base64'));
   } catch (err) {
-    if (err instanceof ImageFileError) throw AppFailure.field('image', err.message);
+    if (err instanceof ImageFileError) throw new SetupError('image', err.message);
     throw err;
   }
 }
@@ -143,12 +143,12 @@ export class BoardFirmware extends EventEmitter<{ progress: [FirmwareProgress] }
   ): Promise<T> {
     const busy = this.running.get(connectionId);
     if (busy)
-      throw AppFailure.field('connectionId', `is busy: ${busy} runs on this board; wait for it`);
+      throw new SetupError('connectionId', `is busy: ${busy} runs on this board; wait for it`);
     this.running.set(connectionId, what);
     try {
       const host = await this.supervisor.ensure();
       if (!host.links.some((l) => l.connectionId === connectionId))
-        throw AppFailure.field('connectionId', 'is not an open connection');
+        throw new SetupError('connectionId', 'is not an open connection');
       return await work({ link: () => this.link(connectionId) });
     } finally {
       this.running.delete(connectionId);
@@ -159,7 +159,7 @@ export class BoardFirmware extends EventEmitter<{ progress: [FirmwareProgress] }
   private async link(connectionId: string): Promise<BleConnection> {
     const host = await this.supervisor.ensure();
     const record = host.links.find((l) => l.connectionId === connectionId);
-    if (!record) throw AppFailure.field('connectionId', 'is not an open connection');
+    if (!record) throw new SetupError('connectionId', 'is not an open connection');
     if (record.state !== 'connected') {
       await host.call('reconnect', { connectionId, timeoutMs: RECONNECT_TIMEOUT_MS });
       await host.call('discover', { connectionId });

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HostSupervisor, legacyAdapter } from '../../../../src/core/app/ble/host-supervisor';
+import { HostSupervisor, legacyAdapter } from '../../../../src/core/usecases/bench/host-supervisor';
 import { traceDirOf } from '../../../../src/core/usecases/station-files';
 import type { Advertisement } from '../../../../src/core/ble/port';
 import {

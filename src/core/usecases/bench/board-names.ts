@@ -4,7 +4,7 @@
 import type { ServiceInfo } from '../../ble/port';
 import type { UuidNames } from '../../ble/names/resolver';
 import type { HostSupervisor } from './host-supervisor';
-import { usesSimulatedBench } from '../contracts/ble';
+import { usesSimulatedBench } from './bench-schema';
 
 export interface NamedService extends ServiceInfo {
   name?: string;

@@ -3,8 +3,8 @@
 // heard is remembered, so provisioning can find a board the user picked from the list.
 import { EventEmitter } from 'node:events';
 import type { Advertisement, ScanFilter, ScanHandle } from '../../ble/port';
-import type { ScannedDevice } from '../contracts/ble';
-import { AppFailure } from '../errors';
+import type { ScannedDevice } from './bench-schema';
+import { SetupError } from '../errors';
 import type { HostSupervisor } from './host-supervisor';
 
 const BATCH_MS = 200;
@@ -77,7 +77,7 @@ export class ScanFeed extends EventEmitter<{ batch: [ScanBatch] }> {
   board(deviceId: string): Advertisement {
     const ad = this.seen.get(deviceId);
     if (!ad)
-      throw AppFailure.field('deviceId', `board ${deviceId} has not been heard: scan for it first`);
+      throw new SetupError('deviceId', `board ${deviceId} has not been heard: scan for it first`);
     return ad;
   }
 }

@@ -7,8 +7,8 @@ import { confirmsWrites, parseAdapterSpec } from '../../ble/adapter-spec';
 import type { BleHost } from '../../ble/host/ble-host';
 import { pairOptions, type LinkInfo, type LinkRequest } from '../../ble/link-parameters';
 import { subscriptionKey, type BoardLink } from '../../ble/link-record';
-import type { GattConnection } from '../contracts/ble';
-import { AppFailure } from '../errors';
+import type { GattConnection } from './bench-schema';
+import { SetupError } from '../errors';
 import type { HostSupervisor } from './host-supervisor';
 
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -64,7 +64,7 @@ export class Explorer {
     const link = this.record(host, connectionId);
     const bytes = Uint8Array.from(Buffer.from(data, 'hex'));
     if (bytes.length > link.mtu - 3)
-      throw AppFailure.field(
+      throw new SetupError(
         'data',
         `is ${bytes.length} bytes; one write carries at most ${link.mtu - 3} at MTU ${link.mtu}`,
       );
@@ -97,10 +97,7 @@ export class Explorer {
   async requestLink(connectionId: string, request: LinkRequest): Promise<LinkInfo> {
     const host = await this.connected(connectionId);
     if (!this.record(host, connectionId).info)
-      throw AppFailure.field(
-        'connectionId',
-        'has no link controls on this adapter (no HCI access)',
-      );
+      throw new SetupError('connectionId', 'has no link controls on this adapter (no HCI access)');
     switch (request.kind) {
       case 'connectionParameters':
         return host.call('updateConnection', { connectionId, parameters: request.parameters });
@@ -153,13 +150,13 @@ export class Explorer {
   private async connected(connectionId: string): Promise<BleHost> {
     const host = await this.host(connectionId);
     if (this.record(host, connectionId).state !== 'connected')
-      throw AppFailure.field('connectionId', 'has dropped: reconnect first');
+      throw new SetupError('connectionId', 'has dropped: reconnect first');
     return host;
   }
 
   private record(host: BleHost, connectionId: string): BoardLink {
     const link = host.links.find((l) => l.connectionId === connectionId);
-    if (!link) throw AppFailure.field('connectionId', 'is not an open connection');
+    if (!link) throw new SetupError('connectionId', 'is not an open connection');
     return link;
   }
 }

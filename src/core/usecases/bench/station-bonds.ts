@@ -1,0 +1,52 @@
+// The station's bonds with boards, kept encrypted in the data folder (one per adapter identity
+// and board): listed, or forgotten one board or all at once, so a board that lost its bond can
+// be paired again (docs/decisions.md, "Pairing as a phone does"). The keychain and the store
+// load only when asked, so a command refused for a bad flag never opens them.
+import type { BondRecord, BondStorage, BondStore } from '../../ble/security-manager/bond-store';
+import { errorMessage } from '../../errors/message';
+
+/** The data folder's bonds, as the app's BLE process keeps them. */
+function openBonds(dataDir: string): Promise<BondStore> {
+  return bondsOf(dataDir, false);
+}
+
+/** The bonds a station pairs with; in memory, saying why, when the data folder's cannot open. */
+export function stationBonds(dataDir: string): Promise<BondStore> {
+  return bondsOf(dataDir, true);
+}
+
+async function bondsOf(dataDir: string, orInMemory: boolean): Promise<BondStore> {
+  const { openKeychain } = await import('../../secrets/keychain');
+  const { BondStore } = await import('../../ble/security-manager/bond-store');
+  const keychain = await openKeychain();
+  try {
+    return await BondStore.open(dataDir, keychain.store, keychain.status);
+  } catch (err) {
+    if (!orInMemory) throw err;
+    return BondStore.inMemory(errorMessage(err));
+  }
+}
+
+/** Every bond kept, or those of one adapter identity, and where they are kept. */
+export async function listBonds(
+  dataDir: string,
+  identity?: string,
+): Promise<{ storage: BondStorage; bonds: BondRecord[] }> {
+  const store = await openBonds(dataDir);
+  return { storage: store.storage, bonds: store.list(identity) };
+}
+
+/**
+ * Forgets one board's bond (or every board's) for one adapter identity, or for every identity
+ * that has one; how many were forgotten.
+ */
+export async function forgetBonds(
+  dataDir: string,
+  which: { identity?: string; board?: string },
+): Promise<number> {
+  const store = await openBonds(dataDir);
+  const stations = which.identity
+    ? [which.identity]
+    : [...new Set(store.list().map((b) => b.station))];
+  return stations.reduce((n, s) => n + store.forget(s, which.board), 0);
+}

@@ -1,0 +1,46 @@
+// The HCI traffic of a time window as one btsnoop file Wireshark opens, from the traces every
+// BLE session (the app's or the command line's) writes to the data folder: all adapters' for the
+// command line, one adapter's for the app's "HCI trace" (docs/decisions.md, "HCI traces").
+import { parseBtsnoop } from '../../ble/hci/btsnoop';
+import { extractTrace } from '../../ble/hci/trace-store';
+import type { TraceWindow } from '../../ble/hci/trace-window';
+import { adapterLabel, adapterTraceDir } from '../../ble/radio/multi-adapter-central';
+import { SetupError } from '../errors';
+import { traceDirOf } from '../station-files';
+
+export interface StationTrace {
+  /** The btsnoop file. */
+  file: Buffer;
+  /** HCI packets in the file; 0 when nothing crossed the HCI in the window. */
+  packets: number;
+}
+
+function traceOf(dir: string, window: TraceWindow): StationTrace {
+  const file = extractTrace(dir, window);
+  return { file, packets: parseBtsnoop(file).records.length };
+}
+
+/** Every adapter's traffic in the window. */
+export function stationTrace(dataDir: string, window: TraceWindow): StationTrace {
+  return traceOf(traceDirOf(dataDir), window);
+}
+
+/**
+ * One adapter's traffic in the window (the station's first unless `adapter` says), named for
+ * the window's label and start, and for the adapter once there are several, so two traces of
+ * one window differ. An adapter the station lacks is refused at `adapter`.
+ */
+export function adapterTrace(
+  dataDir: string,
+  adapters: string[],
+  request: TraceWindow & { label?: string; adapter?: number },
+): StationTrace & { fileName: string } {
+  const { from, to, label, adapter = 0 } = request;
+  const spec = adapters[adapter];
+  if (spec === undefined)
+    throw new SetupError('adapter', `the station has no adapter ${adapter + 1}`);
+  const trace = traceOf(adapterTraceDir(traceDirOf(dataDir), adapter, spec), { from, to });
+  const stamp = new Date(from).toISOString().slice(0, 19).replace(/[:T]/g, '-');
+  const which = adapters.length > 1 ? `-${adapterLabel(adapter, spec)}` : '';
+  return { ...trace, fileName: `devicebench-hci-${label ?? 'window'}${which}-${stamp}.btsnoop` };
+}
