@@ -5,8 +5,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
-import { deliverToWebhook } from '../../core/usecases/result-delivery';
-import { draftSet, loadSavedSet } from '../../core/usecases/scenario-sets';
+import { deliverToWebhook } from '../../core/usecases/dry-runs/result-delivery';
+import { draftSet, loadSavedSet } from '../../core/usecases/dry-runs/scenario-sets';
 import { SetupError } from '../../core/usecases/errors';
 import { fieldErrors } from '../../core/platform/field-errors';
 import {
@@ -17,7 +17,11 @@ import {
 import { lintAgainstBoard } from '../../core/scenario/board-lint';
 import { setRules } from '../../core/scenario/rules';
 import type { Finding, RunnableSet, TimelineEvent } from '../../core/scenario/schema';
-import { DryRunPlan, InfeasibleRun, type DeliverResult } from '../../core/usecases/dry-run';
+import {
+  DryRunPlan,
+  InfeasibleRun,
+  type DeliverResult,
+} from '../../core/usecases/dry-runs/dry-run';
 import type { CommandContext, Runner } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit';
 import { outputFileSchema, parseFlags } from '../flags';

@@ -7,9 +7,9 @@ import type { Delivery, scenariosEvents, scenariosOperations } from '../contract
 import { boardNames, withBoardNames } from '../ble/board-names';
 import { NameStore } from '../ble/name-store';
 import type { HostSupervisor } from '../ble/host-supervisor';
-import { DryRunService } from '../dry-runs/dry-run-service';
-import { deliverToEmulator, deliverToWebhook } from '../../usecases/result-delivery';
-import type { DeliverResult } from '../../usecases/dry-run';
+import { DryRunService } from '../../usecases/dry-runs/dry-run-service';
+import { deliverToEmulator, deliverToWebhook } from '../../usecases/dry-runs/result-delivery';
+import type { DeliverResult } from '../../usecases/dry-runs/dry-run';
 import { AppFailure } from '../errors';
 import { withBleErrors } from './ble-errors';
 import { emulatorAdmin, type AppContext, type AreaEvents, type AreaHandlers } from './context';

@@ -6,8 +6,8 @@
 import { EventEmitter } from 'node:events';
 import type { z } from 'zod';
 import type { ScenarioRunLog } from '../../audit/scenario-runs';
-import { findTrialProduct } from '../../usecases/provisioning-setup';
-import { draftSet, loadSavedSet } from '../../usecases/scenario-sets';
+import { findTrialProduct } from '../provisioning-setup';
+import { draftSet, loadSavedSet } from './scenario-sets';
 import type { ThingsClient } from '../../platform/things/client';
 import type { TrialProduct } from '../../platform/things/schema';
 import { DEFAULT_ADAPTER_PROFILE } from '../../ble/sim/adapter-profile';
@@ -18,10 +18,10 @@ import {
   type DeliverResult,
   type DryRunStart,
   type ScenarioDryRun,
-} from '../../usecases/dry-run';
-import type { startRunInputSchema } from '../contracts/scenarios';
-import { AppFailure } from '../errors';
-import type { HostSupervisor } from '../ble/host-supervisor';
+} from './dry-run';
+import type { startRunInputSchema } from '../../app/contracts/scenarios';
+import { AppFailure } from '../../app/errors';
+import type { HostSupervisor } from '../../app/ble/host-supervisor';
 
 /** What the contract's `scenarios:start` takes, except where the results go. */
 export type StartRunInput = Omit<z.output<typeof startRunInputSchema>, 'delivery'>;

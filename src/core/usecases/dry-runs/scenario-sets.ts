@@ -1,12 +1,12 @@
 // The scenario set a dry run runs, the same for the app and the CLI: the product's saved set as
 // the platform keeps it, or a draft never saved. A refusal names the set's source field
 // (`set.source`) or says the platform's answer cannot be run.
-import type { ThingsClient } from '../platform/things/client';
-import type { ScenarioSet, ScenarioSetInput } from '../platform/things/schema';
-import { describeFieldErrors, fieldErrors } from '../platform/field-errors';
-import { PlatformError } from '../platform/http';
-import { runnableSetSchema, type RunnableSet } from '../scenario/schema';
-import { PlatformAnswerError, SetupError } from './errors';
+import type { ThingsClient } from '../../platform/things/client';
+import type { ScenarioSet, ScenarioSetInput } from '../../platform/things/schema';
+import { describeFieldErrors, fieldErrors } from '../../platform/field-errors';
+import { PlatformError } from '../../platform/http';
+import { runnableSetSchema, type RunnableSet } from '../../scenario/schema';
+import { PlatformAnswerError, SetupError } from '../errors';
 
 /** The product's saved set, as the engine runs it. */
 export async function loadSavedSet(things: ThingsClient, productId: string): Promise<RunnableSet> {
