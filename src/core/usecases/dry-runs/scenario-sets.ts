@@ -2,7 +2,11 @@
 // the platform keeps it, or a draft never saved. A refusal names the set's source field
 // (`set.source`) or says the platform's answer cannot be run.
 import type { ThingsClient } from '../../platform/things/client';
-import type { ScenarioSet, ScenarioSetInput } from '../../platform/things/schema';
+import {
+  scenarioSetInputSchema,
+  type ScenarioSet,
+  type ScenarioSetInput,
+} from '../../platform/things/schema';
 import { describeFieldErrors, fieldErrors } from '../../platform/field-errors';
 import { PlatformError } from '../../platform/http';
 import { runnableSetSchema, type RunnableSet } from '../../scenario/schema';
@@ -44,4 +48,20 @@ export function draftSet(draft: ScenarioSetInput): RunnableSet {
       actions: s.actions,
     })),
   };
+}
+
+/** A scenario set file as the editor exports it; a refusal names the file and the set's field. */
+export function parseSetFile(name: string, text: string): ScenarioSetInput {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new SetupError(name, `not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = scenarioSetInputSchema.safeParse(json);
+  if (!parsed.success) {
+    const [first] = fieldErrors(parsed.error);
+    throw new SetupError(`${name}: ${first?.field}`, first?.message ?? 'invalid');
+  }
+  return parsed.data;
 }
