@@ -122,17 +122,32 @@ module.exports = {
       to: { path: '(^|/)src/core/app/' },
     },
     {
+      name: 'cli-over-usecases',
+      comment:
+        'A command maps flags and reports onto use cases: from the core it imports only core/usecases/, and anything else only as a type; its own helpers in src/cli/ stay open. Scoped to the commands that stand on the floor (docs/decisions/tooling.md, "The use-case floor").',
+      severity: 'error',
+      from: { path: ['(^|/)src/cli/commands/scenario\\.ts$', '(^|/)src/cli/junit\\.ts$'] },
+      to: {
+        path: '(^|/)src/core/',
+        pathNot: '(^|/)src/core/usecases/',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'handlers-over-usecases',
       comment:
-        'A handler maps the contract onto use cases: besides core/usecases/ it imports only the contract, its fellow handlers and the app\'s errors, and anything else only as a type. Scoped to the handlers that stand there already (docs/decisions/tooling.md, "The use-case floor").',
+        'A handler maps the contract onto use cases: besides core/usecases/ it imports only the contract, its fellow handlers, the app\'s errors and its own area\'s platform client (a console whose every operation is one call of that client: docs/decisions/tooling.md, "The use-case floor"), and anything else only as a type. Scoped to the handlers that stand there already.',
       severity: 'error',
-      from: { path: '(^|/)src/core/app/handlers/(audit|audit-export)\\.ts$' },
+      from: {
+        path: '(^|/)src/core/app/handlers/(audit|audit-export|app|console-context|embed|emulator|iap|line|listen|login|messaging|mission-stickers|modules|notifications|service-messages|things|video|webhooks)\\.ts$',
+      },
       to: {
         path: '(^|/)src/core/',
         pathNot: [
           '(^|/)src/core/usecases/',
           '(^|/)src/core/app/(handlers|contracts)/',
           '(^|/)src/core/app/(contract|errors)\\.ts$',
+          '(^|/)src/core/platform/$2/client\\.ts$',
         ],
         dependencyTypesNot: ['type-only'],
       },

@@ -7,7 +7,9 @@ import { NameStore } from '../ble/name-store';
 import type { HostSupervisor } from '../ble/host-supervisor';
 import { StationDryRuns } from '../../usecases/dry-runs/station-dry-runs';
 import { withBleErrors } from './ble-errors';
-import { emulatorAdmin, type AppContext, type AreaEvents, type AreaHandlers } from './context';
+import { type AppContext, type AreaEvents, type AreaHandlers } from './context';
+import { consoleSetup } from './console-context';
+import { emulatorAdmin } from '../../usecases/consoles/console-setup';
 
 export function startScenarios(
   ctx: AppContext,
@@ -23,7 +25,7 @@ export function startScenarios(
     http: ctx.options.http,
     bench: supervisor,
     store: provisioning,
-    emulatorAdmin: () => emulatorAdmin(ctx),
+    emulatorAdmin: () => emulatorAdmin(consoleSetup(ctx)),
     names: async (productId, deviceId) => ({
       user: (await nameStore.get(productId)).names,
       board: await boardNames(supervisor, deviceId),
