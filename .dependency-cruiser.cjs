@@ -124,12 +124,12 @@ module.exports = {
     {
       name: 'cli-over-usecases',
       comment:
-        'A command maps flags onto use cases and their results onto its output: from the core it imports core/usecases/, and anything else only as a type. Scoped to the bench\'s commands and the session (docs/decisions/tooling.md, "The use-case floor"); core/app/ is cli-not-to-app\'s.',
+        'A command maps flags and reports onto use cases: from the core it imports core/usecases/, and anything else only as a type; its own helpers in src/cli/ stay open. Scoped to the commands that stand on the floor (docs/decisions/tooling.md, "The use-case floor"); core/app/ is cli-not-to-app\'s.',
       severity: 'error',
       from: {
         path: [
-          '(^|/)src/cli/(session|global-checks|pairing-flags)\\.ts$',
-          '(^|/)src/cli/commands/(scan|bonds|firmware|settings|sim|trace)\\.ts$',
+          '(^|/)src/cli/(session|global-checks|pairing-flags|junit)\\.ts$',
+          '(^|/)src/cli/commands/(scan|bonds|firmware|settings|sim|trace|scenario)\\.ts$',
         ],
       },
       to: {
@@ -141,10 +141,10 @@ module.exports = {
     {
       name: 'handlers-over-usecases',
       comment:
-        'A handler maps the contract onto use cases: besides core/usecases/ it imports only the contract, its fellow handlers and the app\'s errors, and anything else only as a type. Scoped to the handlers that stand there already (docs/decisions/tooling.md, "The use-case floor").',
+        'A handler maps the contract onto use cases: besides core/usecases/ it imports only the contract, its fellow handlers, the app\'s errors and its own area\'s platform client (a console whose every operation is one call of that client: docs/decisions/tooling.md, "The use-case floor"), and anything else only as a type. Scoped to the handlers that stand there already.',
       severity: 'error',
       from: {
-        path: '(^|/)src/core/app/handlers/(audit|audit-export|ble|firmware|names|sim)\\.ts$',
+        path: '(^|/)src/core/app/handlers/(audit|audit-export|app|ble|console-context|embed|emulator|firmware|iap|line|listen|login|messaging|mission-stickers|modules|names|notifications|scenarios|service-messages|sim|things|video|webhooks)\\.ts$',
       },
       to: {
         path: '(^|/)src/core/',
@@ -152,6 +152,7 @@ module.exports = {
           '(^|/)src/core/usecases/',
           '(^|/)src/core/app/(handlers|contracts)/',
           '(^|/)src/core/app/(contract|errors)\\.ts$',
+          '(^|/)src/core/platform/$2/client\\.ts$',
         ],
         dependencyTypesNot: ['type-only'],
       },

@@ -5,7 +5,7 @@
 import builder from 'junit-report-builder';
 import type { TimelineEvent } from '../core/scenario/schema';
 import type { ScenarioResult } from '../core/platform/things/scenario-result';
-import { actionDescriptor } from '../core/platform/things/actions/registry';
+import { failureMessage } from '../core/usecases/dry-runs/failure-message';
 
 type ActionEvent = Extract<TimelineEvent, { kind: 'action' }>;
 
@@ -54,12 +54,4 @@ export function junitReport(input: JunitInput): string {
 /** What a run over `native` says about its writes, in the report and on the console. */
 export function unconfirmedNote(writes: number): string {
   return `${writes} write${writes === 1 ? '' : 's'} not confirmed by the board: the native adapter reports success whatever the board answered (use an HCI adapter to see refusals)`;
-}
-
-/** `GATT_ERROR: actions[1] GATT_WRITE …: the board answered ATT error 0x0d (…); characteristic …; bytes 0102`. */
-export function failureMessage(result: ScenarioResult, action?: ActionEvent): string {
-  const parts = [`${result.resultCode}: ${result.errorReason ?? 'failed'}`];
-  if (action) parts.push(...(actionDescriptor(action.type)?.failureFacts?.(action) ?? []));
-  if (action?.data) parts.push(`bytes ${Buffer.from(action.data, 'base64').toString('hex')}`);
-  return parts.join('; ');
 }

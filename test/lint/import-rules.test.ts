@@ -45,8 +45,8 @@ beforeAll(async () => {
 
 describe('import rules', () => {
   it('fail the run, one error per planted violation', () => {
-    expect(exitCode).toBe(15);
-    expect(violations).toHaveLength(15);
+    expect(exitCode).toBe(17);
+    expect(violations).toHaveLength(17);
   });
 
   it('pass a tree where the emulator imports the platform', () => {
@@ -120,14 +120,20 @@ describe('import rules', () => {
     ]);
   });
 
-  it('fail when the CLI reaches into core/app, or a handler past the use cases', () => {
+  it('fail when the CLI reaches into core/app or past the use cases, or a handler past the use cases and its own client', () => {
     const found = violationsIn('front-ends');
-    expect(found).toHaveLength(2);
+    expect(found).toHaveLength(4);
     expect(found).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^error cli-not-to-app: .*\/cli\/commands\/trace\.ts/),
         expect.stringMatching(
+          /^error cli-over-usecases: .*\/cli\/commands\/scenario\.ts → .*\/scenario\/rules\.ts/,
+        ),
+        expect.stringMatching(
           /^error handlers-over-usecases: .*\/handlers\/audit\.ts → .*\/audit\/store\.ts/,
+        ),
+        expect.stringMatching(
+          /^error handlers-over-usecases: .*\/handlers\/things\.ts → .*\/platform\/things\/events\.ts/,
         ),
       ]),
     );

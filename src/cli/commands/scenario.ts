@@ -5,23 +5,23 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
-import { deliverToWebhook } from '../../core/usecases/result-delivery';
-import { draftSet, loadSavedSet } from '../../core/usecases/scenario-sets';
+import { deliverToWebhook } from '../../core/usecases/dry-runs/result-delivery';
+import { draftSet, loadSavedSet, parseSetFile } from '../../core/usecases/dry-runs/scenario-sets';
+import { readBoard, type BoardTable } from '../../core/usecases/dry-runs/board-read';
+import { lintSet } from '../../core/usecases/dry-runs/set-lint';
+import { failureMessage } from '../../core/usecases/dry-runs/failure-message';
 import { SetupError } from '../../core/usecases/errors';
-import { fieldErrors } from '../../core/platform/field-errors';
+import type { ScenarioSetInput, TrialProduct } from '../../core/platform/things/schema';
+import type { RunnableSet, TimelineEvent } from '../../core/scenario/schema';
 import {
-  scenarioSetInputSchema,
-  type ScenarioSetInput,
-  type TrialProduct,
-} from '../../core/platform/things/schema';
-import { lintAgainstBoard } from '../../core/scenario/board-lint';
-import { setRules } from '../../core/scenario/rules';
-import type { Finding, RunnableSet, TimelineEvent } from '../../core/scenario/schema';
-import { DryRunPlan, InfeasibleRun, type DeliverResult } from '../../core/usecases/dry-run';
+  DryRunPlan,
+  InfeasibleRun,
+  type DeliverResult,
+} from '../../core/usecases/dry-runs/dry-run';
 import type { CommandContext, Runner } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit';
 import { outputFileSchema, parseFlags } from '../flags';
-import { junitReport, failureMessage, unconfirmedNote, type ReportedRun } from '../junit';
+import { junitReport, unconfirmedNote, type ReportedRun } from '../junit';
 import { addressSchema, findByAddress, FIND_BOARD_MS, globalFlags } from './shared';
 
 const lintFlagsSchema = z.object({
@@ -149,18 +149,12 @@ async function readSetFile(path: string): Promise<ScenarioSetInput> {
   } catch (err) {
     throw new UsageError('file', `cannot read ${path} (${(err as Error).message})`);
   }
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return parseSetFile(name, text);
   } catch (err) {
-    throw new UsageError(name, `not valid JSON (${(err as Error).message})`);
+    if (err instanceof SetupError) throw new UsageError(err.field, err.detail);
+    throw err;
   }
-  const parsed = scenarioSetInputSchema.safeParse(json);
-  if (!parsed.success) {
-    const [first] = fieldErrors(parsed.error);
-    throw new UsageError(`${name}: ${first?.field}`, first?.message ?? 'invalid');
-  }
-  return parsed.data;
 }
 
 async function lint(
@@ -168,7 +162,7 @@ async function lint(
   flags: z.output<typeof lintFlagsSchema>,
 ): Promise<ExitCode> {
   const set = await readSetFile(flags.file);
-  const findings: Finding[] = setRules(set);
+  let board: BoardTable | undefined;
   if (flags.board) {
     const central = await ctx.session.central();
     const ad = await findByAddress(central, flags.board);
@@ -177,15 +171,9 @@ async function lint(
         '--board',
         `${flags.board} was not seen within ${FIND_BOARD_MS / 1000} s`,
       );
-    const connection = await central.connect(ad.id);
-    try {
-      findings.push(
-        ...lintAgainstBoard(set, { mtu: connection.mtu, services: await connection.discover() }),
-      );
-    } finally {
-      await connection.disconnect().catch(() => undefined);
-    }
+    board = await readBoard(central, ad.id);
   }
+  const findings = lintSet(set, board);
   const errors = findings.filter((f) => f.severity === 'error').length;
   if (flags.json) ctx.out.document({ file: flags.file, board: flags.board ?? null, findings });
   for (const f of findings) {

@@ -89,7 +89,6 @@ export const events = {
 type Operations = typeof operations;
 export type OperationName = keyof Operations;
 export type OpInput<N extends OperationName> = z.input<Operations[N]['input']>;
-export type OpParsedInput<N extends OperationName> = z.output<Operations[N]['input']>;
 export type OpOutput<N extends OperationName> = z.output<Operations[N]['output']>;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;

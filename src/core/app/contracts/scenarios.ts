@@ -33,7 +33,7 @@ const deliverySchema = z.discriminatedUnion(
 );
 export type Delivery = z.infer<typeof deliverySchema>;
 
-export const startRunInputSchema = z.object({
+const startRunInputSchema = z.object({
   productId,
   deviceId,
   /** How the board advertises itself; kept with the run. */

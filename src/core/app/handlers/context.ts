@@ -1,13 +1,12 @@
 // What every area's handlers get from the app: the options it was started with, the
 // environments, the embedded emulator (if it started), and a place to register clean-up.
 import type { z } from 'zod';
-import { EmulatorAdminClient } from '../../emulator/admin-client';
 import type { RunningEmulator } from '../../emulator/server';
 import type { HttpOptions } from '../../platform/http';
 import type { CredentialStore, KeychainStatus } from '../../secrets/credential-store';
 import type { HostLauncher } from '../../usecases/bench/host-supervisor';
 import type { OperationSpec } from '../contracts/op';
-import type { ActiveChannel, Environments } from '../../usecases/environments';
+import type { Environments } from '../../usecases/environments';
 import { AppFailure } from '../errors';
 
 export interface AppOptions {
@@ -48,29 +47,6 @@ export function runningEmulator(ctx: AppContext): RunningEmulator {
     code: 'not_configured',
     message: `The local emulator is not running: ${ctx.emulatorError ?? 'it was not started'}.`,
   });
-}
-
-/**
- * The active channel, when it is the local emulator's: for settings that exist only there
- * (seeded data, codes minted without a browser). Otherwise `not_configured`, saying what needs
- * the emulator and what to do instead.
- */
-export async function emulatorChannel(
-  ctx: AppContext,
-  what: string,
-  instead = 'switch to the Local emulator environment.',
-): Promise<ActiveChannel & { adminUrl: string }> {
-  const channel = await ctx.envs.activeChannel();
-  if (channel.kind !== 'emulator')
-    throw new AppFailure({
-      code: 'not_configured',
-      message: `${what}: local emulator only; ${instead}`,
-    });
-  return { ...channel, adminUrl: runningEmulator(ctx).adminUrl };
-}
-
-export function emulatorAdmin(ctx: AppContext): EmulatorAdminClient {
-  return new EmulatorAdminClient(runningEmulator(ctx).adminUrl);
 }
 
 /** One area's implementation of its slice of the contract. */

@@ -2,12 +2,17 @@
 // and issued tokens to the embedded emulator's admin API.
 import { EmbedAdminClient, EmbedClient } from '../../platform/embed/client';
 import type { embedOperations } from '../contracts/embed';
-import { emulatorChannel, type AppContext, type AreaHandlers } from './context';
+import type { AppContext, AreaHandlers } from './context';
+import { emulatorChannel } from '../../usecases/consoles/console-setup';
+import { consoleSetup } from './console-context';
 
 export function embedHandlers(ctx: AppContext): AreaHandlers<typeof embedOperations> {
   const embed = async () => new EmbedClient(await ctx.envs.activeTarget(), ctx.options.http);
   const admin = async () => {
-    const { channelId, adminUrl } = await emulatorChannel(ctx, 'A channel’s mini-app settings');
+    const { channelId, adminUrl } = await emulatorChannel(
+      consoleSetup(ctx),
+      'A channel’s mini-app settings',
+    );
     return { channelId, client: new EmbedAdminClient(adminUrl) };
   };
   return {

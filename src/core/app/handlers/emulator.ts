@@ -1,36 +1,15 @@
-// The Emulator page. It reads the in-process emulator through its admin API over HTTP, so the
-// same code would serve an emulator in another process.
+// The Emulator page: the embedded emulator's state and its admin API's operations.
 import type { emulatorEvents, emulatorOperations } from '../contracts/emulator';
-import {
-  emulatorAdmin,
-  runningEmulator,
-  type AppContext,
-  type AreaEvents,
-  type AreaHandlers,
-} from './context';
+import type { AppContext, AreaEvents, AreaHandlers } from './context';
+import { consoleSetup } from './console-context';
+import { emulatorAdmin } from '../../usecases/consoles/console-setup';
+import { emulatorState } from '../../usecases/consoles/emulator-state';
 
 export function emulatorHandlers(ctx: AppContext): AreaHandlers<typeof emulatorOperations> {
-  const admin = () => emulatorAdmin(ctx);
+  const setup = consoleSetup(ctx);
+  const admin = () => emulatorAdmin(setup);
   return {
-    'emulator:getState': async () => {
-      const client = admin();
-      const [state, devices, activity] = await Promise.all([
-        client.state(),
-        client.devices(),
-        client.log(200),
-      ]);
-      const { url, adminUrl } = runningEmulator(ctx);
-      return {
-        url,
-        adminUrl,
-        clock: state.clock,
-        channels: state.channels.map(({ channelId, name }) => ({ channelId, name })),
-        users: state.users,
-        faults: state.faults,
-        devices,
-        activity,
-      };
-    },
+    'emulator:getState': () => emulatorState(setup),
     'emulator:addUser': ({ displayName }) => admin().addUser(displayName),
     'emulator:registerDevice': (input) => admin().registerDevice(input),
     'emulator:linkDevice': ({ deviceId, userId }) => admin().linkDevice(deviceId, userId),

@@ -2,12 +2,17 @@
 // users, orders and their settlement (which sends the webhooks) on the emulator's admin API.
 import { IapAdminClient, IapClient } from '../../platform/iap/client';
 import type { iapOperations } from '../contracts/iap';
-import { emulatorAdmin, emulatorChannel, type AppContext, type AreaHandlers } from './context';
+import type { AppContext, AreaHandlers } from './context';
+import { emulatorAdmin, emulatorChannel } from '../../usecases/consoles/console-setup';
+import { consoleSetup } from './console-context';
 
 export function iapHandlers(ctx: AppContext): AreaHandlers<typeof iapOperations> {
   const iap = async () => new IapClient(await ctx.envs.activeTarget(), ctx.options.http);
   const admin = async () => {
-    const { channelId, adminUrl } = await emulatorChannel(ctx, 'The in-app purchase store');
+    const { channelId, adminUrl } = await emulatorChannel(
+      consoleSetup(ctx),
+      'The in-app purchase store',
+    );
     return { channelId, client: new IapAdminClient(adminUrl) };
   };
   return {
@@ -15,7 +20,7 @@ export function iapHandlers(ctx: AppContext): AreaHandlers<typeof iapOperations>
       const { channelId, client } = await admin();
       const [products, urls] = await Promise.all([
         client.products(channelId),
-        emulatorAdmin(ctx).webhookUrls(),
+        emulatorAdmin(consoleSetup(ctx)).webhookUrls(),
       ]);
       const webhookUrl = urls.find((u) => u.channelId === channelId)?.url ?? null;
       return { channelId, webhookUrl, products };

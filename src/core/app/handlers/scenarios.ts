@@ -1,20 +1,15 @@
 // Scenario dry runs on the BLE bench's central, kept in the audit log. Results stay in the app
 // by default, or go to the embedded emulator's webhook log or straight to a bot's webhook URL.
 import type { AuditStore } from '../../audit/store';
-import { ThingsClient } from '../../platform/things/client';
-import type { TrialProduct } from '../../platform/things/schema';
-import type { Delivery, scenariosEvents, scenariosOperations } from '../contracts/scenarios';
+import type { scenariosEvents, scenariosOperations } from '../contracts/scenarios';
 import { boardNames, withBoardNames } from '../../usecases/bench/board-names';
 import { NameStore } from '../../usecases/bench/name-store';
 import type { HostSupervisor } from '../../usecases/bench/host-supervisor';
-import { DryRunService } from '../dry-runs/dry-run-service';
-import { deliverToEmulator, deliverToWebhook } from '../../usecases/result-delivery';
-import type { DeliverResult } from '../../usecases/dry-run';
-import { AppFailure } from '../errors';
+import { StationDryRuns } from '../../usecases/dry-runs/station-dry-runs';
 import { withBleErrors } from './ble-errors';
-import { emulatorAdmin, type AppContext, type AreaEvents, type AreaHandlers } from './context';
-
-const READ_BOARD_TIMEOUT_MS = 10_000;
+import { type AppContext, type AreaEvents, type AreaHandlers } from './context';
+import { consoleSetup } from './console-context';
+import { emulatorAdmin } from '../../usecases/consoles/console-setup';
 
 export function startScenarios(
   ctx: AppContext,
@@ -24,60 +19,31 @@ export function startScenarios(
   handlers: AreaHandlers<typeof scenariosOperations>;
   sources: AreaEvents<typeof scenariosEvents>;
 } {
-  // The run log lives beside the records, so it follows the store to a line's shared log.
-  const log = async () => (await provisioning()).scenarioRuns();
   const nameStore = new NameStore(ctx.options.dataDir);
-  const service = new DryRunService(
-    log,
-    supervisor,
-    async () => new ThingsClient(await ctx.envs.activeTarget(), ctx.options.http),
-    async (productId, deviceId) => ({
+  const dryRuns = new StationDryRuns({
+    envs: ctx.envs,
+    http: ctx.options.http,
+    bench: supervisor,
+    store: provisioning,
+    emulatorAdmin: () => emulatorAdmin(consoleSetup(ctx)),
+    names: async (productId, deviceId) => ({
       user: (await nameStore.get(productId)).names,
       board: await boardNames(supervisor, deviceId),
     }),
-  );
+    withBoardNames: (deviceId, services) => withBoardNames(supervisor, deviceId, services),
+  });
+  const service = dryRuns.runs;
   ctx.onClose(async () => {
     await service.stopAll().catch(() => undefined);
   });
 
-  /** The PSDI the audit log says this board verified with for the product, if any. */
-  const psdiOf = async (productId: string, deviceId: string) =>
-    (await provisioning()).verifiedPsdi(productId, deviceId);
-
-  const delivery =
-    (mode: Delivery, deviceId: string) =>
-    async (product: TrialProduct): Promise<DeliverResult | undefined> => {
-      if (mode.mode === 'app') return undefined;
-      const psdi = await psdiOf(product.id, deviceId);
-      const channel = await ctx.envs.activeChannel();
-      if (mode.mode === 'webhook')
-        return deliverToWebhook(mode.url, channel.channelSecret, product, psdi);
-      // The emulator knows only its own products: a real platform's would be refused per result.
-      if (channel.kind !== 'emulator')
-        throw AppFailure.field(
-          'delivery',
-          "the emulator's webhook log takes results of Local emulator products only: send them to a bot webhook URL, or keep them in the app",
-        );
-      return deliverToEmulator(emulatorAdmin(ctx), product, psdi);
-    };
-
   return {
     handlers: withBleErrors({
-      'scenarios:readBoard': async ({ deviceId }) => {
-        const central = await supervisor.central('dry-run');
-        const connection = await central.connect(deviceId, { timeoutMs: READ_BOARD_TIMEOUT_MS });
-        try {
-          const services = await withBoardNames(supervisor, deviceId, await connection.discover());
-          return { deviceId, mtu: connection.mtu, services };
-        } finally {
-          await connection.disconnect().catch(() => undefined);
-        }
-      },
-      'scenarios:start': async ({ delivery: mode, ...input }) =>
-        service.start(input, await delivery(mode, input.deviceId)),
+      'scenarios:readBoard': ({ deviceId }) => dryRuns.readBoard(deviceId),
+      'scenarios:start': ({ delivery, ...input }) => dryRuns.start(input, delivery),
       'scenarios:stop': ({ runId }) => service.stop(runId),
-      'scenarios:listRuns': async (query) => (await log()).list(query),
-      'scenarios:getRun': async ({ runId }) => service.read(runId),
+      'scenarios:listRuns': (query) => dryRuns.list(query),
+      'scenarios:getRun': ({ runId }) => service.read(runId),
     }),
     sources: {
       'scenarios:event': (handler) => {

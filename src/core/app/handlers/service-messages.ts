@@ -5,7 +5,9 @@ import {
   ServiceMessagesClient,
 } from '../../platform/service-messages/client';
 import type { serviceMessagesOperations } from '../contracts/service-messages';
-import { emulatorChannel, type AppContext, type AreaHandlers } from './context';
+import type { AppContext, AreaHandlers } from './context';
+import { emulatorChannel } from '../../usecases/consoles/console-setup';
+import { consoleSetup } from './console-context';
 
 export function serviceMessagesHandlers(
   ctx: AppContext,
@@ -18,7 +20,10 @@ export function serviceMessagesHandlers(
     );
   };
   const admin = async () => {
-    const { channelId, adminUrl } = await emulatorChannel(ctx, 'Service message templates');
+    const { channelId, adminUrl } = await emulatorChannel(
+      consoleSetup(ctx),
+      'Service message templates',
+    );
     return { channelId, client: new ServiceMessagesAdminClient(adminUrl) };
   };
   return {

@@ -26,7 +26,7 @@ import {
   buildTimeline,
   itemTitle,
 } from '../../../../../src/renderer/consoles/scenarios/timeline-model';
-import { failureMessage } from '../../../../../src/cli/junit';
+import { failureMessage } from '../../../../../src/core/usecases/dry-runs/failure-message';
 
 const ECHO = 'GATT_WRITE_READ';
 

@@ -1,12 +1,16 @@
 // The scenario set a dry run runs, the same for the app and the CLI: the product's saved set as
 // the platform keeps it, or a draft never saved. A refusal names the set's source field
 // (`set.source`) or says the platform's answer cannot be run.
-import type { ThingsClient } from '../platform/things/client';
-import type { ScenarioSet, ScenarioSetInput } from '../platform/things/schema';
-import { describeFieldErrors, fieldErrors } from '../platform/field-errors';
-import { PlatformError } from '../platform/http';
-import { runnableSetSchema, type RunnableSet } from '../scenario/schema';
-import { PlatformAnswerError, SetupError } from './errors';
+import type { ThingsClient } from '../../platform/things/client';
+import {
+  scenarioSetInputSchema,
+  type ScenarioSet,
+  type ScenarioSetInput,
+} from '../../platform/things/schema';
+import { describeFieldErrors, fieldErrors } from '../../platform/field-errors';
+import { PlatformError } from '../../platform/http';
+import { runnableSetSchema, type RunnableSet } from '../../scenario/schema';
+import { PlatformAnswerError, SetupError } from '../errors';
 
 /** The product's saved set, as the engine runs it. */
 export async function loadSavedSet(things: ThingsClient, productId: string): Promise<RunnableSet> {
@@ -44,4 +48,20 @@ export function draftSet(draft: ScenarioSetInput): RunnableSet {
       actions: s.actions,
     })),
   };
+}
+
+/** A scenario set file as the editor exports it; a refusal names the file and the set's field. */
+export function parseSetFile(name: string, text: string): ScenarioSetInput {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new SetupError(name, `not valid JSON (${(err as Error).message})`);
+  }
+  const parsed = scenarioSetInputSchema.safeParse(json);
+  if (!parsed.success) {
+    const [first] = fieldErrors(parsed.error);
+    throw new SetupError(`${name}: ${first?.field}`, first?.message ?? 'invalid');
+  }
+  return parsed.data;
 }

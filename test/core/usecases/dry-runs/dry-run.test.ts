@@ -5,11 +5,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteScenarioRunLog } from '../../../src/core/audit/scenario-runs';
-import type { RunnableSet, TimelineEvent } from '../../../src/core/scenario/schema';
-import { DryRunPlan, InfeasibleRun, type DeliverResult } from '../../../src/core/usecases/dry-run';
-import { rig, sensorBoard, SENSOR_SERVICE, LED, type Rig } from '../ble/fixture';
-import { REFUSAL, refuseFirstScenarioEnd } from '../../helpers/refused-log-write';
+import { SqliteScenarioRunLog } from '../../../../src/core/audit/scenario-runs';
+import type { RunnableSet, TimelineEvent } from '../../../../src/core/scenario/schema';
+import {
+  DryRunPlan,
+  InfeasibleRun,
+  type DeliverResult,
+} from '../../../../src/core/usecases/dry-runs/dry-run';
+import { rig, sensorBoard, SENSOR_SERVICE, LED, type Rig } from '../../ble/fixture';
+import { REFUSAL, refuseFirstScenarioEnd } from '../../../helpers/refused-log-write';
 
 let r: Rig | undefined;
 let log: SqliteScenarioRunLog | undefined;

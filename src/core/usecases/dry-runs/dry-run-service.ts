@@ -1,15 +1,16 @@
 // Dry runs as the app offers them: the saved set or the editor's draft, on one board of the
-// current BLE central (simulated bench or hardware), one run per board at a time. The run itself
-// is the core's dry-run use case (usecases/dry-run.ts); the service adds the app's events (every
-// timeline event to the UI as it happens, each record as it starts and ends), the busy boards,
-// and refusals named for the contract's fields.
+// station's central (simulated bench or hardware), one run per board at a time. The run itself
+// is the dry-run use case (dry-run.ts); the service adds the events a front end shows (every
+// timeline event as it happens, each record as it starts and ends), the busy boards, and
+// refusals naming the request's fields.
 import { EventEmitter } from 'node:events';
-import type { z } from 'zod';
 import type { ScenarioRunLog } from '../../audit/scenario-runs';
-import { findTrialProduct } from '../../usecases/provisioning-setup';
-import { draftSet, loadSavedSet } from '../../usecases/scenario-sets';
+import { findTrialProduct } from '../provisioning-setup';
+import { draftSet, loadSavedSet } from './scenario-sets';
 import type { ThingsClient } from '../../platform/things/client';
-import type { TrialProduct } from '../../platform/things/schema';
+import type { ScenarioSetInput, TrialProduct } from '../../platform/things/schema';
+import type { BleCentral } from '../../ble/port';
+import type { LinkUser } from '../../ble/link-record';
 import { DEFAULT_ADAPTER_PROFILE } from '../../ble/sim/adapter-profile';
 import type { RunnableSet, ScenarioRunSummary, TimelineEvent } from '../../scenario/schema';
 import {
@@ -18,13 +19,27 @@ import {
   type DeliverResult,
   type DryRunStart,
   type ScenarioDryRun,
-} from '../../usecases/dry-run';
-import type { startRunInputSchema } from '../contracts/scenarios';
-import { AppFailure } from '../errors';
-import type { HostSupervisor } from '../../usecases/bench/host-supervisor';
+} from './dry-run';
+import { SetupError } from '../errors';
 
-/** What the contract's `scenarios:start` takes, except where the results go. */
-export type StartRunInput = Omit<z.output<typeof startRunInputSchema>, 'delivery'>;
+/** What a dry run is asked to do, except where the results go (the contract's `scenarios:start`). */
+export interface StartRunInput {
+  productId: string;
+  deviceId: string;
+  /** How the board advertises itself; kept with the run. */
+  boardName?: string;
+  set: { source: 'saved' } | { source: 'draft'; draft: ScenarioSetInput };
+  cycles?: number;
+  durationMs?: number;
+  pairAsPhone?: boolean;
+}
+
+/** The station's radio as dry runs use it: the BLE process's supervisor in the app. */
+export interface DryRunBench {
+  central(user: LinkUser): Promise<BleCentral>;
+  /** The station's adapters as spec text, e.g. `sim`. */
+  adapterList(): string[];
+}
 
 export interface RunEvent {
   runId: number;
@@ -44,7 +59,7 @@ export class DryRunService extends EventEmitter<{
 
   constructor(
     readonly log: () => Promise<ScenarioRunLog>,
-    private readonly supervisor: HostSupervisor,
+    private readonly supervisor: DryRunBench,
     private readonly things: () => Promise<ThingsClient>,
     /** The product's and the board's names for the board's characteristics, for its errors. */
     private readonly names: (productId: string, deviceId: string) => Promise<DryRunStart['names']>,
@@ -58,10 +73,7 @@ export class DryRunService extends EventEmitter<{
   ): Promise<{ run: ScenarioRunSummary; set: RunnableSet }> {
     const busy = [...this.active.values()].find((a) => a.deviceId === input.deviceId);
     if (busy)
-      throw AppFailure.field(
-        'deviceId',
-        'a dry run is already running on this board: stop it first',
-      );
+      throw new SetupError('deviceId', 'a dry run is already running on this board: stop it first');
     const things = await this.things();
     const drafted =
       input.set.source === 'draft' ? this.plan(input, draftSet(input.set.draft)) : undefined;
@@ -116,7 +128,7 @@ export class DryRunService extends EventEmitter<{
           : undefined,
       });
     } catch (err) {
-      if (err instanceof InfeasibleRun) throw AppFailure.field(err.field, err.message);
+      if (err instanceof InfeasibleRun) throw new SetupError(err.field, err.message);
       throw err;
     }
   }
@@ -133,7 +145,7 @@ export class DryRunService extends EventEmitter<{
 
   async summary(runId: number): Promise<ScenarioRunSummary> {
     const run = await (await this.log()).get(runId);
-    if (!run) throw AppFailure.field('runId', `no dry run ${runId}`);
+    if (!run) throw new SetupError('runId', `no dry run ${runId}`);
     return run;
   }
 
@@ -141,7 +153,7 @@ export class DryRunService extends EventEmitter<{
     const active = this.active.get(runId);
     // A running run's answer includes the events not yet written.
     const read = await (active ? active.run.read() : (await this.log()).read(runId));
-    if (!read) throw AppFailure.field('runId', `no dry run ${runId}`);
+    if (!read) throw new SetupError('runId', `no dry run ${runId}`);
     return read;
   }
 }

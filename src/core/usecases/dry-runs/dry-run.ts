@@ -4,19 +4,19 @@
 // handed to its delivery; the engine driving the board. A log write or a delivery that fails is
 // reported and the run carries on, so later batches and the finish still reach the log. A run
 // whose finish never lands stays `running` until its log next opens and marks it interrupted.
-import type { NewRun, RunRead, ScenarioRunLog } from '../audit/scenario-runs';
-import type { BleCentral } from '../ble/port';
-import { wallClock, type Clock } from '../async/clock';
-import { errorMessage } from '../errors/message';
-import type { ScenarioResult } from '../platform/things/scenario-result';
-import { startDryRun, type DryRunOptions, type DryRunOutcome } from '../scenario/engine';
+import type { NewRun, RunRead, ScenarioRunLog } from '../../audit/scenario-runs';
+import type { BleCentral } from '../../ble/port';
+import { wallClock, type Clock } from '../../async/clock';
+import { errorMessage } from '../../errors/message';
+import type { ScenarioResult } from '../../platform/things/scenario-result';
+import { startDryRun, type DryRunOptions, type DryRunOutcome } from '../../scenario/engine';
 import {
   checkFeasibility,
   describeInfeasibility,
   type Infeasibility,
   type RunPlan,
-} from '../scenario/feasibility';
-import type { RunnableSet, ScenarioRunSummary, TimelineEvent } from '../scenario/schema';
+} from '../../scenario/feasibility';
+import type { RunnableSet, ScenarioRunSummary, TimelineEvent } from '../../scenario/schema';
 
 /** Timeline events are written at least this often while a scenario runs. */
 const FLUSH_MS = 500;

@@ -2,11 +2,11 @@
 // channel secret, sends it to the channel's webhook URL and keeps it in its webhook log. Or
 // straight to a bot's webhook URL, signed here with the active channel's secret, in the same
 // envelope (docs/decisions.md, "Scenario result events").
-import type { EmulatorAdminClient } from '../emulator/admin-client';
-import { dryRunDeviceId, scenarioResultEnvelope } from '../platform/things/events';
-import type { TrialProduct } from '../platform/things/schema';
-import { postSigned } from '../webhooks/send';
-import { SetupError } from './errors';
+import type { EmulatorAdminClient } from '../../emulator/admin-client';
+import { dryRunDeviceId, scenarioResultEnvelope } from '../../platform/things/events';
+import type { TrialProduct } from '../../platform/things/schema';
+import { postSigned } from '../../webhooks/send';
+import { SetupError } from '../errors';
 import type { DeliverResult } from './dry-run';
 
 /** The `source.userId` of results sent straight to a bot: a dry run has no linked user. */
