@@ -115,18 +115,30 @@ module.exports = {
       severity: 'error',
       from: {
         path: [
-          '(^|/)src/cli/(session|global-checks|exit)\\.ts$',
-          '(^|/)src/cli/commands/(scenario|sim|trace)\\.ts$',
+          '(^|/)src/cli/(session|global-checks|exit|provisioning-input)\\.ts$',
+          '(^|/)src/cli/commands/(scenario|sim|trace|shared)\\.ts$',
         ],
       },
       to: { path: '(^|/)src/core/app/' },
+    },
+    {
+      name: 'cli-over-usecases',
+      comment:
+        'A command maps flags onto use cases and their events onto report lines: from the core it imports only core/usecases/ and the audit record\'s words (audit/records.ts, which the renderer and the CSV read too), and anything else only as a type. Scoped to the commands that stand there (docs/decisions/tooling.md, "The use-case floor").',
+      severity: 'error',
+      from: { path: '(^|/)src/cli/commands/(provision|verify|audit)\\.ts$' },
+      to: {
+        path: '(^|/)src/core/',
+        pathNot: ['(^|/)src/core/usecases/', '(^|/)src/core/audit/records\\.ts$'],
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'handlers-over-usecases',
       comment:
         'A handler maps the contract onto use cases: besides core/usecases/ it imports only the contract, its fellow handlers and the app\'s errors, and anything else only as a type. Scoped to the handlers that stand there already (docs/decisions/tooling.md, "The use-case floor").',
       severity: 'error',
-      from: { path: '(^|/)src/core/app/handlers/(audit|audit-export)\\.ts$' },
+      from: { path: '(^|/)src/core/app/handlers/(audit|audit-export|provisioning)\\.ts$' },
       to: {
         path: '(^|/)src/core/',
         pathNot: [

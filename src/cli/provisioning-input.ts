@@ -5,17 +5,13 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
-import {
-  readPlans,
-  readSavedProfiles,
-  type PsdiPlan,
-} from '../core/app/provisioning/provisioning-settings';
-import { psdiPlanSchema } from '../core/app/contracts/provisioning';
+import { knownProfiles, savedPlan } from '../core/usecases/provisioning/settings';
+import { psdiPlanSchema } from '../core/usecases/provisioning/schema';
 import type { PsdiAllocator } from '../core/audit/store';
 import { describeFieldErrors, fieldErrors } from '../core/platform/field-errors';
 import type { AnyProvisioningProfile } from '../core/ble/provisioning-profile';
-import { builtInProfiles, loadProfileFile } from '../core/provisioning/profiles';
-import { planRun } from '../core/usecases/provisioning-setup';
+import { loadProfileFile } from '../core/provisioning/profiles';
+import { planRun, type PsdiPlan } from '../core/usecases/provisioning-setup';
 import { SetupError } from '../core/usecases/errors';
 import { UsageError } from './exit';
 
@@ -44,7 +40,7 @@ export async function provisioningInput(options: {
     throw new UsageError('--plan-header', 'goes with a CSV file given to --plan');
   const plan = options.plan
     ? { ...(await readPlanFile(options.plan, options.planHeader)), source: basename(options.plan) }
-    : await savedPlan(options.dataDir, options.productId);
+    : await fromSavedPlan(options.dataDir, options.productId);
   const profileRef = options.profile ?? plan?.profileId;
   if (!profileRef) throw noPlan(options, plan !== undefined);
   // A profile file (a path ending in .json), else an id: built in, or loaded earlier in the app.
@@ -54,12 +50,7 @@ export async function provisioningInput(options: {
       plan: { profileId: profileRef, psdi: plan?.psdi },
       profile: file ? await loadProfileFile(profileRef) : undefined,
       // The data folder's profiles are read only when an id must be looked up in them.
-      profiles: file
-        ? []
-        : [
-            ...builtInProfiles(),
-            ...(await readSavedProfiles(options.dataDir)).map((s) => s.profile),
-          ],
+      profiles: file ? [] : await knownProfiles(options.dataDir),
     });
     return {
       profile,
@@ -120,7 +111,7 @@ async function readPlanFile(
   return parsed.data;
 }
 
-async function savedPlan(dataDir: string, productId: string) {
-  const plan = (await readPlans(dataDir)).plans[productId];
+async function fromSavedPlan(dataDir: string, productId: string) {
+  const plan = await savedPlan(dataDir, productId);
   return plan && { profileId: plan.profileId, psdi: plan.psdi, source: 'provisioning-plans.json' };
 }

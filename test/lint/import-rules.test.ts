@@ -133,6 +133,14 @@ describe('import rules', () => {
     );
   });
 
+  it('fail when a provisioning command reaches under the use-case floor', () => {
+    expect(violationsIn('cli-floor')).toEqual([
+      expect.stringMatching(
+        /^error cli-over-usecases: .*\/cli\/commands\/provision\.ts → .*\/provisioning\/workflow\.ts/,
+      ),
+    ]);
+  });
+
   it('fail when the webhooks import the platform above them', () => {
     expect(violationsIn('webhooks-reach')).toEqual([
       expect.stringMatching(/^error webhooks-foundation: /),

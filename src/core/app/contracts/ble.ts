@@ -2,7 +2,7 @@
 // scanning, the GATT explorer, link requests and HCI traces. Bytes cross the contract as
 // lowercase hex; the UI shows them as hex, UTF-8 or base64.
 import { z } from 'zod';
-import { rssiSchema } from '../../bounds';
+import { requiredId as id, rssiSchema } from '../../bounds';
 import { traceWindowSchema } from '../../ble/hci/trace-window';
 import { adapterSpecText } from '../../ble/adapter-spec';
 import { adapterIdentitySchema } from '../../ble/adapter-identity';
@@ -23,7 +23,6 @@ import {
   linkRecordSchema,
   loggedLinkSchema,
 } from '../../ble/link-record';
-import { requiredId as id } from './fields';
 import { none, op } from './op';
 
 const hex = z.string().regex(/^(?:[0-9a-f]{2})*$/, 'must be lowercase hex bytes');

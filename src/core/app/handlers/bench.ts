@@ -14,7 +14,7 @@ import { Explorer } from '../ble/explorer';
 import { HostSupervisor, type HostLauncher } from '../ble/host-supervisor';
 import { ScanFeed } from '../ble/scan-feed';
 import { AuditSettings } from '../../usecases/audit-settings';
-import { ProvisioningService } from '../provisioning/provisioning-service';
+import { ProvisioningService } from '../../usecases/provisioning/service';
 import { auditHandlers } from './audit';
 import { auditExport, type AuditExport } from './audit-export';
 import { bleHandlers } from './ble';
