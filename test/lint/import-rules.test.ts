@@ -45,8 +45,8 @@ beforeAll(async () => {
 
 describe('import rules', () => {
   it('fail the run, one error per planted violation', () => {
-    expect(exitCode).toBe(15);
-    expect(violations).toHaveLength(15);
+    expect(exitCode).toBe(16);
+    expect(violations).toHaveLength(16);
   });
 
   it('pass a tree where the emulator imports the platform', () => {
