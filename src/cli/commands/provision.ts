@@ -1,8 +1,9 @@
 // `devicebench provision`: one board by address, or a batch of N, run by the same use case as
 // the app's (usecases/provisioning/run.ts: the PSDI reserved in the audit log before it is
-// written, read back, recorded); this file maps the flags onto it and its events onto lines. Ctrl-C cuts
-// running boards at their next safe point: before the commit their PSDI is released, after it
-// the board is verified, so no record is left holding a PSDI it may not carry.
+// written, read back, recorded); this file maps the flags onto it and its events onto lines.
+// Ctrl-C cuts running boards at their next safe point: before the commit their PSDI is
+// released, after it the board is verified, so no record is left holding a PSDI it may not
+// carry.
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
 import type { BatchBoardStatus } from '../../core/provisioning/batch';
