@@ -1,12 +1,8 @@
 // The command's exit codes (docs/decisions.md, "Command line") and the errors that choose them.
 // Anything the user can fix by changing a flag or a file is a UsageError naming the flag or the
 // file's field; anything about the machine (adapter, platform, keychain) is an EnvironmentError.
-import { BoardFileError } from '../core/ble/sim/board-file';
-import { SimBenchError } from '../core/ble/sim/bench';
-import { PlatformError, PlatformUnreachableError } from '../core/platform/http';
-import { ProfileError } from '../core/provisioning/profiles';
-import { PsdiError } from '../core/provisioning/psdi';
-import { NotConfiguredError, PlatformAnswerError, SetupError } from '../core/usecases/errors';
+// The core's own errors are sorted the same way by the use-case floor (usecases/refusals.ts).
+import { refusalOf } from '../core/usecases/refusals';
 
 export const EXIT = {
   /** Every board and scenario passed. */
@@ -38,22 +34,10 @@ export class EnvironmentError extends Error {
 }
 
 export function exitCodeOf(err: unknown): ExitCode {
-  if (
-    err instanceof UsageError ||
-    err instanceof BoardFileError ||
-    err instanceof ProfileError ||
-    err instanceof PsdiError ||
-    err instanceof SimBenchError ||
-    err instanceof SetupError
-  )
-    return EXIT.usage;
-  if (
-    err instanceof EnvironmentError ||
-    err instanceof NotConfiguredError ||
-    err instanceof PlatformAnswerError ||
-    err instanceof PlatformError ||
-    err instanceof PlatformUnreachableError
-  )
-    return EXIT.environment;
+  if (err instanceof UsageError) return EXIT.usage;
+  if (err instanceof EnvironmentError) return EXIT.environment;
+  const refusal = refusalOf(err);
+  if (refusal === 'input') return EXIT.usage;
+  if (refusal === 'station') return EXIT.environment;
   return EXIT.failed;
 }

@@ -4,25 +4,12 @@
 // bad files exit 2 naming the flag or the file's field and write nothing.
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { z } from 'zod';
-import {
-  readPlans,
-  readSavedProfiles,
-  type PsdiPlan,
-} from '../core/app/provisioning/provisioning-settings';
-import { psdiPlanSchema } from '../core/app/contracts/provisioning';
 import type { PsdiAllocator } from '../core/audit/store';
-import { describeFieldErrors, fieldErrors } from '../core/platform/field-errors';
 import type { AnyProvisioningProfile } from '../core/ble/provisioning-profile';
-import { builtInProfiles, loadProfileFile } from '../core/provisioning/profiles';
-import { planRun } from '../core/usecases/provisioning-setup';
+import type { PsdiPlan } from '../core/usecases/provisioning-setup';
+import { parsePlanFile, planFromFiles, savedPlan } from '../core/usecases/provisioning/settings';
 import { SetupError } from '../core/usecases/errors';
 import { UsageError } from './exit';
-
-const planFileSchema = z.object({
-  profileId: z.string().min(1).optional(),
-  psdi: psdiPlanSchema,
-});
 
 export interface ProvisioningInput {
   profile: AnyProvisioningProfile;
@@ -44,22 +31,13 @@ export async function provisioningInput(options: {
     throw new UsageError('--plan-header', 'goes with a CSV file given to --plan');
   const plan = options.plan
     ? { ...(await readPlanFile(options.plan, options.planHeader)), source: basename(options.plan) }
-    : await savedPlan(options.dataDir, options.productId);
+    : await fromSavedPlan(options.dataDir, options.productId);
   const profileRef = options.profile ?? plan?.profileId;
   if (!profileRef) throw noPlan(options, plan !== undefined);
-  // A profile file (a path ending in .json), else an id: built in, or loaded earlier in the app.
-  const file = extname(profileRef).toLowerCase() === '.json';
   try {
-    const { profile, psdi, skipped } = planRun({
-      plan: { profileId: profileRef, psdi: plan?.psdi },
-      profile: file ? await loadProfileFile(profileRef) : undefined,
-      // The data folder's profiles are read only when an id must be looked up in them.
-      profiles: file
-        ? []
-        : [
-            ...builtInProfiles(),
-            ...(await readSavedProfiles(options.dataDir)).map((s) => s.profile),
-          ],
+    const { profile, psdi, skipped } = await planFromFiles(options.dataDir, {
+      profileId: profileRef,
+      psdi: plan?.psdi,
     });
     return {
       profile,
@@ -100,27 +78,15 @@ async function readPlanFile(
   } catch (err) {
     throw new UsageError('--plan', `cannot read ${path} (${(err as Error).message})`);
   }
-  const name = basename(path);
-  if (extname(path).toLowerCase() === '.csv')
-    return { psdi: { kind: 'list', csv: text, ...(header && { header }) } };
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return parsePlanFile(text, basename(path), header);
   } catch (err) {
-    throw new UsageError(name, `not valid JSON (${(err as Error).message})`);
+    if (err instanceof SetupError) throw new UsageError(err.field, err.detail);
+    throw err;
   }
-  const parsed = planFileSchema.safeParse(json);
-  if (!parsed.success) {
-    const [first] = fieldErrors(parsed.error);
-    throw new UsageError(
-      `${name}: ${first?.field ?? '(file)'}`,
-      first?.message ?? describeFieldErrors([]),
-    );
-  }
-  return parsed.data;
 }
 
-async function savedPlan(dataDir: string, productId: string) {
-  const plan = (await readPlans(dataDir)).plans[productId];
+async function fromSavedPlan(dataDir: string, productId: string) {
+  const plan = await savedPlan(dataDir, productId);
   return plan && { profileId: plan.profileId, psdi: plan.psdi, source: 'provisioning-plans.json' };
 }

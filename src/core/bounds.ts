@@ -1,4 +1,4 @@
-// The numeric limits of the bench's inputs, one definition each, used by the platform's schemas
+// The limits of the bench's inputs, one definition each, used by the platform's schemas
 // and client, the listeners (emulator, webhook receiver), the app's contract, the simulated
 // boards, the CLI and the forms (docs/decisions.md, "Validation that reads like a person").
 import { z } from 'zod';
@@ -53,3 +53,23 @@ export const RSSI_RULE = rangeRule(RSSI_MIN_DBM, RSSI_MAX_DBM, 'dBm');
 export const rssiSchema = wholeNumberIn(RSSI_MIN_DBM, RSSI_MAX_DBM, 'dBm');
 export const sleepMillisSchema = wholeNumberIn(0, SLEEP_MILLIS_MAX, 'milliseconds');
 export const suppressionIntervalSchema = wholeNumberIn(0, SUPPRESSION_INTERVAL_MAX, 'milliseconds');
+
+/**
+ * The longest ID an operation passes on (into a platform URL, a file, a log): far above any the
+ * platform or this app issues, far below the 16 KB an HTTP request line or header may hold. The
+ * seeds give no limit (docs/decisions.md, "Platform conventions").
+ */
+const MAX_ID_LENGTH = 256;
+/** An ID an earlier answer gave: a product, a board, a connection, a run, a profile. */
+export const requiredId = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`);
+
+/** The longest file an operation takes as text: board files, profiles, CSV PSDI plans (2 MB). */
+export const MAX_FILE_TEXT_LENGTH = 2_000_000;
+export const fileTextField = z
+  .string()
+  .min(1, 'is empty')
+  .max(MAX_FILE_TEXT_LENGTH, 'must be at most 2 MB');

@@ -45,8 +45,8 @@ beforeAll(async () => {
 
 describe('import rules', () => {
   it('fail the run, one error per planted violation', () => {
-    expect(exitCode).toBe(17);
-    expect(violations).toHaveLength(17);
+    expect(exitCode).toBe(18);
+    expect(violations).toHaveLength(18);
   });
 
   it('pass a tree where the emulator imports the platform', () => {
@@ -137,6 +137,14 @@ describe('import rules', () => {
         ),
       ]),
     );
+  });
+
+  it('fail when a provisioning command reaches under the use-case floor', () => {
+    expect(violationsIn('cli-floor')).toEqual([
+      expect.stringMatching(
+        /^error cli-over-usecases: .*\/cli\/commands\/provision\.ts → .*\/provisioning\/workflow\.ts/,
+      ),
+    ]);
   });
 
   it('fail when the webhooks import the platform above them', () => {

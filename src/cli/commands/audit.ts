@@ -4,16 +4,19 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Argv, CommandModule } from 'yargs';
 import { z } from 'zod';
-import { readSavedProfiles } from '../../core/app/provisioning/provisioning-settings';
 import { auditCsv, auditCsvText, saveAuditCsv } from '../../core/usecases/audit-export';
 import {
   describeCount,
   provisioningStates,
   type ProvisioningRecord,
 } from '../../core/audit/records';
-import { builtInProfiles } from '../../core/provisioning/profiles';
-import { needsReconciling, reconcile } from '../../core/provisioning/reconcile';
-import { errorMessage } from '../../core/errors/message';
+import { knownProfiles } from '../../core/usecases/provisioning/settings';
+import {
+  NothingToReconcileError,
+  reconcileEach,
+  recordsToReconcile,
+} from '../../core/usecases/provisioning/reconcile';
+import { SetupError } from '../../core/usecases/errors';
 import type { CommandContext, Runner } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit';
 import { outputFileSchema, parseFlags } from '../flags';
@@ -180,57 +183,28 @@ async function reconcileAll(
   flags: z.output<typeof reconcileSchema>,
 ): Promise<ExitCode> {
   const store = await ctx.session.audit();
-  let records = await store.listUnfinished();
-  if (flags.record !== undefined) {
-    const record = await store.get(flags.record);
-    if (!record) throw new UsageError('--record', `no record ${flags.record}`);
-    if (!needsReconciling(record))
+  const records = await recordsToReconcile(store, flags.record).catch((err: unknown) => {
+    if (err instanceof NothingToReconcileError)
       throw new UsageError(
         '--record',
-        `record ${record.id} is ${record.state}: nothing to reconcile`,
+        `record ${err.record.id} is ${err.record.state}: nothing to reconcile`,
       );
-    records = [record];
-  }
+    if (err instanceof SetupError) throw new UsageError('--record', err.detail);
+    throw err;
+  });
   if (!records.length) {
     if (flags.json) ctx.out.document({ outcomes: [] });
     ctx.out.line('nothing to reconcile');
     return EXIT.ok;
   }
-  const central = await ctx.session.central();
-  const profiles = [
-    ...builtInProfiles(),
-    ...(await readSavedProfiles(ctx.session.options.dataDir)).map((s) => s.profile),
-  ];
-  const outcomes: { recordId: number; action: string; state: string; message: string }[] = [];
-  for (const record of records) {
-    if (ctx.interrupt.aborted) break;
-    const profile = profiles.find((p) => p.id === record.profileId);
-    if (!profile) {
-      outcomes.push({
-        recordId: record.id,
-        action: 'failed',
-        state: record.state,
-        message: `profile ${record.profileId} is not known here`,
-      });
-      continue;
-    }
-    try {
-      const outcome = await reconcile({ central, store, profile, record, whenBlank: flags.blank });
-      outcomes.push({
-        recordId: record.id,
-        action: outcome.action,
-        state: outcome.record.state,
-        message: outcome.message,
-      });
-    } catch (err) {
-      outcomes.push({
-        recordId: record.id,
-        action: 'failed',
-        state: record.state,
-        message: errorMessage(err),
-      });
-    }
-  }
+  const outcomes = await reconcileEach({
+    central: await ctx.session.central(),
+    store,
+    profiles: await knownProfiles(ctx.session.options.dataDir),
+    records,
+    whenBlank: flags.blank,
+    signal: ctx.interrupt,
+  });
   if (flags.json) ctx.out.document({ outcomes });
   for (const o of outcomes) {
     const text = `record #${o.recordId} ${o.action} (now ${o.state}): ${o.message}`;

@@ -19,7 +19,8 @@ import { SetupError } from '../../core/usecases/errors';
 import type { CommandContext, Runner } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit';
 import { parseFlags } from '../flags';
-import { addressSchema, FIND_BOARD_MS, globalFlags } from './shared';
+import { addressSchema, globalFlags } from './shared';
+import { FIND_BOARD_MS } from '../../core/usecases/provisioning/find-board';
 
 const boardFlags = { board: addressSchema, json: z.boolean() };
 const hashSchema = z

@@ -1,27 +1,27 @@
-// `devicebench provision`: one board by address, or a batch of N, with the app's guarantees
-// (the PSDI reserved in the audit log before it is written, read back, recorded). Ctrl-C cuts
-// running boards at their next safe point: before the commit their PSDI is released, after it
-// the board is verified, so no record is left holding a PSDI it may not carry.
+// `devicebench provision`: one board by address, or a batch of N, run by the same use case as
+// the app's (usecases/provisioning/run.ts: the PSDI reserved in the audit log before it is
+// written, read back, recorded); this file maps the flags onto it and its events onto lines.
+// Ctrl-C cuts running boards at their next safe point: before the commit their PSDI is
+// released, after it the board is verified, so no record is left holding a PSDI it may not
+// carry.
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
-import { startBatch, type BatchBoardStatus } from '../../core/provisioning/batch';
+import type { BatchBoardStatus } from '../../core/provisioning/batch';
 import { describeRecordEvent, type RecordEvent } from '../../core/audit/records';
+import type { ProvisionEvent } from '../../core/provisioning/steps';
+import { FIND_BOARD_MS } from '../../core/usecases/provisioning/find-board';
 import {
-  ProvisionError,
-  ProvisionMismatchError,
-  type ProvisionEvent,
-} from '../../core/provisioning/steps';
-import { errorMessage } from '../../core/errors/message';
-import { provisionBoard } from '../../core/provisioning/workflow';
-import { findBoard } from '../../core/provisioning/verify';
+  provisionAt,
+  startBatchRun,
+  type ProvisioningRun,
+} from '../../core/usecases/provisioning/run';
 import type { CommandContext, Runner } from '../command';
 import { EXIT, type ExitCode } from '../exit';
 import { parseFlags } from '../flags';
 import type { Output } from '../output';
-import { provisioningInput, type ProvisioningInput } from '../provisioning-input';
-import { imageFlash } from '../../core/usecases/firmware';
+import { provisioningInput } from '../provisioning-input';
 import { readImage } from './firmware';
-import { addressSchema, FIND_BOARD_MS, globalFlags } from './shared';
+import { addressSchema, globalFlags } from './shared';
 
 const flagsSchema = z
   .object({
@@ -117,12 +117,13 @@ export function provisionCommand(runner: Runner): CommandModule {
         const image = flags.image === undefined ? undefined : readImage(flags.image);
         const central = await ctx.session.central();
         const product = await ctx.session.product(flags.product);
-        const run: Run = {
+        const run: ProvisioningRun = {
           central,
           store: await ctx.session.audit(),
           product,
           profile: input.profile,
-          flash: image && imageFlash(central, image),
+          psdi: input.psdi,
+          image,
         };
         // An adapter that goes away mid-run (dongle unplugged, TCP peer gone) stops the run as
         // Ctrl-C does, at a safe point, and the command exits 3 (docs/ci.md).
@@ -137,8 +138,8 @@ export function provisionCommand(runner: Runner): CommandModule {
         const stopping = { ...ctx, interrupt: AbortSignal.any([ctx.interrupt, lost.signal]) };
         try {
           const outcomes = flags.board
-            ? [await one(stopping, flags.board, input, run)]
-            : await batch(stopping, flags, input, run);
+            ? [await one(stopping, flags.board, run)]
+            : await batch(stopping, flags, run);
           const code = report(ctx.out, flags, outcomes, ctx.interrupt.aborted);
           if (lostReason === undefined) return code;
           ctx.out.error(`the adapter went away mid-run: ${lostReason}`);
@@ -151,53 +152,46 @@ export function provisionCommand(runner: Runner): CommandModule {
   };
 }
 
-type Run = Omit<Parameters<typeof provisionBoard>[0], 'board' | 'psdi'>;
-
 async function one(
   ctx: CommandContext,
   address: string,
-  input: ProvisioningInput,
-  run: Run,
+  run: ProvisioningRun,
 ): Promise<BoardOutcome> {
-  const ad = await findBoard(run.central, address, [input.profile.service], FIND_BOARD_MS);
-  if (!ad)
-    return outcome(address, null, {
-      state: 'not-found',
-      error: `not seen advertising the provisioning service ${input.profile.service} within ${FIND_BOARD_MS / 1000} s`,
-    });
   const cut = new AbortController();
   const onAbort = () => cut.abort(ctx.interrupt.reason);
   ctx.interrupt.addEventListener('abort', onAbort, { once: true });
   try {
-    const { record } = await provisionBoard({
-      ...run,
-      board: ad,
-      psdi: input.psdi,
+    const result = await provisionAt(run, address, {
       signal: cut.signal,
       onProgress: (event) => progressLine(ctx.out, event),
     });
-    return outcome(ad.address, ad.localName, {
-      state: 'verified',
-      psdi: record.psdi,
-      recordId: record.id,
-      history: record.history,
-    });
-  } catch (err) {
-    if (err instanceof ProvisionMismatchError)
-      return outcome(ad.address, ad.localName, {
-        state: 'skipped',
-        step: err.step,
-        error: err.reason,
-        matches: err.matching.map((p) => p.id),
+    if (result.state === 'not-found')
+      return outcome(address, null, {
+        state: 'not-found',
+        error: `not seen advertising the provisioning service ${run.profile.service} within ${FIND_BOARD_MS / 1000} s`,
       });
-    const record = err instanceof ProvisionError ? err.record : undefined;
-    return outcome(ad.address, ad.localName, {
-      state: cut.signal.aborted && record?.state !== 'failed' ? 'stopped' : 'failed',
-      psdi: record?.psdi,
-      recordId: record?.id,
-      step: err instanceof ProvisionError ? err.step : undefined,
-      error: errorMessage(err),
-      history: record?.history,
+    const { address: at, localName } = result.board;
+    if (result.state === 'verified')
+      return outcome(at, localName, {
+        state: 'verified',
+        psdi: result.record.psdi,
+        recordId: result.record.id,
+        history: result.record.history,
+      });
+    if (result.state === 'skipped')
+      return outcome(at, localName, {
+        state: 'skipped',
+        step: result.step,
+        error: result.reason,
+        matches: result.matches,
+      });
+    return outcome(at, localName, {
+      state: result.state,
+      psdi: result.record?.psdi,
+      recordId: result.record?.id,
+      step: result.step,
+      error: result.error,
+      history: result.record?.history,
     });
   } finally {
     ctx.interrupt.removeEventListener('abort', onAbort);
@@ -207,17 +201,14 @@ async function one(
 async function batch(
   ctx: CommandContext,
   flags: Flags,
-  input: ProvisioningInput,
-  run: Run,
+  run: ProvisioningRun,
 ): Promise<BoardOutcome[]> {
   const total = flags.count ?? 1;
   const progress = ctx.out.progress(total, 'provisioning');
   let finished = 0;
-  const running = startBatch({
-    ...run,
-    psdi: input.psdi,
+  const running = startBatchRun(run, {
     concurrency: flags.concurrency,
-    maxBoards: total,
+    limit: total,
     onlyMatching: flags.onlyMatching,
     onEvent: (event) => {
       if (event.type === 'progress') return progressLine(ctx.out, event.event);

@@ -22,7 +22,8 @@ import type { CommandContext, Runner } from '../command';
 import { EXIT, UsageError, type ExitCode } from '../exit';
 import { outputFileSchema, parseFlags } from '../flags';
 import { junitReport, unconfirmedNote, type ReportedRun } from '../junit';
-import { addressSchema, findByAddress, FIND_BOARD_MS, globalFlags } from './shared';
+import { addressSchema, globalFlags } from './shared';
+import { findByAddress, FIND_BOARD_MS } from '../../core/usecases/provisioning/find-board';
 
 const lintFlagsSchema = z.object({
   file: z.string().min(1, 'is required'),

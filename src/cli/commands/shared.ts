@@ -1,17 +1,11 @@
 // Small pieces the commands share: the global flags as yargs parsed them, Bluetooth addresses,
-// finding a board by address, and waiting that a Ctrl-C cuts short.
+// and waiting that a Ctrl-C cuts short.
 import { z } from 'zod';
-import type { Advertisement, BleCentral } from '../../core/ble/port';
-import { defaultTiming } from '../../core/provisioning/steps';
-import { findBoard } from '../../core/provisioning/verify';
 import type { GlobalFlags } from '../command';
 import { UsageError } from '../exit';
 import { pairingFlags } from '../pairing-flags';
 import { parseAdapterList, parseAdapterSpec, type AdapterSpec } from '../../core/ble/adapter-spec';
 import { errorMessage } from '../../core/errors/message';
-
-/** How long a board named by `--board` may take to show up: provisioning's `select` bound. */
-export const FIND_BOARD_MS = defaultTiming.select.timeoutMs;
 
 export function globalFlags(argv: Record<string, unknown>): GlobalFlags {
   return {
@@ -50,14 +44,6 @@ export const addressSchema = z
     'must be a Bluetooth address, e.g. c4:7f:51:00:00:01',
   )
   .transform((a) => a.toLowerCase().replace(/-/g, ':'));
-
-/** The board advertising from `address` (any service), or undefined after FIND_BOARD_MS. */
-export function findByAddress(
-  central: BleCentral,
-  address: string,
-): Promise<Advertisement | undefined> {
-  return findBoard(central, address, [], FIND_BOARD_MS);
-}
 
 /** Resolves after `ms`, or at once when interrupted. */
 export function untilAborted(signal: AbortSignal, ms: number): Promise<void> {

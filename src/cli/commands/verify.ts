@@ -1,10 +1,8 @@
-// `devicebench verify`: does the board still carry its PSDI? Scans for it in product mode,
-// reads the PSDI back and compares it with the audit log's verified record for that board.
+// `devicebench verify`: does the board still carry its PSDI? The verify use case
+// (usecases/provisioning/verify-board.ts) reads it back and compares it with the audit log.
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
-import { defaultTiming } from '../../core/provisioning/steps';
-import { errorMessage } from '../../core/errors/message';
-import { readBackPsdi } from '../../core/provisioning/verify';
+import { verifyBoard } from '../../core/usecases/provisioning/verify-board';
 import { EXIT } from '../exit';
 import type { Runner } from '../command';
 import { parseFlags } from '../flags';
@@ -34,31 +32,12 @@ export function verifyCommand(runner: Runner): CommandModule {
       return runner({ ...globalFlags(argv), json: flags.json }, async ({ session, out }) => {
         const central = await session.central();
         const product = await session.product(flags.product);
-        const store = await session.audit();
-        const page = await store.search({
-          productId: product.id,
-          boardAddress: flags.board,
-          states: ['verified'],
-          limit: 1,
+        const { psdi, record, problem } = await verifyBoard({
+          central,
+          store: await session.audit(),
+          product,
+          address: flags.board,
         });
-        const record = page.items[0] ?? null;
-        let psdi: string | null = null;
-        let problem: string | undefined;
-        try {
-          psdi = await readBackPsdi({
-            central,
-            address: flags.board,
-            product,
-            timeoutMs: defaultTiming.verify.timeoutMs,
-            connectTimeoutMs: defaultTiming.connect.timeoutMs,
-          });
-        } catch (err) {
-          problem = errorMessage(err);
-        }
-        if (!problem && !record)
-          problem = `carries PSDI "${psdi}" but the audit log has no verified record of it`;
-        if (!problem && record && record.psdi !== psdi)
-          problem = `carries PSDI "${psdi}"; record #${record.id} says "${record.psdi}"`;
         const verified = problem === undefined;
         if (flags.json)
           out.document({

@@ -6,7 +6,12 @@ import type { FieldError } from '../platform/field-errors';
 import { StoreUnavailableError } from '../audit/errors';
 import type { AppErrorBody } from './contract';
 import { errorMessage } from '../errors/message';
-import { NotConfiguredError, PlatformAnswerError, SetupError } from '../usecases/errors';
+import {
+  NotConfiguredError,
+  PlatformAnswerError,
+  SetupError,
+  UnreachableError,
+} from '../usecases/errors';
 
 /** A failure the app itself decided on (bad input it could only check late, missing setup). */
 export class AppFailure extends Error {
@@ -29,6 +34,7 @@ export function toAppError(err: unknown): AppErrorBody {
   if (err instanceof SetupError) return AppFailure.field(err.field, err.detail).body;
   if (err instanceof NotConfiguredError) return { code: 'not_configured', message: err.message };
   if (err instanceof PlatformAnswerError) return { code: 'platform', message: err.message };
+  if (err instanceof UnreachableError) return { code: 'unreachable', message: err.message };
   if (err instanceof PlatformError) return platformError(err);
   if (err instanceof PlatformUnreachableError) return { code: 'unreachable', message: err.message };
   if (err instanceof RequestTooLargeError) return { code: 'invalid_input', message: err.message };

@@ -94,7 +94,7 @@ export interface BatchSummary {
   boards: BatchBoardStatus[];
 }
 
-type BatchEvent =
+export type BatchEvent =
   | { type: 'board'; status: BatchBoardStatus }
   | { type: 'progress'; event: ProvisionEvent }
   /** The audit log went away (`error`) or came back (no `error`). */

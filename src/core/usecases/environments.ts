@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Channel } from '../emulator/channels';
-import type { PlatformTarget } from '../platform/http';
+import type { HttpOptions, PlatformTarget } from '../platform/http';
+import { ThingsClient } from '../platform/things/client';
 import type { CredentialStore } from '../secrets/credential-store';
 import type { EnvironmentInput, EnvironmentView } from './environment-schema';
 import { NotConfiguredError, SetupError } from './errors';
@@ -135,6 +136,14 @@ export class Environments {
         `Environment "${this.describeActive().name}" has no channel access token stored. Enter it in Settings.`,
       );
     return { baseUrl: channel.baseUrl, channelAccessToken: channel.channelAccessToken };
+  }
+
+  /**
+   * The device service's client on the environment active when it is called: provisioning and
+   * dry runs ask for it per run, so a switch of environment takes effect at the next one.
+   */
+  async activeThings(http?: HttpOptions): Promise<ThingsClient> {
+    return new ThingsClient(await this.activeTarget(), http);
   }
 
   /**

@@ -20,6 +20,11 @@ export class NotConfiguredError extends Error {
   override name = 'NotConfiguredError';
 }
 
+/** Something the use case must reach (the shared audit log) cannot be reached now. */
+export class UnreachableError extends Error {
+  override name = 'UnreachableError';
+}
+
 /** The platform answered with something the use case cannot use. */
 export class PlatformAnswerError extends Error {
   override name = 'PlatformAnswerError';

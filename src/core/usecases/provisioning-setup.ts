@@ -5,6 +5,7 @@
 // where the plan comes from (saved in the data folder, a `--plan` file) and how it names a field
 // to its user. Every failure is a SetupError naming the field: `profileId`, `psdi`,
 // `psdi.<field>`, `productId`.
+import type { z } from 'zod';
 import type { PsdiAllocator } from '../audit/store';
 import type { ThingsClient } from '../platform/things/client';
 import type { TrialProduct } from '../platform/things/schema';
@@ -19,14 +20,10 @@ import {
 import type { PsdiStrategy } from '../provisioning/psdi-strategy';
 import type { ProductTarget } from '../provisioning/steps';
 import { SetupError } from './errors';
+import type { psdiPlanSchema } from './provisioning/schema';
 
-/**
- * A PSDI plan as the user keeps it (the contract's `psdiPlanSchema`): a strategy, or a CSV list
- * as loaded, read into PSDIs when a run starts.
- */
-export type PsdiPlan =
-  | Exclude<PsdiStrategy, { kind: 'list' }>
-  | { kind: 'list'; csv: string; column?: string; header?: boolean };
+/** A PSDI plan as the user keeps it: a strategy, or a CSV list as loaded, read into PSDIs when a run starts. */
+export type PsdiPlan = z.output<typeof psdiPlanSchema>;
 
 /** A plan as a front end found it; a `--plan` file may leave out the profile, a CSV list is only PSDIs. */
 export interface SetupPlan {

@@ -2,7 +2,7 @@
 // scanning, the GATT explorer, link requests and HCI traces. Bytes cross the contract as
 // lowercase hex; the UI shows them as hex, UTF-8 or base64.
 import { z } from 'zod';
-import { rssiSchema } from '../../bounds';
+import { requiredId as id, rssiSchema } from '../../bounds';
 import { traceWindowSchema } from '../../ble/hci/trace-window';
 import { uuidSchema } from '../../ble/port';
 import {
@@ -28,7 +28,6 @@ import {
   MAX_ADAPTERS,
   scannedDeviceSchema,
 } from '../../usecases/bench/bench-schema';
-import { requiredId as id } from './fields';
 import { none, op } from './op';
 
 /** An adapter change or a restart: the status after it and the links it closed. */

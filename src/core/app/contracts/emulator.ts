@@ -12,7 +12,8 @@ import {
   userTokenSchema,
 } from '../../emulator/schema';
 import { deviceSchema } from '../../platform/things/schema';
-import { requiredId, requiredId as productId, userId } from './fields';
+import { requiredId, requiredId as productId } from '../../bounds';
+import { userId } from './fields';
 import { none, op } from './op';
 
 const emulatorStateSchema = z.object({

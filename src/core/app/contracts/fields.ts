@@ -1,22 +1,11 @@
 // Input fields several areas share, so they are checked and worded the same everywhere.
 import { z } from 'zod';
+import { fileTextField, MAX_FILE_TEXT_LENGTH } from '../../bounds';
 import { userIdField } from '../../platform/user-id';
 
-/**
- * The longest ID an operation passes on (into a platform URL, a file, a log): far above any the
- * platform or this app issues, far below the 16 KB an HTTP request line or header may hold. The
- * seeds give no limit (docs/decisions.md, "Platform conventions").
- */
-const MAX_ID_LENGTH = 256;
 /** The longest other required text an operation passes on: a token, a user ID, a message key. */
 const MAX_TEXT_LENGTH = 8_192;
 
-/** An ID an earlier answer gave: a product, a board, a connection, a run, a profile. */
-export const requiredId = z
-  .string()
-  .trim()
-  .min(1, 'is required')
-  .max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`);
 export const userId = z.string().trim().pipe(userIdField);
 /** Any other text an operation needs and passes on. */
 export const requiredText = z
@@ -24,13 +13,6 @@ export const requiredText = z
   .trim()
   .min(1, 'is required')
   .max(MAX_TEXT_LENGTH, `must be at most ${MAX_TEXT_LENGTH} characters`);
-
-/** The longest file an operation takes as text: board files, profiles, CSV PSDI plans (2 MB). */
-const MAX_FILE_TEXT_LENGTH = 2_000_000;
-export const fileTextField = z
-  .string()
-  .min(1, 'is empty')
-  .max(MAX_FILE_TEXT_LENGTH, 'must be at most 2 MB');
 
 /**
  * The largest operation body a transport takes: a file of MAX_FILE_TEXT_LENGTH characters at

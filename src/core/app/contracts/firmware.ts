@@ -2,7 +2,7 @@
 // upload with progress that resumes after a dropped link, test, confirm, reset and echo, each
 // on the link a BLE bench card holds. Image files cross as base64.
 import { z } from 'zod';
-import { requiredId as id } from './fields';
+import { requiredId as id } from '../../bounds';
 import { op } from './op';
 
 /** The largest image file taken: above any MCUboot slot of the boards this bench meets. */

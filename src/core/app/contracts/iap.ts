@@ -10,7 +10,8 @@ import {
   reserveResultSchema,
   settledOrderSchema,
 } from '../../platform/iap/schema';
-import { requiredId, userId } from './fields';
+import { requiredId } from '../../bounds';
+import { userId } from './fields';
 import { none, op } from './op';
 
 const orderId = requiredId;

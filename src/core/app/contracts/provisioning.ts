@@ -1,48 +1,16 @@
 // Provisioning: profiles, a product's plan (profile and PSDI strategy), one board or a batch,
 // their progress, and the records a crash left unfinished.
 import { z } from 'zod';
-import { rssiSchema } from '../../bounds';
+import { requiredId as id, rssiSchema } from '../../bounds';
+import {
+  batchSummarySchema,
+  productPlanSchema,
+  provisioningProgressSchema,
+} from '../../usecases/provisioning/schema';
 import { auditRecordSchema } from './audit';
-import { fileTextField, namedFileText, requiredId as id } from './fields';
+import { namedFileText } from './fields';
 import { none, op } from './op';
 import { imageFile } from './firmware';
-
-export const psdiPlanSchema = z.discriminatedUnion(
-  'kind',
-  [
-    z.object({
-      kind: z.literal('sequence'),
-      prefix: z.string().max(32).default(''),
-      start: z.number().int().min(0).default(1),
-      width: z.number().int().min(1).max(20).default(6),
-    }),
-    z.object({
-      kind: z.literal('random'),
-      alphabet: z
-        .string()
-        .min(2, 'needs at least 2 characters')
-        .max(100)
-        .default('0123456789ABCDEF'),
-      length: z.number().int().min(4).max(64).default(16),
-      prefix: z.string().max(32).default(''),
-    }),
-    z.object({
-      kind: z.literal('list'),
-      /** The CSV as loaded; the first column (or `column`) holds the PSDIs. */
-      csv: fileTextField,
-      column: z.string().optional(),
-      /** The first row is a header (implied by `column`); otherwise it must be a PSDI. */
-      header: z.boolean().optional(),
-    }),
-  ],
-  { error: "kind must be 'sequence', 'random' or 'list'" },
-);
-
-export const productPlanSchema = z.object({
-  productId: id,
-  profileId: id,
-  psdi: psdiPlanSchema,
-});
 
 export const provisioningProfileViewSchema = z.object({
   id: z.string(),
@@ -51,48 +19,6 @@ export const provisioningProfileViewSchema = z.object({
   source: z.string(),
   psdiSource: z.enum(['tool', 'device']),
   service: z.string(),
-});
-
-export const provisioningProgressSchema = z.object({
-  runId: z.string(),
-  deviceId: z.string(),
-  address: z.string().optional(),
-  /** The board's advertised name, when it gives one. */
-  name: z.string().optional(),
-  step: z.string(),
-  /**
-   * `started`/`finished` per step; `done`, `failed` and `skipped` end the board. `skipped`: its
-   * GATT does not fit the profile, nothing was reserved or written; `message` says why and
-   * names the profile that fits.
-   */
-  phase: z.enum(['started', 'finished', 'retrying', 'done', 'failed', 'skipped']),
-  attempt: z.number().optional(),
-  psdi: z.string().optional(),
-  recordId: z.number().optional(),
-  message: z.string().optional(),
-  at: z.number(),
-});
-
-export const batchSummarySchema = z.object({
-  runId: z.string(),
-  /** The product the batch provisions, so a page shows it only under that product and names it. */
-  productId: z.string(),
-  productName: z.string(),
-  state: z.enum(['running', 'stopping', 'finished', 'stopped']),
-  /**
-   * The boards the batch took on; once stopped, the most it had taken on before the stop, so a
-   * stopped batch reads "12 of 20 — stopped".
-   */
-  total: z.number(),
-  succeeded: z.number(),
-  failed: z.number(),
-  /** Boards of another profile, skipped before anything was reserved (not in `total`). */
-  skipped: z.number().default(0),
-  inFlight: z.number(),
-  startedAt: z.number(),
-  finishedAt: z.number().optional(),
-  /** Set while the batch holds because the audit log cannot be reached: it resumes by itself. */
-  storeError: z.string().optional(),
 });
 
 export const provisioningOperations = {

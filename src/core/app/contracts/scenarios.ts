@@ -10,7 +10,7 @@ import {
   timelineEventSchema,
 } from '../../scenario/schema';
 import { gattServiceSchema } from '../../ble/link-record';
-import { requiredId as productId } from './fields';
+import { requiredId as productId } from '../../bounds';
 import { op } from './op';
 
 const deviceId = z.string().trim().min(1, 'is required: pick a board');

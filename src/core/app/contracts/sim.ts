@@ -2,7 +2,8 @@
 // reset, and every board after a change made through the contract.
 import { z } from 'zod';
 import { uuidSchema } from '../../ble/port';
-import { namedFileText, requiredId as id } from './fields';
+import { requiredId as id } from '../../bounds';
+import { namedFileText } from './fields';
 import { none, op } from './op';
 
 /** The board answers reads or writes of a characteristic (any, if none) with this ATT error. */

@@ -9,7 +9,8 @@ import {
   trialProductSchema,
 } from '../../platform/things/schema';
 import { none, op } from './op';
-import { requiredId, requiredId as productId, userId } from './fields';
+import { requiredId, requiredId as productId } from '../../bounds';
+import { userId } from './fields';
 
 export const thingsOperations = {
   'things:listTrialProducts': op(none, z.array(trialProductSchema)),

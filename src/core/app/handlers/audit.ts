@@ -1,7 +1,7 @@
 // The audit log through the app: searching the records, giving back a failed record's PSDI, and
 // the CSV export with its progress.
 import type { auditEvents, auditOperations } from '../contracts/audit';
-import type { ProvisioningService } from '../provisioning/provisioning-service';
+import type { ProvisioningService } from '../../usecases/provisioning/service';
 import type { AuditExport } from './audit-export';
 import type { AreaEvents, AreaHandlers } from './context';
 

@@ -2,7 +2,6 @@
 // explorer, provisioning and the audit log, opened once and closed together. Each namespace's
 // operations live in their own module; failures from the radio, the board files and the
 // workflow become contract errors that say which step or field.
-import { ThingsClient } from '../../platform/things/client';
 import type { auditEvents, auditOperations } from '../contracts/audit';
 import type { bleEvents, bleOperations } from '../contracts/ble';
 import type { firmwareEvents, firmwareOperations } from '../contracts/firmware';
@@ -14,7 +13,7 @@ import { Explorer } from '../../usecases/bench/explorer';
 import { HostSupervisor, type HostLauncher } from '../../usecases/bench/host-supervisor';
 import { ScanFeed } from '../../usecases/bench/scan-feed';
 import { AuditSettings } from '../../usecases/audit-settings';
-import { ProvisioningService } from '../provisioning/provisioning-service';
+import { ProvisioningService } from '../../usecases/provisioning/service';
 import { auditHandlers } from './audit';
 import { auditExport, type AuditExport } from './audit-export';
 import { bleHandlers } from './ble';
@@ -55,7 +54,7 @@ export async function startBench(
     audit: await AuditSettings.open(ctx.options.dataDir, ctx.options.credentials),
     supervisor,
     scans,
-    things: async () => new ThingsClient(await ctx.envs.activeTarget(), ctx.options.http),
+    things: () => ctx.envs.activeThings(ctx.options.http),
   });
   ctx.onClose(async () => {
     await provisioning.stopAll().catch(() => undefined);

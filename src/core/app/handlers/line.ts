@@ -2,7 +2,7 @@
 // of local records, and what every station on the shared log is doing.
 import { hostname } from 'node:os';
 import type { lineOperations } from '../contracts/line';
-import type { ProvisioningService } from '../provisioning/provisioning-service';
+import type { ProvisioningService } from '../../usecases/provisioning/service';
 import type { AreaHandlers } from './context';
 
 export function lineHandlers(

@@ -1,7 +1,7 @@
 // Provisioning through the app: profiles, a product's plan, one board or a batch, and the
 // records a crash left unfinished, over the provisioning service.
 import type { provisioningEvents, provisioningOperations } from '../contracts/provisioning';
-import type { ProvisioningService } from '../provisioning/provisioning-service';
+import type { ProvisioningService } from '../../usecases/provisioning/service';
 import type { AreaEvents, AreaHandlers } from './context';
 import { listen } from './listen';
 

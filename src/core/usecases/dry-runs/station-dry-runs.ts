@@ -7,7 +7,6 @@ import type { runListQuerySchema } from '../../scenario/schema';
 import type { EmulatorAdminClient } from '../../emulator/admin-client';
 import type { ServiceInfo } from '../../ble/port';
 import type { HttpOptions } from '../../platform/http';
-import { ThingsClient } from '../../platform/things/client';
 import type { TrialProduct } from '../../platform/things/schema';
 import type { Environments } from '../environments';
 import { SetupError } from '../errors';
@@ -45,7 +44,7 @@ export class StationDryRuns {
     this.runs = new DryRunService(
       async () => (await store()).scenarioRuns(),
       bench,
-      async () => new ThingsClient(await envs.activeTarget(), http),
+      () => envs.activeThings(http),
       names,
     );
   }

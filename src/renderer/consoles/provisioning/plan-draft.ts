@@ -2,7 +2,7 @@
 // checked here so a typo is named by its field (`psdi.start`), like the app's own errors.
 import type { z } from 'zod';
 import { AppError } from '../../../core/app/api';
-import type { productPlanSchema } from '../../../core/app/contracts/provisioning';
+import type { productPlanSchema } from '../../../core/usecases/provisioning/schema';
 
 export type ProductPlan = z.output<typeof productPlanSchema>;
 type PlanInput = z.input<typeof productPlanSchema>;

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type {
   batchSummarySchema,
   provisioningProgressSchema,
-} from '../../../core/app/contracts/provisioning';
+} from '../../../core/usecases/provisioning/schema';
 import { useApi } from '../../lib/api-context';
 
 export type Progress = z.infer<typeof provisioningProgressSchema>;

@@ -1,6 +1,7 @@
 // Provisioning as the app offers it: profiles (built in, or loaded and kept in the data dir),
-// a PSDI plan per product, one board or a batch on the current BLE central, reconciliation of
-// what a crash left unfinished, and the audit log — with progress as events.
+// a PSDI plan per product, one board or a batch on the current BLE central (run.ts, as the CLI
+// runs them), reconciliation of what a crash left unfinished (reconcile.ts), and the audit log —
+// with progress as typed events the app's handlers pass on as the contract's.
 import { EventEmitter } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
@@ -10,40 +11,37 @@ import { redactUrl } from '../../audit/postgres-connection';
 import { InvalidTransitionError, RecordNotFoundError } from '../../audit/errors';
 import { openAuditStore } from '../../audit/open-store';
 import type { AuditStore, CopyResult } from '../../audit/store';
-import type { AuditSettings, AuditSettingsInput } from '../../usecases/audit-settings';
+import type { AuditSettings, AuditSettingsInput } from '../audit-settings';
 import type { ProvisioningRecord } from '../../audit/records';
-import { startBatch, type BatchSummary as CoreSummary } from '../../provisioning/batch';
+import type { BatchSummary as CoreSummary } from '../../provisioning/batch';
 import type { AnyProvisioningProfile } from '../../ble/provisioning-profile';
+import { imageFromBase64 } from '../bench/board-firmware';
+import type { Advertisement, BleCentral } from '../../ble/port';
 import { builtInProfiles, parseProfile } from '../../provisioning/profiles';
 import type { PsdiCsvProblem } from '../../provisioning/psdi';
-import { needsReconciling, reconcile } from '../../provisioning/reconcile';
 import type { ProvisionEvent } from '../../provisioning/steps';
-import { provisionBoard } from '../../provisioning/workflow';
 import type { ThingsClient } from '../../platform/things/client';
-import type { batchSummarySchema, provisioningProgressSchema } from '../contracts/provisioning';
-import { AppFailure } from '../errors';
-import type { HostSupervisor } from '../../usecases/bench/host-supervisor';
-import {
-  findProfile,
-  provisioningSetup,
-  psdiAllocator,
-  readPsdiPlan,
-} from '../../usecases/provisioning-setup';
-import {
-  profilesDir,
-  readPlans,
-  readSavedProfiles,
-  writePlans,
-  type Plan,
-} from './provisioning-settings';
-import type { ScanFeed } from '../../usecases/bench/scan-feed';
+import { SetupError, UnreachableError } from '../errors';
+import { findProfile, provisioningSetup, psdiAllocator, readPsdiPlan } from '../provisioning-setup';
+import { profilesDir, readPlans, readSavedProfiles, writePlans, type Plan } from './settings';
 import { errorMessage } from '../../errors/message';
 import { batchSummary, progressOf, type Batch } from './batch-events';
-import { imageFromBase64 } from '../../usecases/bench/board-firmware';
-import { imageFlash } from '../../usecases/firmware';
+import { reconcileRecord } from './reconcile';
+import { provisionOne, startBatchRun } from './run';
+import type { batchSummarySchema, provisioningProgressSchema } from './schema';
 
 type Progress = z.infer<typeof provisioningProgressSchema>;
 type Summary = z.infer<typeof batchSummarySchema>;
+
+/** Where provisioning takes its radio from: the app's BLE process. */
+interface ProvisioningRadio {
+  central(user: 'provisioning'): Promise<BleCentral>;
+}
+
+/** The boards the app has seen advertising, by the id the Provisioning page names them with. */
+interface BoardsSeen {
+  board(deviceId: string): Advertisement;
+}
 
 export class ProvisioningService extends EventEmitter<{ progress: [Progress]; batch: [Summary] }> {
   private readonly batches = new Map<string, Batch>();
@@ -57,8 +55,8 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   private constructor(
     private readonly dataDir: string,
     readonly audit: AuditSettings,
-    private readonly supervisor: HostSupervisor,
-    private readonly scans: ScanFeed,
+    private readonly supervisor: ProvisioningRadio,
+    private readonly scans: BoardsSeen,
     private readonly things: () => Promise<ThingsClient>,
   ) {
     super();
@@ -67,8 +65,8 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   static async open(options: {
     dataDir: string;
     audit: AuditSettings;
-    supervisor: HostSupervisor;
-    scans: ScanFeed;
+    supervisor: ProvisioningRadio;
+    scans: BoardsSeen;
     things: () => Promise<ThingsClient>;
   }): Promise<ProvisioningService> {
     const service = new ProvisioningService(
@@ -99,10 +97,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
         return store;
       } catch (err) {
         this.openError = errorMessage(err);
-        throw new AppFailure({
-          code: 'unreachable',
-          message: `the audit log could not be opened: ${this.openError}`,
-        });
+        throw new UnreachableError(`the audit log could not be opened: ${this.openError}`);
       } finally {
         this.opening = undefined;
       }
@@ -139,7 +134,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
    */
   async switchAudit(input: AuditSettingsInput): Promise<void> {
     if (this.listBatches().some((b) => b.state === 'running' || b.state === 'stopping'))
-      throw AppFailure.field('mode', 'a batch is running: stop it before changing the audit log');
+      throw new SetupError('mode', 'a batch is running: stop it before changing the audit log');
     const prepared = await this.audit.prepare(input);
     let next: AuditStore;
     try {
@@ -148,7 +143,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
         station: prepared.resolved.station,
       });
     } catch (err) {
-      throw AppFailure.field(
+      throw new SetupError(
         input.mode === 'shared' ? 'url' : 'mode',
         `could not open the audit log: ${errorMessage(err)}`,
       );
@@ -167,7 +162,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   async copyLocalToShared(): Promise<CopyResult> {
     const shared = await this.store();
     if (shared.engine !== 'postgres')
-      throw AppFailure.field(
+      throw new SetupError(
         'mode',
         'choose a shared PostgreSQL log first; this machine’s log is in use',
       );
@@ -212,7 +207,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   async loadProfile(fileName: string, text: string) {
     const profile = parseProfile(text, fileName);
     if (builtInProfiles().some((p) => p.id === profile.id))
-      throw AppFailure.field('id', `"${profile.id}" is a built-in profile; give yours another id`);
+      throw new SetupError('id', `"${profile.id}" is a built-in profile; give yours another id`);
     await mkdir(profilesDir(this.dataDir), { recursive: true });
     await writeFile(join(profilesDir(this.dataDir), `${profile.id}.json`), text);
     this.loaded.set(profile.id, { profile, source: fileName });
@@ -252,7 +247,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   private async setup(productId: string) {
     const plan = await this.plan(productId);
     if (!plan)
-      throw AppFailure.field(
+      throw new SetupError(
         'productId',
         'has no provisioning plan yet: choose a profile and a PSDI plan and save them first',
       );
@@ -271,16 +266,18 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     const board = this.scans.board(deviceId);
     const { profile, product, psdi, central } = await this.setup(productId);
     const runId = `run-${++this.nextRun}`;
-    const result = await provisionBoard({
-      central,
-      store: await this.store(),
-      profile,
-      product,
+    const result = await provisionOne(
+      {
+        central,
+        store: await this.store(),
+        profile,
+        product,
+        psdi,
+        knownProfiles: this.knownProfiles(),
+      },
       board,
-      psdi,
-      knownProfiles: this.knownProfiles(),
-      onProgress: (event) => this.progress(runId, event),
-    });
+      { onProgress: (event) => this.progress(runId, event) },
+    );
     return { runId, record: result.record };
   }
 
@@ -303,39 +300,43 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
       startedAt: Date.now(),
       stopping: false,
     };
-    const run = startBatch({
-      central,
-      store: await this.store(),
-      profile,
-      product,
-      psdi,
-      concurrency: input.concurrency,
-      nameFilter: input.name,
-      minRssi: input.minRssi,
-      maxBoards: input.limit,
-      onlyMatching: input.onlyMatching,
-      knownProfiles: this.knownProfiles(),
-      flash: image && imageFlash(central, image),
-      onEvent: (event) => {
-        if (event.type === 'progress') this.progress(runId, event.event);
-        if (event.type === 'board' && event.status.matchingProfiles)
-          this.emit('progress', {
-            runId,
-            deviceId: event.status.board.id,
-            address: event.status.board.address,
-            name: event.status.board.name,
-            step: event.status.step ?? 'discover',
-            phase: 'skipped',
-            message: event.status.skipReason,
-            at: Date.now(),
-          });
-        if (event.type === 'finished') batch.finishedAt = Date.now();
-        this.emit(
-          'batch',
-          this.summary(runId, batch, event.type === 'finished' ? event.summary : undefined),
-        );
+    const run = startBatchRun(
+      {
+        central,
+        store: await this.store(),
+        profile,
+        product,
+        psdi,
+        knownProfiles: this.knownProfiles(),
+        image,
       },
-    });
+      {
+        concurrency: input.concurrency,
+        name: input.name,
+        minRssi: input.minRssi,
+        limit: input.limit,
+        onlyMatching: input.onlyMatching,
+        onEvent: (event) => {
+          if (event.type === 'progress') this.progress(runId, event.event);
+          if (event.type === 'board' && event.status.matchingProfiles)
+            this.emit('progress', {
+              runId,
+              deviceId: event.status.board.id,
+              address: event.status.board.address,
+              name: event.status.board.name,
+              step: event.status.step ?? 'discover',
+              phase: 'skipped',
+              message: event.status.skipReason,
+              at: Date.now(),
+            });
+          if (event.type === 'finished') batch.finishedAt = Date.now();
+          this.emit(
+            'batch',
+            this.summary(runId, batch, event.type === 'finished' ? event.summary : undefined),
+          );
+        },
+      },
+    );
     batch.run = run;
     this.batches.set(runId, batch);
     void run.done.then((summary) => {
@@ -347,7 +348,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
 
   async stopBatch(runId: string): Promise<Summary> {
     const batch = this.batches.get(runId);
-    if (!batch) throw AppFailure.field('runId', `no batch ${runId}`);
+    if (!batch) throw new SetupError('runId', `no batch ${runId}`);
     batch.stopping = true;
     this.emit('batch', this.summary(runId, batch));
     const summary = await batch.run?.stop();
@@ -370,24 +371,13 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
   }
 
   async reconcile(recordId: number, action: 'finish' | 'release'): Promise<ProvisioningRecord> {
-    const store = await this.store();
-    const record = await store.get(recordId);
-    if (!record) throw AppFailure.field('recordId', `no record ${recordId}`);
-    if (!needsReconciling(record))
-      throw AppFailure.field(
-        'recordId',
-        `record ${recordId} is ${record.state}${record.psdiHeld ? '' : ' and holds no PSDI'}: there is nothing to reconcile`,
-      );
-    const outcome = await reconcile({
-      central: await this.supervisor.central('provisioning'),
-      store,
-      profile: this.profile(record.profileId),
-      record,
+    return reconcileRecord({
+      central: () => this.supervisor.central('provisioning'),
+      store: await this.store(),
+      profiles: this.knownProfiles(),
+      recordId,
       whenBlank: action,
     });
-    if (outcome.action === 'not-found')
-      throw new AppFailure({ code: 'not_configured', message: outcome.message });
-    return outcome.record;
   }
 
   /**
@@ -400,7 +390,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
       return await store.releaseHeld(recordId, { reason, by: userInfo().username });
     } catch (err) {
       if (err instanceof RecordNotFoundError || err instanceof InvalidTransitionError)
-        throw AppFailure.field('recordId', err.message);
+        throw new SetupError('recordId', err.message);
       throw err;
     }
   }

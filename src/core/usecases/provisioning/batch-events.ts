@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { BatchRun, BatchSummary as CoreSummary } from '../../provisioning/batch';
 import type { ProvisionEvent } from '../../provisioning/steps';
-import type { batchSummarySchema, provisioningProgressSchema } from '../contracts/provisioning';
+import type { batchSummarySchema, provisioningProgressSchema } from './schema';
 
 type Progress = z.infer<typeof provisioningProgressSchema>;
 type Summary = z.infer<typeof batchSummarySchema>;
