@@ -47,7 +47,7 @@ export function verifyCommand(runner: Runner): CommandModule {
         try {
           psdi = await readBackPsdi({
             central,
-            address: flags.board,
+            board: { address: flags.board },
             product,
             timeoutMs: defaultTiming.verify.timeoutMs,
             connectTimeoutMs: defaultTiming.connect.timeoutMs,

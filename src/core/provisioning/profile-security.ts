@@ -8,17 +8,18 @@ import { errorMessage } from '../errors/message';
 import { FatalStepError } from './step-failures';
 
 /**
- * Pairs the link up to `profile.security.level`. A link already encrypted by a bond or the
- * board's Security Request is taken as it is when it is enough. Above level 2 the pairing asks
- * for MITM, so the station's person types the board's passkey or confirms its number, within
- * the SMP's 30 s.
+ * Pairs the link up to `profile.security.level`, bonding where `profile.security.bond` asks. A
+ * link already encrypted by a bond or the board's Security Request is taken as it is when it is
+ * enough. Above level 2 the pairing asks for MITM, so the station's person types the board's
+ * passkey or confirms its number, within the SMP's 30 s.
  */
 export async function reachProfileSecurity(
   connection: BleConnection,
   profile: ProvisioningProfile,
 ): Promise<void> {
   const needed = profile.security.level;
-  if (needed === 1) return;
+  const { bond } = profile.security;
+  if (needed === 1 && !bond) return;
   const needs = `the product needs ${SECURITY_LEVELS[needed]} (profile "${profile.id}"); no PSDI was reserved`;
   if (!connection.requestLink)
     throw new FatalStepError(
@@ -30,6 +31,7 @@ export async function reachProfileSecurity(
   try {
     const link = await connection.requestLink({
       kind: 'pair',
+      bond,
       mitm: needed >= 3 || undefined,
       sc: needed === 4 || undefined,
     });
