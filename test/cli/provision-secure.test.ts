@@ -4,7 +4,7 @@
 // product needs level 4 and the board's passkey from --passkey-env it is paired, provisioned and
 // verified after its reboot; without the passkey it fails before a PSDI is reserved, saying why.
 // The board has privacy: the record keeps its identity address, which `devicebench verify`
-// follows to the new private address the board shows in the next run where the bond outlives
+// follows to the private address the board shows in the next run where the bond outlives
 // the run (a keychain); where it cannot, verify says why it does not find the board.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -76,7 +76,8 @@ describe('devicebench provision of a board that needs its passkey', { timeout: 1
       await log.close();
     }
 
-    // A new run: the board boots under yet another private address; a kept bond follows it.
+    // A new run: the board shows a private address again, never its identity; a kept bond
+    // resolves it.
     const verify = await runCli([
       ...['verify', '--product', product, '--board', IDENTITY],
       ...['--sim-boards', BOARD, '--data-dir', data, '--json'],

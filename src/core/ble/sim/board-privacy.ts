@@ -17,11 +17,11 @@ export function boardIrk(def: BoardDefinition): Uint8Array | undefined {
 
 /**
  * The resolvable private address of one boot's rotation period: prand (its top bits 01) fixed
- * per boot and period from the IRK, then ah(IRK, prand) (Vol 6, Part B, 1.3.2.2). `boot` names
- * the boot (its count and time), so a board takes a new address at every boot, as Zephyr does
- * when it enables Bluetooth again — a bench started anew included.
+ * per boot and period from the IRK, then ah(IRK, prand) (Vol 6, Part B, 1.3.2.2). A new boot
+ * takes a new one, as Zephyr does when the board enables Bluetooth again after a reboot; a bench
+ * started anew shows the same first one, so two processes on one data folder see one bench.
  */
-export function privateAddress(irk: Uint8Array, boot: string, period: number): string {
+export function privateAddress(irk: Uint8Array, boot: number, period: number): string {
   const seed = createHash('sha256').update(irk).update(`${boot}:${period}`).digest();
   const prand = Uint8Array.of(seed[0]!, seed[1]!, (seed[2]! & 0x3f) | 0x40);
   const hash = ah(irk, prand);

@@ -148,7 +148,7 @@ export class SimBoard implements AttValues {
     if (!privacy || !this.irk) return this.address;
     return privateAddress(
       this.irk,
-      `${this.boots}@${this.bootedAt}`,
+      this.boots,
       Math.floor((this.ctx.clock.now() - this.bootedAt) / (privacy.rotateSeconds * 1000)),
     );
   }
