@@ -1,10 +1,9 @@
 // The security a profile says the product needs, reached on the board's link before anything is
 // read or reserved (docs/decisions/ble-and-hci.md, "Pairing as a phone does"): a pairing that
 // fails or falls short ends the run at `connect` and burns nothing.
-import type { BleConnection } from '../ble/port';
+import { failureWords, type BleConnection } from '../ble/port';
 import type { ProvisioningProfile } from '../ble/provisioning-profile';
 import { SECURITY_LEVELS } from '../ble/link-parameters';
-import { errorMessage } from '../errors/message';
 import { FatalStepError } from './step-failures';
 
 /**
@@ -37,9 +36,7 @@ export async function reachProfileSecurity(
     });
     level = link.securityLevel;
   } catch (err) {
-    // The link names its operation ("pairing: …"); this line already says it was the pairing.
-    const why = errorMessage(err).replace(/^pairing: /, '');
-    throw new FatalStepError('connect', `pairing failed: ${why}; ${needs}`, 1, {
+    throw new FatalStepError('connect', `pairing failed: ${failureWords(err)}; ${needs}`, 1, {
       cause: err,
     });
   }
