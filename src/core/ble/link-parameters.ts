@@ -48,6 +48,11 @@ export const linkSecuritySchema = z.object({
   keySize: z.number().int().min(7).max(16).optional(),
   method: z.enum(['justWorks', 'numericComparison', 'passkeyEntry', 'oob']).optional(),
   bonded: z.boolean(),
+  /**
+   * The board's identity address, once its pairing handed one out or its bond holds one: what
+   * finds it again under a new private address.
+   */
+  identityAddress: z.string().optional(),
 });
 export type LinkSecurity = z.infer<typeof linkSecuritySchema>;
 

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { AdapterIdentity } from './adapter-identity';
 import { describeAttError } from './att/codes';
+import { errorMessage } from '../errors/message';
 import type { LinkInfo, LinkRequest } from './link-parameters';
 
 /** The adapter states noble reports. */
@@ -171,16 +172,27 @@ export type LinkFailure = 'lost' | 'timeout';
 
 export class BleError extends Error {
   readonly link?: LinkFailure;
+  /** What went wrong in the link's own words, where the message starts with the operation's name. */
+  readonly detail?: string;
   constructor(
     readonly step: BleStep,
     message: string,
     readonly deviceId?: string,
-    options?: { cause?: unknown; link?: LinkFailure },
+    options?: { cause?: unknown; link?: LinkFailure; detail?: string },
   ) {
     super(message, options);
     this.name = 'BleError';
     if (options?.link) this.link = options.link;
+    if (options?.detail !== undefined) this.detail = options.detail;
   }
+}
+
+/**
+ * What went wrong, for a caller whose own words already name the operation ("pairing
+ * failed: …"): the link's words once, without the operation's name it leads its message with.
+ */
+export function failureWords(err: unknown): string {
+  return err instanceof BleError && err.detail !== undefined ? err.detail : errorMessage(err);
 }
 
 /** A board answered an ATT error; the `cause` of the BleError it becomes. */

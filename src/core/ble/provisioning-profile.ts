@@ -71,6 +71,12 @@ export const provisioningProfileSchema = z.object({
           error: 'must be 1, 2, 3 or 4 (LE security mode 1 level)',
         })
         .default(1),
+      /**
+       * Ask the board to bond when the station pairs (at level 1 too): a board with privacy comes
+       * back from its reboot under a new private address, which only the bond's IRK resolves.
+       * Left out, the station's own setting holds.
+       */
+      bond: z.boolean().optional(),
     })
     .prefault({}),
 });

@@ -20,7 +20,7 @@ import { refusalOf, type Refusal } from './faults';
 import { builtInProfiles, gattProfiles } from './profiles';
 import { boardPsdi, valuesToWrite } from './gatt-values';
 import { checkLayout, describeMismatch, layoutMismatch, matchingProfiles } from './preflight';
-import { cancelledBy, FatalStepError, StepFailure } from './step-failures';
+import { cancelledBy, CommitUnknownError, FatalStepError, StepFailure } from './step-failures';
 import {
   delay,
   ProvisionMismatchError,
@@ -32,15 +32,9 @@ import {
   type ProvisionTiming,
 } from './steps';
 import { findBoard, verifyUntilMatch } from './verify';
+import { followableBoard } from './board-identity';
 
 type SessionOutcome = 'acked' | 'already-committed' | { unknown: unknown };
-
-/** The commit went out and no answer says what became of it; the board has to be looked at. */
-class CommitUnknownError extends Error {
-  constructor(cause: unknown) {
-    super(`no answer to the commit (${errorMessage(cause)})`, { cause });
-  }
-}
 
 type ValueName = keyof ProvisioningProfile['characteristics'];
 
@@ -82,6 +76,7 @@ export class GattSession implements BoardWriter {
       address: given.address,
       name: 'serviceUuids' in given ? given.localName : given.name,
       adapter: given.adapter,
+      identityAddress: given.identityAddress,
     };
   }
 
@@ -109,6 +104,7 @@ export class GattSession implements BoardWriter {
     const { connection, status } = await this.checkedConnection();
     try {
       this.checkCancelled();
+      this.board = await followableBoard(this.board, connection);
       await reserve();
       this.early = { connection, status };
     } catch (err) {
@@ -169,7 +165,7 @@ export class GattSession implements BoardWriter {
   verify(psdi: string, onVerified: (attempt: number) => Promise<void>): Promise<void> {
     return verifyUntilMatch({
       central: this.central,
-      address: this.board.address,
+      board: this.board,
       product: this.product,
       timing: this.timing,
       reporter: this.reporter,
@@ -415,7 +411,7 @@ export class GattSession implements BoardWriter {
     return this.reporter.run('select', attempt, async () => {
       const ad = await findBoard(
         this.central,
-        this.board.address,
+        this.board,
         [this.product.serviceUuid, this.profile.service],
         this.timing.select.timeoutMs,
       );

@@ -178,7 +178,7 @@ export class McumgrSettingsSession implements BoardWriter {
   verify(psdi: string, onVerified: (attempt: number) => Promise<void>): Promise<void> {
     return verifyUntilMatch({
       central: this.central,
-      address: this.board.address,
+      board: this.board,
       product: this.product,
       timing: this.timing,
       reporter: this.reporter,

@@ -1,24 +1,24 @@
 // The security a profile says the product needs, reached on the board's link before anything is
 // read or reserved (docs/decisions/ble-and-hci.md, "Pairing as a phone does"): a pairing that
 // fails or falls short ends the run at `connect` and burns nothing.
-import type { BleConnection } from '../ble/port';
+import { failureWords, type BleConnection } from '../ble/port';
 import type { ProvisioningProfile } from '../ble/provisioning-profile';
 import { SECURITY_LEVELS } from '../ble/link-parameters';
-import { errorMessage } from '../errors/message';
 import { FatalStepError } from './step-failures';
 
 /**
- * Pairs the link up to `profile.security.level`. A link already encrypted by a bond or the
- * board's Security Request is taken as it is when it is enough. Above level 2 the pairing asks
- * for MITM, so the station's person types the board's passkey or confirms its number, within
- * the SMP's 30 s.
+ * Pairs the link up to `profile.security.level`, bonding where `profile.security.bond` asks. A
+ * link already encrypted by a bond or the board's Security Request is taken as it is when it is
+ * enough. Above level 2 the pairing asks for MITM, so the station's person types the board's
+ * passkey or confirms its number, within the SMP's 30 s.
  */
 export async function reachProfileSecurity(
   connection: BleConnection,
   profile: ProvisioningProfile,
 ): Promise<void> {
   const needed = profile.security.level;
-  if (needed === 1) return;
+  const { bond } = profile.security;
+  if (needed === 1 && !bond) return;
   const needs = `the product needs ${SECURITY_LEVELS[needed]} (profile "${profile.id}"); no PSDI was reserved`;
   if (!connection.requestLink)
     throw new FatalStepError(
@@ -30,14 +30,13 @@ export async function reachProfileSecurity(
   try {
     const link = await connection.requestLink({
       kind: 'pair',
+      bond,
       mitm: needed >= 3 || undefined,
       sc: needed === 4 || undefined,
     });
     level = link.securityLevel;
   } catch (err) {
-    // The link names its operation ("pairing: …"); this line already says it was the pairing.
-    const why = errorMessage(err).replace(/^pairing: /, '');
-    throw new FatalStepError('connect', `pairing failed: ${why}; ${needs}`, 1, {
+    throw new FatalStepError('connect', `pairing failed: ${failureWords(err)}; ${needs}`, 1, {
       cause: err,
     });
   }

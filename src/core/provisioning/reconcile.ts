@@ -235,7 +235,7 @@ async function readProductMode(
   try {
     psdi = await readBackPsdi({
       central,
-      address: record.boardAddress,
+      board: { address: record.boardAddress },
       product: record,
       timeoutMs: timing.verify.timeoutMs,
       connectTimeoutMs: timing.connect.timeoutMs,

@@ -10,6 +10,7 @@ import { failureKind } from './faults';
 import { checkPsdi } from './psdi';
 import { FatalStepError } from './step-failures';
 import type { BoardRef, ProductTarget, ProvisionEvent, StepReporter } from './steps';
+import { recordedAddress } from './board-identity';
 
 /**
  * A retry, as the record tells it: said once the next try has started, and what it did said
@@ -213,7 +214,7 @@ export class RecordLedger {
   private reserveInput(psdi: PsdiAllocator | string): ReserveInput {
     return {
       product: this.product,
-      board: this.board(),
+      board: { ...this.board(), address: recordedAddress(this.board()) },
       profileId: this.profile.id,
       psdiSource: this.profile.psdi.source,
       imageHash: this.imageHash,

@@ -40,3 +40,10 @@ export class CancelledError extends Error {
 export function cancelledBy(signal: AbortSignal | undefined): CancelledError {
   return new CancelledError(typeof signal?.reason === 'string' ? signal.reason : undefined);
 }
+
+/** The commit went out and no answer says what became of it; the board has to be looked at. */
+export class CommitUnknownError extends Error {
+  constructor(cause: unknown) {
+    super(`no answer to the commit (${errorMessage(cause)})`, { cause });
+  }
+}

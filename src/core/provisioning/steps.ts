@@ -78,6 +78,8 @@ export interface BoardRef {
   name?: string;
   /** The adapter that heard it (spec text), where the central names one. */
   adapter?: string;
+  /** Its identity address, where a bond resolves its private address (`Advertisement`'s). */
+  identityAddress?: string;
 }
 
 /** One event per step boundary and per audit change; enough for a live per-board view. */

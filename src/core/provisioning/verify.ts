@@ -17,6 +17,7 @@ import {
 import { errorMessage } from '../errors/message';
 import { refusalOf, type Refusal } from './faults';
 import { FatalStepError, StepFailure } from './step-failures';
+import { isResolvablePrivate, UNFOLLOWABLE, type BoardAddress } from './board-identity';
 
 /** Bluetooth addresses compare without case or separator differences. */
 function sameAddress(a: string, b: string): boolean {
@@ -25,19 +26,30 @@ function sameAddress(a: string, b: string): boolean {
 }
 
 /**
- * The first advertisement from `address` carrying any of `serviceUuids`, or undefined after
- * `timeoutMs`. The board may keep its id across a reboot or not; the address is what counts.
+ * The first advertisement from the board carrying any of `serviceUuids`, or undefined after
+ * `timeoutMs`. The board may keep its id across a reboot or not; the address is what counts,
+ * or the identity its bonded IRK resolves a new private address to. A record keeps a bonded
+ * board's identity as its address, so an address alone also matches the identity an
+ * advertisement resolves to.
  */
 export async function findBoard(
   central: BleCentral,
-  address: string,
+  board: string | BoardAddress,
   serviceUuids: string[],
   timeoutMs: number,
+  /** Each advertisement with the services that is not the board's. */
+  onOther?: (ad: Advertisement) => void,
 ): Promise<Advertisement | undefined> {
+  const { address, identityAddress = address } =
+    typeof board === 'string' ? { address: board } : board;
+  const isBoard = (ad: Advertisement) =>
+    sameAddress(ad.address, address) ||
+    (ad.identityAddress !== undefined && sameAddress(ad.identityAddress, identityAddress));
   let settle: (ad: Advertisement | undefined) => void = () => {};
   const found = new Promise<Advertisement | undefined>((resolve) => (settle = resolve));
   const scan = await central.startScan({ serviceUuids }, (ad) => {
-    if (sameAddress(ad.address, address)) settle(ad);
+    if (isBoard(ad)) settle(ad);
+    else onOther?.(ad);
   });
   const timer = setTimeout(() => settle(undefined), timeoutMs);
   try {
@@ -46,6 +58,15 @@ export async function findBoard(
     clearTimeout(timer);
     await scan.stop().catch(() => undefined);
   }
+}
+
+/**
+ * A board with privacy and no bond: after its reboot it shows a new private address that
+ * nothing here can resolve, so looking longer cannot find it (docs/decisions/ble-and-hci.md,
+ * "Pairing as a phone does").
+ */
+class UnfollowableBoardError extends Error {
+  override name = 'UnfollowableBoardError';
 }
 
 /** The board answers, but with another PSDI: retrying cannot change that. */
@@ -61,7 +82,7 @@ class PsdiMismatchError extends Error {
 
 export interface ReadBackOptions {
   central: BleCentral;
-  address: string;
+  board: BoardAddress;
   product: { serviceUuid: string; psdiServiceUuid: string; psdiCharacteristicUuid: string };
   /** Scan, connect and read must all fit in this. */
   timeoutMs: number;
@@ -78,16 +99,27 @@ export async function readBackPsdi(
 ): Promise<string> {
   const deadline = performance.now() + options.timeoutMs;
   const remaining = () => Math.max(1, deadline - performance.now());
+  // A board with privacy whose bond this station does not keep shows as one of these.
+  let unresolved = 0;
   const ad = await findBoard(
     options.central,
-    options.address,
+    options.board,
     [options.product.serviceUuid],
     remaining(),
+    (other) => {
+      if (isResolvablePrivate(other.address) && !other.identityAddress) unresolved++;
+    },
   );
-  if (!ad)
-    throw new Error(
-      `the board did not advertise the product's service ${options.product.serviceUuid} within ${options.timeoutMs} ms`,
-    );
+  if (!ad) {
+    const missing = `the board did not advertise the product's service ${options.product.serviceUuid} within ${options.timeoutMs} ms`;
+    if (!options.board.identityAddress && isResolvablePrivate(options.board.address))
+      throw new UnfollowableBoardError(`${missing}: ${UNFOLLOWABLE}`);
+    if (unresolved)
+      throw new Error(
+        `${missing}; a board advertised it under a private address no bond on this station resolves: a board with privacy is found by its identity only with its bond kept here (bonds kept in memory are gone once DeviceBench closes)`,
+      );
+    throw new Error(missing);
+  }
   let connection: BleConnection | undefined;
   let psdi: string;
   try {
@@ -144,7 +176,7 @@ async function verifyBoard(
  */
 export async function verifyUntilMatch(options: {
   central: BleCentral;
-  address: string;
+  board: BoardAddress;
   product: ReadBackOptions['product'];
   timing: ProvisionTiming;
   reporter: StepReporter;
@@ -162,7 +194,7 @@ export async function verifyUntilMatch(options: {
         () =>
           verifyBoard({
             central: options.central,
-            address: options.address,
+            board: options.board,
             product: options.product,
             psdi: options.psdi,
             timeoutMs: timing.verify.timeoutMs,
@@ -170,14 +202,18 @@ export async function verifyUntilMatch(options: {
             onVerified: () => options.onVerified(attempt),
           }),
         (err) =>
-          !(err instanceof PsdiMismatchError || err instanceof FatalStepError) &&
+          !(
+            err instanceof PsdiMismatchError ||
+            err instanceof UnfollowableBoardError ||
+            err instanceof FatalStepError
+          ) &&
           !refusalOf(err) &&
           attempt < tries,
       );
       return;
     } catch (err) {
       if (err instanceof FatalStepError) throw err;
-      if (err instanceof PsdiMismatchError)
+      if (err instanceof PsdiMismatchError || err instanceof UnfollowableBoardError)
         throw new FatalStepError('verify', err.message, attempt);
       // A read-back the board refuses by rule is refused again on every try.
       const refusal = refusalOf(err);

@@ -1,9 +1,8 @@
 // A dry run's link paired as a phone does (docs/decisions/scenarios.md, "Pairing as a phone does
 // in a dry run"): LE Secure Connections, bonding and MITM, the IO capability the station's, and
 // the pairing and the Encryption Change said as timeline events.
-import type { BleConnection } from '../ble/port';
+import { failureWords, type BleConnection } from '../ble/port';
 import type { Clock } from '../async/clock';
-import { errorMessage } from '../errors/message';
 import type { TimelineEvent } from './schema';
 
 /**
@@ -35,7 +34,7 @@ export async function pairAsPhone(
     emit({ kind: 'encrypted', at: clock.now(), security });
     return undefined;
   } catch (err) {
-    // The link names its operation ("pairing: …"); the event's kind already says it.
-    return errorMessage(err).replace(/^pairing: /, '');
+    // The event's kind already says it was the pairing.
+    return failureWords(err);
   }
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { TraceSink } from '../../../src/core/ble/hci/tap';
+import type { BondStore } from '../../../src/core/ble/security-manager/bond-store';
 import { createSimulatedCentral } from '../../../src/core/ble/radio/sim-central';
 import type { NobleCentral } from '../../../src/core/ble/radio/noble-central';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
@@ -73,12 +74,12 @@ export interface Rig {
 
 export async function rig(
   boards: BoardSpecInput[],
-  options: { stateFile?: string; dir?: string; trace?: TraceSink } = {},
+  options: { stateFile?: string; dir?: string; trace?: TraceSink; bonds?: BondStore } = {},
 ): Promise<Rig> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'devicebench-prov-'));
   const bench = new SimulatedBench({ seed: 11, stateFile: options.stateFile });
   for (const b of boards) bench.addBoard(b, 'test');
-  const central = createSimulatedCentral(bench, { trace: options.trace });
+  const central = createSimulatedCentral(bench, { trace: options.trace, bonds: options.bonds });
   const dbFile = join(dir, 'audit.db');
   const store = await openAuditStore({
     location: { kind: 'local', file: dbFile },

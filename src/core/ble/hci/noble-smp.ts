@@ -141,7 +141,12 @@ function encryptWithBond(smp: NobleSmp, station: Station, id: string, bond: Stor
   const ediv = Buffer.alloc(2);
   ediv.writeUInt16LE(bond.ediv);
   stream.once('encrypt', (on) => {
-    if (on) station.security.set(id, { ...bond.security, encrypted: true });
+    if (on)
+      station.security.set(id, {
+        ...bond.security,
+        encrypted: true,
+        identityAddress: bond.identityAddress?.address,
+      });
   });
   stream._hci.startLeEncryption(
     stream._handle,
@@ -190,6 +195,12 @@ function startPairing(smp: NobleSmp, station: Station): void {
   initiator.pair().then(
     (result) => {
       pairings.delete(smp);
+      // The identity comes in key distribution, after the link was encrypted; it finds the
+      // board again only with the bond's IRK kept.
+      const identityAddress = result.keys.identityAddress?.address;
+      const current = station.security.get(id);
+      if (current?.bonded && identityAddress)
+        station.security.set(id, { ...current, identityAddress });
       if (result.bonded)
         policy.bonds?.keep(id, {
           ...result.keys,

@@ -256,13 +256,14 @@ export class BleHost {
       clearTimeout(pending.timer);
       if (message.ok) pending.resolve(message.value);
       else {
-        const { name, message: text, step, deviceId, att, link } = message.error;
+        const { name, message: text, step, deviceId, att, link, detail } = message.error;
         const bleStep = (step as BleStep | undefined) ?? pending.step;
         const err =
           name === 'BleError'
             ? new BleError(bleStep, text, deviceId, {
                 cause: att && new AttError(att.code, att.request, att.handle),
                 link,
+                detail,
               })
             : name === 'NotAllowedError'
               ? new NotAllowedError(bleStep, text, deviceId)

@@ -406,6 +406,7 @@ function serialize(err: unknown): SerializedError {
       deviceId: err.deviceId,
       att: att && { code: att.code, request: att.request, handle: att.attHandle },
       link: err.link,
+      detail: err.detail,
     };
   }
   if (err instanceof Error) return { name: err.name, message: err.message };

@@ -224,6 +224,8 @@ export interface SerializedError {
   att?: { code: number; request: string; handle: number };
   /** A BleError's `link`. */
   link?: LinkFailure;
+  /** A BleError's `detail`: the link's own words, without the operation's name. */
+  detail?: string;
 }
 
 type Response =

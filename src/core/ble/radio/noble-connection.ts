@@ -397,6 +397,7 @@ export class NobleConnection implements BleConnection {
           new BleError(step, `${what}: ${text}`, this.id, {
             ...(cause !== undefined && { cause }),
             link,
+            detail: text,
           }),
         );
       };

@@ -16,11 +16,13 @@ export function boardIrk(def: BoardDefinition): Uint8Array | undefined {
 }
 
 /**
- * The resolvable private address of one rotation period: prand (its top bits 01) fixed per
- * period from the IRK, then ah(IRK, prand) (Vol 6, Part B, 1.3.2.2).
+ * The resolvable private address of one boot's rotation period: prand (its top bits 01) fixed
+ * per boot and period from the IRK, then ah(IRK, prand) (Vol 6, Part B, 1.3.2.2). A new boot
+ * takes a new one, as Zephyr does when the board enables Bluetooth again after a reboot; a bench
+ * started anew shows the same first one, so two processes on one data folder see one bench.
  */
-export function privateAddress(irk: Uint8Array, period: number): string {
-  const seed = createHash('sha256').update(irk).update(String(period)).digest();
+export function privateAddress(irk: Uint8Array, boot: number, period: number): string {
+  const seed = createHash('sha256').update(irk).update(`${boot}:${period}`).digest();
   const prand = Uint8Array.of(seed[0]!, seed[1]!, (seed[2]! & 0x3f) | 0x40);
   const hash = ah(irk, prand);
   // Least significant octet first: the hash, then prand, whose last octet is the top one.

@@ -354,7 +354,7 @@ export const boardSpecSchema = z
         /**
          * Zephyr's CONFIG_BT_PRIVACY: the board advertises and connects under a resolvable
          * private address made from its IRK, a new one every `rotateSeconds`
-         * (CONFIG_BT_RPA_TIMEOUT), and hands out the IRK and its identity address to a central
+         * (CONFIG_BT_RPA_TIMEOUT) and at every boot, and hands out the IRK and its identity address to a central
          * that asks for them in pairing. The IRK is the given one, else one fixed per board.
          */
         privacy: z

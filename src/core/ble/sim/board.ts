@@ -78,6 +78,14 @@ export class SimBoard implements AttValues {
   private readonly bonds = new Map<string, BoardBond>();
   /** The board's Identity Resolving Key, with privacy on. */
   private readonly irk: Uint8Array | undefined;
+  /** Reboots since the bench made the board: each one shows a new private address. */
+  private boots = 0;
+  /**
+   * When the board last booted, on the bench clock: its rotation periods count from here, as
+   * Zephyr's RPA timer starts when the board enables Bluetooth, not on the wall clock's quarter
+   * hours (docs/decisions/simulated-bench.md, "Privacy").
+   */
+  private bootedAt: number;
 
   constructor(def: BoardDefinition, ctx: BoardContext) {
     this.def = def;
@@ -88,6 +96,7 @@ export class SimBoard implements AttValues {
     this.rng = new SeededRandom(ctx.seed);
     this.faultState = def.faults;
     this.irk = boardIrk(def);
+    this.bootedAt = ctx.clock.now();
     for (const s of def.services)
       for (const c of s.characteristics) this.values.set(key(s.uuid, c.uuid), c.value);
     this.notifications = new BoardNotifications({
@@ -133,13 +142,14 @@ export class SimBoard implements AttValues {
     return this.def.security;
   }
 
-  /** The address on the air now: with privacy, the RPA of the current rotation period. */
+  /** The address on the air now: with privacy, the RPA of this boot's rotation period. */
   get airAddress(): string {
     const privacy = this.def.security.privacy;
     if (!privacy || !this.irk) return this.address;
     return privateAddress(
       this.irk,
-      Math.floor(this.ctx.clock.now() / (privacy.rotateSeconds * 1000)),
+      this.boots,
+      Math.floor((this.ctx.clock.now() - this.bootedAt) / (privacy.rotateSeconds * 1000)),
     );
   }
 
@@ -382,6 +392,8 @@ export class SimBoard implements AttValues {
     this.rebootTimer = this.ctx.clock.setTimeout(() => {
       this.link?.drop(HCI_ERROR.remoteUserTerminated);
       this.mcumgr?.boot();
+      this.boots++;
+      this.bootedAt = this.ctx.clock.now();
       this.rebuild();
       this.rebootTimer = null;
       this.ctx.changed(this);

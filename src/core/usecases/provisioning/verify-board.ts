@@ -35,7 +35,7 @@ export async function verifyBoard(options: {
   try {
     psdi = await readBackPsdi({
       central,
-      address,
+      board: { address },
       product,
       timeoutMs: defaultTiming.verify.timeoutMs,
       connectTimeoutMs: defaultTiming.connect.timeoutMs,
