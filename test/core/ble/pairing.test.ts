@@ -200,6 +200,41 @@ describe('pairing through the station’s Security Manager', () => {
     expect(first.smp).toEqual([]);
   });
 
+  it('keeps the board’s side of a bond in the bench’s flash: after a restart the kept bond still encrypts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
+    const stateFile = join(dir, 'bench-state.json');
+    const credentials = new MemoryCredentialStore();
+    const open = async () => {
+      const smp = smpRecorder();
+      r = rig(
+        [lockedBoard],
+        { stateFile },
+        {
+          trace: smp.trace,
+          bonds: await BondStore.open(dir, credentials, { kind: 'keychain' }),
+        },
+      );
+      const link = await r.drive(r.central.connect((await r.find({ name: 'locked' })).id));
+      const value = Buffer.from(await r.drive(link.read(SENSOR_SERVICE, SECRET))).toString();
+      return { link, value, smp: smp.seen };
+    };
+    const first = await open();
+    expect(first.value).toBe('sesame');
+    expect(first.smp).toContain('received:7');
+    await r.close();
+
+    // A new process on the same data folder: the board's flash and the station's store agree.
+    const again = await open();
+    expect(again.value).toBe('sesame');
+    expect(again.smp).toEqual([]);
+    expect(again.link.linkInfo?.()).toMatchObject({ security: { bonded: true } });
+    expect(Object.keys(JSON.parse(readFileSync(stateFile, 'utf8')).bonds)).toHaveLength(1);
+
+    // Forgetting its bonds erases them from the flash too.
+    r.bench.setFaults(again.link.id, { forgetBonds: true });
+    expect(JSON.parse(readFileSync(stateFile, 'utf8')).bonds).toBeUndefined();
+  });
+
   it('names a bonded board advertising under a private address by the identity its IRK resolves to', async () => {
     const bonds = await BondStore.open(
       mkdtempSync(join(tmpdir(), 'bonds-')),

@@ -18,6 +18,7 @@ import { SimBoard } from './board';
 import type { BoardView } from './board-view';
 import type { CommittedIdentity } from './board-provisioning';
 import type { McumgrFlash } from './board-mcumgr';
+import type { BoardBond } from './smp-responder-options';
 import {
   boardsFromJson,
   loadProfiles,
@@ -73,11 +74,25 @@ const mcumgrFlashSchema = z.object({
   pending: z.enum(['test', 'permanent']).optional(),
   settings: z.record(z.string(), z.string()),
 });
+const hexBytes = z
+  .string()
+  .regex(/^(?:[0-9a-f]{2})*$/)
+  .transform((hex) => new Uint8Array(Buffer.from(hex, 'hex')));
+const bondSchema = z.object({
+  ltk: hexBytes,
+  ediv: z.number().int(),
+  rand: hexBytes,
+  authenticated: z.boolean(),
+  sc: z.boolean(),
+  keySize: z.number().int(),
+});
 const stateFileSchema = z.object({
   version: z.literal(1),
   boards: z.record(z.string(), identitySchema),
   /** The MCUmgr boards' flash: slots, MCUboot's flags, saved settings (absent in older files). */
   mcumgr: z.record(z.string(), mcumgrFlashSchema).default({}),
+  /** Each board's bonds by the central's address, as Zephyr keeps them in its settings (absent in older files). */
+  bonds: z.record(z.string(), z.record(z.string(), bondSchema)).default({}),
 });
 
 interface Slot {
@@ -94,6 +109,7 @@ export class SimulatedBench implements RadioHost<SimBoard> {
   private profiles: Map<string, ProvisioningProfile> | undefined;
   private readonly identities: Map<string, CommittedIdentity>;
   private readonly mcumgrFlash: Map<string, McumgrFlash>;
+  private readonly bondFlash: Map<string, Map<string, BoardBond>>;
   private readonly boardsById = new Map<string, SimBoard>();
   private readonly slots = new Map<number, Slot>();
   private readonly radios = new Set<VirtualController<SimBoard>>();
@@ -112,6 +128,9 @@ export class SimulatedBench implements RadioHost<SimBoard> {
     const state = this.readState();
     this.identities = new Map(Object.entries(state.boards));
     this.mcumgrFlash = new Map(Object.entries(state.mcumgr));
+    this.bondFlash = new Map(
+      Object.entries(state.bonds).map(([id, bonds]) => [id, new Map(Object.entries(bonds))]),
+    );
   }
 
   /** Loads a board file (`{ "boards": [...] }`); all its boards or none. */
@@ -290,6 +309,12 @@ export class SimulatedBench implements RadioHost<SimBoard> {
           this.mcumgrFlash.set(id, flash);
           this.writeState();
         },
+        bonds: this.bondFlash.get(def.id),
+        persistBonds: (id, bonds) => {
+          if (bonds.size) this.bondFlash.set(id, new Map(bonds));
+          else this.bondFlash.delete(id);
+          this.writeState();
+        },
         changed: (b) => this.publish({ kind: 'board', board: b.view() }),
       });
       this.boardsById.set(def.id, board);
@@ -349,7 +374,7 @@ export class SimulatedBench implements RadioHost<SimBoard> {
 
   private readState(): z.output<typeof stateFileSchema> {
     if (!this.stateFile || !existsSync(this.stateFile))
-      return { version: 1, boards: {}, mcumgr: {} };
+      return { version: 1, boards: {}, mcumgr: {}, bonds: {} };
     let json: unknown;
     try {
       json = JSON.parse(readFileSync(this.stateFile, 'utf8'));
@@ -373,6 +398,7 @@ export class SimulatedBench implements RadioHost<SimBoard> {
       version: 1,
       boards: Object.fromEntries(this.identities),
       ...(this.mcumgrFlash.size ? { mcumgr: Object.fromEntries(this.mcumgrFlash) } : {}),
+      ...(this.bondFlash.size ? { bonds: bondsJson(this.bondFlash) } : {}),
     };
     const text = JSON.stringify(state, null, 2) + '\n';
     const temp = `${this.stateFile}.tmp`;
@@ -385,4 +411,23 @@ export class SimulatedBench implements RadioHost<SimBoard> {
     }
     renameSync(temp, this.stateFile);
   }
+}
+
+/** The bonds as the state file keeps them: keys in lowercase hex. */
+function bondsJson(flash: Map<string, Map<string, BoardBond>>) {
+  return Object.fromEntries(
+    [...flash].map(([id, bonds]) => [
+      id,
+      Object.fromEntries(
+        [...bonds].map(([central, bond]) => [
+          central,
+          {
+            ...bond,
+            ltk: Buffer.from(bond.ltk).toString('hex'),
+            rand: Buffer.from(bond.rand).toString('hex'),
+          },
+        ]),
+      ),
+    ]),
+  );
 }
