@@ -54,6 +54,10 @@ export interface BoardContext {
   mcumgrFlash?: McumgrFlash;
   /** Called synchronously whenever the MCUmgr server writes its flash. */
   persistMcumgr?(boardId: string, flash: McumgrFlash): void;
+  /** The bonds the board kept before (from the bench's state file), by the central's address. */
+  bonds?: ReadonlyMap<string, BoardBond>;
+  /** Called synchronously whenever the board's bonds change. */
+  persistBonds?(boardId: string, bonds: ReadonlyMap<string, BoardBond>): void;
   changed(board: SimBoard): void;
 }
 
@@ -75,7 +79,7 @@ export class SimBoard implements AttValues {
   private table: Service[] = [];
   private adCache: Advertisement | undefined;
 
-  private readonly bonds = new Map<string, BoardBond>();
+  private readonly bonds: Map<string, BoardBond>;
   /** The board's Identity Resolving Key, with privacy on. */
   private readonly irk: Uint8Array | undefined;
   /** Reboots since the bench made the board: each one shows a new private address. */
@@ -91,6 +95,7 @@ export class SimBoard implements AttValues {
     this.def = def;
     this.ctx = ctx;
     this.id = def.id;
+    this.bonds = new Map(ctx.bonds);
     this.address = def.address;
     this.name = def.name;
     this.rng = new SeededRandom(ctx.seed);
@@ -172,8 +177,9 @@ export class SimBoard implements AttValues {
   }
 
   /**
-   * The bond with a central, by its address. Bonds live in RAM: the simulated flash keeps
-   * provisioning, not keys; the "forgot its bonds" fault erases them when it is set.
+   * The bond with a central, by its address. Kept in the simulated flash as Zephyr keeps bonds
+   * in its settings, so a station that kept its side finds the board's after a restart; the
+   * "forgot its bonds" fault erases them when it is set.
    */
   bondWith(central: string): BoardBond | undefined {
     return this.bonds.get(central);
@@ -181,6 +187,7 @@ export class SimBoard implements AttValues {
 
   keepBond(central: string, bond: BoardBond): void {
     this.bonds.set(central, bond);
+    this.ctx.persistBonds?.(this.id, this.bonds);
   }
 
   get faults(): BoardFaults {
@@ -323,7 +330,10 @@ export class SimBoard implements AttValues {
   }
 
   setFaults(faults: BoardFaults): void {
-    if (faults.forgetBonds) this.bonds.clear();
+    if (faults.forgetBonds && this.bonds.size) {
+      this.bonds.clear();
+      this.ctx.persistBonds?.(this.id, this.bonds);
+    }
     this.faultState = faults;
     this.matchingWrites = 0;
     this.ctx.changed(this);
