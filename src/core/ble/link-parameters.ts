@@ -48,6 +48,8 @@ export const linkSecuritySchema = z.object({
   keySize: z.number().int().min(7).max(16).optional(),
   method: z.enum(['justWorks', 'numericComparison', 'passkeyEntry', 'oob']).optional(),
   bonded: z.boolean(),
+  /** Encrypted with a stored bond's key on this link, without pairing on it. */
+  fromBond: z.boolean().optional(),
 });
 export type LinkSecurity = z.infer<typeof linkSecuritySchema>;
 

@@ -141,7 +141,7 @@ function encryptWithBond(smp: NobleSmp, station: Station, id: string, bond: Stor
   const ediv = Buffer.alloc(2);
   ediv.writeUInt16LE(bond.ediv);
   stream.once('encrypt', (on) => {
-    if (on) station.security.set(id, { ...bond.security, encrypted: true });
+    if (on) station.security.set(id, { ...bond.security, encrypted: true, fromBond: true });
   });
   stream._hci.startLeEncryption(
     stream._handle,
@@ -208,13 +208,21 @@ function startPairing(smp: NobleSmp, station: Station): void {
   );
 }
 
-/** noble asks for encryption (its GATT client was refused for want of it, or `pair`). */
+/**
+ * noble asks for encryption (its GATT client was refused for want of it, or `pair`). Bond
+ * first, as a phone reconnecting does: a link not yet encrypted to a bonded board is encrypted
+ * with the stored key, a `pair` request's options included, since Zephyr refuses a bonded
+ * peer's re-pairing without MITM; a board that lost the bond answers PIN or Key Missing, which
+ * is said with "forget the bond and pair again". Only an encrypted link whose key falls short
+ * pairs again (docs/decisions/ble-and-hci.md, "Pairing as a phone does").
+ */
 function secureLink(smp: NobleSmp, station: Station): void {
   const id = peripheralIdOf(smp);
   forgetWithLink(smp, station, id);
-  const bond = station.asked.has(id) ? undefined : station.policy.bonds?.find(id);
-  if (bond && !station.security.get(id)?.encrypted) encryptWithBond(smp, station, id, bond);
-  else startPairing(smp, station);
+  const bond = station.security.get(id)?.encrypted ? undefined : station.policy.bonds?.find(id);
+  if (!bond) return startPairing(smp, station);
+  station.asked.delete(id);
+  encryptWithBond(smp, station, id, bond);
 }
 
 let installed = false;
