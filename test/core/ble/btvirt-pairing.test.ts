@@ -30,6 +30,9 @@ import { wallClock } from '../../../src/core/async/clock';
 const removeBoardBonds = bleHostBondsCleanup();
 const missing = btvirtMissing();
 
+/** The IRK this test's station hands out. */
+const STATION_IRK = Uint8Array.from(Buffer.from('0f1e2d3c4b5a69788796a5b4c3d2e1f0', 'hex'));
+
 /** SMP codes as the trace shows them (Vol 3, Part H, 3.3). */
 const SMP = { pairingRequest: 1, pairingFailed: 5 } as const;
 
@@ -90,6 +93,11 @@ describe.skipIf(missing !== undefined)(
             bonds: {
               find: (id) => bonds.get(id),
               keep: (id, bond) => void bonds.set(id, bond),
+              // The station's identity as the adapter settled it, with an IRK of its own.
+              identity: () => {
+                const own = central?.identity();
+                return own && { irk: STATION_IRK, identityAddress: own };
+              },
             },
             user: {
               // The station's display: the person at the board reads it and types it there.
@@ -148,6 +156,14 @@ describe.skipIf(missing !== undefined)(
       expect(smp.slice(0, 4)).toEqual(['sent:1', 'received:2', 'sent:12', 'received:12']);
       expect(smp.filter((pdu) => pdu === 'sent:3')).toHaveLength(20);
       expect(encryptionChanges).toEqual([{ status: 0, on: true }]);
+      // The station handed out its identity after the board's keys: ble-host's board has it.
+      const identity = central.identity()!;
+      expect(await waitFor(() => board.central)).toEqual({
+        irk: Buffer.from(STATION_IRK).toString('hex'),
+        address: identity.address,
+        type: identity.type,
+      });
+      expect(smp.slice(-4)).toEqual(['received:8', 'received:9', 'sent:8', 'sent:9']);
       await link.disconnect();
     });
 

@@ -162,6 +162,8 @@ function startPairing(smp: NobleSmp, station: Station): void {
     {
       local: { address: addressOf(smp._ia), type: smp._iat[0] === 1 ? 'random' : 'public' },
       peer: { address: addressOf(smp._ra), type: smp._rat[0] === 1 ? 'random' : 'public' },
+      // Asked only of a bonding pairing: the first one makes the identity's IRK.
+      identity: options.bond ? policy.bonds?.identity?.() : undefined,
       send: (pdu) => stream.write(L2CAP_CID.smp, Buffer.from(pdu)),
       encrypt: (key, ediv, rand, security) =>
         new Promise<boolean>((resolve) => {
