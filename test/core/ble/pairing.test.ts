@@ -167,6 +167,18 @@ describe('pairing through the station’s Security Manager', () => {
     });
     await r.drive(again.disconnect());
 
+    // A pair request that requires MITM, which the Just Works bond lacks, pairs (and is refused);
+    // one that does not is encrypted with the bond.
+    const strict = await r.drive(r.central.connect((await r.find({ name: 'locked' })).id));
+    await expect(
+      r.drive(strict.requestLink!({ kind: 'pair', io: 'keyboardDisplay', mitm: true })),
+    ).rejects.toThrow(/MITM was asked/);
+    expect(first.smp).toEqual(['sent:1', 'received:2', 'sent:5']);
+    const lenient = await r.drive(strict.requestLink!({ kind: 'pair', mitm: false }));
+    expect(lenient.security).toMatchObject({ fromBond: true, method: 'justWorks' });
+    expect(first.smp).toHaveLength(3);
+    await r.drive(strict.disconnect());
+
     // The board forgot its bonds: its answer is PIN or Key Missing, said with what to do.
     r.bench.setFaults(again.id, { forgetBonds: true });
     const ad2 = await r.find({ name: 'locked' });

@@ -213,16 +213,22 @@ function startPairing(smp: NobleSmp, station: Station): void {
 /**
  * noble asks for encryption (its GATT client was refused for want of it, or `pair`). Bond
  * first, as a phone reconnecting does: a link not yet encrypted to a bonded board is encrypted
- * with the stored key, a `pair` request's options included, since Zephyr refuses a bonded
- * peer's re-pairing without MITM; a board that lost the bond answers PIN or Key Missing, which
- * is said with "forget the bond and pair again". Only an encrypted link whose key falls short
- * pairs again (docs/decisions/ble-and-hci.md, "Pairing as a phone does").
+ * with the stored key, a `pair` request included, since Zephyr refuses a bonded peer's
+ * re-pairing without MITM; a board that lost the bond answers PIN or Key Missing, which is said
+ * with "forget the bond and pair again". The link pairs instead when it is encrypted already
+ * (its key fell short), or when what is asked requires what the bond's key lacks (MITM, Secure
+ * Connections only) (docs/decisions/ble-and-hci.md, "Pairing as a phone does").
  */
 function secureLink(smp: NobleSmp, station: Station): void {
   const id = peripheralIdOf(smp);
   forgetWithLink(smp, station, id);
   const bond = station.security.get(id)?.encrypted ? undefined : station.policy.bonds?.find(id);
-  if (!bond) return startPairing(smp, station);
+  const asked = { ...station.policy.options, ...station.asked.get(id) };
+  const serves =
+    bond !== undefined &&
+    (!asked.mitm || bond.security.authenticated) &&
+    (!asked.scOnly || bond.security.key === 'sc');
+  if (!serves) return startPairing(smp, station);
   station.asked.delete(id);
   encryptWithBond(smp, station, id, bond);
 }
