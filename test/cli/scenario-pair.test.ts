@@ -3,10 +3,11 @@
 // readable only over an authenticated Secure Connections link): with the board's passkey from
 // --passkey-env each connection is paired and encrypted first, said on stdout and in the JSON
 // timeline; without it the pairing fails in words before any scenario runs.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir, writeJson } from './run-cli';
+import { parseBtsnoop } from '../../src/core/ble/hci/btsnoop';
 
 const SERVICE = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 const SECRET = 'a3c80009-7f2e-4b61-9c0d-5e1f2a3b4c5d';
@@ -47,6 +48,21 @@ const readSecret = {
   ],
 };
 
+/** The AuthReq octet of each Pairing Request the station sent, from the data folder's traces. */
+function pairingRequests(dataDir: string): number[] {
+  const dir = join(dataDir, 'traces');
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' });
+  return files
+    .filter((f) => f.endsWith('.btsnoop'))
+    .flatMap((f) => parseBtsnoop(readFileSync(join(dir, f))).records)
+    .map(({ data, flags }) => ({ p: Buffer.from(data), sent: (flags & 1) === 0 }))
+    .filter(
+      ({ p, sent }) =>
+        sent && p[0] === 0x02 && p.length > 12 && p.readUInt16LE(7) === 0x0006 && p[9] === 0x01,
+    )
+    .map(({ p }) => p[12]!);
+}
+
 describe('devicebench scenario run --pair-as-phone', { timeout: 90_000 }, () => {
   it('pairs and encrypts each connection before its scenarios, with the passkey from the environment', async () => {
     const dir = tempDir('scenario-pair');
@@ -76,5 +92,30 @@ describe('devicebench scenario run --pair-as-phone', { timeout: 90_000 }, () => 
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/pairing failed: .*0x03 authentication requirements/);
     expect(refused.stdout).toContain('0 scenario runs');
+  });
+
+  it('encrypts the next connection with the bond, and with --no-bond asks for none', async () => {
+    const dir = tempDir('scenario-bond');
+    const common = [
+      ...['scenario', 'run', writeJson(dir, 'set.json', readSecret), '--board', ADDRESS],
+      ...['--pair-as-phone', '--sim-boards', writeJson(dir, 'boards.json', boards)],
+      ...['--passkey', '135790'],
+    ];
+    const bonded = await runCli([...common, '--cycles', '2', '--data-dir', join(dir, 'a')]);
+    expect(bonded.code, bonded.stderr).toBe(0);
+    expect(bonded.stdout.match(/^ {2}paired: /gm)).toHaveLength(1);
+    expect(bonded.stdout).toContain(
+      'encrypted with the bond: LE Secure Connections, authenticated, 16 octets, bonded',
+    );
+    expect(bonded.stdout).toContain('2 scenario runs, 0 failed');
+    // One pairing, asking to bond (Bonding_Flags 01).
+    expect(pairingRequests(join(dir, 'a')).map((auth) => auth & 0x03)).toEqual([1]);
+
+    const unbonded = await runCli([...common, '--no-bond', '--data-dir', join(dir, 'b')]);
+    expect(unbonded.code, unbonded.stderr).toBe(0);
+    expect(unbonded.stdout).toContain(
+      'paired: passkeyEntry, LE Secure Connections, authenticated, 16 octets, not bonded',
+    );
+    expect(pairingRequests(join(dir, 'b')).map((auth) => auth & 0x03)).toEqual([0]);
   });
 });

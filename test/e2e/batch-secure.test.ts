@@ -1,8 +1,9 @@
 // A batch of eight boards built as phones expect, through the UI at both window sizes: the
 // Zephyr Secure board's definition (resources/sim/zephyr-secure.json: SC only, its passkey on
 // its display, bonds, privacy) loaded eight times as a board file, a profile that needs level 4,
-// four boards at once. Every board's passkey prompt is answered in view — several stand at once
-// — and every board is verified after its reboot over the bonded link, one PSDI each.
+// two boards at once. Every board's passkey prompt is answered in view — several stand at once,
+// the top one whole and the others one line each, so the batch's progress stays in view — and
+// every board is verified after its reboot over the bonded link, one PSDI each.
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +53,25 @@ async function inView(page: Page, locator: Locator): Promise<boolean> {
     box.x + box.width <= outer.x + outer.width + 0.5 &&
     box.y + box.height <= outer.y + outer.height + 0.5;
   return inside({ x: 0, y: 0, ...view }) && inside(stack);
+}
+
+/** Whether the whole of `locator` is in the window and clear of the prompts' stack. */
+async function clearOfPrompts(page: Page, locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const stack = await page.getByRole('region', { name: 'Pairing requests' }).boundingBox();
+  const view = page.viewportSize();
+  if (!box || !stack || !view) return false;
+  const inWindow =
+    box.x >= 0 &&
+    box.y >= 0 &&
+    box.x + box.width <= view.width &&
+    box.y + box.height <= view.height;
+  const apart =
+    box.y >= stack.y + stack.height ||
+    box.y + box.height <= stack.y ||
+    box.x >= stack.x + stack.width ||
+    box.x + box.width <= stack.x;
+  return inWindow && apart;
 }
 
 describe.each(WINDOW_SIZES)(
@@ -106,27 +126,46 @@ describe.each(WINDOW_SIZES)(
         await batch.getByRole('button', { name: 'Start batch' }).click();
 
         // Answer each open prompt as it stands, checking it is whole in the window first.
-        const status = batch.getByTestId('batch-summary').getByRole('status');
+        const summary = batch.getByTestId('batch-summary');
+        const status = summary.getByRole('status');
         const open = page
           .getByRole('alertdialog', { name: new RegExp(`Enter the passkey ${name} \\d+ shows`) })
-          .filter({ has: page.getByLabel('Passkey') });
+          .and(page.locator('[data-state="open"]'));
+        // Only the top prompt is whole; the others stand as one line each.
+        const whole = open.filter({ has: page.getByLabel('Passkey') });
         const answered = new Set<string>();
         let mostAtOnce = 0;
         let shot = false;
         while (!(await status.innerText().catch(() => '')).includes('Finished')) {
+          if (answered.size === 0 && (await open.count()) > 0)
+            // The first two boards pair at once: let both prompts stand before answering one.
+            await expect.poll(() => open.count(), { timeout: 20_000 }).toBe(2);
           const count = await open.count();
           mostAtOnce = Math.max(mostAtOnce, count);
           if (count === 0) {
             await page.waitForTimeout(200);
             continue;
           }
-          const prompt = open.first();
+          const prompt = whole.first();
           const title = await prompt.getByRole('heading').innerText();
           expect(answered.has(title), `${title} asked twice`).toBe(false);
           await expect.poll(() => inView(page, prompt), { message: title }).toBe(true);
           if (count > 1 && !shot) {
+            expect(await whole.count()).toBe(1);
+            // The others stand as one line each, naming their board first.
+            const line = open.filter({ hasNot: page.getByLabel('Passkey') }).first();
+            await expectText(line, `${name} `);
+            expect((await line.boundingBox())!.height).toBeLessThan(40);
+            // The batch's progress stays in view beside the prompts.
+            await summary.scrollIntoViewIfNeeded();
+            expect(await clearOfPrompts(page, summary), 'batch progress covered').toBe(true);
             await shoot(page, 'batch-secure-prompts');
             shot = true;
+            // A line opens into the whole prompt on a click.
+            const lineTitle = await line.getAttribute('aria-label');
+            await line.getByRole('button', { expanded: false }).click();
+            const opened = page.getByRole('alertdialog', { name: lineTitle! });
+            await expect.poll(() => opened.getByLabel('Passkey').count()).toBe(1);
           }
           await prompt.getByLabel('Passkey').fill(PASSKEY);
           await prompt.getByRole('button', { name: 'Pair' }).click();

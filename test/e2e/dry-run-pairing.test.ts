@@ -1,12 +1,19 @@
-// A dry run that pairs as a phone does, at both window sizes, against the default bench's Zephyr
-// Secure board (LE Secure Connections only, the passkey 246801 on its display): the option on the
-// run panel, the board's passkey asked in the pairing prompt and typed there, and the pairing and
-// the encryption drawn on the link lane with their method and key.
+// A dry run that pairs as a phone does, at both window sizes, against the Zephyr Secure board (LE
+// Secure Connections only, the passkey 246801 on its display; one loaded per size, so each starts
+// unbonded): the option on the run panel, the board's passkey asked in the pairing prompt and
+// typed there, the pairing and the encryption drawn on the link lane with their method and key,
+// and the next connection encrypted with the bond, without pairing again.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
 
 const bench = useBench();
-const BOARD = 'DB Zephyr Secure';
+
+/** The Zephyr Secure board as `name` at `address`, as a board file. */
+function secureBoard(name: string, address: string): Buffer {
+  const file = JSON.parse(readFileSync('resources/sim/zephyr-secure.json', 'utf8'));
+  return Buffer.from(JSON.stringify({ boards: [{ ...file.boards[0], name, address }] }));
+}
 
 /** One connection that reads the board's maker name, then closes. */
 const readMaker = {
@@ -32,6 +39,15 @@ describe('a dry run that pairs as a phone does', () => {
     it(`at ${size.width}×${size.height}: asks for the passkey, then draws the pairing and the encryption`, async () => {
       const { page, pageErrors } = bench();
       await page.setViewportSize(size);
+      const BOARD = `DR Secure ${size.width}`;
+      await page.getByRole('button', { name: 'BLE bench', exact: true }).click();
+      const sim = page.getByTestId('sim-bench');
+      await sim.getByTestId('board-file').setInputFiles({
+        name: `dr-secure-${size.width}.json`,
+        mimeType: 'application/json',
+        buffer: secureBoard(BOARD, `e8:2b:7c:${size.width === 1024 ? '60' : '62'}:00:01`),
+      });
+      await sim.getByTestId('sim-board').filter({ hasText: BOARD }).waitFor();
       const product = `Paired run ${size.width}`;
       await page.getByRole('button', { name: 'Device service' }).click();
       await page.getByLabel('New product name').fill(product);
@@ -57,11 +73,13 @@ describe('a dry run that pairs as a phone does', () => {
       });
       await expectText(editor.getByTestId('validation-summary'), 'valid');
       await panel.getByLabel('Run length').selectOption('cycles');
-      await panel.getByLabel('Connections').fill('1');
+      await panel.getByLabel('Connections').fill('2');
       await panel.getByLabel(/Pair as a phone does/).check();
       await panel.getByRole('button', { name: 'Start dry run' }).click();
 
-      const prompt = page.getByRole('alertdialog', { name: /Enter the passkey DB Zephyr Secure/ });
+      const prompt = page.getByRole('alertdialog', {
+        name: new RegExp(`Enter the passkey ${BOARD}`),
+      });
       await expectText(prompt, 'Enter the passkey');
       await shoot(page, 'dry-run-pairing-prompt');
       await prompt.getByLabel('Passkey').fill('246801');
@@ -71,21 +89,24 @@ describe('a dry run that pairs as a phone does', () => {
       await expect
         .poll(() => view.getByTestId('run-state').innerText(), { timeout: 60_000 })
         .toContain('finished (connections done)');
-      await expectText(view.getByTestId('run-results'), '1 · 0 failed');
+      await expectText(view.getByTestId('run-results'), '2 · 0 failed');
       await view.getByRole('button', { name: 'Fit', exact: true }).click();
       const link = view.getByTestId('timeline-lane-link');
       const paired = link.locator('[data-testid="timeline-block"][data-kind="paired"]');
       const encrypted = link.locator('[data-testid="timeline-block"][data-kind="encrypted"]');
+      // One pairing; the second connection is encrypted with the bond.
       await expect.poll(() => paired.count()).toBe(1);
-      await expect.poll(() => encrypted.count()).toBe(1);
+      await expect.poll(() => encrypted.count()).toBe(2);
       expect(await link.locator('[data-kind="pairing-failed"]').count()).toBe(0);
 
       const detail = view.getByTestId('timeline-detail');
       await paired.click();
       await expectText(detail, 'Paired, Passkey Entry');
       await expectText(detail, 'LE Secure Connections · authenticated · 16 octets');
-      await encrypted.click();
+      await encrypted.first().click();
       await expectText(detail, 'Encrypted, LE Secure Connections · authenticated');
+      await encrypted.last().click();
+      await expectText(detail, 'Encrypted with the bond, LE Secure Connections · authenticated');
       await shoot(page, 'dry-run-pairing-timeline');
       expect(pageErrors).toEqual([]);
     });

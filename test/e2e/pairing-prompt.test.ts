@@ -1,14 +1,15 @@
-// The passkey prompt in the windows, at both window sizes: the Zephyr Secure board on the
-// default bench shows its passkey, a pairing asked with MITM from the link card brings a prompt
+// The passkey prompt in the windows, at both window sizes: the Zephyr Secure board (a board of
+// its own per size, loaded from its board file: the station encrypts with a bond rather than pair
+// again) shows its passkey, a pairing asked with MITM from the link card brings a prompt
 // into view in every window showing the app (a second one opened while it waits included), a
 // rejection ends the pairing with its SMP reason, a malformed passkey is refused in words, and
 // the passkey typed in one window pairs the link at level 4 and closes the prompt in the other.
+import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
 
 const bench = useBench();
-const BOARD = 'DB Zephyr Secure';
 /** The fixed passkey resources/sim/zephyr-secure.json shows on its display. */
 const PASSKEY = '246801';
 
@@ -29,10 +30,26 @@ async function openBleBench(page: Page): Promise<void> {
     .click();
 }
 
+/** The Zephyr Secure board as `name` at `address`, as a board file. */
+function secureBoard(name: string, address: string): Buffer {
+  const file = JSON.parse(readFileSync('resources/sim/zephyr-secure.json', 'utf8'));
+  return Buffer.from(JSON.stringify({ boards: [{ ...file.boards[0], name, address }] }));
+}
+
 describe.each(WINDOW_SIZES)('the pairing prompt at $width×$height', (size) => {
   it('asks for the board’s passkey in view in every window, and pairs with the answer', async () => {
     const { page, context, url, pageErrors } = bench();
     await page.setViewportSize(size);
+    const BOARD = `PP Secure ${size.width}`;
+    await openBleBench(page);
+    await page
+      .getByTestId('sim-bench')
+      .getByTestId('board-file')
+      .setInputFiles({
+        name: `pp-secure-${size.width}.json`,
+        mimeType: 'application/json',
+        buffer: secureBoard(BOARD, `e8:2b:7c:${size.width === 1024 ? '50' : '52'}:00:01`),
+      });
     // A second window on the same app: the BLE process's prompts reach both.
     const other = await context.newPage();
     await other.setViewportSize(size);
@@ -54,7 +71,9 @@ describe.each(WINDOW_SIZES)('the pairing prompt at $width×$height', (size) => {
     await pairing.getByLabel('MITM').check();
     await pairing.getByRole('button', { name: 'Pair' }).click();
 
-    const prompt = page.getByRole('alertdialog', { name: /Enter the passkey DB Zephyr Secure/ });
+    const prompt = page.getByRole('alertdialog', {
+      name: new RegExp(`Enter the passkey ${BOARD}`),
+    });
     const secondsLeft = async () =>
       Number((await prompt.getByText(/\d+ s left/).innerText()).split(' ')[0]);
     await expectText(prompt, 'Enter the passkey');
@@ -65,7 +84,7 @@ describe.each(WINDOW_SIZES)('the pairing prompt at $width×$height', (size) => {
     await expect.poll(secondsLeft).toBeLessThan(first);
 
     const otherPrompt = other.getByRole('alertdialog', {
-      name: /Enter the passkey DB Zephyr Secure/,
+      name: new RegExp(`Enter the passkey ${BOARD}`),
     });
     await expectText(otherPrompt, 'Enter the passkey');
     // Rejected in one window: the pairing ends with the SMP reason in words, in both.

@@ -1,5 +1,6 @@
-// Provisioning the default bench's Zephyr Secure board in the app, at both window sizes (the
-// bench is shared, so each size first factory-resets the board): with a profile that says the
+// Provisioning the Zephyr Secure board in the app, at both window sizes (the bench is shared, so
+// each size loads a board of its own from the board file: a board bonded with the station would
+// be encrypted with the bond, with no passkey to ask): with a profile that says the
 // product needs level 4, the station pairs before anything is reserved, the board's passkey is
 // asked in view in the pairing prompt, and the board is provisioned and verified after its
 // reboot over the bonded, authenticated link.
@@ -9,7 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
 
 const bench = useBench();
-const BOARD = 'DB Zephyr Secure';
+
+/** The Zephyr Secure board as `name` at `address`, as a board file. */
+function secureBoard(name: string, address: string): Buffer {
+  const file = JSON.parse(readFileSync('resources/sim/zephyr-secure.json', 'utf8'));
+  return Buffer.from(JSON.stringify({ boards: [{ ...file.boards[0], name, address }] }));
+}
 
 /** devicebench-v1's layout, for a product that needs level 4 and reads its PSDI there. */
 function secureProfile(): Buffer {
@@ -50,11 +56,15 @@ describe.each(WINDOW_SIZES)(
       await page.getByLabel('New product name').fill(product);
       await page.getByRole('button', { name: 'Create product' }).click();
       await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
-      // The board is provisioned once per bench: blank again for the second size.
+      const BOARD = `PS Secure ${tag}`;
       await nav(page, 'BLE bench').click();
       const sim = page.getByTestId('sim-bench');
-      await sim.getByTestId('sim-board').first().waitFor();
-      await sim.getByRole('button', { name: `Factory reset ${BOARD}` }).click();
+      await sim.getByTestId('board-file').setInputFiles({
+        name: `ps-secure-${tag}.json`,
+        mimeType: 'application/json',
+        buffer: secureBoard(BOARD, `e8:2b:7c:${tag === '1024' ? '70' : '72'}:00:01`),
+      });
+      await sim.getByTestId('sim-board').filter({ hasText: BOARD }).waitFor();
 
       await page.getByRole('button', { name: 'Provisioning', exact: true }).click();
       const plan = page.getByTestId('prov-plan');
@@ -74,7 +84,9 @@ describe.each(WINDOW_SIZES)(
         .getByTestId('prov-scan')
         .locator(`[data-testid="scan-row"][data-name="${BOARD}"]`);
       await row.getByRole('button', { name: `Provision ${BOARD}` }).click();
-      const prompt = page.getByRole('alertdialog', { name: /Enter the passkey DB Zephyr Secure/ });
+      const prompt = page.getByRole('alertdialog', {
+        name: new RegExp(`Enter the passkey ${BOARD}`),
+      });
       await expectText(prompt, 'Enter the passkey');
       await expect.poll(() => inView(page, prompt)).toBe(true);
       await shoot(page, 'provision-secure-prompt');

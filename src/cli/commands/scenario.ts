@@ -297,9 +297,12 @@ async function run(ctx: CommandContext, flags: RunFlags): Promise<ExitCode> {
   return runs.length && !failures ? EXIT.ok : EXIT.failed;
 }
 
-/** "paired: passkeyEntry, LE Secure Connections, authenticated, 16 octets, bonded". */
+/**
+ * "paired: passkeyEntry, LE Secure Connections, authenticated, 16 octets, bonded"; "encrypted
+ * with the bond: …" for a bonded board's link encrypted with the stored key.
+ */
 function securityLine(event: Extract<TimelineEvent, { kind: 'paired' | 'encrypted' }>): string {
-  const { method, key, authenticated, keySize, bonded } = event.security;
+  const { method, key, authenticated, keySize, bonded, fromBond } = event.security;
   const parts = [
     event.kind === 'paired' ? method : undefined,
     key === 'sc' ? 'LE Secure Connections' : key === 'legacy' ? 'LE legacy' : undefined,
@@ -307,7 +310,8 @@ function securityLine(event: Extract<TimelineEvent, { kind: 'paired' | 'encrypte
     keySize === undefined ? undefined : `${keySize} octets`,
     bonded ? 'bonded' : 'not bonded',
   ];
-  return `${event.kind}: ${parts.filter((p) => p !== undefined).join(', ')}`;
+  const what = fromBond && event.kind === 'encrypted' ? 'encrypted with the bond' : event.kind;
+  return `${what}: ${parts.filter((p) => p !== undefined).join(', ')}`;
 }
 
 /** The same check the app's service makes: a count the set can never reach is refused. */

@@ -53,6 +53,8 @@ export const linkSecuritySchema = z.object({
    * finds it again under a new private address.
    */
   identityAddress: z.string().optional(),
+  /** Encrypted with a stored bond's key on this link, without pairing on it. */
+  fromBond: z.boolean().optional(),
 });
 export type LinkSecurity = z.infer<typeof linkSecuritySchema>;
 

@@ -43,9 +43,9 @@ export interface DryRunOptions {
    */
   names?: Pick<NameSources, 'user' | 'board'>;
   /**
-   * Pair each new link before anything else, as a phone does: LE Secure Connections, bonding,
-   * MITM with the station's IO capability (docs/decisions/scenarios.md, "Pairing as a phone
-   * does in a dry run").
+   * Pair each new link before anything else, as a phone does: LE Secure Connections and MITM
+   * with the station's IO capability and bonding policy, a bonded board encrypted with its bond
+   * (docs/decisions/scenarios.md, "Pairing as a phone does in a dry run").
    */
   pairAsPhone?: boolean;
 }

@@ -3,7 +3,9 @@
 // within the specification's 30 s, counted down. It sits fixed at the top of the window, so it
 // is in view whatever page is open and however far it scrolled (a batch, a dry run, the link
 // card). The BLE process holds each prompt: an answer given in another window closes it here,
-// and a timeout or refusal ends it with the SMP reason in words (docs/decisions.md, "Pairing
+// and a timeout or refusal ends it with the SMP reason in words. When several stand (a batch of
+// boards at once), only the top one is whole; the others are one line each that opens on a
+// click, so the page behind — a batch's progress — stays in view (docs/decisions.md, "Pairing
 // as a phone does").
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import type { PairingPrompt } from '../../core/ble/link-parameters';
@@ -62,13 +64,17 @@ function useFocusUnlessAnswering<T extends HTMLElement>(): RefObject<T | null> {
 
 export function PairingPrompts() {
   const { prompts, dismiss } = usePairingPrompts();
+  // The prompts below the top one that the person opened.
+  const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set());
   if (prompts.length === 0) return null;
   return (
     <section className="pairing-prompts" aria-label="Pairing requests">
-      {byUrgency(prompts).map((shown) => (
+      {byUrgency(prompts).map((shown, index) => (
         <PromptCard
           key={shown.prompt.id}
           shown={shown}
+          compact={index > 0 && !opened.has(shown.prompt.id)}
+          onOpen={() => setOpened((ids) => new Set(ids).add(shown.prompt.id))}
           onDismiss={() => dismiss(shown.prompt.id)}
         />
       ))}
@@ -76,7 +82,29 @@ export function PairingPrompts() {
   );
 }
 
-function PromptCard({ shown, onDismiss }: { shown: ShownPrompt; onDismiss: () => void }) {
+/** What a compact card asks, after the board's name (which comes first: it tells them apart). */
+const SHORT_ASKS: Record<PairingPrompt['kind'], string> = {
+  enterPasskey: 'enter its passkey',
+  confirmNumber: 'compare its number',
+  displayPasskey: 'type a passkey on it',
+};
+
+/** A compact card's state in a word or two, beside its title. */
+const STATE_WORDS: Record<Exclude<PairingPrompt['state'], 'open'>, string> = {
+  answered: 'answered',
+  paired: 'paired',
+  failed: 'failed',
+};
+
+interface PromptCardProps {
+  shown: ShownPrompt;
+  /** One line, opened by a click: another prompt stands above it. */
+  compact: boolean;
+  onOpen: () => void;
+  onDismiss: () => void;
+}
+
+function PromptCard({ shown, compact, onOpen, onDismiss }: PromptCardProps) {
   const { prompt } = shown;
   const titleId = useId();
   const seconds = useSecondsLeft(shown);
@@ -87,12 +115,37 @@ function PromptCard({ shown, onDismiss }: { shown: ShownPrompt; onDismiss: () =>
       : prompt.kind === 'confirmNumber'
         ? `Does ${board} show this number?`
         : `Type this passkey on ${board}`;
+  if (compact)
+    return (
+      <div
+        className={`pairing-prompt pairing-compact pairing-${prompt.state}`}
+        role="alertdialog"
+        aria-label={`Pairing · ${title}`}
+        data-testid="pairing-prompt"
+        data-state={prompt.state}
+      >
+        <h2>
+          <button type="button" className="link" aria-expanded={false} onClick={onOpen}>
+            {board} — {SHORT_ASKS[prompt.kind]}
+          </button>
+        </h2>
+        <span className="pairing-compact-state">
+          {prompt.state === 'open' ? `${seconds} s left` : STATE_WORDS[prompt.state]}
+        </span>
+        {prompt.state === 'failed' && (
+          <button type="button" onClick={onDismiss}>
+            Dismiss
+          </button>
+        )}
+      </div>
+    );
   return (
     <div
       className={`pairing-prompt pairing-${prompt.state}`}
       role="alertdialog"
       aria-labelledby={titleId}
       data-testid="pairing-prompt"
+      data-state={prompt.state}
     >
       <h2 id={titleId}>Pairing · {title}</h2>
       {prompt.state === 'open' ? (

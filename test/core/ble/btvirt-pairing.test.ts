@@ -2,8 +2,9 @@
 // controllers, the `ble-host` package's peripheral is a board whose value needs an authenticated
 // Secure Connections link; the bench's central pairs with its own Security Manager: Passkey Entry
 // either way, Numeric Comparison, Just Works, a bond's reconnection, an SC-only board refusing
-// legacy and a board that lost its bond (docs/decisions.md, "Pairing as a phone does"; how
-// btvirt runs and what it cannot do: "Proof against BlueZ's btvirt").
+// legacy, a board that lost its bond, and a dry run that pairs as a phone does, then encrypts
+// with the bond (docs/decisions.md, "Pairing as a phone does"; how btvirt runs and what it
+// cannot do: "Proof against BlueZ's btvirt").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCentral } from '../../../src/core/ble/radio/open-central';
 import { openH4 } from '../../../src/core/ble/hci/h4-transports';
@@ -22,12 +23,32 @@ import {
 } from '../../helpers/btvirt/sc-board';
 import { bleHostBondsCleanup } from '../../helpers/ble-host-bonds';
 import type { StoredBond } from '../../../src/core/ble/security-manager/bond-store';
+import { startDryRun } from '../../../src/core/scenario/engine';
+import type { RunnableSet, TimelineEvent } from '../../../src/core/scenario/schema';
+import { wallClock } from '../../../src/core/async/clock';
 
 const removeBoardBonds = bleHostBondsCleanup();
 const missing = btvirtMissing();
 
+/** The IRK this test's station hands out. */
+const STATION_IRK = Uint8Array.from(Buffer.from('0f1e2d3c4b5a69788796a5b4c3d2e1f0', 'hex'));
+
 /** SMP codes as the trace shows them (Vol 3, Part H, 3.3). */
 const SMP = { pairingRequest: 1, pairingFailed: 5 } as const;
+
+/** A scenario set reading the board's protected value once per connection. */
+const readSecret: RunnableSet = {
+  autoClose: true,
+  suppressionInterval: 0,
+  revision: 1,
+  scenarios: [
+    {
+      id: 'secret',
+      trigger: { type: 'IMMEDIATE' },
+      actions: [{ type: 'GATT_READ', serviceUuid: SERVICE, characteristicUuid: SECRET }],
+    },
+  ],
+};
 
 async function waitFor<T>(read: () => T | undefined): Promise<T | undefined> {
   for (let i = 0; read() === undefined && i < 100; i++)
@@ -72,6 +93,11 @@ describe.skipIf(missing !== undefined)(
             bonds: {
               find: (id) => bonds.get(id),
               keep: (id, bond) => void bonds.set(id, bond),
+              // The station's identity as the adapter settled it, with an IRK of its own.
+              identity: () => {
+                const own = central?.identity();
+                return own && { irk: STATION_IRK, identityAddress: own };
+              },
             },
             user: {
               // The station's display: the person at the board reads it and types it there.
@@ -130,6 +156,14 @@ describe.skipIf(missing !== undefined)(
       expect(smp.slice(0, 4)).toEqual(['sent:1', 'received:2', 'sent:12', 'received:12']);
       expect(smp.filter((pdu) => pdu === 'sent:3')).toHaveLength(20);
       expect(encryptionChanges).toEqual([{ status: 0, on: true }]);
+      // The station handed out its identity after the board's keys: ble-host's board has it.
+      const identity = central.identity()!;
+      expect(await waitFor(() => board.central)).toEqual({
+        irk: Buffer.from(STATION_IRK).toString('hex'),
+        address: identity.address,
+        type: identity.type,
+      });
+      expect(smp.slice(-4)).toEqual(['received:8', 'received:9', 'sent:8', 'sent:9']);
       await link.disconnect();
     });
 
@@ -178,7 +212,55 @@ describe.skipIf(missing !== undefined)(
       await link.disconnect();
     });
 
+    it('a pair request to a bonded board encrypts with the stored key: bond first, no pairing PDU', async () => {
+      expect(bonds.size).toBe(1);
+      const link = await connect();
+      const info = await link.requestLink!({ kind: 'pair', io: 'displayYesNo', mitm: true });
+      expect(info.security).toMatchObject({
+        key: 'sc',
+        authenticated: true,
+        method: 'numericComparison',
+        fromBond: true,
+      });
+      expect(smp).toEqual([]);
+      expect(encryptionChanges).toEqual([{ status: 0, on: true }]);
+      expect(Buffer.from(await link.read(SERVICE, SECRET)).toString()).toBe('sesame');
+      await link.disconnect();
+    });
+
+    it('a dry run that pairs as a phone does pairs once, then encrypts with the bond', async () => {
+      bonds.clear();
+      let found: (ad: Advertisement) => void = () => undefined;
+      const seen = new Promise<Advertisement>((resolve) => (found = resolve));
+      const scan = await central.startScan({ name: NAME }, (ad) => found(ad));
+      const ad = await seen.finally(() => scan.stop());
+      smp.length = 0;
+      const events: TimelineEvent[] = [];
+      const run = startDryRun({
+        central,
+        deviceId: ad.id,
+        set: readSecret,
+        clock: wallClock(),
+        cycles: 2,
+        pairAsPhone: true,
+        onEvent: (e) => events.push(e),
+      });
+      const outcome = await run.done;
+      const kinds = events
+        .map((e) => e.kind)
+        .filter((k) => ['connected', 'paired', 'encrypted', 'pairing-failed'].includes(k));
+      expect(kinds).toEqual(['connected', 'paired', 'encrypted', 'connected', 'encrypted']);
+      expect(events.filter((e) => e.kind === 'encrypted')[1]).toMatchObject({
+        security: { key: 'sc', authenticated: true, bonded: true, fromBond: true },
+      });
+      // One Pairing Request in the whole run: the second link sent no pairing PDU.
+      expect(smp.filter((pdu) => pdu === `sent:${SMP.pairingRequest}`)).toHaveLength(1);
+      expect(outcome.results.map((r) => r.resultCode)).toEqual(['SUCCESS', 'SUCCESS']);
+    });
+
     it('pairs with Passkey Entry the other way: the station displays, the board types it', async () => {
+      // The station forgets the board, which lets a bonded central pair again (ble-host does).
+      bonds.clear();
       board.ioCap = 2; // KeyboardOnly
       let typed: number | undefined;
       board.type = async () => (typed = (await waitFor(() => displayed)) ?? -1);
@@ -196,6 +278,7 @@ describe.skipIf(missing !== undefined)(
     });
 
     it('a board that takes Secure Connections only refuses a legacy pairing, said with its reason', async () => {
+      bonds.clear();
       board.ioCap = 0;
       board.scOnly = true;
       const link = await connect();
@@ -212,6 +295,7 @@ describe.skipIf(missing !== undefined)(
     });
 
     it('pairs with Just Works on a board with no display or keyboard: SC, unauthenticated', async () => {
+      bonds.clear();
       board.ioCap = 3; // NoInputNoOutput
       board.mitm = false;
       const link = await connect();

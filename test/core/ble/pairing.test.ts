@@ -167,6 +167,18 @@ describe('pairing through the station’s Security Manager', () => {
     });
     await r.drive(again.disconnect());
 
+    // A pair request that requires MITM, which the Just Works bond lacks, pairs (and is refused);
+    // one that does not is encrypted with the bond.
+    const strict = await r.drive(r.central.connect((await r.find({ name: 'locked' })).id));
+    await expect(
+      r.drive(strict.requestLink!({ kind: 'pair', io: 'keyboardDisplay', mitm: true })),
+    ).rejects.toThrow(/MITM was asked/);
+    expect(first.smp).toEqual(['sent:1', 'received:2', 'sent:5']);
+    const lenient = await r.drive(strict.requestLink!({ kind: 'pair', mitm: false }));
+    expect(lenient.security).toMatchObject({ fromBond: true, method: 'justWorks' });
+    expect(first.smp).toHaveLength(3);
+    await r.drive(strict.disconnect());
+
     // The board forgot its bonds: its answer is PIN or Key Missing, said with what to do.
     r.bench.setFaults(again.id, { forgetBonds: true });
     const ad2 = await r.find({ name: 'locked' });
@@ -415,21 +427,34 @@ describe('simulated boards that ask for security as Zephyr does', () => {
     );
     expect(first.smp).toEqual([]);
     expect(again.linkInfo?.()?.security).toMatchObject({ key: 'sc', authenticated: true });
+    const stored = bonds.get(again.id)!;
 
     await r.drive(again.disconnect());
 
-    // A central pairing again without MITM meets Zephyr's refusal to overwrite the bond.
+    // A pair request to a bonded board is encrypted with the bond, not paired again.
     const third = await r.drive(r.central.connect((await r.find({ name: 'zephyr' })).id));
-    await expect(
-      r.drive(third.requestLink!({ kind: 'pair', io: 'noInputNoOutput', mitm: false })),
-    ).rejects.toThrow(/the board refused pairing: 0x03/);
-    expect(first.smp).toEqual(['sent:1', 'received:5']);
+    const rebonded = await r.drive(
+      third.requestLink!({ kind: 'pair', io: 'noInputNoOutput', mitm: false }),
+    );
+    expect(rebonded.security).toMatchObject({ authenticated: true, fromBond: true });
+    expect(first.smp).toEqual([]);
     await r.drive(third.disconnect());
 
-    // The board forgot its bonds: the stored key meets PIN or Key Missing, said with what to do.
-    r.bench.setFaults(third.id, { forgetBonds: true });
+    // A station that forgot its side of the bond pairs again; without MITM it meets Zephyr's
+    // refusal to overwrite the bond.
+    bonds.clear();
     const fourth = await r.drive(r.central.connect((await r.find({ name: 'zephyr' })).id));
-    await expect(r.drive(fourth.read(SENSOR_SERVICE, SECRET))).rejects.toThrow(
+    await expect(
+      r.drive(fourth.requestLink!({ kind: 'pair', io: 'noInputNoOutput', mitm: false })),
+    ).rejects.toThrow(/the board refused pairing: 0x03/);
+    expect(first.smp).toEqual(['sent:1', 'received:5']);
+    await r.drive(fourth.disconnect());
+
+    // The board forgot its bonds: the stored key meets PIN or Key Missing, said with what to do.
+    bonds.set(again.id, stored);
+    r.bench.setFaults(fourth.id, { forgetBonds: true });
+    const fifth = await r.drive(r.central.connect((await r.find({ name: 'zephyr' })).id));
+    await expect(r.drive(fifth.read(SENSOR_SERVICE, SECRET))).rejects.toThrow(
       /0x06.* — the board lost its bond with this station: forget the bond and pair again/,
     );
   });

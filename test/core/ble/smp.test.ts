@@ -158,6 +158,36 @@ describe('SMP responder, Just Works', () => {
     expect(hex(encInfo!.slice(1))).not.toBe(hex(board.stk));
   });
 
+  it('takes a bonding central’s identity after its own keys, and keeps it with the bond', () => {
+    const board = responder();
+    // The central offers its IdKey (Initiator Key Distribution 0x02) and bonds.
+    const preq = Uint8Array.of(SMP_CODE.pairingRequest, 0x03, 0x00, 0x01, 0x10, 0x02, 0x01);
+    const { pres } = pairFully(board, preq);
+    expect(pres[5]).toBe(0x02);
+    const irk = Uint8Array.from({ length: 16 }, (_, i) => i + 1);
+    expect(board.handle(Uint8Array.of(SMP_CODE.identityInformation, ...irk))).toEqual([]);
+    const address = Uint8Array.of(SMP_CODE.identityAddressInformation, 0x01, ...IA);
+    expect(board.handle(address)).toEqual([]);
+    expect(board.bond?.central).toEqual({ irk, address: CENTRAL.address, type: 'random' });
+  });
+
+  it('refuses the central’s identity out of order, or from a central that does not bond', () => {
+    const bonding = responder();
+    pairFully(bonding, Uint8Array.of(SMP_CODE.pairingRequest, 0x03, 0x00, 0x01, 0x10, 0x02, 0x01));
+    expect(bonding.handle(Uint8Array.of(SMP_CODE.identityAddressInformation, 0x00, ...IA))).toEqual(
+      failed(SMP_FAILURE.invalidParameters),
+    );
+    const passing = responder();
+    const { pres } = pairFully(
+      passing,
+      Uint8Array.of(SMP_CODE.pairingRequest, 0x03, 0x00, 0x00, 0x10, 0x02, 0x01),
+    );
+    expect(pres[5]).toBe(0x00);
+    expect(passing.handle(Uint8Array.of(SMP_CODE.identityInformation, ...zeros))).toEqual(
+      failed(SMP_FAILURE.unspecifiedReason),
+    );
+  });
+
   it('distributes nothing when the central asked for no key', () => {
     const board = responder();
     const { pres } = pairFully(board, pairingRequest(0x01, 16, 0x00));

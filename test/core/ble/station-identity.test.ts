@@ -1,7 +1,8 @@
 // The station's identity through real noble over the simulated controller: a controller with a
 // public address, a Zephyr dongle with a static one, and one with neither whose generated address
 // is kept. The board's Security Manager computes its confirm values with the initiator address it
-// saw on the air, so pairing only succeeds when the station's SMP used that same address and type.
+// saw on the air, so pairing only succeeds when the station's SMP used that same address and type;
+// a bonding station hands the board its identity address and IRK, which the board's bond keeps.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { board, rig, SENSOR_SERVICE, type Rig } from './fixture';
 import { AdapterIdentityFile } from '../../../src/core/ble/adapter-identity-store';
 import { BondStore } from '../../../src/core/ble/security-manager/bond-store';
 import type { AdapterProfileInput } from '../../../src/core/ble/sim/adapter-profile';
+import type { SimBoard } from '../../../src/core/ble/sim/board';
 
 let r: Rig | undefined;
 afterEach(async () => {
@@ -62,6 +64,22 @@ async function pairedWith(
   return { identity, info, sim, bonds };
 }
 
+/**
+ * The station handed out its identity as a phone does: the board's bond table names it by its
+ * identity address, with the IRK the station keeps for that identity.
+ */
+function handedOut(
+  sim: SimBoard,
+  bonds: BondStore,
+  station: { address: string; type: 'public' | 'random' },
+) {
+  expect(sim.view().bonds).toEqual([{ central: station.address, identity: station }]);
+  const own = bonds.lookup(() => station).identity!()!;
+  expect(own.identityAddress).toEqual(station);
+  const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+  expect(hex(sim.bondWith(station.address)!.central!.irk)).toBe(hex(own.irk));
+}
+
 describe('one identity per dongle on the simulated bench', () => {
   it('a controller with a public address introduces itself with it', async () => {
     const { identity, info, sim, bonds } = await pairedWith({}, 'sc');
@@ -69,6 +87,7 @@ describe('one identity per dongle on the simulated bench', () => {
     expect(info.security).toMatchObject({ encrypted: true, key: 'sc', bonded: true });
     expect(sim.bondWith('00:1a:7d:da:71:01')).toBeDefined();
     expect(bonds.list()).toMatchObject([{ station: '00:1a:7d:da:71:01', stationType: 'public' }]);
+    handedOut(sim, bonds, { address: '00:1a:7d:da:71:01', type: 'public' });
   });
 
   it.each(['sc', 'legacy'] as const)(
@@ -85,6 +104,7 @@ describe('one identity per dongle on the simulated bench', () => {
       expect(sim.bondWith('c0:1a:7d:da:71:01')).toBeDefined();
       expect(sim.bondWith('00:00:00:00:00:00')).toBeUndefined();
       expect(bonds.list()).toMatchObject([{ station: 'c0:1a:7d:da:71:01', stationType: 'random' }]);
+      handedOut(sim, bonds, { address: 'c0:1a:7d:da:71:01', type: 'random' });
     },
   );
 

@@ -2,8 +2,8 @@
 // peripheral, whose one value needs an authenticated LE Secure Connections link, which asks for
 // MITM and bonding, shows its passkey on its "display", has its person type the passkey the
 // station shows, presses yes to a number, can refuse legacy pairing as Zephyr's
-// CONFIG_BT_SMP_SC_ONLY does, and can forget its bonds (docs/decisions.md, "Proof against
-// BlueZ's btvirt").
+// CONFIG_BT_SMP_SC_ONLY does, tells the identity the central handed out, and can forget its
+// bonds (docs/decisions.md, "Proof against BlueZ's btvirt").
 import { createRequire } from 'node:module';
 import type { HciTransport } from './provisioning-board';
 
@@ -11,8 +11,14 @@ export const NAME = 'SC Board';
 export const SERVICE = 'a3c80100-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 export const SECRET = 'a3c80101-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 
+/** What ble-host's peripheral says at the end of a pairing: the central's identity among it. */
+interface PairingComplete {
+  initIrk?: Buffer;
+  initIdentityAddress?: { addressType: 'public' | 'random'; address: string };
+}
 interface Smp {
   on(event: 'pairingRequest', l: (req: { sc: boolean }, cb: (rsp: object) => void) => void): void;
+  on(event: 'pairingComplete', l: (res: PairingComplete) => void): void;
   on(
     event: 'passkeyExchange',
     l: (model: number, passkey: string | null, cb: (typed?: number) => void) => void,
@@ -57,6 +63,8 @@ export const board: {
   shown?: number;
   /** What the person at the board types when the board has to enter a passkey. */
   type?: () => Promise<number>;
+  /** The identity the central handed out in the last pairing (its IRK, its address), if any. */
+  central?: { irk?: string; address?: string; type?: 'public' | 'random' };
 } = { ioCap: 0 };
 
 export interface ScBoard {
@@ -102,6 +110,13 @@ export function startScBoard(transport: HciTransport): Promise<ScBoard> {
             if (board.scOnly && !req.sc)
               return conn.smp.sendPairingFailed(bleHost.SmpErrors.AUTHENTICATION_REQUIREMENTS);
             cb({ ioCap: board.ioCap, bondingFlags: 1, mitm: board.mitm ?? true });
+          });
+          conn.smp.on('pairingComplete', (res) => {
+            board.central = {
+              irk: res.initIrk?.toString('hex'),
+              address: res.initIdentityAddress?.address.toLowerCase(),
+              type: res.initIdentityAddress?.addressType,
+            };
           });
           conn.smp.on('passkeyExchange', (model, shown, answer) => {
             if (

@@ -145,6 +145,7 @@ function encryptWithBond(smp: NobleSmp, station: Station, id: string, bond: Stor
       station.security.set(id, {
         ...bond.security,
         encrypted: true,
+        fromBond: true,
         identityAddress: bond.identityAddress?.address,
       });
   });
@@ -167,6 +168,8 @@ function startPairing(smp: NobleSmp, station: Station): void {
     {
       local: { address: addressOf(smp._ia), type: smp._iat[0] === 1 ? 'random' : 'public' },
       peer: { address: addressOf(smp._ra), type: smp._rat[0] === 1 ? 'random' : 'public' },
+      // Asked only of a bonding pairing: the first one makes the identity's IRK.
+      identity: options.bond ? policy.bonds?.identity?.() : undefined,
       send: (pdu) => stream.write(L2CAP_CID.smp, Buffer.from(pdu)),
       encrypt: (key, ediv, rand, security) =>
         new Promise<boolean>((resolve) => {
@@ -219,13 +222,27 @@ function startPairing(smp: NobleSmp, station: Station): void {
   );
 }
 
-/** noble asks for encryption (its GATT client was refused for want of it, or `pair`). */
+/**
+ * noble asks for encryption (its GATT client was refused for want of it, or `pair`). Bond
+ * first, as a phone reconnecting does: a link not yet encrypted to a bonded board is encrypted
+ * with the stored key, a `pair` request included, since Zephyr refuses a bonded peer's
+ * re-pairing without MITM; a board that lost the bond answers PIN or Key Missing, which is said
+ * with "forget the bond and pair again". The link pairs instead when it is encrypted already
+ * (its key fell short), or when what is asked requires what the bond's key lacks (MITM, Secure
+ * Connections only) (docs/decisions/ble-and-hci.md, "Pairing as a phone does").
+ */
 function secureLink(smp: NobleSmp, station: Station): void {
   const id = peripheralIdOf(smp);
   forgetWithLink(smp, station, id);
-  const bond = station.asked.has(id) ? undefined : station.policy.bonds?.find(id);
-  if (bond && !station.security.get(id)?.encrypted) encryptWithBond(smp, station, id, bond);
-  else startPairing(smp, station);
+  const bond = station.security.get(id)?.encrypted ? undefined : station.policy.bonds?.find(id);
+  const asked = { ...station.policy.options, ...station.asked.get(id) };
+  const serves =
+    bond !== undefined &&
+    (!asked.mitm || bond.security.authenticated) &&
+    (!asked.scOnly || bond.security.key === 'sc');
+  if (!serves) return startPairing(smp, station);
+  station.asked.delete(id);
+  encryptWithBond(smp, station, id, bond);
 }
 
 let installed = false;

@@ -1,8 +1,9 @@
 // The station's bonds: the keys each board handed out (LTK with EDIV/Rand, IRK and identity
 // address, CSRK), kept per station identity (the adapter's address) and board identity in the
 // data folder's `bonds.bin`, encrypted at rest with AES-256-GCM under a key that lives in the OS
-// keychain. With no keychain the bonds stay in memory for the session and nothing is written:
-// a key beside its ciphertext would protect nothing (docs/decisions.md, "Pairing as a phone does").
+// keychain, beside the IRK each station identity hands out in pairing. With no keychain the bonds
+// stay in memory for the session and nothing is written: a key beside its ciphertext would
+// protect nothing (docs/decisions.md, "Pairing as a phone does").
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import {
   closeSync,
@@ -18,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { linkSecuritySchema, type LinkSecurity } from '../link-parameters';
 import type { CredentialStore, KeychainStatus } from '../../secrets/credential-store';
-import type { BondKeys } from './initiator';
+import type { BondKeys, StationIdentityKeys } from './key-distribution';
 import { resolvesPrivateAddress } from './crypto';
 import { NO_ADDRESS } from '../hci/own-address';
 
@@ -37,6 +38,8 @@ export interface StoredBond extends BondKeys {
 export interface BondLookup {
   find(peripheralId: string): StoredBond | undefined;
   keep(peripheralId: string, bond: StoredBond): void;
+  /** What the station hands out in pairing: its identity address and IRK, when it has one. */
+  identity?(): StationIdentityKeys | undefined;
 }
 
 const KEY_ACCOUNT = 'ble-bond-key';
@@ -60,7 +63,19 @@ const bondSchema = z.object({
   bondedAt: z.string(),
 });
 export type BondRecord = z.infer<typeof bondSchema>;
-const fileSchema = z.object({ version: z.literal(1), bonds: z.array(bondSchema) });
+/** The IRK one station identity hands out, made once and kept with its bonds. */
+const ownIrkSchema = z.object({
+  station: z.string(),
+  stationType: z.enum(['public', 'random']),
+  irk: hex.refine((h) => h.length === 32, 'must be 16 bytes of hex'),
+});
+type OwnIrk = z.infer<typeof ownIrkSchema>;
+const fileSchema = z.object({
+  version: z.literal(1),
+  bonds: z.array(bondSchema),
+  /** Absent in files written before the station handed out an identity. */
+  ownIrks: z.array(ownIrkSchema).default([]),
+});
 
 /** Where the bonds live and what became of the keychain, in words for every front end. */
 export type BondStorage = { kind: 'encrypted'; file: string } | { kind: 'memory'; reason: string };
@@ -75,6 +90,7 @@ export class BondStore {
     private readonly key: Buffer | undefined,
     private readonly bonds: BondRecord[],
     readonly storage: BondStorage,
+    private readonly ownIrks: OwnIrk[] = [],
   ) {}
 
   /**
@@ -99,8 +115,8 @@ export class BondStore {
       await credentials.set(KEY_ACCOUNT, encoded);
     }
     const key = Buffer.from(encoded, 'base64');
-    const bonds = existsSync(file) ? decrypt(file, key) : [];
-    return new BondStore(file, key, bonds, { kind: 'encrypted', file });
+    const { bonds, ownIrks } = existsSync(file) ? decrypt(file, key) : { bonds: [], ownIrks: [] };
+    return new BondStore(file, key, bonds, { kind: 'encrypted', file }, ownIrks);
   }
 
   /** Bonds for this session only, and why. */
@@ -156,7 +172,35 @@ export class BondStore {
         if (identity)
           this.keep(identity.address, address(id), keys, security, now(), identity.type);
       },
+      identity: () => {
+        const identity = usable();
+        return (
+          identity && {
+            irk: this.ownIrk(identity),
+            identityAddress: { address: identity.address, type: identity.type },
+          }
+        );
+      },
     };
+  }
+
+  /**
+   * The IRK a station identity hands out in pairing (Vol 3, Part H, 3.6.4): made on its first
+   * pairing and kept with the bonds, so every board bonded with it has the same one.
+   */
+  private ownIrk(station: StationIdentity): Uint8Array {
+    const kept = this.ownIrks.find(
+      (o) => o.station === station.address && o.stationType === station.type,
+    );
+    if (kept) return bytes(kept.irk);
+    const irk = randomBytes(16);
+    this.ownIrks.push({
+      station: station.address,
+      stationType: station.type,
+      irk: irk.toString('hex'),
+    });
+    this.save();
+    return Uint8Array.from(irk);
   }
 
   /** Keeps a board's keys for this station, replacing an older bond with it. */
@@ -214,7 +258,9 @@ export class BondStore {
 
   private save(): void {
     if (!this.file || !this.key) return;
-    const plain = Buffer.from(JSON.stringify({ version: 1, bonds: this.bonds }));
+    const plain = Buffer.from(
+      JSON.stringify({ version: 1, bonds: this.bonds, ownIrks: this.ownIrks }),
+    );
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const body = Buffer.concat([cipher.update(plain), cipher.final()]);
@@ -233,13 +279,13 @@ export class BondStore {
   }
 }
 
-function decrypt(file: string, key: Buffer): BondRecord[] {
+function decrypt(file: string, key: Buffer): { bonds: BondRecord[]; ownIrks: OwnIrk[] } {
   const sealed = readFileSync(file);
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12));
     decipher.setAuthTag(sealed.subarray(12, 28));
     const plain = Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]);
-    return fileSchema.parse(JSON.parse(plain.toString('utf8'))).bonds;
+    return fileSchema.parse(JSON.parse(plain.toString('utf8')));
   } catch {
     throw new Error(
       `${file}: the bonds cannot be read with the key in the OS keychain (damaged, or another keychain's); move the file away to start with no bonds`,

@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { SMP_CODE, SMP_FAILURE } from '../hci/codes';
 import {
   addressBytes,
-  addressText,
   addressWithType,
   c1,
   ecdhKeyPair,
@@ -31,6 +30,15 @@ import {
 } from './pairing-method';
 import { pairingFailureMessage, type PairingContext } from './refusals';
 import type { LinkSecurity } from '../link-parameters';
+import {
+  KEY_ENC,
+  KEY_ID,
+  KEY_SIGN,
+  receiveBoardKeys,
+  stationIdentityPdus,
+  type BondKeys,
+  type StationIdentityKeys,
+} from './key-distribution';
 
 /** What the station asks for on one link. */
 export interface PairingOptions {
@@ -59,6 +67,8 @@ export interface PairingUser {
 export interface SmpLink {
   local: { address: string; type: 'public' | 'random' };
   peer: { address: string; type: 'public' | 'random' };
+  /** The station's identity to hand out when it bonds; none, and it hands out no keys. */
+  identity?: StationIdentityKeys;
   send(pdu: Uint8Array): void;
   /**
    * LE Enable Encryption with the key; true once Encryption Change says the link is encrypted.
@@ -70,16 +80,6 @@ export interface SmpLink {
     rand: Uint8Array,
     security: LinkSecurity,
   ): Promise<boolean>;
-}
-
-/** The keys a bond keeps: the board's LTK (with EDIV/Rand for legacy), IRK, identity, CSRK. */
-export interface BondKeys {
-  ltk: Uint8Array;
-  ediv: number;
-  rand: Uint8Array;
-  irk?: Uint8Array;
-  identityAddress?: { address: string; type: 'public' | 'random' };
-  csrk?: Uint8Array;
 }
 
 export interface PairingResult {
@@ -125,9 +125,6 @@ export class PairingFailedError extends Error {
 const AUTH_BONDING = 0x01;
 const AUTH_MITM = 0x04;
 const AUTH_SC = 0x08;
-const KEY_ENC = 0x01;
-const KEY_ID = 0x02;
-const KEY_SIGN = 0x04;
 const MIN_KEY_SIZE = 7;
 /** The SMP timeout (Vol 3, Part H, 3.4). */
 export const SMP_TIMEOUT_MS = 30_000;
@@ -234,20 +231,22 @@ export class SmpInitiator {
       (options.mitm ? AUTH_MITM : 0) |
       (options.sc ? AUTH_SC : 0);
     const keys = options.bond ? KEY_ENC | KEY_ID | KEY_SIGN : 0;
-    // This side hands out no keys of its own: the board asks for none it could use from a
-    // central that does not resolve itself (docs/decisions.md, "Pairing as a phone does").
+    // A bonding station hands out its identity, as a phone does: no LTK of its own, since it
+    // is never the board's peripheral (docs/decisions/ble-and-hci.md, "The station's identity
+    // in pairing").
+    const ownKeys = options.bond && this.link.identity ? KEY_ID : 0;
     const preq = Uint8Array.of(
       SMP_CODE.pairingRequest,
       IO_CAPABILITIES.indexOf(options.io),
       0,
       authReq,
       maxKeySize,
-      0,
+      ownKeys,
       keys,
     );
     this.send(preq);
     const pres = await this.next(SMP_CODE.pairingResponse);
-    const [, ioByte = 0, oob = 0, rspAuth = 0, rspKeySize = 0, , rspKeys = 0] = pres;
+    const [, ioByte = 0, oob = 0, rspAuth = 0, rspKeySize = 0, rspOwnKeys = 0, rspKeys = 0] = pres;
     const boardIo = IO_CAPABILITIES[ioByte];
     if (!boardIo || rspKeySize < MIN_KEY_SIZE || rspKeySize > 16 || oob > 1)
       return this.fail(SMP_FAILURE.invalidParameters);
@@ -291,7 +290,10 @@ export class SmpInitiator {
       throw new Error('the link did not become encrypted with the key pairing gave');
     // Secure Connections derives the LTK on both sides, so no EncKey is sent (3.6.1).
     const agreed = rspKeys & keys & (sc ? ~KEY_ENC : 0xff);
-    const received = await this.receiveKeys(agreed);
+    this.restartTimer();
+    const received = await receiveBoardKeys(agreed, (code) => this.next(code));
+    if (rspOwnKeys & ownKeys & KEY_ID && this.link.identity)
+      for (const pdu of stationIdentityPdus(this.link.identity)) this.send(pdu);
     return {
       sc,
       method: method.model,
@@ -378,28 +380,6 @@ export class SmpInitiator {
     if (!sameValue(f6(macKey, nb, na, r, p.pres.subarray(1, 4), b, a), eb))
       return this.fail(SMP_FAILURE.dhKeyCheckFailed);
     return ltk;
-  }
-
-  /** The board's keys, in the order the spec sends them (Vol 3, Part H, 3.6.1). */
-  private async receiveKeys(agreed: number): Promise<BondKeys> {
-    this.restartTimer();
-    const keys: BondKeys = { ltk: new Uint8Array(16), ediv: 0, rand: new Uint8Array(8) };
-    if (agreed & KEY_ENC) {
-      keys.ltk = (await this.next(SMP_CODE.encryptionInformation)).slice(1);
-      const ident = await this.next(SMP_CODE.centralIdentification);
-      keys.ediv = ident[1]! | (ident[2]! << 8);
-      keys.rand = ident.slice(3);
-    }
-    if (agreed & KEY_ID) {
-      keys.irk = (await this.next(SMP_CODE.identityInformation)).slice(1);
-      const identity = await this.next(SMP_CODE.identityAddressInformation);
-      keys.identityAddress = {
-        type: identity[1] === 1 ? 'random' : 'public',
-        address: addressText(identity.subarray(2)),
-      };
-    }
-    if (agreed & KEY_SIGN) keys.csrk = (await this.next(SMP_CODE.signingInformation)).slice(1);
-    return keys;
   }
 
   private send(pdu: Uint8Array): void {

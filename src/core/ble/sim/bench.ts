@@ -85,6 +85,9 @@ const bondSchema = z.object({
   authenticated: z.boolean(),
   sc: z.boolean(),
   keySize: z.number().int(),
+  central: z
+    .object({ irk: hexBytes, address: z.string(), type: z.enum(['public', 'random']) })
+    .optional(),
 });
 const stateFileSchema = z.object({
   version: z.literal(1),
@@ -415,16 +418,18 @@ export class SimulatedBench implements RadioHost<SimBoard> {
 
 /** The bonds as the state file keeps them: keys in lowercase hex. */
 function bondsJson(flash: Map<string, Map<string, BoardBond>>) {
+  const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
   return Object.fromEntries(
     [...flash].map(([id, bonds]) => [
       id,
       Object.fromEntries(
-        [...bonds].map(([central, bond]) => [
-          central,
+        [...bonds].map(([address, { central, ...bond }]) => [
+          address,
           {
             ...bond,
-            ltk: Buffer.from(bond.ltk).toString('hex'),
-            rand: Buffer.from(bond.rand).toString('hex'),
+            ltk: hex(bond.ltk),
+            rand: hex(bond.rand),
+            ...(central && { central: { ...central, irk: hex(central.irk) } }),
           },
         ]),
       ),

@@ -107,6 +107,9 @@ export class BoardPeer implements LinkPeer, RadioPeer {
       if (outcome.kind === 'respond') this.answer(cid, [outcome.pdu]);
     } else if (cid === L2CAP_CID.smp) {
       this.answer(cid, this.smp.handle(payload));
+      // The central's identity comes after the board's keys: the bond kept gains it.
+      const bond = this.smp.bond;
+      if (bond?.central && this.link.encrypted) this.board.keepBond(this.central.address, bond);
     } else if (cid === L2CAP_CID.signaling && payload.length >= 2 && payload[0]! % 2 === 0) {
       // Requests have even codes; a board that sends no requests of its own rejects them all.
       this.answer(cid, [commandReject(payload[1]!)]);

@@ -1,6 +1,6 @@
 // What the bench shows of a simulated board (the app's board list and the BLE process's events):
 // its advertising, connection, GATT table with the board file's names, buttons, provisioning
-// state and faults.
+// state, faults and bond table.
 import { formatUuid } from '../port';
 import type { BoardDefinition } from './board-file';
 import type { ProvisioningView } from './board-provisioning';
@@ -34,6 +34,14 @@ export interface BoardView {
   buttons: string[];
   provisioning?: ProvisioningView;
   faults: BoardFaults;
+  /** The board's bond table: each central by the address it bonded from, and its identity. */
+  bonds: BondView[];
+}
+
+/** One central the board keeps keys for; `identity` when the central handed out its own. */
+interface BondView {
+  central: string;
+  identity?: { address: string; type: 'public' | 'random' };
 }
 
 /** The board's state now, beside its definition. */
@@ -44,6 +52,7 @@ export interface BoardState {
   table: readonly Service[];
   provisioning: ProvisioningView | undefined;
   faults: BoardFaults;
+  bonds: BondView[];
 }
 
 export function boardView(def: BoardDefinition, state: BoardState): BoardView {
@@ -76,5 +85,6 @@ export function boardView(def: BoardDefinition, state: BoardState): BoardView {
     buttons: def.buttons.map((b) => b.id),
     provisioning: state.provisioning,
     faults: state.faults,
+    bonds: state.bonds,
   };
 }

@@ -363,6 +363,10 @@ export class SimBoard implements AttValues {
       table: this.table,
       provisioning: this.provisioning?.view(),
       faults: this.faultState,
+      bonds: [...this.bonds].map(([central, bond]) => ({
+        central,
+        identity: bond.central && { address: bond.central.address, type: bond.central.type },
+      })),
     });
   }
 

@@ -2,7 +2,7 @@
 // Part H, 2.3.4 and 3.6): the key cut to the negotiated size, and the PDUs the board hands out
 // once the link is encrypted, with the bond it keeps.
 import { SMP_CODE } from '../hci/codes';
-import { addressBytes } from '../security-manager/crypto';
+import { addressBytes, addressText } from '../security-manager/crypto';
 import type { BoardBond, BoardIdentity } from './smp-responder-options';
 
 /** Pairing Request/Response key distribution bits (Vol 3, Part H, 3.6.1). */
@@ -73,4 +73,23 @@ export function identityKeys(
       ...addressBytes(identity.address),
     ),
   ];
+}
+
+/**
+ * The central's identity keys, taken after the board's own (Vol 3, Part H, 3.6.1): its IRK in
+ * Identity Information, then its identity address. Returns what is known after `pdu`, or
+ * undefined for a PDU out of order or of the wrong length.
+ */
+export function centralIdentityKey(
+  known: { irk?: Uint8Array },
+  pdu: Uint8Array,
+): { irk: Uint8Array; identity?: BoardIdentity } | undefined {
+  if (pdu[0] === SMP_CODE.identityInformation)
+    return known.irk || pdu.length !== 17 ? undefined : { irk: pdu.slice(1) };
+  if (!known.irk || pdu.length !== 8) return undefined;
+  const type = pdu[1] === 1 ? 'random' : 'public';
+  return {
+    irk: known.irk,
+    identity: { irk: known.irk, type, address: addressText(pdu.subarray(2)) },
+  };
 }

@@ -58,4 +58,10 @@ export interface BoardBond {
   authenticated: boolean;
   sc: boolean;
   keySize: number;
+  /**
+   * The central's identity, when it handed one out after the board's keys (Identity Information
+   * and Identity Address Information, Vol 3, Part H, 3.6.4–3.6.5): the bond table's record of who
+   * the central is, whatever address it uses.
+   */
+  central?: BoardIdentity;
 }

@@ -2,8 +2,8 @@
 // fed one reassembled SMP PDU (L2CAP CID 6) at a time, it answers as a peripheral of the board
 // file's security block would — LE legacy or Secure Connections, Just Works, Numeric Comparison
 // (the board's person says yes) or Passkey Entry with the board showing its passkey — derives
-// the key the controller encrypts the link with, and hands out a legacy LTK the central asked for
-// once the link is encrypted. Zephyr's refusals are kept: legacy on an SC-only board, a bonded
+// the key the controller encrypts the link with, hands out a legacy LTK the central asked for
+// once the link is encrypted, and takes a bonding central's identity (IRK and address). Zephyr's refusals are kept: legacy on an SC-only board, a bonded
 // central pairing again without MITM, a new central when the bond table is full.
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
@@ -17,6 +17,7 @@ import {
 import {
   KEY_DIST_ENC_KEY,
   KEY_DIST_ID_KEY,
+  centralIdentityKey,
   identityKeys,
   legacyKeys,
   masked,
@@ -69,6 +70,8 @@ interface Exchange {
   responderKeys: number;
   /** Both sides asked to bond. */
   bonding: boolean;
+  /** The initiator key distribution agreed on: the central's IdKey, when bonding. */
+  centralKeys: number;
   mconfirm?: Uint8Array;
   srand?: Uint8Array;
   method: PairingMethod;
@@ -92,6 +95,9 @@ interface Paired {
   keys: Uint8Array[];
   /** What the board keeps when both sides bond and its LTK is handed out. */
   bond?: BoardBond;
+  /** The central's identity keys still to come, and its IRK once it came. */
+  centralKeys: number;
+  centralIrk?: Uint8Array;
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -164,11 +170,12 @@ export class SmpResponder {
         return this.onPairingRandom(pdu);
       case SMP_CODE.pairingFailed:
         return this.onPairingFailed(pdu);
+      case SMP_CODE.identityInformation:
+      case SMP_CODE.identityAddressInformation:
+        return this.onCentralIdentity(pdu);
       case SMP_CODE.pairingResponse:
       case SMP_CODE.encryptionInformation:
       case SMP_CODE.centralIdentification:
-      case SMP_CODE.identityInformation:
-      case SMP_CODE.identityAddressInformation:
       case SMP_CODE.signingInformation:
         // The central's own command, or keys from a central the board asked for none.
         return this.fail(SMP_FAILURE.unspecifiedReason);
@@ -228,13 +235,15 @@ export class SmpResponder {
     // IdKey only from a board with privacy.
     const agreedKeys =
       responderKeys & ((sc ? 0 : KEY_DIST_ENC_KEY) | (this.options.identity ? KEY_DIST_ID_KEY : 0));
+    // The central's identity, as Zephyr takes it from a bonding central (its RECV_KEYS).
+    const centralKeys = bonding ? (pdu[5] ?? 0) & KEY_DIST_ID_KEY : 0;
     const pres = Uint8Array.of(
       SMP_CODE.pairingResponse,
       IO_CAPABILITIES.indexOf(io),
       0x00,
       (bonding ? BONDING : 0x00) | (mitm ? AUTH_MITM : 0) | (mode !== 'legacy' ? AUTH_SC : 0),
       MAX_KEY_SIZE,
-      0x00,
+      centralKeys,
       agreedKeys,
     );
     this.exchange = {
@@ -244,6 +253,7 @@ export class SmpResponder {
       keySize,
       responderKeys: agreedKeys,
       bonding,
+      centralKeys,
       method,
       sc,
       passkey:
@@ -303,6 +313,7 @@ export class SmpResponder {
     this.result = {
       stk,
       strength,
+      centralKeys: exchange.centralKeys,
       ...legacyKeys({ ...exchange, strength }, this.options.identity, (bytes) =>
         this.random(bytes),
       ),
@@ -381,6 +392,7 @@ export class SmpResponder {
       stk: key,
       strength,
       keys: identityKeys(exchange.responderKeys, this.options.identity),
+      centralKeys: exchange.centralKeys,
       bond: exchange.bonding
         ? { ltk: key, ediv: 0, rand: new Uint8Array(8), ...strength }
         : undefined,
@@ -388,6 +400,21 @@ export class SmpResponder {
     this.exchange = undefined;
     this.current = 'paired';
     return [Uint8Array.of(SMP_CODE.pairingDhKeyCheck, ...eb)];
+  }
+
+  /** The central's IRK and identity address, once the board's keys went: kept with the bond. */
+  private onCentralIdentity(pdu: Uint8Array): Uint8Array[] {
+    const result = this.result;
+    if (this.current !== 'paired' || !result || (result.centralKeys & KEY_DIST_ID_KEY) === 0)
+      return this.fail(SMP_FAILURE.unspecifiedReason);
+    const taken = centralIdentityKey({ irk: result.centralIrk }, pdu);
+    if (!taken) return this.fail(SMP_FAILURE.invalidParameters);
+    result.centralIrk = taken.irk;
+    if (taken.identity) {
+      result.centralKeys = 0;
+      if (result.bond) result.bond.central = taken.identity;
+    }
+    return [];
   }
 
   private pkb(exchange: Exchange): Uint8Array {

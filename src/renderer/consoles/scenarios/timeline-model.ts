@@ -438,7 +438,7 @@ export function itemTitle(item: TimelineItem): string {
     case 'paired':
       return `Paired, ${methodLabel(item.security)}`;
     case 'encrypted':
-      return `Encrypted, ${keyLabel(item.security)}`;
+      return `Encrypted${item.security.fromBond ? ' with the bond' : ''}, ${keyLabel(item.security)}`;
     case 'pairing-failed':
       return 'Pairing failed';
     case 'stopped':

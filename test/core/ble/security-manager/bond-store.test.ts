@@ -154,4 +154,33 @@ describe('bond lookup for the Security Manager', () => {
       { station: 'c4:7f:51:00:00:07', stationType: 'random', board: 'd1:00:00:00:00:01' },
     ]);
   });
+
+  it('hands out one IRK per station identity, made once, kept encrypted with the bonds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
+    const credentials = new MemoryCredentialStore();
+    const store = await BondStore.open(dir, credentials, KEYCHAIN);
+    let station: { address: string; type: 'public' | 'random' } | undefined;
+    const lookup = store.lookup(() => station);
+    // No identity yet, or the all-zero one: nothing to hand out, nothing made.
+    expect(lookup.identity!()).toBeUndefined();
+    station = { address: '00:00:00:00:00:00', type: 'public' };
+    expect(lookup.identity!()).toBeUndefined();
+    expect(existsSync(join(dir, 'bonds.bin'))).toBe(false);
+
+    station = { address: 'c4:7f:51:00:00:07', type: 'random' };
+    const own = lookup.identity!()!;
+    expect(own.identityAddress).toEqual(station);
+    expect(own.irk).toHaveLength(16);
+    const irk = Buffer.from(own.irk).toString('hex');
+    expect(Buffer.from(lookup.identity!()!.irk).toString('hex')).toBe(irk);
+    expect(readFileSync(join(dir, 'bonds.bin')).toString('hex')).not.toContain(irk);
+
+    // Another identity (another dongle, or the public one) has an IRK of its own.
+    station = { address: 'c4:7f:51:00:00:07', type: 'public' };
+    expect(Buffer.from(lookup.identity!()!.irk).toString('hex')).not.toBe(irk);
+
+    const reopened = await BondStore.open(dir, credentials, KEYCHAIN);
+    const again = reopened.lookup(() => ({ address: 'c4:7f:51:00:00:07', type: 'random' }));
+    expect(Buffer.from(again.identity!()!.irk).toString('hex')).toBe(irk);
+  });
 });

@@ -483,4 +483,20 @@ describe('a pairing on the link lane', () => {
     );
     expect(itemLabel(failed!, 0)).toBe('Pairing failed at +9 s');
   });
+
+  it('says a link encrypted with a stored bond is encrypted with the bond', () => {
+    const model = buildTimeline(
+      [
+        { kind: 'connecting', at: 0, cycle: 1 },
+        { kind: 'connected', at: 40, mtu: 247 },
+        { kind: 'encrypted', at: 80, security: { ...security, fromBond: true } },
+      ],
+      scenarios,
+      100,
+    );
+    const encrypted = model.link.find((item) => item.kind === 'encrypted');
+    expect(itemLabel(encrypted!, 0)).toBe(
+      'Encrypted with the bond, LE Secure Connections · authenticated · 16 octets at +80 ms',
+    );
+  });
 });
