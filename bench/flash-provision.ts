@@ -24,7 +24,7 @@ import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import { ManualSimClock } from '../src/core/ble/sim/manual-clock';
 import { startBatch } from '../src/core/provisioning/batch';
 import { builtInProfiles } from '../src/core/provisioning/profiles';
-import { createPsdiAllocator } from '../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../src/core/audit/psdi';
 import { imageFlash } from '../src/core/usecases/firmware';
 
 const IMAGE_BYTES = 16 * 1024;

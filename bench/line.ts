@@ -16,7 +16,7 @@ import { count as counted, ms, table } from './format';
 import { startLocalPostgres } from '../scripts/local-postgres';
 import { openAuditStore, type AuditLocation } from '../src/core/audit/open-store';
 import type { AuditStore, ReserveInput } from '../src/core/audit/store';
-import { createPsdiAllocator } from '../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../src/core/audit/psdi';
 import {
   PLATFORM_PSDI_CHARACTERISTIC_UUID,
   PLATFORM_PSDI_SERVICE_UUID,

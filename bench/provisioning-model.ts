@@ -16,7 +16,7 @@ import { SimulatedBench } from '../src/core/ble/sim/bench';
 import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import { ManualSimClock } from '../src/core/ble/sim/manual-clock';
 import { builtInProfiles } from '../src/core/provisioning/profiles';
-import { createPsdiAllocator } from '../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../src/core/audit/psdi';
 import type { ProductTarget } from '../src/core/provisioning/steps';
 import { provisionBoard, type ImageFlash } from '../src/core/provisioning/workflow';
 import type {

@@ -19,7 +19,7 @@ import type { Clock, Timer } from '../src/core/async/clock';
 import { ManualSimClock } from '../src/core/ble/sim/manual-clock';
 import { openAuditStore } from '../src/core/audit/open-store';
 import type { AuditStore } from '../src/core/audit/store';
-import { createPsdiAllocator } from '../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../src/core/audit/psdi';
 import { startBatch } from '../src/core/provisioning/batch';
 
 const TARGET_OVERHEAD = 1.1;

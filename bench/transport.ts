@@ -17,7 +17,7 @@ import { SimulatedBench } from '../src/core/ble/sim/bench';
 import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import { openAuditStore } from '../src/core/audit/open-store';
 import { builtInProfiles, gattProfiles } from '../src/core/provisioning/profiles';
-import { createPsdiAllocator } from '../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../src/core/audit/psdi';
 import type { ProductTarget } from '../src/core/provisioning/steps';
 import { provisionBoard } from '../src/core/provisioning/workflow';
 

@@ -22,7 +22,7 @@ import {
 import type { CsvPage, ExportCursor } from './csv-export';
 import type { ProvisioningRecord } from './records';
 import { STORE_CALLS, type AllocatorRecipe, type ExportQuery, type ReserveInput } from './store';
-import { PsdiError } from '../provisioning/psdi';
+import { PsdiError } from './psdi';
 import type { NewRun, RunList, RunRead } from './scenario-runs';
 import type { ScenarioRunSummary, StopReason, TimelineEvent } from '../scenario/schema';
 import type { runListQuerySchema } from '../scenario/schema';

@@ -17,7 +17,7 @@ import type {
   StoreCall,
   StoreCallArgs,
 } from './store';
-import { checkPsdi, createPsdiAllocator } from '../provisioning/psdi';
+import { checkPsdi, createPsdiAllocator } from './psdi';
 import type { ScenarioRunLog } from './scenario-runs';
 import {
   parseRequest,

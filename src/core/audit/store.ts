@@ -16,7 +16,7 @@ import type {
 } from './records';
 import type { CsvChunk } from './csv-export';
 import type { ScenarioRunLog } from './scenario-runs';
-import type { PsdiStrategy } from '../provisioning/psdi-strategy';
+import type { PsdiStrategy } from './psdi-strategy';
 
 /** What an allocator may ask while it picks a PSDI for one reservation. */
 export interface AllocationContext {

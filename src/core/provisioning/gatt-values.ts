@@ -1,7 +1,7 @@
 // The values a GATT profile's session writes, and the PSDI a board's firmware derived as read
 // from it (docs/provisioning-protocol.md).
 import { encodeUuid, type ProvisioningProfile } from '../ble/provisioning-profile';
-import { checkPsdi, PsdiError } from './psdi';
+import { checkPsdi, PsdiError } from '../audit/psdi';
 import { FatalStepError } from './step-failures';
 import type { ProductTarget } from './steps';
 

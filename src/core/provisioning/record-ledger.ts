@@ -7,7 +7,7 @@ import type { AuditStore, PsdiAllocator, ReserveInput } from '../audit/store';
 import type { AnyProvisioningProfile } from '../ble/provisioning-profile';
 import { errorMessage } from '../errors/message';
 import { failureKind } from './faults';
-import { checkPsdi } from './psdi';
+import { checkPsdi } from '../audit/psdi';
 import { FatalStepError } from './step-failures';
 import type { BoardRef, ProductTarget, ProvisionEvent, StepReporter } from './steps';
 import { recordedAddress } from './board-identity';

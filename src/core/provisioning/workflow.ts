@@ -17,7 +17,7 @@ import { errorMessage } from '../errors/message';
 import type { BoardWriter, SessionRecord } from './board-writer';
 import { GattSession } from './gatt-session';
 import { McumgrSettingsSession } from './mcumgr-settings-session';
-import { PsdiError } from './psdi';
+import { PsdiError } from '../audit/psdi';
 import { RecordLedger } from './record-ledger';
 import { CancelledError, FatalStepError, StepFailure } from './step-failures';
 import {

@@ -16,8 +16,8 @@ import {
   PsdiError,
   type PsdiCsv,
   type PsdiCsvProblem,
-} from '../provisioning/psdi';
-import type { PsdiStrategy } from '../provisioning/psdi-strategy';
+} from '../audit/psdi';
+import type { PsdiStrategy } from '../audit/psdi-strategy';
 import type { ProductTarget } from '../provisioning/steps';
 import { SetupError } from './errors';
 import type { psdiPlanSchema } from './provisioning/schema';

@@ -6,7 +6,7 @@ import { SimBenchError } from '../ble/sim/bench';
 import { BoardFileError } from '../ble/sim/board-file';
 import { PlatformError, PlatformUnreachableError } from '../platform/http';
 import { ProfileError } from '../provisioning/profiles';
-import { PsdiError } from '../provisioning/psdi';
+import { PsdiError } from '../audit/psdi';
 import { NotConfiguredError, PlatformAnswerError, SetupError, UnreachableError } from './errors';
 
 /** `input` when changing what was asked would fix it, `station` when the station must change. */

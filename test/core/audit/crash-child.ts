@@ -3,7 +3,7 @@
 // i.e. once the store says it is committed. Tests run its bundle (test/helpers/bundled.ts);
 // by hand, `node --import tsx`.
 import { openAuditStore } from '../../../src/core/audit/open-store';
-import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../../../src/core/audit/psdi';
 import { reserveInput } from './fixture';
 
 const [file] = process.argv.slice(2);

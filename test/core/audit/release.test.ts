@@ -4,7 +4,7 @@
 // without taking it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidTransitionError } from '../../../src/core/audit/errors';
-import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../../../src/core/audit/psdi';
 import { usePostgres } from '../../helpers/postgres';
 import { ENGINES, PRODUCT, reserveInput, tempStore, type TempStore } from './fixture';
 import { collectCsv } from '../../../src/core/audit/csv-export';

@@ -2,7 +2,7 @@
 // shared log as fast as it can, printing them as JSON. Tests
 // run its bundle (test/helpers/bundled.ts); by hand, `node --import tsx`.
 import { openAuditStore, type AuditLocation } from '../../../src/core/audit/open-store';
-import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../../../src/core/audit/psdi';
 import { reserveInput } from './fixture';
 
 const [location, worker, count] = process.argv.slice(2);

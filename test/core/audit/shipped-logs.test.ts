@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PsdiTakenError } from '../../../src/core/audit/errors';
 import { openAuditStore, type AuditLocation } from '../../../src/core/audit/open-store';
 import type { AuditStore, ReserveInput } from '../../../src/core/audit/store';
-import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../../../src/core/audit/psdi';
 import { usePostgres } from '../../helpers/postgres';
 import { PRODUCT } from './fixture';
 

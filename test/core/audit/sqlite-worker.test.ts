@@ -14,7 +14,7 @@ import {
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import { SqliteWorkerStore } from '../../../src/core/audit/sqlite-worker-store';
 import type { PsdiAllocator } from '../../../src/core/audit/store';
-import { createPsdiAllocator, PsdiError } from '../../../src/core/provisioning/psdi';
+import { createPsdiAllocator, PsdiError } from '../../../src/core/audit/psdi';
 import { bundled } from '../../helpers/bundled';
 import { fillLog, reserveInput, tempStore, type TempStore } from './fixture';
 

@@ -16,7 +16,7 @@ import {
 } from '../../../src/core/audit/errors';
 import { collectCsv, csvHeader } from '../../../src/core/audit/csv-export';
 import { openAuditStore } from '../../../src/core/audit/open-store';
-import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../../../src/core/audit/psdi';
 import type { AuditQuery } from '../../../src/core/audit/records';
 import { bundled } from '../../helpers/bundled';
 import { usePostgres } from '../../helpers/postgres';

@@ -1,7 +1,7 @@
 // Batches over the simulated bench: a tray of 20 at concurrency 4, faults mixed in, filters,
 // and stop() in the middle, each leaving records that match what the boards carry.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../../../src/core/audit/psdi';
 import { startBatch, type BatchOptions } from '../../../src/core/provisioning/batch';
 import { blankBoard, duplicateHeldPsdis, FAST, PRODUCT, rig, V1, type Rig } from './fixture';
 

@@ -15,7 +15,7 @@ import { openAuditStore } from '../../../src/core/audit/open-store';
 import type { AuditStore } from '../../../src/core/audit/store';
 import { builtInProfiles } from '../../../src/core/provisioning/profiles';
 import type { ProvisioningProfile } from '../../../src/core/ble/provisioning-profile';
-import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../../../src/core/audit/psdi';
 import {
   provisionBoard,
   type ProvisionBoardOptions,

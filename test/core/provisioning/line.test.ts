@@ -13,7 +13,7 @@ import type { AuditStore } from '../../../src/core/audit/store';
 import { createSimulatedCentral } from '../../../src/core/ble/radio/sim-central';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import { startBatch } from '../../../src/core/provisioning/batch';
-import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../../../src/core/audit/psdi';
 import { needsReconciling, reconcile } from '../../../src/core/provisioning/reconcile';
 import { bundled } from '../../helpers/bundled';
 import { useOwnPostgres } from '../../helpers/postgres';

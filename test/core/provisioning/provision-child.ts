@@ -4,7 +4,7 @@
 import { createSimulatedCentral } from '../../../src/core/ble/radio/sim-central';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import { openAuditStore } from '../../../src/core/audit/open-store';
-import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../../../src/core/audit/psdi';
 import { provisionBoard } from '../../../src/core/provisioning/workflow';
 import { advertisementOf, blankBoard, PRODUCT, V1 } from './fixture';
 

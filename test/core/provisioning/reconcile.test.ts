@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import type { ProvisioningState } from '../../../src/core/audit/records';
-import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../../../src/core/audit/psdi';
 import { needsReconciling, reconcile } from '../../../src/core/provisioning/reconcile';
 import { bundled } from '../../helpers/bundled';
 import { blankBoard, FAST, PRODUCT, rig, V1, type Rig } from './fixture';

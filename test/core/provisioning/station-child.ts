@@ -6,7 +6,7 @@ import { createSimulatedCentral } from '../../../src/core/ble/radio/sim-central'
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import { startBatch } from '../../../src/core/provisioning/batch';
-import { createPsdiAllocator } from '../../../src/core/provisioning/psdi';
+import { createPsdiAllocator } from '../../../src/core/audit/psdi';
 import { FAST, PRODUCT, V1 } from './fixture';
 import { stationTray, type StationOptions } from './line-fixture';
 

@@ -18,7 +18,7 @@ import type { AnyProvisioningProfile } from '../../ble/provisioning-profile';
 import { imageFromBase64 } from '../bench/board-firmware';
 import type { Advertisement, BleCentral } from '../../ble/port';
 import { builtInProfiles, parseProfile } from '../../provisioning/profiles';
-import type { PsdiCsvProblem } from '../../provisioning/psdi';
+import type { PsdiCsvProblem } from '../../audit/psdi';
 import type { ProvisionEvent } from '../../provisioning/steps';
 import type { ThingsClient } from '../../platform/things/client';
 import { SetupError, UnreachableError } from '../errors';

@@ -3,7 +3,7 @@
 // station took it first), so a PSDI is never handed to two live boards.
 import { randomInt } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import type { AllocationContext, PsdiAllocator } from '../audit/store';
+import type { AllocationContext, PsdiAllocator } from './store';
 import { psdiStrategySchema, type PsdiStrategy } from './psdi-strategy';
 
 /** A PSDI or a strategy that cannot work; `field` names the offending input when there is one. */

@@ -6,7 +6,7 @@ import {
   createPsdiAllocator,
   parsePsdiCsv,
   PsdiError,
-} from '../../../src/core/provisioning/psdi';
+} from '../../../src/core/audit/psdi';
 import { reserveInput, tempStore, type TempStore } from '../audit/fixture';
 
 let t: TempStore;
