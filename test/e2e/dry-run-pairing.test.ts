@@ -3,7 +3,7 @@
 // run panel, the board's passkey asked in the pairing prompt and typed there, and the pairing and
 // the encryption drawn on the link lane with their method and key.
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { expectText, shoot, useBench, WINDOW_SIZES, createProduct } from './fixture';
 
 const bench = useBench();
 const BOARD = 'DB Zephyr Secure';
@@ -34,9 +34,7 @@ describe('a dry run that pairs as a phone does', () => {
       await page.setViewportSize(size);
       const product = `Paired run ${size.width}`;
       await page.getByRole('button', { name: 'Device service' }).click();
-      await page.getByLabel('New product name').fill(product);
-      await page.getByRole('button', { name: 'Create product' }).click();
-      await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+      await createProduct(page, product);
 
       await page.getByRole('button', { name: 'Scenarios', exact: true }).click();
       const panel = page.getByTestId('run-panel');

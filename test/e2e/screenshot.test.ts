@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, it } from 'vitest';
-import { expectText, useBench } from './fixture';
+import { expectText, useBench, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -49,9 +49,7 @@ describe('screenshot', () => {
     const { page } = bench();
     await page.getByRole('button', { name: 'Device service' }).click();
     for (const name of ['Door sensor EVT', 'Soil probe P2', 'Thermostat rev B']) {
-      await page.getByLabel('New product name').fill(name);
-      await page.getByRole('button', { name: 'Create product' }).click();
-      await page.getByTestId('product-row').filter({ hasText: name }).waitFor();
+      await createProduct(page, name);
     }
     const editor = page.getByTestId('scenario-editor');
     await editor.getByRole('tab', { name: 'JSON' }).click();
@@ -109,9 +107,7 @@ describe('screenshot', () => {
   it('captures a dry run of a scenario set on the simulated sensor board', async () => {
     const { page } = bench();
     await page.getByRole('button', { name: 'Device service' }).click();
-    await page.getByLabel('New product name').fill('Sensor lamp');
-    await page.getByRole('button', { name: 'Create product' }).click();
-    await page.getByTestId('product-row').filter({ hasText: 'Sensor lamp' }).waitFor();
+    await createProduct(page, 'Sensor lamp');
     await page.getByRole('button', { name: 'Scenarios', exact: true }).click();
     const panel = page.getByTestId('run-panel');
     const sensor = panel.getByTestId('run-board').locator('option', { hasText: 'DB Sensor' });
