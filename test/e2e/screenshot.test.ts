@@ -7,7 +7,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectText, useBench, createProduct } from './fixture';
 
 const bench = useBench();
@@ -65,12 +65,18 @@ describe('screenshot', () => {
     const { page } = bench();
     await page.getByRole('button', { name: 'BLE bench' }).click();
     await expectText(page.getByTestId('adapter-state'), 'Ready');
-    await page
+    const sensor = page
       .getByTestId('ble-scan')
-      .locator('[data-testid="scan-row"][data-name="DB Sensor"]')
-      .waitFor();
-    // A few batches, so each board's RSSI history has a shape.
-    await page.waitForTimeout(3000);
+      .locator('[data-testid="scan-row"][data-name="DB Sensor"]');
+    await sensor.waitFor();
+    // A few batches, so each board's RSSI history has a shape: eight of the sensor's
+    // advertisements (it advertises least often of the bench's boards) in its sparkline.
+    const line = sensor.locator('.ble-sparkline polyline');
+    await expect
+      .poll(async () => ((await line.count()) ? await line.getAttribute('points') : '') ?? '', {
+        timeout: 10_000,
+      })
+      .toSatisfy((points: string) => points.split(' ').length >= 8);
     await capture(page, 'ble-bench.png', 'ble-bench.png');
   });
 
