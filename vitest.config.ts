@@ -3,12 +3,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // One test file per core, and at least two: most files wait on child processes, sockets and
-    // the simulated bench's timers rather than compute, and Vitest's default (cores − 1) runs
-    // one file at a time on a 2-core machine. Both projects share these workers: e2e files take
-    // turns with unit files rather than running one by one after them (docs/decisions/tooling.md,
-    // "Test suite time").
-    maxWorkers: Math.max(2, availableParallelism()),
+    // One test file more than there are cores, and at least three: most files wait on child
+    // processes, sockets and the simulated bench's timers rather than compute (two files at a
+    // time kept two cores about 55% busy), and Vitest's default (cores − 1) runs one file at a
+    // time on a 2-core machine. Both projects share these workers: e2e files take turns with
+    // unit files rather than running one by one after them (docs/decisions/tooling.md, "Test
+    // suite time").
+    maxWorkers: Math.max(3, availableParallelism() + 1),
     projects: [
       {
         test: {
