@@ -30,6 +30,12 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // A poll waits for the page as long as a locator does (test/e2e/fixture.ts sets the
+          // page's 10 s): Vitest's 1 s default made a poll for what the bench does next (a
+          // board's slots after connecting, a prompt closing after its answer) fail under load
+          // where a locator waiting for the same thing would not. A poll that holds returns at
+          // once, so a passing test takes no longer.
+          expect: { poll: { timeout: 10_000 } },
           // One Chromium for the project; each file has its own bench server, data folder and
           // browser context in it (test/e2e/fixture.ts).
           globalSetup: ['test/e2e/chromium-server.ts', 'test/helpers/postgres-run.ts'],

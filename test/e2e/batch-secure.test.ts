@@ -1,7 +1,7 @@
 // A batch of eight boards built as phones expect, through the UI at both window sizes: the
 // Zephyr Secure board's definition (resources/sim/zephyr-secure.json: SC only, its passkey on
 // its display, bonds, privacy) loaded eight times as a board file, a profile that needs level 4,
-// four boards at once. Every board's passkey prompt is answered in view — several stand at once
+// two boards at once. Every board's passkey prompt is answered in view — several stand at once
 // — and every board is verified after its reboot over the bonded link, one PSDI each.
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
@@ -118,11 +118,17 @@ describe.each(WINDOW_SIZES)(
             await page.waitForTimeout(200);
             continue;
           }
+          // Two boards start at once: the first prompt stays unanswered until the other board's
+          // stands beside it, so several prompts stand together whatever the machine's speed.
+          if (answered.size === 0) {
+            await expect.poll(() => open.count()).toBeGreaterThan(1);
+            mostAtOnce = Math.max(mostAtOnce, await open.count());
+          }
           const prompt = open.first();
           const title = await prompt.getByRole('heading').innerText();
           expect(answered.has(title), `${title} asked twice`).toBe(false);
           await expect.poll(() => inView(page, prompt), { message: title }).toBe(true);
-          if (count > 1 && !shot) {
+          if (mostAtOnce > 1 && !shot) {
             await shoot(page, 'batch-secure-prompts');
             shot = true;
           }
