@@ -3,12 +3,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // One test file per core, and at least two: most files wait on child processes, sockets and
-    // the simulated bench's timers rather than compute, and Vitest's default (cores − 1) runs
-    // one file at a time on a 2-core machine. Both projects share these workers: e2e files take
-    // turns with unit files rather than running one by one after them (docs/decisions/tooling.md,
-    // "Test suite time").
-    maxWorkers: Math.max(2, availableParallelism()),
+    // One test file more than there are cores, and at least three: most files wait on child
+    // processes, sockets and the simulated bench's timers rather than compute (two files at a
+    // time kept two cores about 55% busy), and Vitest's default (cores − 1) runs one file at a
+    // time on a 2-core machine. Both projects share these workers: e2e files take turns with
+    // unit files rather than running one by one after them (docs/decisions/tooling.md, "Test
+    // suite time").
+    maxWorkers: Math.max(3, availableParallelism() + 1),
     projects: [
       {
         test: {
@@ -29,6 +30,12 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // A poll waits for the page as long as a locator does (test/e2e/fixture.ts sets the
+          // page's 10 s): Vitest's 1 s default made a poll for what the bench does next (a
+          // board's slots after connecting, a prompt closing after its answer) fail under load
+          // where a locator waiting for the same thing would not. A poll that holds returns at
+          // once, so a passing test takes no longer.
+          expect: { poll: { timeout: 10_000 } },
           // One Chromium for the project; each file has its own bench server, data folder and
           // browser context in it (test/e2e/fixture.ts).
           globalSetup: ['test/e2e/chromium-server.ts', 'test/helpers/postgres-run.ts'],

@@ -6,7 +6,15 @@
 // audit log.
 import { describe, expect, it } from 'vitest';
 import { buildImage } from '../core/ble/mcumgr/image-builder';
-import { clippedText, expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
+import {
+  clippedText,
+  expectText,
+  nav,
+  shoot,
+  useBench,
+  WINDOW_SIZES,
+  createProduct,
+} from './fixture';
 
 const bench = useBench();
 const MCUMGR_SERVICE = '8d53dc1d-1db7-4cd3-868b-8a527460aa84';
@@ -32,9 +40,7 @@ describe.each(WINDOW_SIZES)('a batch that flashes an image at $width×$height', 
       const { page, url, pageErrors } = bench();
       await page.setViewportSize(size);
       await nav(page, 'Device service').click();
-      await page.getByLabel('New product name').fill(product);
-      await page.getByRole('button', { name: 'Create product' }).click();
-      await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+      await createProduct(page, product);
 
       await nav(page, 'BLE bench').click();
       const sim = page.getByTestId('sim-bench');

@@ -2,7 +2,7 @@
 // characteristic in the GATT explorer, provision a board for a new trial product, find it
 // verified in the audit log and export the log as CSV; and a bad board file named by field.
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench, downloadedBytes } from './fixture';
+import { expectText, useBench, downloadedBytes, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -14,9 +14,7 @@ describe('BLE bench', () => {
     await page.getByRole('button', { name: 'Provisioning', exact: true }).click();
     await page.getByTestId('prov-no-products').waitFor();
     await page.getByRole('button', { name: 'Open the Device service console' }).click();
-    await page.getByLabel('New product name').fill('Bench thermostat');
-    await page.getByRole('button', { name: 'Create product' }).click();
-    await page.getByTestId('product-row').filter({ hasText: 'Bench thermostat' }).waitFor();
+    await createProduct(page, 'Bench thermostat');
 
     // The simulated bench is on and its boards are heard.
     await page.getByRole('button', { name: 'BLE bench' }).click();
@@ -103,9 +101,7 @@ describe('BLE bench', () => {
   it('loads a tray of boards and provisions three of them in a batch', async () => {
     const { page, pageErrors } = bench();
     await page.getByRole('button', { name: 'Device service' }).click();
-    await page.getByLabel('New product name').fill('Tray product');
-    await page.getByRole('button', { name: 'Create product' }).click();
-    await page.getByTestId('product-row').filter({ hasText: 'Tray product' }).waitFor();
+    await createProduct(page, 'Tray product');
 
     await page.getByRole('button', { name: 'BLE bench' }).click();
     const sim = page.getByTestId('sim-bench');

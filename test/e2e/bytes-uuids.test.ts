@@ -4,7 +4,7 @@
 // pasted undashed or in braces are taken and shown dashed. Screenshots are kept under
 // test-results/, one per size.
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot, createProduct } from './fixture';
 
 const SENSOR = 'a3c80000-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 const LED = 'a3c80003-7f2e-4b61-9c0d-5e1f2a3b4c5d';
@@ -20,9 +20,7 @@ for (const size of WINDOW_SIZES) {
       const { page, pageErrors } = bench();
       await page.setViewportSize(size);
       await page.getByRole('button', { name: 'Device service' }).click();
-      await page.getByLabel('New product name').fill('Bytes lamp');
-      await page.getByRole('button', { name: 'Create product' }).click();
-      await page.getByTestId('product-row').filter({ hasText: 'Bytes lamp' }).waitFor();
+      await createProduct(page, 'Bytes lamp');
 
       await page.getByRole('button', { name: 'Scenarios', exact: true }).click();
       const panel = page.getByTestId('run-panel');

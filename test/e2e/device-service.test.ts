@@ -3,7 +3,7 @@
 // and the platform's 403 at product 11.
 import { describe, expect, it } from 'vitest';
 import { PRODUCT_NAME_MAX } from '../../src/core/platform/things/schema';
-import { expectText, useBench, downloadedBytes } from './fixture';
+import { expectText, useBench, downloadedBytes, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -13,10 +13,7 @@ describe('device service console', () => {
     await page.getByRole('button', { name: 'Device service' }).click();
     await page.getByTestId('products-empty').waitFor();
 
-    await page.getByLabel('New product name').fill('Thermostat rev B');
-    await page.getByRole('button', { name: 'Create product' }).click();
-    const row = page.getByTestId('product-row').filter({ hasText: 'Thermostat rev B' });
-    await row.waitFor();
+    const row = await createProduct(page, 'Thermostat rev B');
     const productId = await row.getAttribute('data-product-id');
     expect(productId).toMatch(/^\d+$/);
     await expectText(page.getByTestId('product-count'), '1 of 10');
@@ -111,10 +108,7 @@ describe('device service console', () => {
 
   it('imports and exports the draft as a JSON file, and deletes a saved set', async () => {
     const { page, pageErrors } = bench();
-    await page.getByLabel('New product name').fill('Import target');
-    await page.getByRole('button', { name: 'Create product' }).click();
-    const row = page.getByTestId('product-row').filter({ hasText: 'Import target' });
-    await row.waitFor();
+    const row = await createProduct(page, 'Import target');
     const productId = await row.getAttribute('data-product-id');
     const editor = page.getByTestId('scenario-editor');
     await expectText(editor.getByTestId('scenario-revision'), 'No scenario set yet');
@@ -195,14 +189,7 @@ describe('device service console', () => {
     const name = page.getByLabel('New product name');
     // The box takes what the schema takes, no more (docs/decisions.md, "Hardening").
     expect(await name.getAttribute('maxlength')).toBe(String(PRODUCT_NAME_MAX));
-    for (let i = 1; i <= 10; i++) {
-      await name.fill(`Prototype ${i}`);
-      await page.getByRole('button', { name: 'Create product' }).click();
-      await page
-        .getByTestId('product-row')
-        .filter({ hasText: `Prototype ${i}` })
-        .waitFor();
-    }
+    for (let i = 1; i <= 10; i++) await createProduct(page, `Prototype ${i}`);
     await expectText(page.getByTestId('product-count'), '10 of 10');
 
     await name.fill('Prototype 11');

@@ -6,7 +6,7 @@
 // Screenshots of each step at each size are kept under test-results/.
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -44,9 +44,7 @@ describe('dry runs that end and say why', () => {
       await page.setViewportSize(size);
       const product = `Never closes ${size.width}`;
       await page.getByRole('button', { name: 'Device service' }).click();
-      await page.getByLabel('New product name').fill(product);
-      await page.getByRole('button', { name: 'Create product' }).click();
-      await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+      await createProduct(page, product);
 
       await page.getByRole('button', { name: 'Scenarios', exact: true }).click();
       const panel = page.getByTestId('run-panel');

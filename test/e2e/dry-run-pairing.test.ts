@@ -5,7 +5,7 @@
 // and the next connection encrypted with the bond, without pairing again.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { expectText, shoot, useBench, WINDOW_SIZES, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -50,9 +50,7 @@ describe('a dry run that pairs as a phone does', () => {
       await sim.getByTestId('sim-board').filter({ hasText: BOARD }).waitFor();
       const product = `Paired run ${size.width}`;
       await page.getByRole('button', { name: 'Device service' }).click();
-      await page.getByLabel('New product name').fill(product);
-      await page.getByRole('button', { name: 'Create product' }).click();
-      await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+      await createProduct(page, product);
 
       await page.getByRole('button', { name: 'Scenarios', exact: true }).click();
       const panel = page.getByTestId('run-panel');

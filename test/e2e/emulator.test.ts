@@ -2,7 +2,7 @@
 // activity log, move the clock, inject a fault and see it reported with its status and request
 // id, then find the device and its link on the device service console.
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench } from './fixture';
+import { expectText, useBench, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -10,10 +10,7 @@ describe('emulator page', () => {
   it('registers a device, then the device service console finds it and its link', async () => {
     const { page, pageErrors } = bench();
     await page.getByRole('button', { name: 'Device service' }).click();
-    await page.getByLabel('New product name').fill('Lamp proto');
-    await page.getByRole('button', { name: 'Create product' }).click();
-    const productRow = page.getByTestId('product-row').filter({ hasText: 'Lamp proto' });
-    await productRow.waitFor();
+    const productRow = await createProduct(page, 'Lamp proto');
     const productId = (await productRow.getAttribute('data-product-id')) ?? '';
 
     await page.getByRole('button', { name: 'Emulator', exact: true }).click();

@@ -73,7 +73,7 @@ describe.each(WINDOW_SIZES)('the Firmware panel at $width×$height', (size) => {
     const image = Buffer.from(
       buildImage({
         version: [1, 5, size.width, 0],
-        payload: new Uint8Array(24_000).map((_, i) => (i * 31 + size.width) & 0xff),
+        payload: new Uint8Array(14_000).map((_, i) => (i * 31 + size.width) & 0xff),
       }),
     );
     await file.setInputFiles({
@@ -165,7 +165,7 @@ describe.each(WINDOW_SIZES)('the Firmware panel at $width×$height', (size) => {
     const image = Buffer.from(
       buildImage({
         version: [1, 6, size.width, 0],
-        payload: new Uint8Array(60_000).map((_, i) => (i * 29 + size.width) & 0xff),
+        payload: new Uint8Array(30_000).map((_, i) => (i * 29 + size.width) & 0xff),
       }),
     );
     await panel.getByLabel('Image file').setInputFiles({

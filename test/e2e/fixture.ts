@@ -107,6 +107,18 @@ export function useBench(options: BenchOptions = {}): () => Bench {
   };
 }
 
+/**
+ * Creates a product in the Device service console (which must be open) the way a person does,
+ * and gives its row once the list shows it.
+ */
+export async function createProduct(page: Page, name: string): Promise<Locator> {
+  await page.getByLabel('New product name').fill(name);
+  await page.getByRole('button', { name: 'Create product' }).click();
+  const row = page.getByTestId('product-row').filter({ hasText: name });
+  await row.waitFor();
+  return row;
+}
+
 /** A download's bytes. The shared Chromium is a remote one to Playwright: it copies the file here. */
 export async function downloadedBytes(download: Download): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), 'devicebench-e2e-download-'));

@@ -3,7 +3,7 @@
 // leaving the page and coming back and after a reload. No hint contradicts a rule.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench, WINDOW_SIZES, nav } from './fixture';
+import { expectText, shoot, useBench, WINDOW_SIZES, nav, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -53,9 +53,7 @@ describe('the form marks what the badge counts', () => {
   it('marks each problem where it belongs, after leaving and coming back and after a reload', async () => {
     const { page, pageErrors } = bench();
     await nav(page, 'Device service').click();
-    await page.getByLabel('New product name').fill('Marked problems');
-    await page.getByRole('button', { name: 'Create product' }).click();
-    await page.getByTestId('product-row').first().waitFor();
+    await createProduct(page, 'Marked problems');
     await nav(page, 'Scenarios').click();
     const editor = page.getByTestId('scenario-editor');
     await editor.getByTestId('import-file').setInputFiles({

@@ -3,7 +3,7 @@
 // and advertised service the board now has. At both window sizes.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { expectText, shoot, useBench, WINDOW_SIZES, createProduct } from './fixture';
 
 const bench = useBench();
 const TEMPERATURE = '2a6e';
@@ -32,9 +32,7 @@ describe.each(WINDOW_SIZES)('a value format through provisioning at $width×$hei
     const name = `E2E Thermo ${tag}`;
     const product = `Formats ${tag}`;
     await page.getByRole('button', { name: 'Device service' }).click();
-    await page.getByLabel('New product name').fill(product);
-    await page.getByRole('button', { name: 'Create product' }).click();
-    await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+    await createProduct(page, product);
     await page.getByRole('button', { name: 'BLE bench' }).click();
     const sim = page.getByTestId('sim-bench');
     await sim.getByTestId('board-file').setInputFiles({

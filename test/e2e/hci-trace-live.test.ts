@@ -24,17 +24,24 @@ describe('HCI trace of a live session', () => {
       explorer.locator('[data-testid="characteristic"][data-uuid="2a29"]'),
       'Nordic Semiconductor',
     );
-    // The trace writer flushes every 250 ms.
-    await page.waitForTimeout(600);
-
     const panel = page.getByTestId('ble-trace');
     await panel.getByLabel('Time').selectOption({ label: 'Last minute' });
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      panel.getByRole('button', { name: 'HCI trace of ble-bench' }).click(),
-    ]);
-    const { records } = parseBtsnoop(await downloadedBytes(download));
-    const hex = records.map((r) => `${r.direction}:${Buffer.from(r.data).toString('hex')}`);
+    const trace = async (): Promise<string[]> => {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        panel.getByRole('button', { name: 'HCI trace of ble-bench' }).click(),
+      ]);
+      const { records } = parseBtsnoop(await downloadedBytes(download));
+      return records.map((r) => `${r.direction}:${Buffer.from(r.data).toString('hex')}`);
+    };
+    // The trace writer flushes every 250 ms: the trace is read again until the read's answer,
+    // the session's last packet, is in it.
+    let hex: string[] = [];
+    await expect
+      .poll(async () => (hex = await trace()).some((h) => /^received:02.{12}04000b/.test(h)), {
+        timeout: 10_000,
+      })
+      .toBe(true);
     // noble's Read Local Version, and the controller's answer (HCI 5.3).
     expect(hex).toContain('sent:01011000');
     expect(hex.some((h) => h.startsWith('received:040e0c010110000c'))).toBe(true);

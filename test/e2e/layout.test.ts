@@ -4,7 +4,7 @@
 // with real glyphs. Screenshots of each page at each size are kept under test-results/.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench, WINDOW_SIZES, shoot, nav } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot, nav, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -109,10 +109,7 @@ describe('layout', () => {
   it('draws a Japanese product name with its own glyphs, not boxes', async () => {
     const { page, pageErrors } = bench();
     await nav(page, 'Device service').click();
-    await page.getByLabel('New product name').fill(JAPANESE_NAME);
-    await page.getByRole('button', { name: 'Create product' }).click();
-    const row = page.getByTestId('product-row').filter({ hasText: JAPANESE_NAME });
-    await row.waitFor();
+    const row = await createProduct(page, JAPANESE_NAME);
     // Drawn in the cell's own font, the name's Japanese characters against as many characters
     // that no font has (U+10FFFD, private use): missing glyphs are all the same box, so a name
     // drawn as boxes would measure the same.
@@ -160,9 +157,7 @@ describe('layout', () => {
     await page.setViewportSize(WINDOW_SIZES[1]);
     await nav(page, 'Device service').click();
     for (const name of ['Soil probe P2 with a rather long name', 'Thermostat rev B']) {
-      await page.getByLabel('New product name').fill(name);
-      await page.getByRole('button', { name: 'Create product' }).click();
-      await page.getByTestId('product-row').filter({ hasText: name }).waitFor();
+      await createProduct(page, name);
     }
     const products = page.getByTestId('products-table');
     for (const size of WINDOW_SIZES) {

@@ -5,7 +5,7 @@
 // after a reload, and its notifications plotted with the shown value following the last one.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -171,9 +171,7 @@ describe.each(WINDOW_SIZES)('names and advertisements at $width×$height', (size
       .getByRole('navigation', { name: 'Areas' })
       .getByRole('button', { name: 'Device service', exact: true })
       .click();
-    await page.getByLabel('New product name').fill(product);
-    await page.getByRole('button', { name: 'Create product' }).click();
-    await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+    await createProduct(page, product);
 
     await page
       .getByRole('navigation', { name: 'Areas' })

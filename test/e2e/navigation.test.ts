@@ -3,7 +3,7 @@
 // page is the one the next page opens on.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench, WINDOW_SIZES, nav } from './fixture';
+import { expectText, shoot, useBench, WINDOW_SIZES, nav, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -28,9 +28,7 @@ describe('navigation', () => {
     const { page, pageErrors } = bench();
     await nav(page, 'Device service').click();
     for (const name of ['First product', 'Second product']) {
-      await page.getByLabel('New product name').fill(name);
-      await page.getByRole('button', { name: 'Create product' }).click();
-      await page.getByTestId('product-row').filter({ hasText: name }).waitFor();
+      await createProduct(page, name);
     }
     expect(page.url()).toMatch(/#\/device-service(\?product=\d+)?$/);
 

@@ -5,7 +5,15 @@
 // keeps its row, and only the rows below it move, by its result's height.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { clippedText, expectText, shoot, useBench, WINDOW_SIZES, nav } from './fixture';
+import {
+  clippedText,
+  expectText,
+  shoot,
+  useBench,
+  WINDOW_SIZES,
+  nav,
+  createProduct,
+} from './fixture';
 
 const bench = useBench();
 
@@ -29,9 +37,7 @@ describe('pages that fit the window', () => {
     const { page } = bench();
     await page.setViewportSize(WINDOW_SIZES[0]);
     await nav(page, 'Device service').click();
-    await page.getByLabel('New product name').fill('Fit check product with a long enough name');
-    await page.getByRole('button', { name: 'Create product' }).click();
-    await page.getByTestId('product-row').first().waitFor();
+    await createProduct(page, 'Fit check product with a long enough name');
 
     await nav(page, 'Provisioning').click();
     const scan = page.getByTestId('prov-scan');

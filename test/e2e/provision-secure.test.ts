@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { expectText, nav, shoot, useBench, WINDOW_SIZES, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -53,9 +53,7 @@ describe.each(WINDOW_SIZES)(
       await page.setViewportSize(size);
       const product = `Secure product ${tag}`;
       await page.getByRole('button', { name: 'Device service' }).click();
-      await page.getByLabel('New product name').fill(product);
-      await page.getByRole('button', { name: 'Create product' }).click();
-      await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+      await createProduct(page, product);
       const BOARD = `PS Secure ${tag}`;
       await nav(page, 'BLE bench').click();
       const sim = page.getByTestId('sim-bench');

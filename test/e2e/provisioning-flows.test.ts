@@ -4,7 +4,7 @@
 // from the audit log after a confirmation. Screenshots go to test-results/ for a person.
 import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -38,9 +38,7 @@ describe.each(WINDOW_SIZES)('provisioning flows at $width×$height', (size) => {
     const { page } = bench();
     await page.setViewportSize(size);
     await page.getByRole('button', { name: 'Device service' }).click();
-    await page.getByLabel('New product name').fill(product);
-    await page.getByRole('button', { name: 'Create product' }).click();
-    await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+    await createProduct(page, product);
     await page.getByRole('button', { name: 'BLE bench' }).click();
     const sim = page.getByTestId('sim-bench');
     await sim.getByTestId('board-file').setInputFiles({

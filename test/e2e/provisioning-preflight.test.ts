@@ -3,7 +3,7 @@
 // PSDI are skipped with the reason and the profile that fits them, in view, and the batch spends
 // exactly as many PSDIs as boards it verified (the plan's next PSDI says so).
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -18,9 +18,7 @@ describe.each(WINDOW_SIZES)('a batch over the mixed bench at $width×$height', (
     const { page, pageErrors } = bench();
     await page.setViewportSize(size);
     await page.getByRole('button', { name: 'Device service' }).click();
-    await page.getByLabel('New product name').fill(product);
-    await page.getByRole('button', { name: 'Create product' }).click();
-    await page.getByTestId('product-row').filter({ hasText: product }).waitFor();
+    await createProduct(page, product);
     // The bench is shared by the two sizes: the boards the first size provisioned go blank again.
     await page.getByRole('button', { name: 'BLE bench' }).click();
     const sim = page.getByTestId('sim-bench');

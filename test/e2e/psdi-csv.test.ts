@@ -2,7 +2,7 @@
 // header" takes it as one, and every row the list leaves out is listed with its line before
 // anything is provisioned.
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench } from './fixture';
+import { expectText, shoot, useBench, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -10,9 +10,7 @@ describe('a CSV PSDI list', () => {
   it('refuses a header row unless declared, and lists the rows it leaves out', async () => {
     const { page, pageErrors } = bench();
     await page.getByRole('button', { name: 'Device service' }).click();
-    await page.getByLabel('New product name').fill('CSV lamp');
-    await page.getByRole('button', { name: 'Create product' }).click();
-    await page.getByTestId('product-row').filter({ hasText: 'CSV lamp' }).waitFor();
+    await createProduct(page, 'CSV lamp');
     await page.getByRole('button', { name: 'Provisioning', exact: true }).click();
     const plan = page.getByTestId('prov-plan');
     await plan.getByLabel('Product').selectOption({ label: 'CSV lamp' });

@@ -2,7 +2,7 @@
 // board, see the warning at its field, fix it, dry-run the draft on the board, and read the
 // timeline, the result events, the emulator's deliveries and the exported run.
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench, downloadedBytes } from './fixture';
+import { expectText, useBench, downloadedBytes, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -14,9 +14,7 @@ describe('Scenarios', () => {
   it('lints a set against the board, dry-runs it, and shows the timeline and result events', async () => {
     const { page, pageErrors } = bench();
     await page.getByRole('button', { name: 'Device service' }).click();
-    await page.getByLabel('New product name').fill('Scenario lamp');
-    await page.getByRole('button', { name: 'Create product' }).click();
-    await page.getByTestId('product-row').filter({ hasText: 'Scenario lamp' }).waitFor();
+    await createProduct(page, 'Scenario lamp');
 
     await page.getByRole('button', { name: 'Scenarios', exact: true }).click();
     const panel = page.getByTestId('run-panel');

@@ -7,8 +7,8 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { describe, it } from 'vitest';
-import { expectText, useBench } from './fixture';
+import { describe, expect, it } from 'vitest';
+import { expectText, useBench, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -49,9 +49,7 @@ describe('screenshot', () => {
     const { page } = bench();
     await page.getByRole('button', { name: 'Device service' }).click();
     for (const name of ['Door sensor EVT', 'Soil probe P2', 'Thermostat rev B']) {
-      await page.getByLabel('New product name').fill(name);
-      await page.getByRole('button', { name: 'Create product' }).click();
-      await page.getByTestId('product-row').filter({ hasText: name }).waitFor();
+      await createProduct(page, name);
     }
     const editor = page.getByTestId('scenario-editor');
     await editor.getByRole('tab', { name: 'JSON' }).click();
@@ -67,12 +65,18 @@ describe('screenshot', () => {
     const { page } = bench();
     await page.getByRole('button', { name: 'BLE bench' }).click();
     await expectText(page.getByTestId('adapter-state'), 'Ready');
-    await page
+    const sensor = page
       .getByTestId('ble-scan')
-      .locator('[data-testid="scan-row"][data-name="DB Sensor"]')
-      .waitFor();
-    // A few batches, so each board's RSSI history has a shape.
-    await page.waitForTimeout(3000);
+      .locator('[data-testid="scan-row"][data-name="DB Sensor"]');
+    await sensor.waitFor();
+    // A few batches, so each board's RSSI history has a shape: eight of the sensor's
+    // advertisements (it advertises least often of the bench's boards) in its sparkline.
+    const line = sensor.locator('.ble-sparkline polyline');
+    await expect
+      .poll(async () => ((await line.count()) ? await line.getAttribute('points') : '') ?? '', {
+        timeout: 10_000,
+      })
+      .toSatisfy((points: string) => points.split(' ').length >= 8);
     await capture(page, 'ble-bench.png', 'ble-bench.png');
   });
 
@@ -109,9 +113,7 @@ describe('screenshot', () => {
   it('captures a dry run of a scenario set on the simulated sensor board', async () => {
     const { page } = bench();
     await page.getByRole('button', { name: 'Device service' }).click();
-    await page.getByLabel('New product name').fill('Sensor lamp');
-    await page.getByRole('button', { name: 'Create product' }).click();
-    await page.getByTestId('product-row').filter({ hasText: 'Sensor lamp' }).waitFor();
+    await createProduct(page, 'Sensor lamp');
     await page.getByRole('button', { name: 'Scenarios', exact: true }).click();
     const panel = page.getByTestId('run-panel');
     const sensor = panel.getByTestId('run-board').locator('option', { hasText: 'DB Sensor' });

@@ -4,7 +4,15 @@
 // under test-results/.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { clippedText, expectText, nav, useBench, WINDOW_SIZES, shoot } from './fixture';
+import {
+  clippedText,
+  expectText,
+  nav,
+  useBench,
+  WINDOW_SIZES,
+  shoot,
+  createProduct,
+} from './fixture';
 
 /** One contract operation through the bench server, as any other client would call it. */
 async function call<T>(page: Page, op: string, input: unknown): Promise<T> {
@@ -46,9 +54,7 @@ for (const size of WINDOW_SIZES) {
       const { page, pageErrors } = bench();
       await page.setViewportSize(size);
       await page.getByRole('button', { name: 'Device service' }).click();
-      await page.getByLabel('New product name').fill('Probe lamp');
-      await page.getByRole('button', { name: 'Create product' }).click();
-      await page.getByTestId('product-row').filter({ hasText: 'Probe lamp' }).waitFor();
+      await createProduct(page, 'Probe lamp');
 
       await page
         .getByRole('navigation', { name: 'Areas' })

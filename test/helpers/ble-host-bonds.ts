@@ -1,14 +1,24 @@
-// ble-host's peripheral keeps its bonds in `NodeBleLib-storage-dir` of the working directory; a
-// test whose board bonds removes the folder afterwards (unless it was there before), so nothing
-// lands in the checkout and no bond from one test makes a board refuse the next pairing.
-import { existsSync, rmSync } from 'node:fs';
+// ble-host's peripheral keeps its bonds in `NodeBleLib-storage-dir` of the working directory,
+// and reads the bonds of its own address from there the first time it starts in a process.
+// btvirt gives every run the same addresses, so files running at once shared one folder: a file
+// read another's bonds at start, or lost its own when the other removed the folder at its end.
+// Each file that starts a ble-host board therefore works in a folder of its own for the file's
+// duration (its worker process is its own), removed at the end, so nothing lands in the checkout
+// and no bond from one file makes a board refuse the next file's pairing. The folder is inside
+// the checkout's test-results/ so that a BLE process the file starts with `--import tsx`
+// (resolved from the working directory) still finds the checkout's node_modules.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
-const FOLDER = 'NodeBleLib-storage-dir';
-
-/** Call once at load; the returned function removes the bonds the tests made. */
+/** Call once at load; the returned function (for `afterAll`) removes the file's bonds. */
 export function bleHostBondsCleanup(): () => void {
-  const existed = existsSync(FOLDER);
+  const home = process.cwd();
+  const parent = resolve(home, 'test-results');
+  mkdirSync(parent, { recursive: true });
+  const own = mkdtempSync(join(parent, 'ble-host-bonds-'));
+  process.chdir(own);
   return () => {
-    if (!existed) rmSync(FOLDER, { recursive: true, force: true });
+    process.chdir(home);
+    rmSync(own, { recursive: true, force: true });
   };
 }

@@ -12,7 +12,7 @@ const get = useApp('app-firmware');
 const BOARD = 'e82f9a004001';
 const MCUMGR_CHARACTERISTIC = 'da2e7828-fbce-4e01-ae9e-261174997c48';
 const IMAGE = Buffer.from(
-  buildImage({ version: [1, 4, 0, 0], payload: new Uint8Array(20_000).map((_, i) => i * 13) }),
+  buildImage({ version: [1, 4, 0, 0], payload: new Uint8Array(14_000).map((_, i) => i * 13) }),
 );
 const base64 = IMAGE.toString('base64');
 
@@ -126,7 +126,7 @@ describe('firmware through the contract', { timeout: 60_000 }, () => {
         })
       ).connectionId;
     const image = Buffer.from(
-      buildImage({ version: [1, 5, 0, 0], payload: new Uint8Array(30_000).map((_, i) => i * 7) }),
+      buildImage({ version: [1, 5, 0, 0], payload: new Uint8Array(12_000).map((_, i) => i * 7) }),
     );
     expect(await h.ok('firmware:cancelUpload', { connectionId })).toEqual({ uploading: false });
 
