@@ -81,11 +81,19 @@ describe.each(WINDOW_SIZES)('names and advertisements at $width×$height', (size
     await temperature.getByRole('button', { name: 'Save' }).click();
     await expectText(temperature.getByTestId('attribute-name'), name);
 
+    // A busy station answers late: the scale and the unit are picked before the format's answer
+    // is back, and none of the three changes is lost.
+    const late = '**/api/ops/names:setFormat';
+    await page.route(late, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await route.continue();
+    });
     await temperature.getByLabel(`Format of ${TEMPERATURE}`).selectOption({ label: 'int16 LE' });
     await temperature.getByLabel(`Scale of ${TEMPERATURE}`).selectOption({ label: '÷ 100' });
     const unit = temperature.getByLabel(`Unit of ${TEMPERATURE}`);
     await unit.fill('°C');
     await unit.press('Enter');
+    await page.unrouteAll({ behavior: 'wait' });
     await temperature.getByRole('button', { name: `Read ${TEMPERATURE}` }).click();
     const decoded = temperature.getByTestId('decoded-value');
     await expect.poll(() => decoded.innerText()).toMatch(/^-?\d+\.\d\d °C$/);

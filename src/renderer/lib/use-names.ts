@@ -1,7 +1,9 @@
 // The names and value formats of one scope (a trial product, or `bench`): the user's map from
 // the app, the board file's names of the connected board, and the SIG's, resolved in that order
-// (src/core/ble/names/resolver.ts). Renaming or picking a format saves at once.
-import { useCallback, useMemo, useState, useEffect } from 'react';
+// (src/core/ble/names/resolver.ts). Renaming or picking a format saves at once; a picked format
+// shows at once too, and of several answers in flight only the newest request's is kept, so a
+// change made before the last one was answered is not lost (format, then scale, then unit).
+import { useCallback, useMemo, useRef, useState, useEffect } from 'react';
 import type { NameMap } from '../../core/usecases/bench/name-map';
 import { nameKey, resolveName, type UuidNames } from '../../core/ble/names/resolver';
 import type { AttributeKind } from '../../core/ble/names/sig';
@@ -24,10 +26,13 @@ export function useNames(scope: string, board: UuidNames = {}): Names {
   const api = useApi();
   const [map, setMap] = useState<NameMap>({ names: {}, formats: {} });
   const [error, setError] = useState<unknown>();
+  /** The newest request: an answer to an older one is stale (every answer is the whole map). */
+  const latest = useRef(0);
   useEffect(() => {
     let current = true;
+    const mine = ++latest.current;
     api.names.get({ scope }).then(
-      (loaded) => current && setMap(loaded),
+      (loaded) => current && mine === latest.current && setMap(loaded),
       (err: unknown) => current && setError(err),
     );
     return () => {
@@ -35,15 +40,25 @@ export function useNames(scope: string, board: UuidNames = {}): Names {
     };
   }, [api, scope]);
 
-  const save = useCallback(async (change: () => Promise<NameMap>) => {
-    try {
-      setMap(await change());
-      setError(undefined);
-    } catch (err) {
-      setError(err);
-      throw err;
-    }
-  }, []);
+  const save = useCallback(
+    async (change: () => Promise<NameMap>, shown?: (map: NameMap) => NameMap) => {
+      const mine = ++latest.current;
+      if (shown) setMap(shown);
+      try {
+        const saved = await change();
+        if (mine === latest.current) {
+          setMap(saved);
+          setError(undefined);
+        }
+      } catch (err) {
+        setError(err);
+        // What the store holds, not what was shown before it refused.
+        if (mine === latest.current) api.names.get({ scope }).then(setMap, () => undefined);
+        throw err;
+      }
+    },
+    [api, scope],
+  );
 
   return useMemo(
     () => ({
@@ -54,9 +69,23 @@ export function useNames(scope: string, board: UuidNames = {}): Names {
         return (key !== undefined && map.formats[key]) || HEX_FORMAT;
       },
       rename: (uuid, name) => save(() => api.names.setName({ scope, uuid, name })),
-      setFormat: (uuid, format) => save(() => api.names.setFormat({ scope, uuid, format })),
+      setFormat: (uuid, format) =>
+        save(
+          () => api.names.setFormat({ scope, uuid, format }),
+          (shown) => withFormat(shown, uuid, format),
+        ),
       error,
     }),
     [api, scope, map, board, save, error],
   );
+}
+
+/** The map with one characteristic's format set, or removed with null. */
+function withFormat(map: NameMap, uuid: string, format: ValueFormat | null): NameMap {
+  const key = nameKey(uuid);
+  if (key === undefined) return map;
+  const formats = { ...map.formats };
+  if (format) formats[key] = format;
+  else delete formats[key];
+  return { ...map, formats };
 }
