@@ -73,6 +73,13 @@ describe('devicebench scenario run --pair-as-phone', { timeout: 90_000 }, () => 
       ...['--data-dir', join(dir, 'data')],
     ];
 
+    // No passkey, and no bond yet: the station has no keyboard, and the board needs MITM. (Once
+    // bonded, a run in the same data folder encrypts with the bond where the keychain keeps it.)
+    const refused = await runCli(common);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/pairing failed: .*0x03 authentication requirements/);
+    expect(refused.stdout).toContain('0 scenario runs');
+
     const run = await runCli([...common, '--passkey-env', 'BOARD_PASSKEY', '--json', json], {
       BOARD_PASSKEY: '135790',
     });
@@ -86,12 +93,6 @@ describe('devicebench scenario run --pair-as-phone', { timeout: 90_000 }, () => 
       .map((e) => e.kind)
       .filter((k) => ['connected', 'paired', 'encrypted', 'scenario-start'].includes(k));
     expect(kinds).toEqual(['connected', 'paired', 'encrypted', 'scenario-start']);
-
-    // No passkey: the station has no keyboard, and the board needs MITM.
-    const refused = await runCli(common);
-    expect(refused.code).toBe(1);
-    expect(refused.stdout).toMatch(/pairing failed: .*0x03 authentication requirements/);
-    expect(refused.stdout).toContain('0 scenario runs');
   });
 
   it('encrypts the next connection with the bond, and with --no-bond asks for none', async () => {
