@@ -8,20 +8,12 @@ import { forgetBonds, listBonds } from '../../core/usecases/bench/station-bonds'
 import type { Runner } from '../command';
 import { parseFlags } from '../flags';
 import { EXIT, UsageError } from '../exit';
-import { globalFlags } from './shared';
+import { addressSchema, globalFlags } from './shared';
 
-const address = z
-  .string()
-  .regex(
-    /^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$/,
-    'must be a Bluetooth address such as c4:7f:51:00:00:01',
-  )
-  .transform((a) => a.toLowerCase());
-
-const listFlags = z.object({ identity: address.optional(), json: z.boolean() });
+const listFlags = z.object({ identity: addressSchema.optional(), json: z.boolean() });
 const forgetFlags = z.object({
-  identity: address.optional(),
-  board: address.optional(),
+  identity: addressSchema.optional(),
+  board: addressSchema.optional(),
   all: z.boolean(),
   json: z.boolean(),
 });

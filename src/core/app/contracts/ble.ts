@@ -20,7 +20,9 @@ import {
   linkRecordSchema,
   loggedLinkSchema,
 } from '../../ble/link-record';
+import { bluetoothAddressSchema } from '../../ble/bluetooth-address';
 import {
+  adapterBondsSchema,
   adapterListSchema,
   bleStatusSchema,
   connectionSchema,
@@ -145,6 +147,17 @@ export const bleOperations = {
   ),
   'ble:subscribe': op(target, z.object({ subscribed: z.literal(true) })),
   'ble:unsubscribe': op(target, z.object({ unsubscribed: z.literal(true) })),
+  /** The station's bonds by adapter, without their keys, and where they are kept. */
+  'ble:listBonds': op(none, adapterBondsSchema),
+  /**
+   * Forgets adapter identity `identity`'s bond with `board`, or all of its bonds without one;
+   * answers how many. A link open to such a board stays encrypted until it drops; its next
+   * connection pairs afresh (docs/decisions/ble-and-hci.md, "Bonds on the BLE bench").
+   */
+  'ble:forgetBonds': op(
+    z.object({ identity: bluetoothAddressSchema, board: bluetoothAddressSchema.optional() }),
+    z.object({ forgotten: z.number().int().min(0) }),
+  ),
   /** `from`–`to` in ms since the epoch; `label` names what the window was, in the file name. */
   'ble:exportTrace': op(
     traceWindowSchema.safeExtend({
@@ -176,4 +189,6 @@ export const bleEvents = {
    * answered and as its pairing ends (`state`, `message`).
    */
   'ble:pairingPrompt': pairingPromptSchema,
+  /** The station's bonds by adapter, whenever one is kept or forgotten. */
+  'ble:bonds': adapterBondsSchema,
 } as const;

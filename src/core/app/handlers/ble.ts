@@ -3,6 +3,7 @@
 import type { bleEvents, bleOperations } from '../contracts/ble';
 import type { Explorer } from '../../usecases/bench/explorer';
 import type { HostSupervisor } from '../../usecases/bench/host-supervisor';
+import { adapterBonds, forgetAdapterBonds } from '../../usecases/bench/adapter-bonds';
 import { serialPorts } from '../../usecases/bench/station';
 import { adapterTrace } from '../../usecases/bench/traces';
 import type { ScanFeed } from '../../usecases/bench/scan-feed';
@@ -55,6 +56,8 @@ export function bleHandlers(
         explorer.subscribe(connectionId, serviceUuid, characteristicUuid),
       'ble:unsubscribe': ({ connectionId, serviceUuid, characteristicUuid }) =>
         explorer.unsubscribe(connectionId, serviceUuid, characteristicUuid),
+      'ble:listBonds': () => adapterBonds(supervisor),
+      'ble:forgetBonds': (which) => forgetAdapterBonds(supervisor, which),
       'ble:exportTrace': async (request) => {
         const { fileName, file, packets } = adapterTrace(
           ctx.options.dataDir,
@@ -71,6 +74,13 @@ export function bleHandlers(
       'ble:gattLog': (handler) => listen(supervisor, 'log', handler),
       'ble:link': (handler) => listen(supervisor, 'link', handler),
       'ble:pairingPrompt': (handler) => listen(supervisor, 'prompt', handler),
+      'ble:bonds': (handler) => {
+        // A BLE process that stopped meanwhile has no bonds to list: its restart is a
+        // `ble:status`, on which the bench lists them again.
+        const changed = () => void adapterBonds(supervisor).then(handler, () => undefined);
+        supervisor.on('bonds', changed);
+        return () => supervisor.off('bonds', changed);
+      },
     },
   };
 }

@@ -97,6 +97,8 @@ const STEP: Record<CentralMethod, BleStep> = {
   linksOnAdapter: 'adapter',
   answerPairing: 'link',
   pairingPrompts: 'link',
+  bonds: 'adapter',
+  forgetBonds: 'adapter',
 };
 
 /** What the process says of its links, as it says it (src/core/ble/host/link-book.ts). */
@@ -106,6 +108,8 @@ interface LinkEvents {
   link: (connectionId: string, link: LinkInfo) => void;
   /** A pairing waits for the person (src/core/ble/host/pairing-prompts.ts). */
   prompt: (prompt: PairingPrompt) => void;
+  /** A bond was kept or forgotten. */
+  bonds: () => void;
 }
 
 export class BleHost {
@@ -317,6 +321,9 @@ export class BleHost {
         return;
       case 'pairingPrompt':
         for (const on of this.linkEvents) on.prompt?.(event.prompt);
+        return;
+      case 'bonds':
+        for (const on of this.linkEvents) on.bonds?.();
         return;
     }
   }

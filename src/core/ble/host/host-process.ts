@@ -60,6 +60,12 @@ async function openBonds(dir: string): Promise<BondStore> {
   }
 }
 
+/** What a process started without a data folder says of its bonds. */
+const NO_BONDS = {
+  kind: 'memory',
+  reason: 'no bonds are kept: the BLE process was started without a data folder',
+} as const;
+
 /** The data folder's generated adapter identities; one that cannot be read is set aside. */
 async function openIdentities(dir: string): Promise<IdentityKeeper | undefined> {
   try {
@@ -76,6 +82,7 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
   const emit = (event: HostEvent) => parent.send(event);
   const station = await Station.open(config, emit, bonds, identities);
   const { book } = station;
+  bonds?.onChange(() => emit({ type: 'event', event: 'bonds' }));
 
   const scans = new Map<string, { stop: () => Promise<void>; flush: () => void }>();
   let next = 0;
@@ -175,6 +182,15 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     linksOnAdapter: ({ index }) => book.connectedOn(station.central.linksOf(index)),
     answerPairing: (answer) => station.prompts.answer(answer),
     pairingPrompts: () => station.prompts.list(),
+    bonds: () => ({
+      storage: bonds?.storage ?? NO_BONDS,
+      bonds: (bonds?.summaries() ?? []).map((b) => ({ ...b, name: station.nameOf(b.board) })),
+    }),
+    // A link open to the board keeps its encryption until it drops; its next connection pairs
+    // afresh (docs/decisions/ble-and-hci.md, "Bonds on the BLE bench").
+    forgetBonds: ({ station: identity, board }) => ({
+      forgotten: bonds?.forget(identity, board) ?? 0,
+    }),
   };
 
   parent.onMessage((request) => {
@@ -265,6 +281,24 @@ class Station {
       emit({ type: 'event', event: 'adapters', adapters: station.central.adapters() }),
     );
     return station;
+  }
+
+  /**
+   * The name the process knows for the board at identity address `address`: a link's, a
+   * scan's (a private address resolved to it included), or a simulated board's from its file.
+   */
+  nameOf(address: string): string | undefined {
+    const link = this.book
+      .list()
+      .find((r) => r.name && (r.identityAddress ?? r.address) === address);
+    const heard = [...this.seen.values()].find(
+      (ad) => ad.localName && (ad.identityAddress ?? ad.address) === address,
+    );
+    return (
+      link?.name ??
+      heard?.localName ??
+      this.bench?.boards().find((b) => b.address === address)?.name
+    );
   }
 
   saw(ad: Advertisement): void {

@@ -20,6 +20,8 @@ import { linkUserSchema, type BoardLink, type GattLogEntry, type LoggedLink } fr
 import type { AdapterState, Advertisement, LinkFailure, ServiceInfo } from '../port';
 import type { BoardView } from '../sim/board-view';
 import { faultsSchema } from '../sim/board-schema';
+import { bluetoothAddressSchema } from '../bluetooth-address';
+import { bondStorageSchema, bondSummarySchema } from '../security-manager/bond-summary';
 import {
   connectionParametersSchema,
   mtuSchema,
@@ -149,6 +151,19 @@ const stationMethods = {
   removeAdapter: method(adapterIndex, z.array(boardLink)),
   /** The links adapter `index` holds: what removing it would drop. */
   linksOnAdapter: method(adapterIndex, z.array(boardLink)),
+  /**
+   * The station's bonds without their keys, with the boards' names where the process knows
+   * them, and where they are kept; the process holds the one BondStore the pairings write.
+   */
+  bonds: method(
+    z.object({}),
+    z.object({ storage: bondStorageSchema, bonds: z.array(bondSummarySchema) }),
+  ),
+  /** Forgets station identity `station`'s bond with `board`, or all of its bonds; how many. */
+  forgetBonds: method(
+    z.object({ station: bluetoothAddressSchema, board: bluetoothAddressSchema.optional() }),
+    z.object({ forgotten: z.number().int().min(0) }),
+  ),
 } satisfies MethodTable;
 
 /** The simulated bench's controls; the process refuses them on hardware. */
@@ -242,7 +257,9 @@ export type HostEvent =
   | { type: 'event'; event: 'link'; connectionId: string; link: LinkInfo }
   | { type: 'event'; event: 'links'; links: BoardLink[] }
   | { type: 'event'; event: 'gattLog'; entry: GattLogEntry }
-  | { type: 'event'; event: 'pairingPrompt'; prompt: PairingPrompt };
+  | { type: 'event'; event: 'pairingPrompt'; prompt: PairingPrompt }
+  /** A bond was kept or forgotten. */
+  | { type: 'event'; event: 'bonds' };
 
 export type HostMessage = Response | HostEvent;
 

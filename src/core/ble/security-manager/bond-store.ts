@@ -22,6 +22,7 @@ import type { CredentialStore, KeychainStatus } from '../../secrets/credential-s
 import type { BondKeys, StationIdentityKeys } from './key-distribution';
 import { resolvesPrivateAddress } from './crypto';
 import { NO_ADDRESS } from '../hci/own-address';
+import type { BondStorage, BondSummary } from './bond-summary';
 
 /** The station's side of a bond: the adapter's identity address and its type. */
 interface StationIdentity {
@@ -77,14 +78,13 @@ const fileSchema = z.object({
   ownIrks: z.array(ownIrkSchema).default([]),
 });
 
-/** Where the bonds live and what became of the keychain, in words for every front end. */
-export type BondStorage = { kind: 'encrypted'; file: string } | { kind: 'memory'; reason: string };
-
 const text = (bytes: Uint8Array | undefined) =>
   bytes === undefined ? undefined : Buffer.from(bytes).toString('hex');
 const bytes = (value: string) => Uint8Array.from(Buffer.from(value, 'hex'));
 
 export class BondStore {
+  private readonly changed: (() => void)[] = [];
+
   private constructor(
     private readonly file: string | undefined,
     private readonly key: Buffer | undefined,
@@ -130,6 +130,22 @@ export class BondStore {
   /** Every bond, or one station's. */
   list(station?: string): BondRecord[] {
     return this.bonds.filter((b) => station === undefined || b.station === station);
+  }
+
+  /** Every bond, or one station's, without its keys, as the front ends show it. */
+  summaries(station?: string): BondSummary[] {
+    return this.list(station).map(({ station, stationType, board, security, bondedAt }) => ({
+      station,
+      stationType,
+      board,
+      security,
+      bondedAt,
+    }));
+  }
+
+  /** Calls `listener` after every bond kept or forgotten: the app's windows list them anew. */
+  onChange(listener: () => void): void {
+    this.changed.push(listener);
   }
 
   /**
@@ -228,12 +244,15 @@ export class BondStore {
       bondedAt: now.toISOString(),
     });
     this.save();
+    for (const listener of this.changed) listener();
   }
 
   /** Forgets one board's bond with the station, or all of the station's; the number forgotten. */
   forget(station: string, board?: string): number {
     const gone = this.remove(station, (b) => board === undefined || b.board === board);
-    if (gone) this.save();
+    if (!gone) return 0;
+    this.save();
+    for (const listener of this.changed) listener();
     return gone;
   }
 

@@ -7,20 +7,12 @@ import { CHARACTERISTIC_PROPERTIES, uuidSchema } from '../port';
 import { ATT_MTU, LINK_PERMISSIONS } from '../link-parameters';
 import { provisioningProfileSchema } from '../provisioning-profile';
 import { NUMERIC_VALUE_TYPES } from '../values/value-format';
+import { bluetoothAddressSchema } from '../bluetooth-address';
 
 const hexBytes = z
   .string()
   .regex(/^(?:[0-9a-fA-F]{2})*$/, 'must be hex bytes, e.g. "0a1b"')
   .transform((h) => h.toLowerCase());
-
-/** A Bluetooth device address as people write it, most significant octet first. */
-export const bluetoothAddressSchema = z
-  .string()
-  .regex(
-    /^(?:[0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$/,
-    'must be a Bluetooth address, e.g. "c4:7f:51:00:00:01"',
-  )
-  .transform((a) => a.toLowerCase());
 
 /** A characteristic's starting value: hex bytes or UTF-8 text, exactly one. */
 const initialValue = z

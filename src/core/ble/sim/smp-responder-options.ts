@@ -1,7 +1,7 @@
 // What a simulated board's SMP responder is built from: the board file's security block and
 // bonds (docs/decisions/simulated-bench.md, "Pairing on the simulated boards"), checked once here.
 import { z } from 'zod';
-import { bluetoothAddressSchema } from './board-schema';
+import { bluetoothAddressSchema } from '../bluetooth-address';
 
 const peerSchema = z.object({
   address: bluetoothAddressSchema,

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { adapterSpecText } from '../../ble/adapter-spec';
 import { adapterIdentitySchema } from '../../ble/adapter-identity';
 import { linkInfoSchema } from '../../ble/link-parameters';
+import { bondStorageSchema, bondSummarySchema } from '../../ble/security-manager/bond-summary';
 import { gattServiceSchema } from '../../ble/link-record';
 import { ADAPTER_STATES } from '../../ble/port';
 
@@ -90,3 +91,22 @@ export const connectionSchema = z.object({
   link: linkInfoSchema.optional(),
 });
 export type GattConnection = z.infer<typeof connectionSchema>;
+
+/**
+ * The station's bonds by adapter, in the station's order: each adapter's are those made with
+ * its identity (none before it has one, nor on `native`); `storage` says where they are kept
+ * (docs/decisions/ble-and-hci.md, "Bonds on the BLE bench").
+ */
+export const adapterBondsSchema = z.object({
+  storage: bondStorageSchema,
+  adapters: z.array(
+    z.object({
+      index: z.number().int().min(0),
+      spec: z.string(),
+      description: z.string(),
+      identity: adapterIdentitySchema.optional(),
+      bonds: z.array(bondSummarySchema),
+    }),
+  ),
+});
+export type AdapterBonds = z.infer<typeof adapterBondsSchema>;

@@ -91,6 +91,8 @@ export class HostSupervisor extends EventEmitter<{
   log: [GattLogEntry];
   link: [{ connectionId: string; link: LinkInfo }];
   prompt: [PairingPrompt];
+  /** A bond was kept or forgotten. */
+  bonds: [];
 }> {
   private host: BleHost | undefined;
   private starting: Promise<BleHost> | undefined;
@@ -313,6 +315,7 @@ export class HostSupervisor extends EventEmitter<{
         log: (entry) => this.emit('log', entry),
         link: (connectionId, link) => this.emit('link', { connectionId, link }),
         prompt: (prompt) => this.emit('prompt', prompt),
+        bonds: () => this.emit('bonds'),
       });
       host.onExit((reason, expected) => {
         if (this.host === host) this.host = undefined;

@@ -2,7 +2,8 @@
 // and board): listed, or forgotten one board or all at once, so a board that lost its bond can
 // be paired again (docs/decisions.md, "Pairing as a phone does"). The keychain and the store
 // load only when asked, so a command refused for a bad flag never opens them.
-import type { BondRecord, BondStorage, BondStore } from '../../ble/security-manager/bond-store';
+import type { BondRecord, BondStore } from '../../ble/security-manager/bond-store';
+import type { BondStorage } from '../../ble/security-manager/bond-summary';
 import { errorMessage } from '../../errors/message';
 
 /** The data folder's bonds, as the app's BLE process keeps them. */

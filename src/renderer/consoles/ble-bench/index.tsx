@@ -8,6 +8,7 @@ import { FaultsPanel } from '../../components/FaultsPanel';
 import { LoadFailure } from '../../components/LoadFailure';
 import { useApi } from '../../lib/api-context';
 import { useAction } from '../../lib/use-action';
+import { AdapterBonds } from './AdapterBonds';
 import { AdapterStatus } from './AdapterStatus';
 import { AdvertisementInspector } from './AdvertisementInspector';
 import { GattExplorer } from './GattExplorer';
@@ -171,6 +172,8 @@ export function BleBench() {
               onClose={() => setInspectedId(undefined)}
             />
           )}
+          {/* Under the scan, so a window opens on the adapters, the links and the boards heard. */}
+          <AdapterBonds status={ble.status} />
           {usesSimulatedBench(ble.status) && <SimBench generation={generation} />}
           <FaultsPanel />
           <HciTrace />

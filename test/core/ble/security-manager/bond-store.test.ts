@@ -49,6 +49,29 @@ describe('bond store', () => {
     );
   });
 
+  it('summarises bonds without their keys and tells its listeners what changed', () => {
+    const store = BondStore.inMemory('no keychain');
+    let changes = 0;
+    store.onChange(() => (changes += 1));
+    store.keep(STATION, 'd1:00:00:00:00:01', { ...keys(), irk: LTK, csrk: LTK }, SECURITY, now);
+    expect(changes).toBe(1);
+    expect(store.summaries(STATION)).toEqual([
+      {
+        station: STATION,
+        stationType: 'public',
+        board: 'd1:00:00:00:00:01',
+        security: SECURITY,
+        bondedAt: now.toISOString(),
+      },
+    ]);
+    expect(store.summaries('c4:7f:51:00:00:02')).toEqual([]);
+    // Nothing forgotten, nothing to tell.
+    expect(store.forget(STATION, 'd1:00:00:00:00:09')).toBe(0);
+    expect(changes).toBe(1);
+    expect(store.forget(STATION)).toBe(1);
+    expect(changes).toBe(2);
+  });
+
   it('files a bond under the identity address the board gave, replacing the older one', async () => {
     const store = await BondStore.open(
       mkdtempSync(join(tmpdir(), 'bonds-')),

@@ -1,0 +1,106 @@
+// The station's bonds on the BLE bench, at both window sizes: the Zephyr Secure board (a copy
+// of its own per size, loaded from its board file) paired with its passkey is listed under the
+// simulated adapter with its name and key; Forget empties the list in every window while the
+// link stays encrypted; connected again, the pairing asks for the passkey again, and Forget
+// all, once confirmed, empties the list again.
+import { readFileSync } from 'node:fs';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
+
+const bench = useBench();
+/** The fixed passkey resources/sim/zephyr-secure.json shows on its display. */
+const PASSKEY = '246801';
+
+/** The Zephyr Secure board as `name` at `address`, as a board file. */
+function secureBoard(name: string, address: string): Buffer {
+  const file = JSON.parse(readFileSync('resources/sim/zephyr-secure.json', 'utf8'));
+  return Buffer.from(JSON.stringify({ boards: [{ ...file.boards[0], name, address }] }));
+}
+
+/** Connects to `name` from the scan and pairs with MITM, typing the passkey it asks for. */
+async function connectAndPair(page: Page, name: string): Promise<Locator> {
+  const row = page.getByTestId('ble-scan').locator(`[data-testid="scan-row"][data-name="${name}"]`);
+  await row.getByRole('button', { name: `Connect ${name}` }).click();
+  const board = page.locator('[data-testid="gatt-explorer"]', { hasText: name });
+  const card = board.getByTestId('link-card');
+  await expectText(card.getByTestId('link-state'), 'Connected');
+  const pairing = card.getByRole('form', { name: 'Pairing' });
+  await pairing.getByLabel('IO capability').selectOption('keyboardDisplay');
+  await pairing.getByLabel('MITM').check();
+  await pairing.getByRole('button', { name: 'Pair' }).click();
+  const prompt = page.getByRole('alertdialog', { name: new RegExp(`Enter the passkey ${name}`) });
+  await expectText(prompt, 'Enter the passkey');
+  await prompt.getByLabel('Passkey').fill(PASSKEY);
+  await prompt.getByRole('button', { name: 'Pair' }).click();
+  await expectText(card.getByTestId('link-security'), 'Level 4');
+  return board;
+}
+
+describe.each(WINDOW_SIZES)('bonds on the BLE bench at $width×$height', (size) => {
+  it('lists the paired board under its adapter, forgets it, and pairs afresh after', async () => {
+    const { page, context, url, pageErrors } = bench();
+    await page.setViewportSize(size);
+    const BOARD = `Bond Secure ${size.width}`;
+    const ADDRESS = `e8:2b:7c:${size.width === 1024 ? '60' : '62'}:00:01`;
+    await nav(page, 'BLE bench').click();
+    await page
+      .getByTestId('sim-bench')
+      .getByTestId('board-file')
+      .setInputFiles({
+        name: `bond-secure-${size.width}.json`,
+        mimeType: 'application/json',
+        buffer: secureBoard(BOARD, ADDRESS),
+      });
+    const bonds = page.getByTestId('ble-bonds');
+    const adapter = bonds.locator('[data-testid="adapter-bonds"][data-spec="sim"]');
+    await expectText(adapter, 'No bonds on this adapter');
+
+    let board = await connectAndPair(page, BOARD);
+    const row = adapter.locator(`[data-testid="bond-row"][data-board="${ADDRESS}"]`);
+    await expectText(row, BOARD);
+    await expectText(row, 'LE Secure Connections · authenticated · 16 octets');
+    await expectText(row, 'Passkey Entry');
+    await row.scrollIntoViewIfNeeded();
+    await shoot(page, 'bonds-listed');
+    // A second window on the same app follows the bonds too.
+    const other = await context.newPage();
+    await other.setViewportSize(size);
+    await other.goto(url);
+    await nav(other, 'BLE bench').click();
+    const otherAdapter = other
+      .getByTestId('ble-bonds')
+      .locator('[data-testid="adapter-bonds"][data-spec="sim"]');
+    await expectText(otherAdapter, BOARD);
+
+    await row.getByRole('button', { name: `Forget ${BOARD} (${ADDRESS})` }).click();
+    await expectText(adapter.getByTestId('bonds-said'), 'Forgot 1 bond.');
+    await expectText(adapter, 'No bonds on this adapter');
+    expect(await row.count()).toBe(0);
+    await expectText(otherAdapter, 'No bonds on this adapter');
+    await other.close();
+    // The open link keeps its encryption until it drops.
+    await expectText(board.getByTestId('link-card').getByTestId('link-security'), 'Level 4');
+    await shoot(page, 'bonds-forgotten');
+    await board.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await expect.poll(() => board.count()).toBe(0);
+
+    // Connected again: no bond to encrypt with, so the pairing asks for the passkey again.
+    board = await connectAndPair(page, BOARD);
+    await expectText(row, BOARD);
+    await adapter.getByRole('button', { name: 'Forget all bonds of adapter 1' }).click();
+    const confirm = adapter.getByRole('alertdialog', { name: 'Forget all bonds of adapter 1' });
+    await expectText(confirm, `Forget 1 bond of Adapter 1: ${BOARD} (${ADDRESS})?`);
+    await confirm.scrollIntoViewIfNeeded();
+    await shoot(page, 'bonds-forget-all');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expectText(row, BOARD);
+    await adapter.getByRole('button', { name: 'Forget all bonds of adapter 1' }).click();
+    await confirm.getByRole('button', { name: 'Forget all' }).click();
+    await expectText(adapter, 'No bonds on this adapter');
+
+    await board.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await expect.poll(() => board.count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});
