@@ -44,6 +44,10 @@ describe('devicebench bonds', { timeout: 60_000 }, () => {
         data,
       ]);
       expect(list.code, list.stderr).toBe(0);
+      // The keys stay in the encrypted store: the JSON lists what a bond is, not its keys.
+      const listed = await runCli(['bonds', 'list', '--json', '--data-dir', data]);
+      expect(JSON.parse(listed.stdout).bonds).toHaveLength(3);
+      expect(listed.stdout).not.toMatch(/ltk|irk|csrk|rand/i);
       expect(list.stdout.trim().split('\n')).toEqual([
         'c4:7f:51:00:00:01  d1:00:00:00:00:01  LE Secure Connections, authenticated, 16-octet key, passkeyEntry  bonded 2026-11-26T12:00:00.000Z',
         'c4:7f:51:00:00:01  d1:00:00:00:00:02  LE Secure Connections, authenticated, 16-octet key, passkeyEntry  bonded 2026-11-26T12:00:00.000Z',

@@ -3,7 +3,7 @@
 // can be paired again (docs/decisions.md, "Pairing as a phone does").
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
-import type { BondRecord } from '../../core/ble/security-manager/bond-store';
+import type { BondSummary } from '../../core/ble/security-manager/bond-summary';
 import { forgetBonds, listBonds } from '../../core/usecases/bench/station-bonds';
 import type { Runner } from '../command';
 import { parseFlags } from '../flags';
@@ -18,7 +18,7 @@ const forgetFlags = z.object({
   json: z.boolean(),
 });
 
-function describeBond(bond: BondRecord): string {
+function describeBond(bond: BondSummary): string {
   const s = bond.security;
   const key = `${s.key === 'sc' ? 'LE Secure Connections' : 'legacy'}, ${
     s.authenticated ? 'authenticated' : 'unauthenticated'

@@ -2,8 +2,8 @@
 // and board): listed, or forgotten one board or all at once, so a board that lost its bond can
 // be paired again (docs/decisions.md, "Pairing as a phone does"). The keychain and the store
 // load only when asked, so a command refused for a bad flag never opens them.
-import type { BondRecord, BondStore } from '../../ble/security-manager/bond-store';
-import type { BondStorage } from '../../ble/security-manager/bond-summary';
+import type { BondStore } from '../../ble/security-manager/bond-store';
+import type { BondStorage, BondSummary } from '../../ble/security-manager/bond-summary';
 import { errorMessage } from '../../errors/message';
 
 /** The data folder's bonds, as the app's BLE process keeps them. */
@@ -28,13 +28,16 @@ async function bondsOf(dataDir: string, orInMemory: boolean): Promise<BondStore>
   }
 }
 
-/** Every bond kept, or those of one adapter identity, and where they are kept. */
+/**
+ * Every bond kept, or those of one adapter identity, and where they are kept: without their
+ * keys, which never leave the encrypted store for a front end.
+ */
 export async function listBonds(
   dataDir: string,
   identity?: string,
-): Promise<{ storage: BondStorage; bonds: BondRecord[] }> {
+): Promise<{ storage: BondStorage; bonds: BondSummary[] }> {
   const store = await openBonds(dataDir);
-  return { storage: store.storage, bonds: store.list(identity) };
+  return { storage: store.storage, bonds: store.summaries(identity) };
 }
 
 /**
