@@ -27,7 +27,8 @@ import { profilesDir, readPlans, readSavedProfiles, writePlans, type Plan } from
 import { errorMessage } from '../../errors/message';
 import { batchSummary, progressOf, type Batch } from './batch-events';
 import { reconcileRecord } from './reconcile';
-import { provisionOne, startBatchRun } from './run';
+import { provisionOne, startBatchRun, type ProvisioningRun } from './run';
+import type { McubootImage } from '../../ble/mcumgr/image-file';
 import type { batchSummarySchema, provisioningProgressSchema } from './schema';
 
 type Progress = z.infer<typeof provisioningProgressSchema>;
@@ -260,24 +261,29 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     return { ...setup, central: await this.supervisor.central('provisioning') };
   }
 
+  /** What one board or a batch of the product runs with: its plan set up on this station. */
+  private async run(productId: string, image?: McubootImage): Promise<ProvisioningRun> {
+    const { profile, product, psdi, central } = await this.setup(productId);
+    return {
+      central,
+      store: await this.store(),
+      profile,
+      product,
+      psdi,
+      knownProfiles: this.knownProfiles(),
+      ...(image && { image }),
+    };
+  }
+
   // ---- runs ----
 
   async provisionOne(productId: string, deviceId: string) {
     const board = this.scans.board(deviceId);
-    const { profile, product, psdi, central } = await this.setup(productId);
+    const run = await this.run(productId);
     const runId = `run-${++this.nextRun}`;
-    const result = await provisionOne(
-      {
-        central,
-        store: await this.store(),
-        profile,
-        product,
-        psdi,
-        knownProfiles: this.knownProfiles(),
-      },
-      board,
-      { onProgress: (event) => this.progress(runId, event) },
-    );
+    const result = await provisionOne(run, board, {
+      onProgress: (event) => this.progress(runId, event),
+    });
     return { runId, record: result.record };
   }
 
@@ -292,7 +298,8 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     image?: string;
   }): Promise<Summary> {
     const image = input.image === undefined ? undefined : imageFromBase64(input.image);
-    const { profile, product, psdi, central } = await this.setup(input.productId);
+    const setup = await this.run(input.productId, image);
+    const { product } = setup;
     const runId = `batch-${++this.nextRun}`;
     const batch: Batch = {
       product: { id: product.id, name: product.name },
@@ -300,43 +307,32 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
       startedAt: Date.now(),
       stopping: false,
     };
-    const run = startBatchRun(
-      {
-        central,
-        store: await this.store(),
-        profile,
-        product,
-        psdi,
-        knownProfiles: this.knownProfiles(),
-        image,
+    const run = startBatchRun(setup, {
+      concurrency: input.concurrency,
+      name: input.name,
+      minRssi: input.minRssi,
+      limit: input.limit,
+      onlyMatching: input.onlyMatching,
+      onEvent: (event) => {
+        if (event.type === 'progress') this.progress(runId, event.event);
+        if (event.type === 'board' && event.status.matchingProfiles)
+          this.emit('progress', {
+            runId,
+            deviceId: event.status.board.id,
+            address: event.status.board.address,
+            name: event.status.board.name,
+            step: event.status.step ?? 'discover',
+            phase: 'skipped',
+            message: event.status.skipReason,
+            at: Date.now(),
+          });
+        if (event.type === 'finished') batch.finishedAt = Date.now();
+        this.emit(
+          'batch',
+          this.summary(runId, batch, event.type === 'finished' ? event.summary : undefined),
+        );
       },
-      {
-        concurrency: input.concurrency,
-        name: input.name,
-        minRssi: input.minRssi,
-        limit: input.limit,
-        onlyMatching: input.onlyMatching,
-        onEvent: (event) => {
-          if (event.type === 'progress') this.progress(runId, event.event);
-          if (event.type === 'board' && event.status.matchingProfiles)
-            this.emit('progress', {
-              runId,
-              deviceId: event.status.board.id,
-              address: event.status.board.address,
-              name: event.status.board.name,
-              step: event.status.step ?? 'discover',
-              phase: 'skipped',
-              message: event.status.skipReason,
-              at: Date.now(),
-            });
-          if (event.type === 'finished') batch.finishedAt = Date.now();
-          this.emit(
-            'batch',
-            this.summary(runId, batch, event.type === 'finished' ? event.summary : undefined),
-          );
-        },
-      },
-    );
+    });
     batch.run = run;
     this.batches.set(runId, batch);
     void run.done.then((summary) => {
