@@ -13,6 +13,7 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  statSync,
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -84,6 +85,8 @@ const bytes = (value: string) => Uint8Array.from(Buffer.from(value, 'hex'));
 
 export class BondStore {
   private readonly changed: (() => void)[] = [];
+  /** The file as this store last read or wrote it (see `refresh`). */
+  private stamp: string | undefined;
 
   private constructor(
     private readonly file: string | undefined,
@@ -91,7 +94,9 @@ export class BondStore {
     private readonly bonds: BondRecord[],
     readonly storage: BondStorage,
     private readonly ownIrks: OwnIrk[] = [],
-  ) {}
+  ) {
+    if (file) this.stamp = fileStamp(file);
+  }
 
   /**
    * The bonds of the data folder `dir`. With a keychain (`status.kind === 'keychain'`) the key
@@ -129,6 +134,7 @@ export class BondStore {
 
   /** Every bond, or one station's. */
   list(station?: string): BondRecord[] {
+    this.refresh();
     return this.bonds.filter((b) => station === undefined || b.station === station);
   }
 
@@ -205,6 +211,7 @@ export class BondStore {
    * pairing and kept with the bonds, so every board bonded with it has the same one.
    */
   private ownIrk(station: StationIdentity): Uint8Array {
+    this.refresh();
     const kept = this.ownIrks.find(
       (o) => o.station === station.address && o.stationType === station.type,
     );
@@ -228,6 +235,7 @@ export class BondStore {
     now: Date,
     stationType: 'public' | 'random' = 'public',
   ): void {
+    this.refresh();
     const identity = keys.identityAddress?.address ?? board;
     this.remove(station, (b) => b.board === identity && b.stationType === stationType);
     this.bonds.push({
@@ -249,6 +257,7 @@ export class BondStore {
 
   /** Forgets one board's bond with the station, or all of the station's; the number forgotten. */
   forget(station: string, board?: string): number {
+    this.refresh();
     const gone = this.remove(station, (b) => board === undefined || b.board === board);
     if (!gone) return 0;
     this.save();
@@ -295,6 +304,33 @@ export class BondStore {
       closeSync(fd);
     }
     renameSync(temp, this.file);
+    this.stamp = fileStamp(this.file);
+  }
+
+  /**
+   * Reads the file again when another process changed it since this store last read or wrote
+   * it: `devicebench bonds forget` beside the app's BLE process. Without this the process kept
+   * its copy, still encrypted with a forgotten bond, and wrote it back at its next save.
+   */
+  private refresh(): void {
+    if (!this.file || !this.key) return;
+    const stamp = fileStamp(this.file);
+    if (stamp === this.stamp) return;
+    const read = stamp === undefined ? { bonds: [], ownIrks: [] } : decrypt(this.file, this.key);
+    this.bonds.splice(0, this.bonds.length, ...read.bonds);
+    this.ownIrks.splice(0, this.ownIrks.length, ...read.ownIrks);
+    this.stamp = stamp;
+    for (const listener of this.changed) listener();
+  }
+}
+
+/** What tells one version of the file from another: a save renames a new file into place. */
+function fileStamp(file: string): string | undefined {
+  try {
+    const { ino, size, mtimeMs } = statSync(file);
+    return `${ino}:${size}:${mtimeMs}`;
+  } catch {
+    return undefined;
   }
 }
 

@@ -49,6 +49,25 @@ describe('bond store', () => {
     );
   });
 
+  it('follows the file another process changed: a bond forgotten by the CLI stays forgotten', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
+    const credentials = new MemoryCredentialStore();
+    // The app's BLE process holds its store open; `devicebench bonds forget` opens another.
+    const app = await BondStore.open(dir, credentials, KEYCHAIN);
+    app.keep(STATION, 'd1:00:00:00:00:01', keys(), SECURITY, now);
+    let told = 0;
+    app.onChange(() => told++);
+    const cli = await BondStore.open(dir, credentials, KEYCHAIN);
+    expect(cli.forget(STATION, 'd1:00:00:00:00:01')).toBe(1);
+
+    expect(app.find(STATION, 'd1:00:00:00:00:01')).toBeUndefined();
+    expect(told).toBe(1);
+    // The app's next bond is written beside what the file holds, not over it.
+    app.keep(STATION, 'd1:00:00:00:00:02', keys(), SECURITY, now);
+    const reopened = await BondStore.open(dir, credentials, KEYCHAIN);
+    expect(reopened.list().map((b) => b.board)).toEqual(['d1:00:00:00:00:02']);
+  });
+
   it('summarises bonds without their keys and tells its listeners what changed', () => {
     const store = BondStore.inMemory('no keychain');
     let changes = 0;
