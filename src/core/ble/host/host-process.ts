@@ -14,8 +14,8 @@ import { formatAdapterSpec, parseAdapterSpec, type AdapterSpec } from '../adapte
 import { adapterTraceDir, MultiCentral } from '../radio/multi-adapter-central';
 import { openAdapter } from '../radio/open-adapters';
 import { openBench, type BenchSource } from '../radio/open-station';
-import { errorMessage } from '../../errors/message';
-import { BondStore } from '../security-manager/bond-store';
+import type { BondStore } from '../security-manager/bond-store';
+import { folderBonds } from '../security-manager/folder-bonds';
 import { AdapterIdentityFile, type IdentityKeeper } from '../adapter-identity-store';
 import type { Direction } from '../hci/btsnoop';
 import { TraceWriter } from '../hci/trace-store';
@@ -49,17 +49,6 @@ export interface ParentPort {
   onMessage(handler: (message: Request) => void): void;
 }
 
-/** The station's bonds; a file that cannot be opened leaves bonds to this session's memory. */
-async function openBonds(dir: string): Promise<BondStore> {
-  const { openKeychain } = await import('../../secrets/keychain');
-  const keychain = await openKeychain();
-  try {
-    return await BondStore.open(dir, keychain.store, keychain.status);
-  } catch (err) {
-    return BondStore.inMemory(errorMessage(err));
-  }
-}
-
 /** What a process started without a data folder says of its bonds. */
 const NO_BONDS = {
   kind: 'memory',
@@ -77,7 +66,7 @@ async function openIdentities(dir: string): Promise<IdentityKeeper | undefined> 
 }
 
 export async function runHost(config: HostConfig, parent: ParentPort): Promise<void> {
-  const bonds = config.bondsDir ? await openBonds(config.bondsDir) : undefined;
+  const bonds = config.bondsDir ? await folderBonds(config.bondsDir, true) : undefined;
   const identities = config.bondsDir ? await openIdentities(config.bondsDir) : undefined;
   const emit = (event: HostEvent) => parent.send(event);
   const station = await Station.open(config, emit, bonds, identities);

@@ -1,31 +1,18 @@
 // The station's bonds with boards, kept encrypted in the data folder (one per adapter identity
 // and board): listed, or forgotten one board or all at once, so a board that lost its bond can
-// be paired again (docs/decisions.md, "Pairing as a phone does"). The keychain and the store
-// load only when asked, so a command refused for a bad flag never opens them.
+// be paired again (docs/decisions.md, "Pairing as a phone does").
 import type { BondStore } from '../../ble/security-manager/bond-store';
 import type { BondStorage, BondSummary } from '../../ble/security-manager/bond-summary';
-import { errorMessage } from '../../errors/message';
+import { folderBonds } from '../../ble/security-manager/folder-bonds';
 
 /** The data folder's bonds, as the app's BLE process keeps them. */
 function openBonds(dataDir: string): Promise<BondStore> {
-  return bondsOf(dataDir, false);
+  return folderBonds(dataDir, false);
 }
 
 /** The bonds a station pairs with; in memory, saying why, when the data folder's cannot open. */
 export function stationBonds(dataDir: string): Promise<BondStore> {
-  return bondsOf(dataDir, true);
-}
-
-async function bondsOf(dataDir: string, orInMemory: boolean): Promise<BondStore> {
-  const { openKeychain } = await import('../../secrets/keychain');
-  const { BondStore } = await import('../../ble/security-manager/bond-store');
-  const keychain = await openKeychain();
-  try {
-    return await BondStore.open(dataDir, keychain.store, keychain.status);
-  } catch (err) {
-    if (!orInMemory) throw err;
-    return BondStore.inMemory(errorMessage(err));
-  }
+  return folderBonds(dataDir, true);
 }
 
 /**
