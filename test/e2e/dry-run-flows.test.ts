@@ -143,6 +143,9 @@ describe('dry runs that end and say why', () => {
         .getByTestId('timeline-lane-0')
         .locator('[data-testid="timeline-block"][data-kind="action"]')
         .first();
+      // Measured once the zoom is drawn (the lanes follow the events deferred): wider than the
+      // 3 px every block has at least (styles.css, `.tl-block`).
+      await expect.poll(async () => (await block.boundingBox())!.width).toBeGreaterThan(3);
       const zoomedWidth = (await block.boundingBox())!.width;
       // On the whole 2 s axis the same write is a sliver.
       await view.getByRole('button', { name: 'Fit' }).click();
