@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `npm test`: sets everything up, then type-checks, lints, and runs every test (units,
 # integration against the emulator, keytar against a real Secret Service, e2e in Chromium).
-# The type-check and the lint need nothing of the tests and run beside them (below); each one's
-# output goes to a file of its own and is printed whole, in a fixed order, so their lines never
-# interleave.
+# The type-check, the lint and the web build need nothing of each other and run at once
+# (docs/decisions/tooling.md, "Test suite time"); each one's output goes to a file of its own
+# and is printed whole, in a fixed order, so their lines never interleave.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh test
@@ -26,16 +26,14 @@ report() {
   [ "$(cat "$work/$1.status")" = 0 ] || checks=1
 }
 
-# The web build is what the e2e files load, so it comes first (under a second). The type-check
-# and the lint then run beside the tests, which leave the cores about a third idle while they
-# wait on the simulated boards' links, child processes and Chromium (docs/decisions/tooling.md,
-# "Test suite time"); their output is printed after the tests, and either one failing fails the
-# run.
-step build-web npm run build:web
-report build-web
-[ "$checks" = 0 ] || exit 1
 step typecheck npm run typecheck
 step lint npm run lint
+step build-web npm run build:web
+report typecheck
+report lint
+report build-web
+wait
+[ "$checks" = 0 ] || exit 1
 
 # Per-file timings of the run stay in test-results/vitest.json (where the time went, file by
 # file). keytar needs a Secret Service: a private session bus with a new, unlocked
@@ -58,7 +56,4 @@ node -e '
   for (const [ms, name] of files.slice(0, 10))
     console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${name.replace(process.cwd() + "/", "")}`);
 ' "$report" || true
-report typecheck
-report lint
-[ "$checks" = 0 ] || exit 1
 exit $status
