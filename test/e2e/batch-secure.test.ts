@@ -4,10 +4,18 @@
 // two boards at once. Every board's passkey prompt is answered in view — several stand at once,
 // the top one whole and the others one line each, so the batch's progress stays in view — and
 // every board is verified after its reboot over the bonded link, one PSDI each.
-import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, nav, shoot, useBench, WINDOW_SIZES, createProduct } from './fixture';
+import {
+  expectText,
+  nav,
+  shoot,
+  useBench,
+  WINDOW_SIZES,
+  createProduct,
+  secureBoardFile,
+  secureProfileFile,
+} from './fixture';
 
 const bench = useBench();
 const BOARDS = 8;
@@ -17,27 +25,6 @@ interface Record {
   psdi: string;
   state: string;
   boardAddress: string;
-}
-
-/** devicebench-v1's layout, for a product that needs level 4 and reads its PSDI there. */
-function secureProfile(): Buffer {
-  const v1 = JSON.parse(readFileSync('resources/profiles/devicebench-v1.json', 'utf8'));
-  return Buffer.from(
-    JSON.stringify({
-      ...v1,
-      id: 'devicebench-v1-sc',
-      name: 'DeviceBench v1 over authenticated LE Secure Connections',
-      psdi: { ...v1.psdi, readPermission: 'sc' },
-      security: { level: 4 },
-    }),
-  );
-}
-
-/** The Zephyr Secure board, `BOARDS` times from `address` on, named `name 01`…. */
-function secureTray(name: string, address: string): Buffer {
-  const file = JSON.parse(readFileSync('resources/sim/zephyr-secure.json', 'utf8'));
-  const board = { ...file.boards[0], name, address, count: BOARDS };
-  return Buffer.from(JSON.stringify({ boards: [board] }));
 }
 
 /** Whether the whole of `locator` is inside the window and not cut off by the prompts' stack. */
@@ -96,7 +83,7 @@ describe.each(WINDOW_SIZES)(
         await sim.getByTestId('board-file').setInputFiles({
           name: `secure-tray-${tag}.json`,
           mimeType: 'application/json',
-          buffer: secureTray(name, `e8:2b:7c:${hex}:00:01`),
+          buffer: secureBoardFile(name, `e8:2b:7c:${hex}:00:01`, BOARDS),
         });
         await sim
           .getByTestId('sim-board')
@@ -109,7 +96,7 @@ describe.each(WINDOW_SIZES)(
         await plan.getByTestId('profile-file').setInputFiles({
           name: 'secure.json',
           mimeType: 'application/json',
-          buffer: secureProfile(),
+          buffer: secureProfileFile(),
         });
         await expectText(plan, 'authenticated LE Secure Connections');
         await expect

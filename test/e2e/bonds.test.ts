@@ -3,20 +3,13 @@
 // simulated adapter with its name and key; Forget empties the list in every window while the
 // link stays encrypted; connected again, the pairing asks for the passkey again, and Forget
 // all, once confirmed, empties the list again.
-import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { expectText, nav, shoot, useBench, WINDOW_SIZES, secureBoardFile } from './fixture';
 
 const bench = useBench();
 /** The fixed passkey resources/sim/zephyr-secure.json shows on its display. */
 const PASSKEY = '246801';
-
-/** The Zephyr Secure board as `name` at `address`, as a board file. */
-function secureBoard(name: string, address: string): Buffer {
-  const file = JSON.parse(readFileSync('resources/sim/zephyr-secure.json', 'utf8'));
-  return Buffer.from(JSON.stringify({ boards: [{ ...file.boards[0], name, address }] }));
-}
 
 /** Connects to `name` from the scan and pairs with MITM, typing the passkey it asks for. */
 async function connectAndPair(page: Page, name: string): Promise<Locator> {
@@ -50,7 +43,7 @@ describe.each(WINDOW_SIZES)('bonds on the BLE bench at $width×$height', (size) 
       .setInputFiles({
         name: `bond-secure-${size.width}.json`,
         mimeType: 'application/json',
-        buffer: secureBoard(BOARD, ADDRESS),
+        buffer: secureBoardFile(BOARD, ADDRESS),
       });
     const bonds = page.getByTestId('ble-bonds');
     const adapter = bonds.locator('[data-testid="adapter-bonds"][data-spec="sim"]');

@@ -3,17 +3,17 @@
 // unbonded): the option on the run panel, the board's passkey asked in the pairing prompt and
 // typed there, the pairing and the encryption drawn on the link lane with their method and key,
 // and the next connection encrypted with the bond, without pairing again.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench, WINDOW_SIZES, createProduct } from './fixture';
+import {
+  expectText,
+  shoot,
+  useBench,
+  WINDOW_SIZES,
+  createProduct,
+  secureBoardFile,
+} from './fixture';
 
 const bench = useBench();
-
-/** The Zephyr Secure board as `name` at `address`, as a board file. */
-function secureBoard(name: string, address: string): Buffer {
-  const file = JSON.parse(readFileSync('resources/sim/zephyr-secure.json', 'utf8'));
-  return Buffer.from(JSON.stringify({ boards: [{ ...file.boards[0], name, address }] }));
-}
 
 /** One connection that reads the board's maker name, then closes. */
 const readMaker = {
@@ -45,7 +45,7 @@ describe('a dry run that pairs as a phone does', () => {
       await sim.getByTestId('board-file').setInputFiles({
         name: `dr-secure-${size.width}.json`,
         mimeType: 'application/json',
-        buffer: secureBoard(BOARD, `e8:2b:7c:${size.width === 1024 ? '60' : '62'}:00:01`),
+        buffer: secureBoardFile(BOARD, `e8:2b:7c:${size.width === 1024 ? '60' : '62'}:00:01`),
       });
       await sim.getByTestId('sim-board').filter({ hasText: BOARD }).waitFor();
       const product = `Paired run ${size.width}`;

@@ -200,3 +200,28 @@ export async function opStatus(page: Page, name: string, input: object): Promise
     [`/api/ops/${name}`, JSON.stringify(input)] as const,
   );
 }
+
+/**
+ * The Zephyr Secure board (resources/sim/zephyr-secure.json) as `name` at `address`, or a tray
+ * of `count` from there, as a board file: each window size pairs boards of its own, since a
+ * board bonded at one size would be encrypted with its bond at the next and ask nothing.
+ */
+export function secureBoardFile(name: string, address: string, count?: number): Buffer {
+  const file = JSON.parse(readFileSync('resources/sim/zephyr-secure.json', 'utf8'));
+  const board = { ...file.boards[0], name, address, ...(count && { count }) };
+  return Buffer.from(JSON.stringify({ boards: [board] }));
+}
+
+/** devicebench-v1's layout, for a product that needs level 4 and reads its PSDI there. */
+export function secureProfileFile(): Buffer {
+  const v1 = JSON.parse(readFileSync('resources/profiles/devicebench-v1.json', 'utf8'));
+  return Buffer.from(
+    JSON.stringify({
+      ...v1,
+      id: 'devicebench-v1-sc',
+      name: 'DeviceBench v1 over authenticated LE Secure Connections',
+      psdi: { ...v1.psdi, readPermission: 'sc' },
+      security: { level: 4 },
+    }),
+  );
+}

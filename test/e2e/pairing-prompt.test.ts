@@ -4,10 +4,9 @@
 // into view in every window showing the app (a second one opened while it waits included), a
 // rejection ends the pairing with its SMP reason, a malformed passkey is refused in words, and
 // the passkey typed in one window pairs the link at level 4 and closes the prompt in the other.
-import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { expectText, shoot, useBench, WINDOW_SIZES, secureBoardFile } from './fixture';
 
 const bench = useBench();
 /** The fixed passkey resources/sim/zephyr-secure.json shows on its display. */
@@ -30,12 +29,6 @@ async function openBleBench(page: Page): Promise<void> {
     .click();
 }
 
-/** The Zephyr Secure board as `name` at `address`, as a board file. */
-function secureBoard(name: string, address: string): Buffer {
-  const file = JSON.parse(readFileSync('resources/sim/zephyr-secure.json', 'utf8'));
-  return Buffer.from(JSON.stringify({ boards: [{ ...file.boards[0], name, address }] }));
-}
-
 describe.each(WINDOW_SIZES)('the pairing prompt at $width×$height', (size) => {
   it('asks for the board’s passkey in view in every window, and pairs with the answer', async () => {
     const { page, context, url, pageErrors } = bench();
@@ -48,7 +41,7 @@ describe.each(WINDOW_SIZES)('the pairing prompt at $width×$height', (size) => {
       .setInputFiles({
         name: `pp-secure-${size.width}.json`,
         mimeType: 'application/json',
-        buffer: secureBoard(BOARD, `e8:2b:7c:${size.width === 1024 ? '50' : '52'}:00:01`),
+        buffer: secureBoardFile(BOARD, `e8:2b:7c:${size.width === 1024 ? '50' : '52'}:00:01`),
       });
     // A second window on the same app: the BLE process's prompts reach both.
     const other = await context.newPage();

@@ -4,32 +4,20 @@
 // product needs level 4, the station pairs before anything is reserved, the board's passkey is
 // asked in view in the pairing prompt, and the board is provisioned and verified after its
 // reboot over the bonded, authenticated link.
-import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, nav, shoot, useBench, WINDOW_SIZES, createProduct } from './fixture';
+import {
+  expectText,
+  nav,
+  shoot,
+  useBench,
+  WINDOW_SIZES,
+  createProduct,
+  secureBoardFile,
+  secureProfileFile,
+} from './fixture';
 
 const bench = useBench();
-
-/** The Zephyr Secure board as `name` at `address`, as a board file. */
-function secureBoard(name: string, address: string): Buffer {
-  const file = JSON.parse(readFileSync('resources/sim/zephyr-secure.json', 'utf8'));
-  return Buffer.from(JSON.stringify({ boards: [{ ...file.boards[0], name, address }] }));
-}
-
-/** devicebench-v1's layout, for a product that needs level 4 and reads its PSDI there. */
-function secureProfile(): Buffer {
-  const v1 = JSON.parse(readFileSync('resources/profiles/devicebench-v1.json', 'utf8'));
-  return Buffer.from(
-    JSON.stringify({
-      ...v1,
-      id: 'devicebench-v1-sc',
-      name: 'DeviceBench v1 over authenticated LE Secure Connections',
-      psdi: { ...v1.psdi, readPermission: 'sc' },
-      security: { level: 4 },
-    }),
-  );
-}
 
 async function inView(page: Page, locator: Locator): Promise<boolean> {
   const box = await locator.boundingBox();
@@ -60,7 +48,7 @@ describe.each(WINDOW_SIZES)(
       await sim.getByTestId('board-file').setInputFiles({
         name: `ps-secure-${tag}.json`,
         mimeType: 'application/json',
-        buffer: secureBoard(BOARD, `e8:2b:7c:${tag === '1024' ? '70' : '72'}:00:01`),
+        buffer: secureBoardFile(BOARD, `e8:2b:7c:${tag === '1024' ? '70' : '72'}:00:01`),
       });
       await sim.getByTestId('sim-board').filter({ hasText: BOARD }).waitFor();
 
@@ -70,7 +58,7 @@ describe.each(WINDOW_SIZES)(
       await plan.getByTestId('profile-file').setInputFiles({
         name: 'secure.json',
         mimeType: 'application/json',
-        buffer: secureProfile(),
+        buffer: secureProfileFile(),
       });
       await expectText(plan, 'authenticated LE Secure Connections');
       await expect
