@@ -179,7 +179,7 @@ describe.skipIf(missing !== undefined)(
 
     it('a board that lost its bond is said in words, and pairs again once the station forgets it', async () => {
       // The board's bond storage is wiped while no link is up (Zephyr's bt_unpair on the board).
-      scBoard.forgetBonds();
+      await scBoard.forgetBonds();
       const link = await connect();
       await expect(link.read(SERVICE, SECRET)).rejects.toThrow(
         /encryption refused: .*0x06.* — the board lost its bond with this station: forget the bond and pair again/,

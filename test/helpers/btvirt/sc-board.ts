@@ -68,8 +68,11 @@ export const board: {
 } = { ioCap: 0 };
 
 export interface ScBoard {
-  /** The board forgets every bond with the last central it saw (Zephyr's bt_unpair). */
-  forgetBonds(): void;
+  /**
+   * The board forgets every bond with the last central it saw (Zephyr's bt_unpair), once that
+   * central's link is down on the board's side too (ble-host refuses it while connected).
+   */
+  forgetBonds(): Promise<void>;
 }
 
 /** The board: its value readable only over an authenticated SC link. */
@@ -99,10 +102,12 @@ export function startScBoard(transport: HciTransport): Promise<ScBoard> {
       manager.setScanResponseData(rsp.build());
       const models = bleHost.AssociationModels;
       let central: Connection | undefined;
+      let down: Promise<void> = Promise.resolve();
       const advertise = () =>
         manager.startAdvertising({}, (status, conn) => {
           if (status !== 0 || !conn) return;
           central = conn;
+          down = new Promise((gone) => conn.on('disconnect', () => gone()));
           // btvirt cannot connect to a board that is not advertising: back at once.
           conn.on('disconnect', advertise);
           conn.smp.on('pairingRequest', (req, cb) => {
@@ -133,8 +138,10 @@ export function startScBoard(transport: HciTransport): Promise<ScBoard> {
         });
       advertise();
       resolve({
-        forgetBonds: () => {
-          if (central) manager.removeBond(central.peerAddressType, central.peerAddress);
+        forgetBonds: async () => {
+          if (!central) return;
+          await down;
+          manager.removeBond(central.peerAddressType, central.peerAddress);
         },
       });
     }),
