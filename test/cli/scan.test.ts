@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runBin, runCli, tempDir } from './run-cli';
+import { runBin, runCli, tempDir, writeJson } from './run-cli';
 
 describe('devicebench scan', { timeout: 60_000 }, () => {
   it('lists the default bench as JSON and as lines, with filters', async () => {
@@ -106,6 +106,19 @@ describe('devicebench scan', { timeout: 60_000 }, () => {
     expect(readdirSync(join(traces, 'adapter-2-sim')).some((f) => f.endsWith('.btsnoop'))).toBe(
       true,
     );
+  });
+
+  it("refuses a data folder's sim-adapter.json that is not one, naming the field (exit 2), in scan and sim serve", async () => {
+    const data = tempDir('cli-sim-adapter');
+    writeJson(data, 'sim-adapter.json', { maxConnections: 1, dataLength: 300 });
+    const refused = await Promise.all([
+      runCli(['scan', '--for', '1', '--data-dir', data]),
+      runCli(['sim', 'serve', '--h4', 'tcp:127.0.0.1:0', '--data-dir', data]),
+    ]);
+    for (const run of refused) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/sim-adapter\.json: dataLength: .*251/);
+    }
   });
 
   it('has generated help, shell completion, and refuses unknown commands and flags', async () => {

@@ -7,7 +7,8 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
 
-const bench = useBench();
+// The default controller: the link's parameters as a common dongle sets them are what is shown.
+const bench = useBench({ adapter: 'default' });
 
 /** Whether the box is inside the window, top to bottom and left to right. */
 async function inView(page: Page, locator: Locator): Promise<boolean> {

@@ -21,11 +21,18 @@ export interface AppHarness {
 
 export function useApp(
   prefix: string,
-  options: Pick<AppOptions, 'chooseExportFile'> = {},
+  {
+    prepareDataDir,
+    ...options
+  }: Pick<AppOptions, 'chooseExportFile'> & {
+    /** Runs on the fresh data folder before the app starts, to begin from a given state. */
+    prepareDataDir?: (dataDir: string) => void;
+  } = {},
 ): () => AppHarness {
   let app: AppService | undefined;
   const dataDir = mkdtempSync(join(tmpdir(), `${prefix}-`));
   beforeAll(async () => {
+    prepareDataDir?.(dataDir);
     app = await startApp({
       dataDir,
       credentials: new MemoryCredentialStore(),

@@ -26,14 +26,18 @@ export function traceDirOf(dataDir: string): string {
 }
 
 /**
- * The simulated bench a data folder keeps: the start files, their flash (`sim-bench-state.json`)
- * and what the user did to it (`sim-bench-setup.json`). The BLE process and the `devicebench`
- * command both open this one.
+ * The simulated bench a data folder keeps: the start files, their flash (`sim-bench-state.json`),
+ * what the user did to it (`sim-bench-setup.json`) and the controller its adapters emulate
+ * (`sim-adapter.json`, which the user writes). The BLE process, the `devicebench` command and
+ * `devicebench sim serve` all open this one.
  */
-export function dataFolderBench(dataDir: string): BenchSource & { setupFile: string } {
+export function dataFolderBench(
+  dataDir: string,
+): BenchSource & { setupFile: string; adapterFile: string } {
   return {
     boardFiles: DEFAULT_SIM_FILES.map((f) => join(SIM_BOARDS_DIR, f)),
     stateFile: join(dataDir, 'sim-bench-state.json'),
     setupFile: join(dataDir, 'sim-bench-setup.json'),
+    adapterFile: join(dataDir, 'sim-adapter.json'),
   };
 }

@@ -287,6 +287,10 @@ export class BleHost {
         this.readyWaiter?.();
         this.readyWaiter = undefined;
         return;
+      case 'startFailed':
+        this.readyWaiter?.(new BleError('adapter', event.message));
+        this.readyWaiter = undefined;
+        return;
       case 'state':
         this.adapter = event.state;
         for (const handler of this.stateHandlers) handler(event.state);

@@ -3,6 +3,7 @@
 // the first argument, as JSON.
 import { hostConfigSchema, type HostMessage, type Request } from './protocol';
 import { runHost, type ParentPort } from './host-process';
+import { errorMessage } from '../../errors/message';
 
 interface ElectronParentPort {
   on(event: 'message', listener: (event: { data: Request }) => void): void;
@@ -29,5 +30,9 @@ const parent = parentPort();
 process.on('disconnect', () => process.exit(0));
 runHost(config, parent).catch((err: unknown) => {
   console.error('The BLE process could not start:', err);
-  process.exit(70);
+  // Said to the app too, before exiting: "exited with code 70" does not tell the user what to fix.
+  const exit = () => process.exit(70);
+  const said: HostMessage = { type: 'event', event: 'startFailed', message: errorMessage(err) };
+  if (process.send) process.send(said, exit);
+  else exit();
 });

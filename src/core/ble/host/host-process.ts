@@ -386,6 +386,7 @@ function benchSource(config: HostConfig): BenchSource {
     boardFiles: config.boardFiles ?? [],
     stateFile: config.stateFile,
     setupFile: config.setupFile,
+    adapterFile: config.adapterFile,
     seed: config.seed,
   };
 }

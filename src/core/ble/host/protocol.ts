@@ -41,6 +41,8 @@ export const hostConfigSchema = z.object({
   boardFiles: z.array(z.string()).optional(),
   /** Simulated bench: the user's saved set-up, brought onto the board files at start. */
   setupFile: z.string().optional(),
+  /** Simulated bench: the controller its adapters emulate (`sim-adapter.json`), if the user set one. */
+  adapterFile: z.string().optional(),
   seed: z.number().int().optional(),
   /**
    * Where the session's HCI traffic goes as btsnoop files (src/core/ble/hci/trace-store.ts),
@@ -249,6 +251,8 @@ type Response =
 
 export type HostEvent =
   | { type: 'event'; event: 'ready'; state: AdapterState; adapters: AdapterView[] }
+  /** Why the process could not open its station, just before it exits: the app says this. */
+  | { type: 'event'; event: 'startFailed'; message: string }
   | { type: 'event'; event: 'state'; state: AdapterState }
   | { type: 'event'; event: 'adapters'; adapters: AdapterView[] }
   | { type: 'event'; event: 'scan'; scanId: string; ads: Advertisement[] }

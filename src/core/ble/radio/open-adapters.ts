@@ -9,7 +9,10 @@ import { openCentral, type OpenCentralOptions } from './open-central';
 import { adapterProfileSchema, type AdapterProfileInput } from '../sim/adapter-profile';
 
 export interface OpenAdaptersOptions extends Omit<OpenCentralOptions, 'trace' | 'adapter'> {
-  /** Each `sim` adapter's controller profile; its address is made unique per adapter. */
+  /**
+   * Each `sim` adapter's controller profile, over the bench's own (`controllerProfile`); its
+   * address is made unique per adapter.
+   */
   simProfile?: AdapterProfileInput;
   /** Links a hardware adapter holds. Default DEFAULT_LINK_CAPACITY. */
   hardwareLinks?: number;
@@ -45,9 +48,11 @@ export async function openAdapter(
   const { simProfile, hardwareLinks, trace, ...central } = options;
   const sink = trace?.(index, spec);
   if (isSim(spec)) {
+    // The bench's own controller (its data folder's sim-adapter.json), then this option's fields.
+    const asked = { ...central.bench?.controllerProfile, ...simProfile };
     const profile = adapterProfileSchema.parse({
-      ...simProfile,
-      address: simAddress(simProfile?.address, simIndex),
+      ...asked,
+      address: simAddress(asked.address, simIndex),
     });
     return {
       spec,

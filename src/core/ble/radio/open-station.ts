@@ -21,6 +21,8 @@ export interface BenchSource {
   stateFile?: string;
   /** The saved set-up (`sim-bench-setup.json`) brought onto the start files; none: the files alone. */
   setupFile?: string;
+  /** The controller the bench's adapters emulate (`sim-adapter.json`); none: the defaults. */
+  adapterFile?: string;
   seed?: number;
 }
 
@@ -62,7 +64,11 @@ export async function openStation(
 
 /** The simulated bench of `source`: its start files with the saved set-up brought onto them. */
 export async function openBench(source: BenchSource): Promise<SimulatedBench> {
-  const bench = new SimulatedBench({ stateFile: source.stateFile, seed: source.seed });
+  const bench = new SimulatedBench({
+    stateFile: source.stateFile,
+    adapterFile: source.adapterFile,
+    seed: source.seed,
+  });
   try {
     for (const file of source.boardFiles) bench.loadBoardFile(file);
     if (source.setupFile) await (await SimBenchSetupFile.open(source.setupFile)).replay(bench);

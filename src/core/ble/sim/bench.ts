@@ -32,6 +32,7 @@ import {
   type BoardFaultsInput,
   type BoardSpecInput,
 } from './board-schema';
+import { basename } from 'node:path';
 import { adapterProfileSchema, type AdapterProfileInput } from './adapter-profile';
 import { encodeAdvertisement, type AdvertisingPayloads } from './advertising-data';
 import { BoardPeer } from './board-peer';
@@ -50,6 +51,11 @@ export interface SimulatedBenchOptions {
   stateFile?: string;
   /** Where profile ids in board files are looked up. Default resources/profiles. */
   profilesDir?: string;
+  /**
+   * The controller this bench's adapters emulate (`sim-adapter.json` in a data folder): any
+   * fields of the adapter profile, the rest at their defaults. None: the defaults.
+   */
+  adapterFile?: string;
 }
 
 /** A change on the bench, for views that follow it. */
@@ -108,6 +114,8 @@ export class SimulatedBench implements RadioHost<SimBoard> {
   readonly clock: Clock;
   private readonly seed: number;
   private readonly stateFile: string | undefined;
+  /** What every controller of this bench starts from (`adapterFile`), before its own profile. */
+  readonly controllerProfile: AdapterProfileInput;
   private readonly profilesDir: string | undefined;
   private profiles: Map<string, ProvisioningProfile> | undefined;
   private readonly identities: Map<string, CommittedIdentity>;
@@ -128,6 +136,7 @@ export class SimulatedBench implements RadioHost<SimBoard> {
     this.seed = options.seed ?? 1;
     this.stateFile = options.stateFile;
     this.profilesDir = options.profilesDir;
+    this.controllerProfile = readAdapterFile(options.adapterFile);
     const state = this.readState();
     this.identities = new Map(Object.entries(state.boards));
     this.mcumgrFlash = new Map(Object.entries(state.mcumgr));
@@ -221,7 +230,7 @@ export class SimulatedBench implements RadioHost<SimBoard> {
   /** A fresh LE controller on this bench: one per simulated central (noble opens it as its socket). */
   createController(profile: AdapterProfileInput = {}): VirtualController<SimBoard> {
     if (this.closed) throw new SimBenchError('the simulated bench is closed');
-    const parsed = adapterProfileSchema.safeParse(profile);
+    const parsed = adapterProfileSchema.safeParse({ ...this.controllerProfile, ...profile });
     if (!parsed.success)
       throw new SimBenchError(`adapter profile: ${describeIssues(parsed.error.issues).join('; ')}`);
     return new VirtualController(this, parsed.data);
@@ -435,4 +444,28 @@ function bondsJson(flash: Map<string, Map<string, BoardBond>>) {
       ),
     ]),
   );
+}
+
+/**
+ * A data folder's `sim-adapter.json`, so the simulated bench moves data as the station's own
+ * dongle would (docs/decisions/simulated-bench.md, "The controller a data folder emulates"). A
+ * file that is not one is refused naming the field, never ignored: a bench faster or slower than
+ * the user set would mislead every time read off it.
+ */
+function readAdapterFile(file: string | undefined): AdapterProfileInput {
+  if (!file || !existsSync(file)) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new SimBenchError(`${basename(file)}: not JSON: ${(err as Error).message}`);
+  }
+  const parsed = adapterProfileSchema.partial().strict().safeParse(json);
+  if (!parsed.success)
+    throw new SimBenchError(
+      describeIssues(parsed.error.issues)
+        .map((line) => `${basename(file)}: ${line}`)
+        .join('\n'),
+    );
+  return json as AdapterProfileInput;
 }

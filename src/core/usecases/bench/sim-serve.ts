@@ -44,7 +44,7 @@ export async function serveSimulatedBench(options: {
 }): Promise<ServedBench> {
   mkdirSync(options.dataDir, { recursive: true });
   const start = dataFolderBench(options.dataDir);
-  const bench = new SimulatedBench({ stateFile: start.stateFile });
+  const bench = new SimulatedBench({ stateFile: start.stateFile, adapterFile: start.adapterFile });
   try {
     for (const file of options.boardFiles ?? start.boardFiles) {
       try {
