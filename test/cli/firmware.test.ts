@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildImage } from '../core/ble/mcumgr/image-builder';
 import { runCli, tempDir } from './run-cli';
+import { withFastAdapter } from '../helpers/fast-adapter';
 
 const ADDRESS = 'e8:2f:9a:00:50:01';
 const MCUMGR_CHARACTERISTIC = 'da2e7828-fbce-4e01-ae9e-261174997c48';
@@ -27,7 +28,9 @@ function setup(name: string, extra: Record<string, unknown> = {}) {
     image,
     buildImage({ version: [1, 2, 0, 0], payload: new Uint8Array(12_000).map((_, i) => i * 7) }),
   );
-  const common = ['--board', ADDRESS, '--sim-boards', boards, '--data-dir', join(dir, 'data')];
+  // An adapter with Data Length Extension: the commands are the subject, not the link's speed.
+  const data = withFastAdapter(join(dir, 'data'));
+  const common = ['--board', ADDRESS, '--sim-boards', boards, '--data-dir', data];
   return {
     dir,
     image,

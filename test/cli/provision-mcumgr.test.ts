@@ -10,6 +10,7 @@ import { openAuditStore } from '../../src/core/audit/open-store';
 import { readMcubootImage } from '../../src/core/ble/mcumgr/image-file';
 import { buildImage } from '../core/ble/mcumgr/image-builder';
 import { runCli, seedProduct, tempDir, writeJson } from './run-cli';
+import { withFastAdapter } from '../helpers/fast-adapter';
 
 const plan = {
   profileId: 'zephyr-mcumgr-settings',
@@ -112,7 +113,7 @@ describe('devicebench provision through MCUmgr settings', { timeout: 90_000 }, (
 
   it('flashes an image to every board of a batch before provisioning it, its hash in each record', async () => {
     const dir = tempDir('mcumgr-image');
-    const data = join(dir, 'data');
+    const data = withFastAdapter(join(dir, 'data'));
     const product = await seedProduct(data);
     const imageBytes = buildImage({ version: [2, 0, 0, 0], payload: new Uint8Array(6_000) });
     const imageFile = join(dir, 'app.signed.bin');

@@ -2,16 +2,14 @@
 // (fresh cookies, storage and permissions) in the Chromium the project shares
 // (test/e2e/chromium-server.ts). A failing test leaves a screenshot under test-results/.
 //
-// The simulated bench's adapters emulate a dongle with Data Length Extension (FAST_ADAPTER) unless
-// a file asks for the default one (`adapter: 'default'`): uploads and batches take a third of the
-// time, and the tests are about what the app shows, not how fast the default link moves
-// (docs/decisions/tooling.md, "Test suite time").
+// The simulated bench's adapters emulate a dongle with Data Length Extension
+// (test/helpers/fast-adapter.ts) unless a file asks for the default one (`adapter: 'default'`).
 //
 // A new e2e file: `const bench = useBench();` at the top (`prepareDataDir` to seed the data
 // folder first), then `bench().page` in tests; a download's content is `downloadedBytes`. It
 // never launches a browser of its own, and keeps to its own server, data folder and context:
 // no fixed ports, no shared files.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -24,6 +22,7 @@ import {
 } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { startBenchServer, type BenchServer } from '../../src/server/bench-server';
+import { withFastAdapter } from '../helpers/fast-adapter';
 
 const VIEWPORT = { width: 1280, height: 800 };
 /**
@@ -32,17 +31,6 @@ const VIEWPORT = { width: 1280, height: 800 };
  */
 export const WINDOW_SIZES = [{ width: 1024, height: 640 }, VIEWPORT] as const;
 const RESULTS_DIR = resolve('test-results');
-
-/**
- * The data folder's `sim-adapter.json` for e2e files: an adapter with Data Length Extension
- * (251-byte PDUs), the shortest interval noble asks for and eight PDUs an event.
- */
-const FAST_ADAPTER = {
-  connectionIntervalMs: 7.5,
-  aclBufferSize: 251,
-  dataLength: 251,
-  pdusPerEvent: 8,
-};
 
 /** A picture for a person to look at: `test-results/<name>-<width>x<height>.png`. */
 /** The sidebar's entry for a page, by its label. */
@@ -73,7 +61,7 @@ export interface Bench {
 export interface BenchOptions {
   /** Runs on the fresh data dir before the app starts, to begin from a given state. */
   prepareDataDir?: (dataDir: string) => void;
-  /** The simulated bench's controller: FAST_ADAPTER unless `default` (no sim-adapter.json). */
+  /** The simulated bench's controller: the fast one unless `default` (no sim-adapter.json). */
   adapter?: 'fast' | 'default';
 }
 
@@ -86,8 +74,7 @@ export function useBench(options: BenchOptions = {}): () => Bench {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'devicebench-e2e-data-'));
-    if (options.adapter !== 'default')
-      writeFileSync(join(dataDir, 'sim-adapter.json'), JSON.stringify(FAST_ADAPTER));
+    if (options.adapter !== 'default') withFastAdapter(dataDir);
     options.prepareDataDir?.(dataDir);
     const starting = startBenchServer({ dataDir, staticDir: resolve('out/web'), port: 0 });
     browser = await chromium.connect(inject('chromiumEndpoint'));

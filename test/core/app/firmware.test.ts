@@ -7,8 +7,10 @@ import { describe, expect, it } from 'vitest';
 import type { FirmwareSlot } from '../../../src/core/app/contracts/firmware';
 import { buildImage } from '../ble/mcumgr/image-builder';
 import { scanFor, useApp } from '../../helpers/app';
+import { withFastAdapter } from '../../helpers/fast-adapter';
 
-const get = useApp('app-firmware');
+// Uploads on an adapter with Data Length Extension: the panel's steps are the subject, not the link's speed.
+const get = useApp('app-firmware', { prepareDataDir: withFastAdapter });
 const BOARD = 'e82f9a004001';
 const MCUMGR_CHARACTERISTIC = 'da2e7828-fbce-4e01-ae9e-261174997c48';
 const IMAGE = Buffer.from(
