@@ -38,7 +38,13 @@ export default defineConfig({
           expect: { poll: { timeout: 10_000 } },
           // One Chromium for the project; each file has its own bench server, data folder and
           // browser context in it (test/e2e/fixture.ts).
-          globalSetup: ['test/e2e/chromium-server.ts', 'test/helpers/postgres-run.ts'],
+          globalSetup: [
+            'test/e2e/chromium-server.ts',
+            'test/helpers/postgres-run.ts',
+            'test/cli/cli-bundle.ts',
+          ],
+          // The bundled bench server is loaded by Node as it is (test/e2e/fixture.ts).
+          server: { deps: { external: [/\/out\/cli-test-/] } },
         },
       },
     ],

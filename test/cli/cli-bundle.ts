@@ -28,6 +28,8 @@ const TEST_PROGRAMS = {
   'provision-child': 'test/core/provisioning/provision-child.ts',
   'emulator-cli': 'src/core/emulator/cli.ts',
   'server-cli': 'src/server/cli.ts',
+  // Not a program: the module the e2e files start their bench server from (test/e2e/fixture.ts).
+  'bench-server': 'src/server/bench-server.ts',
 };
 
 export type TestProgram = keyof typeof TEST_PROGRAMS;

@@ -21,7 +21,8 @@ import {
   type Page,
 } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, inject } from 'vitest';
-import { startBenchServer, type BenchServer } from '../../src/server/bench-server';
+import type { BenchServer } from '../../src/server/bench-server';
+import { bundled } from '../helpers/bundled';
 import { withFastAdapter } from '../helpers/fast-adapter';
 
 const VIEWPORT = { width: 1280, height: 800 };
@@ -76,6 +77,12 @@ export function useBench(options: BenchOptions = {}): () => Bench {
     dataDir = mkdtempSync(join(tmpdir(), 'devicebench-e2e-data-'));
     if (options.adapter !== 'default') withFastAdapter(dataDir);
     options.prepareDataDir?.(dataDir);
+    // From the run's bundle (test/cli/cli-bundle.ts): Node loads one file where Vitest would
+    // transform the app's every module for each file, and the BLE process and the audit log's
+    // worker it starts are the bundle's too, not tsx compiling the sources again.
+    const { startBenchServer } = (await import(
+      bundled('bench-server')
+    )) as typeof import('../../src/server/bench-server');
     const starting = startBenchServer({ dataDir, staticDir: resolve('out/web'), port: 0 });
     browser = await chromium.connect(inject('chromiumEndpoint'));
     server = await starting;
