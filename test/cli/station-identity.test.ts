@@ -1,11 +1,11 @@
 // The station's identity through the CLI, as child processes: `devicebench sim serve
-// --addressing …` stands in for a dongle without a public address, and `devicebench scan
+// --addressing …` (or its data folder's sim-adapter.json) stands in for a dongle without a public address, and `devicebench scan
 // --adapter tcp:…` over it says which address the adapter uses and where it came from; a
 // generated one is the same on the next run with the same data folder.
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { finished, runCli, startCli, tempDir } from './run-cli';
+import { finished, runCli, startCli, tempDir, writeJson } from './run-cli';
 
 const dirs: string[] = [];
 const children: ReturnType<typeof startCli>[] = [];
@@ -18,15 +18,23 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** `sim serve` with a controller of this addressing; its spec. */
+/**
+ * `sim serve` with a controller of this addressing (`--addressing`), or of the one the data
+ * folder's sim-adapter.json names (`file:`); its spec.
+ */
 async function serve(addressing: string, dataDir: string): Promise<string> {
+  const fromFile = addressing.startsWith('file:');
+  if (fromFile) {
+    mkdirSync(dataDir, { recursive: true });
+    writeJson(dataDir, 'sim-adapter.json', { addressing: addressing.slice(5) });
+  }
+  const flag = fromFile ? [] : ['--addressing', addressing];
   const child = startCli([
     'sim',
     'serve',
     '--h4',
     'tcp:127.0.0.1:0',
-    '--addressing',
-    addressing,
+    ...flag,
     '--data-dir',
     dataDir,
   ]);
@@ -104,7 +112,8 @@ describe('one identity per dongle, through the CLI', { timeout: 90_000 }, () => 
   it('a controller with no address gets a generated one, kept in the data folder for the next run', async () => {
     const dir = tempDir('identity');
     dirs.push(dir);
-    const spec = await serve('none', join(dir, 'served'));
+    // No address, as the served data folder's sim-adapter.json says (no flag).
+    const spec = await serve('file:none', join(dir, 'served'));
     const data = join(dir, 'data');
     const first = await scan(spec, data);
     const identity = first.adapters[0]!.identity!;

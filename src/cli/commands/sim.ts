@@ -20,7 +20,7 @@ import { globalFlags } from './shared';
 const flagsSchema = z.object({
   h4: h4ListenSchema,
   board: z.array(z.string().min(1, 'must name a board file')).optional(),
-  addressing: controllerAddressingSchema,
+  addressing: controllerAddressingSchema.optional(),
 });
 
 function serveCommand(runner: Runner): CommandModule {
@@ -41,9 +41,8 @@ function serveCommand(runner: Runner): CommandModule {
         })
         .option('addressing', {
           type: 'string',
-          default: 'public',
           describe:
-            "the controller's address: public, zephyrStatic (none, but Zephyr's Read Static Addresses gives one, as an nRF52840 dongle's) or none",
+            "the controller's address: public, zephyrStatic (none, but Zephyr's Read Static Addresses gives one, as an nRF52840 dongle's) or none; default: the data folder's sim-adapter.json, else public",
         }),
     handler: (argv) => {
       const flags = parseFlags(flagsSchema, argv);

@@ -11,6 +11,7 @@ import {
   renameSync,
   writeSync,
 } from 'node:fs';
+import { basename } from 'node:path';
 import { z } from 'zod';
 import type { AdapterState } from '../port';
 import type { ProvisioningProfile } from '../provisioning-profile';
@@ -32,7 +33,6 @@ import {
   type BoardFaultsInput,
   type BoardSpecInput,
 } from './board-schema';
-import { basename } from 'node:path';
 import { adapterProfileSchema, type AdapterProfileInput } from './adapter-profile';
 import { encodeAdvertisement, type AdvertisingPayloads } from './advertising-data';
 import { BoardPeer } from './board-peer';
@@ -467,5 +467,6 @@ function readAdapterFile(file: string | undefined): AdapterProfileInput {
         .map((line) => `${basename(file)}: ${line}`)
         .join('\n'),
     );
+  // The fields as written, checked above: the ones left out stay each controller's to default.
   return json as AdapterProfileInput;
 }

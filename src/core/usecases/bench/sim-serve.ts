@@ -40,7 +40,8 @@ export async function serveSimulatedBench(options: {
   dataDir: string;
   boardFiles?: string[];
   listen: z.output<typeof h4ListenSchema>;
-  addressing: z.output<typeof controllerAddressingSchema>;
+  /** None: the data folder's sim-adapter.json says, else the profile's default (public). */
+  addressing?: z.output<typeof controllerAddressingSchema>;
 }): Promise<ServedBench> {
   mkdirSync(options.dataDir, { recursive: true });
   const start = dataFolderBench(options.dataDir);
@@ -53,11 +54,10 @@ export async function serveSimulatedBench(options: {
         throw new SetupError('board', (err as Error).message);
       }
     }
-    const server = await serveH4(bench, options.listen, { addressing: options.addressing }).catch(
-      (err: unknown) => {
-        throw err instanceof H4ServeError ? new NotConfiguredError(err.message) : err;
-      },
-    );
+    const asked = options.addressing ? { addressing: options.addressing } : {};
+    const server = await serveH4(bench, options.listen, asked).catch((err: unknown) => {
+      throw err instanceof H4ServeError ? new NotConfiguredError(err.message) : err;
+    });
     return {
       spec: server.spec,
       close: async () => {
