@@ -2,13 +2,12 @@
 // its own process, every HCI packet H4-framed over a loopback socket) against the same board
 // provisioned on the in-process sim. Both benches use the real clock and the same boards, so
 // what differs is the framing, the socket and the second process.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { InvalidRunError, type Benchmark } from './benchmark';
 import { ms, table } from './format';
+import { startServerProcess, type ServerProcess } from './server-process';
 import { parseAdapterSpec, type AdapterSpec } from '../src/core/ble/adapter-spec';
 import { NoAdapterCentral } from '../src/core/ble/radio/no-adapter-central';
 import { openCentral } from '../src/core/ble/radio/open-central';
@@ -23,7 +22,6 @@ import { provisionBoard } from '../src/core/provisioning/workflow';
 
 const TARGET = 1.05;
 const BOARDS = 12;
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 const BOARD: BoardSpecInput = {
   name: 'Bench H4 {n}',
@@ -43,37 +41,24 @@ const PRODUCT: ProductTarget = {
 };
 const profile = gattProfiles(builtInProfiles()).find((p) => p.id === 'devicebench-v1');
 
-/** `devicebench sim serve` in its own process; resolves with the spec it printed. */
-function simServe(dir: string, boardFile: string): Promise<{ spec: string; child: ChildProcess }> {
-  const child = spawn(
-    join(ROOT, 'node_modules', '.bin', 'tsx'),
-    [
-      join(ROOT, 'src', 'cli', 'main.ts'),
-      'sim',
-      'serve',
-      '--h4',
-      'tcp:127.0.0.1:0',
-      '--board',
-      boardFile,
-      '--data-dir',
-      dir,
-    ],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  process.once('exit', () => child.kill('SIGKILL'));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ spec: (JSON.parse(line) as { h4: string }).h4, child });
-    });
-    child.once('exit', (code) =>
-      reject(new InvalidRunError(`sim serve exited with ${code} before serving: ${err.trim()}`)),
-    );
+/**
+ * `devicebench sim serve` in its own process (server-process.ts: the pid stopped is the server's
+ * own, and it ends with this process); its H4 spec and how to stop it.
+ */
+async function simServe(dir: string, boardFile: string): Promise<{ spec: string } & ServerProcess> {
+  const served = await startServerProcess('sim serve', 'src/cli/main.ts', [
+    'sim',
+    'serve',
+    '--h4',
+    'tcp:127.0.0.1:0',
+    '--board',
+    boardFile,
+    '--data-dir',
+    dir,
+  ]).catch((err: unknown) => {
+    throw new InvalidRunError((err as Error).message);
   });
+  return { ...served, spec: (served.banner as { h4: string }).h4 };
 }
 
 async function provisionEach(
@@ -140,7 +125,7 @@ export const transport: Benchmark = {
   async run(print) {
     if (!profile) throw new Error('the devicebench-v1 profile is missing');
     const dir = mkdtempSync(join(tmpdir(), 'devicebench-bench-h4-'));
-    let child: ChildProcess | undefined;
+    let served: ServerProcess | undefined;
     try {
       const loadBefore = loadavg()[0] ?? 0;
       const bench = new SimulatedBench({ seed: 1 });
@@ -153,9 +138,9 @@ export const transport: Benchmark = {
       }
       const boardFile = join(dir, 'boards.json');
       writeFileSync(boardFile, JSON.stringify({ boards: [BOARD] }));
-      const served = await simServe(join(dir, 'serve'), boardFile);
-      child = served.child;
-      const remote = await provisionEach(dir, 'tcp', parseAdapterSpec(served.spec));
+      const serving = await simServe(join(dir, 'serve'), boardFile);
+      served = serving;
+      const remote = await provisionEach(dir, 'tcp', parseAdapterSpec(serving.spec));
       print(
         `transport: devicebench-v1, ${BOARDS} boards each way (connect 40 ms, 8 ms per ATT answer, ` +
           `reboot 200 ms), real clock; tcp: to \`sim serve\` in a child process; load average ` +
@@ -171,7 +156,7 @@ export const transport: Benchmark = {
         `transport: tcp: / in-process median board time = ${shown} (target <= ${TARGET}) ${ratio <= TARGET ? 'PASS' : 'FAIL'}`,
       );
     } finally {
-      child?.kill('SIGTERM');
+      await served?.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   },
