@@ -42,13 +42,32 @@ function zephyrPeersDir(): string {
 }
 
 /**
+ * The example firmware's own native_posix_64 build, committed beside its sources and rebuilt
+ * with them (resources/firmware/devicebench-zephyr-mcumgr/README.md, "A Linux build"): the
+ * peers folder's copy was built from the firmware as it was then.
+ */
+const FIRMWARE_BUILD = join(
+  ROOT,
+  'resources',
+  'firmware',
+  'devicebench-zephyr-mcumgr',
+  'native_posix',
+  'devicebench-fw.exe',
+);
+
+/** The executable a peer runs: the repository's firmware build, else the peers folder's. */
+function peerExe(name: ZephyrPeerName): string {
+  return name === 'devicebench-fw' ? FIRMWARE_BUILD : join(zephyrPeersDir(), `${name}.exe`);
+}
+
+/**
  * Why this peer cannot run here, or undefined when it can: btvirt's own needs first, then the
  * executable. Said on the console, as btvirtMissing does, and put in the skipped title.
  */
 export function zephyrPeerMissing(name: ZephyrPeerName): string | undefined {
   const btvirt = btvirtMissing();
   if (btvirt) return btvirt;
-  const exe = join(zephyrPeersDir(), `${name}.exe`);
+  const exe = peerExe(name);
   try {
     accessSync(exe, constants.X_OK);
   } catch {
@@ -123,7 +142,7 @@ export async function startZephyrPeer(
   name: ZephyrPeerName,
   options: ZephyrPeerOptions = {},
 ): Promise<ZephyrPeer> {
-  const exe = join(zephyrPeersDir(), `${name}.exe`);
+  const exe = peerExe(name);
   const stateDir = mkdtempSync(join(tmpdir(), `devicebench-zephyr-${name}-`));
   const flash = join(stateDir, 'flash.bin');
   const logFile = join(stateDir, 'peer.log');
