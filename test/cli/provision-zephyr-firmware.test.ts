@@ -6,6 +6,7 @@
 // words that say so. Skipped, with the reason, where btvirt or its tools are missing.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { McumgrSettingsProfile } from '../../src/core/ble/provisioning-profile';
 import { builtInProfiles } from '../../src/core/provisioning/profiles';
 import {
   startZephyrPeer,
@@ -51,7 +52,9 @@ describe.skipIf(missing !== undefined)(
 
     it('a key longer than Zephyr takes is refused by the board, and the PSDI goes back', async () => {
       expect(peer.log()).toMatch(/not provisioned: waiting for the devicebench\/\* settings/);
-      const settings = builtInProfiles().find((p) => p.id === 'zephyr-mcumgr-settings')!;
+      const settings = builtInProfiles().find(
+        (p) => p.id === 'zephyr-mcumgr-settings',
+      ) as McumgrSettingsProfile;
       const longKey = writeJson(dir, 'long-key-profile.json', {
         ...settings,
         id: 'zephyr-long-key',
