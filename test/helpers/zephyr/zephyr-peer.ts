@@ -71,7 +71,10 @@ export function zephyrPeerMissing(name: ZephyrPeerName): string | undefined {
   try {
     accessSync(exe, constants.X_OK);
   } catch {
-    const reason = `no Zephyr peer ${exe} (set DEVICEBENCH_ZEPHYR_PEERS to the folder of the zephyr-peer executables)`;
+    const reason =
+      name === 'devicebench-fw'
+        ? `no example firmware build ${exe} (its README, "A Linux build", says how to make it)`
+        : `no Zephyr peer ${exe} (set DEVICEBENCH_ZEPHYR_PEERS to the folder of the zephyr-peer executables)`;
     console.warn(`Zephyr peer tests skipped: ${reason}`);
     return reason;
   }
