@@ -56,7 +56,8 @@ describe('simulated MCUmgr board: settings', () => {
     const link = await r.drive(r.central.connect(ad.id));
     const client = await r.drive(McumgrClient.open(link, { clock: r.clock, version: 0 }));
     await expect(r.drive(readSetting(client, 'missing/key'))).rejects.toThrow(
-      'MCUmgr: 0x05 no such entry (key not found)',
+      // Zephyr's settings_mgmt translates "key not found" so, with no `rsn` (not built verbose).
+      'MCUmgr: 0x05 no such entry',
     );
     await expect(r.drive(client.request({ op: 'read', group: 0, command: 42 }))).rejects.toThrow(
       'MCUmgr: 0x08 not supported',
