@@ -28,6 +28,7 @@ import {
   type ImageProblem,
 } from '../mcumgr/image-file';
 import { normalizeUuid, uuidProblem } from '../port';
+import { ZEPHYR_SETTINGS_KEY_MAX } from '../mcumgr/settings-group';
 import type { McumgrSpec } from './board-schema';
 import type { Service } from './board-service';
 
@@ -502,7 +503,7 @@ export class BoardMcumgr {
     const name = typeof body.name === 'string' ? body.name : undefined;
     if (command === ids.readWrite || command === ids.delete) {
       if (!name) throw new Refusal('settings', 'key not found');
-      if (name.length > 255) throw new Refusal('settings', 'key too long');
+      if (name.length > ZEPHYR_SETTINGS_KEY_MAX) throw new Refusal('settings', 'key too long');
     }
     if (command === ids.readWrite && read) {
       const value = this.live.get(name!);
@@ -527,7 +528,8 @@ export class BoardMcumgr {
       return {};
     }
     if (command === ids.loadSave) {
-      this.flash.settings = Object.fromEntries([...this.live].map(([k, v]) => [k, hex(v)]));
+      if (!this.spec.faults.settingsNotKept)
+        this.flash.settings = Object.fromEntries([...this.live].map(([k, v]) => [k, hex(v)]));
       this.host.persist(structuredClone(this.flash));
       if (this.spec.faults.saveAnswerLost) {
         this.host.reboot(this.spec.resetMs);
