@@ -494,6 +494,20 @@ export class BoardMcumgr {
     return {};
   }
 
+  /**
+   * Whether the firmware has a settings handler for the key's subtree: the subtrees of the keys
+   * the board file names (its identity keys and factory settings); a board file that names none
+   * stands for firmware with a handler for every key.
+   */
+  private handles(name: string): boolean {
+    const named = [
+      ...Object.values(this.spec.identityKeys ?? {}),
+      ...Object.keys(this.spec.settings),
+    ];
+    const subtree = (key: string) => key.split('/')[0];
+    return named.length === 0 || named.some((key) => subtree(key) === subtree(name));
+  }
+
   private settings(
     command: number,
     read: boolean,
@@ -502,7 +516,8 @@ export class BoardMcumgr {
   ): McumgrBody | typeof NO_ANSWER | undefined {
     const name = typeof body.name === 'string' ? body.name : undefined;
     if (command === ids.readWrite || command === ids.delete) {
-      if (!name) throw new Refusal('settings', 'key not found');
+      // settings_mgmt refuses a request without a name before any group code.
+      if (!name) throw new Malformed();
       if (name.length > ZEPHYR_SETTINGS_KEY_MAX) throw new Refusal('settings', 'key too long');
     }
     if (command === ids.readWrite && read) {
@@ -511,6 +526,8 @@ export class BoardMcumgr {
       return { val: value };
     }
     if (command === ids.readWrite) {
+      // settings_runtime_set finds no handler for the key's subtree: -EINVAL, "key not found".
+      if (!this.handles(name!)) throw new Refusal('settings', 'key not found');
       if (!isBytes(body.val) || this.spec.faults.refuseSettingsWrites)
         throw new Refusal('settings', 'write not supported');
       this.live.set(name!, Uint8Array.from(body.val));
