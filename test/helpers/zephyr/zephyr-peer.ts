@@ -5,10 +5,20 @@
 // through the same btvirt: `unix:<leSocket>` (docs/decisions/simulated-bench.md).
 //
 // Where the executables are: the folder `DEVICEBENCH_ZEPHYR_PEERS` names, else
-// `../shared/zephyr-peer/bin` beside the repository (CI clones it beside a copy of shared/).
+// `../shared/zephyr-peer/bin` beside the repository (CI clones it beside a copy of shared/);
+// the example firmware is the repository's own build of it where that is committed
+// (resources/firmware/devicebench-zephyr-mcumgr/README.md, "A Linux build").
 // Where they, btvirt or its tools are missing, the tests skip and their title says why.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, appendFileSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  appendFileSync,
+  constants,
+  existsSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +44,12 @@ const READY: Record<ZephyrPeerName, RegExp> = {
 
 const START_TIMEOUT_MS = 15_000;
 
+/** The example firmware as this checkout builds it, the one its tests provision. */
+const OWN_FIRMWARE = join(
+  ROOT,
+  'resources/firmware/devicebench-zephyr-mcumgr/native_posix/devicebench-fw.exe',
+);
+
 /** The folder the peers are taken from. */
 function zephyrPeersDir(): string {
   return resolve(
@@ -41,23 +57,9 @@ function zephyrPeersDir(): string {
   );
 }
 
-/**
- * The example firmware's own native_posix_64 build, committed beside its sources and rebuilt
- * with them (resources/firmware/devicebench-zephyr-mcumgr/README.md, "A Linux build"): the
- * peers folder's copy was built from the firmware as it was then.
- */
-const FIRMWARE_BUILD = join(
-  ROOT,
-  'resources',
-  'firmware',
-  'devicebench-zephyr-mcumgr',
-  'native_posix',
-  'devicebench-fw.exe',
-);
-
-/** The executable a peer runs: the repository's firmware build, else the peers folder's. */
-function peerExe(name: ZephyrPeerName): string {
-  return name === 'devicebench-fw' ? FIRMWARE_BUILD : join(zephyrPeersDir(), `${name}.exe`);
+function executable(name: ZephyrPeerName): string {
+  if (name === 'devicebench-fw' && existsSync(OWN_FIRMWARE)) return OWN_FIRMWARE;
+  return join(zephyrPeersDir(), `${name}.exe`);
 }
 
 /**
@@ -67,14 +69,11 @@ function peerExe(name: ZephyrPeerName): string {
 export function zephyrPeerMissing(name: ZephyrPeerName): string | undefined {
   const btvirt = btvirtMissing();
   if (btvirt) return btvirt;
-  const exe = peerExe(name);
+  const exe = executable(name);
   try {
     accessSync(exe, constants.X_OK);
   } catch {
-    const reason =
-      name === 'devicebench-fw'
-        ? `no example firmware build ${exe} (its README, "A Linux build", says how to make it)`
-        : `no Zephyr peer ${exe} (set DEVICEBENCH_ZEPHYR_PEERS to the folder of the zephyr-peer executables)`;
+    const reason = `no Zephyr peer ${exe} (set DEVICEBENCH_ZEPHYR_PEERS to the folder of the zephyr-peer executables)`;
     console.warn(`Zephyr peer tests skipped: ${reason}`);
     return reason;
   }
@@ -145,7 +144,7 @@ export async function startZephyrPeer(
   name: ZephyrPeerName,
   options: ZephyrPeerOptions = {},
 ): Promise<ZephyrPeer> {
-  const exe = peerExe(name);
+  const exe = executable(name);
   const stateDir = mkdtempSync(join(tmpdir(), `devicebench-zephyr-${name}-`));
   const flash = join(stateDir, 'flash.bin');
   const logFile = join(stateDir, 'peer.log');
