@@ -25,9 +25,10 @@
 
 /*
  * What a settings read over MCUmgr gets for a key with no value: settings_mgmt answers "key not
- * found" (settings group 3, or ENOENT to an SMP v1 request) for the handler's -ENOENT since
- * Zephyr 3.5, and for -EINVAL before (3.4 had no "root key not found" to tell the two apart).
- * DeviceBench reads that answer as "no PSDI yet" (docs/mcumgr/settings.md).
+ * found" (settings group 3, or ENOENT to an SMP v1 request) for the handler's -ENOENT in current
+ * Zephyr, and for -EINVAL in 3.4, which had no "root key not found" to tell the two apart (the
+ * change came after 3.4: 3.5.0 is where the line is drawn). DeviceBench reads that answer as
+ * "no PSDI yet" (docs/mcumgr/settings.md).
  */
 #if ZEPHYR_VERSION_CODE >= ZEPHYR_VERSION(3, 5, 0)
 #define NO_VALUE (-ENOENT)
