@@ -164,10 +164,14 @@ export const STORE_CALLS = {
     needsPsdi: 'it no longer holds its PSDI',
   }),
   /** The PSDI was read back from the board in product mode and matched. */
-  markVerified: change(z.tuple([recordIdSchema, attempts, typed<RecordEvent[]>().optional()]), record, {
-    to: 'verified',
-    from: ['written'],
-  }),
+  markVerified: change(
+    z.tuple([recordIdSchema, attempts, typed<RecordEvent[]>().optional()]),
+    record,
+    {
+      to: 'verified',
+      from: ['written'],
+    },
+  ),
   /** A failure is final for the run; `psdiHeld` can only drop (a freed PSDI may be someone's). */
   markFailed: change(z.tuple([recordIdSchema, typed<FailureInput>()]), record, {
     to: 'failed',
@@ -178,7 +182,11 @@ export const STORE_CALLS = {
    * it psdiReturned, so a sequence hands it out again (nothing reached the board).
    */
   release: change(
-    z.tuple([recordIdSchema, z.string(), z.object({ returnPsdi: z.boolean().optional() }).optional()]),
+    z.tuple([
+      recordIdSchema,
+      z.string(),
+      z.object({ returnPsdi: z.boolean().optional() }).optional(),
+    ]),
     record,
     { to: 'released', from: NOT_FINAL },
   ),
