@@ -40,7 +40,9 @@ const ALREADY_THERE = /^(duplicate column name: |(table|index|trigger|view) \S+ 
 export function migrateSqlite(db: Database.Database, file: string): void {
   const versions = migrations('sqlite');
   const current = () => db.pragma('user_version', { simple: true }) as number;
-  if (current() === versions.length) return;
+  const seen = current();
+  checkVersion('sqlite', seen, file);
+  if (seen === versions.length) return;
   const counted: number[] = [];
   let from = 0;
   db.transaction(() => {

@@ -114,4 +114,15 @@ describe('opening one SQLite audit log from many processes', () => {
       await store.close();
     }
   }, 60_000);
+
+  it('refuses a log a newer release made, and leaves it as it is', () => {
+    const file = newFile();
+    const db = new Database(file);
+    db.pragma('user_version = 99');
+    db.close();
+    expect(() => new SqliteAuditStore({ file })).toThrow(
+      `${file}: audit database version 99 is newer than this app understands (${migrations('sqlite').length})`,
+    );
+    expect(version(file)).toBe(99);
+  });
 });
