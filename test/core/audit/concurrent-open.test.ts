@@ -7,11 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openAuditStore } from '../../../src/core/audit/open-store';
 import { SqliteAuditStore } from '../../../src/core/audit/sqlite-store';
 import { migrations } from '../../../src/core/audit/schema';
 import { bundled } from '../../helpers/bundled';
+import { usePostgres } from '../../helpers/postgres';
+import { reserveInput } from './fixture';
 
+const postgres = usePostgres();
 const PROCESSES = 6;
 const ROUNDS = 3;
 const dirs: string[] = [];
@@ -125,4 +130,31 @@ describe('opening one SQLite audit log from many processes', () => {
     );
     expect(version(file)).toBe(99);
   });
+
+  it(`PostgreSQL: ${PROCESSES} stations opening one new database at once migrate it once, under its advisory lock`, async () => {
+    const url = await postgres.database();
+    const stores = await Promise.all(
+      Array.from({ length: PROCESSES }, (_, n) =>
+        openAuditStore({ location: { kind: 'postgres', url }, station: `station-${n}` }),
+      ),
+    );
+    try {
+      await Promise.all(stores.map((store, n) => store.reserve(reserveInput(n + 1, `PG-${n}`))));
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ version: number }>(
+          'SELECT version FROM devicebench_migrations ORDER BY version',
+        );
+        expect(rows.map((r) => r.version)).toEqual(
+          Array.from({ length: migrations('postgres').length }, (_, i) => i + 1),
+        );
+      } finally {
+        await client.end();
+      }
+      expect((await stores[0]!.search({ limit: 50 })).total).toBe(PROCESSES);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  }, 60_000);
 });
