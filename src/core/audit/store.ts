@@ -5,16 +5,16 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { method, type MethodTable } from '../rpc/method-table';
-import type {
-  AuditPage,
-  AuditQuery,
-  LineStatus,
-  ProvisioningRecord,
-  ProvisioningState,
-  ProvisioningStep,
-  RecordEvent,
+import {
+  recordIdSchema,
+  type AuditPage,
+  type AuditQuery,
+  type LineStatus,
+  type ProvisioningRecord,
+  type ProvisioningState,
+  type ProvisioningStep,
+  type RecordEvent,
 } from './records';
-import { recordIdSchema } from './records';
 import type { CsvChunk } from './csv-export';
 import type { ScenarioRunLog } from './scenario-runs';
 import type { PsdiStrategy } from './psdi-strategy';
