@@ -18,7 +18,7 @@ import { invalidFor, validFor } from '../helpers/zod-arbitrary';
 const SEED = Number(process.env.FUZZ_SEED ?? 44);
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 6);
 /** A request still unanswered after this is a failure: an operation must answer bounded. */
-const ANSWER_WITHIN_MS = 8_000;
+const ANSWER_WITHIN_MS = 15_000;
 
 /**
  * Operations that start radio work, a firmware transfer, a dry run or a provisioning batch: a
