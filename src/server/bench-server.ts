@@ -36,6 +36,17 @@ export interface BenchServer {
 
 const OPS_PREFIX = '/api/ops/';
 
+/**
+ * The whole request, headers and body, must arrive within this: the page and the CLI are on
+ * this machine and send the largest body (7 MB) in well under a second; a client that promises a
+ * body it does not send, or sends nothing, is answered 408 and closed.
+ */
+const REQUEST_WITHIN_MS = 5_000;
+/** An idle keep-alive connection between requests is closed after this (Node's own default). */
+const IDLE_KEEP_ALIVE_MS = 5_000;
+/** How often Node looks for a request past REQUEST_WITHIN_MS. */
+const TIMEOUT_CHECK_MS = 1_000;
+
 const STATUS_BY_CODE: Record<AppErrorBody['code'], number> = {
   invalid_input: 400,
   unknown_operation: 404,
@@ -61,7 +72,18 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     version: options.version ?? '0.0.0',
   });
 
-  const app = Fastify({ logger: false, bodyLimit: MAX_OPERATION_BODY_BYTES });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: MAX_OPERATION_BODY_BYTES,
+    // Bounded on every connection (docs/decisions/security-and-hardening.md, "No 500 from any
+    // operation"): Node checks these once a second here, not every 30 s.
+    http: {
+      headersTimeout: REQUEST_WITHIN_MS,
+      connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+    },
+    requestTimeout: REQUEST_WITHIN_MS,
+    keepAliveTimeout: IDLE_KEEP_ALIVE_MS,
+  });
   // Only this machine's clients and this server's own page may drive the app: blocks other web
   // pages and DNS rebinding, and closes what it refuses (docs/decisions.md, "Hardening").
   guardLoopback(app);

@@ -24,6 +24,7 @@ declare module 'vitest' {
 const TEST_PROGRAMS = {
   'reserve-worker': 'test/core/audit/reserve-worker.ts',
   'crash-child': 'test/core/audit/crash-child.ts',
+  'open-child': 'test/core/audit/open-child.ts',
   'station-child': 'test/core/provisioning/station-child.ts',
   'provision-child': 'test/core/provisioning/provision-child.ts',
   'emulator-cli': 'src/core/emulator/cli.ts',

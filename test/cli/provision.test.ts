@@ -447,4 +447,57 @@ describe('devicebench provision', { timeout: 90_000 }, () => {
     expect(await after.get(reserved.id)).toMatchObject({ state: 'released', psdiHeld: false });
     await after.close();
   });
+
+  it('reconciles beside another reconcile: a record the other settled is said, not failed, and both exit 0', async () => {
+    const dir = tempDir('reconcile-twice');
+    const data = join(dir, 'data');
+    const count = 6;
+    const boards = tray(dir, count);
+    mkdirSync(data, { recursive: true });
+    const store = await openLog(data);
+    const ids: number[] = [];
+    for (let n = 1; n <= count; n++)
+      ids.push(
+        (
+          await store.reserve({
+            product: {
+              id: '3000000001',
+              name: 'CLI test product',
+              serviceUuid: '9d5e0000-4a1b-4c8e-9f0d-000000000001',
+              psdiServiceUuid: 'e625601e-9e55-4597-a598-76018a0d293d',
+              psdiCharacteristicUuid: '26e2b12b-85f0-4f3f-9fdd-91d114270e6e',
+            },
+            board: { id: `c28e1000000${n}`, address: `c2:8e:10:00:00:0${n}` },
+            profileId: 'devicebench-v1',
+            psdiSource: 'tool',
+            psdi: `FW-00${40 + n}`,
+          })
+        ).id,
+      );
+    await store.close();
+
+    const args = ['audit', 'reconcile', '--json', '--sim-boards', boards, '--data-dir', data];
+    const runs = await Promise.all([runCli(args), runCli(args)]);
+    const outcomes = runs.map((run) => {
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout).outcomes as {
+        recordId: number;
+        action: string;
+        message: string;
+      }[];
+    });
+    // Each record released once, by one of the two; the other, where it came to it, said so.
+    const released = outcomes.flat().filter((o) => o.action === 'released');
+    expect(released.map((o) => o.recordId).sort()).toEqual(ids);
+    for (const o of outcomes.flat().filter((o) => o.action !== 'released'))
+      expect(o).toMatchObject({
+        action: 'settled',
+        message: expect.stringMatching(
+          new RegExp(`^record #${o.recordId}: already released at \\d\\d:\\d\\d — nothing to do$`),
+        ),
+      });
+    const after = await openLog(data);
+    for (const id of ids) expect(await after.get(id)).toMatchObject({ state: 'released' });
+    await after.close();
+  });
 });

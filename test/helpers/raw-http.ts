@@ -41,3 +41,38 @@ export function rawRequest(
     socket.write([...head, ...(host === null ? [] : [`Host: ${host}`]), '', ''].join('\r\n'));
   });
 }
+
+export interface Held {
+  /** The status of the server's first answer; 0 when it answered nothing. */
+  status: number;
+  /** Whether the server closed the connection within the wait. */
+  closed: boolean;
+  /** How long the connection stayed open, in ms (the whole wait when it was not closed). */
+  ms: number;
+}
+
+/**
+ * Writes `bytes` as they are (a request cut short, a whole one, or nothing) and waits up to
+ * `waitMs` for the server to close the connection: how long it held it, and what it answered.
+ */
+export function heldFor(url: URL, bytes: string, waitMs: number): Promise<Held> {
+  return new Promise((resolve) => {
+    const socket = connect(Number(url.port), url.hostname);
+    const started = Date.now();
+    let answer = '';
+    const done = (closed: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0),
+        closed,
+        ms: Date.now() - started,
+      });
+    };
+    const timer = setTimeout(() => done(false), waitMs);
+    socket.on('data', (d: Buffer) => (answer += d.toString()));
+    socket.on('error', () => undefined);
+    socket.on('close', () => done(true));
+    if (bytes) socket.write(bytes);
+  });
+}

@@ -10,7 +10,7 @@ import { MAX_OPERATION_BODY_BYTES } from '../../src/core/app/contracts/fields';
 import { CONTENT_SECURITY_POLICY } from '../../src/core/content-security-policy';
 import { startBenchServer, type BenchServer } from '../../src/server/bench-server';
 import { request } from '../helpers/emulator';
-import { rawRequest } from '../helpers/raw-http';
+import { heldFor, rawRequest } from '../helpers/raw-http';
 
 let server: BenchServer;
 beforeAll(async () => {
@@ -185,6 +185,67 @@ describe('bench server', () => {
     });
     expect(JSON.stringify(typeError.body)).not.toMatch(/Invalid input|expected string/);
   });
+
+  it('answers what were 500s (issue 44) as field-named 400s, or as the values they are', async () => {
+    for (const recordId of [0, -1]) {
+      const refused = await op('audit:releasePsdi', { recordId, reason: 'board scrapped' });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({
+        error: { code: 'invalid_input', fields: [{ field: 'recordId' }] },
+      });
+    }
+    // The simulated bench's boards start the BLE process; its pairing prompts are then asked of
+    // it, with or without a body.
+    expect((await op('sim:listBoards', {})).status).toBe(200);
+    for (const body of [undefined, {}, { extra: 1 }]) {
+      const prompts = await op('ble:listPairingPrompts', body);
+      expect(prompts).toMatchObject({ status: 200, body: { ok: true, value: [] } });
+    }
+    const noBoard = await op('sim:pressButton', { boardId: 'no-such-board' });
+    expect(noBoard.status).toBe(400);
+    expect(noBoard.body).toMatchObject({
+      error: {
+        message: 'boardId: no simulated board "no-such-board"',
+        fields: [{ field: 'boardId' }],
+      },
+    });
+  });
+
+  it('closes a connection that sends too little within 5 s; its WebSocket stays open', async () => {
+    const url = new URL(server.url);
+    const head = (lines: string[]) =>
+      [`POST /api/ops/app:getStatus HTTP/1.1`, `Host: ${url.host}`, ...lines].join('\r\n');
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/api/events`, {
+      origin: server.url,
+    });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const [shortBody, shortHeaders, nothing, idle] = await Promise.all([
+      // A Content-Length that promises more than is sent: this held a connection 12 s and more.
+      heldFor(
+        url,
+        head(['Content-Type: application/json', 'Content-Length: 100', '', '{']),
+        12_000,
+      ),
+      heldFor(url, head(['Content-Type: application/json']), 12_000),
+      heldFor(url, '', 12_000),
+      // Answered, then idle on keep-alive.
+      heldFor(url, head(['Content-Type: application/json', 'Content-Length: 2', '', '{}']), 12_000),
+    ]);
+    for (const held of [shortBody, shortHeaders, nothing, idle]) {
+      expect(held.closed).toBe(true);
+      // The check runs once a second: closed between 5 and 7 s.
+      expect(held.ms).toBeGreaterThanOrEqual(4_900);
+      expect(held.ms).toBeLessThan(7_500);
+    }
+    expect(shortBody.status).toBe(408);
+    expect(idle.status).toBe(200);
+    // The events WebSocket, idle as long, still carries events.
+    const message = new Promise((resolve) => ws.once('message', resolve));
+    await op('things:listTrialProducts', {});
+    await message;
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    ws.close();
+  }, 20_000);
 
   it("sends the renderer's content security policy", async () => {
     const res = await request(`${server.url}/`, 'GET');

@@ -208,7 +208,9 @@ async function reconcileAll(
   if (flags.json) ctx.out.document({ outcomes });
   for (const o of outcomes) {
     const text = `record #${o.recordId} ${o.action} (now ${o.state}): ${o.message}`;
-    if (o.action === 'not-found' || o.action === 'failed') ctx.out.fail(text);
+    // Settled by another station or process since the listing: neither done here nor failed.
+    if (o.action === 'settled') ctx.out.skip(o.message);
+    else if (o.action === 'not-found' || o.action === 'failed') ctx.out.fail(text);
     else ctx.out.pass(text);
   }
   if (ctx.interrupt.aborted) return EXIT.interrupted;

@@ -61,6 +61,9 @@ export function describeRecordEvent(event: RecordEvent): string {
   return event.then ? `${head} → ${event.then}` : head;
 }
 
+/** A record's id, as the database hands them out: from 1. */
+export const recordIdSchema = z.number().int().min(1);
+
 export const provisioningRecordSchema = z.object({
   id: z.number().int(),
   createdAt: z.number(),

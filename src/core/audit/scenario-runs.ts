@@ -29,13 +29,19 @@ import type { z } from 'zod';
  * without it, in one transaction, the events kept (foreign keys off while the parent is swapped).
  */
 function upgradeBenchColumn(db: Database.Database): void {
-  const row = db
-    .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'scenario_runs'")
-    .get() as { sql: string } | undefined;
-  if (!row?.sql.includes("bench IN ('simulated', 'hardware')")) return;
+  const hasOldCheck = () =>
+    (
+      db
+        .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'scenario_runs'")
+        .get() as { sql: string } | undefined
+    )?.sql.includes("bench IN ('simulated', 'hardware')") === true;
+  if (!hasOldCheck()) return;
   db.pragma('foreign_keys = OFF');
   try {
     db.transaction(() => {
+      // Asked again under the write lock: another process opening the log may have rebuilt it
+      // meanwhile (docs/decisions/audit-log.md, "Migrations under one lock").
+      if (!hasOldCheck()) return;
       db.exec(`
 ${scenarioRunsTable('sqlite', 'scenario_runs_next')}
 INSERT INTO scenario_runs_next SELECT * FROM scenario_runs;

@@ -5,14 +5,15 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { method, type MethodTable } from '../rpc/method-table';
-import type {
-  AuditPage,
-  AuditQuery,
-  LineStatus,
-  ProvisioningRecord,
-  ProvisioningState,
-  ProvisioningStep,
-  RecordEvent,
+import {
+  recordIdSchema,
+  type AuditPage,
+  type AuditQuery,
+  type LineStatus,
+  type ProvisioningRecord,
+  type ProvisioningState,
+  type ProvisioningStep,
+  type RecordEvent,
 } from './records';
 import type { CsvChunk } from './csv-export';
 import type { ScenarioRunLog } from './scenario-runs';
@@ -110,7 +111,6 @@ export interface CopyResult {
 }
 
 const typed = <T>() => z.custom<T>();
-const recordId = z.number().int().min(1);
 const attempts = z.number().int().min(0).optional();
 const record = typed<ProvisioningRecord>();
 
@@ -158,18 +158,22 @@ export const STORE_CALLS = {
    * The board acknowledged the commit. Also the way back in for a reconciled record, as long
    * as it still holds its PSDI.
    */
-  markWritten: change(z.tuple([recordId, attempts]), record, {
+  markWritten: change(z.tuple([recordIdSchema, attempts]), record, {
     to: 'written',
     from: NOT_FINAL,
     needsPsdi: 'it no longer holds its PSDI',
   }),
   /** The PSDI was read back from the board in product mode and matched. */
-  markVerified: change(z.tuple([recordId, attempts, typed<RecordEvent[]>().optional()]), record, {
-    to: 'verified',
-    from: ['written'],
-  }),
+  markVerified: change(
+    z.tuple([recordIdSchema, attempts, typed<RecordEvent[]>().optional()]),
+    record,
+    {
+      to: 'verified',
+      from: ['written'],
+    },
+  ),
   /** A failure is final for the run; `psdiHeld` can only drop (a freed PSDI may be someone's). */
-  markFailed: change(z.tuple([recordId, typed<FailureInput>()]), record, {
+  markFailed: change(z.tuple([recordIdSchema, typed<FailureInput>()]), record, {
     to: 'failed',
     from: NOT_FINAL,
   }),
@@ -178,7 +182,11 @@ export const STORE_CALLS = {
    * it psdiReturned, so a sequence hands it out again (nothing reached the board).
    */
   release: change(
-    z.tuple([recordId, z.string(), z.object({ returnPsdi: z.boolean().optional() }).optional()]),
+    z.tuple([
+      recordIdSchema,
+      z.string(),
+      z.object({ returnPsdi: z.boolean().optional() }).optional(),
+    ]),
     record,
     { to: 'released', from: NOT_FINAL },
   ),
@@ -186,7 +194,7 @@ export const STORE_CALLS = {
    * An operator gives back the PSDI a failed record holds: released, the PSDI returned to the
    * pool, and a history entry naming who, when and at which station.
    */
-  releaseHeld: change(z.tuple([recordId, typed<ReleaseInput>()]), record, {
+  releaseHeld: change(z.tuple([recordIdSchema, typed<ReleaseInput>()]), record, {
     to: 'released',
     from: ['failed'],
     wrongState: `only a failed record's PSDI can be released here`,

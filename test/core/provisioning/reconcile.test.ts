@@ -159,14 +159,67 @@ describe('reconcile', () => {
     expect(needsReconciling((await r.store.get(record.id))!)).toBe(true);
   });
 
-  it('refuses a record that has nothing to reconcile', async () => {
+  it('leaves a record settled since it was listed, saying who settled it and when', async () => {
     r = await rig([], { dir });
-    const record = await reserve('DB-0001');
-    await r.store.release(record.id, 'board lost');
-    await expect(
-      reconcile({ central: r.central, store: r.store, profile: V1, record, whenBlank: 'finish' }),
-    ).rejects.toThrow(`record #${record.id} is released and holds no PSDI; nothing to reconcile`);
+    const listed = await reserve('DB-0001');
+    await r.store.markFailed(listed.id, { step: 'commit', error: 'no answer', psdiHeld: true });
+    const released = await r.store.releaseHeld(listed.id, { reason: 'board scrapped', by: 'ana' });
+    const outcome = await reconcile({
+      central: r.central,
+      store: r.store,
+      profile: V1,
+      record: listed,
+      whenBlank: 'finish',
+    });
+    const at = new Date(released.updatedAt).toTimeString().slice(0, 5);
+    expect(outcome).toMatchObject({
+      action: 'settled',
+      record: { state: 'released' },
+      message: `record #${listed.id}: already released by ${r.store.station} at ${at} — nothing to do`,
+    });
+    expect(outcome.finding).toBeUndefined();
   });
+
+  it('leaves a record another station verified while its board was looked at', async () => {
+    r = await rig([blankBoard(1)], { dir, stateFile: flashWith('DB-0007') });
+    const record = await r.store.markWritten((await reserve('DB-0007')).id);
+    const other = await openAuditStore({
+      location: { kind: 'local', file: r.dbFile },
+      station: 'station-b',
+    });
+    try {
+      // Station B's verify lands just before this one's: this one's change is refused.
+      const store = new Proxy(r.store, {
+        get(target, key) {
+          if (key === 'markVerified')
+            return async (id: number) => {
+              await other.markVerified(id);
+              return target.markVerified(id);
+            };
+          const value: unknown = Reflect.get(target, key);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const outcome = await reconcile({
+        central: r.central,
+        store,
+        profile: V1,
+        record,
+        whenBlank: 'release',
+        timing: FAST,
+      });
+      expect(outcome).toMatchObject({
+        action: 'settled',
+        record: { state: 'verified' },
+        finding: { kind: 'carries-psdi' },
+      });
+      expect(outcome.message).toMatch(
+        new RegExp(`^record #${record.id}: already verified at \\d\\d:\\d\\d — nothing to do$`),
+      );
+    } finally {
+      await other.close();
+    }
+  }, 15_000);
 });
 
 describe('a process killed mid-provisioning', () => {

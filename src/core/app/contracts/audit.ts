@@ -5,6 +5,7 @@ import {
   auditCursorSchema,
   auditQuerySchema,
   provisioningRecordSchema,
+  recordIdSchema,
   type ProvisioningRecord,
 } from '../../audit/records';
 import { op } from './op';
@@ -57,7 +58,7 @@ export const auditOperations = {
   /** Gives back the PSDI a failed record holds; logged on the record with who and where. */
   'audit:releasePsdi': op(
     z.object({
-      recordId: z.number().int(),
+      recordId: recordIdSchema,
       reason: z
         .string()
         .trim()

@@ -1,6 +1,7 @@
 // Provisioning: profiles, a product's plan (profile and PSDI strategy), one board or a batch,
 // their progress, and the records a crash left unfinished.
 import { z } from 'zod';
+import { recordIdSchema } from '../../audit/records';
 import { requiredId as id, rssiSchema } from '../../bounds';
 import {
   batchSummarySchema,
@@ -67,7 +68,7 @@ export const provisioningOperations = {
   'provisioning:listBatches': op(none, z.array(batchSummarySchema)),
   'provisioning:listUnfinished': op(none, z.array(auditRecordSchema)),
   'provisioning:reconcile': op(
-    z.object({ recordId: z.number().int(), action: z.enum(['finish', 'release']) }),
+    z.object({ recordId: recordIdSchema, action: z.enum(['finish', 'release']) }),
     auditRecordSchema,
   ),
 } as const;

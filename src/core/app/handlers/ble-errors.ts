@@ -51,9 +51,15 @@ function withStep(message: string, step = 'BLE'): string {
   return saysItsStep.test(message) ? message : `${step}: ${message}`;
 }
 
+/**
+ * The fields a file's refusal names; the file as a whole (`file`) where it has no issues of its
+ * own: a file that is not JSON, or a board file's refusal, whose issues stay in the BLE process.
+ * A simulated bench's refusal names its field where its handler knows it (sim.ts).
+ */
 function fieldsOf(err: Error): AppErrorBody['fields'] {
   const issues = (err as { issues?: { path: string; message: string }[] }).issues;
-  if (!issues) return undefined;
+  if (!issues)
+    return err.name === 'SimBenchError' ? undefined : [{ field: 'file', message: err.message }];
   return issues.map((i) => ({ field: i.path || 'file', message: i.message }));
 }
 

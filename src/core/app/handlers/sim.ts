@@ -8,6 +8,20 @@ import type { HostSupervisor } from '../../usecases/bench/host-supervisor';
 import type { AreaEvents, AreaHandlers } from './context';
 import { listen } from './listen';
 
+/**
+ * The BLE process keeps only an error's name and message: a simulated bench's refusal of the
+ * board asked for (no such board) is answered here naming `boardId`.
+ */
+async function onBoard<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof Error && err.name === 'SimBenchError')
+      throw AppFailure.field('boardId', err.message);
+    throw err;
+  }
+}
+
 export function simHandlers(supervisor: HostSupervisor): {
   handlers: AreaHandlers<typeof simOperations>;
   sources: AreaEvents<typeof simEvents>;
@@ -33,11 +47,11 @@ export function simHandlers(supervisor: HostSupervisor): {
       'sim:loadBoards': async ({ fileName, text }) =>
         changed((await supervisor.sim('loadBoards', { text, source: fileName })).map(simBoardOf)),
       'sim:removeBoard': async ({ boardId }) => {
-        await supervisor.sim('removeBoard', { boardId });
+        await onBoard(supervisor.sim('removeBoard', { boardId }));
         return changed({ removed: true as const });
       },
       'sim:pressButton': async ({ boardId }) => {
-        await supervisor.sim('pressButton', { boardId });
+        await onBoard(supervisor.sim('pressButton', { boardId }));
         return { pressed: true as const };
       },
       'sim:setFaults': async ({ boardId, ...faults }) => {
@@ -68,7 +82,7 @@ export function simHandlers(supervisor: HostSupervisor): {
         );
       },
       'sim:factoryReset': async ({ boardId }) =>
-        changed(simBoardOf(await supervisor.sim('factoryReset', { boardId }))),
+        changed(simBoardOf(await onBoard(supervisor.sim('factoryReset', { boardId })))),
     },
     sources: {
       'sim:boards': (handler) => listen(simChanges, 'boards', handler),

@@ -104,7 +104,7 @@ const centralMethods = {
   /** The person's answer to a `pairingPrompt`: the passkey typed, or whether the numbers match. */
   answerPairing: method(pairingAnswerSchema, nothing),
   /** The prompts whose pairing has not ended, for a window that opens while one waits. */
-  pairingPrompts: method(nothing, z.array(pairingPromptSchema)),
+  pairingPrompts: method(z.object({}), z.array(pairingPromptSchema)),
   startScan: method(
     z.object({
       serviceUuids: z.array(z.string()).optional(),

@@ -39,6 +39,10 @@ import { LoginState, migrateLogin, randomToken } from './state';
 const NONE = { config: { auth: 'none' as const } };
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
+/** Revoke's answer to RFC 7009's `token` alone: what to send instead (docs/platform-api.md). */
+const REVOKE_TAKES_ACCESS_TOKEN =
+  "access_token is required (this endpoint does not read RFC 7009's token: send the access token as access_token)";
+
 function routes(app: FastifyInstance, ctx: EmulatorContext): void {
   // An encapsulated scope, so the form parser applies to these routes and no other area's.
   void app.register(async (scope) => {
@@ -317,21 +321,16 @@ function loginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.post('/oauth2/v2.1/revoke', NONE, async (request, reply) => {
     const fields = readClientForm(request, reply);
     if (!fields) return;
-    // Standard revocation clients name the token `token` (docs/decisions.md, "OpenID Provider
-    // discovery"); it stands for `access_token`, and may name the session's refresh token.
-    if (fields.token !== undefined) {
-      if (fields.access_token !== undefined && fields.access_token !== fields.token)
-        return oauthError(reply, 400, 'invalid_request', 'access_token and token differ');
-      fields.access_token = fields.token;
-    }
+    // The seed's revoke takes `access_token` and `client_id`. RFC 7009's `token`, which standard
+    // OAuth clients send, is not read, so a client sending only it is refused here as it would
+    // be by the platform (docs/decisions/platform-contract.md, "Revocation takes access_token").
+    if (!fields.access_token && fields.token)
+      return oauthError(reply, 400, 'invalid_request', REVOKE_TAKES_ACCESS_TOKEN);
     if (!requireFields(fields, ['access_token', 'client_id'], reply)) return;
     const channel = client(fields, reply, 'rule');
     if (!channel) return;
-    const given = fields.access_token as string;
-    const token = userTokens.get(given);
-    const session = token ? undefined : state.refresh(given);
-    const owner = token?.channelId ?? (session?.version === '2.1' ? session.channelId : undefined);
-    if (owner !== undefined && owner !== channel.channelId)
+    const token = userTokens.get(fields.access_token as string);
+    if (token && token.channelId !== channel.channelId)
       return oauthError(
         reply,
         400,
@@ -340,7 +339,6 @@ function loginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
       );
     // RFC 7009 §2.2: an unknown or already invalid token is not an error.
     if (token) revokeSession(token.accessToken);
-    else if (owner !== undefined && session) revokeSession(session.accessToken);
     return reply.code(200).send();
   });
 

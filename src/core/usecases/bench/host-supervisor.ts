@@ -139,7 +139,7 @@ export class HostSupervisor extends EventEmitter<{
   /** The pairing prompts the BLE process holds open (none while it is not running). */
   async pairingPrompts(): Promise<PairingPrompt[]> {
     const host = this.host;
-    return host?.running ? host.call('pairingPrompts', undefined) : [];
+    return host?.running ? host.call('pairingPrompts', {}) : [];
   }
 
   /**

@@ -71,7 +71,20 @@ describe('openid-client against the emulator', () => {
       sub: userId,
     });
 
-    await oidc.tokenRevocation(config, refreshed.access_token);
+    // The client sends RFC 7009's `token`; the platform's revoke takes `access_token` (seed 000),
+    // and so does the emulator: refused, naming it, where the platform would refuse it too.
+    const alone = await oidc.tokenRevocation(config, refreshed.access_token).catch((e) => e);
+    expect(alone).toBeInstanceOf(oidc.ResponseBodyError);
+    expect(alone).toMatchObject({
+      status: 400,
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/^access_token is required /),
+    });
+    expect((await oidc.fetchUserInfo(config, refreshed.access_token, userId)).sub).toBe(userId);
+    // What docs/platform-api.md tells a standard client's user: the token as access_token too.
+    await oidc.tokenRevocation(config, refreshed.access_token, {
+      access_token: refreshed.access_token,
+    });
     // Revoked: userinfo refuses with a Bearer challenge the client reads.
     const refused = await oidc
       .fetchUserInfo(config, refreshed.access_token, userId)
@@ -87,14 +100,20 @@ describe('openid-client against the emulator', () => {
     expect((stale as oidc.ResponseBodyError).error).toBe('invalid_grant');
   });
 
-  it('authenticates with HTTP Basic (client_secret_basic) on issue, refresh and revoke', async () => {
+  it('authenticates with HTTP Basic (client_secret_basic) on issue, refresh and revoke (by access_token)', async () => {
     const channel = await newChannel(emu());
     const config = await configure(channel, oidc.ClientSecretBasic(channel.channelSecret));
     const { tokens, userId } = await logIn(config, channel, ['openid']);
     expect(tokens.claims()?.sub).toBe(userId);
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
-    // Revoking by the refresh token ends the session and its current access token.
-    await oidc.tokenRevocation(config, tokens.refresh_token!, { token_type_hint: 'refresh_token' });
+    // The refresh token is no access token: the platform's revoke takes only the latter.
+    const byRefresh = await oidc
+      .tokenRevocation(config, tokens.refresh_token!, { token_type_hint: 'refresh_token' })
+      .catch((e) => e);
+    expect(byRefresh).toMatchObject({ status: 400, error: 'invalid_request' });
+    await oidc.tokenRevocation(config, refreshed.access_token, {
+      access_token: refreshed.access_token,
+    });
     const refused = await oidc
       .fetchUserInfo(config, refreshed.access_token, userId)
       .catch((e: unknown) => e);
