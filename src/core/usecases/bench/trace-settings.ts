@@ -3,14 +3,8 @@
 // the app's "Keep link keys" box writes. Off unless the user turns it on: a trace with keys
 // lets anyone who has it decrypt the link (docs/decisions/ble-and-hci.md, "Keys in traces").
 import { join } from 'node:path';
-import { z } from 'zod';
+import { traceSettingsSchema, type TraceSettings } from '../../ble/hci/trace-settings';
 import { readJsonFile, writeJsonFile } from '../../json-file';
-
-export const traceSettingsSchema = z.object({
-  /** Write the link keys into the traces as they cross the HCI, for Wireshark. */
-  keepKeys: z.boolean({ error: 'must be true or false' }).default(false),
-});
-export type TraceSettings = z.output<typeof traceSettingsSchema>;
 
 const traceSettingsFile = (dataDir: string) => join(dataDir, 'trace-settings.json');
 
