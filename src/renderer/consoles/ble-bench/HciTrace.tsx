@@ -65,7 +65,9 @@ function KeepKeys() {
   const api = useApi();
   const loaded = useLoad((api) => api.ble.traceSettings({}), []);
   const save = useAction<TraceSettings>();
-  const keepKeys = save.value?.keepKeys ?? loaded.value?.keepKeys;
+  // The box follows the click at once; a save that fails puts it back to what is saved.
+  const [choice, setChoice] = useState<boolean>();
+  const keepKeys = choice ?? save.value?.keepKeys ?? loaded.value?.keepKeys;
   return (
     <>
       <div className="field checkbox">
@@ -73,10 +75,15 @@ function KeepKeys() {
           id={`${id}-keep-keys`}
           type="checkbox"
           checked={keepKeys ?? false}
-          disabled={keepKeys === undefined || save.busy}
+          disabled={keepKeys === undefined}
           onChange={(event) => {
             const next = event.target.checked;
-            void save.run(() => api.ble.saveTraceSettings({ keepKeys: next }));
+            setChoice(next);
+            void save
+              .run(() => api.ble.saveTraceSettings({ keepKeys: next }))
+              .then((saved) => {
+                if (!saved) setChoice(undefined);
+              });
           }}
         />
         <label htmlFor={`${id}-keep-keys`}>
@@ -86,7 +93,7 @@ function KeepKeys() {
       {keepKeys ? (
         <p className="warning-box" role="alert">
           Traces hold the link keys in clear from now on: anyone with one can decrypt the link.
-          Traces recorded before keep theirs redacted.
+          Traces recorded while it was off have theirs redacted already.
         </p>
       ) : (
         <p className="muted">
