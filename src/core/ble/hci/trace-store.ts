@@ -4,12 +4,16 @@
 // keep them (key-redaction.ts); the files are the user's alone (0600). Folder, rotation, window
 // and key choices: docs/decisions/ble-and-hci.md ("HCI traces", "Keys in traces").
 import {
+  chmodSync,
   closeSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  renameSync,
+  statSync,
   unlinkSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -99,6 +103,36 @@ function traceFileName(atMs: number, pid: number): string {
   return `hci-${stamp}-${pid}.btsnoop`;
 }
 
+/**
+ * Trace files an older DeviceBench left readable by others, with the link keys in clear: each is
+ * rewritten with its keys redacted (a note after each) as 0600, once, so an upgrade leaves no
+ * key on disk until rotation would have deleted it. A writer's own files are 0600 from the
+ * start, so files kept with keys by choice are never touched; one that cannot be read as a
+ * trace is only made 0600.
+ */
+function redactOlderTraces(dir: string): void {
+  for (const name of readdirSync(dir).filter((f) => TRACE_FILE.test(f))) {
+    const file = join(dir, name);
+    try {
+      if ((statSync(file).mode & 0o077) === 0) continue;
+      let records: BtsnoopRecord[] | undefined;
+      try {
+        records = parseBtsnoop(readFileSync(file)).records;
+      } catch {
+        chmodSync(file, TRACE_FILE_MODE);
+        continue;
+      }
+      const counts = { redacted: 0, keysInClear: 0 };
+      const redacted = encodeBtsnoop(windowOfFile(records, () => true, false, counts));
+      const temp = `${file}.${process.pid}.tmp`;
+      writeFileSync(temp, redacted, { mode: TRACE_FILE_MODE });
+      renameSync(temp, file);
+    } catch {
+      // Deleted by another writer's rotation meanwhile: nothing left to redact.
+    }
+  }
+}
+
 export class TraceWriter {
   private readonly now: () => number;
   private readonly options: z.infer<typeof writerOptionsSchema>;
@@ -137,6 +171,7 @@ export class TraceWriter {
     this.onError = opts.onError ?? (() => undefined);
     this.keepKeys = opts.keepKeys ?? false;
     mkdirSync(dir, { recursive: true });
+    redactOlderTraces(dir);
     this.timer = setInterval(() => this.flush(), this.options.flushIntervalMs);
     this.timer.unref();
     // A crash that still runs 'exit' (an uncaught exception, process.exit) loses nothing.

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseBtsnoop } from '../../../../src/core/ble/hci/btsnoop';
+import { encodeBtsnoop, parseBtsnoop } from '../../../../src/core/ble/hci/btsnoop';
 import {
   extractTrace,
   listTraces,
@@ -287,5 +287,31 @@ describe('link keys in the trace folder', () => {
     writer.close();
     const records = parseBtsnoop(readFileSync(join(dir, files(dir)[0]!))).records;
     expect(records.map((r) => Buffer.from(r.data).includes(LTK))).toEqual([true, false, false]);
+  });
+
+  it('redacts, once, the files an older version left readable with keys in clear, and no other', () => {
+    const dir = tempDir();
+    const old = join(dir, 'hci-2026-01-01T00-00-00-000Z-1.btsnoop');
+    const oldFile = encodeBtsnoop([
+      { timestampUs: T0 * 1000, flags: 2, drops: 0, data: enableEncryption },
+      { timestampUs: T0 * 1000 + 5, flags: 1, drops: 0, data: encryptionInformation },
+    ]);
+    const [kept] = session(dir, true);
+    writeFileSync(old, oldFile, { mode: 0o644 });
+    writeFileSync(join(dir, 'hci-foreign.btsnoop'), 'not a trace', { mode: 0o644 });
+
+    new TraceWriter(dir).close();
+    expect(statSync(old).mode & 0o777).toBe(0o600);
+    expect(holds(readFileSync(old))).toBe(false);
+    expect(parseBtsnoop(readFileSync(old)).records.map((r) => r.data.length)).toEqual([
+      32,
+      expect.any(Number),
+      26,
+      expect.any(Number),
+    ]);
+    // The file kept with its keys by choice is as it was; the foreign one is only made private.
+    expect(holds(readFileSync(kept!))).toBe(true);
+    expect(statSync(join(dir, 'hci-foreign.btsnoop')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dir, 'hci-foreign.btsnoop'), 'utf8')).toBe('not a trace');
   });
 });
