@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TraceWriter } from '../../src/core/ble/hci/trace-store';
 import { traceDirOf } from '../../src/core/usecases/station-files';
-import { downloadedBytes, expectText, useBench, WINDOW_SIZES } from './fixture';
+import { downloadedBytes, expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
 
 const LTK = Buffer.from('0f1e2d3c4b5a69788796a5b4c3d2e1f0', 'hex');
 
@@ -54,6 +54,8 @@ describe('keeping the link keys in HCI traces', () => {
         panel.getByRole('alert'),
         'Traces hold the link keys in clear from now on: anyone with one can decrypt the link.',
       );
+      await panel.scrollIntoViewIfNeeded();
+      await shoot(page, 'hci-trace-keep-keys');
       const settings = () => JSON.parse(readFileSync(join(dataDir, 'trace-settings.json'), 'utf8'));
       expect(settings()).toEqual({ keepKeys: true });
       expect(await save()).toBe(true);
