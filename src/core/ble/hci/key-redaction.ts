@@ -88,6 +88,17 @@ const SMP_KEY_START = L2CAP_HEADER + 1;
 const SMP_KEY_END = SMP_KEY_START + 16;
 const PB_CONTINUATION = 0b01;
 
+// The numbers `find` compares every packet with, read once: an imported object's property on
+// every packet costs more than all the compares together where modules are not bundled.
+const ACL = HCI_PACKET.acl;
+const COMMAND = HCI_PACKET.command;
+const EVENT = HCI_PACKET.event;
+const COMMAND_COMPLETE = HCI_EVENT.commandComplete;
+const LE_META = HCI_EVENT.leMeta;
+const DH_KEY_COMPLETE = LE_SUBEVENT.generateDhKeyComplete;
+const LE_ENCRYPT = HCI_CMD.leEncrypt;
+const SMP_CID = L2CAP_CID.smp;
+
 /** What one packet carries: its key bytes (ranges of the packet) and the note the trace gets. */
 export interface KeyFinding {
   /** Packet offsets, and how far into its key the first byte is (a later fragment's part). */
@@ -115,18 +126,17 @@ export class KeyFinder {
   /** The key bytes of `packet`, or undefined (the common case, answered in a few compares). */
   find(direction: Direction, packet: Uint8Array): KeyFinding | undefined {
     const type = packet[0];
-    if (type === HCI_PACKET.acl) return this.acl(direction, packet);
-    if (type === HCI_PACKET.command) {
+    if (type === ACL) return this.acl(direction, packet);
+    if (type === COMMAND) {
       const fields = COMMAND_KEYS.get((packet[1] ?? 0) | ((packet[2] ?? 0) << 8));
       return fields && fieldsIn(packet, fields);
     }
-    if (type !== HCI_PACKET.event) return undefined;
-    if (packet[1] === HCI_EVENT.commandComplete)
-      return ((packet[4] ?? 0) | ((packet[5] ?? 0) << 8)) === HCI_CMD.leEncrypt
+    if (type !== EVENT) return undefined;
+    if (packet[1] === COMMAND_COMPLETE)
+      return ((packet[4] ?? 0) | ((packet[5] ?? 0) << 8)) === LE_ENCRYPT
         ? fieldsIn(packet, ENCRYPTED_DATA)
         : undefined;
-    if (packet[1] === HCI_EVENT.leMeta && packet[3] === LE_SUBEVENT.generateDhKeyComplete)
-      return fieldsIn(packet, DH_KEY);
+    if (packet[1] === LE_META && packet[3] === DH_KEY_COMPLETE) return fieldsIn(packet, DH_KEY);
     return undefined;
   }
 
@@ -143,8 +153,7 @@ export class KeyFinder {
     // The whole SMP header in this fragment: the common case needs no state.
     if (packet.length >= ACL_DATA + SMP_KEY_START) {
       const cid = (packet[ACL_DATA + 2] ?? 0) | ((packet[ACL_DATA + 3] ?? 0) << 8);
-      if (cid !== L2CAP_CID.smp || !SMP_KEYS.has(packet[ACL_DATA + L2CAP_HEADER] ?? 0))
-        return undefined;
+      if (cid !== SMP_CID || !SMP_KEYS.has(packet[ACL_DATA + L2CAP_HEADER] ?? 0)) return undefined;
     }
     return this.follow(stream, { head: Buffer.alloc(SMP_KEY_START), seen: 0 }, packet);
   }
@@ -157,7 +166,7 @@ export class KeyFinder {
     const from = frame.seen;
     frame.seen += data;
     const headed = frame.seen >= L2CAP_HEADER;
-    if (headed && frame.head.readUInt16LE(2) !== L2CAP_CID.smp) {
+    if (headed && frame.head.readUInt16LE(2) !== SMP_CID) {
       this.open.delete(stream);
       return undefined;
     }
