@@ -1,5 +1,8 @@
 // The emulator's SQLite database: a file when state must survive restarts, memory otherwise.
 // Each area creates its own tables; small scalar state (clock offset, counters) lives in `meta`.
+// The file holds channel secrets and access tokens, so it is its owner's alone (0600), as are
+// the WAL files SQLite makes with the database's mode.
+import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 export type Db = Database.Database;
@@ -15,7 +18,18 @@ export function sql(db: Db, text: string): Database.Statement {
   return statement;
 }
 
+/** Only the owner reads or writes a file that holds secrets. */
+const SECRET_FILE_MODE = 0o600;
+
+/** The database file made (or, from an older version, made again) its owner's alone. */
+function ownerOnly(file: string): void {
+  closeSync(openSync(file, 'a', SECRET_FILE_MODE));
+  for (const f of [file, `${file}-wal`, `${file}-shm`])
+    if (existsSync(f) && (statSync(f).mode & 0o077) !== 0) chmodSync(f, SECRET_FILE_MODE);
+}
+
 export function openStore(file?: string): Db {
+  if (file) ownerOnly(file);
   const db = new Database(file ?? ':memory:');
   if (file) db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');

@@ -19,6 +19,14 @@ interface TraceButtonProps {
   adapter?: number;
 }
 
+/** What the file holds of the link keys (docs/decisions/ble-and-hci.md, "Keys in traces"). */
+function keyWords({ keysRedacted, keysInClear }: HciTrace): string {
+  const keys = (n: number) => `${n} link key${n === 1 ? '' : 's'}`;
+  if (keysInClear > 0)
+    return `. It holds ${keys(keysInClear)} in clear: anyone with it can decrypt the link.`;
+  return keysRedacted > 0 ? ` (${keys(keysRedacted)} redacted)` : '';
+}
+
 export function TraceButton({ span, label, testId, adapter }: TraceButtonProps) {
   const api = useApi();
   const save = useAction<HciTrace>();
@@ -49,7 +57,7 @@ export function TraceButton({ span, label, testId, adapter }: TraceButtonProps) 
         <span className="notice" role="status">
           {save.value.packets === 0
             ? 'No HCI traffic in that time.'
-            : `${save.value.packets} HCI packet${save.value.packets === 1 ? '' : 's'} saved to ${save.value.fileName}`}
+            : `${save.value.packets} HCI packet${save.value.packets === 1 ? '' : 's'} saved to ${save.value.fileName}${keyWords(save.value)}`}
         </span>
       )}
       <ErrorNotice error={save.error} />

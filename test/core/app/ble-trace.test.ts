@@ -1,7 +1,7 @@
 // "HCI trace" through the app's contract: the btsnoop file of a time window, cut from the
 // traces a TraceWriter left in the data folder's traces/, with field-named errors for a bad
 // window.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +35,14 @@ beforeAll(async () => {
   const second = new TraceWriter(traceDirOf(dataDir), { now: () => clock.at });
   second.record('sent', Buffer.from([0x01, 0x03, 0x0c, 0x00]));
   second.close();
+  // A session that kept its keys, a minute later: LE Enable Encryption with the LTK.
+  clock.at = T0 + 60_000;
+  const kept = new TraceWriter(traceDirOf(dataDir), { now: () => clock.at, keepKeys: true });
+  kept.record('sent', Buffer.concat([Buffer.from('0119201c400011223344556677883412', 'hex'), LTK]));
+  kept.close();
 });
+
+const LTK = Buffer.from('0f1e2d3c4b5a69788796a5b4c3d2e1f0', 'hex');
 afterAll(() => app?.close());
 
 /** An LE Advertising Report event of `size` bytes whose last byte is `n`. */
@@ -92,5 +99,39 @@ describe('ble:exportTrace', () => {
     expect(missing).toMatchObject({ ok: false, error: { fields: [{ field: 'from' }] } });
     const label = await invoke({ from: T0, to: T0, label: '../x' });
     expect(label).toMatchObject({ ok: false, error: { fields: [{ field: 'label' }] } });
+  });
+});
+
+describe('ble:traceSettings and the keys of an exported trace', () => {
+  const exportKeys = async () => {
+    const result = await invoke({ from: T0 + 59_000, to: T0 + 61_000 });
+    const trace = (result as { value: HciTrace }).value;
+    return { ...trace, holdsLtk: Buffer.from(trace.data, 'base64').includes(LTK) };
+  };
+
+  it('redacts the link keys unless the user keeps them, and says which it did', async () => {
+    expect(await app!.invoke('ble:traceSettings', {})).toEqual({
+      ok: true,
+      value: { keepKeys: false },
+    });
+    expect(await exportKeys()).toMatchObject({ holdsLtk: false, keysRedacted: 1, keysInClear: 0 });
+
+    const saved = await app!.invoke('ble:saveTraceSettings', { keepKeys: true });
+    expect(saved).toEqual({ ok: true, value: { keepKeys: true } });
+    expect(statSync(join(dataDir, 'trace-settings.json')).mode & 0o777).toBe(0o600);
+    expect(await exportKeys()).toMatchObject({ holdsLtk: true, keysRedacted: 0, keysInClear: 1 });
+
+    await app!.invoke('ble:saveTraceSettings', { keepKeys: false });
+    expect((await exportKeys()).holdsLtk).toBe(false);
+  });
+
+  it('names the field of a bad setting', async () => {
+    expect(await app!.invoke('ble:saveTraceSettings', { keepKeys: 'yes' })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        fields: [{ field: 'keepKeys', message: 'must be true or false' }],
+      },
+    });
   });
 });

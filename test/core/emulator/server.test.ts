@@ -1,6 +1,6 @@
 // Behaviour every emulated endpoint shares: request ids, size limit, error bodies, the admin
 // API, fault injection, the activity log and persistence across restarts.
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -191,10 +191,16 @@ describe('persistence', () => {
       scenarios: [],
     });
     await first.admin('POST', '/clock/advance', { ms: 1000 });
+    // It holds the channel's secret and access token: only its owner reads it.
+    expect(statSync(dataFile).mode & 0o777).toBe(0o600);
+    expect(statSync(`${dataFile}-wal`).mode & 0o777).toBe(0o600);
     await first.emulator.close();
+    chmodSync(dataFile, 0o644);
 
     const second = harness(await startEmulator({ dataFile }));
     try {
+      // A file an older version left readable by others is made its owner's again.
+      expect(statSync(dataFile).mode & 0o777).toBe(0o600);
       expect(second.token).toBe(first.token);
       const list = await second.call('GET', '/things/v1/trial/products');
       expect((list.body as { name: string }[]).map((p) => p.name)).toEqual(['Kept']);

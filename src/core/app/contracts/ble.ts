@@ -3,6 +3,7 @@
 // lowercase hex; the UI shows them as hex, UTF-8 or base64.
 import { z } from 'zod';
 import { requiredId as id, rssiSchema } from '../../bounds';
+import { traceSettingsSchema } from '../../ble/hci/trace-settings';
 import { traceWindowSchema } from '../../ble/hci/trace-window';
 import { uuidSchema } from '../../ble/port';
 import {
@@ -64,6 +65,10 @@ const hciTraceSchema = z.object({
   /** HCI packets in the file; 0 when nothing crossed the HCI in the window. */
   packets: z.number(),
   bytes: z.number(),
+  /** Link keys redacted in the file (docs/decisions/ble-and-hci.md, "Keys in traces"). */
+  keysRedacted: z.number(),
+  /** Link keys in the file in clear: only while the user keeps them. */
+  keysInClear: z.number(),
 });
 export type HciTrace = z.infer<typeof hciTraceSchema>;
 
@@ -175,6 +180,9 @@ export const bleOperations = {
     }),
     hciTraceSchema,
   ),
+  /** Whether the traces keep the link keys, from now on and in every export. */
+  'ble:traceSettings': op(none, traceSettingsSchema),
+  'ble:saveTraceSettings': op(traceSettingsSchema, traceSettingsSchema),
 } as const;
 
 export const bleEvents = {

@@ -6,6 +6,7 @@ import type { HostSupervisor } from '../../usecases/bench/host-supervisor';
 import { adapterBonds, forgetAdapterBonds } from '../../usecases/bench/adapter-bonds';
 import { serialPorts } from '../../usecases/bench/station';
 import { adapterTrace } from '../../usecases/bench/traces';
+import { readTraceSettings } from '../../usecases/bench/trace-settings';
 import type { ScanFeed } from '../../usecases/bench/scan-feed';
 import type { AppContext, AreaEvents, AreaHandlers } from './context';
 import { listen } from './listen';
@@ -59,13 +60,22 @@ export function bleHandlers(
       'ble:listBonds': () => adapterBonds(supervisor),
       'ble:forgetBonds': (which) => forgetAdapterBonds(supervisor, which),
       'ble:exportTrace': async (request) => {
-        const { fileName, file, packets } = adapterTrace(
-          ctx.options.dataDir,
-          supervisor.adapterList(),
-          request,
-        );
-        return { fileName, data: file.toString('base64'), packets, bytes: file.length };
+        const { keepKeys } = await readTraceSettings(ctx.options.dataDir);
+        const trace = adapterTrace(ctx.options.dataDir, supervisor.adapterList(), {
+          ...request,
+          keepKeys,
+        });
+        return {
+          fileName: trace.fileName,
+          data: trace.file.toString('base64'),
+          packets: trace.packets,
+          bytes: trace.file.length,
+          keysRedacted: trace.redacted,
+          keysInClear: trace.keysInClear,
+        };
       },
+      'ble:traceSettings': () => readTraceSettings(ctx.options.dataDir),
+      'ble:saveTraceSettings': (settings) => supervisor.saveTraceSettings(settings),
     },
     sources: {
       'ble:status': (handler) => listen(supervisor, 'status', handler),

@@ -16,6 +16,19 @@ export function commandPacket(op: number, params: Uint8Array = new Uint8Array(0)
   return Buffer.concat([Buffer.of(HCI_PACKET.command, op & 0xff, op >> 8, params.length), params]);
 }
 
+/**
+ * A line of text as an HCI vendor event (0xff), `DeviceBench ` first: how the station writes a
+ * note into its btsnoop trace, which has no comment record (a resync, a reset, a redacted key).
+ * It never reaches noble.
+ */
+export function traceNote(text: string): Buffer {
+  const bytes = Buffer.from(`DeviceBench ${text}`, 'latin1').subarray(0, 255);
+  return Buffer.concat([
+    Buffer.from([HCI_PACKET.event, HCI_EVENT.vendorSpecific, bytes.length]),
+    bytes,
+  ]);
+}
+
 /** An HCI command's opcode from its group (OGF) and command (OCF). */
 const opcode = (ogf: number, ocf: number): number => (ogf << 10) | ocf;
 
@@ -40,7 +53,10 @@ export const HCI_CMD = {
   leCreateConnection: opcode(0x08, 0x000d),
   leCreateConnectionCancel: opcode(0x08, 0x000e),
   leConnectionUpdate: opcode(0x08, 0x0013),
+  leEncrypt: opcode(0x08, 0x0017),
   leStartEncryption: opcode(0x08, 0x0019),
+  leLongTermKeyRequestReply: opcode(0x08, 0x001a),
+  leAddDeviceToResolvingList: opcode(0x08, 0x0027),
   leReadPhy: opcode(0x08, 0x0030),
   leSetPhy: opcode(0x08, 0x0032),
   leSetDataLength: opcode(0x08, 0x0022),
@@ -72,6 +88,7 @@ export const HCI_EVENT = {
   numberOfCompletedPackets: 0x13,
   encryptionKeyRefreshComplete: 0x30,
   leMeta: 0x3e,
+  vendorSpecific: 0xff,
 } as const;
 
 export const LE_SUBEVENT = {
@@ -80,6 +97,7 @@ export const LE_SUBEVENT = {
   connectionUpdateComplete: 0x03,
   longTermKeyRequest: 0x05,
   dataLengthChange: 0x07,
+  generateDhKeyComplete: 0x09,
   enhancedConnectionComplete: 0x0a,
   phyUpdateComplete: 0x0c,
 } as const;

@@ -10,7 +10,7 @@
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { H4Framer, type H4Counts } from './h4-framer';
-import { HCI_CMD, HCI_ERROR, HCI_EVENT, HCI_PACKET, LE_SUBEVENT } from './codes';
+import { HCI_CMD, HCI_ERROR, HCI_EVENT, HCI_PACKET, LE_SUBEVENT, traceNote } from './codes';
 import { controllerHeaderFault, controllerPacketFault, isNoCommandComplete } from './packet-shape';
 import { lostLinkEvent, type TraceSink } from './tap';
 import type { HciDevice, HciSocket } from './socket';
@@ -77,17 +77,9 @@ const RESET = Buffer.from([HCI_PACKET.command, HCI_CMD.reset & 0xff, HCI_CMD.res
  * saying how many bytes were skipped and the first of them in hex. It never reaches noble.
  */
 function resyncRecord(skippedBytes: number, head: Buffer): Buffer {
-  const text = Buffer.from(
-    `DeviceBench H4 resync: skipped ${skippedBytes} bytes: ${head.subarray(0, 16).toString('hex')}`,
-    'latin1',
-  ).subarray(0, 255);
-  return Buffer.concat([Buffer.from([HCI_PACKET.event, 0xff, text.length]), text]);
-}
-
-/** A line of text as an HCI vendor event (0xff) in the trace, as `resyncRecord` is. */
-function noteRecord(text: string): Buffer {
-  const bytes = Buffer.from(`DeviceBench ${text}`, 'latin1').subarray(0, 255);
-  return Buffer.concat([Buffer.from([HCI_PACKET.event, 0xff, bytes.length]), bytes]);
+  return traceNote(
+    `H4 resync: skipped ${skippedBytes} bytes: ${head.subarray(0, 16).toString('hex')}`,
+  );
 }
 
 /** The heartbeat: Read Local Version Information, which every controller answers at once. */
@@ -177,7 +169,7 @@ export class H4Socket extends EventEmitter implements HciSocket {
       onMalformed: (packet, why) => {
         options.trace?.(
           'received',
-          noteRecord(`H4 dropped ${why}: ${packet.subarray(0, 16).toString('hex')}`),
+          traceNote(`H4 dropped ${why}: ${packet.subarray(0, 16).toString('hex')}`),
         );
         this.corrupted();
       },
@@ -435,7 +427,7 @@ export class H4Socket extends EventEmitter implements HciSocket {
     if (this.closed || this.lostReason || this.recovery) return;
     const now = Date.now();
     this.resets = [...this.resets.filter((t) => now - t < RESET_WINDOW_MS), now];
-    this.options.trace?.('received', noteRecord(`adapter reset: ${why}`));
+    this.options.trace?.('received', traceNote(`adapter reset: ${why}`));
     // Set first: noble may throw on the links' ends too, and that is this same reset.
     this.recovery = { answered: false, noticed: false };
     this.endLinks();

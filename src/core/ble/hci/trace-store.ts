@@ -1,13 +1,19 @@
 // The BLE process's HCI traffic on disk: btsnoop files in one folder, rotated by size, written
 // in batches so a flood of advertising reports costs little, and read back as one file for a
-// time window. Folder, rotation and window choices: docs/decisions.md ("HCI traces").
+// time window. Link keys are redacted on the way in and on the way out unless the user chose to
+// keep them (key-redaction.ts); the files are the user's alone (0600). Folder, rotation, window
+// and key choices: docs/decisions/ble-and-hci.md ("HCI traces", "Keys in traces").
 import {
+  chmodSync,
   closeSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  renameSync,
+  statSync,
   unlinkSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +29,7 @@ import {
   type BtsnoopRecord,
   type Direction,
 } from './btsnoop';
+import { holdsKeys, isRedactionNote, KeyFinder, redact, redactionNote } from './key-redaction';
 import { traceWindowSchema, type TraceWindow } from './trace-window';
 
 const TRACE_DEFAULTS = {
@@ -62,7 +69,12 @@ export interface TraceWriterOptions {
   flushIntervalMs?: number;
   /** A write that failed; its records are counted as drops in the records after it. */
   onError?: (err: Error) => void;
+  /** Write link keys as they are, for Wireshark; default false: redacted (`keepKeys`). */
+  keepKeys?: boolean;
 }
+
+/** The mode of every trace file: link keys may be in it, by choice (docs/decisions). */
+const TRACE_FILE_MODE = 0o600;
 
 export class TraceError extends Error {
   override name = 'TraceError';
@@ -91,6 +103,36 @@ function traceFileName(atMs: number, pid: number): string {
   return `hci-${stamp}-${pid}.btsnoop`;
 }
 
+/**
+ * Trace files an older DeviceBench left readable by others, with the link keys in clear: each is
+ * rewritten with its keys redacted (a note after each) as 0600, once, so an upgrade leaves no
+ * key on disk until rotation would have deleted it. A writer's own files are 0600 from the
+ * start, so files kept with keys by choice are never touched; one that cannot be read as a
+ * trace is only made 0600.
+ */
+function redactOlderTraces(dir: string): void {
+  for (const name of readdirSync(dir).filter((f) => TRACE_FILE.test(f))) {
+    const file = join(dir, name);
+    try {
+      if ((statSync(file).mode & 0o077) === 0) continue;
+      let records: BtsnoopRecord[] | undefined;
+      try {
+        records = parseBtsnoop(readFileSync(file)).records;
+      } catch {
+        chmodSync(file, TRACE_FILE_MODE);
+        continue;
+      }
+      const counts = { redacted: 0, keysInClear: 0 };
+      const redacted = encodeBtsnoop(windowOfFile(records, () => true, false, counts));
+      const temp = `${file}.${process.pid}.tmp`;
+      writeFileSync(temp, redacted, { mode: TRACE_FILE_MODE });
+      renameSync(temp, file);
+    } catch {
+      // Deleted by another writer's rotation meanwhile: nothing left to redact.
+    }
+  }
+}
+
 export class TraceWriter {
   private readonly now: () => number;
   private readonly options: z.infer<typeof writerOptionsSchema>;
@@ -107,6 +149,12 @@ export class TraceWriter {
   private fileStart = 0;
   private drops = 0;
   private closed = false;
+  private readonly keys = new KeyFinder();
+  /**
+   * Whether packets are written with their link keys (the user's choice, which can change while
+   * the writer runs); otherwise each key is overwritten and a note follows its packet.
+   */
+  keepKeys: boolean;
 
   constructor(
     readonly dir: string,
@@ -121,7 +169,9 @@ export class TraceWriter {
     this.options = parsed.data;
     this.now = opts.now ?? processClock;
     this.onError = opts.onError ?? (() => undefined);
+    this.keepKeys = opts.keepKeys ?? false;
     mkdirSync(dir, { recursive: true });
+    redactOlderTraces(dir);
     this.timer = setInterval(() => this.flush(), this.options.flushIntervalMs);
     this.timer.unref();
     // A crash that still runs 'exit' (an uncaught exception, process.exit) loses nothing.
@@ -142,7 +192,9 @@ export class TraceWriter {
   record(direction: Direction, packet: Uint8Array): void {
     // A packet of a socket still closing after the session ended has no file to go to.
     if (this.closed) return;
-    const size = btsnoopRecordBytes(packet);
+    const keys = this.keepKeys ? undefined : this.keys.find(direction, packet);
+    const note = keys && redactionNote(keys);
+    const size = btsnoopRecordBytes(packet) + (note ? btsnoopRecordBytes(note) : 0);
     const at = this.now();
     if (this.fileBytes === 0) this.startFile(at);
     else if (
@@ -157,6 +209,16 @@ export class TraceWriter {
       this.flush();
       if (size > this.batch.length) this.batch = Buffer.allocUnsafe(size);
     }
+    this.append(at, direction, packet);
+    // The packet's copy in the batch loses its keys; the packet itself goes on to noble intact.
+    if (keys && note) {
+      redact(this.batch.subarray(this.batchUsed - packet.length, this.batchUsed), keys);
+      this.append(at, 'received', note);
+    }
+    this.fileBytes += size;
+  }
+
+  private append(at: number, direction: Direction, packet: Uint8Array): void {
     this.batchUsed = writeBtsnoopRecord(this.batch, this.batchUsed, {
       timestampUs: at * 1000,
       flags: btsnoopFlags(direction, packet),
@@ -164,7 +226,6 @@ export class TraceWriter {
       data: packet,
     });
     this.batchRecords += 1;
-    this.fileBytes += size;
   }
 
   /** Writes the batched records now; the timer and close call it. */
@@ -204,7 +265,7 @@ export class TraceWriter {
     for (;;) {
       const file = join(this.dir, traceFileName(at, process.pid));
       try {
-        const fd = openSync(file, 'wx');
+        const fd = openSync(file, 'wx', TRACE_FILE_MODE);
         writeSync(fd, btsnoopHeader());
         this.file = file;
         this.prune();
@@ -313,17 +374,79 @@ export function listTraces(dir: string): TraceFileInfo[] {
   return readTraces(dir).map((t) => t.info);
 }
 
+/** A window's records as one btsnoop file, and what became of the link keys in it. */
+export interface ExtractedTrace {
+  file: Buffer;
+  /** Records in the file, the redaction notes included. */
+  packets: number;
+  /** Keys redacted: now, or when the trace was recorded (each one's note is in the file). */
+  redacted: number;
+  /** Keys in the file in clear: only when they were kept at recording and at extraction. */
+  keysInClear: number;
+}
+
+/**
+ * The records of one file in the window, with the link keys taken out as the writer takes them
+ * out (each key's packet followed by its note) or, with `keepKeys`, as they are; counts both
+ * kinds. Keys are looked for in the file's whole order: an SMP PDU may start before the window.
+ */
+function windowOfFile(
+  records: BtsnoopRecord[],
+  inWindow: (record: BtsnoopRecord) => boolean,
+  keepKeys: boolean,
+  counts: { redacted: number; keysInClear: number },
+): BtsnoopRecord[] {
+  const keys = new KeyFinder();
+  const out: BtsnoopRecord[] = [];
+  for (const record of records) {
+    const found = keys.find(record.direction, record.data);
+    if (!inWindow(record)) continue;
+    if (isRedactionNote(record.data)) counts.redacted += 1;
+    if (!found || !holdsKeys(record.data, found)) {
+      out.push(record);
+    } else if (keepKeys) {
+      counts.keysInClear += 1;
+      out.push(record);
+    } else {
+      const data = Uint8Array.from(record.data);
+      redact(data, found);
+      const note = redactionNote(found);
+      out.push({ ...record, data }, noteRecord(record, note));
+      counts.redacted += 1;
+    }
+  }
+  return out;
+}
+
+/** A redaction note as the record after `after`, as the writer records it. */
+function noteRecord(after: BtsnoopRecord, note: Buffer): BtsnoopRecord {
+  return {
+    timestampUs: after.timestampUs,
+    direction: 'received',
+    flags: btsnoopFlags('received', note),
+    originalLength: note.length,
+    drops: after.drops,
+    data: note,
+  };
+}
+
 /**
  * One btsnoop file holding every record of every trace file from `from` to `to` (epoch ms, both
- * inclusive), in time order; records are copied as they are. A window with no traffic gives a
- * file with the header only.
+ * inclusive), in time order, with their link keys redacted unless `keepKeys` (a trace recorded
+ * with them redacted has none to keep). A window with no traffic gives a file with the header
+ * only.
  */
-export function extractTrace(dir: string, window: TraceWindow): Buffer {
+export function extractTrace(
+  dir: string,
+  window: TraceWindow,
+  options: { keepKeys?: boolean } = {},
+): ExtractedTrace {
   const parsed = traceWindowSchema.safeParse(window);
   if (!parsed.success) throw firstIssue(parsed.error);
   const fromUs = parsed.data.from * 1000;
   // The whole last millisecond: records carry microseconds.
   const toUs = parsed.data.to * 1000 + 999;
+  const counts = { redacted: 0, keysInClear: 0 };
   const picked = readTraces(dir)
     .filter(
       ({ info }) =>
@@ -333,9 +456,14 @@ export function extractTrace(dir: string, window: TraceWindow): Buffer {
         info.first * 1000 <= toUs,
     )
     .flatMap(({ records }) =>
-      records.filter((r) => r.timestampUs >= fromUs && r.timestampUs <= toUs),
+      windowOfFile(
+        records,
+        (r) => r.timestampUs >= fromUs && r.timestampUs <= toUs,
+        options.keepKeys ?? false,
+        counts,
+      ),
     );
   // Array sort is stable: records of one instant keep their file order.
   picked.sort((a, b) => a.timestampUs - b.timestampUs);
-  return encodeBtsnoop(picked);
+  return { file: encodeBtsnoop(picked), packets: picked.length, ...counts };
 }

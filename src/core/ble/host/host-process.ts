@@ -180,6 +180,7 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     forgetBonds: ({ station: identity, board }) => ({
       forgotten: bonds?.forget(identity, board) ?? 0,
     }),
+    keepTraceKeys: ({ keepKeys }) => station.keepTraceKeys(keepKeys),
   };
 
   parent.onMessage((request) => {
@@ -211,6 +212,8 @@ class Station {
   readonly seen = new Map<string, Advertisement>();
   /** Each adapter's trace, in the order of the adapters; a holder, so it can move folders. */
   private readonly traces: { writer?: TraceWriter }[] = [];
+  /** Whether the traces keep the link keys: the user's choice, which can change meanwhile. */
+  private keepKeys: boolean;
   private readonly specs: AdapterSpec[] = [];
   central!: MultiCentral;
   readonly book: LinkBook;
@@ -224,6 +227,7 @@ class Station {
     private readonly bonds: BondStore | undefined,
     private readonly identities: IdentityKeeper | undefined,
   ) {
+    this.keepKeys = config.traceKeepKeys ?? false;
     this.book = new LinkBook(
       {
         links: (links) => emit({ type: 'event', event: 'links', links }),
@@ -311,6 +315,11 @@ class Station {
     }
   }
 
+  keepTraceKeys(keepKeys: boolean): void {
+    this.keepKeys = keepKeys;
+    for (const { writer } of this.traces) if (writer) writer.keepKeys = keepKeys;
+  }
+
   /** Closes adapter `index` and answers the links that went with it. */
   async remove(index: number) {
     const dropped = this.book.connectedOn(this.central.linksOf(index));
@@ -323,7 +332,7 @@ class Station {
       const dir = this.traceDir(i, this.specs[i]!);
       if (!holder.writer || dir === undefined || holder.writer.dir === dir) continue;
       holder.writer.close();
-      holder.writer = new TraceWriter(dir);
+      holder.writer = new TraceWriter(dir, { keepKeys: this.keepKeys });
     }
     if (spec?.kind === 'sim' && !this.specs.some((s) => s.kind === 'sim')) {
       this.bench?.close();
@@ -334,7 +343,9 @@ class Station {
 
   private open(spec: AdapterSpec, index: number) {
     const dir = this.traceDir(index, spec);
-    const holder = { writer: dir === undefined ? undefined : new TraceWriter(dir) };
+    const holder = {
+      writer: dir === undefined ? undefined : new TraceWriter(dir, { keepKeys: this.keepKeys }),
+    };
     this.traces[index] = holder;
     const simIndex = this.specs.slice(0, index).filter((s) => s.kind === 'sim').length;
     return openAdapter(spec, index, simIndex, {

@@ -50,6 +50,8 @@ export const hostConfigSchema = z.object({
    * without it.
    */
   traceDir: z.string().min(1, 'is empty').optional(),
+  /** Whether the traces keep the link keys (src/core/usecases/bench/trace-settings.ts). */
+  traceKeepKeys: z.boolean().optional(),
   /**
    * The data folder whose `bonds.bin` keeps the station's bonds, under a key in the OS keychain
    * (src/core/ble/security-manager/bond-store.ts), and whose `adapter-identities.json` keeps the
@@ -166,6 +168,8 @@ const stationMethods = {
     z.object({ station: bluetoothAddressSchema, board: bluetoothAddressSchema.optional() }),
     z.object({ forgotten: z.number().int().min(0) }),
   ),
+  /** From now on, every adapter's trace keeps the link keys, or redacts them. */
+  keepTraceKeys: method(z.object({ keepKeys: z.boolean() }), nothing),
 } satisfies MethodTable;
 
 /** The simulated bench's controls; the process refuses them on hardware. */

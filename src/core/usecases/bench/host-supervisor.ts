@@ -32,6 +32,8 @@ import { SimBenchSetupFile } from '../../ble/sim/bench-setup';
 import { errorMessage } from '../../errors/message';
 import { noAdapterAdvice } from '../../ble/adapter-advice';
 import { dataFolderBench, traceDirOf } from '../station-files';
+import type { TraceSettings } from '../../ble/hci/trace-settings';
+import { readTraceSettings, saveTraceSettings } from './trace-settings';
 
 /** What to do about each adapter state; shown next to it. */
 const GUIDANCE: Partial<Record<BleStatus['adapterState'], string>> = {
@@ -268,6 +270,17 @@ export class HostSupervisor extends EventEmitter<{
     return { ...this.status(), closed };
   }
 
+  /**
+   * Saves whether the traces keep the link keys; a running BLE process follows at once, one
+   * starting reads the saved choice.
+   */
+  async saveTraceSettings(settings: TraceSettings): Promise<TraceSettings> {
+    const saved = await saveTraceSettings(this.dataDir, settings);
+    const host = this.host ?? (await this.starting?.catch(() => undefined));
+    if (host?.running) await host.call('keepTraceKeys', saved);
+    return saved;
+  }
+
   /** A new BLE process on the same adapters; answers the links the old one held. */
   async restart(): Promise<AdapterChange> {
     const closed = this.host?.running ? this.host.links.filter((l) => l.state === 'connected') : [];
@@ -295,6 +308,7 @@ export class HostSupervisor extends EventEmitter<{
       adapters: this.adapters,
       ...dataFolderBench(this.dataDir),
       traceDir,
+      traceKeepKeys: (await readTraceSettings(this.dataDir)).keepKeys,
       bondsDir: this.dataDir,
     };
     try {

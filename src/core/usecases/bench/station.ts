@@ -18,6 +18,7 @@ import { adapterTraceDir, type MultiCentral } from '../../ble/radio/multi-adapte
 import { NotConfiguredError } from '../errors';
 import { dataFolderBench, traceDirOf } from '../station-files';
 import { stationBonds } from './station-bonds';
+import { readTraceSettings } from './trace-settings';
 
 /** What the station claims it can show or type when it pairs. */
 export const ioCapabilitySchema = z.enum(IO_CAPABILITY_NAMES);
@@ -67,6 +68,7 @@ export async function openStationAdapters(options: StationOptions): Promise<Open
   const { dataDir, simBoards, pairing } = options;
   const bench = dataFolderBench(dataDir);
   const writers: TraceWriter[] = [];
+  const { keepKeys } = await readTraceSettings(dataDir);
   const station = await openStation(options.adapters, {
     security: pairing?.policy,
     bonds: pairing?.bond ? await stationBonds(dataDir) : undefined,
@@ -83,6 +85,7 @@ export async function openStationAdapters(options: StationOptions): Promise<Open
         mkdirSync(dataDir, { recursive: true });
         const opened = new TraceWriter(
           adapterTraceDir(traceDirOf(dataDir), index, formatAdapterSpec(spec)),
+          { keepKeys },
         );
         writer = opened;
         writers.push(opened);

@@ -1,28 +1,28 @@
 // The HCI traffic of a time window as one btsnoop file Wireshark opens, from the traces every
 // BLE session (the app's or the command line's) writes to the data folder: all adapters' for the
-// command line, one adapter's for the app's "HCI trace" (docs/decisions.md, "HCI traces").
-import { parseBtsnoop } from '../../ble/hci/btsnoop';
-import { extractTrace } from '../../ble/hci/trace-store';
+// command line, one adapter's for the app's "HCI trace" (docs/decisions.md, "HCI traces"). Link
+// keys are redacted unless the user keeps them (docs/decisions/ble-and-hci.md, "Keys in traces").
+import { extractTrace, type ExtractedTrace } from '../../ble/hci/trace-store';
 import type { TraceWindow } from '../../ble/hci/trace-window';
 import { adapterLabel, adapterTraceDir } from '../../ble/radio/multi-adapter-central';
 import { SetupError } from '../errors';
 import { traceDirOf } from '../station-files';
 
-export interface StationTrace {
-  /** The btsnoop file. */
-  file: Buffer;
-  /** HCI packets in the file; 0 when nothing crossed the HCI in the window. */
-  packets: number;
-}
+/** The btsnoop file; `packets` is 0 when nothing crossed the HCI in the window. */
+export type StationTrace = ExtractedTrace;
 
-function traceOf(dir: string, window: TraceWindow): StationTrace {
-  const file = extractTrace(dir, window);
-  return { file, packets: parseBtsnoop(file).records.length };
+/** Whether the link keys stay in the file as they were recorded; default: redacted. */
+interface KeyChoice {
+  keepKeys?: boolean;
 }
 
 /** Every adapter's traffic in the window. */
-export function stationTrace(dataDir: string, window: TraceWindow): StationTrace {
-  return traceOf(traceDirOf(dataDir), window);
+export function stationTrace(
+  dataDir: string,
+  window: TraceWindow,
+  choice: KeyChoice = {},
+): StationTrace {
+  return extractTrace(traceDirOf(dataDir), window, choice);
 }
 
 /**
@@ -33,13 +33,17 @@ export function stationTrace(dataDir: string, window: TraceWindow): StationTrace
 export function adapterTrace(
   dataDir: string,
   adapters: string[],
-  request: TraceWindow & { label?: string; adapter?: number },
+  request: TraceWindow & { label?: string; adapter?: number } & KeyChoice,
 ): StationTrace & { fileName: string } {
-  const { from, to, label, adapter = 0 } = request;
+  const { from, to, label, adapter = 0, keepKeys } = request;
   const spec = adapters[adapter];
   if (spec === undefined)
     throw new SetupError('adapter', `the station has no adapter ${adapter + 1}`);
-  const trace = traceOf(adapterTraceDir(traceDirOf(dataDir), adapter, spec), { from, to });
+  const trace = extractTrace(
+    adapterTraceDir(traceDirOf(dataDir), adapter, spec),
+    { from, to },
+    { keepKeys },
+  );
   const stamp = new Date(from).toISOString().slice(0, 19).replace(/[:T]/g, '-');
   const which = adapters.length > 1 ? `-${adapterLabel(adapter, spec)}` : '';
   return { ...trace, fileName: `devicebench-hci-${label ?? 'window'}${which}-${stamp}.btsnoop` };

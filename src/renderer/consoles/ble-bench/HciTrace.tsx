@@ -1,8 +1,14 @@
 // The BLE bench's HCI trace: the last minutes of traffic between noble and the adapter (or
-// the simulated bench's controller), or everything since the page opened, as a btsnoop file.
+// the simulated bench's controller), or everything since the page opened, as a btsnoop file;
+// and whether the traces keep the link keys (docs/decisions/ble-and-hci.md, "Keys in traces").
 import { useId, useState } from 'react';
+import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TraceButton } from '../../components/TraceButton';
+import type { TraceSettings } from '../../../core/ble/hci/trace-settings';
+import { useApi } from '../../lib/api-context';
+import { useAction } from '../../lib/use-action';
+import { useLoad } from '../../lib/use-load';
 
 const SPANS = [
   { value: '1', label: 'Last minute', ms: 60_000 },
@@ -45,6 +51,56 @@ export function HciTrace() {
         </div>
         <TraceButton span={span} label="ble-bench" />
       </div>
+      <KeepKeys />
     </Panel>
+  );
+}
+
+/**
+ * "Keep link keys": off, every trace has its keys redacted; on, the BLE process writes them as
+ * they cross the HCI from now on and every "HCI trace" file keeps them, for Wireshark.
+ */
+function KeepKeys() {
+  const id = useId();
+  const api = useApi();
+  const loaded = useLoad((api) => api.ble.traceSettings({}), []);
+  const save = useAction<TraceSettings>();
+  // The box follows the click at once; a save that fails puts it back to what is saved.
+  const [choice, setChoice] = useState<boolean>();
+  const keepKeys = choice ?? save.value?.keepKeys ?? loaded.value?.keepKeys;
+  return (
+    <>
+      <div className="field checkbox">
+        <input
+          id={`${id}-keep-keys`}
+          type="checkbox"
+          checked={keepKeys ?? false}
+          disabled={keepKeys === undefined}
+          onChange={(event) => {
+            const next = event.target.checked;
+            setChoice(next);
+            void save
+              .run(() => api.ble.saveTraceSettings({ keepKeys: next }))
+              .then((saved) => {
+                if (!saved) setChoice(undefined);
+              });
+          }}
+        />
+        <label htmlFor={`${id}-keep-keys`}>
+          Keep link keys in traces (for Wireshark to decrypt an air capture)
+        </label>
+      </div>
+      {keepKeys ? (
+        <p className="warning-box" role="alert">
+          Traces hold the link keys in clear from now on: anyone with one can decrypt the link.
+          Traces recorded while it was off have theirs redacted already.
+        </p>
+      ) : (
+        <p className="muted">
+          Link keys (LTK, IRK, CSRK) are redacted in every trace and file saved from it.
+        </p>
+      )}
+      <ErrorNotice error={loaded.error ?? save.error} />
+    </>
   );
 }

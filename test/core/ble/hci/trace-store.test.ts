@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseBtsnoop } from '../../../../src/core/ble/hci/btsnoop';
+import { encodeBtsnoop, parseBtsnoop } from '../../../../src/core/ble/hci/btsnoop';
 import {
   extractTrace,
   listTraces,
@@ -171,7 +171,7 @@ describe('listTraces and extractTrace', () => {
     const dir = tempDir();
     twoSessions(dir);
     const { records, trailingBytes } = parseBtsnoop(
-      extractTrace(dir, { from: T0 + 1000, to: T0 + 4000 }),
+      extractTrace(dir, { from: T0 + 1000, to: T0 + 4000 }).file,
     );
     expect(trailingBytes).toBe(0);
     expect(
@@ -190,9 +190,10 @@ describe('listTraces and extractTrace', () => {
     const dir = tempDir();
     twoSessions(dir);
     const empty = extractTrace(dir, { from: T0 - 10_000, to: T0 - 1 });
-    expect(empty.length).toBe(16);
-    expect(parseBtsnoop(empty).records).toEqual([]);
-    expect(extractTrace(join(dir, 'none'), { from: 0, to: 1 }).length).toBe(16);
+    expect(empty).toMatchObject({ packets: 0, redacted: 0, keysInClear: 0 });
+    expect(empty.file.length).toBe(16);
+    expect(parseBtsnoop(empty.file).records).toEqual([]);
+    expect(extractTrace(join(dir, 'none'), { from: 0, to: 1 }).file.length).toBe(16);
   });
 
   it('names the bad field of a window', () => {
@@ -202,5 +203,115 @@ describe('listTraces and extractTrace', () => {
     );
     expect(() => extractTrace(dir, { from: -1, to: 5 })).toThrow(/^from: /);
     expect(() => extractTrace(dir, { from: Number.NaN, to: 5 })).toThrow(/^from: /);
+  });
+});
+
+describe('link keys in the trace folder', () => {
+  const LTK = Buffer.from('0f1e2d3c4b5a69788796a5b4c3d2e1f0', 'hex');
+  /** LE Enable Encryption for handle 0x0040 with Rand, EDIV and the LTK. */
+  const enableEncryption = Buffer.concat([
+    Buffer.from('011920' + '1c' + '4000' + '1122334455667788' + '3412', 'hex'),
+    LTK,
+  ]);
+  /** A board's SMP Encryption Information, in one ACL packet. */
+  const encryptionInformation = Buffer.concat([
+    Buffer.from('024020150011000600' + '06', 'hex'),
+    LTK,
+  ]);
+  const holds = (file: Buffer) => file.includes(LTK);
+
+  function session(dir: string, keepKeys?: boolean) {
+    const clock = manualClock();
+    const writer = new TraceWriter(dir, { now: clock.now, keepKeys });
+    writer.record('sent', enableEncryption);
+    clock.at += 1;
+    writer.record('received', encryptionInformation);
+    clock.at += 1;
+    writer.record('received', packet(1));
+    writer.close();
+    return files(dir).map((f) => join(dir, f));
+  }
+
+  it('writes the keys redacted, each packet followed by a note, in a file only its owner reads', () => {
+    const dir = tempDir();
+    const [file] = session(dir);
+    const bytes = readFileSync(file!);
+    expect(holds(bytes)).toBe(false);
+    expect(statSync(file!).mode & 0o777).toBe(0o600);
+    const records = parseBtsnoop(bytes).records.map((r) => Buffer.from(r.data));
+    // Each packet keeps its length; a note follows each one redacted.
+    expect([records[0], records[2], records[4]].map((r) => r!.length)).toEqual([32, 26, 40]);
+    expect(records.length).toBe(5);
+    expect(records[0]!.subarray(0, 16)).toEqual(enableEncryption.subarray(0, 16));
+    expect(records[0]!.subarray(16).toString('latin1')).toBe('REDACTEDREDACTED');
+    expect(records[1]!.subarray(3).toString('latin1')).toMatch(
+      /^DeviceBench key redacted: the LTK in LE Enable Encryption, the packet before this one/,
+    );
+    expect(records[3]!.subarray(3).toString('latin1')).toContain(
+      'LTK in SMP Encryption Information',
+    );
+    // The packets handed to the writer are untouched: they go on to noble and the controller.
+    expect(enableEncryption.subarray(16)).toEqual(LTK);
+    // A window of it: the notes counted, nothing left to redact.
+    const window = extractTrace(dir, { from: T0, to: T0 + 10 });
+    expect(window).toMatchObject({ packets: 5, redacted: 2, keysInClear: 0 });
+    expect(holds(window.file)).toBe(false);
+    expect(extractTrace(dir, { from: T0, to: T0 + 10 }, { keepKeys: true })).toMatchObject({
+      redacted: 2,
+      keysInClear: 0,
+    });
+  });
+
+  it('keeps them when the user chose to, and cuts a window with them only on the same choice', () => {
+    const dir = tempDir();
+    const [file] = session(dir, true);
+    expect(holds(readFileSync(file!))).toBe(true);
+    expect(statSync(file!).mode & 0o777).toBe(0o600);
+    const kept = extractTrace(dir, { from: T0, to: T0 + 10 }, { keepKeys: true });
+    expect(kept).toMatchObject({ packets: 3, redacted: 0, keysInClear: 2 });
+    expect(holds(kept.file)).toBe(true);
+    const redacted = extractTrace(dir, { from: T0, to: T0 + 10 });
+    expect(redacted).toMatchObject({ packets: 5, redacted: 2, keysInClear: 0 });
+    expect(holds(redacted.file)).toBe(false);
+    expect(parseBtsnoop(redacted.file).records.map((r) => r.timestampUs / 1000 - T0)).toEqual([
+      0, 0, 1, 1, 2,
+    ]);
+  });
+
+  it('changes its choice while it runs', () => {
+    const dir = tempDir();
+    const writer = new TraceWriter(dir, { keepKeys: true });
+    writer.record('sent', enableEncryption);
+    writer.keepKeys = false;
+    writer.record('received', encryptionInformation);
+    writer.close();
+    const records = parseBtsnoop(readFileSync(join(dir, files(dir)[0]!))).records;
+    expect(records.map((r) => Buffer.from(r.data).includes(LTK))).toEqual([true, false, false]);
+  });
+
+  it('redacts, once, the files an older version left readable with keys in clear, and no other', () => {
+    const dir = tempDir();
+    const old = join(dir, 'hci-2026-01-01T00-00-00-000Z-1.btsnoop');
+    const oldFile = encodeBtsnoop([
+      { timestampUs: T0 * 1000, flags: 2, drops: 0, data: enableEncryption },
+      { timestampUs: T0 * 1000 + 5, flags: 1, drops: 0, data: encryptionInformation },
+    ]);
+    const [kept] = session(dir, true);
+    writeFileSync(old, oldFile, { mode: 0o644 });
+    writeFileSync(join(dir, 'hci-foreign.btsnoop'), 'not a trace', { mode: 0o644 });
+
+    new TraceWriter(dir).close();
+    expect(statSync(old).mode & 0o777).toBe(0o600);
+    expect(holds(readFileSync(old))).toBe(false);
+    expect(parseBtsnoop(readFileSync(old)).records.map((r) => r.data.length)).toEqual([
+      32,
+      expect.any(Number),
+      26,
+      expect.any(Number),
+    ]);
+    // The file kept with its keys by choice is as it was; the foreign one is only made private.
+    expect(holds(readFileSync(kept!))).toBe(true);
+    expect(statSync(join(dir, 'hci-foreign.btsnoop')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(dir, 'hci-foreign.btsnoop'), 'utf8')).toBe('not a trace');
   });
 });
