@@ -20,6 +20,7 @@ import type { PairingUser } from '../security-manager/initiator';
 import {
   askPairing,
   installStationSmp,
+  keyDistribution,
   linkSecurity,
   pairingContext,
   setSecurityPolicy,
@@ -152,6 +153,7 @@ export function hciCentral(
         return pairThroughNoble(bindings, id);
       },
       linkSecurity: (id) => linkSecurity(bindings._hci, id),
+      keyDistribution: (id) => keyDistribution(bindings._hci, id),
       pairingContext: (id) => pairingContext(bindings._hci, id),
       askMtu: (id, mtu) => askMtu(bindings, id, mtu),
     },

@@ -95,6 +95,12 @@ export interface LinkControl {
     peripheralId: string,
     request?: Omit<Extract<LinkRequest, { kind: 'pair' }>, 'kind'>,
   ): boolean;
+  /**
+   * The key distribution under way on the board's link after its pairing encrypted it:
+   * resolves once the keys were exchanged on both sides, rejects with the pairing's failure;
+   * undefined when none is under way.
+   */
+  keyDistribution?(peripheralId: string): Promise<void> | undefined;
   /** How the link is secured, once pairing or a bond encrypted it. */
   linkSecurity?(peripheralId: string): LinkSecurity | undefined;
   /** What each side said in the last pairing on the board's link, for its failure's words. */

@@ -199,6 +199,10 @@ export class NobleConnection implements BleConnection {
 
   async disconnect(): Promise<void> {
     if (this.downReason !== null) return;
+    // A pairing whose link is encrypted finishes its key distribution first, so the board
+    // keeps its bond too; it ends by itself within the SMP's 30 s, and its failure is its own.
+    await this.control?.keyDistribution?.(this.id)?.catch(() => undefined);
+    if (this.downReason !== null) return;
     try {
       await withBleTimeout(this.schedule, this.peripheral.disconnectAsync(), this.timeoutMs);
     } catch (err) {
@@ -259,7 +263,11 @@ export class NobleConnection implements BleConnection {
       }).finally(() => (this.awaitingLink = null));
       if (report.status !== 0)
         throw new Error(`the controller answered ${describeHciError(report.status)}`);
-      return this.info(report.link);
+      if (request.kind !== 'pair') return this.info(report.link);
+      // A pairing is a bond on both sides before the link does anything else: it is done
+      // once key distribution completed (docs/decisions/ble-and-hci.md).
+      await control.keyDistribution?.(this.id);
+      return this.info(control.linkState(this.id) ?? report.link);
     });
   }
 
@@ -273,6 +281,7 @@ export class NobleConnection implements BleConnection {
     }).finally(() => (this.awaitingLink = null));
     if (report.status !== 0)
       throw new Error(`pairing again: the controller answered ${describeHciError(report.status)}`);
+    await control.keyDistribution?.(this.id);
   }
 
   /**
