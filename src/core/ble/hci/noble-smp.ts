@@ -312,7 +312,7 @@ function secureLink(smp: NobleSmp, station: Station): void {
   const asked = { ...station.policy.options, ...station.asked.get(id) };
   const serves =
     bond !== undefined &&
-    (!asked.mitm || bond.security.authenticated) &&
+    (!(asked.requireMitm ?? asked.mitm) || bond.security.authenticated) &&
     (!asked.scOnly || bond.security.key === 'sc');
   if (!serves) return startPairing(smp, station);
   station.asked.delete(id);

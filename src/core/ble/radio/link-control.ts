@@ -60,7 +60,8 @@ export function withBleTimeout<T>(
 }
 
 /** What a pairing at a higher level asks for. */
-export type StrongerPairing = { mitm: true; sc: true };
+/** The station then needs MITM itself: the board said the characteristic needs more. */
+export type StrongerPairing = { mitm: true; sc: true; requireMitm: true };
 
 /**
  * The pairing an encrypted link's refusal asks for, once (docs/decisions.md, "Pairing as a
@@ -77,7 +78,7 @@ export function strongerPairing(
     code === ATT_ERROR.insufficientAuthentication
       ? !security.authenticated || security.key !== 'sc'
       : code === ATT_ERROR.insufficientEncryptionKeySize && (security.keySize ?? 16) < 16;
-  return weak ? { mitm: true, sc: true } : undefined;
+  return weak ? { mitm: true, sc: true, requireMitm: true } : undefined;
 }
 
 /**

@@ -257,7 +257,10 @@ export class NobleConnection implements BleConnection {
         this.awaitingLink = { cause: REQUEST_CAUSE[request.kind], done: resolve };
         const sent =
           request.kind === 'pair'
-            ? control.pair(this.id, pairOptions(request))
+            ? control.pair(this.id, {
+                ...pairOptions(request),
+                requireMitm: request.requireMitm ?? request.mitm,
+              })
             : control.sendLinkRequest(this.id, request);
         if (!sent) throw new Error('the board has no link');
       }).finally(() => (this.awaitingLink = null));

@@ -45,8 +45,13 @@ import {
 export interface PairingOptions {
   io: IoCapability;
   bond: boolean;
-  /** Ask for MITM protection, and refuse a pairing that cannot give it. */
+  /** Ask for MITM protection (the AuthReq flag): a request, as the board's flag is. */
   mitm: boolean;
+  /**
+   * Refuse a pairing that cannot give MITM: what the station itself needs. Left out, asking
+   * for MITM needs it too.
+   */
+  requireMitm?: boolean;
   /** Offer LE Secure Connections. */
   sc: boolean;
   /** Refuse a legacy pairing (the board does not speak Secure Connections). */
@@ -294,7 +299,10 @@ export class SmpInitiator {
     );
     // This side has no OOB data to give; a board that claims to have some cannot.
     if (method.model === 'oob') return this.fail(SMP_FAILURE.oobNotAvailable);
-    if (options.mitm && !isAuthenticated(method))
+    // The board's MITM flag is a request too: where the two IO capabilities leave Just Works, the
+    // pairing goes on and each side judges the key by its own needs (Vol 3, Part H, 2.3.5.1);
+    // the station stops only what it needs itself.
+    if ((options.requireMitm ?? options.mitm) && !isAuthenticated(method))
       return this.fail(SMP_FAILURE.authenticationRequirements);
     const ia = addressBytes(this.link.local.address);
     const ra = addressBytes(this.link.peer.address);
