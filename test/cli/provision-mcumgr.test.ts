@@ -32,7 +32,7 @@ function zephyrTray(dir: string, count: number, faults: Record<string, boolean> 
           identityKeys: {
             serviceUuid: 'devicebench/service_uuid',
             psdiServiceUuid: 'devicebench/psdi_service_uuid',
-            psdiCharacteristicUuid: 'devicebench/psdi_characteristic_uuid',
+            psdiCharacteristicUuid: 'devicebench/psdi_char_uuid',
             psdi: 'devicebench/psdi',
           },
           faults,

@@ -61,7 +61,7 @@ describe.each(WINDOW_SIZES)('a batch that flashes an image at $width×$height', 
                   identityKeys: {
                     serviceUuid: 'devicebench/service_uuid',
                     psdiServiceUuid: 'devicebench/psdi_service_uuid',
-                    psdiCharacteristicUuid: 'devicebench/psdi_characteristic_uuid',
+                    psdiCharacteristicUuid: 'devicebench/psdi_char_uuid',
                     psdi: 'devicebench/psdi',
                   },
                 },

@@ -5,13 +5,20 @@
 // live in RAM only and lost at reset; once a save went out the board may carry the PSDI.
 import { McumgrClient, McumgrError } from '../ble/mcumgr/client';
 import { reset } from '../ble/mcumgr/os-group';
-import { readSettingIfSet, saveSettings, writeSetting } from '../ble/mcumgr/settings-group';
+import {
+  isKeyTooLong,
+  readSettingIfSet,
+  saveSettings,
+  writeSetting,
+  ZEPHYR_SETTINGS_KEY_MAX,
+} from '../ble/mcumgr/settings-group';
 import type { Advertisement, BleCentral, BleConnection } from '../ble/port';
 import { encodeUuid, type McumgrSettingsProfile } from '../ble/provisioning-profile';
 import type { ProvisioningStep } from '../audit/records';
 import { errorMessage } from '../errors/message';
 import type { BoardWriter, SessionRecord } from './board-writer';
 import { connectBoard } from './connect-board';
+import { readPsdiSetting } from './psdi-setting';
 import { CancelledError, FatalStepError, StepFailure } from './step-failures';
 import {
   delay,
@@ -28,8 +35,6 @@ interface OpenLink {
   connection: BleConnection;
   client: McumgrClient;
 }
-
-const decoder = new TextDecoder();
 
 /** The save went out and no answer says whether the board kept the values. */
 class SaveUnknownError extends Error {
@@ -95,11 +100,11 @@ export class McumgrSettingsSession implements BoardWriter {
     const link = await this.openLink(1);
     try {
       await this.step('discover', 1, true, async () => {
-        const held = await readSettingIfSet(link.client, this.profile.keys.psdi);
+        const held = await readPsdiSetting(link.client, this.profile);
         if (held !== undefined)
           throw new FatalStepError(
             'discover',
-            `the board's setting ${this.profile.keys.psdi} holds PSDI "${decoder.decode(held)}" already; it belongs to another provisioning`,
+            `the board's setting ${this.profile.keys.psdi} holds PSDI "${held}" already; it belongs to another provisioning`,
             1,
           );
       });
@@ -175,7 +180,52 @@ export class McumgrSettingsSession implements BoardWriter {
     });
   }
 
-  verify(psdi: string, onVerified: (attempt: number) => Promise<void>): Promise<void> {
+  async verify(psdi: string, onVerified: (attempt: number) => Promise<void>): Promise<void> {
+    try {
+      await this.readBack(psdi, onVerified);
+    } catch (err) {
+      if (!(err instanceof StepFailure)) throw err;
+      const found = await this.settingsAfterReset().catch(() => undefined);
+      if (!found) throw err;
+      throw new StepFailure('verify', err.attempts, false, new Error(`${err.message}; ${found}`));
+    }
+  }
+
+  /**
+   * The board saved every key and was reset, yet never came back as the product: its settings
+   * say why. Keys with no value were lost at the reset (firmware that does not keep them), which
+   * is not a refusal: a board that refuses a key answers its write with an error.
+   */
+  private async settingsAfterReset(): Promise<string | undefined> {
+    const ad = await findBoard(
+      this.central,
+      this.board.address,
+      [this.product.serviceUuid, this.profile.service],
+      this.timing.select.timeoutMs,
+    );
+    // Advertising the product, it booted on the values: the read-back failed for another reason.
+    if (!ad || ad.serviceUuids.includes(this.product.serviceUuid)) return undefined;
+    const connection = await this.central.connect(ad.id, {
+      timeoutMs: this.timing.connect.timeoutMs,
+    });
+    try {
+      const client = await McumgrClient.open(connection, { timeoutMs: this.timing.read.timeoutMs });
+      try {
+        const lost: string[] = [];
+        for (const key of Object.values(this.profile.keys))
+          if (!(await readSettingIfSet(client, key))?.length) lost.push(key);
+        return lost.length
+          ? `the board lost ${lost.join(', ')} at its reset: it took and saved every setting, yet has no value for ${lost.length === 1 ? 'it' : 'them'} after booting again; likely cause: its firmware does not keep them in flash (a settings handler with no export, or settings never started)`
+          : 'the board holds every setting after its reset but does not advertise the product: its firmware does not act on them at boot';
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await connection.disconnect().catch(() => undefined);
+    }
+  }
+
+  private readBack(psdi: string, onVerified: (attempt: number) => Promise<void>): Promise<void> {
     return verifyUntilMatch({
       central: this.central,
       board: this.board,
@@ -337,9 +387,13 @@ export class McumgrSettingsSession implements BoardWriter {
       : step === 'commit'
         ? 'the settings save'
         : `the ${step}`;
+    const likely =
+      value && isKeyTooLong(err)
+        ? `the key is ${this.profile.keys[value].length} characters and a stock Zephyr takes at most ${ZEPHYR_SETTINGS_KEY_MAX} (CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN), so shorten profile ${this.profile.id}'s key or raise the limit in the firmware`
+        : `its firmware has no settings handler for these keys, so check profile ${this.profile.id}'s keys against it`;
     return new FatalStepError(
       step,
-      `the board refused ${what}: ${errorMessage(err)}; likely cause: its firmware has no settings handler for these keys, so check profile ${this.profile.id}'s keys against it`,
+      `the board refused ${what}: ${errorMessage(err)}; likely cause: ${likely}`,
       attempt,
       { cause: err },
     );

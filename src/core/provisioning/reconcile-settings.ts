@@ -6,10 +6,10 @@
 import type { ProvisioningRecord } from '../audit/records';
 import { McumgrClient } from '../ble/mcumgr/client';
 import { reset } from '../ble/mcumgr/os-group';
-import { readSettingIfSet } from '../ble/mcumgr/settings-group';
 import { normalizeUuid, type Advertisement, type BleCentral } from '../ble/port';
 import { STATUS, type McumgrSettingsProfile } from '../ble/provisioning-profile';
 import type { BoardFinding } from './board-finding';
+import { readPsdiSetting } from './psdi-setting';
 import { withStepTimeout, type resolveTiming } from './steps';
 import { findBoard } from './verify';
 
@@ -66,8 +66,7 @@ async function readPsdiKey(
   let client: McumgrClient | undefined;
   try {
     client = await McumgrClient.open(link, { timeoutMs: timing.read.timeoutMs });
-    const bytes = await readSettingIfSet(client, profile.keys.psdi);
-    const held = bytes && new TextDecoder().decode(bytes);
+    const held = await readPsdiSetting(client, profile);
     if (resetIf(held)) {
       await reset(client);
       await withStepTimeout(down, 'reconcile', timing.connect.timeoutMs);

@@ -26,7 +26,12 @@ const SETTINGS = builtInProfiles().find(
 /** A stock Zephyr board whose firmware reads the profile's keys at boot. */
 function zephyrBoard(
   n: number,
-  faults: { refuseSettingsWrites?: boolean; saveAnswerLost?: boolean } = {},
+  faults: {
+    refuseSettingsWrites?: boolean;
+    saveAnswerLost?: boolean;
+    settingsNotKept?: boolean;
+  } = {},
+  settings: Record<string, string> = {},
 ): BoardSpecInput {
   const fast = blankBoard(n);
   return {
@@ -34,7 +39,7 @@ function zephyrBoard(
     provisioning: undefined,
     name: `DB Zephyr ${n}`,
     advertising: { ...fast.advertising, serviceUuids: [MCUMGR_SERVICE_UUID] },
-    mcumgr: { resetMs: 50, identityKeys: SETTINGS.keys, faults },
+    mcumgr: { resetMs: 50, identityKeys: SETTINGS.keys, faults, settings },
   };
 }
 
@@ -139,5 +144,44 @@ describe('provisioning through MCUmgr settings', { timeout: 30_000 }, () => {
         message: expect.stringContaining('no answer to the settings save'),
       },
     ]);
+  });
+
+  it('an empty PSDI value is no PSDI: the board is blank and provisioned', async () => {
+    // What a handler that answers an unset key with zero bytes gives (the example firmware did).
+    r = await rig([zephyrBoard(1, {}, { [SETTINGS.keys.psdi]: '' })]);
+    const { record } = await provisionOn(r, 'c2:8e:20:00:00:01', { profile: SETTINGS });
+    expect(record).toMatchObject({ psdi: 'DB-0001', state: 'verified' });
+  });
+
+  it('a PSDI already in the settings is refused before one is reserved', async () => {
+    r = await rig([zephyrBoard(1, {}, { [SETTINGS.keys.psdi]: 'OLD-7' })]);
+    const held = await failure(provisionOn(r, 'c2:8e:20:00:00:01', { profile: SETTINGS }));
+    expect(held.step).toBe('discover');
+    expect(held.message).toContain(`setting ${SETTINGS.keys.psdi} holds PSDI "OLD-7" already`);
+    expect(held.record).toBeUndefined();
+  });
+
+  it('a key longer than Zephyr takes is refused, in words that say so and burn no PSDI', async () => {
+    r = await rig([zephyrBoard(1)]);
+    const long = {
+      ...SETTINGS,
+      keys: { ...SETTINGS.keys, psdiCharacteristicUuid: 'devicebench/psdi_characteristic_uuid' },
+    };
+    const refused = await failure(provisionOn(r, 'c2:8e:20:00:00:01', { profile: long }));
+    expect(refused.step).toBe('write');
+    expect(refused.message).toMatch(
+      /refused the write of psdiCharacteristicUuid to setting devicebench\/psdi_characteristic_uuid: settings group: 0x02 key too long; likely cause: the key is 36 characters and a stock Zephyr takes at most 31/,
+    );
+    expect(refused.record).toMatchObject({ state: 'failed', psdiHeld: false, psdiReturned: true });
+  });
+
+  it('a board that loses its settings at the reset is told apart from one that refuses them', async () => {
+    r = await rig([zephyrBoard(1, { settingsNotKept: true })]);
+    const lost = await failure(provisionOn(r, 'c2:8e:20:00:00:01', { profile: SETTINGS }));
+    expect(lost.step).toBe('verify');
+    expect(lost.message).toContain(
+      `the board lost ${Object.values(SETTINGS.keys).join(', ')} at its reset: it took and saved every setting, yet has no value for them after booting again`,
+    );
+    expect(lost.message).not.toMatch(/refused/);
   });
 });

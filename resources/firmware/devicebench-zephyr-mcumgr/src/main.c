@@ -5,15 +5,48 @@
  * them and, when all four are there, advertises the product's service UUID and serves the
  * PSDI read-only, which is what the platform's client and DeviceBench's verify look for.
  */
+#include <errno.h>
 #include <string.h>
 #include <zephyr/kernel.h>
+/* The generated version header: zephyr/version.h in current trees, version.h in 3.4. */
+#if __has_include(<zephyr/version.h>)
+#include <zephyr/version.h>
+#else
+#include <version.h>
+#endif
 #include <zephyr/settings/settings.h>
 #include <zephyr/bluetooth/bluetooth.h>
 #include <zephyr/bluetooth/conn.h>
 #include <zephyr/bluetooth/gatt.h>
 #include <zephyr/bluetooth/uuid.h>
 
-#define PSDI_MAX 64
+/* A PSDI fits what MCUmgr's settings read answers (32 bytes by default): it can be read back. */
+#define PSDI_MAX CONFIG_MCUMGR_GRP_SETTINGS_VALUE_LEN
+
+/*
+ * What a settings read over MCUmgr gets for a key with no value: settings_mgmt answers "key not
+ * found" (settings group 3, or ENOENT to an SMP v1 request) for the handler's -ENOENT since
+ * Zephyr 3.5, and for -EINVAL before (3.4 had no "root key not found" to tell the two apart).
+ * DeviceBench reads that answer as "no PSDI yet" (docs/mcumgr/settings.md).
+ */
+#if ZEPHYR_VERSION_CODE >= ZEPHYR_VERSION(3, 5, 0)
+#define NO_VALUE (-ENOENT)
+#else
+#define NO_VALUE (-EINVAL)
+#endif
+
+/*
+ * Connectable advertising: Zephyr 4.0 names it BT_LE_ADV_CONN_FAST_1 and no longer resumes it
+ * after a disconnection, so the `recycled` callback starts it again; before 4.0 BT_LE_ADV_CONN
+ * resumes by itself.
+ */
+#if ZEPHYR_VERSION_CODE >= ZEPHYR_VERSION(4, 0, 0)
+#define ADV_CONNECTABLE BT_LE_ADV_CONN_FAST_1
+#define RESUME_IN_RECYCLED 1
+#else
+#define ADV_CONNECTABLE BT_LE_ADV_CONN
+#define RESUME_IN_RECYCLED 0
+#endif
 
 /* What the settings handler holds: a UUID is text (any UUID form) or 16 bytes. */
 struct identity {
@@ -94,15 +127,16 @@ static int devicebench_set(const char *name, size_t len, settings_read_cb read_c
 		}
 		return 0;
 	}
-	if (settings_name_steq(name, "psdi_characteristic_uuid", &next) && !next) {
+	if (settings_name_steq(name, "psdi_char_uuid", &next) && !next) {
 		if (read_uuid(len, read_cb, cb_arg, identity.psdi_characteristic) == 0) {
 			identity.found |= BIT(2);
 		}
 		return 0;
 	}
 	if (settings_name_steq(name, "psdi", &next) && !next) {
+		/* Not -EINVAL: settings_mgmt would answer that as a key it does not know. */
 		if (len == 0 || len > PSDI_MAX) {
-			return -EINVAL;
+			return -EMSGSIZE;
 		}
 		ssize_t got = read_cb(cb_arg, identity.psdi, len);
 
@@ -112,10 +146,10 @@ static int devicebench_set(const char *name, size_t len, settings_read_cb read_c
 		}
 		return 0;
 	}
-	return -ENOENT;
+	return NO_VALUE;
 }
 
-/* For MCUmgr's settings read: the current value (UUIDs as 16 bytes). */
+/* For MCUmgr's settings read: the current value (UUIDs as 16 bytes); an unset key has none. */
 static int devicebench_get(const char *name, char *val, int val_len_max)
 {
 	const char *next;
@@ -128,25 +162,59 @@ static int devicebench_get(const char *name, char *val, int val_len_max)
 	} else if (settings_name_steq(name, "psdi_service_uuid", &next) && !next) {
 		value = identity.psdi_service;
 		len = (identity.found & BIT(1)) ? 16 : 0;
-	} else if (settings_name_steq(name, "psdi_characteristic_uuid", &next) && !next) {
+	} else if (settings_name_steq(name, "psdi_char_uuid", &next) && !next) {
 		value = identity.psdi_characteristic;
 		len = (identity.found & BIT(2)) ? 16 : 0;
 	} else if (settings_name_steq(name, "psdi", &next) && !next) {
 		value = identity.psdi;
 		len = (identity.found & BIT(3)) ? (int)strlen(identity.psdi) : 0;
 	} else {
-		return -ENOENT;
+		return NO_VALUE;
+	}
+	if (len == 0) {
+		return NO_VALUE;
 	}
 	if (len > val_len_max) {
-		return -EINVAL;
+		return -EMSGSIZE;
 	}
 	memcpy(val, value, len);
 	return len;
 }
 
-/* Keys devicebench/<name>; values written over MCUmgr count from the next boot. */
+/*
+ * For settings_save() (MCUmgr's save): every key with a value goes to flash. Without this the
+ * save writes nothing of ours and the board comes back blank from its reset.
+ */
+static int devicebench_export(int (*export_func)(const char *name, const void *val,
+						 size_t val_len))
+{
+	const struct {
+		const char *name;
+		const void *value;
+		size_t len;
+	} keys[] = { /* in the order of their bits in `found` */
+		{"devicebench/service_uuid", identity.service, 16},
+		{"devicebench/psdi_service_uuid", identity.psdi_service, 16},
+		{"devicebench/psdi_char_uuid", identity.psdi_characteristic, 16},
+		{"devicebench/psdi", identity.psdi, strlen(identity.psdi)},
+	};
+
+	for (int i = 0; i < ARRAY_SIZE(keys); i++) {
+		if (!(identity.found & BIT(i))) {
+			continue;
+		}
+		int err = export_func(keys[i].name, keys[i].value, keys[i].len);
+
+		if (err) {
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* Keys devicebench/<name>; values written over MCUmgr count from the next boot, once saved. */
 SETTINGS_STATIC_HANDLER_DEFINE(devicebench, "devicebench", devicebench_get, devicebench_set, NULL,
-			       NULL);
+			       devicebench_export);
 
 static struct bt_uuid_128 psdi_service_uuid = BT_UUID_INIT_128(0);
 static struct bt_uuid_128 psdi_characteristic_uuid = BT_UUID_INIT_128(0);
@@ -189,7 +257,7 @@ static bool provisioned;
 static void advertise(void)
 {
 	/* Before provisioning, only the flags: the board is found by its name and MCUmgr. */
-	int err = bt_le_adv_start(BT_LE_ADV_CONN_FAST_1, ad, provisioned ? ARRAY_SIZE(ad) : 1, sd,
+	int err = bt_le_adv_start(ADV_CONNECTABLE, ad, provisioned ? ARRAY_SIZE(ad) : 1, sd,
 				  ARRAY_SIZE(sd));
 
 	if (err && err != -EALREADY) {
@@ -197,6 +265,7 @@ static void advertise(void)
 	}
 }
 
+#if RESUME_IN_RECYCLED
 static void recycled(void)
 {
 	advertise();
@@ -205,6 +274,7 @@ static void recycled(void)
 BT_CONN_CB_DEFINE(conn_callbacks) = {
 	.recycled = recycled,
 };
+#endif
 
 int main(void)
 {
@@ -212,6 +282,15 @@ int main(void)
 
 	if (err) {
 		printk("Bluetooth failed to start (%d)\n", err);
+		return 0;
+	}
+	/*
+	 * The settings backend (NVS in the storage partition) exists once this ran: without it
+	 * settings_load() finds nothing and MCUmgr's save writes nothing, with no error to either.
+	 */
+	err = settings_subsys_init();
+	if (err) {
+		printk("settings failed to start (%d)\n", err);
 		return 0;
 	}
 	settings_load();

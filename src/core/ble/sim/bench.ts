@@ -72,7 +72,12 @@ const identitySchema = z.object({
   psdi: z.string(),
   committedAt: z.number(),
 });
-const slotImageSchema = z.object({ version: z.string(), hash: z.string(), size: z.number() });
+const slotImageSchema = z.object({
+  version: z.string(),
+  hash: z.string(),
+  size: z.number(),
+  corrupt: z.boolean().optional(),
+});
 const mcumgrFlashSchema = z.object({
   primary: slotImageSchema,
   secondary: slotImageSchema.optional(),

@@ -1,7 +1,9 @@
 // A simulated board's MCUmgr server (docs/mcumgr/protocol.md): the OS, image and settings
 // groups, two image slots under an MCUboot-like bootloader that swaps a tested image in on
 // reset and reverts it on the next unless it was confirmed, and a settings store whose saved
-// values live in flash (the bench's state file) across reboots.
+// values live in flash (the bench's state file) across reboots. Its answers are Zephyr 3.4's
+// (`img_mgmt`, `settings_mgmt`), held to a real Zephyr board by the differential suite
+// (docs/decisions/simulated-bench.md).
 import { createHash } from 'node:crypto';
 import { MCUMGR_CHARACTERISTIC_UUID, MCUMGR_SERVICE_UUID } from '../mcumgr/service';
 import {
@@ -26,6 +28,7 @@ import {
   type ImageProblem,
 } from '../mcumgr/image-file';
 import { normalizeUuid, uuidProblem } from '../port';
+import { ZEPHYR_SETTINGS_KEY_MAX } from '../mcumgr/settings-group';
 import type { McumgrSpec } from './board-schema';
 import type { Service } from './board-service';
 
@@ -35,6 +38,12 @@ interface SlotImage {
   /** SHA-256 TLV, hex. */
   hash: string;
   size: number;
+  /**
+   * The payload does not hash to its SHA-256 TLV. Zephyr's `img_mgmt` takes such an upload and
+   * lists the TLV's hash (it checks no image without CONFIG_IMG_ENABLE_IMAGE_CHECK); MCUboot
+   * refuses to boot it.
+   */
+  corrupt?: boolean;
 }
 
 /** What the board keeps in flash: its slots, MCUboot's flags and the saved settings. */
@@ -66,7 +75,7 @@ interface Upload {
   data: Uint8Array;
 }
 
-/** A board-specific failure answered in the request's version's form. */
+/** A group's failure, answered in the request's version's form. */
 class Refusal extends Error {
   constructor(
     readonly group: McumgrGroupName,
@@ -75,6 +84,9 @@ class Refusal extends Error {
     super(words);
   }
 }
+
+/** A request the handler could not decode: the protocol's own code in either version. */
+class Malformed extends Error {}
 
 const PROBLEM_RESULT: Record<ImageProblem, string> = {
   'not-an-image': 'invalid image header magic',
@@ -85,14 +97,37 @@ const PROBLEM_RESULT: Record<ImageProblem, string> = {
   corrupt: 'invalid hash',
 };
 
-/** Version 1 has only the protocol's codes: each group failure becomes the nearest of them. */
-const GENERAL_FOR: Record<string, string> = {
-  'no free slot': 'bad state',
-  'image already pending': 'bad state',
-  'key not found': 'no such entry',
-  'hash not found': 'no such entry',
-  'no image': 'no such entry',
+/**
+ * Version 1 has only the protocol's codes: each group's failure becomes one of them as Zephyr's
+ * groups translate it (`img_mgmt_translate_error_code`, `settings_mgmt_translate_error_code`);
+ * any other is "unknown error". No `rsn`: Zephyr sends none unless built verbose.
+ */
+const GENERAL_FOR: Partial<Record<McumgrGroupName, Record<string, string>>> = {
+  image: {
+    'no image': 'no such entry',
+    'no TLVs': 'no such entry',
+    'no free slot': 'bad state',
+    'current version is newer': 'bad state',
+    'image already pending': 'bad state',
+    'no free memory': 'out of memory',
+    'invalid slot': 'invalid value',
+    'invalid page offset': 'invalid value',
+    'invalid offset': 'invalid value',
+    'invalid length': 'invalid value',
+    'invalid image header': 'invalid value',
+    'invalid hash': 'invalid value',
+    'invalid flash address': 'invalid value',
+  },
+  settings: {
+    'key too long': 'invalid value',
+    'key not found': 'no such entry',
+    'read not supported': 'no such entry',
+  },
 };
+
+/** The header MCUboot puts first: an upload's first chunk carries at least this much. */
+const IMAGE_HEADER_SIZE = 32;
+const SHA256_SIZE = 32;
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const isBytes = (v: unknown): v is Uint8Array => v instanceof Uint8Array;
@@ -204,7 +239,10 @@ export class BoardMcumgr {
   /** MCUboot at power-up: swap in a pending image, or revert one that was never confirmed. */
   boot(): void {
     const { flash } = this;
-    if (flash.pending && flash.secondary) {
+    if (flash.pending && flash.secondary?.corrupt) {
+      // MCUboot checks the image's hash before it swaps: a bad one is erased, the old one runs.
+      delete flash.secondary;
+    } else if (flash.pending && flash.secondary) {
       const failed = flash.pending === 'test' && this.spec.faults.testImageFails;
       if (!failed) {
         const running = flash.primary;
@@ -264,6 +302,7 @@ export class BoardMcumgr {
       if (body === NO_ANSWER) return undefined;
       return reply(body ?? { rc: generalResult('not supported') });
     } catch (error) {
+      if (error instanceof Malformed) return reply({ rc: generalResult('invalid value') });
       // A request the handlers did not foresee is answered, as firmware would, not thrown
       // into the board's ATT server.
       if (!(error instanceof Refusal)) return reply({ rc: generalResult('unknown error') });
@@ -272,8 +311,7 @@ export class BoardMcumgr {
           err: { group: MCUMGR_GROUP[error.group], rc: groupResult(error.group, error.words) },
         });
       return reply({
-        rc: generalResult(GENERAL_FOR[error.words] ?? 'invalid value'),
-        rsn: error.words,
+        rc: generalResult(GENERAL_FOR[error.group]?.[error.words] ?? 'unknown error'),
       });
     }
   }
@@ -308,7 +346,6 @@ export class BoardMcumgr {
     const { primary, secondary, confirmed, pending } = this.flash;
     const images: McumgrBody[] = [
       {
-        image: 0,
         slot: 0,
         version: primary.version,
         hash: Buffer.from(primary.hash, 'hex'),
@@ -321,7 +358,6 @@ export class BoardMcumgr {
     ];
     if (secondary)
       images.push({
-        image: 0,
         slot: 1,
         version: secondary.version,
         hash: Buffer.from(secondary.hash, 'hex'),
@@ -334,46 +370,76 @@ export class BoardMcumgr {
     return { images, splitStatus: 0 };
   }
 
+  /**
+   * Test or confirm, as Zephyr's `img_mgmt_set_next_boot_slot` decides: the slot named by its
+   * hash (the running one when a confirm names none), then what the next boot already holds.
+   */
   private setState(body: McumgrBody): McumgrBody {
-    const hash = isBytes(body.hash) ? hex(body.hash) : undefined;
+    if (body.hash !== undefined && !isBytes(body.hash)) throw new Malformed();
+    if (body.confirm !== undefined && typeof body.confirm !== 'boolean') throw new Malformed();
     const confirm = body.confirm === true;
-    const { primary, secondary } = this.flash;
-    if (confirm && (hash === undefined || hash === primary.hash)) {
-      this.flash.confirmed = true;
-    } else if (hash === undefined) {
+    const { primary, secondary, pending } = this.flash;
+    let slot: 0 | 1;
+    if (!body.hash || body.hash.length === 0) {
+      if (!confirm) throw new Refusal('image', 'invalid hash');
+      slot = 0;
+    } else if (body.hash.length !== SHA256_SIZE) {
       throw new Refusal('image', 'invalid hash');
-    } else if (hash === primary.hash) {
-      throw new Refusal('image', 'setting test to active slot denied');
-    } else if (secondary && hash === secondary.hash) {
-      this.flash.pending = confirm ? 'permanent' : 'test';
+    } else if (hex(body.hash) === primary.hash) {
+      slot = 0;
+    } else if (secondary && hex(body.hash) === secondary.hash) {
+      slot = 1;
     } else {
       throw new Refusal('image', 'hash not found');
+    }
+    if (!confirm && slot === 0) throw new Refusal('image', 'setting test to active slot denied');
+    if (pending === 'test') {
+      // Testing the image already on test again is nothing; anything else changes the test.
+      if (confirm || slot !== 1) throw new Refusal('image', 'image already pending');
+    } else if (!this.flash.confirmed && secondary) {
+      // Running an image on test: the next boot reverts, unless the running one is confirmed.
+      if (!confirm) throw new Refusal('image', 'image already pending');
+      if (slot === 0) this.flash.confirmed = true;
+    } else if (pending === 'permanent') {
+      if (!(confirm && slot === 1)) throw new Refusal('image', 'image already pending');
+    } else if (slot === 1) {
+      this.flash.pending = confirm ? 'permanent' : 'test';
+    } else {
+      this.flash.confirmed = true;
     }
     this.host.persist(structuredClone(this.flash));
     return this.state();
   }
 
+  /** Slot 1 holds what the next boot needs: an image on test or confirmed, or the one to revert to. */
+  private secondaryInUse(): boolean {
+    return this.flash.pending !== undefined || (!this.flash.confirmed && !!this.flash.secondary);
+  }
+
+  /** One chunk, checked in the order of Zephyr's `img_mgmt_upload_inspect`. */
   private receiveChunk(body: McumgrBody): McumgrBody {
-    const off = body.off;
-    const data = body.data;
-    if (typeof off !== 'number' || !isBytes(data)) throw new Refusal('image', 'invalid offset');
+    const { off, data, len, sha } = body;
+    if (off === undefined) throw new Refusal('image', 'invalid offset');
+    if (typeof off !== 'number' || !isBytes(data)) throw new Malformed();
     if (off === 0) {
-      const sha = isBytes(body.sha) ? hex(body.sha) : '';
-      // The same upload again after a dropped link: answer where it stands (docs/mcumgr/image.md).
-      if (this.upload && sha && this.upload.sha === sha) return { off: this.upload.offset };
-      const length = body.len;
-      if (typeof length !== 'number' || length <= 0) throw new Refusal('image', 'invalid length');
-      if (this.flash.pending) throw new Refusal('image', 'no free slot');
-      if (length > this.spec.slotSize) throw new Refusal('image', 'image too large');
-      if (data.length < 4 || Buffer.from(data).readUInt32LE(0) !== MCUBOOT_IMAGE_MAGIC)
+      if (data.length < IMAGE_HEADER_SIZE) throw new Refusal('image', 'invalid image header');
+      if (typeof len !== 'number') throw new Refusal('image', 'invalid length');
+      if (Buffer.from(data).readUInt32LE(0) !== MCUBOOT_IMAGE_MAGIC)
         throw new Refusal('image', 'invalid image header magic');
+      const digest = isBytes(sha) ? hex(sha) : '';
+      if (digest.length > SHA256_SIZE * 2) throw new Refusal('image', 'invalid hash');
+      // The same upload again after a dropped link: answer where it stands (docs/mcumgr/image.md).
+      if (this.upload && digest && this.upload.sha === digest) return { off: this.upload.offset };
+      if (this.secondaryInUse()) throw new Refusal('image', 'no free slot');
+      if (len > this.spec.slotSize) throw new Refusal('image', 'image too large');
       delete this.flash.secondary;
       this.host.persist(structuredClone(this.flash));
-      this.upload = { sha, length, offset: 0, data: new Uint8Array(length) };
+      this.upload = { sha: digest, length: len, offset: 0, data: new Uint8Array(len) };
     }
     const upload = this.upload;
-    if (!upload) throw new Refusal('image', 'invalid offset');
-    if (off !== upload.offset) return { off: upload.offset };
+    // A chunk at another offset (or with no upload begun) is dropped; the answer says where
+    // the board wants the next one.
+    if (!upload || off !== upload.offset) return { off: upload?.offset ?? 0 };
     if (off + data.length > upload.length) throw new Refusal('image', 'image data overrun');
     upload.data.set(data, off);
     upload.offset += data.length;
@@ -381,8 +447,14 @@ export class BoardMcumgr {
     return this.finishUpload(upload);
   }
 
+  /**
+   * The last chunk: the slot now holds what MCUmgr will list, read from the image's header and
+   * TLVs as `img_mgmt` reads them, without checking the payload against its hash (MCUboot does,
+   * at boot). Zephyr answers the offset alone (no `match` without CONFIG_IMG_ENABLE_IMAGE_CHECK).
+   */
   private finishUpload(upload: Upload): McumgrBody {
     this.upload = undefined;
+    const received = Uint8Array.from(upload.data);
     if (this.spec.faults.corruptUpload) upload.data[upload.length >> 1]! ^= 0x01;
     try {
       const image = readMcubootImage(upload.data);
@@ -392,19 +464,33 @@ export class BoardMcumgr {
         size: upload.length,
       };
     } catch (error) {
-      if (error instanceof ImageFileError)
-        throw new Refusal('image', PROBLEM_RESULT[error.problem]);
-      throw error;
+      if (!(error instanceof ImageFileError)) throw error;
+      if (error.problem !== 'corrupt') throw new Refusal('image', PROBLEM_RESULT[error.problem]);
+      // The fault changed one payload byte: the header and the TLVs read as they were sent.
+      const image = readMcubootImage(received);
+      this.flash.secondary = {
+        version: image.versionText,
+        hash: hex(image.hash),
+        size: upload.length,
+        corrupt: true,
+      };
     }
     this.host.persist(structuredClone(this.flash));
-    return { off: upload.length, match: true };
+    return { off: upload.length };
   }
 
+  /**
+   * Erases slot 1, as Zephyr 3.4's `img_mgmt_erase`: refused while the next boot needs it, and
+   * an already empty slot answered "unknown error" (its emptiness check's 1 passed on as the
+   * result).
+   */
   private erase(): McumgrBody {
-    if (this.flash.pending) throw new Refusal('image', 'no free slot');
+    if (this.secondaryInUse()) throw new Refusal('image', 'no free slot');
+    const empty = !this.flash.secondary && !this.upload;
     delete this.flash.secondary;
     this.upload = undefined;
     this.host.persist(structuredClone(this.flash));
+    if (empty) throw new Refusal('image', 'unknown error');
     return {};
   }
 
@@ -417,7 +503,7 @@ export class BoardMcumgr {
     const name = typeof body.name === 'string' ? body.name : undefined;
     if (command === ids.readWrite || command === ids.delete) {
       if (!name) throw new Refusal('settings', 'key not found');
-      if (name.length > 255) throw new Refusal('settings', 'key too long');
+      if (name.length > ZEPHYR_SETTINGS_KEY_MAX) throw new Refusal('settings', 'key too long');
     }
     if (command === ids.readWrite && read) {
       const value = this.live.get(name!);
@@ -442,7 +528,8 @@ export class BoardMcumgr {
       return {};
     }
     if (command === ids.loadSave) {
-      this.flash.settings = Object.fromEntries([...this.live].map(([k, v]) => [k, hex(v)]));
+      if (!this.spec.faults.settingsNotKept)
+        this.flash.settings = Object.fromEntries([...this.live].map(([k, v]) => [k, hex(v)]));
       this.host.persist(structuredClone(this.flash));
       if (this.spec.faults.saveAnswerLost) {
         this.host.reboot(this.spec.resetMs);

@@ -288,6 +288,11 @@ const mcumgrSpec = z
         refuseSettingsWrites: z.boolean().default(false),
         /** The board saves its settings, then resets before the answer goes out. */
         saveAnswerLost: z.boolean().default(false),
+        /**
+         * Firmware whose settings handler exports nothing: a save is answered but keeps none of
+         * the keys, so the board comes back blank from its reset.
+         */
+        settingsNotKept: z.boolean().default(false),
       })
       .strict()
       .prefault({}),
