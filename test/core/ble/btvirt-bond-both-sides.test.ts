@@ -9,16 +9,15 @@
 //
 // Bonds outlive a process only where their key is kept: the keychain, on a session bus
 // (scripts/test.sh gives the suite one).
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openH4 } from '../../../src/core/ble/hci/h4-transports';
 import type { H4Socket } from '../../../src/core/ble/hci/h4-socket';
-import { parseBtsnoop } from '../../../src/core/ble/hci/btsnoop';
 import { btvirtMissing, startBtvirt, titled, type Btvirt } from '../../helpers/btvirt/btvirt';
 import { board, SECRET, SERVICE, startScBoard } from '../../helpers/btvirt/sc-board';
 import { bleHostBondsCleanup } from '../../helpers/ble-host-bonds';
 import { runCli, tempDir, writeJson } from '../../cli/run-cli';
+import { keysSentBeforeDisconnect, tracedPairing } from '../../helpers/station-trace';
 
 const removeBoardBonds = bleHostBondsCleanup();
 const missing =
@@ -40,52 +39,6 @@ const readSecret = {
     },
   ],
 };
-
-/** The station's traces in the data folder, oldest first: each packet and whether it was sent. */
-function packets(dataDir: string): { p: Buffer; sent: boolean }[] {
-  const dir = join(dataDir, 'traces');
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.btsnoop'))
-    .sort()
-    .flatMap((f) => parseBtsnoop(readFileSync(join(dir, f))).records)
-    .map(({ data, flags }) => ({ p: Buffer.from(data), sent: (flags & 1) === 0 }));
-}
-
-/** An SMP PDU (ACL, L2CAP channel 6): its code. */
-function smpCode(p: Buffer): number | undefined {
-  return p[0] === 0x02 && p.length > 9 && p.readUInt16LE(7) === 0x0006 ? p[9] : undefined;
-}
-
-/** Pairing Requests the station sent, and the status of each Encryption Change. */
-function traced(dataDir: string): { pairingRequests: number; encryptionChanges: number[] } {
-  const seen = { pairingRequests: 0, encryptionChanges: [] as number[] };
-  for (const { p, sent } of packets(dataDir)) {
-    if (sent && smpCode(p) === 0x01) seen.pairingRequests++;
-    if (p[0] === 0x04 && p[1] === 0x08) seen.encryptionChanges.push(p[3]!);
-  }
-  return seen;
-}
-
-/**
- * At the station's first HCI Disconnect: how many ACL packets it had sent up to its last SMP
- * PDU, and how many the controller had reported sent (Number of Completed Packets, 7.7.19).
- */
-function keysSentBeforeDisconnect(dataDir: string): { throughLastSmp: number; completed: number } {
-  const trace = packets(dataDir);
-  const disconnect = trace.findIndex(
-    ({ p, sent }) => sent && p[0] === 0x01 && p.readUInt16LE(1) === 0x0406,
-  );
-  const before = trace.slice(0, disconnect);
-  const lastSmp = before.findLastIndex(({ p, sent }) => sent && smpCode(p) !== undefined);
-  const throughLastSmp = before
-    .slice(0, lastSmp + 1)
-    .filter(({ p, sent }) => sent && p[0] === 0x02).length;
-  let completed = 0;
-  for (const { p } of before)
-    if (p[0] === 0x04 && p[1] === 0x13)
-      for (let h = 0; h < p[3]!; h++) completed += p.readUInt16LE(6 + h * 4);
-  return { throughLastSmp, completed };
-}
 
 async function waitFor(ready: () => boolean): Promise<void> {
   for (let i = 0; !ready() && i < 50; i++) await new Promise((r) => setTimeout(r, 20));
@@ -131,7 +84,7 @@ describe.skipIf(missing !== undefined)(
       // may take a moment to hand the last PDU up from its socket, never a new link.
       await waitFor(() => board.completed.length > 0);
       expect(board.completed).toEqual([{ bonded: true }]);
-      expect(traced(data)).toEqual({ pairingRequests: 1, encryptionChanges: [0] });
+      expect(tracedPairing(data)).toEqual({ pairingRequests: 1, encryptionChanges: [0] });
       // The link was kept until the controller said the station's keys went: every ACL packet
       // up to its last SMP PDU (Identity Address Information) was reported sent before the
       // Disconnect. Before, the Disconnect followed that PDU at once (btvirt still delivered
@@ -144,7 +97,7 @@ describe.skipIf(missing !== undefined)(
       expect(second.code, `${second.stdout}\n${second.stderr}`).toBe(0);
       expect(second.stdout).toContain('1 scenario run, 0 failed');
       // No pairing PDU in the second run: the bond's key, which the board accepted.
-      expect(traced(data)).toEqual({ pairingRequests: 1, encryptionChanges: [0, 0] });
+      expect(tracedPairing(data)).toEqual({ pairingRequests: 1, encryptionChanges: [0, 0] });
       expect(board.completed).toHaveLength(1);
     });
   },
