@@ -234,10 +234,10 @@ function startPairing(smp: NobleSmp, station: Station): void {
             const kept = security.bonded && policy.bonds !== undefined;
             if (on) {
               station.security.set(id, { ...security, bonded: kept });
-              station.distributing.set(
-                id,
-                outcome.then(() => undefined),
-              );
+              const distributed = outcome.then(() => undefined);
+              // Whoever waits on it (a pair request, a disconnect) says its failure.
+              distributed.catch(() => undefined);
+              station.distributing.set(id, distributed);
             }
             resolve(Boolean(on));
           });

@@ -297,6 +297,23 @@ export class NobleConnection implements BleConnection {
     this.inFlight?.extend(SMP_TIMEOUT_MS + this.timeoutMs);
   }
 
+  /**
+   * The station's pairing on this link ran out of the SMP's 30 s — a person who did not answer,
+   * a board that did not complete key distribution — with no Pairing Failed on the air for the
+   * tap to report: what is in flight ends in the pairing's words, and, as after a refused
+   * pairing, the request noble held back never goes, so the link is closed.
+   */
+  pairingTimedOut(error: Error): void {
+    const inFlight = this.inFlight;
+    if (!inFlight) return;
+    if (inFlight.step === 'link') return inFlight.fail(error.message, error);
+    inFlight.fail(
+      `the board needs an encrypted link and ${error.message}; the link is closed`,
+      error,
+    );
+    void this.peripheral.disconnectAsync().catch(() => undefined);
+  }
+
   /** From the tap: the controller reported a change of this link, or refused a request for one. */
   linkChanged(report: LinkReport): void {
     if (this.awaitingLink?.cause === report.cause) this.awaitingLink.done(report);
