@@ -115,7 +115,8 @@ describe.each(WINDOW_SIZES)('the pairing prompt at $width×$height', (size) => {
       await shoot(page, 'pairing-prompt-open');
       await passkey.fill(PASSKEY);
       await new Promise((resolve) => setTimeout(resolve, late - (Date.now() - asked)));
-      expect(await secondsLeft()).toBeLessThanOrEqual(30 - late / 1000);
+      // The window counts whole seconds up, and the prompt opened a little before it was seen.
+      expect(await secondsLeft()).toBeLessThanOrEqual(31 - late / 1000);
       const answered = Date.now();
       await otherPrompt.getByRole('button', { name: 'Pair' }).click();
 
