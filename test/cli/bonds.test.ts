@@ -2,7 +2,8 @@
 // with no keychain it says that bonds are kept in memory only; a forget without a target is refused.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BondStore } from '../../src/core/ble/security-manager/bond-store';
+import { openBonds } from '../helpers/open-bonds';
+
 import { openKeychain } from '../../src/core/secrets/keychain';
 import { runCli, tempDir } from './run-cli';
 
@@ -30,7 +31,7 @@ describe('devicebench bonds', { timeout: 60_000 }, () => {
     'lists the bonds per adapter identity and forgets one, then all',
     async () => {
       const data = join(tempDir('bonds'), 'data');
-      const store = await BondStore.open(data, keychain.store, keychain.status);
+      const store = await openBonds(data, keychain.store, keychain.status);
       const now = new Date('2026-11-26T12:00:00Z');
       store.keep('c4:7f:51:00:00:01', 'd1:00:00:00:00:01', keys, SECURITY, now);
       store.keep('c4:7f:51:00:00:01', 'd1:00:00:00:00:02', keys, SECURITY, now);
