@@ -47,10 +47,10 @@ function listCommand(runner: Runner): CommandModule {
     handler: (argv) => {
       const flags = parseFlags(listFlags, argv);
       return runner({ ...globalFlags(argv), json: flags.json }, async ({ session, out }) => {
-        const { storage, bonds } = await listBonds(session.options.dataDir, flags.identity);
+        const { storage, words, bonds } = await listBonds(session.options.dataDir, flags.identity);
         if (flags.json) out.document({ storage, bonds });
         // Where they are and under which key first: a damaged store lists nothing, and says why.
-        out.line(bondStorageWords(storage));
+        out.line(words);
         if (storage.kind === 'damaged') {
           out.line('`devicebench bonds reset` sets it aside and starts a new one');
           return EXIT.environment;
@@ -118,13 +118,13 @@ function resetCommand(runner: Runner): CommandModule {
       const flags = parseFlags(resetFlags, argv);
       return runner({ ...globalFlags(argv), json: flags.json }, async ({ session, out }) => {
         const dataDir = session.options.dataDir;
-        const { storage } = await listBonds(dataDir);
+        const { storage, words } = await listBonds(dataDir);
         if (storage.kind !== 'damaged') {
           if (flags.json) out.document({ setAsideAs: null, storage });
-          out.line(`nothing to reset: ${bondStorageWords(storage)}`);
+          out.line(`nothing to reset: ${words}`);
           return EXIT.ok;
         }
-        out.note(bondStorageWords(storage));
+        out.note(words);
         if (
           !flags.yes &&
           !(await confirmed(

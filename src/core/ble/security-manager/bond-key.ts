@@ -8,7 +8,7 @@ import { randomBytes, hkdfSync } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import type { CredentialStore, KeychainStatus } from '../../secrets/credential-store';
 
-export const BOND_KEY_FILE_VARIABLE = 'DEVICEBENCH_BOND_KEY_FILE';
+const BOND_KEY_FILE_VARIABLE = 'DEVICEBENCH_BOND_KEY_FILE';
 const KEY_ACCOUNT = 'ble-bond-key';
 const MIN_KEY_FILE_BYTES = 32;
 

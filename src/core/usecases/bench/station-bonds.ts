@@ -3,7 +3,11 @@
 // be paired again (docs/decisions.md, "Pairing as a phone does"); a damaged store set aside and
 // started anew (docs/decisions/security-and-hardening.md, "A damaged bond store").
 import type { BondStore } from '../../ble/security-manager/bond-store';
-import type { BondStorage, BondSummary } from '../../ble/security-manager/bond-summary';
+import {
+  bondStorageWords,
+  type BondStorage,
+  type BondSummary,
+} from '../../ble/security-manager/bond-summary';
 import { BondKeyFileError } from '../../ble/security-manager/bond-key';
 import { folderBonds } from '../../ble/security-manager/folder-bonds';
 import { NotConfiguredError } from '../errors';
@@ -28,9 +32,10 @@ export async function stationBonds(dataDir: string): Promise<BondStore> {
 export async function listBonds(
   dataDir: string,
   identity?: string,
-): Promise<{ storage: BondStorage; bonds: BondSummary[] }> {
+): Promise<{ storage: BondStorage; words: string; bonds: BondSummary[] }> {
   const store = await stationBonds(dataDir);
-  return { storage: store.storage, bonds: store.summaries(identity) };
+  const { storage } = store;
+  return { storage, words: bondStorageWords(storage), bonds: store.summaries(identity) };
 }
 
 /**
