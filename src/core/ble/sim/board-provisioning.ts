@@ -98,8 +98,8 @@ export class BoardProvisioning {
   /** Forgets what was written and committed, as the firmware's reset would. */
   /**
    * What another process's copy of this board committed (or erased) in the shared flash: taken
-   * as the board's own, nothing written back (docs/decisions/simulated-bench.md, "One board,
-   * several processes").
+   * as the board's own, nothing written back (docs/decisions/security-and-hardening.md, "One
+   * data folder, several processes").
    */
   adopt(committed: CommittedIdentity | undefined): void {
     this.identity = committed;
