@@ -99,6 +99,7 @@ const STEP: Record<CentralMethod, BleStep> = {
   pairingPrompts: 'link',
   bonds: 'adapter',
   forgetBonds: 'adapter',
+  resetBonds: 'adapter',
 };
 
 /** What the process says of its links, as it says it (src/core/ble/host/link-book.ts). */

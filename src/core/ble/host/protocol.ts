@@ -166,6 +166,14 @@ const stationMethods = {
     z.object({ station: bluetoothAddressSchema, board: bluetoothAddressSchema.optional() }),
     z.object({ forgotten: z.number().int().min(0) }),
   ),
+  /**
+   * Sets a damaged `bonds.bin` aside and starts a new one: the name it was set aside as (null
+   * when it was not damaged), and where the bonds are kept now.
+   */
+  resetBonds: method(
+    z.object({}),
+    z.object({ setAsideAs: z.string().nullable(), storage: bondStorageSchema }),
+  ),
 } satisfies MethodTable;
 
 /** The simulated bench's controls; the process refuses them on hardware. */
