@@ -7,8 +7,8 @@
 // the same data folder, encrypts with the bond and sends no pairing PDU
 // (docs/decisions/ble-and-hci.md, "A pairing is a bond on both sides").
 //
-// Bonds outlive a process only where their key is kept: the keychain, on a session bus
-// (scripts/test.sh gives the suite one).
+// Bonds outlive the process under the key file DEVICEBENCH_BOND_KEY_FILE names, with no session
+// bus (no keychain), as on a CI runner.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openH4 } from '../../../src/core/ble/hci/h4-transports';
@@ -16,15 +16,12 @@ import type { H4Socket } from '../../../src/core/ble/hci/h4-socket';
 import { btvirtMissing, startBtvirt, titled, type Btvirt } from '../../helpers/btvirt/btvirt';
 import { board, SECRET, SERVICE, startScBoard } from '../../helpers/btvirt/sc-board';
 import { bleHostBondsCleanup } from '../../helpers/ble-host-bonds';
+import { headless } from '../../helpers/headless-bonds';
 import { runCli, tempDir, writeJson } from '../../cli/run-cli';
 import { keysSentBeforeDisconnect, tracedPairing } from '../../helpers/station-trace';
 
 const removeBoardBonds = bleHostBondsCleanup();
-const missing =
-  btvirtMissing() ??
-  (process.env['DBUS_SESSION_BUS_ADDRESS']
-    ? undefined
-    : 'no session bus for the keychain that keeps bonds across processes (scripts/test.sh runs one)');
+const missing = btvirtMissing();
 /** The board's static random address, as the command line names it. */
 const ADDRESS = 'c4:5e:11:00:43:02';
 const PASSKEY = '271828';
@@ -72,12 +69,13 @@ describe.skipIf(missing !== undefined)(
 
     it('pairs, reads and ends at once, leaving the board bonded; the next run encrypts with the bond', async () => {
       const dir = tempDir('bond-both-sides');
+      const env = headless(dir);
       const data = join(dir, 'data');
       const args = [
         ...['scenario', 'run', writeJson(dir, 'set.json', readSecret), '--board', ADDRESS],
         ...['--adapter', `unix:${btvirt.leSocket}`, '--passkey', PASSKEY, '--data-dir', data],
       ];
-      const first = await runCli(args);
+      const first = await runCli(args, env);
       expect(first.code, `${first.stdout}\n${first.stderr}\n${btvirt.log()}`).toBe(0);
       expect(first.stdout).toContain('1 scenario run, 0 failed');
       // The command has exited: the board heard every key before the link closed. Its host
@@ -93,7 +91,7 @@ describe.skipIf(missing !== undefined)(
       expect(throughLastSmp).toBeGreaterThan(0);
       expect(completed).toBeGreaterThanOrEqual(throughLastSmp);
 
-      const second = await runCli(args);
+      const second = await runCli(args, env);
       expect(second.code, `${second.stdout}\n${second.stderr}`).toBe(0);
       expect(second.stdout).toContain('1 scenario run, 0 failed');
       // No pairing PDU in the second run: the bond's key, which the board accepted.

@@ -5,8 +5,8 @@
 // link during key distribution, and the board said "Pairing failed"), and the
 // next run (a new process, the same data folder) encrypts with the bond, sends no Pairing
 // Request, and the board pairs nothing more (docs/decisions/ble-and-hci.md, "A pairing is a bond
-// on both sides"). Bonds outlive a process only where their key is kept: the keychain, on a
-// session bus (scripts/test.sh gives the suite one).
+// on both sides"). Bonds outlive the process under the key file DEVICEBENCH_BOND_KEY_FILE
+// names, with no session bus (no keychain), as on a CI runner.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -15,14 +15,11 @@ import {
   zephyrTitled,
   type ZephyrPeer,
 } from '../../../helpers/zephyr/zephyr-peer';
+import { headless } from '../../../helpers/headless-bonds';
 import { runCli, tempDir, writeJson } from '../../../cli/run-cli';
 import { keysSentBeforeDisconnect, tracedPairing } from '../../../helpers/station-trace';
 
-const missing =
-  zephyrPeerMissing('smp') ??
-  (process.env['DBUS_SESSION_BUS_ADDRESS']
-    ? undefined
-    : 'no session bus for the keychain that keeps bonds across processes (scripts/test.sh runs one)');
+const missing = zephyrPeerMissing('smp');
 const PASSKEY = 271828;
 const ADDRESS = 'c0:de:c0:de:00:01';
 
@@ -60,6 +57,7 @@ describe.skipIf(missing !== undefined)(
 
     it('a dry run pairs, reads and ends at once, the board bonded; the next run encrypts with the bond', async () => {
       const dir = tempDir('zephyr-bond');
+      const env = headless(dir);
       const data = join(dir, 'data');
       const args = [
         ...['scenario', 'run', writeJson(dir, 'set.json', readName), '--board', ADDRESS],
@@ -67,7 +65,7 @@ describe.skipIf(missing !== undefined)(
         ...['--data-dir', data],
       ];
       const before = peer.mark();
-      const first = await runCli(args);
+      const first = await runCli(args, env);
       expect(first.code, `${first.stdout}\n${first.stderr}\n${peer.log()}`).toBe(0);
       // The board completed the pairing, keys and all, and bonded before the link went.
       await peer.waitFor(/Pairing complete with .*, bonded 1/, { from: before, timeoutMs: 2_000 });
@@ -79,7 +77,7 @@ describe.skipIf(missing !== undefined)(
       expect(completed).toBeGreaterThanOrEqual(throughLastSmp);
 
       const again = peer.mark();
-      const second = await runCli(args);
+      const second = await runCli(args, env);
       expect(second.code, `${second.stdout}\n${second.stderr}\n${peer.log()}`).toBe(0);
       expect(tracedPairing(data)).toEqual({ pairingRequests: 1, encryptionChanges: [0, 0] });
       expect(peer.log().slice(again)).not.toMatch(/Pairing (complete|failed)/);
