@@ -67,7 +67,16 @@ export function pairingPolicy(
   say: (line: string) => void,
 ): Omit<SecurityPolicy, 'bonds'> {
   return {
-    options: { io: flags.io, bond: flags.bond, mitm: flags.io !== 'noInputNoOutput', sc: true },
+    // MITM asked, not needed: a board whose IO capabilities leave Just Works pairs so and judges
+    // the key itself; a profile's level or a characteristic that needs more is what the station
+    // needs (docs/decisions/ble-and-hci.md, "Pairing as the capabilities allow").
+    options: {
+      io: flags.io,
+      bond: flags.bond,
+      mitm: flags.io !== 'noInputNoOutput',
+      requireMitm: false,
+      sc: true,
+    },
     user: {
       displayPasskey: (passkey) =>
         say(`pairing: type ${String(passkey).padStart(6, '0')} on the board`),

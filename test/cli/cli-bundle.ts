@@ -27,6 +27,7 @@ const TEST_PROGRAMS = {
   'open-child': 'test/core/audit/open-child.ts',
   'station-child': 'test/core/provisioning/station-child.ts',
   'provision-child': 'test/core/provisioning/provision-child.ts',
+  'shared-file-child': 'test/core/data-folder/shared-file-child.ts',
   'emulator-cli': 'src/core/emulator/cli.ts',
   'server-cli': 'src/server/cli.ts',
   // Not a program: the module the e2e files start their bench server from (test/e2e/fixture.ts).

@@ -49,12 +49,19 @@ describe('pairing flags', () => {
     );
   });
 
-  it('ask for MITM when the station claims input or output, and answer the board’s prompts', async () => {
+  it('ask for MITM when the station claims input or output, without needing it, and answer the board’s prompts', async () => {
     const said: string[] = [];
     const typed = pairingPolicy({ io: 'keyboardOnly', bond: true, passkey: 42 }, (l) =>
       said.push(l),
     );
-    expect(typed.options).toEqual({ io: 'keyboardOnly', bond: true, mitm: true, sc: true });
+    // Asked, not needed: a board whose IO capabilities leave Just Works pairs so and judges it.
+    expect(typed.options).toEqual({
+      io: 'keyboardOnly',
+      bond: true,
+      mitm: true,
+      requireMitm: false,
+      sc: true,
+    });
     expect(await typed.user.enterPasskey()).toBe(42);
     typed.user.displayPasskey(7);
     expect(await typed.user.confirmNumber(123)).toBe(true);

@@ -73,12 +73,18 @@ describe('devicebench scenario run --pair-as-phone', { timeout: 90_000 }, () => 
       ...['--data-dir', join(dir, 'data')],
     ];
 
-    // No passkey, and no bond yet: the station has no keyboard, and the board needs MITM. (Once
-    // bonded, a run in the same data folder encrypts with the bond where the keychain keeps it.)
-    const refused = await runCli(common);
+    // No passkey: the station has no keyboard, so the two IO capabilities leave Just Works, and
+    // it pairs so (the board's MITM flag is a request). The board judges the key: its value
+    // needs an authenticated one, so it refuses the read with Insufficient Authentication; the
+    // station, now knowing the characteristic needs MITM, cannot give it and says what to claim.
+    // (In a folder of its own: its Just Works bond would serve the next run.)
+    const refused = await runCli([...common.slice(0, -2), '--data-dir', join(dir, 'jw')]);
     expect(refused.code).toBe(1);
-    expect(refused.stdout).toMatch(/pairing failed: .*0x03 authentication requirements/);
-    expect(refused.stdout).toContain('0 scenario runs');
+    expect(refused.stdout).toContain('paired: justWorks, LE Secure Connections, unauthenticated');
+    expect(refused.stdout).toMatch(
+      /pairing stopped: 0x03 authentication requirements — the board needs MITM, and this station claimed NoInputNoOutput/,
+    );
+    expect(refused.stdout).toContain('1 scenario run, 1 failed');
 
     const run = await runCli([...common, '--passkey-env', 'BOARD_PASSKEY', '--json', json], {
       BOARD_PASSKEY: '135790',
@@ -93,6 +99,30 @@ describe('devicebench scenario run --pair-as-phone', { timeout: 90_000 }, () => 
       .map((e) => e.kind)
       .filter((k) => ['connected', 'paired', 'encrypted', 'scenario-start'].includes(k));
     expect(kinds).toEqual(['connected', 'paired', 'encrypted', 'scenario-start']);
+  });
+
+  it('pairs as the capabilities allow: Just Works with a board whose Pairing Response sets MITM, when its value needs only encryption', async () => {
+    const dir = tempDir('scenario-jw');
+    // The same board built for phones (a display, so its Pairing Response sets MITM), whose
+    // value needs only an encrypted link.
+    const [board] = boards.boards;
+    const characteristic = {
+      ...board!.gatt[0]!.characteristics[0]!,
+      permissions: { read: 'encrypted' },
+    };
+    const encryptedOnly = {
+      boards: [{ ...board, gatt: [{ uuid: SERVICE, characteristics: [characteristic] }] }],
+    };
+    const run = await runCli([
+      ...['scenario', 'run', writeJson(dir, 'set.json', readSecret), '--board', ADDRESS],
+      ...['--pair-as-phone', '--sim-boards', writeJson(dir, 'boards.json', encryptedOnly)],
+      ...['--data-dir', join(dir, 'data')],
+    ]);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout).toContain('paired: justWorks, LE Secure Connections, unauthenticated');
+    expect(run.stdout).toContain('1 scenario run, 0 failed');
+    // The station asked for MITM (AuthReq bit 2) and did not stop the pairing for want of it.
+    expect(pairingRequests(join(dir, 'data')).map((auth) => auth & 0x04)).toEqual([0x04]);
   });
 
   it('encrypts the next connection with the bond, and with --no-bond asks for none', async () => {

@@ -5,12 +5,13 @@
 // controller's manufacturer. Nothing secret: the address is on the air in every scan request.
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeJsonFile } from '../json-file';
+import { readJsonFile, updateJsonFile } from '../json-file';
 
 /** Where generated identities are kept; `kept` answers what `keep` stored for the key. */
 export interface IdentityKeeper {
   kept(key: string): string | undefined;
-  keep(key: string, address: string): Promise<void>;
+  /** Keeps `address` for the key, unless another process kept one first: the address kept. */
+  keep(key: string, address: string): Promise<string>;
 }
 
 const FILE = 'adapter-identities.json';
@@ -37,7 +38,7 @@ export function adapterKey(spec: string, manufacturer: number | undefined): stri
 export class AdapterIdentityFile implements IdentityKeeper {
   private constructor(
     readonly file: string,
-    private readonly content: IdentityFile,
+    private content: IdentityFile,
   ) {}
 
   /**
@@ -54,8 +55,19 @@ export class AdapterIdentityFile implements IdentityKeeper {
     return this.content.adapters[key]?.address;
   }
 
-  async keep(key: string, address: string): Promise<void> {
-    this.content.adapters[key] = { address, generatedAt: new Date().toISOString() };
-    await writeJsonFile(this.file, this.content);
+  /**
+   * Under the file's lock, read again: the app and a command that met one new adapter at once
+   * keep the first one's identity, never two, and the other adapters' stay as they were.
+   */
+  async keep(key: string, address: string): Promise<string> {
+    this.content = await updateJsonFile(
+      this.file,
+      fileSchema,
+      () => ({ version: 1 as const, adapters: {} }),
+      (file) => {
+        file.adapters[key] ??= { address, generatedAt: new Date().toISOString() };
+      },
+    );
+    return this.content.adapters[key]?.address ?? address;
   }
 }

@@ -170,6 +170,13 @@ export const pairRequestSchema = z.object({
   bond: z.boolean().optional(),
   mitm: z.boolean().optional(),
   sc: z.boolean().optional(),
+  /**
+   * Whether the station itself needs MITM, and stops a pairing the two IO capabilities leave
+   * with Just Works. Left out, a request that asks for MITM needs it (the link card's box, a
+   * profile's level); a dry run as a phone asks without needing it, and leaves the board to
+   * judge the key (docs/decisions/ble-and-hci.md, "Pairing as the capabilities allow").
+   */
+  requireMitm: z.boolean().optional(),
 });
 type PairRequest = z.infer<typeof pairRequestSchema>;
 
@@ -215,8 +222,8 @@ export const pairingAnswerSchema = z.object({
 });
 
 /** A pair request's options, without its kind. */
-export function pairOptions({ io, bond, mitm, sc }: PairRequest): PairRequest {
-  return { io, bond, mitm, sc };
+export function pairOptions({ io, bond, mitm, sc, requireMitm }: PairRequest): PairRequest {
+  return { io, bond, mitm, sc, requireMitm };
 }
 
 /** What can be asked of a link; each is one HCI procedure (or the station's SMP for `pair`). */

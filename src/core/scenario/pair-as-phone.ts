@@ -24,7 +24,9 @@ export async function pairAsPhone(
     // Whether to bond is the station's policy (`--no-bond` on the CLI), not the dry run's.
     const link = before?.security?.encrypted
       ? before
-      : await connection.requestLink({ kind: 'pair', sc: true, mitm: true });
+      : // A phone asks for MITM and goes on with Just Works where the IO capabilities leave only
+        // that: the board judges the key, and refuses what it needs more for.
+        await connection.requestLink({ kind: 'pair', sc: true, mitm: true, requireMitm: false });
     const level = link.securityLevel;
     // A binding that reports only the level says no more than it.
     const security = link.security ?? {

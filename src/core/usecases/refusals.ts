@@ -7,6 +7,7 @@ import { BoardFileError } from '../ble/sim/board-file';
 import { PlatformError, PlatformUnreachableError } from '../platform/http';
 import { ProfileError } from '../provisioning/profiles';
 import { PsdiError } from '../audit/psdi';
+import { SharedFileLockError } from '../data-folder/shared-file';
 import { NotConfiguredError, PlatformAnswerError, SetupError, UnreachableError } from './errors';
 
 /** `input` when changing what was asked would fix it, `station` when the station must change. */
@@ -21,6 +22,7 @@ export function refusalOf(err: unknown): 'input' | 'station' | undefined {
     return 'input';
   if (
     err instanceof NotConfiguredError ||
+    err instanceof SharedFileLockError ||
     err instanceof PlatformAnswerError ||
     err instanceof UnreachableError ||
     err instanceof PlatformError ||

@@ -1,7 +1,8 @@
 // Environments (the built-in emulator and custom platforms) and where secrets are kept.
 // Secrets are write-only: the app answers only whether one is set and a short hint, and the
 // form forgets what was typed as soon as it is saved.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { bondStorageWords, type BondStorage } from '../../core/ble/security-manager/bond-summary';
 import type { AppStatus, EnvironmentView } from '../../core/app/contract';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { AuditPoolSettings } from './AuditPoolSettings';
@@ -167,6 +168,34 @@ export function Settings({ activeId, environments, status, onChanged }: Settings
   );
 }
 
+/**
+ * Which key the station's bonds are kept under (the OS keychain's, DEVICEBENCH_BOND_KEY_FILE's,
+ * or none: this session only), as the BLE process that holds them says it.
+ */
+function BondKey() {
+  const api = useApi();
+  const [storage, setStorage] = useState<BondStorage>();
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let current = true;
+    api.ble.listBonds({}).then(
+      (answer) => current && setStorage(answer.storage),
+      () => current && setFailed(true),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api]);
+  if (failed) return <p className="muted">Where the bonds are kept could not be read.</p>;
+  if (!storage) return null;
+  const words = bondStorageWords(storage);
+  return (
+    <p className={storage.kind === 'encrypted' ? 'muted' : 'warning-box'} data-testid="bond-key">
+      {words.charAt(0).toUpperCase() + words.slice(1)}.
+    </p>
+  );
+}
+
 function KeychainStatus({ status }: { status: AppStatus | undefined }) {
   return (
     <Panel title="Secret storage" testId="keychain-status">
@@ -189,6 +218,7 @@ function KeychainStatus({ status }: { status: AppStatus | undefined }) {
           )}
         </div>
       )}
+      <BondKey />
       {status && (
         <p className="muted">
           Data directory <code className="mono">{status.dataDir}</code> · version {status.version}

@@ -4,10 +4,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { board, rig, sensorBoard, smpRecorder, SENSOR_SERVICE, LED, type Rig } from './fixture';
 import type { SecurityPolicy } from '../../../src/core/ble/hci/noble-smp';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BondStore, type StoredBond } from '../../../src/core/ble/security-manager/bond-store';
+import { openBonds } from '../../helpers/open-bonds';
+import { boardFlashKey } from '../../../src/core/ble/security-manager/bond-key';
+import type { BondStore, StoredBond } from '../../../src/core/ble/security-manager/bond-store';
 import { MemoryCredentialStore } from '../../../src/core/secrets/credential-store';
 import type { BoardSpecInput } from '../../../src/core/ble/sim/board-schema';
 import { SIM_BOARDS_DIR } from '../../../src/core/ble/sim/board-file';
@@ -191,11 +193,11 @@ describe('pairing through the station’s Security Manager', () => {
   it('files the bond in the station’s encrypted store under the adapter’s address, and uses it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
     const credentials = new MemoryCredentialStore();
-    const bonds = await BondStore.open(dir, credentials, { kind: 'keychain' });
+    const bonds = await openBonds(dir, credentials, { kind: 'keychain' });
     const first = await connected(undefined, [lockedBoard], bonds);
     await r.drive(first.link.read(SENSOR_SERVICE, SECRET));
     await r.drive(first.link.disconnect());
-    const reopened = await BondStore.open(dir, credentials, { kind: 'keychain' });
+    const reopened = await openBonds(dir, credentials, { kind: 'keychain' });
     const [bond] = reopened.list();
     expect(bond).toMatchObject({
       // The simulated controller's public address (Read BD_ADDR), as noble read it.
@@ -212,23 +214,21 @@ describe('pairing through the station’s Security Manager', () => {
     expect(first.smp).toEqual([]);
   });
 
-  it('keeps the board’s side of a bond in the bench’s flash: after a restart the kept bond still encrypts', async () => {
+  it('keeps the board’s side of a bond in the bench’s flash, sealed: after a restart the kept bond still encrypts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
     const stateFile = join(dir, 'bench-state.json');
     const credentials = new MemoryCredentialStore();
     const open = async () => {
       const smp = smpRecorder();
+      const bonds = await openBonds(dir, credentials, { kind: 'keychain' });
       r = rig(
         [lockedBoard],
-        { stateFile },
-        {
-          trace: smp.trace,
-          bonds: await BondStore.open(dir, credentials, { kind: 'keychain' }),
-        },
+        { stateFile, flashKey: boardFlashKey(bonds.keySource) },
+        { trace: smp.trace, bonds },
       );
       const link = await r.drive(r.central.connect((await r.find({ name: 'locked' })).id));
       const value = Buffer.from(await r.drive(link.read(SENSOR_SERVICE, SECRET))).toString();
-      return { link, value, smp: smp.seen };
+      return { link, value, smp: smp.seen, bonds };
     };
     const first = await open();
     expect(first.value).toBe('sesame');
@@ -240,15 +240,21 @@ describe('pairing through the station’s Security Manager', () => {
     expect(again.value).toBe('sesame');
     expect(again.smp).toEqual([]);
     expect(again.link.linkInfo?.()).toMatchObject({ security: { bonded: true } });
-    expect(Object.keys(JSON.parse(readFileSync(stateFile, 'utf8')).bonds)).toHaveLength(1);
+    // The board's bonds are sealed: neither the LTK nor the station's IRK is in the file.
+    const text = readFileSync(stateFile, 'utf8');
+    const { ltk } = again.bonds.list()[0]!;
+    expect(Object.keys(JSON.parse(text).sealedBonds)).toHaveLength(1);
+    expect(text).not.toContain(ltk);
+    expect(text).not.toMatch(/"ltk"|"irk"/);
+    expect(statSync(stateFile).mode & 0o777).toBe(0o600);
 
     // Forgetting its bonds erases them from the flash too.
     r.bench.setFaults(again.link.id, { forgetBonds: true });
-    expect(JSON.parse(readFileSync(stateFile, 'utf8')).bonds).toBeUndefined();
+    expect(JSON.parse(readFileSync(stateFile, 'utf8')).sealedBonds).toBeUndefined();
   });
 
   it('names a bonded board advertising under a private address by the identity its IRK resolves to', async () => {
-    const bonds = await BondStore.open(
+    const bonds = await openBonds(
       mkdtempSync(join(tmpdir(), 'bonds-')),
       new MemoryCredentialStore(),
       { kind: 'keychain' },
@@ -529,7 +535,7 @@ describe('security as the board asks for it', () => {
 
 describe('a simulated board with privacy', () => {
   it('advertises under a private address that rotates, which the bond’s IRK resolves to its identity', async () => {
-    const bonds = await BondStore.open(
+    const bonds = await openBonds(
       mkdtempSync(join(tmpdir(), 'bonds-')),
       new MemoryCredentialStore(),
       { kind: 'keychain' },

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Advertisement } from '../../../src/core/ble/port';
 import { SimulatedBench } from '../../../src/core/ble/sim/bench';
 import { ManualSimClock } from '../../../src/core/ble/sim/manual-clock';
-import { BondStore } from '../../../src/core/ble/security-manager/bond-store';
+import { openBonds } from '../../helpers/open-bonds';
+
 import { MemoryCredentialStore } from '../../../src/core/secrets/credential-store';
 import { readBackPsdi } from '../../../src/core/provisioning/verify';
 import { provisionBoard } from '../../../src/core/provisioning/workflow';
@@ -48,7 +49,7 @@ const run = (rig: Rig, board: Advertisement, bond?: boolean) =>
 describe('provisioning a board with privacy', () => {
   it('follows a bonded board to its new private address, and the record keeps its identity', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
-    const bonds = await BondStore.open(dir, new MemoryCredentialStore(), { kind: 'keychain' });
+    const bonds = await openBonds(dir, new MemoryCredentialStore(), { kind: 'keychain' });
     r = await rig([privateBoard()], { bonds });
     const picked = await adOf(r, V1.service);
     expect(picked.address).not.toBe(IDENTITY);

@@ -13,6 +13,8 @@ export const SECRET = 'a3c80101-7f2e-4b61-9c0d-5e1f2a3b4c5d';
 
 /** What ble-host's peripheral says at the end of a pairing: the central's identity among it. */
 interface PairingComplete {
+  /** Both sides bonded: ble-host stored the keys (it does so only at the pairing's end). */
+  bond: boolean;
   initIrk?: Buffer;
   initIdentityAddress?: { addressType: 'public' | 'random'; address: string };
 }
@@ -65,7 +67,12 @@ export const board: {
   type?: () => Promise<number>;
   /** The identity the central handed out in the last pairing (its IRK, its address), if any. */
   central?: { irk?: string; address?: string; type?: 'public' | 'random' };
-} = { ioCap: 0 };
+  /**
+   * Pairings the board reported complete (ble-host's pairingComplete: every key exchanged both
+   * ways), each with whether it bonded.
+   */
+  completed: { bonded: boolean }[];
+} = { ioCap: 0, completed: [] };
 
 export interface ScBoard {
   /**
@@ -75,10 +82,16 @@ export interface ScBoard {
   forgetBonds(): Promise<void>;
 }
 
-/** The board: its value readable only over an authenticated SC link. */
-export function startScBoard(transport: HciTransport): Promise<ScBoard> {
+/**
+ * The board: its value readable only over an authenticated SC link. With `address`, a static
+ * random address of its own (what a command line names with --board), else its controller's.
+ */
+export function startScBoard(
+  transport: HciTransport,
+  { address }: { address?: string } = {},
+): Promise<ScBoard> {
   return new Promise((resolve, reject) =>
-    bleHost.BleManager.create(transport, {}, (err, manager) => {
+    bleHost.BleManager.create(transport, { staticRandomAddress: address }, (err, manager) => {
       if (err) return reject(err);
       manager.gattDb.setDeviceName(NAME);
       manager.gattDb.addServices([
@@ -117,6 +130,7 @@ export function startScBoard(transport: HciTransport): Promise<ScBoard> {
             cb({ ioCap: board.ioCap, bondingFlags: 1, mitm: board.mitm ?? true });
           });
           conn.smp.on('pairingComplete', (res) => {
+            board.completed.push({ bonded: res.bond });
             board.central = {
               irk: res.initIrk?.toString('hex'),
               address: res.initIdentityAddress?.address.toLowerCase(),

@@ -22,6 +22,7 @@ import {
   loggedLinkSchema,
 } from '../../ble/link-record';
 import { bluetoothAddressSchema } from '../../ble/bluetooth-address';
+import { bondStorageSchema } from '../../ble/security-manager/bond-summary';
 import {
   adapterBondsSchema,
   adapterListSchema,
@@ -162,6 +163,15 @@ export const bleOperations = {
   'ble:forgetBonds': op(
     z.object({ identity: bluetoothAddressSchema, board: bluetoothAddressSchema.optional() }),
     z.object({ forgotten: z.number().int().min(0) }),
+  ),
+  /**
+   * Sets a damaged `bonds.bin` aside (renamed with the time) and starts a new store: the name it
+   * was set aside as, null when it was not damaged, and where the bonds are kept now
+   * (docs/decisions/security-and-hardening.md, "A damaged bond store").
+   */
+  'ble:resetBonds': op(
+    none,
+    z.object({ setAsideAs: z.string().nullable(), storage: bondStorageSchema }),
   ),
   /** `from`–`to` in ms since the epoch; `label` names what the window was, in the file name. */
   'ble:exportTrace': op(

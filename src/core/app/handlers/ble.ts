@@ -3,7 +3,11 @@
 import type { bleEvents, bleOperations } from '../contracts/ble';
 import type { Explorer } from '../../usecases/bench/explorer';
 import type { HostSupervisor } from '../../usecases/bench/host-supervisor';
-import { adapterBonds, forgetAdapterBonds } from '../../usecases/bench/adapter-bonds';
+import {
+  adapterBonds,
+  forgetAdapterBonds,
+  resetAdapterBonds,
+} from '../../usecases/bench/adapter-bonds';
 import { serialPorts } from '../../usecases/bench/station';
 import { adapterTrace } from '../../usecases/bench/traces';
 import { readTraceSettings } from '../../usecases/bench/trace-settings';
@@ -59,6 +63,7 @@ export function bleHandlers(
         explorer.unsubscribe(connectionId, serviceUuid, characteristicUuid),
       'ble:listBonds': () => adapterBonds(supervisor),
       'ble:forgetBonds': (which) => forgetAdapterBonds(supervisor, which),
+      'ble:resetBonds': () => resetAdapterBonds(supervisor),
       'ble:exportTrace': async (request) => {
         const { keepKeys } = await readTraceSettings(ctx.options.dataDir);
         const trace = adapterTrace(ctx.options.dataDir, supervisor.adapterList(), {

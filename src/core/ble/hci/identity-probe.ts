@@ -78,8 +78,8 @@ async function generated(
   const address = generate();
   if (keeping.keeper)
     try {
-      await keeping.keeper.keep(keeping.key, address);
-      return { address, type: 'random', source: 'generatedKept' };
+      const first = await keeping.keeper.keep(keeping.key, address);
+      return { address: first, type: 'random', source: 'generatedKept' };
     } catch {
       // A data folder that cannot be written: the adapter still gets an identity, said as
       // this session's only.

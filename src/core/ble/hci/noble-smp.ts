@@ -51,7 +51,7 @@ interface NobleAclStream {
 
 /** noble's GATT client (gatt.js), as far as its answer to a new encryption goes. */
 interface NobleGattClient {
-  _aclStream: object;
+  _aclStream: { _smp: NobleSmp };
   _security: string;
   _currentCommand: object | null;
 }
@@ -62,6 +62,10 @@ interface NobleHciEmitter {
 
 interface NobleHci {
   startLeEncryption(handle: number, random: Buffer, diversifier: Buffer, key: Buffer): void;
+  /** ACL packets not yet written to the controller (hci.js's flow control). */
+  _aclQueue: { handle: number }[];
+  /** Per handle, packets written and not yet reported sent (Number of Completed Packets). */
+  _aclConnections: Map<number, { pending: number }>;
 }
 
 /** Per noble HCI layer: the policy, its per-link overrides, and each link's security. */
@@ -72,10 +76,44 @@ interface Station {
   security: Map<string, LinkSecurity>;
   /** The last pairing with each board, so its failure can be said with what each side said. */
   last: Map<string, SmpInitiator>;
+  /**
+   * Each board's pairing whose link is encrypted and whose key distribution is under way:
+   * settles when it completed on both sides (or failed).
+   */
+  distributing: Map<string, Promise<void>>;
 }
 const stations = new WeakMap<object, Station>();
 /** The pairing under way on each noble Smp (one per link). */
 const pairings = new WeakMap<NobleSmp, SmpInitiator>();
+/** Each pairing under way's end, by noble Smp: resolves when it completed, else rejects. */
+const outcomes = new WeakMap<NobleSmp, Promise<unknown>>();
+/**
+ * Per noble HCI layer, checks waiting on Number of Completed Packets: each answers whether it
+ * is done (then it is dropped).
+ */
+const completedWaiters = new WeakMap<object, Set<() => boolean>>();
+
+/**
+ * Resolves once noble's HCI layer holds no ACL packet for `handle` that is unwritten, or
+ * written and not yet reported sent by the controller (Number of Completed Packets, 7.7.19).
+ */
+function aclSent(hci: NobleHci, handle: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): boolean => {
+      const unwritten = hci._aclQueue.some((packet) => packet.handle === handle);
+      if (unwritten || (hci._aclConnections.get(handle)?.pending ?? 0) > 0) return false;
+      resolve();
+      return true;
+    };
+    // hci.js queues a packet after an await (its ACL buffer sizes): look once that has run.
+    setImmediate(() => {
+      if (done()) return;
+      const waiters = completedWaiters.get(hci) ?? new Set<() => boolean>();
+      completedWaiters.set(hci, waiters);
+      waiters.add(done);
+    });
+  });
+}
 /**
  * Links whose next encryption the board asked for (a Security Request): noble's GATT client
  * sends its current request again on every encryption, but this one answers no refused
@@ -120,7 +158,24 @@ export function askPairing(
 export function setSecurityPolicy(hci: object, policy: SecurityPolicy): void {
   const station = stations.get(hci);
   if (station) station.policy = policy;
-  else stations.set(hci, { policy, asked: new Map(), security: new Map(), last: new Map() });
+  else
+    stations.set(hci, {
+      policy,
+      asked: new Map(),
+      security: new Map(),
+      last: new Map(),
+      distributing: new Map(),
+    });
+}
+
+/**
+ * The key distribution under way on the board's link (its pairing encrypted the link and the
+ * keys are not all exchanged yet): resolves once they were, on both sides, and the controller
+ * reported the station's sent; rejects with the pairing's failure. Undefined when none is under
+ * way, so a link waiting on a person is not held by it.
+ */
+export function keyDistribution(hci: object, peripheralId: string): Promise<void> | undefined {
+  return stations.get(hci)?.distributing.get(peripheralId);
 }
 
 /** The link's security is forgotten with the link. */
@@ -171,12 +226,19 @@ function startPairing(smp: NobleSmp, station: Station): void {
       // Asked only of a bonding pairing: the first one makes the identity's IRK.
       identity: options.bond ? policy.bonds?.identity?.() : undefined,
       send: (pdu) => stream.write(L2CAP_CID.smp, Buffer.from(pdu)),
+      sent: () => aclSent(stream._hci, stream._handle),
       encrypt: (key, ediv, rand, security) =>
         new Promise<boolean>((resolve) => {
           stream.once('encrypt', (on) => {
             // Bonded means kept: a station with no bond store keeps nothing.
             const kept = security.bonded && policy.bonds !== undefined;
-            if (on) station.security.set(id, { ...security, bonded: kept });
+            if (on) {
+              station.security.set(id, { ...security, bonded: kept });
+              const distributed = outcome.then(() => undefined);
+              // Whoever waits on it (a pair request, a disconnect) says its failure.
+              distributed.catch(() => undefined);
+              station.distributing.set(id, distributed);
+            }
             resolve(Boolean(on));
           });
           const diversifier = Buffer.alloc(2);
@@ -195,7 +257,16 @@ function startPairing(smp: NobleSmp, station: Station): void {
   );
   pairings.set(smp, initiator);
   station.last.set(id, initiator);
-  initiator.pair().then(
+  const outcome = initiator.pair();
+  outcomes.set(smp, outcome);
+  // Whoever waits on it says its failure; this only keeps it from being unhandled.
+  outcome
+    .catch(() => undefined)
+    .finally(() => {
+      outcomes.delete(smp);
+      station.distributing.delete(id);
+    });
+  outcome.then(
     (result) => {
       pairings.delete(smp);
       // The identity comes in key distribution, after the link was encrypted; it finds the
@@ -215,6 +286,9 @@ function startPairing(smp: NobleSmp, station: Station): void {
     (error: unknown) => {
       pairings.delete(smp);
       boardAsked.delete(stream);
+      // Encrypted, but its keys were not all exchanged: no bond on either side.
+      const current = station.security.get(id);
+      if (current?.bonded) station.security.set(id, { ...current, bonded: false });
       // What noble's own Smp says on failure: its GATT client and pairThroughNoble listen.
       stream.emit('encryptFail');
       policy.onPairing?.(id, error instanceof Error ? error : new Error(String(error)));
@@ -238,7 +312,7 @@ function secureLink(smp: NobleSmp, station: Station): void {
   const asked = { ...station.policy.options, ...station.asked.get(id) };
   const serves =
     bond !== undefined &&
-    (!asked.mitm || bond.security.authenticated) &&
+    (!(asked.requireMitm ?? asked.mitm) || bond.security.authenticated) &&
     (!asked.scOnly || bond.security.key === 'sc');
   if (!serves) return startPairing(smp, station);
   station.asked.delete(id);
@@ -302,8 +376,27 @@ export function installStationSmp(): void {
       return;
     }
     nobleSocketData.call(this, data);
+    // A pairing's keys reported sent: the pairing may end, and the link with it.
+    if (data[0] === HCI_PACKET.event && data[1] === HCI_EVENT.numberOfCompletedPackets) {
+      const waiters = completedWaiters.get(this);
+      for (const done of [...(waiters ?? [])]) if (done()) waiters?.delete(done);
+    }
   };
   Gatt.prototype.onAclStreamEncrypt = function (this: NobleGattClient, encrypted) {
+    // A pairing is a bond on both sides before the link does anything else: the request noble
+    // paired for goes again once key distribution completed (docs/decisions/ble-and-hci.md,
+    // "A pairing is a bond on both sides"); a pairing that fails says so through the tap.
+    const underway = outcomes.get(this._aclStream._smp);
+    if (underway) {
+      underway.then(
+        () => onEncrypted.call(this, encrypted),
+        () => undefined,
+      );
+      return;
+    }
+    onEncrypted.call(this, encrypted);
+  };
+  function onEncrypted(this: NobleGattClient, encrypted: number | boolean): void {
     // A pairing at a higher level after a refused request (noble-connection.ts) comes when
     // noble has already answered that request: there is none to send again.
     if (!this._currentCommand) {
@@ -313,5 +406,5 @@ export function installStationSmp(): void {
     if (!boardAsked.has(this._aclStream)) return nobleEncrypt.call(this, encrypted);
     boardAsked.delete(this._aclStream);
     if (encrypted) this._security = 'medium';
-  };
+  }
 }

@@ -100,6 +100,7 @@ const STEP: Record<CentralMethod, BleStep> = {
   bonds: 'adapter',
   forgetBonds: 'adapter',
   keepTraceKeys: 'adapter',
+  resetBonds: 'adapter',
 };
 
 /** What the process says of its links, as it says it (src/core/ble/host/link-book.ts). */

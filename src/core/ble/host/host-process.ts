@@ -14,8 +14,9 @@ import { formatAdapterSpec, parseAdapterSpec, type AdapterSpec } from '../adapte
 import { adapterTraceDir, MultiCentral } from '../radio/multi-adapter-central';
 import { openAdapter } from '../radio/open-adapters';
 import { openBench, type BenchSource } from '../radio/open-station';
-import type { BondStore } from '../security-manager/bond-store';
+import { BondStore } from '../security-manager/bond-store';
 import { folderBonds } from '../security-manager/folder-bonds';
+import { BondKeyFileError, boardFlashKey } from '../security-manager/bond-key';
 import { AdapterIdentityFile, type IdentityKeeper } from '../adapter-identity-store';
 import type { Direction } from '../hci/btsnoop';
 import { TraceWriter } from '../hci/trace-store';
@@ -55,6 +56,19 @@ const NO_BONDS = {
   reason: 'no bonds are kept: the BLE process was started without a data folder',
 } as const;
 
+/**
+ * The data folder's bonds; a key file that cannot be used leaves them to this session's memory,
+ * its words shown where the app shows the bonds (the Settings page, the Bonds panel).
+ */
+async function openBonds(dir: string): Promise<BondStore> {
+  try {
+    return await folderBonds(dir);
+  } catch (err) {
+    if (!(err instanceof BondKeyFileError)) throw err;
+    return BondStore.inMemory(err.message);
+  }
+}
+
 /** The data folder's generated adapter identities; one that cannot be read is set aside. */
 async function openIdentities(dir: string): Promise<IdentityKeeper | undefined> {
   try {
@@ -66,7 +80,7 @@ async function openIdentities(dir: string): Promise<IdentityKeeper | undefined> 
 }
 
 export async function runHost(config: HostConfig, parent: ParentPort): Promise<void> {
-  const bonds = config.bondsDir ? await folderBonds(config.bondsDir, true) : undefined;
+  const bonds = config.bondsDir ? await openBonds(config.bondsDir) : undefined;
   const identities = config.bondsDir ? await openIdentities(config.bondsDir) : undefined;
   const emit = (event: HostEvent) => parent.send(event);
   const station = await Station.open(config, emit, bonds, identities);
@@ -181,6 +195,12 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
       forgotten: bonds?.forget(identity, board) ?? 0,
     }),
     keepTraceKeys: ({ keepKeys }) => station.keepTraceKeys(keepKeys),
+    resetBonds: () => {
+      if (bonds?.storage.kind !== 'damaged')
+        return { setAsideAs: null, storage: bonds?.storage ?? NO_BONDS };
+      const setAsideAs = bonds.resetDamaged();
+      return { setAsideAs, storage: bonds.storage };
+    },
   };
 
   parent.onMessage((request) => {
@@ -258,7 +278,7 @@ class Station {
   ): Promise<Station> {
     const specs = config.adapters.map(parseAdapterSpec);
     const bench = specs.some((s) => s.kind === 'sim')
-      ? await openBench(benchSource(config))
+      ? await openBench(benchSource(config, bonds))
       : undefined;
     const station = new Station(config, emit, bench, bonds, identities);
     try {
@@ -301,7 +321,7 @@ class Station {
   }
 
   async add(spec: AdapterSpec): Promise<void> {
-    if (spec.kind === 'sim') this.bench ??= await openBench(benchSource(this.config));
+    if (spec.kind === 'sim') this.bench ??= await openBench(benchSource(this.config, this.bonds));
     this.specs.push(spec);
     try {
       const entry = await this.open(spec, this.specs.length - 1);
@@ -392,10 +412,12 @@ class Station {
   }
 }
 
-function benchSource(config: HostConfig): BenchSource {
+/** The bench of `config`, its boards' bonds sealed under the key of `bonds`. */
+function benchSource(config: HostConfig, bonds: BondStore | undefined): BenchSource {
   return {
     boardFiles: config.boardFiles ?? [],
     stateFile: config.stateFile,
+    flashKey: bonds && boardFlashKey(bonds.keySource),
     setupFile: config.setupFile,
     adapterFile: config.adapterFile,
     seed: config.seed,

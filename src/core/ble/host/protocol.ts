@@ -170,6 +170,14 @@ const stationMethods = {
   ),
   /** From now on, every adapter's trace keeps the link keys, or redacts them. */
   keepTraceKeys: method(z.object({ keepKeys: z.boolean() }), nothing),
+  /**
+   * Sets a damaged `bonds.bin` aside and starts a new one: the name it was set aside as (null
+   * when it was not damaged), and where the bonds are kept now.
+   */
+  resetBonds: method(
+    z.object({}),
+    z.object({ setAsideAs: z.string().nullable(), storage: bondStorageSchema }),
+  ),
 } satisfies MethodTable;
 
 /** The simulated bench's controls; the process refuses them on hardware. */

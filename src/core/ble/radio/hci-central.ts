@@ -16,10 +16,11 @@ import { HciTap, type TraceSink } from '../hci/tap';
 import type { BondStore } from '../security-manager/bond-store';
 import type { AdapterIdentity } from '../adapter-identity';
 import { adapterKey, type IdentityKeeper } from '../adapter-identity-store';
-import type { PairingUser } from '../security-manager/initiator';
+import { PairingFailedError, type PairingUser } from '../security-manager/initiator';
 import {
   askPairing,
   installStationSmp,
+  keyDistribution,
   linkSecurity,
   pairingContext,
   setSecurityPolicy,
@@ -134,6 +135,13 @@ export function hciCentral(
     ...policy,
     userFor: (id) =>
       asking(policy.userFor?.(id) ?? policy.user, () => made.central?.personAsked(id)),
+    onPairing: (id, outcome) => {
+      policy.onPairing?.(id, outcome);
+      // A pairing that ran out of time sends no Pairing Failed (Vol 3, Part H, 3.4), so the tap
+      // sees nothing: what waits on the link hears it here, in the pairing's words.
+      if (outcome instanceof PairingFailedError && outcome.reason === undefined)
+        made.central?.pairingTimedOut(id, outcome);
+    },
   });
   // The bindings add their exit-on-SIGINT handler when they start; DeviceBench's processes stop
   // on their own terms (a batch stops safely first), so it goes once the adapter has a state.
@@ -152,6 +160,7 @@ export function hciCentral(
         return pairThroughNoble(bindings, id);
       },
       linkSecurity: (id) => linkSecurity(bindings._hci, id),
+      keyDistribution: (id) => keyDistribution(bindings._hci, id),
       pairingContext: (id) => pairingContext(bindings._hci, id),
       askMtu: (id, mtu) => askMtu(bindings, id, mtu),
     },

@@ -60,7 +60,8 @@ export function withBleTimeout<T>(
 }
 
 /** What a pairing at a higher level asks for. */
-export type StrongerPairing = { mitm: true; sc: true };
+/** The station then needs MITM itself: the board said the characteristic needs more. */
+export type StrongerPairing = { mitm: true; sc: true; requireMitm: true };
 
 /**
  * The pairing an encrypted link's refusal asks for, once (docs/decisions.md, "Pairing as a
@@ -77,7 +78,7 @@ export function strongerPairing(
     code === ATT_ERROR.insufficientAuthentication
       ? !security.authenticated || security.key !== 'sc'
       : code === ATT_ERROR.insufficientEncryptionKeySize && (security.keySize ?? 16) < 16;
-  return weak ? { mitm: true, sc: true } : undefined;
+  return weak ? { mitm: true, sc: true, requireMitm: true } : undefined;
 }
 
 /**
@@ -95,6 +96,12 @@ export interface LinkControl {
     peripheralId: string,
     request?: Omit<Extract<LinkRequest, { kind: 'pair' }>, 'kind'>,
   ): boolean;
+  /**
+   * The key distribution under way on the board's link after its pairing encrypted it:
+   * resolves once the keys were exchanged on both sides, rejects with the pairing's failure;
+   * undefined when none is under way.
+   */
+  keyDistribution?(peripheralId: string): Promise<void> | undefined;
   /** How the link is secured, once pairing or a bond encrypted it. */
   linkSecurity?(peripheralId: string): LinkSecurity | undefined;
   /** What each side said in the last pairing on the board's link, for its failure's words. */

@@ -204,6 +204,11 @@ export class NobleCentral implements BleCentral {
     this.connections.get(peripheralId)?.personAsked();
   }
 
+  /** The pairing on a board's link ran out of the SMP's time: its operation ends with it. */
+  pairingTimedOut(peripheralId: string, error: Error): void {
+    this.connections.get(peripheralId)?.pairingTimedOut(error);
+  }
+
   /**
    * Why the adapter is unavailable, when it is `noAdapter`; why it is resetting, when the
    * transport reset it; else what the transport said went wrong on it, if anything.

@@ -199,6 +199,10 @@ export class NobleConnection implements BleConnection {
 
   async disconnect(): Promise<void> {
     if (this.downReason !== null) return;
+    // A pairing whose link is encrypted finishes its key distribution first, so the board
+    // keeps its bond too; it ends by itself within the SMP's 30 s, and its failure is its own.
+    await this.control?.keyDistribution?.(this.id)?.catch(() => undefined);
+    if (this.downReason !== null) return;
     try {
       await withBleTimeout(this.schedule, this.peripheral.disconnectAsync(), this.timeoutMs);
     } catch (err) {
@@ -253,13 +257,20 @@ export class NobleConnection implements BleConnection {
         this.awaitingLink = { cause: REQUEST_CAUSE[request.kind], done: resolve };
         const sent =
           request.kind === 'pair'
-            ? control.pair(this.id, pairOptions(request))
+            ? control.pair(this.id, {
+                ...pairOptions(request),
+                requireMitm: request.requireMitm ?? request.mitm,
+              })
             : control.sendLinkRequest(this.id, request);
         if (!sent) throw new Error('the board has no link');
       }).finally(() => (this.awaitingLink = null));
       if (report.status !== 0)
         throw new Error(`the controller answered ${describeHciError(report.status)}`);
-      return this.info(report.link);
+      if (request.kind !== 'pair') return this.info(report.link);
+      // A pairing is a bond on both sides before the link does anything else: it is done
+      // once key distribution completed (docs/decisions/ble-and-hci.md).
+      await control.keyDistribution?.(this.id);
+      return this.info(control.linkState(this.id) ?? report.link);
     });
   }
 
@@ -273,6 +284,7 @@ export class NobleConnection implements BleConnection {
     }).finally(() => (this.awaitingLink = null));
     if (report.status !== 0)
       throw new Error(`pairing again: the controller answered ${describeHciError(report.status)}`);
+    await control.keyDistribution?.(this.id);
   }
 
   /**
@@ -283,6 +295,23 @@ export class NobleConnection implements BleConnection {
    */
   personAsked(): void {
     this.inFlight?.extend(SMP_TIMEOUT_MS + this.timeoutMs);
+  }
+
+  /**
+   * The station's pairing on this link ran out of the SMP's 30 s — a person who did not answer,
+   * a board that did not complete key distribution — with no Pairing Failed on the air for the
+   * tap to report: what is in flight ends in the pairing's words, and, as after a refused
+   * pairing, the request noble held back never goes, so the link is closed.
+   */
+  pairingTimedOut(error: Error): void {
+    const inFlight = this.inFlight;
+    if (!inFlight) return;
+    if (inFlight.step === 'link') return inFlight.fail(error.message, error);
+    inFlight.fail(
+      `the board needs an encrypted link and ${error.message}; the link is closed`,
+      error,
+    );
+    void this.peripheral.disconnectAsync().catch(() => undefined);
   }
 
   /** From the tap: the controller reported a change of this link, or refused a request for one. */

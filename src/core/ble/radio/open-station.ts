@@ -19,6 +19,8 @@ export interface BenchSource {
   boardFiles: string[];
   /** Where committed identities persist, as flash would. */
   stateFile?: string;
+  /** Seals the boards' bonds in `stateFile`; none: kept in memory only (bench.ts). */
+  flashKey?: Uint8Array;
   /** The saved set-up (`sim-bench-setup.json`) brought onto the start files; none: the files alone. */
   setupFile?: string;
   /** The controller the bench's adapters emulate (`sim-adapter.json`); none: the defaults. */
@@ -66,6 +68,7 @@ export async function openStation(
 export async function openBench(source: BenchSource): Promise<SimulatedBench> {
   const bench = new SimulatedBench({
     stateFile: source.stateFile,
+    flashKey: source.flashKey,
     adapterFile: source.adapterFile,
     seed: source.seed,
   });

@@ -1,29 +1,29 @@
 // The station's bonds: the keys each board handed out (LTK with EDIV/Rand, IRK and identity
 // address, CSRK), kept per station identity (the adapter's address) and board identity in the
-// data folder's `bonds.bin`, encrypted at rest with AES-256-GCM under a key that lives in the OS
-// keychain, beside the IRK each station identity hands out in pairing. With no keychain the bonds
-// stay in memory for the session and nothing is written: a key beside its ciphertext would
-// protect nothing (docs/decisions.md, "Pairing as a phone does").
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
-import { dirname, join } from 'node:path';
+// data folder's `bonds.bin`, encrypted at rest with AES-256-GCM under the bond key (bond-key.ts:
+// DEVICEBENCH_BOND_KEY_FILE's, else the OS keychain's), beside the IRK each station identity
+// hands out in pairing. With no key the bonds stay in memory for the run and nothing is written:
+// a key beside its ciphertext would protect nothing (docs/decisions.md, "Pairing as a phone
+// does"). Every change is made per bond under the file's lock, read again first, so the app and
+// any number of commands pairing on one data folder keep each other's bonds; a file that cannot
+// be read is named as damaged and nothing is kept beside it (docs/decisions/
+// security-and-hardening.md, "One data folder, several processes", "A damaged bond store").
+import { randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { linkSecuritySchema, type LinkSecurity } from '../link-parameters';
-import type { CredentialStore, KeychainStatus } from '../../secrets/credential-store';
 import type { BondKeys, StationIdentityKeys } from './key-distribution';
 import { resolvesPrivateAddress } from './crypto';
 import { NO_ADDRESS } from '../hci/own-address';
-import type { BondStorage, BondSummary } from './bond-summary';
+import { bondKeyWords, type BondStorage, type BondSummary } from './bond-summary';
+import { bondsForThisRunOnly, type BondKeySource } from './bond-key';
+import { SEAL_OVERHEAD, seal, unseal } from '../../data-folder/sealed';
+import {
+  SECRET_FILE_MODE,
+  withFileLockSync,
+  writeFileAtomicSync,
+} from '../../data-folder/shared-file';
 
 /** The station's side of a bond: the adapter's identity address and its type. */
 interface StationIdentity {
@@ -44,7 +44,6 @@ export interface BondLookup {
   identity?(): StationIdentityKeys | undefined;
 }
 
-const KEY_ACCOUNT = 'ble-bond-key';
 const FILE = 'bonds.bin';
 const hex = z.string().regex(/^([0-9a-f]{2})*$/, 'must be hex');
 
@@ -79,6 +78,8 @@ const fileSchema = z.object({
   ownIrks: z.array(ownIrkSchema).default([]),
 });
 
+type BondFile = z.output<typeof fileSchema>;
+
 const text = (bytes: Uint8Array | undefined) =>
   bytes === undefined ? undefined : Buffer.from(bytes).toString('hex');
 const bytes = (value: string) => Uint8Array.from(Buffer.from(value, 'hex'));
@@ -87,48 +88,58 @@ export class BondStore {
   private readonly changed: (() => void)[] = [];
   /** The file as this store last read or wrote it (see `refresh`). */
   private stamp: string | undefined;
+  private readonly bonds: BondRecord[] = [];
+  private readonly ownIrks: OwnIrk[] = [];
+  private where: BondStorage;
 
   private constructor(
     private readonly file: string | undefined,
-    private readonly key: Buffer | undefined,
-    private readonly bonds: BondRecord[],
-    readonly storage: BondStorage,
-    private readonly ownIrks: OwnIrk[] = [],
+    /** The key the file is sealed with: none for bonds in memory. */
+    readonly keySource: BondKeySource,
   ) {
-    if (file) this.stamp = fileStamp(file);
+    this.where =
+      file && keySource.kind !== 'memory'
+        ? { kind: 'encrypted', file, key: keyOf(keySource) }
+        : { kind: 'memory', reason: memoryReason(keySource) };
+    this.refresh();
   }
 
   /**
-   * The bonds of the data folder `dir`. With a keychain (`status.kind === 'keychain'`) the key
-   * is read from it, or made on first use; a file that cannot be decrypted is refused by name,
-   * never overwritten.
+   * The bonds of the data folder `dir` under `source`'s key. A file that cannot be read with it
+   * is a damaged store (`storage.kind === 'damaged'`): named, never overwritten, nothing kept.
    */
-  static async open(
-    dir: string,
-    credentials: CredentialStore,
-    status: KeychainStatus,
-  ): Promise<BondStore> {
-    if (status.kind === 'memory') return BondStore.inMemory(status.reason);
-    const file = join(dir, FILE);
-    let encoded = await credentials.get(KEY_ACCOUNT);
-    if (!encoded) {
-      if (existsSync(file))
-        throw new Error(
-          `${file}: the key to these bonds is not in the OS keychain (was the keychain reset?); move the file away to start with no bonds`,
-        );
-      encoded = randomBytes(32).toString('base64');
-      await credentials.set(KEY_ACCOUNT, encoded);
-    }
-    const key = Buffer.from(encoded, 'base64');
-    const { bonds, ownIrks } = existsSync(file) ? decrypt(file, key) : { bonds: [], ownIrks: [] };
-    return new BondStore(file, key, bonds, { kind: 'encrypted', file }, ownIrks);
+  static open(dir: string, source: BondKeySource): BondStore {
+    return new BondStore(source.kind === 'memory' ? undefined : join(dir, FILE), source);
   }
 
   /** Bonds for this session only, and why. */
   static inMemory(reason: string): BondStore {
-    return new BondStore(undefined, undefined, [], {
-      kind: 'memory',
-      reason: `bonds are kept in memory until DeviceBench closes: ${reason}`,
+    return new BondStore(undefined, { kind: 'memory', reason });
+  }
+
+  /** Where the bonds are kept, as every front end says it. */
+  get storage(): BondStorage {
+    this.refresh();
+    return this.where;
+  }
+
+  /**
+   * Sets a damaged file aside (`bonds.bin.damaged-<time>`, kept for whoever wants to look) and
+   * starts an empty store under the same key; the name it was set aside as.
+   */
+  resetDamaged(now: Date = new Date()): string {
+    this.refresh();
+    const where = this.where;
+    if (where.kind !== 'damaged')
+      throw new Error(`${this.file ?? FILE} is not damaged: nothing to reset`);
+    return withFileLockSync(where.file, () => {
+      const aside = `${where.file}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`;
+      renameSync(where.file, aside);
+      this.bonds.splice(0);
+      this.ownIrks.splice(0);
+      this.write({ version: 1, bonds: [], ownIrks: [] });
+      for (const listener of this.changed) listener();
+      return aside;
     });
   }
 
@@ -216,14 +227,21 @@ export class BondStore {
       (o) => o.station === station.address && o.stationType === station.type,
     );
     if (kept) return bytes(kept.irk);
-    const irk = randomBytes(16);
-    this.ownIrks.push({
+    const made = {
       station: station.address,
       stationType: station.type,
-      irk: irk.toString('hex'),
+      irk: randomBytes(16).toString('hex'),
+    };
+    let irk = made.irk;
+    this.change((file) => {
+      // Another process may have made this identity's IRK meanwhile: every board gets one.
+      const first = file.ownIrks.find(
+        (o) => o.station === made.station && o.stationType === made.stationType,
+      );
+      if (first) irk = first.irk;
+      else file.ownIrks.push(made);
     });
-    this.save();
-    return Uint8Array.from(irk);
+    return bytes(irk);
   }
 
   /** Keeps a board's keys for this station, replacing an older bond with it. */
@@ -235,10 +253,8 @@ export class BondStore {
     now: Date,
     stationType: 'public' | 'random' = 'public',
   ): void {
-    this.refresh();
     const identity = keys.identityAddress?.address ?? board;
-    this.remove(station, (b) => b.board === identity && b.stationType === stationType);
-    this.bonds.push({
+    const bond: BondRecord = {
       station,
       stationType,
       board: identity,
@@ -250,18 +266,21 @@ export class BondStore {
       csrk: text(keys.csrk),
       security,
       bondedAt: now.toISOString(),
+    };
+    const kept = this.change((file) => {
+      remove(file.bonds, station, (b) => b.board === identity && b.stationType === stationType);
+      file.bonds.push(bond);
     });
-    this.save();
-    for (const listener of this.changed) listener();
+    if (kept) for (const listener of this.changed) listener();
   }
 
   /** Forgets one board's bond with the station, or all of the station's; the number forgotten. */
   forget(station: string, board?: string): number {
-    this.refresh();
-    const gone = this.remove(station, (b) => board === undefined || b.board === board);
-    if (!gone) return 0;
-    this.save();
-    for (const listener of this.changed) listener();
+    let gone = 0;
+    this.change((file) => {
+      gone = remove(file.bonds, station, (b) => board === undefined || b.board === board);
+    });
+    if (gone) for (const listener of this.changed) listener();
     return gone;
   }
 
@@ -277,51 +296,86 @@ export class BondStore {
     };
   }
 
-  private remove(station: string, match: (b: BondRecord) => boolean): number {
-    const before = this.bonds.length;
-    const kept = this.bonds.filter((b) => b.station !== station || !match(b));
-    this.bonds.splice(0, this.bonds.length, ...kept);
-    return before - kept.length;
+  /**
+   * Makes one change to the bonds: in memory alone for a store without a file; under the file's
+   * lock, on the file as it is now, for an encrypted one; nowhere for a damaged one, where it
+   * would be kept silently beside the file nobody reads. Whether it was kept.
+   */
+  private change(edit: (file: BondFile) => void): boolean {
+    const file = this.file;
+    if (!file || this.where.kind === 'memory') {
+      const mine = { version: 1 as const, bonds: this.bonds, ownIrks: this.ownIrks };
+      edit(mine);
+      return true;
+    }
+    return withFileLockSync(file, () => {
+      this.refresh();
+      if (this.where.kind === 'damaged') return false;
+      const current = { version: 1 as const, bonds: [...this.bonds], ownIrks: [...this.ownIrks] };
+      edit(current);
+      this.write(current);
+      this.bonds.splice(0, this.bonds.length, ...current.bonds);
+      this.ownIrks.splice(0, this.ownIrks.length, ...current.ownIrks);
+      return true;
+    });
   }
 
-  private save(): void {
-    if (!this.file || !this.key) return;
-    const plain = Buffer.from(
-      JSON.stringify({ version: 1, bonds: this.bonds, ownIrks: this.ownIrks }),
-    );
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const body = Buffer.concat([cipher.update(plain), cipher.final()]);
-    const sealed = Buffer.concat([iv, cipher.getAuthTag(), body]);
-    const temp = `${this.file}.tmp`;
-    // The data folder may not exist yet on a first pairing.
-    mkdirSync(dirname(this.file), { recursive: true });
-    const fd = openSync(temp, 'w', 0o600);
-    try {
-      writeSync(fd, sealed);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, this.file);
+  /** Seals `content` under the key and puts it in place: a unique temporary file, renamed. */
+  private write(content: BondFile): void {
+    if (!this.file || this.keySource.kind === 'memory') return;
+    const sealed = seal(this.keySource.key, Buffer.from(JSON.stringify(content)));
+    writeFileAtomicSync(this.file, sealed, SECRET_FILE_MODE);
     this.stamp = fileStamp(this.file);
+    this.where = { kind: 'encrypted', file: this.file, key: keyOf(this.keySource) };
   }
 
   /**
    * Reads the file again when another process changed it since this store last read or wrote
-   * it: `devicebench bonds forget` beside the app's BLE process. Without this the process kept
-   * its copy, still encrypted with a forgotten bond, and wrote it back at its next save.
+   * it: `devicebench bonds forget` beside the app's BLE process, another run's pairing, a
+   * reset. Without this the process kept its copy and wrote it back at its next save. A file
+   * that no longer reads is damaged: nothing of it is kept in memory.
    */
   private refresh(): void {
-    if (!this.file || !this.key) return;
+    if (!this.file || this.keySource.kind === 'memory') return;
     const stamp = fileStamp(this.file);
     if (stamp === this.stamp) return;
-    const read = stamp === undefined ? { bonds: [], ownIrks: [] } : decrypt(this.file, this.key);
+    this.stamp = stamp;
+    let read: BondFile;
+    try {
+      read =
+        stamp === undefined
+          ? { version: 1, bonds: [], ownIrks: [] }
+          : decrypt(this.file, this.keySource);
+      this.where = { kind: 'encrypted', file: this.file, key: keyOf(this.keySource) };
+    } catch (err) {
+      if (!(err instanceof DamagedBondsError)) throw err;
+      read = { version: 1, bonds: [], ownIrks: [] };
+      this.where = { kind: 'damaged', file: this.file, reason: err.message };
+    }
     this.bonds.splice(0, this.bonds.length, ...read.bonds);
     this.ownIrks.splice(0, this.ownIrks.length, ...read.ownIrks);
-    this.stamp = stamp;
     for (const listener of this.changed) listener();
   }
+}
+
+/** Takes `station`'s bonds that `match` out of `bonds`; how many. */
+function remove(bonds: BondRecord[], station: string, match: (b: BondRecord) => boolean): number {
+  const kept = bonds.filter((b) => b.station !== station || !match(b));
+  const gone = bonds.length - kept.length;
+  bonds.splice(0, bonds.length, ...kept);
+  return gone;
+}
+
+function keyOf(source: Exclude<BondKeySource, { kind: 'memory' }>) {
+  return source.kind === 'keyFile'
+    ? { kind: 'keyFile' as const, file: source.file }
+    : { kind: 'keychain' as const };
+}
+
+function memoryReason(source: BondKeySource): string {
+  return bondsForThisRunOnly(
+    source.kind === 'memory' ? source.reason : 'the BLE process was started without a data folder',
+  );
 }
 
 /** What tells one version of the file from another: a save renames a new file into place. */
@@ -334,16 +388,31 @@ function fileStamp(file: string): string | undefined {
   }
 }
 
-function decrypt(file: string, key: Buffer): { bonds: BondRecord[]; ownIrks: OwnIrk[] } {
+/** Why a bond file cannot be read, in words; the store says it as damaged. */
+class DamagedBondsError extends Error {
+  override name = 'DamagedBondsError';
+}
+
+function decrypt(file: string, source: Exclude<BondKeySource, { kind: 'memory' }>): BondFile {
   const sealed = readFileSync(file);
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12));
-    decipher.setAuthTag(sealed.subarray(12, 28));
-    const plain = Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]);
-    return fileSchema.parse(JSON.parse(plain.toString('utf8')));
-  } catch {
-    throw new Error(
-      `${file}: the bonds cannot be read with the key in the OS keychain (damaged, or another keychain's); move the file away to start with no bonds`,
+  if (!sealed.length) throw new DamagedBondsError('the file is empty');
+  if (sealed.length <= SEAL_OVERHEAD)
+    throw new DamagedBondsError(`the file is cut short (${sealed.length} bytes)`);
+  const plain = unseal(source.key, sealed);
+  if (!plain)
+    throw new DamagedBondsError(
+      source.kind === 'keychain' && source.made
+        ? 'the key to these bonds is not in the OS keychain (was the keychain reset?)'
+        : `it does not open with the key from ${bondKeyWords(keyOf(source))}: damaged, cut short, or sealed with another key`,
     );
+  let json: unknown;
+  try {
+    json = JSON.parse(plain.toString('utf8'));
+  } catch {
+    json = undefined;
   }
+  const parsed = fileSchema.safeParse(json);
+  if (!parsed.success)
+    throw new DamagedBondsError('it opens, but holds no bonds DeviceBench reads');
+  return parsed.data;
 }

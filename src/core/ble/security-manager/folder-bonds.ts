@@ -1,21 +1,18 @@
-// A data folder's bonds under the OS keychain's key, as the BLE process and the CLI open them.
-// The keychain loads only when asked, so a command refused for a bad flag never opens it.
+// A data folder's bonds under the bond key (bond-key.ts), as the BLE process and the CLI open
+// them. The keychain loads only when asked, so a command refused for a bad flag never opens it.
 import type { BondStore } from './bond-store';
-import { errorMessage } from '../../errors/message';
 
 /**
- * The bonds of `dir`. `orInMemory`: a file that cannot be opened (no key in the keychain, a
- * damaged file) leaves bonds to this session's memory, saying why, where a station must still
- * pair; without it the refusal is thrown, for a command that only lists or forgets.
+ * The bonds of `dir`. A key file that cannot be used is refused in words (BondKeyFileError);
+ * no key at all leaves the bonds to this run's memory, saying why; a damaged file is opened as
+ * a damaged store, which keeps nothing (`storage` says why).
  */
-export async function folderBonds(dir: string, orInMemory: boolean): Promise<BondStore> {
+export async function folderBonds(
+  dir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<BondStore> {
   const { openKeychain } = await import('../../secrets/keychain');
   const { BondStore } = await import('./bond-store');
-  const keychain = await openKeychain();
-  try {
-    return await BondStore.open(dir, keychain.store, keychain.status);
-  } catch (err) {
-    if (!orInMemory) throw err;
-    return BondStore.inMemory(errorMessage(err));
-  }
+  const { bondKeySource } = await import('./bond-key');
+  return BondStore.open(dir, await bondKeySource(openKeychain, env));
 }

@@ -33,6 +33,7 @@ import type { LinkSecurity } from '../link-parameters';
 import {
   KEY_ENC,
   KEY_ID,
+  KEY_PDU_NAMES,
   KEY_SIGN,
   receiveBoardKeys,
   stationIdentityPdus,
@@ -44,8 +45,13 @@ import {
 export interface PairingOptions {
   io: IoCapability;
   bond: boolean;
-  /** Ask for MITM protection, and refuse a pairing that cannot give it. */
+  /** Ask for MITM protection (the AuthReq flag): a request, as the board's flag is. */
   mitm: boolean;
+  /**
+   * Refuse a pairing that cannot give MITM: what the station itself needs. Left out, asking
+   * for MITM needs it too.
+   */
+  requireMitm?: boolean;
   /** Offer LE Secure Connections. */
   sc: boolean;
   /** Refuse a legacy pairing (the board does not speak Secure Connections). */
@@ -70,6 +76,12 @@ export interface SmpLink {
   /** The station's identity to hand out when it bonds; none, and it hands out no keys. */
   identity?: StationIdentityKeys;
   send(pdu: Uint8Array): void;
+  /**
+   * Resolves once the controller reported every PDU sent on the link so far as sent (HCI
+   * Number of Completed Packets for its handle); a pairing keeps the link until then. Without
+   * it (a transport with no controller), a PDU counts as sent when handed to `send`.
+   */
+  sent?(): Promise<void>;
   /**
    * LE Enable Encryption with the key; true once Encryption Change says the link is encrypted.
    * `security` is what the link has once it is.
@@ -104,11 +116,14 @@ export class PairingFailedError extends Error {
     {
       waitedOnPerson = false,
       context,
+      awaiting,
     }: {
       /** The timer ran out while the pairing waited on the person at the station. */
       waitedOnPerson?: boolean;
       /** What each side said, so the words blame the side that caused it. */
       context?: PairingContext;
+      /** The timer ran out in key distribution, waiting for this (a PDU's name). */
+      awaiting?: string;
     } = {},
   ) {
     super(
@@ -116,10 +131,21 @@ export class PairingFailedError extends Error {
         ? pairingFailureMessage(reason, byBoard, context)
         : waitedOnPerson
           ? 'pairing timed out: no answer at the station within 30 s (the SMP timeout) — pair again and answer the prompt in time'
-          : 'pairing timed out: the board stopped answering for 30 s (the SMP timeout)',
+          : awaiting !== undefined
+            ? keyDistributionIncomplete(`no ${awaiting} within 30 s (the SMP timeout)`)
+            : 'pairing timed out: the board stopped answering for 30 s (the SMP timeout)',
     );
     this.name = 'PairingFailedError';
   }
+}
+
+/**
+ * A pairing whose link was encrypted but whose key distribution did not complete on both sides:
+ * neither side may keep a bond (docs/decisions/ble-and-hci.md, "A pairing is a bond on both
+ * sides").
+ */
+function keyDistributionIncomplete(why: string): string {
+  return `the board did not complete key distribution: ${why}; no bond was kept — pair again`;
 }
 
 const AUTH_BONDING = 0x01;
@@ -169,6 +195,8 @@ export class SmpInitiator {
   private cancelTimer: (() => void) | undefined;
   /** What the board said in its Pairing Response, once it said it. */
   private board: PairingFeatures | undefined;
+  /** In key distribution: what the pairing waits for now, for the timeout's words. */
+  private awaiting: string | undefined;
 
   constructor(
     private readonly link: SmpLink,
@@ -211,7 +239,13 @@ export class SmpInitiator {
 
   /** The link went away: the pairing ends without a Pairing Failed. */
   linkLost(reason: string): void {
-    this.abort(new Error(`the link closed during pairing (${reason})`));
+    this.abort(
+      new Error(
+        this.awaiting !== undefined
+          ? keyDistributionIncomplete(`the link closed (${reason}) before ${this.awaiting}`)
+          : `the link closed during pairing (${reason})`,
+      ),
+    );
   }
 
   /** Runs one pairing from the Pairing Request to the last distributed key. */
@@ -265,7 +299,10 @@ export class SmpInitiator {
     );
     // This side has no OOB data to give; a board that claims to have some cannot.
     if (method.model === 'oob') return this.fail(SMP_FAILURE.oobNotAvailable);
-    if (options.mitm && !isAuthenticated(method))
+    // The board's MITM flag is a request too: where the two IO capabilities leave Just Works, the
+    // pairing goes on and each side judges the key by its own needs (Vol 3, Part H, 2.3.5.1);
+    // the station stops only what it needs itself.
+    if ((options.requireMitm ?? options.mitm) && !isAuthenticated(method))
       return this.fail(SMP_FAILURE.authenticationRequirements);
     const ia = addressBytes(this.link.local.address);
     const ra = addressBytes(this.link.peer.address);
@@ -291,9 +328,17 @@ export class SmpInitiator {
     // Secure Connections derives the LTK on both sides, so no EncKey is sent (3.6.1).
     const agreed = rspKeys & keys & (sc ? ~KEY_ENC : 0xff);
     this.restartTimer();
-    const received = await receiveBoardKeys(agreed, (code) => this.next(code));
+    const received = await receiveBoardKeys(agreed, (code) => {
+      this.awaiting = `${KEY_PDU_NAMES[code] ?? 'key'} from the board`;
+      return this.next(code);
+    });
     if (rspOwnKeys & ownKeys & KEY_ID && this.link.identity)
       for (const pdu of stationIdentityPdus(this.link.identity)) this.send(pdu);
+    // The board's bond is made when its last key came and the station's keys reached it: the
+    // link is kept until the controller says they went, so nothing closes it before then.
+    this.awaiting = 'report (Number of Completed Packets) that the station’s keys were sent';
+    await this.untilFailed(this.link.sent?.() ?? Promise.resolve());
+    this.awaiting = undefined;
     return {
       sc,
       method: method.model,
@@ -419,6 +464,11 @@ export class SmpInitiator {
     }
   }
 
+  /** `work`, unless the pairing fails first (the SMP timeout, the link lost). */
+  private async untilFailed(work: Promise<void>): Promise<void> {
+    await Promise.race([work, this.failed]);
+  }
+
   private deliver(): void {
     const waiter = this.waiter;
     if (!waiter) return;
@@ -453,7 +503,7 @@ export class SmpInitiator {
   private restartTimer(): void {
     this.stopTimer();
     this.cancelTimer = this.schedule(
-      () => this.abort(new PairingFailedError(undefined, false)),
+      () => this.abort(new PairingFailedError(undefined, false, { awaiting: this.awaiting })),
       this.timeoutMs,
     );
   }

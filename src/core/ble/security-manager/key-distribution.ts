@@ -10,6 +10,15 @@ export const KEY_ENC = 0x01;
 export const KEY_ID = 0x02;
 export const KEY_SIGN = 0x04;
 
+/** The key distribution PDUs by their specification names (3.6.2–3.6.6), for words. */
+export const KEY_PDU_NAMES: Partial<Record<number, string>> = {
+  [SMP_CODE.encryptionInformation]: 'Encryption Information',
+  [SMP_CODE.centralIdentification]: 'Central Identification',
+  [SMP_CODE.identityInformation]: 'Identity Information',
+  [SMP_CODE.identityAddressInformation]: 'Identity Address Information',
+  [SMP_CODE.signingInformation]: 'Signing Information',
+};
+
 /** An identity address: public, or static random. */
 interface IdentityAddress {
   address: string;

@@ -1,18 +1,17 @@
 // The simulated bench: the boards on it, their advertising (batched: one timer per interval
 // slot however many boards share it), the virtual LE controllers listening (one per simulated
 // central, each under a real noble), and the flash that keeps provisioned identities across
-// restarts (an optional JSON state file).
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  writeSync,
-} from 'node:fs';
+// restarts (an optional JSON state file, shared by every process that opens the data folder:
+// changed per board under its lock, and the boards' bonds in it sealed under the bond key).
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { z } from 'zod';
+import {
+  SECRET_FILE_MODE,
+  withFileLockSync,
+  writeFileAtomicSync,
+} from '../../data-folder/shared-file';
+import { seal, unseal } from '../../data-folder/sealed';
 import type { AdapterState } from '../port';
 import type { ProvisioningProfile } from '../provisioning-profile';
 import { SimBoard } from './board';
@@ -49,6 +48,11 @@ export interface SimulatedBenchOptions {
   seed?: number;
   /** Keeps committed identities here (JSON), written synchronously on commit and reset. */
   stateFile?: string;
+  /**
+   * Seals the boards' bonds in `stateFile` (bond-key.ts `boardFlashKey`). None: a board's bonds
+   * stay in this process's memory and none is written, as no station key may be in clear.
+   */
+  flashKey?: Uint8Array;
   /** Where profile ids in board files are looked up. Default resources/profiles. */
   profilesDir?: string;
   /**
@@ -100,14 +104,24 @@ const bondSchema = z.object({
     .object({ irk: hexBytes, address: z.string(), type: z.enum(['public', 'random']) })
     .optional(),
 });
+const boardBondsSchema = z.record(z.string(), bondSchema);
 const stateFileSchema = z.object({
   version: z.literal(1),
   boards: z.record(z.string(), identitySchema),
   /** The MCUmgr boards' flash: slots, MCUboot's flags, saved settings (absent in older files). */
   mcumgr: z.record(z.string(), mcumgrFlashSchema).default({}),
-  /** Each board's bonds by the central's address, as Zephyr keeps them in its settings (absent in older files). */
-  bonds: z.record(z.string(), z.record(z.string(), bondSchema)).default({}),
+  /**
+   * Each board's bonds by the central's address in clear, as files written before the bonds
+   * were sealed kept them: read, and taken out of the file at its next write.
+   */
+  bonds: z.record(z.string(), boardBondsSchema).default({}),
+  /**
+   * Each board's bonds by the central's address, as Zephyr keeps them in its settings: JSON
+   * sealed under the flash key (base64), the board's id bound in.
+   */
+  sealedBonds: z.record(z.string(), z.string()).default({}),
 });
+type StateFile = z.output<typeof stateFileSchema>;
 
 interface Slot {
   boards: Set<SimBoard>;
@@ -119,6 +133,7 @@ export class SimulatedBench implements RadioHost<SimBoard> {
   readonly clock: Clock;
   private readonly seed: number;
   private readonly stateFile: string | undefined;
+  private readonly flashKey: Uint8Array | undefined;
   /** What every controller of this bench starts from (`adapterFile`), before its own profile. */
   readonly controllerProfile: AdapterProfileInput;
   private readonly profilesDir: string | undefined;
@@ -135,19 +150,32 @@ export class SimulatedBench implements RadioHost<SimBoard> {
   private readonly listeners = new Set<(change: BenchChange) => void>();
   private adapter: AdapterState = 'poweredOn';
   private closed = false;
+  /** The state file as this bench last read or wrote it, and when it last looked. */
+  private stateStamp: string | undefined;
+  private stateLookedAt = -Infinity;
+  /** Each board's entries in the file as this bench last saw them, to tell another's change. */
+  private readonly seenEntries = new Map<string, string>();
 
   constructor(options: SimulatedBenchOptions = {}) {
     this.clock = options.clock ?? wallClock();
     this.seed = options.seed ?? 1;
     this.stateFile = options.stateFile;
+    this.flashKey = options.flashKey;
     this.profilesDir = options.profilesDir;
     this.controllerProfile = readAdapterFile(options.adapterFile);
+    this.stateStamp = this.stateFile && fileStamp(this.stateFile);
     const state = this.readState();
+    this.noteSeen(state);
     this.identities = new Map(Object.entries(state.boards));
     this.mcumgrFlash = new Map(Object.entries(state.mcumgr));
     this.bondFlash = new Map(
-      Object.entries(state.bonds).map(([id, bonds]) => [id, new Map(Object.entries(bonds))]),
+      Object.entries({ ...state.bonds, ...this.unsealBonds(state) }).map(([id, bonds]) => [
+        id,
+        new Map(Object.entries(bonds)),
+      ]),
     );
+    // Bonds an older version left in clear come out of the file now, not at the next pairing.
+    if (Object.keys(state.bonds).length) this.writeState(undefined, () => undefined);
   }
 
   /** Loads a board file (`{ "boards": [...] }`); all its boards or none. */
@@ -277,6 +305,7 @@ export class SimulatedBench implements RadioHost<SimBoard> {
   }
 
   openPeer(board: SimBoard, link: Link, central: CentralIdentity): BoardPeer {
+    this.followState(true);
     return new BoardPeer(board, link, central, () => this.clock.now());
   }
 
@@ -319,18 +348,32 @@ export class SimulatedBench implements RadioHost<SimBoard> {
         persist: (id, identity) => {
           if (identity) this.identities.set(id, identity);
           else this.identities.delete(id);
-          this.writeState();
+          this.writeState(id, (state) => {
+            if (identity) state.boards[id] = identity;
+            else delete state.boards[id];
+          });
         },
         mcumgrFlash: this.mcumgrFlash.get(def.id),
         persistMcumgr: (id, flash) => {
           this.mcumgrFlash.set(id, flash);
-          this.writeState();
+          this.writeState(id, (state) => {
+            state.mcumgr[id] = flash;
+          });
         },
         bonds: this.bondFlash.get(def.id),
         persistBonds: (id, bonds) => {
           if (bonds.size) this.bondFlash.set(id, new Map(bonds));
           else this.bondFlash.delete(id);
-          this.writeState();
+          this.writeState(id, (state) => {
+            const key = this.flashKey;
+            if (!bonds.size) delete state.sealedBonds[id];
+            else if (key)
+              state.sealedBonds[id] = seal(
+                key,
+                Buffer.from(JSON.stringify(bondsJson(bonds))),
+                id,
+              ).toString('base64');
+          });
         },
         changed: (b) => this.publish({ kind: 'board', board: b.view() }),
       });
@@ -354,6 +397,7 @@ export class SimulatedBench implements RadioHost<SimBoard> {
     slot.nextAt = at;
     const timer = this.clock.setTimeout(
       () => {
+        this.followState(false);
         const listening = [...this.radios].filter((r) => r.scanning);
         for (const board of slot.boards) {
           if (!board.advertising) continue;
@@ -389,9 +433,9 @@ export class SimulatedBench implements RadioHost<SimBoard> {
     for (const listener of this.listeners) listener(change);
   }
 
-  private readState(): z.output<typeof stateFileSchema> {
-    if (!this.stateFile || !existsSync(this.stateFile))
-      return { version: 1, boards: {}, mcumgr: {}, bonds: {} };
+  private readState(): StateFile {
+    const empty = { version: 1 as const, boards: {}, mcumgr: {}, bonds: {}, sealedBonds: {} };
+    if (!this.stateFile || !existsSync(this.stateFile)) return empty;
     let json: unknown;
     try {
       json = JSON.parse(readFileSync(this.stateFile, 'utf8'));
@@ -408,45 +452,143 @@ export class SimulatedBench implements RadioHost<SimBoard> {
     return parsed.data;
   }
 
-  /** Like flash: written and synced before the board answers the commit. */
-  private writeState(): void {
-    if (!this.stateFile) return;
-    const state = {
-      version: 1,
-      boards: Object.fromEntries(this.identities),
-      ...(this.mcumgrFlash.size ? { mcumgr: Object.fromEntries(this.mcumgrFlash) } : {}),
-      ...(this.bondFlash.size ? { bonds: bondsJson(this.bondFlash) } : {}),
-    };
-    const text = JSON.stringify(state, null, 2) + '\n';
-    const temp = `${this.stateFile}.tmp`;
-    const fd = openSync(temp, 'w');
+  /**
+   * Takes up what another process (the app, another command) wrote to its copy of this bench's
+   * boards: a board provisioned or bonded there is provisioned or bonded here, as one physical
+   * board between two stations would be. Looked at on connect (`now`) and at most every
+   * FOLLOW_MS while advertising; a board this process holds a link to waits for its next look.
+   */
+  private followState(now: boolean): void {
+    const file = this.stateFile;
+    if (!file) return;
+    if (!now && this.clock.now() - this.stateLookedAt < FOLLOW_MS) return;
+    this.stateLookedAt = this.clock.now();
+    const stamp = fileStamp(file);
+    if (stamp === this.stateStamp) return;
+    let state: StateFile;
     try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      state = this.readState();
+    } catch {
+      return; // Written whole by rename, so unreadable means damaged: the next write says so.
     }
-    renameSync(temp, this.stateFile);
+    const opened = { ...state.bonds, ...this.unsealBonds(state) };
+    let behind = false;
+    for (const [id, board] of this.boardsById) {
+      const seen = entryText(state, id);
+      if ((this.seenEntries.get(id) ?? NO_ENTRY) === seen) continue;
+      const identity = state.boards[id];
+      // Without the key, or under another key, the file says nothing of the bonds: own kept.
+      const readable = this.flashKey && (id in opened || !(id in state.sealedBonds));
+      const bonds = readable
+        ? new Map(Object.entries(opened[id] ?? {}))
+        : (this.bondFlash.get(id) ?? new Map<string, BoardBond>());
+      if (!board.adoptFlash(identity, bonds)) {
+        behind = true;
+        continue;
+      }
+      if (identity) this.identities.set(id, identity);
+      else this.identities.delete(id);
+      if (bonds.size) this.bondFlash.set(id, bonds);
+      else this.bondFlash.delete(id);
+      this.seenEntries.set(id, seen);
+    }
+    if (!behind) this.stateStamp = stamp;
+  }
+
+  /** Notes each board's entries as `state` has them. */
+  private noteSeen(state: StateFile): void {
+    this.seenEntries.clear();
+    const ids = new Set([
+      ...Object.keys(state.boards),
+      ...Object.keys(state.bonds),
+      ...Object.keys(state.sealedBonds),
+    ]);
+    for (const id of ids) this.seenEntries.set(id, entryText(state, id));
+  }
+
+  /**
+   * The boards' sealed bonds this bench can open: none without the flash key; a board whose
+   * entry does not open (sealed under another key) starts with none, as a board whose flash
+   * was erased.
+   */
+  private unsealBonds(state: StateFile): Record<string, z.output<typeof boardBondsSchema>> {
+    const key = this.flashKey;
+    if (!key) return {};
+    const opened: Record<string, z.output<typeof boardBondsSchema>> = {};
+    for (const [id, sealed] of Object.entries(state.sealedBonds)) {
+      const plain = unseal(key, Buffer.from(sealed, 'base64'), id);
+      const parsed = plain && boardBondsSchema.safeParse(JSON.parse(plain.toString('utf8')));
+      if (parsed?.success) opened[id] = parsed.data;
+    }
+    return opened;
+  }
+
+  /**
+   * Like flash: written and synced before the board answers the commit. Per board, under the
+   * file's lock, on the file as it is now: another process's boards keep what it wrote. Bonds
+   * in clear (an older file) are sealed on the way, or dropped without a key: no station key
+   * stays in clear.
+   */
+  private writeState(id: string | undefined, change: (state: StateFile) => void): void {
+    const file = this.stateFile;
+    if (!file) return;
+    withFileLockSync(file, () => {
+      const state = this.readState();
+      change(state);
+      const key = this.flashKey;
+      for (const [id, bonds] of Object.entries(state.bonds))
+        if (key && !(id in state.sealedBonds))
+          state.sealedBonds[id] = seal(
+            key,
+            Buffer.from(JSON.stringify(bondsJson(new Map(Object.entries(bonds))))),
+            id,
+          ).toString('base64');
+      const written = {
+        version: 1,
+        boards: state.boards,
+        ...(Object.keys(state.mcumgr).length ? { mcumgr: state.mcumgr } : {}),
+        ...(Object.keys(state.sealedBonds).length ? { sealedBonds: state.sealedBonds } : {}),
+      };
+      writeFileAtomicSync(file, JSON.stringify(written, null, 2) + '\n', SECRET_FILE_MODE);
+      // This board's entries are this bench's own; the others' are compared at the next look.
+      if (id !== undefined) this.seenEntries.set(id, entryText(state, id));
+    });
   }
 }
 
-/** The bonds as the state file keeps them: keys in lowercase hex. */
-function bondsJson(flash: Map<string, Map<string, BoardBond>>) {
+/** How often an advertising bench looks at its state file for another process's changes. */
+const FOLLOW_MS = 250;
+
+/** What tells one version of the state file from another: each write renames a new file in. */
+function fileStamp(file: string): string | undefined {
+  try {
+    const { ino, size, mtimeMs } = statSync(file);
+    return `${ino}:${size}:${mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A board the file has no entry for. */
+const NO_ENTRY = JSON.stringify([null, null]);
+
+/** A board's entries in the state file, as text to compare. */
+function entryText(state: StateFile, id: string): string {
+  return JSON.stringify([state.boards[id], state.sealedBonds[id] ?? null]);
+}
+
+/** One board's bonds as the state file seals them: keys in lowercase hex. */
+function bondsJson(bonds: ReadonlyMap<string, BoardBond>) {
   const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
   return Object.fromEntries(
-    [...flash].map(([id, bonds]) => [
-      id,
-      Object.fromEntries(
-        [...bonds].map(([address, { central, ...bond }]) => [
-          address,
-          {
-            ...bond,
-            ltk: hex(bond.ltk),
-            rand: hex(bond.rand),
-            ...(central && { central: { ...central, irk: hex(central.irk) } }),
-          },
-        ]),
-      ),
+    [...bonds].map(([address, { central, ...bond }]) => [
+      address,
+      {
+        ...bond,
+        ltk: hex(bond.ltk),
+        rand: hex(bond.rand),
+        ...(central && { central: { ...central, irk: hex(central.irk) } }),
+      },
     ]),
   );
 }

@@ -96,6 +96,17 @@ export class BoardProvisioning {
   }
 
   /** Forgets what was written and committed, as the firmware's reset would. */
+  /**
+   * What another process's copy of this board committed (or erased) in the shared flash: taken
+   * as the board's own, nothing written back (docs/decisions/security-and-hardening.md, "One
+   * data folder, several processes").
+   */
+  adopt(committed: CommittedIdentity | undefined): void {
+    this.identity = committed;
+    this.written = {};
+    this.status = committed ? 'committed' : 'blank';
+  }
+
   reset(): void {
     const wasCommitted = this.identity !== undefined;
     this.identity = undefined;

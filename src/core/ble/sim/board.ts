@@ -339,6 +339,24 @@ export class SimBoard implements AttValues {
     this.ctx.changed(this);
   }
 
+  /**
+   * The shared flash as another process left it (bench.ts follows the state file): its committed
+   * identity and bonds become this board's, as if it had rebooted with them; nothing is written
+   * back. Not while this process holds a link to it: the link's own writes come first.
+   */
+  adoptFlash(
+    committed: CommittedIdentity | undefined,
+    bonds: ReadonlyMap<string, BoardBond>,
+  ): boolean {
+    if (this.link) return false;
+    this.provisioning?.adopt(committed);
+    this.bonds.clear();
+    for (const [central, bond] of bonds) this.bonds.set(central, bond);
+    this.rebuild();
+    this.ctx.changed(this);
+    return true;
+  }
+
   /** Forgets what was written and committed, as the firmware's reset would, and reboots. */
   factoryReset(): void {
     if (!this.provisioning) throw new Error(`board ${this.name} has no provisioning profile`);

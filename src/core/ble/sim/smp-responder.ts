@@ -144,9 +144,14 @@ export class SmpResponder {
     return this.result?.strength;
   }
 
-  /** The bond this pairing makes, once paired: only when both sides asked to bond. */
+  /**
+   * The bond this pairing makes, only when both sides asked to bond, and only once key
+   * distribution completed on both sides: the central's identity keys, when it agreed to send
+   * them, came too. Zephyr stores the keys when the pairing completes (smp_pairing_complete),
+   * so a central that drops the link before sending its keys leaves no bond on the board.
+   */
   get bond(): BoardBond | undefined {
-    return this.result?.bond;
+    return this.result?.centralKeys === 0 ? this.result.bond : undefined;
   }
 
   /**

@@ -4,6 +4,7 @@
 // store itself (station-bonds.ts): it runs beside no BLE process.
 import type { AdapterBonds } from './bench-schema';
 import type { HostSupervisor } from './host-supervisor';
+import type { BondStorage } from '../../ble/security-manager/bond-summary';
 
 /** Each adapter of the station with the bonds made with its identity. */
 export async function adapterBonds(supervisor: HostSupervisor): Promise<AdapterBonds> {
@@ -30,4 +31,15 @@ export async function forgetAdapterBonds(
 ): Promise<{ forgotten: number }> {
   const host = await supervisor.ensure();
   return host.call('forgetBonds', { station: which.identity, board: which.board });
+}
+
+/**
+ * Sets a damaged bond store aside and starts a new one, in the BLE process that holds it, so its
+ * pairings keep bonds again at once; what was set aside (null when nothing was damaged).
+ */
+export async function resetAdapterBonds(
+  supervisor: HostSupervisor,
+): Promise<{ setAsideAs: string | null; storage: BondStorage }> {
+  const host = await supervisor.ensure();
+  return host.call('resetBonds', {});
 }

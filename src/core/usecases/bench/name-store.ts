@@ -8,7 +8,7 @@ import { keyedRecord, keyedRecordSchema } from '../../keyed-record';
 import type { ValueFormat } from '../../ble/values/value-format';
 import { nameMapSchema, type NameMap } from './name-map';
 import { SetupError } from '../errors';
-import { readJsonFile, writeJsonFile } from '../../json-file';
+import { readJsonFile, updateJsonFile } from '../../json-file';
 
 const fileSchema = z.object({ scopes: keyedRecordSchema(nameMapSchema) });
 type NamesFile = z.output<typeof fileSchema>;
@@ -73,12 +73,18 @@ export class NameStore {
   ): Promise<NameMap> {
     const key = nameKey(uuid);
     if (key === undefined) throw new SetupError('uuid', 'must be a UUID (16-, 32- or 128-bit hex)');
+    // Per entry, under the file's lock: a name the app or another command gave meanwhile stays.
     const run = this.chain.then(async () => {
-      const file = await this.read();
-      const map = file.scopes[scope] ?? empty();
-      edit(map, key);
-      file.scopes[scope] = map;
-      await writeJsonFile(this.file, file);
+      const file = await updateJsonFile(
+        this.file,
+        fileSchema,
+        () => ({ scopes: keyedRecord<NameMap>() }),
+        (file) => {
+          const map = file.scopes[scope] ?? empty();
+          edit(map, key);
+          file.scopes[scope] = map;
+        },
+      );
       return view(file, scope);
     });
     this.chain = run.catch(() => undefined);

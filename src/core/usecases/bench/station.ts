@@ -19,6 +19,8 @@ import { NotConfiguredError } from '../errors';
 import { dataFolderBench, traceDirOf } from '../station-files';
 import { stationBonds } from './station-bonds';
 import { readTraceSettings } from './trace-settings';
+import type { BondStore } from '../../ble/security-manager/bond-store';
+import { boardFlashKey } from '../../ble/security-manager/bond-key';
 
 /** What the station claims it can show or type when it pairs. */
 export const ioCapabilitySchema = z.enum(IO_CAPABILITY_NAMES);
@@ -66,12 +68,21 @@ export async function openStationAdapters(options: StationOptions): Promise<Open
   const { TraceWriter } = await import('../../ble/hci/trace-store');
   const { AdapterIdentityFile } = await import('../../ble/adapter-identity-store');
   const { dataDir, simBoards, pairing } = options;
-  const bench = dataFolderBench(dataDir);
+  const bonds = pairing?.bond ? await keptBonds(dataDir, options.onNotice) : undefined;
+  const bench = {
+    ...dataFolderBench(dataDir),
+    flashKey: bonds && boardFlashKey(bonds.keySource),
+  };
   const writers: TraceWriter[] = [];
   const { keepKeys } = await readTraceSettings(dataDir);
   const station = await openStation(options.adapters, {
-    security: pairing?.policy,
-    bonds: pairing?.bond ? await stationBonds(dataDir) : undefined,
+    // A damaged store keeps no bond, so the station asks for none: a board must not keep a bond
+    // the station does not have (docs/decisions/security-and-hardening.md).
+    security:
+      pairing && bonds?.storage.kind === 'damaged'
+        ? { ...pairing.policy, options: { ...pairing.policy.options, bond: false } }
+        : pairing?.policy,
+    bonds,
     // The app's adapters and the command's keep one identity each (an adapter without an address).
     identities: await AdapterIdentityFile.open(dataDir).catch(() => undefined),
     bench: simBoards ? { ...bench, boardFiles: simBoards, setupFile: undefined } : bench,
@@ -118,6 +129,24 @@ export async function openStationAdapters(options: StationOptions): Promise<Open
     throw new NoUsableAdapterError(states);
   }
   return { central, close };
+}
+
+/**
+ * The data folder's bonds for a run that pairs, said once when they will not outlive it: in
+ * memory for want of a key, or not kept at all beside a damaged file.
+ */
+async function keptBonds(
+  dataDir: string,
+  onNotice: ((text: string) => void) | undefined,
+): Promise<BondStore> {
+  const bonds = await stationBonds(dataDir);
+  const { storage } = bonds;
+  if (storage.kind === 'memory') onNotice?.(storage.reason);
+  if (storage.kind === 'damaged')
+    onNotice?.(
+      `bonds are not being kept in this run: ${storage.file} is damaged (${storage.reason}); \`devicebench bonds reset\` sets it aside and starts a new one`,
+    );
+  return bonds;
 }
 
 /** LE Set Scan Enable (on) or LE Create Connection from the host: the station uses the radio. */

@@ -23,7 +23,7 @@ import type { ProvisionEvent } from '../../provisioning/steps';
 import type { ThingsClient } from '../../platform/things/client';
 import { SetupError, UnreachableError } from '../errors';
 import { findProfile, provisioningSetup, psdiAllocator, readPsdiPlan } from '../provisioning-setup';
-import { profilesDir, readPlans, readSavedProfiles, writePlans, type Plan } from './settings';
+import { profilesDir, readPlans, readSavedProfiles, writePlan, type Plan } from './settings';
 import { errorMessage } from '../../errors/message';
 import { batchSummary, progressOf, type Batch } from './batch-events';
 import { reconcileRecord } from './reconcile';
@@ -228,9 +228,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
 
   async savePlan(plan: Plan): Promise<Plan> {
     readPsdiPlan(plan.psdi, this.profile(plan.profileId));
-    const file = await readPlans(this.dataDir);
-    file.plans[plan.productId] = plan;
-    await writePlans(this.dataDir, file);
+    await writePlan(this.dataDir, plan);
     return plan;
   }
 

@@ -12,7 +12,7 @@ import { builtInProfiles, loadProfileFile, parseProfile } from '../../provisioni
 import { SetupError } from '../errors';
 import { planRun, type PlannedRun, type PsdiPlan, type SetupPlan } from '../provisioning-setup';
 import { productPlanSchema, psdiPlanSchema } from './schema';
-import { readJsonFile, writeJsonFile } from '../../json-file';
+import { readJsonFile, updateJsonFile } from '../../json-file';
 
 export type Plan = z.output<typeof productPlanSchema>;
 
@@ -32,8 +32,16 @@ export async function readPlans(dataDir: string): Promise<PlansFile> {
     .value;
 }
 
-export async function writePlans(dataDir: string, file: PlansFile): Promise<void> {
-  await writeJsonFile(plansFile(dataDir), file);
+/** Keeps one product's plan, under the file's lock: other products' plans saved meanwhile stay. */
+export async function writePlan(dataDir: string, plan: Plan): Promise<void> {
+  await updateJsonFile(
+    plansFile(dataDir),
+    plansSchema,
+    () => ({ plans: keyedRecord<Plan>() }),
+    (file) => {
+      file.plans[plan.productId] = plan;
+    },
+  );
 }
 
 /** The plan saved for a product, if any. */

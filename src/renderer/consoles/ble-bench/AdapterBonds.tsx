@@ -1,10 +1,16 @@
 // The station's bonds by adapter: each bonded board with its key and a Forget, and Forget all
 // for an adapter after a confirmation. The list follows `ble:bonds` in every window, and is
 // read again when the adapters or the BLE process change (docs/decisions/ble-and-hci.md, "Bonds
-// on the BLE bench"). Bonds kept in memory only are said plainly.
+// on the BLE bench"). Where they are kept and under which key is said; bonds kept in memory
+// only are said plainly, and a damaged store is named with a reset that sets it aside after a
+// confirmation naming the file (docs/decisions/security-and-hardening.md, "A damaged bond store").
 import { useEffect, useState } from 'react';
 import type { AdapterBonds as Bonds, BleStatus } from '../../../core/usecases/bench/bench-schema';
-import type { BondSummary } from '../../../core/ble/security-manager/bond-summary';
+import {
+  bondStorageWords,
+  type BondStorage,
+  type BondSummary,
+} from '../../../core/ble/security-manager/bond-summary';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { useApi } from '../../lib/api-context';
@@ -36,6 +42,8 @@ export function AdapterBonds({ status }: { status: BleStatus }) {
   const api = useApi();
   const [bonds, setBonds] = useState<Bonds>();
   const [loadError, setLoadError] = useState<unknown>();
+  /** What a reset of a damaged store did: said after the damaged notice is gone. */
+  const [resetSaid, setResetSaid] = useState<string>();
   const key = listKey(status);
   useEffect(() => api.on('ble:bonds', setBonds), [api]);
   useEffect(() => {
@@ -62,6 +70,19 @@ export function AdapterBonds({ status }: { status: BleStatus }) {
           <strong>In memory only.</strong> {capitalized(bonds.storage.reason)}
         </p>
       )}
+      {bonds?.storage.kind === 'encrypted' && (
+        <p className="muted" data-testid="bonds-storage">
+          {capitalized(bondStorageWords(bonds.storage))}.
+        </p>
+      )}
+      {bonds?.storage.kind === 'damaged' && (
+        <DamagedBonds storage={bonds.storage} onReset={setResetSaid} />
+      )}
+      {resetSaid && (
+        <p className="note" role="status" data-testid="bonds-reset-said">
+          {resetSaid}
+        </p>
+      )}
       {bonds ? (
         bonds.adapters.map((adapter) => <AdapterBondList key={adapter.index} adapter={adapter} />)
       ) : (
@@ -76,6 +97,57 @@ export function AdapterBonds({ status }: { status: BleStatus }) {
         passkey or numeric comparison: forget this station on the board too.
       </p>
     </Panel>
+  );
+}
+
+/** A damaged store: what is wrong, and a reset that sets the file aside after a confirmation. */
+function DamagedBonds({
+  storage,
+  onReset,
+}: {
+  storage: Extract<BondStorage, { kind: 'damaged' }>;
+  onReset: (said: string) => void;
+}) {
+  const api = useApi();
+  const action = useAction<{ setAsideAs: string | null }>();
+  const [confirming, setConfirming] = useState(false);
+  const reset = () =>
+    void action.run(async () => {
+      setConfirming(false);
+      const answer = await api.ble.resetBonds({});
+      onReset(
+        answer.setAsideAs
+          ? `Set aside as ${answer.setAsideAs}; a new bond store started.`
+          : 'Nothing was damaged any more: nothing was set aside.',
+      );
+      return answer;
+    });
+  return (
+    <div className="warning-box" data-testid="bonds-damaged">
+      <p>
+        <strong>Bonds are not being kept.</strong> <code>{storage.file}</code> is damaged:{' '}
+        {storage.reason}. Pairings work, but no bond is kept until it is reset.
+      </p>
+      {!confirming ? (
+        <button type="button" disabled={action.busy} onClick={() => setConfirming(true)}>
+          Reset bond store…
+        </button>
+      ) : (
+        <div role="alertdialog" aria-label="Reset the bond store" data-testid="bonds-reset-confirm">
+          <p>
+            Set <code>{storage.file}</code> aside (renamed with the time) and start a new bond
+            store? Every board bonded with this station must pair again.
+          </p>
+          <button type="button" onClick={reset}>
+            Set aside and start anew
+          </button>{' '}
+          <button type="button" className="link" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      <ErrorNotice error={action.error} testId="bonds-reset-error" />
+    </div>
   );
 }
 

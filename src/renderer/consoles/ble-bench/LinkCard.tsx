@@ -21,7 +21,13 @@ import {
   type Phy,
 } from '../../../core/ble/link-parameters';
 
-/** How often the card reads the RSSI (Read RSSI, one HCI command each) while connected. */
+/**
+ * How often the card reads the RSSI (Read RSSI, one HCI command each) while connected. A read
+ * is asked only once the last one answered: each waits its turn behind the link's procedure in
+ * flight — a pairing waits up to the SMP's 30 s for the person — and a browser holds at most
+ * six requests to the bench server at once, so stacked reads once kept a late passkey's answer
+ * from being sent at all (docs/decisions/ble-and-hci.md, "A passkey typed late").
+ */
 const RSSI_EVERY_MS = 2_000;
 
 interface LinkCardProps {
@@ -51,11 +57,17 @@ export function LinkCard({ connectionId, address, link, lost }: LinkCardProps) {
 
   useEffect(() => {
     if (!controls) return;
-    const timer = setInterval(
-      () => void api.ble.readRssi({ connectionId }).catch(() => undefined),
-      RSSI_EVERY_MS,
-    );
-    void api.ble.readRssi({ connectionId }).catch(() => undefined);
+    let reading = false;
+    const read = () => {
+      if (reading) return;
+      reading = true;
+      void api.ble
+        .readRssi({ connectionId })
+        .catch(() => undefined)
+        .finally(() => (reading = false));
+    };
+    const timer = setInterval(read, RSSI_EVERY_MS);
+    read();
     return () => clearInterval(timer);
   }, [api, connectionId, controls]);
 

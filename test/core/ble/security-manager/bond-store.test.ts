@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BondStore } from '../../../../src/core/ble/security-manager/bond-store';
+import { openBonds } from '../../../helpers/open-bonds';
 import { MemoryCredentialStore } from '../../../../src/core/secrets/credential-store';
 
 const KEYCHAIN = { kind: 'keychain' } as const;
+const KEY = { kind: 'keychain' } as const;
 const STATION = 'c4:7f:51:00:00:01';
 const LTK = Uint8Array.from(Buffer.from('00112233445566778899aabbccddeeff', 'hex'));
 const SECURITY = {
@@ -25,16 +27,16 @@ describe('bond store', () => {
   it('keeps, finds and forgets bonds per station and board, encrypted at rest, across opens', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
     const credentials = new MemoryCredentialStore();
-    const store = await BondStore.open(dir, credentials, KEYCHAIN);
+    const store = await openBonds(dir, credentials, KEYCHAIN);
     store.keep(STATION, 'd1:00:00:00:00:01', keys(), SECURITY, now);
     store.keep(STATION, 'd1:00:00:00:00:02', keys(), SECURITY, now);
     store.keep('c4:7f:51:00:00:02', 'd1:00:00:00:00:01', keys(), SECURITY, now);
-    expect(store.storage).toEqual({ kind: 'encrypted', file: join(dir, 'bonds.bin') });
+    expect(store.storage).toEqual({ kind: 'encrypted', file: join(dir, 'bonds.bin'), key: KEY });
     const onDisk = readFileSync(join(dir, 'bonds.bin'));
     expect(onDisk.toString('hex')).not.toContain(Buffer.from(LTK).toString('hex'));
     expect(onDisk.toString('latin1')).not.toContain('d1:00:00:00:00:01');
 
-    const again = await BondStore.open(dir, credentials, KEYCHAIN);
+    const again = await openBonds(dir, credentials, KEYCHAIN);
     expect(again.list(STATION).map((b) => b.board)).toEqual([
       'd1:00:00:00:00:01',
       'd1:00:00:00:00:02',
@@ -44,27 +46,27 @@ describe('bond store', () => {
     expect(found.security).toEqual(SECURITY);
     expect(again.forget(STATION, 'd1:00:00:00:00:01')).toBe(1);
     expect(again.forget(STATION)).toBe(1);
-    expect((await BondStore.open(dir, credentials, KEYCHAIN)).list().map((b) => b.station)).toEqual(
-      ['c4:7f:51:00:00:02'],
-    );
+    expect((await openBonds(dir, credentials, KEYCHAIN)).list().map((b) => b.station)).toEqual([
+      'c4:7f:51:00:00:02',
+    ]);
   });
 
   it('follows the file another process changed: a bond forgotten by the CLI stays forgotten', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
     const credentials = new MemoryCredentialStore();
     // The app's BLE process holds its store open; `devicebench bonds forget` opens another.
-    const app = await BondStore.open(dir, credentials, KEYCHAIN);
+    const app = await openBonds(dir, credentials, KEYCHAIN);
     app.keep(STATION, 'd1:00:00:00:00:01', keys(), SECURITY, now);
     let told = 0;
     app.onChange(() => told++);
-    const cli = await BondStore.open(dir, credentials, KEYCHAIN);
+    const cli = await openBonds(dir, credentials, KEYCHAIN);
     expect(cli.forget(STATION, 'd1:00:00:00:00:01')).toBe(1);
 
     expect(app.find(STATION, 'd1:00:00:00:00:01')).toBeUndefined();
     expect(told).toBe(1);
     // The app's next bond is written beside what the file holds, not over it.
     app.keep(STATION, 'd1:00:00:00:00:02', keys(), SECURITY, now);
-    const reopened = await BondStore.open(dir, credentials, KEYCHAIN);
+    const reopened = await openBonds(dir, credentials, KEYCHAIN);
     expect(reopened.list().map((b) => b.board)).toEqual(['d1:00:00:00:00:02']);
   });
 
@@ -92,7 +94,7 @@ describe('bond store', () => {
   });
 
   it('files a bond under the identity address the board gave, replacing the older one', async () => {
-    const store = await BondStore.open(
+    const store = await openBonds(
       mkdtempSync(join(tmpdir(), 'bonds-')),
       new MemoryCredentialStore(),
       KEYCHAIN,
@@ -111,26 +113,36 @@ describe('bond store', () => {
     ]);
   });
 
-  it('refuses, by name, a file its keychain key cannot open, and leaves it as it was', async () => {
+  it('names a file its keychain key cannot open as damaged, keeps nothing beside it, and leaves it as it was', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
-    const store = await BondStore.open(dir, new MemoryCredentialStore(), KEYCHAIN);
+    const file = join(dir, 'bonds.bin');
+    const store = await openBonds(dir, new MemoryCredentialStore(), KEYCHAIN);
     store.keep(STATION, 'd1:00:00:00:00:01', keys(), SECURITY, now);
-    const before = readFileSync(join(dir, 'bonds.bin'));
+    const before = readFileSync(file);
     const other = new MemoryCredentialStore();
-    await expect(BondStore.open(dir, other, KEYCHAIN)).rejects.toThrow(
-      `${join(dir, 'bonds.bin')}: the key to these bonds is not in the OS keychain`,
-    );
+    expect((await openBonds(dir, other, KEYCHAIN)).storage).toEqual({
+      kind: 'damaged',
+      file,
+      reason: 'the key to these bonds is not in the OS keychain (was the keychain reset?)',
+    });
     await other.set('ble-bond-key', Buffer.alloc(32, 1).toString('base64'));
-    await expect(BondStore.open(dir, other, KEYCHAIN)).rejects.toThrow(
-      'the bonds cannot be read with the key in the OS keychain',
-    );
-    expect(readFileSync(join(dir, 'bonds.bin'))).toEqual(before);
+    const damaged = await openBonds(dir, other, KEYCHAIN);
+    expect(damaged.storage).toEqual({
+      kind: 'damaged',
+      file,
+      reason:
+        'it does not open with the key from the OS keychain: damaged, cut short, or sealed with another key',
+    });
+    // Nothing kept silently in memory beside the file, and the file untouched.
+    damaged.keep(STATION, 'd1:00:00:00:00:02', keys(), SECURITY, now);
+    expect(damaged.list()).toEqual([]);
+    expect(readFileSync(file)).toEqual(before);
   });
 
   it('without a keychain keeps bonds in memory only, writes nothing and says so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
     const credentials = new MemoryCredentialStore();
-    const store = await BondStore.open(dir, credentials, {
+    const store = await openBonds(dir, credentials, {
       kind: 'memory',
       reason: 'No OS keychain is available: no Secret Service is running.',
     });
@@ -139,7 +151,7 @@ describe('bond store', () => {
     expect(store.storage).toEqual({
       kind: 'memory',
       reason:
-        'bonds are kept in memory until DeviceBench closes: No OS keychain is available: no Secret Service is running.',
+        'bonds last only for this run (No OS keychain is available: no Secret Service is running.); to keep them, unlock an OS keychain or set DEVICEBENCH_BOND_KEY_FILE to a file of 32 random bytes or more, mode 600',
     });
     expect(readdirSync(dir)).toEqual([]);
     expect(await credentials.get('ble-bond-key')).toBeUndefined();
@@ -149,7 +161,7 @@ describe('bond store', () => {
 
 describe('bond lookup for the Security Manager', () => {
   it('finds a bonded board under a private address its IRK resolves, by noble peripheral id', async () => {
-    const store = await BondStore.open(
+    const store = await openBonds(
       mkdtempSync(join(tmpdir(), 'bonds-')),
       new MemoryCredentialStore(),
       KEYCHAIN,
@@ -176,7 +188,7 @@ describe('bond lookup for the Security Manager', () => {
   });
 
   it('keeps no bond and finds none for a station without an identity, or with the all-zero one', async () => {
-    const store = await BondStore.open(
+    const store = await openBonds(
       mkdtempSync(join(tmpdir(), 'bonds-')),
       new MemoryCredentialStore(),
       KEYCHAIN,
@@ -200,7 +212,7 @@ describe('bond lookup for the Security Manager', () => {
   it('hands out one IRK per station identity, made once, kept encrypted with the bonds', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bonds-'));
     const credentials = new MemoryCredentialStore();
-    const store = await BondStore.open(dir, credentials, KEYCHAIN);
+    const store = await openBonds(dir, credentials, KEYCHAIN);
     let station: { address: string; type: 'public' | 'random' } | undefined;
     const lookup = store.lookup(() => station);
     // No identity yet, or the all-zero one: nothing to hand out, nothing made.
@@ -221,7 +233,7 @@ describe('bond lookup for the Security Manager', () => {
     station = { address: 'c4:7f:51:00:00:07', type: 'public' };
     expect(Buffer.from(lookup.identity!()!.irk).toString('hex')).not.toBe(irk);
 
-    const reopened = await BondStore.open(dir, credentials, KEYCHAIN);
+    const reopened = await openBonds(dir, credentials, KEYCHAIN);
     const again = reopened.lookup(() => ({ address: 'c4:7f:51:00:00:07', type: 'random' }));
     expect(Buffer.from(again.identity!()!.irk).toString('hex')).toBe(irk);
   });

@@ -70,6 +70,13 @@ async function pairWithBleHost(
   board: Board,
   options: PairingOptions,
   answer: { passkey?: (boardShows: number | undefined) => number; confirm?: boolean } = {},
+  link: {
+    /** Board PDUs lost on the way (a board that never finishes key distribution). */
+    lost?: (pdu: Buffer) => boolean;
+    /** The controller's report that the station's PDUs went. */
+    sent?: () => Promise<void>;
+    timeoutMs?: number;
+  } = {},
 ) {
   let deliver: (data: Buffer) => void = () => undefined;
   let ltkRequest: Parameters<ConstructorParameters<typeof SmpSlaveConnection>[3]>[0] = () =>
@@ -90,7 +97,7 @@ async function pairWithBleHost(
       later(() => {
         sent?.();
         complete?.();
-        initiator.receive(Uint8Array.from(data));
+        if (!link.lost?.(data)) initiator.receive(Uint8Array.from(data));
       });
     },
     (handler) => (ltkRequest = handler),
@@ -138,6 +145,7 @@ async function pairWithBleHost(
   const initiator: SmpInitiator = new SmpInitiator(
     {
       ...{ local: CENTRAL, peer: BOARD },
+      ...(link.sent && { sent: link.sent }),
       send(pdu) {
         wire.push(`> ${hex(pdu)}`);
         later(() => deliver(Buffer.from(pdu)));
@@ -155,6 +163,7 @@ async function pairWithBleHost(
     },
     options,
     user,
+    { timeoutMs: link.timeoutMs },
   );
   const outcome = new Promise<{ rspLtk: Buffer | null; mitm: boolean; sc: boolean }>((resolve) =>
     slave.once('pairingComplete', resolve),
@@ -267,6 +276,50 @@ describe('SMP initiator against ble-host’s board (LE Secure Connections)', () 
     expect(error.message).toContain(
       'pairing stopped: 0x03 authentication requirements — MITM was asked, and the board has neither display nor keyboard (NoInputNoOutput)',
     );
+  });
+});
+
+describe('key distribution completes on both sides', () => {
+  it('a board that never sends the keys it said it would is said so, and no bond is made', async () => {
+    const run = await pairWithBleHost(
+      { io: 'noInputNoOutput' },
+      { io: 'noInputNoOutput', bond: true, mitm: false, sc: true },
+      {},
+      // Every key the board distributes is lost: the link is encrypted, the keys never come.
+      {
+        lost: (pdu) => pdu[0]! >= SMP_CODE.encryptionInformation && pdu[0]! <= 0x0a,
+        timeoutMs: 50,
+      },
+    );
+    expect(run.encryptedWith).toBeDefined();
+    const error = run.result as PairingFailedError;
+    expect(error).toBeInstanceOf(PairingFailedError);
+    expect(error.message).toBe(
+      'the board did not complete key distribution: no Identity Information from the board within 30 s (the SMP timeout); no bond was kept — pair again',
+    );
+  });
+
+  it('ends only once the controller reported the station’s keys sent', async () => {
+    let report: () => void = () => undefined;
+    let asked = false;
+    const sent = () => {
+      asked = true;
+      return new Promise<void>((resolve) => (report = resolve));
+    };
+    let ended = false;
+    const running = pairWithBleHost(
+      { io: 'noInputNoOutput' },
+      { io: 'noInputNoOutput', bond: true, mitm: false, sc: true },
+      {},
+      { sent },
+    ).finally(() => (ended = true));
+    for (let i = 0; !asked && i < 200; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(asked).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ended).toBe(false);
+    report();
+    const run = await running;
+    expect(run.result).toMatchObject({ bonded: true, sc: true });
   });
 });
 
