@@ -106,7 +106,7 @@ export type Outcome =
   { ok: unknown } | { error: { group?: number; rc: number } } | { failed: string };
 
 /** Byte strings become their length (hashes differ between the boards' own images). */
-export function shape(value: unknown): unknown {
+function shape(value: unknown): unknown {
   if (value instanceof Uint8Array) return `<${value.length} bytes>`;
   if (Array.isArray(value)) return value.map(shape);
   if (value && typeof value === 'object')
