@@ -94,7 +94,8 @@ export async function zephyrSide(
 async function onAirAgain(peer: ZephyrPeer): Promise<void> {
   const count = (pattern: RegExp) => peer.log().match(pattern)?.length ?? 0;
   const deadline = Date.now() + 5_000;
-  while (count(/Advertising successfully started/g) <= count(/: Connected /g)) {
+  const connected = count(/: Connected /g);
+  while (connected > 0 && count(/Advertising successfully started/g) <= connected) {
     if (Date.now() > deadline)
       throw new Error(`the Zephyr peer did not advertise again:\n${peer.log()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
