@@ -465,6 +465,19 @@ describe('simulated boards that ask for security as Zephyr does', () => {
     );
   });
 
+  it('an SC-only board refuses Just Works before its Pairing Response, as Zephyr needs level 4', async () => {
+    const { policy } = keeping(new Map(), 'noInputNoOutput');
+    const { link, smp } = await connected(policy, [zephyrLike]);
+    await expect(r.drive(link.read(SENSOR_SERVICE, SECRET))).rejects.toThrow(
+      /the board refused pairing: 0x03 authentication requirements/,
+    );
+    // Zephyr's remote_sec_level_reachable: Pairing Failed in place of the response
+    // (docs/decisions/simulated-bench.md, "Held to Zephyr").
+    expect(smp[0]).toBe('sent:1');
+    expect(smp).toContain('received:5');
+    expect(smp).not.toContain('received:2');
+  });
+
   it('a board with nothing to show pairs Secure Connections Just Works: encrypted, not authenticated', async () => {
     const justWorks = { ...zephyrLike, name: 'Plain', security: { mode: 'sc' as const } };
     const { policy } = keeping(new Map(), 'noInputNoOutput');

@@ -17,7 +17,7 @@ export async function openZephyrCentral(
   return opened;
 }
 
-function poweredOn(central: BleCentral): Promise<void> {
+export function poweredOn(central: BleCentral): Promise<void> {
   return new Promise((resolve) => {
     if (central.state() === 'poweredOn') return resolve();
     const off = central.onStateChange((state) => {

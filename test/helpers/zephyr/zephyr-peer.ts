@@ -222,7 +222,11 @@ export async function startZephyrPeer(
     child?.kill('SIGKILL');
     await exited;
   };
+  // A test process that ends without stop() (a hook that timed out) takes its peer with it.
+  const orphaned = () => child?.kill('SIGKILL');
+  process.once('exit', orphaned);
   const stop = async () => {
+    process.off('exit', orphaned);
     stopping = true;
     await kill();
     await relay.close();

@@ -220,6 +220,9 @@ export class BoardMcumgr {
           uuid: MCUMGR_CHARACTERISTIC_UUID,
           name: 'SMP',
           properties: ['writeWithoutResponse', 'notify'],
+          ...(this.spec.authenticated
+            ? { permissions: { write: 'authenticate', subscribe: 'authenticate' } }
+            : {}),
           value: new Uint8Array(),
           maxLength: 512,
           write: (data) => {

@@ -26,7 +26,15 @@ const linkPermissionSchema = z.enum(LINK_PERMISSIONS);
 
 /** Absent accesses are open. */
 const permissionsSpec = z
-  .object({ read: linkPermissionSchema.optional(), write: linkPermissionSchema.optional() })
+  .object({
+    read: linkPermissionSchema.optional(),
+    write: linkPermissionSchema.optional(),
+    /**
+     * What the link must be to read or write the Client Characteristic Configuration, as
+     * Zephyr's BT_GATT_CCC permissions (a notification a central may not subscribe to).
+     */
+    subscribe: linkPermissionSchema.optional(),
+  })
   .strict();
 
 const characteristicSpec = z
@@ -249,6 +257,12 @@ const mcumgrSpec = z
       .string()
       .regex(/^\d+\.\d+\.\d+(?:\.\d+)?$/, 'must be a version, e.g. "1.0.0"')
       .default('1.0.0'),
+    /**
+     * The SMP characteristic and its CCCD need an authenticated (MITM) link, as Zephyr's
+     * CONFIG_MCUMGR_TRANSPORT_BT_AUTHEN: an unpaired central is answered Insufficient
+     * Authentication.
+     */
+    authenticated: z.boolean().default(false),
     /** OS parameters' `buf_size`: the longest request the board takes, header included. */
     bufferSize: z.number().int().min(64).max(8192).default(2475),
     bufferCount: z.number().int().min(1).max(16).default(4),

@@ -16,8 +16,8 @@ interface GattCharacteristicSpec {
   /** Exposed as a Characteristic User Description (0x2901) when present. */
   name?: string;
   properties: readonly CharacteristicProperty[];
-  /** What the link must be to read or write the value; default open. */
-  permissions?: { read?: LinkPermission; write?: LinkPermission };
+  /** What the link must be to read or write the value, or its CCCD (`subscribe`); default open. */
+  permissions?: { read?: LinkPermission; write?: LinkPermission; subscribe?: LinkPermission };
   /** Longest value a write may store. */
   maxLength: number;
 }
@@ -139,8 +139,8 @@ export class GattDatabase {
             handle: handle++,
             type: hex16(GATT_TYPE.clientCharacteristicConfiguration),
             ...on,
-            read: 'open',
-            write: 'open',
+            read: spec.permissions?.subscribe ?? 'open',
+            write: spec.permissions?.subscribe ?? 'open',
           });
         if (spec.name !== undefined)
           attributes.push({

@@ -234,6 +234,12 @@ export class SmpResponder {
     if (method.model === 'oob') return this.fail(SMP_FAILURE.oobNotAvailable);
     if (bonded && !this.mayReplace(bonded, method, sc, keySize))
       return this.fail(SMP_FAILURE.authenticationRequirements);
+    // Zephyr's remote_sec_level_reachable: an SC-only board needs level 4 of every pairing, a
+    // full-size key and not Just Works (it refuses before its Pairing Response).
+    if (mode === 'sc-only' && keySize !== MAX_KEY_SIZE)
+      return this.fail(SMP_FAILURE.encryptionKeySize);
+    if (mode === 'sc-only' && !isAuthenticated(method))
+      return this.fail(SMP_FAILURE.authenticationRequirements);
     if (!bonded && bonding && this.options.bondTableFull)
       return this.fail(SMP_FAILURE.unspecifiedReason);
     // Secure Connections derives the LTK on both sides: no EncKey is handed out (3.6.1). The

@@ -33,9 +33,9 @@ describe.skipIf(missing !== undefined)(
     }, 30_000);
 
     afterAll(async () => {
-      await central?.close();
       await peer?.stop();
-    });
+      await central?.close();
+    }, 30_000);
 
     it('pairs by the passkey the board displays and lists slot 0 over MCUmgr', async () => {
       central = await openZephyrCentral(peer, {
