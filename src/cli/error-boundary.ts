@@ -15,7 +15,8 @@ export const DEBUG_VARIABLE = 'DEVICEBENCH_DEBUG';
  */
 const INTERNAL_ERRORS = [TypeError, ReferenceError, RangeError, SyntaxError, EvalError, URIError];
 
-function isInternal(err: unknown): boolean {
+/** A bug rather than a failure to report: the boundary says so, with where to find more. */
+export function isInternal(err: unknown): boolean {
   return !(err instanceof Error) || INTERNAL_ERRORS.some((kind) => err.constructor === kind);
 }
 

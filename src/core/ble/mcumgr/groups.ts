@@ -9,7 +9,8 @@ export type McumgrGroupName = keyof typeof MCUMGR_GROUP;
 /** Command ids per group (the header's Command ID); the OP field says read or write. */
 export const MCUMGR_COMMAND = {
   os: { echo: 0, reset: 5, params: 6 },
-  image: { state: 0, upload: 1, erase: 5 },
+  /** Slot info (6) is newer Zephyr's, with CONFIG_MCUMGR_GRP_IMG_SLOT_INFO. */
+  image: { state: 0, upload: 1, erase: 5, slotInfo: 6 },
   /** Read and write share id 0 and load and save share id 3: the OP tells them apart. */
   settings: { readWrite: 0, delete: 1, commit: 2, loadSave: 3 },
 } as const;

@@ -296,6 +296,7 @@ export class BoardMcumgr {
         if (header.command === image.state) return read ? this.state() : this.setState(body);
         if (header.command === image.upload && !read) return this.receiveChunk(body);
         if (header.command === image.erase && !read) return this.erase();
+        if (header.command === image.slotInfo && read && this.spec.slotInfo) return this.slotInfo();
         return undefined;
       case MCUMGR_GROUP.settings:
         return this.settings(header.command, read, body, settings);
@@ -332,6 +333,21 @@ export class BoardMcumgr {
         permanent: pending === 'permanent',
       });
     return { images, splitStatus: 0 };
+  }
+
+  private slotInfo(): McumgrBody {
+    const size = this.spec.slotSize;
+    return {
+      images: [
+        {
+          image: 0,
+          slots: [
+            { slot: 0, size },
+            { slot: 1, size },
+          ],
+        },
+      ],
+    };
   }
 
   private setState(body: McumgrBody): McumgrBody {

@@ -259,6 +259,11 @@ const mcumgrSpec = z
       .min(1024)
       .max(16 * 1024 * 1024)
       .default(256 * 1024),
+    /**
+     * The image group's slot info (command 6), as newer Zephyr answers it with
+     * CONFIG_MCUMGR_GRP_IMG_SLOT_INFO; without it "not supported", as Zephyr 3.4 does.
+     */
+    slotInfo: z.boolean().default(false),
     /** From a reset request to the board dropping the link and booting. */
     resetMs: z.number().int().min(0).max(60_000).default(300),
     /** Settings in flash at first power-up, as UTF-8 text. */
