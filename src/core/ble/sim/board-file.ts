@@ -340,6 +340,11 @@ function checkGatt(services: ServiceDefinition[], report: Report): void {
           ['gatt', si, 'characteristics', ci, 'permissions', 'write'],
           'the characteristic has no write or writeWithoutResponse property',
         );
+      if (c.permissions?.subscribe && !can('notify', 'indicate'))
+        report(
+          ['gatt', si, 'characteristics', ci, 'permissions', 'subscribe'],
+          'the characteristic neither notifies nor indicates',
+        );
       if (c.value.length > c.maxLength)
         report(
           ['gatt', si, 'characteristics', ci, 'value'],

@@ -187,6 +187,9 @@ export class BoardMcumgr {
           properties: ['writeWithoutResponse', 'notify'],
           value: new Uint8Array(),
           maxLength: 512,
+          ...(this.spec.security !== 'open' && {
+            permissions: { write: this.spec.security, subscribe: this.spec.security },
+          }),
           write: (data) => {
             this.receive(data);
             return { ok: true, data: new Uint8Array() };

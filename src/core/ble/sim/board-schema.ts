@@ -26,7 +26,12 @@ const linkPermissionSchema = z.enum(LINK_PERMISSIONS);
 
 /** Absent accesses are open. */
 const permissionsSpec = z
-  .object({ read: linkPermissionSchema.optional(), write: linkPermissionSchema.optional() })
+  .object({
+    read: linkPermissionSchema.optional(),
+    write: linkPermissionSchema.optional(),
+    /** The CCCD write that subscribes, as Zephyr's BT_GATT_CCC permissions guard it. */
+    subscribe: linkPermissionSchema.optional(),
+  })
   .strict();
 
 const characteristicSpec = z
@@ -264,6 +269,11 @@ const mcumgrSpec = z
      * CONFIG_MCUMGR_GRP_IMG_SLOT_INFO; without it "not supported", as Zephyr 3.4 does.
      */
     slotInfo: z.boolean().default(false),
+    /**
+     * What the link must be to write the SMP characteristic and subscribe to it: an
+     * authenticated one (`authenticate`) as Zephyr's CONFIG_MCUMGR_TRANSPORT_BT_AUTHEN asks.
+     */
+    security: linkPermissionSchema.default('open'),
     /** From a reset request to the board dropping the link and booting. */
     resetMs: z.number().int().min(0).max(60_000).default(300),
     /** Settings in flash at first power-up, as UTF-8 text. */

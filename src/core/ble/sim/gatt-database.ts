@@ -17,7 +17,7 @@ interface GattCharacteristicSpec {
   name?: string;
   properties: readonly CharacteristicProperty[];
   /** What the link must be to read or write the value; default open. */
-  permissions?: { read?: LinkPermission; write?: LinkPermission };
+  permissions?: { read?: LinkPermission; write?: LinkPermission; subscribe?: LinkPermission };
   /** Longest value a write may store. */
   maxLength: number;
 }
@@ -140,7 +140,7 @@ export class GattDatabase {
             type: hex16(GATT_TYPE.clientCharacteristicConfiguration),
             ...on,
             read: 'open',
-            write: 'open',
+            write: spec.permissions?.subscribe ?? 'open',
           });
         if (spec.name !== undefined)
           attributes.push({
