@@ -117,10 +117,20 @@ function groupLabel(group: number): string {
 
 const hex = (rc: number) => `0x${rc.toString(16).padStart(2, '0')}`;
 
+/**
+ * What a person can do about a group's result, where Zephyr's configuration decides it:
+ * keyed by the group and the result's words.
+ */
+const GROUP_ADVICE: Record<string, string> = {
+  [`${MCUMGR_GROUP.settings} key too long`]:
+    'Zephyr takes keys of at most CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN characters, 32 by default',
+};
+
 /** "image group: 0x09 no free slot"; a code outside the table says so instead of guessing. */
 export function describeGroupResult(group: number, rc: number): string {
   const words = GROUP_RESULTS[group]?.[rc];
-  return `${groupLabel(group)}: ${hex(rc)} ${words ?? 'unknown result'}`;
+  const advice = words && GROUP_ADVICE[`${group} ${words}`];
+  return `${groupLabel(group)}: ${hex(rc)} ${words ?? 'unknown result'}${advice ? ` (${advice})` : ''}`;
 }
 
 /** "MCUmgr: 0x08 not supported"; 256 and up are the board's own (per-user) codes. */
