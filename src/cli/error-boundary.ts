@@ -7,7 +7,7 @@ import { errorMessage } from '../core/errors/message';
 import { EXIT, exitCodeOf, UsageError, type ExitCode } from './exit';
 
 /** The environment variable that adds each failure's stack trace, for a bug report. */
-export const DEBUG_VARIABLE = 'DEVICEBENCH_DEBUG';
+const DEBUG_VARIABLE = 'DEVICEBENCH_DEBUG';
 
 /**
  * JavaScript's own errors: thrown by code that went wrong, never on purpose to tell a person
@@ -38,7 +38,7 @@ function stackLines(err: unknown): string[] {
 }
 
 /** The lines a failure prints: its words, and with DEVICEBENCH_DEBUG where it happened. */
-export function failureLines(err: unknown): string[] {
+function failureLines(err: unknown): string[] {
   const message = errorMessage(err).trim() || (err instanceof Error ? err.name : 'no message');
   const lines = isInternal(err)
     ? [
