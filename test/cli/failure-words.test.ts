@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildImage } from '../core/ble/mcumgr/image-builder';
 import { withFastAdapter } from '../helpers/fast-adapter';
-import { runCli, tempDir, writeJson } from './run-cli';
+import { runCli, seedProduct, tempDir, writeJson } from './run-cli';
 
 const board = (n: number, name: string, extra: Record<string, unknown> = {}) => ({
   name,
@@ -92,6 +92,46 @@ describe(
       expect(refused.code).toBe(1);
       expect(refused.stdout).toBe(
         `FAIL ${PLAIN.address} firmware upload of 1.2.0: the image (19.6 KB) is larger than the board's slot 1: it answered image group: 0x1e image too large\n`,
+      );
+    });
+
+    it('fails a provisioning run whose image does not fit, on the FAIL line naming the board', async () => {
+      const dir = tempDir('words-batch');
+      const data = withFastAdapter(join(dir, 'data'));
+      const product = await seedProduct(data);
+      const tray = writeJson(dir, 'tray.json', {
+        boards: [
+          {
+            ...SLOT_INFO,
+            advertising: { intervalMs: 20, serviceUuids: ['8d53dc1d-1db7-4cd3-868b-8a527460aa84'] },
+          },
+        ],
+      });
+      const s = setup('words-batch-image');
+      const run = await runCli([
+        'provision',
+        '--product',
+        product,
+        '--board',
+        SLOT_INFO.address,
+        '--image',
+        s.image,
+        '--plan',
+        writeJson(dir, 'plan.json', {
+          profileId: 'zephyr-mcumgr-settings',
+          psdi: { kind: 'sequence', prefix: 'WB-', width: 4 },
+        }),
+        '--sim-boards',
+        tray,
+        '--data-dir',
+        data,
+      ]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `^FAIL Words Slots \\(${SLOT_INFO.address}\\) failed at [a-z]+: .*the image \\(19\\.6 KB\\) is larger than slot 1 \\(16 KB\\)`,
+          'm',
+        ),
       );
     });
 
