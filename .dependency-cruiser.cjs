@@ -119,7 +119,7 @@ module.exports = {
     {
       name: 'cli-over-usecases',
       comment:
-        'A command maps flags and reports onto use cases: from the core it imports core/usecases/, and anything else only as a type; its own helpers in src/cli/ stay open. Beside the floor, only leaves every front end reads the same way: the audit record\'s words (audit/records.ts, which the renderer and the CSV read too), how an error is said (errors/message.ts), where the shipped files are (resources.ts) and the text form of an adapter the flags take (ble/adapter-spec.ts) (docs/decisions/tooling.md, "The use-case floor"); core/app/ is cli-not-to-app\'s.',
+        'A command maps flags and reports onto use cases: from the core it imports core/usecases/, and anything else only as a type; its own helpers in src/cli/ stay open. Beside the floor, only leaves every front end reads the same way: the audit record\'s words (audit/records.ts, which the renderer and the CSV read too), how an error is said (errors/message.ts), where the shipped files are (resources.ts), the text form of an adapter the flags take (ble/adapter-spec.ts) and how a signal strength is shown (ble/rssi.ts) (docs/decisions/tooling.md, "The use-case floor"); core/app/ is cli-not-to-app\'s.',
       severity: 'error',
       from: { path: '(^|/)src/cli/' },
       to: {
@@ -128,7 +128,7 @@ module.exports = {
           '(^|/)src/core/usecases/',
           '(^|/)src/core/app/',
           '(^|/)src/core/audit/records\\.ts$',
-          '(^|/)src/core/(errors/message|resources|ble/adapter-spec)\\.ts$',
+          '(^|/)src/core/(errors/message|resources|ble/adapter-spec|ble/rssi)\\.ts$',
         ],
         dependencyTypesNot: ['type-only'],
       },

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { ADAPTER_FORMS } from '../core/ble/adapter-spec';
-import { errorMessage } from '../core/errors/message';
 import { RESOURCES_DIR } from '../core/resources';
 import type { Runner } from './command';
 import { auditCommand } from './commands/audit';
@@ -21,7 +20,8 @@ import { settingsCommand } from './commands/settings';
 import { simCommand } from './commands/sim';
 import { traceCommand } from './commands/trace';
 import { verifyCommand } from './commands/verify';
-import { EXIT, exitCodeOf, UsageError, type ExitCode } from './exit';
+import { catchEscapes, reportFailure } from './error-boundary';
+import { EXIT, UsageError, type ExitCode } from './exit';
 import { checkGlobalFlags } from './global-checks';
 import { Output } from './output';
 import { Session } from './session';
@@ -169,9 +169,7 @@ async function main(): Promise<ExitCode> {
       await checkGlobalFlags(flags);
       code = await run({ session, out, interrupt: interrupt.signal });
     } catch (err) {
-      code = exitCodeOf(err);
-      out.error(`devicebench: ${errorMessage(err)}`);
-      if (code === EXIT.failed && err instanceof Error && err.stack) out.error(err.stack);
+      code = reportFailure(err, (line) => out.error(line));
     } finally {
       await session.close();
       process.off('SIGINT', onSigint);
@@ -181,14 +179,13 @@ async function main(): Promise<ExitCode> {
   try {
     await buildParser(hideBin(process.argv), runner).parseAsync();
   } catch (err) {
-    const usage = err instanceof UsageError;
-    process.stderr.write(
-      `devicebench: ${errorMessage(err)}${usage ? '\n(devicebench <command> --help shows the flags)' : ''}\n`,
-    );
-    return usage ? EXIT.usage : exitCodeOf(err);
+    return reportFailure(err, writeError);
   }
   return code;
 }
+
+const writeError = (line: string) => process.stderr.write(`${line}\n`);
+catchEscapes(writeError);
 
 // Nothing left to wait for while a command is unfinished is a bug, never a pass.
 const onDrained = () => {

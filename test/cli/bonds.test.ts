@@ -36,7 +36,9 @@ describe('devicebench bonds', { timeout: 60_000 }, () => {
     const data = join(tempDir('bonds'), 'data');
     const run = await runCli(['bonds', 'forget', '--data-dir', data]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--board: name one board, or give --all to forget every bond');
+    expect(run.stderr).toContain(
+      '--board: name one board (bonds forget ADDRESS), or give --all to forget every bond',
+    );
   });
 
   it.skipIf(keychain.status.kind === 'memory')(

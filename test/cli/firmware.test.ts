@@ -133,7 +133,9 @@ describe('devicebench firmware and settings', { timeout: 120_000 }, () => {
       hex: Buffer.from('PSDI-42').toString('hex'),
     });
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('settings group: 0x03 key not found');
+    expect(missing.stdout).toContain(
+      `FAIL ${ADDRESS} settings get devicebench/nothing: settings group: 0x03 key not found`,
+    );
   });
 
   it('refuses bad input with exit 2, naming the flag, before opening the radio', async () => {

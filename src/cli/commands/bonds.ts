@@ -11,7 +11,7 @@ import { forgetBonds, listBonds, resetBonds } from '../../core/usecases/bench/st
 import type { Runner } from '../command';
 import { parseFlags } from '../flags';
 import { EXIT, UsageError } from '../exit';
-import { addressSchema, globalFlags } from './shared';
+import { addressSchema, globalFlags, positionalOrFlag } from './shared';
 
 const listFlags = z.object({ identity: addressSchema.optional(), json: z.boolean() });
 const resetFlags = z.object({ yes: z.boolean(), json: z.boolean() });
@@ -65,18 +65,29 @@ function listCommand(runner: Runner): CommandModule {
 
 function forgetCommand(runner: Runner): CommandModule {
   return {
-    command: 'forget',
-    describe: 'forget one board’s bond (--board) or every bond (--all)',
+    command: 'forget [address]',
+    describe: 'forget one board’s bond (ADDRESS or --board) or every bond (--all)',
     builder: (y) =>
       y
+        .positional('address', { type: 'string', describe: 'the board’s identity address' })
         .option('board', { type: 'string', describe: 'the board’s identity address' })
         .option('all', { type: 'boolean', default: false, describe: 'every board' })
         .option('identity', identityOption)
         .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
     handler: (argv) => {
-      const flags = parseFlags(forgetFlags, argv);
+      const flags = parseFlags(forgetFlags, {
+        ...argv,
+        board: positionalOrFlag(
+          { positional: 'ADDRESS', flag: '--board' },
+          argv.address,
+          argv.board,
+        ),
+      });
       if (!flags.board === !flags.all)
-        throw new UsageError('--board', 'name one board, or give --all to forget every bond');
+        throw new UsageError(
+          '--board',
+          'name one board (bonds forget ADDRESS), or give --all to forget every bond',
+        );
       return runner({ ...globalFlags(argv), json: flags.json }, async ({ session, out }) => {
         const forgotten = await forgetBonds(session.options.dataDir, flags);
         if (flags.json) out.document({ forgotten });

@@ -17,9 +17,11 @@ import {
 } from '../../core/usecases/firmware';
 import { SetupError } from '../../core/usecases/errors';
 import type { CommandContext, Runner } from '../command';
-import { EXIT, UsageError, type ExitCode } from '../exit';
+import { errorMessage } from '../../core/errors/message';
+import { isInternal } from '../error-boundary';
+import { EXIT, exitCodeOf, UsageError, type ExitCode } from '../exit';
 import { parseFlags } from '../flags';
-import { addressSchema, globalFlags } from './shared';
+import { addressSchema, globalFlags, positionalOrFlag } from './shared';
 import { FIND_BOARD_MS } from '../../core/usecases/provisioning/find-board';
 
 const boardFlags = { board: addressSchema, json: z.boolean() };
@@ -33,6 +35,27 @@ export async function firmwareTarget(
   address: string,
 ): Promise<BoardByAddress> {
   return boardByAddress(await ctx.session.central(), address, FIND_BOARD_MS);
+}
+
+/**
+ * Runs `work` on the board; its failure is the report's FAIL line naming the board and the step
+ * (and with --json the document `{address, step, error}`), exit 1. Bad input, the station's
+ * problems, a bug and Ctrl-C go on to the error boundary (src/cli/error-boundary.ts).
+ */
+export async function onBoard(
+  ctx: CommandContext,
+  where: { address: string; step: string; json: boolean },
+  work: () => Promise<ExitCode>,
+): Promise<ExitCode> {
+  try {
+    return await work();
+  } catch (err) {
+    if (exitCodeOf(err) !== EXIT.failed || isInternal(err) || ctx.interrupt.aborted) throw err;
+    const error = errorMessage(err);
+    if (where.json) ctx.out.document({ address: where.address, step: where.step, error });
+    ctx.out.fail(`${where.address} ${where.step}: ${error}`);
+    return EXIT.failed;
+  }
 }
 
 /** An `--image` file read and checked before the radio opens; exit 2 naming the flag. */
@@ -61,13 +84,17 @@ function withBoard(y: Argv): Argv {
 
 export function firmwareCommand(runner: Runner): CommandModule {
   return {
-    command: 'firmware <action>',
+    command: 'firmware <action> [file]',
     describe: 'list, upload, test, confirm and reset a board’s firmware over MCUmgr',
     builder: (y) =>
       withBoard(y)
         .positional('action', {
           choices: ['list', 'upload', 'test', 'confirm', 'reset'] as const,
           describe: 'what to do',
+        })
+        .positional('file', {
+          type: 'string',
+          describe: 'upload, test: the signed MCUboot image file (as --image)',
         })
         .option('image', {
           type: 'string',
@@ -93,6 +120,11 @@ export function firmwareCommand(runner: Runner): CommandModule {
           describe: 'test: reset the board after marking (--no-reset to only mark)',
         }),
     handler: (argv) => {
+      const image = positionalOrFlag(
+        { positional: 'FILE', flag: '--image' },
+        argv.file,
+        argv.image,
+      );
       const flags = parseFlags(
         z.object({
           ...boardFlags,
@@ -103,56 +135,63 @@ export function firmwareCommand(runner: Runner): CommandModule {
           confirm: z.boolean(),
           reset: z.boolean(),
         }),
-        argv,
+        { ...argv, image },
       );
+      if (flags.image && flags.action !== 'upload' && flags.action !== 'test')
+        throw new UsageError('--image', `${flags.action} takes no image file`);
       if (flags.action === 'upload' && !flags.image)
-        throw new UsageError('--image', 'upload needs the image file');
+        throw new UsageError('--image', 'upload needs the image file: firmware upload FILE');
       if (flags.action === 'test' && !flags.image === !flags.hash)
         throw new UsageError('--hash', 'test needs the image: give --image or --hash, not both');
       if (flags.confirm && !flags.test)
         throw new UsageError('--confirm', 'confirms a tested image: give --test too');
-      const image = flags.image ? readImage(flags.image) : undefined;
-      return runner({ ...globalFlags(argv), json: flags.json }, async (ctx) => {
-        const target = await firmwareTarget(ctx, flags.board);
-        const { out } = ctx;
-        const report = (doc: Record<string, unknown>, slots: ImageSlot[]): void => {
-          if (flags.json) out.document({ address: flags.board, ...doc, slots });
-          for (const s of slots) out.line(slotLine(s));
-        };
-        switch (flags.action) {
-          case 'list': {
-            report({}, await boardSlots(target));
-            return EXIT.ok;
+      const file = flags.image ? readImage(flags.image) : undefined;
+      const step = flags.action === 'upload' ? `upload of ${file!.versionText}` : flags.action;
+      const where = { address: flags.board, step: `firmware ${step}`, json: flags.json };
+      return runner({ ...globalFlags(argv), json: flags.json }, (ctx) =>
+        onBoard(ctx, where, async () => {
+          const target = await firmwareTarget(ctx, flags.board);
+          const { out } = ctx;
+          const report = (doc: Record<string, unknown>, slots: ImageSlot[]): void => {
+            if (flags.json) out.document({ address: flags.board, ...doc, slots });
+            if (!slots.length) out.line(`${flags.board} lists no images: every slot is empty`);
+            for (const s of slots) out.line(slotLine(s));
+          };
+          switch (flags.action) {
+            case 'list': {
+              report({}, await boardSlots(target));
+              return EXIT.ok;
+            }
+            case 'confirm': {
+              const slots = await confirmFirmware(target);
+              out.pass(
+                `${flags.board} runs ${slots.find((s) => s.active)?.version ?? '?'}, confirmed`,
+              );
+              report({}, slots);
+              return EXIT.ok;
+            }
+            case 'reset': {
+              const { reverted, slots } = await resetBoard(target);
+              const running = slots.find((s) => s.active)?.version ?? '?';
+              out.pass(
+                reverted
+                  ? `${flags.board} is back and reverted: the image on test was not confirmed, it runs ${running}`
+                  : `${flags.board} is back, running ${running}`,
+              );
+              report({ reverted }, slots);
+              return EXIT.ok;
+            }
+            case 'test':
+              return testAndReport(ctx, target, flags.hash ?? hex(file!.hash), flags.reset, report);
+            case 'upload':
+              return upload(ctx, target, file!, {
+                test: flags.test,
+                confirm: flags.confirm,
+                report,
+              });
           }
-          case 'confirm': {
-            const slots = await confirmFirmware(target);
-            out.pass(
-              `${flags.board} runs ${slots.find((s) => s.active)?.version ?? '?'}, confirmed`,
-            );
-            report({}, slots);
-            return EXIT.ok;
-          }
-          case 'reset': {
-            const { reverted, slots } = await resetBoard(target);
-            const running = slots.find((s) => s.active)?.version ?? '?';
-            out.pass(
-              reverted
-                ? `${flags.board} is back and reverted: the image on test was not confirmed, it runs ${running}`
-                : `${flags.board} is back, running ${running}`,
-            );
-            report({ reverted }, slots);
-            return EXIT.ok;
-          }
-          case 'test':
-            return testAndReport(ctx, target, flags.hash ?? hex(image!.hash), flags.reset, report);
-          case 'upload':
-            return upload(ctx, target, image!, {
-              test: flags.test,
-              confirm: flags.confirm,
-              report,
-            });
-        }
-      });
+        }),
+      );
     },
   };
 }

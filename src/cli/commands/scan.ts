@@ -1,6 +1,7 @@
 // `devicebench scan`: which boards are in range, with the same filters as the BLE bench.
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
+import { measuredRssi, rssiText } from '../../core/ble/rssi';
 import { scanBoards, scanFilterSchema } from '../../core/usecases/bench/scan';
 import type { Runner } from '../command';
 import { parseFlags } from '../flags';
@@ -63,7 +64,7 @@ export function scanCommand(runner: Runner): CommandModule {
                 id: ad.id,
                 address: ad.address,
                 name: ad.localName ?? null,
-                rssi: ad.rssi,
+                rssi: measuredRssi(ad.rssi),
                 connectable: ad.connectable,
                 serviceUuids: ad.serviceUuids,
                 adapter: ad.adapter ?? null,
@@ -71,7 +72,7 @@ export function scanCommand(runner: Runner): CommandModule {
             });
           for (const ad of found)
             out.line(
-              `${ad.address}  ${String(ad.rssi).padStart(4)} dBm  ${(ad.localName ?? '(no name)').padEnd(20)}  ${ad.serviceUuids.join(' ')}`,
+              `${ad.address}  ${rssiText(ad.rssi).padStart(8)}  ${(ad.localName ?? '(no name)').padEnd(20)}  ${ad.serviceUuids.join(' ')}`,
             );
           out.line(`${found.length} board${found.length === 1 ? '' : 's'} in ${flags.for} s`);
           for (const { spec, described } of adapters)

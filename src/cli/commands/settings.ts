@@ -7,13 +7,13 @@ import { getSetting, setSetting, settingsKeySchema } from '../../core/usecases/f
 import type { Runner } from '../command';
 import { EXIT, UsageError } from '../exit';
 import { parseFlags } from '../flags';
-import { firmwareTarget } from './firmware';
-import { addressSchema, globalFlags } from './shared';
+import { firmwareTarget, onBoard } from './firmware';
+import { addressSchema, globalFlags, positionalOrFlag } from './shared';
 
 const flagsSchema = z.object({
   action: z.enum(['get', 'set']),
   board: addressSchema,
-  key: settingsKeySchema,
+  key: settingsKeySchema.optional(),
   value: z.string().optional(),
   hex: z
     .string()
@@ -32,11 +32,14 @@ function asText(bytes: Uint8Array): string | undefined {
 
 export function settingsCommand(runner: Runner): CommandModule {
   return {
-    command: 'settings <action>',
+    // Positionals named as Zephyr's settings API names them, apart from --key and --value.
+    command: 'settings <action> [name] [text]',
     describe: 'read or write a board’s Zephyr settings keys over MCUmgr',
     builder: (y) =>
       y
         .positional('action', { choices: ['get', 'set'] as const, describe: 'what to do' })
+        .positional('name', { type: 'string', describe: 'the settings key (as --key)' })
+        .positional('text', { type: 'string', describe: 'set: the value as text (as --value)' })
         .option('board', {
           type: 'string',
           demandOption: true,
@@ -44,7 +47,6 @@ export function settingsCommand(runner: Runner): CommandModule {
         })
         .option('key', {
           type: 'string',
-          demandOption: true,
           describe: 'the settings key, e.g. devicebench/psdi',
         })
         .option('value', { type: 'string', describe: 'set: the value as UTF-8 text' })
@@ -56,42 +58,60 @@ export function settingsCommand(runner: Runner): CommandModule {
         })
         .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
     handler: (argv) => {
-      const flags = parseFlags(flagsSchema, argv);
+      const flags = parseFlags(flagsSchema, {
+        ...argv,
+        key: positionalOrFlag({ positional: 'KEY', flag: '--key' }, argv.name, argv.key),
+        value: positionalOrFlag({ positional: 'VALUE', flag: '--value' }, argv.text, argv.value),
+      });
+      const key = flags.key;
+      if (key === undefined)
+        throw new UsageError(
+          '--key',
+          `${flags.action} needs the key: settings ${flags.action} KEY`,
+        );
+      if (flags.action === 'get' && flags.value !== undefined)
+        throw new UsageError('--value', 'get takes no value');
       if (flags.action === 'set' && (flags.value === undefined) === (flags.hex === undefined))
-        throw new UsageError('--value', 'set needs the value: give --value or --hex, not both');
-      return runner({ ...globalFlags(argv), json: flags.json }, async (ctx) => {
-        const target = await firmwareTarget(ctx, flags.board);
-        const { out } = ctx;
-        if (flags.action === 'get') {
-          const value = await getSetting(target, flags.key);
-          const text = asText(value);
-          const hex = Buffer.from(value).toString('hex');
+        throw new UsageError(
+          '--value',
+          'set needs the value: give VALUE, --value or --hex, one of them',
+        );
+      const where = {
+        address: flags.board,
+        step: `settings ${flags.action} ${key}`,
+        json: flags.json,
+      };
+      return runner({ ...globalFlags(argv), json: flags.json }, (ctx) =>
+        onBoard(ctx, where, async () => {
+          const target = await firmwareTarget(ctx, flags.board);
+          const { out } = ctx;
+          if (flags.action === 'get') {
+            const value = await getSetting(target, key);
+            const text = asText(value);
+            const hex = Buffer.from(value).toString('hex');
+            if (flags.json)
+              out.document({ address: flags.board, key: key, hex, text: text ?? null });
+            out.line(text !== undefined ? `${key} = ${JSON.stringify(text)}` : `${key} = 0x${hex}`);
+            return EXIT.ok;
+          }
+          const value =
+            flags.hex !== undefined
+              ? Buffer.from(flags.hex, 'hex')
+              : Buffer.from(flags.value!, 'utf8');
+          await setSetting(target, key, value, flags.save);
           if (flags.json)
-            out.document({ address: flags.board, key: flags.key, hex, text: text ?? null });
-          out.line(
-            text !== undefined
-              ? `${flags.key} = ${JSON.stringify(text)}`
-              : `${flags.key} = 0x${hex}`,
+            out.document({
+              address: flags.board,
+              key: key,
+              hex: value.toString('hex'),
+              saved: flags.save,
+            });
+          out.pass(
+            `${flags.board}: ${key} set${flags.save ? ' and saved to flash' : ' (not saved: lost at reset)'}`,
           );
           return EXIT.ok;
-        }
-        const value =
-          flags.hex !== undefined
-            ? Buffer.from(flags.hex, 'hex')
-            : Buffer.from(flags.value!, 'utf8');
-        await setSetting(target, flags.key, value, flags.save);
-        if (flags.json)
-          out.document({
-            address: flags.board,
-            key: flags.key,
-            hex: value.toString('hex'),
-            saved: flags.save,
-          });
-        out.pass(
-          `${flags.board}: ${flags.key} set${flags.save ? ' and saved to flash' : ' (not saved: lost at reset)'}`,
-        );
-        return EXIT.ok;
-      });
+        }),
+      );
     },
   };
 }

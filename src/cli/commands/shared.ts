@@ -36,6 +36,25 @@ function adapterFlags(flags: string[] | undefined, env: string | undefined): Ada
   }
 }
 
+/**
+ * A value given positionally or by its flag (`firmware upload FILE` or `--image FILE`, as
+ * `mcumgr image upload FILE` takes it): either, or both when they agree; both and different is
+ * bad usage naming both.
+ */
+export function positionalOrFlag(
+  names: { positional: string; flag: string },
+  positional: unknown,
+  flagged: unknown,
+): unknown {
+  if (positional === undefined) return flagged;
+  if (flagged !== undefined && String(flagged) !== String(positional))
+    throw new UsageError(
+      names.flag,
+      `${names.positional} and ${names.flag} name different values (${String(positional)}, ${String(flagged)}): give one`,
+    );
+  return positional;
+}
+
 /** A board's Bluetooth address, `c4:7f:51:00:00:01` (either case, `:` or `-`). */
 export const addressSchema = z
   .string()

@@ -2,6 +2,11 @@
 // cancelled); the caller ends it (drops the link, closes the socket). Its late settlement is
 // observed here, so a rejection after the timeout cannot surface as an unhandled one.
 
+/** A wait in the words people use for it: "10 s" for whole seconds, else "150 ms". */
+export function waitWords(ms: number): string {
+  return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
 /** Runs `callback` after `ms` unless the returned function is called first. */
 export type Schedule = (callback: () => void, ms: number) => () => void;
 

@@ -19,6 +19,7 @@ import {
   type TimingInput,
 } from './steps';
 import { errorMessage } from '../errors/message';
+import { meetsMinRssi, rssiText } from '../ble/rssi';
 import { provisionBoard, type ImageFlash } from './workflow';
 
 export interface BatchOptions {
@@ -212,8 +213,8 @@ class Batch implements BatchRun {
     if (!ad.connectable) return 'not connectable';
     if (this.name && !(ad.localName ?? '').toLowerCase().includes(this.name))
       return `name does not contain "${this.options.nameFilter}"`;
-    if (this.options.minRssi !== undefined && ad.rssi < this.options.minRssi)
-      return `RSSI ${ad.rssi} dBm below ${this.options.minRssi} dBm`;
+    if (!meetsMinRssi(ad.rssi, this.options.minRssi))
+      return `RSSI ${rssiText(ad.rssi)} below ${this.options.minRssi} dBm`;
     return undefined;
   }
 

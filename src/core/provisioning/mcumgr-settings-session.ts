@@ -336,7 +336,15 @@ export class McumgrSettingsSession implements BoardWriter {
     });
     try {
       const client = await this.step('discover', attempt, true, () =>
-        McumgrClient.open(connection, { timeoutMs: this.timing.write.timeoutMs, retries: 0 }),
+        McumgrClient.open(connection, { timeoutMs: this.timing.write.timeoutMs, retries: 0 }).catch(
+          (err: unknown) => {
+            // No MCUmgr service, or a subscribe the board refused: not a settings key's fault,
+            // and a new link would meet the same.
+            if (err instanceof McumgrError && err.failure === 'board')
+              throw new FatalStepError('discover', errorMessage(err), attempt, { cause: err });
+            throw err;
+          },
+        ),
       );
       return { connection, client };
     } catch (err) {

@@ -11,6 +11,7 @@ import {
   listSlots,
   testImage,
   uploadImage,
+  uploadSlot,
   type ImageSlot,
   type UploadProgress,
   type UploadResult,
@@ -19,6 +20,8 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { readMcubootImage, type McubootImage } from '../ble/mcumgr/image-file';
 import { echo, params, reset } from '../ble/mcumgr/os-group';
+import { groupResult, MCUMGR_GROUP } from '../ble/mcumgr/groups';
+import { waitWords } from '../async/timeout';
 import {
   readSetting,
   saveSettings,
@@ -93,6 +96,49 @@ class BoardUnreachableError extends Error {
   override name = 'BoardUnreachableError';
 }
 
+/** The image does not fit the slot an upload lands in: no board of this layout takes it. */
+class ImageTooLargeError extends Error {
+  override name = 'ImageTooLargeError';
+}
+
+/** A size as flash sizes are written: "256 KB" (1 KB = 1024 bytes), "300.5 KB", "900 bytes". */
+function sizeWords(bytes: number): string {
+  if (bytes < 10 * 1024) return `${bytes} bytes`;
+  const kb = bytes / 1024;
+  return `${Number.isInteger(kb) ? kb : kb.toFixed(1)} KB`;
+}
+
+/**
+ * Refuses an image larger than the slot the board says an upload lands in, before anything is
+ * sent (docs/mcumgr/image.md); a board that does not say refuses the first chunk itself.
+ */
+async function checkFits(client: McumgrClient, image: McubootImage): Promise<void> {
+  const slot = await uploadSlot(client);
+  if (!slot) return;
+  const length = image.bytes.length;
+  const what = `the image (${sizeWords(length)})`;
+  if (slot.maxImageSize !== undefined && length > slot.maxImageSize)
+    throw new ImageTooLargeError(
+      `${what} is larger than the ${sizeWords(slot.maxImageSize)} the board takes in slot ${slot.slot} (${sizeWords(slot.size)})`,
+    );
+  if (length > slot.size)
+    throw new ImageTooLargeError(
+      `${what} is larger than slot ${slot.slot} (${sizeWords(slot.size)})`,
+    );
+}
+
+/** The board's own "image too large", from a board that does not tell its slot's size. */
+function tooLargeAnswer(error: unknown, image: McubootImage): ImageTooLargeError | undefined {
+  if (!(error instanceof McumgrError) || error.failure !== 'board') return undefined;
+  const { group, rc } = error.result ?? {};
+  if (group !== MCUMGR_GROUP.image || rc !== groupResult('image', 'image too large'))
+    return undefined;
+  return new ImageTooLargeError(
+    `the image (${sizeWords(image.bytes.length)}) is larger than the board's slot 1: it answered ${error.message}`,
+    { cause: error },
+  );
+}
+
 interface OpenBoard {
   link: BleConnection;
   client: McumgrClient;
@@ -107,7 +153,7 @@ async function connectBoard(
   const ad = await findBoard(target.central, target.address, [], target.findTimeoutMs);
   if (!ad)
     throw new BoardUnreachableError(
-      `${target.address} did not advertise within ${target.findTimeoutMs} ms`,
+      `the board did not advertise within ${waitWords(target.findTimeoutMs)}`,
     );
   const link = await target.central.connect(ad.id, { timeoutMs: target.connectTimeoutMs });
   return { link, owned: true };
@@ -178,10 +224,13 @@ export async function flashImage(
           throw error;
         },
       );
+      if (reconnects === 0) await checkFits(board.client, image);
       const result = await uploadImage(board.client, image, {
         bufferSize,
         onProgress: options.onProgress,
         signal: options.signal,
+      }).catch((error: unknown) => {
+        throw tooLargeAnswer(error, image) ?? error;
       });
       sent += result.sent;
       resumedFrom ??= result.resumedFrom;

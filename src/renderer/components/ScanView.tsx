@@ -17,6 +17,7 @@ import {
 import type { ScannedDevice } from '../../core/usecases/bench/bench-schema';
 import { normalizeUuid, uuidProblem } from '../../core/ble/port';
 import { RSSI_MAX_DBM, RSSI_MIN_DBM } from '../../core/bounds';
+import { rssiText } from '../../core/ble/rssi';
 import { parseWholeNumber } from '../../core/whole-number';
 import { ErrorNotice } from './ErrorNotice';
 import { Panel } from './Panel';
@@ -353,7 +354,7 @@ const ScanRow = memo(function ScanRow({
         <div className="ble-uuids mono">{device.serviceUuids.map(shownUuid).join(' ')}</div>
       </td>
       <td className="ble-rssi">
-        <span className="mono">{device.rssi} dBm</span>
+        <span className="mono">{rssiText(device.rssi)}</span>
         <RssiSparkline samples={history} />
       </td>
       <td className="mono">{formatClockTime(device.lastSeen)}</td>

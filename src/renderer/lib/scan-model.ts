@@ -2,6 +2,7 @@
 // RSSI history, merged batch by batch so a row object changes only when its board was heard.
 import type { ScannedDevice } from '../../core/usecases/bench/bench-schema';
 import { sameUuid } from '../../core/ble/port';
+import { measuredRssi, meetsMinRssi, strongerFirst } from '../../core/ble/rssi';
 
 /** RSSI samples kept per board for its sparkline. */
 export const HISTORY = 60;
@@ -17,9 +18,10 @@ export function mergeBatch(prev: ScanMap, devices: readonly ScannedDevice[]): Sc
   if (devices.length === 0) return prev;
   const next = new Map(prev);
   for (const device of devices) {
-    const samples = device.rssiSamples.length
-      ? device.rssiSamples.map((s) => s.rssi)
-      : [device.rssi];
+    // The sparkline draws measured signals only: 127 ("not available") is no strength.
+    const samples = (
+      device.rssiSamples.length ? device.rssiSamples.map((s) => s.rssi) : [device.rssi]
+    ).filter((rssi) => measuredRssi(rssi) !== null);
     const history = [...(prev.get(device.id)?.history ?? []), ...samples].slice(-HISTORY);
     next.set(device.id, { device, history });
   }
@@ -52,7 +54,7 @@ function advertises(device: ScannedDevice, serviceUuid: string): boolean {
 
 export function matches(entry: ScanEntry, filter: ScanFilter): boolean {
   const { device } = entry;
-  if (filter.minRssi !== undefined && device.rssi < filter.minRssi) return false;
+  if (!meetsMinRssi(device.rssi, filter.minRssi)) return false;
   const name = filter.name.trim().toLowerCase();
   if (name && !(device.localName ?? '').toLowerCase().includes(name)) return false;
   if (filter.serviceUuid && !advertises(device, filter.serviceUuid)) return false;
@@ -70,7 +72,8 @@ export function sortEntries(entries: ScanEntry[], key: SortKey): ScanEntry[] {
     a.device.address.localeCompare(b.device.address);
   const compare =
     key === 'signal'
-      ? (a: ScanEntry, b: ScanEntry) => b.device.rssi - a.device.rssi || byAddress(a, b)
+      ? (a: ScanEntry, b: ScanEntry) =>
+          strongerFirst(a.device.rssi, b.device.rssi) || byAddress(a, b)
       : (a: ScanEntry, b: ScanEntry) =>
           (a.device.localName ?? '\uffff').localeCompare(
             b.device.localName ?? '\uffff',

@@ -22,6 +22,7 @@ function bleError(err: unknown): AppFailure | unknown {
       }
       case 'McumgrError':
       case 'BoardUnreachableError':
+      case 'ImageTooLargeError':
       case 'SerialListError':
         // Already in words with its group ("image group: 0x04 no free slot") or its cause.
         return { code: 'device', message: err.message };

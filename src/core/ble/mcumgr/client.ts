@@ -3,7 +3,7 @@
 // joined by their header's length (docs/mcumgr/protocol.md). One request at a time, as
 // Zephyr's server handles them; each has its own timeout and retries.
 import { wallClock, type Clock } from '../../async/clock';
-import type { BleConnection } from '../port';
+import { BleError, failureWords, type BleConnection } from '../port';
 import {
   MCUMGR_OP,
   McumgrFrameError,
@@ -104,12 +104,7 @@ export class McumgrClient {
       );
     } catch (error) {
       client.offDisconnect();
-      throw new McumgrError(
-        'link',
-        `the board has no MCUmgr service to subscribe to: ${(error as Error).message}`,
-        undefined,
-        { cause: error },
-      );
+      throw await subscribeFailure(connection, error);
     }
     return client;
   }
@@ -258,6 +253,42 @@ export class McumgrClient {
     }
     inFlight.settle({ frame });
   }
+}
+
+/**
+ * Why the subscribe failed, in words that blame the right thing: "no MCUmgr service" only when
+ * discovery shows the board has none; else what the subscribe met — no answer in time, a lost
+ * link (both worth a new link), or the board's refusal (a pairing it refused, an ATT error),
+ * which a new link would only meet again.
+ */
+async function subscribeFailure(connection: BleConnection, error: unknown): Promise<McumgrError> {
+  const options = { cause: error };
+  const services = await connection.discover().catch(() => undefined);
+  const service = services?.find((s) => s.uuid === MCUMGR_SERVICE_UUID);
+  const hasCharacteristic = service?.characteristics.some(
+    (c) => c.uuid === MCUMGR_CHARACTERISTIC_UUID,
+  );
+  if (services && !hasCharacteristic)
+    return new McumgrError(
+      'board',
+      service
+        ? 'the board’s MCUmgr service has no SMP characteristic (da2e7828-…)'
+        : 'the board has no MCUmgr service (8d53dc1d-…): its firmware does not serve MCUmgr over Bluetooth',
+      undefined,
+      options,
+    );
+  const failure: McumgrFailure =
+    error instanceof BleError && error.link === 'timeout'
+      ? 'timeout'
+      : error instanceof BleError && error.link === 'lost'
+        ? 'link'
+        : 'board';
+  return new McumgrError(
+    failure,
+    `subscribing to the board’s MCUmgr characteristic: ${failureWords(error)}`,
+    undefined,
+    options,
+  );
 }
 
 /**

@@ -9,7 +9,8 @@ export type McumgrGroupName = keyof typeof MCUMGR_GROUP;
 /** Command ids per group (the header's Command ID); the OP field says read or write. */
 export const MCUMGR_COMMAND = {
   os: { echo: 0, reset: 5, params: 6 },
-  image: { state: 0, upload: 1, erase: 5 },
+  /** Slot info (6) is newer Zephyr's, with CONFIG_MCUMGR_GRP_IMG_SLOT_INFO. */
+  image: { state: 0, upload: 1, erase: 5, slotInfo: 6 },
   /** Read and write share id 0 and load and save share id 3: the OP tells them apart. */
   settings: { readWrite: 0, delete: 1, commit: 2, loadSave: 3 },
 } as const;
@@ -116,10 +117,20 @@ function groupLabel(group: number): string {
 
 const hex = (rc: number) => `0x${rc.toString(16).padStart(2, '0')}`;
 
+/**
+ * What a person can do about a group's result, where Zephyr's configuration decides it:
+ * keyed by the group and the result's words.
+ */
+const GROUP_ADVICE: Record<string, string> = {
+  [`${MCUMGR_GROUP.settings} key too long`]:
+    'Zephyr takes keys of at most CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN characters, 32 by default',
+};
+
 /** "image group: 0x09 no free slot"; a code outside the table says so instead of guessing. */
 export function describeGroupResult(group: number, rc: number): string {
   const words = GROUP_RESULTS[group]?.[rc];
-  return `${groupLabel(group)}: ${hex(rc)} ${words ?? 'unknown result'}`;
+  const advice = words && GROUP_ADVICE[`${group} ${words}`];
+  return `${groupLabel(group)}: ${hex(rc)} ${words ?? 'unknown result'}${advice ? ` (${advice})` : ''}`;
 }
 
 /** "MCUmgr: 0x08 not supported"; 256 and up are the board's own (per-user) codes. */

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { parseAnswer } from './answer';
-import type { McumgrClient } from './client';
+import { McumgrError, type McumgrClient } from './client';
 import { MCUMGR_OP, encodeFrame, type McumgrBody } from './frame';
 import { MCUMGR_COMMAND, MCUMGR_GROUP } from './groups';
 import type { McubootImage } from './image-file';
@@ -50,6 +50,50 @@ function toSlots(body: McumgrBody, command: string): ImageSlot[] {
 export async function listSlots(client: McumgrClient): Promise<ImageSlot[]> {
   const answer = await client.request({ op: 'read', group, command: ids.state });
   return toSlots(answer, 'image state');
+}
+
+const slotInfoSchema = z.object({
+  images: z.array(
+    z.object({
+      image: z.number().int().nonnegative(),
+      slots: z.array(
+        z.object({ slot: z.number().int().nonnegative(), size: z.number().int().nonnegative() }),
+      ),
+      max_image_size: z.number().int().positive().optional(),
+    }),
+  ),
+});
+
+/** Where an upload to image 0 lands, as the board tells it. */
+export interface UploadSlot {
+  /** The slot an upload goes to: MCUboot's secondary, slot 1. */
+  slot: number;
+  size: number;
+  /** The largest application the board takes there, when it says (it leaves room for MCUboot's trailer). */
+  maxImageSize?: number;
+}
+
+/**
+ * The size of the slot an upload lands in, from the image group's slot info
+ * (docs/mcumgr/image.md); undefined for a board that does not say: Zephyr answers "not
+ * supported" without CONFIG_MCUMGR_GRP_IMG_SLOT_INFO, and its 3.4 tree has no such command.
+ */
+export async function uploadSlot(client: McumgrClient): Promise<UploadSlot | undefined> {
+  let answer: McumgrBody;
+  try {
+    answer = await client.request({ op: 'read', group, command: ids.slotInfo });
+  } catch (error) {
+    if (error instanceof McumgrError && error.failure === 'board') return undefined;
+    throw error;
+  }
+  const image = parseAnswer('slot info', slotInfoSchema, answer).images.find((i) => i.image === 0);
+  const slot = image?.slots.find((s) => s.slot === 1);
+  if (!image || !slot) return undefined;
+  return {
+    slot: slot.slot,
+    size: slot.size,
+    ...(image.max_image_size !== undefined && { maxImageSize: image.max_image_size }),
+  };
 }
 
 /** Marks the image with this hash to be tried once on the next reset. */

@@ -16,6 +16,8 @@ import {
   type ScanHandle,
 } from '../port';
 import { errorMessage } from '../../errors/message';
+import { RSSI_MIN_DBM } from '../../bounds';
+import { measuredRssi } from '../rssi';
 
 /** Links a hardware adapter holds when nothing says otherwise: what common BLE 4.x/5 dongles manage. */
 export const DEFAULT_LINK_CAPACITY = 5;
@@ -265,9 +267,11 @@ export class MultiCentral implements BleCentral {
     if (!this.slots.includes(slot)) return false;
     let hearings = this.heard.get(ad.id);
     if (!hearings) this.heard.set(ad.id, (hearings = new Map()));
-    hearings.set(slot, { rssi: ad.rssi, seenAt: ad.seenAt });
+    // An unmeasured signal (127, "not available") counts as the weakest, never the best.
+    const rssi = measuredRssi(ad.rssi) ?? RSSI_MIN_DBM;
+    hearings.set(slot, { rssi, seenAt: ad.seenAt });
     let best = slot;
-    let bestRssi = ad.rssi;
+    let bestRssi = rssi;
     for (const [other, h] of hearings) {
       if (other === slot || ad.seenAt - h.seenAt > STALE_MS) continue;
       if (h.rssi > bestRssi) {

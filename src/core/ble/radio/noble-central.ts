@@ -31,6 +31,7 @@ import { NobleConnection } from './noble-connection';
 import { TimeoutError, withBleTimeout, type LinkControl } from './link-control';
 import { realSchedule, type Schedule } from '../../async/timeout';
 import { errorMessage } from '../../errors/message';
+import { meetsMinRssi } from '../rssi';
 
 /**
  * What the HCI tap under noble reports (hci/tap.ts): noble's own stack answers an ATT error
@@ -427,7 +428,7 @@ export class NobleCentral implements BleCentral {
     const name = ad.localName?.toLowerCase();
     let expanded: string[] | undefined;
     for (const scan of [...this.scans]) {
-      if (scan.minRssi !== undefined && ad.rssi < scan.minRssi) continue;
+      if (!meetsMinRssi(ad.rssi, scan.minRssi)) continue;
       if (scan.name && !name?.includes(scan.name)) continue;
       if (scan.serviceUuids.length) {
         expanded ??= ad.serviceUuids.map(expandUuid);

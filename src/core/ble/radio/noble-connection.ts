@@ -34,7 +34,7 @@ import {
 } from '../link-parameters';
 import { pairingFailureMessage } from '../security-manager/refusals';
 import { SMP_TIMEOUT_MS } from '../security-manager/initiator';
-import type { Schedule } from '../../async/timeout';
+import { waitWords, type Schedule } from '../../async/timeout';
 import {
   characteristicLabel as label,
   disconnectReason,
@@ -432,7 +432,7 @@ export class NobleConnection implements BleConnection {
       };
       const startTimer = () =>
         this.schedule(
-          () => fail(`no answer within ${this.timeoutMs} ms`, undefined, 'timeout'),
+          () => fail(`no answer within ${waitWords(this.timeoutMs)}`, undefined, 'timeout'),
           this.timeoutMs,
         );
       let cancel = startTimer();
@@ -442,7 +442,10 @@ export class NobleConnection implements BleConnection {
         extend: (ms) => {
           if (settled) return;
           cancel();
-          cancel = this.schedule(() => fail(`no answer within ${ms} ms`, undefined, 'timeout'), ms);
+          cancel = this.schedule(
+            () => fail(`no answer within ${waitWords(ms)}`, undefined, 'timeout'),
+            ms,
+          );
         },
       };
       this.inFlight = inFlight;

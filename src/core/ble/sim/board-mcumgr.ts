@@ -220,11 +220,11 @@ export class BoardMcumgr {
           uuid: MCUMGR_CHARACTERISTIC_UUID,
           name: 'SMP',
           properties: ['writeWithoutResponse', 'notify'],
-          ...(this.spec.authenticated
-            ? { permissions: { write: 'authenticate', subscribe: 'authenticate' } }
-            : {}),
           value: new Uint8Array(),
           maxLength: 512,
+          ...(this.spec.security !== 'open' && {
+            permissions: { write: this.spec.security, subscribe: this.spec.security },
+          }),
           write: (data) => {
             this.receive(data);
             return { ok: true, data: new Uint8Array() };
@@ -337,6 +337,7 @@ export class BoardMcumgr {
         if (header.command === image.state) return read ? this.state() : this.setState(body);
         if (header.command === image.upload && !read) return this.receiveChunk(body);
         if (header.command === image.erase && !read) return this.erase();
+        if (header.command === image.slotInfo && read && this.spec.slotInfo) return this.slotInfo();
         return undefined;
       case MCUMGR_GROUP.settings:
         return this.settings(header.command, read, body, settings);
@@ -371,6 +372,21 @@ export class BoardMcumgr {
         permanent: pending === 'permanent',
       });
     return { images, splitStatus: 0 };
+  }
+
+  private slotInfo(): McumgrBody {
+    const size = this.spec.slotSize;
+    return {
+      images: [
+        {
+          image: 0,
+          slots: [
+            { slot: 0, size },
+            { slot: 1, size },
+          ],
+        },
+      ],
+    };
   }
 
   /**

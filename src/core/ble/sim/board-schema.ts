@@ -257,12 +257,6 @@ const mcumgrSpec = z
       .string()
       .regex(/^\d+\.\d+\.\d+(?:\.\d+)?$/, 'must be a version, e.g. "1.0.0"')
       .default('1.0.0'),
-    /**
-     * The SMP characteristic and its CCCD need an authenticated (MITM) link, as Zephyr's
-     * CONFIG_MCUMGR_TRANSPORT_BT_AUTHEN: an unpaired central is answered Insufficient
-     * Authentication.
-     */
-    authenticated: z.boolean().default(false),
     /** OS parameters' `buf_size`: the longest request the board takes, header included. */
     bufferSize: z.number().int().min(64).max(8192).default(2475),
     bufferCount: z.number().int().min(1).max(16).default(4),
@@ -273,6 +267,16 @@ const mcumgrSpec = z
       .min(1024)
       .max(16 * 1024 * 1024)
       .default(256 * 1024),
+    /**
+     * The image group's slot info (command 6), as newer Zephyr answers it with
+     * CONFIG_MCUMGR_GRP_IMG_SLOT_INFO; without it "not supported", as Zephyr 3.4 does.
+     */
+    slotInfo: z.boolean().default(false),
+    /**
+     * What the link must be to write the SMP characteristic and subscribe to it: an
+     * authenticated one (`authenticate`) as Zephyr's CONFIG_MCUMGR_TRANSPORT_BT_AUTHEN asks.
+     */
+    security: linkPermissionSchema.default('open'),
     /** From a reset request to the board dropping the link and booting. */
     resetMs: z.number().int().min(0).max(60_000).default(300),
     /** Settings in flash at first power-up, as UTF-8 text. */

@@ -25,6 +25,7 @@ import {
   eventPacket,
   leMeta,
 } from './hci-events';
+import { RSSI_NOT_AVAILABLE } from '../rssi';
 import type { CentralIdentity, RadioBoard, RadioPeer } from './radio';
 
 /** What the controller needs from the bench it listens to. */
@@ -416,7 +417,8 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
   }
 
   private advertisingReport(board: B, type: number, data: Buffer, rssi: number): void {
-    this.deliver(advertisingReport(board.airAddress, board.airAddressType, type, data, rssi));
+    const reported = this.profile.rssi === 'notAvailable' ? RSSI_NOT_AVAILABLE : rssi;
+    this.deliver(advertisingReport(board.airAddress, board.airAddressType, type, data, reported));
   }
 
   private complete(op: number, returnParams: Buffer): void {

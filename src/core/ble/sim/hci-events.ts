@@ -2,6 +2,7 @@
 // 5.4.4 and 7.7), built from what they report.
 import { HCI_EVENT, HCI_PACKET, LE_SUBEVENT } from '../hci/codes';
 import { bytesOfAddress } from '../hci/own-address';
+import { RSSI_NOT_AVAILABLE } from '../rssi';
 
 export function eventPacket(code: number, params: Buffer): Buffer {
   return Buffer.concat([Buffer.of(HCI_PACKET.event, code, params.length), params]);
@@ -69,6 +70,7 @@ export function advertisingReport(
   bytesOfAddress(address).copy(r, 3);
   r.writeUInt8(data.length, 9);
   data.copy(r, 10);
-  r.writeInt8(Math.max(-127, Math.min(20, rssi)), 10 + data.length);
+  const reported = rssi === RSSI_NOT_AVAILABLE ? rssi : Math.max(-127, Math.min(20, rssi));
+  r.writeInt8(reported, 10 + data.length);
   return leMeta(LE_SUBEVENT.advertisingReport, r);
 }

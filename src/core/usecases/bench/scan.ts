@@ -6,6 +6,7 @@ import { RSSI_MAX_DBM, RSSI_MIN_DBM } from '../../bounds';
 import { describeIdentity, type AdapterIdentity } from '../../ble/adapter-identity';
 import { uuidSchema, type Advertisement } from '../../ble/port';
 import type { MultiCentral } from '../../ble/radio/multi-adapter-central';
+import { strongerFirst } from '../../ble/rssi';
 import { wholeNumberText } from '../../whole-number';
 
 /** A scan's filters: a service UUID, part of the name, the weakest RSSI (whole dBm). */
@@ -48,7 +49,7 @@ export async function scanBoards(
   await until();
   await scan.stop();
   return {
-    boards: [...boards.values()].sort((a, b) => b.rssi - a.rssi),
+    boards: [...boards.values()].sort((a, b) => strongerFirst(a.rssi, b.rssi)),
     adapters: central.adapters().map((a) => ({
       spec: a.spec,
       identity: a.identity ?? null,

@@ -11,6 +11,7 @@ import {
   type AdStructure,
 } from '../../../core/ble/advertising/ad-structures';
 import { resolveName, type UuidNames } from '../../../core/ble/names/resolver';
+import { rssiText } from '../../../core/ble/rssi';
 import { Panel } from '../../components/Panel';
 import { shownUuid } from '../../lib/format';
 import { spacedHex } from './bytes';
@@ -144,7 +145,7 @@ export function AdvertisementInspector({
       }
     >
       <p className="muted">
-        <span className="mono">{device.address}</span> · {device.rssi} dBm ·{' '}
+        <span className="mono">{device.address}</span> · {rssiText(device.rssi)} ·{' '}
         {device.connectable ? 'connectable' : 'not connectable'}
       </p>
       {packets.length ? (

@@ -20,6 +20,7 @@ import {
   type LinkInfo,
   type Phy,
 } from '../../../core/ble/link-parameters';
+import { rssiText } from '../../../core/ble/rssi';
 
 /**
  * How often the card reads the RSSI (Read RSSI, one HCI command each) while connected. A read
@@ -130,7 +131,7 @@ export function LinkCard({ connectionId, address, link, lost }: LinkCardProps) {
             </LinkFact>
             <LinkSecurityFacts security={link.security} />
             <LinkFact label="RSSI" testId="link-rssi">
-              {link.rssi === undefined ? '…' : `${link.rssi} dBm`}
+              {link.rssi === undefined ? '…' : rssiText(link.rssi)}
             </LinkFact>
           </>
         ) : (

@@ -2,7 +2,10 @@
 // client's writes as the board's GATT server would and sends notifications back.
 import { describe, expect, it } from 'vitest';
 import { McumgrClient, McumgrError } from '../../../../src/core/ble/mcumgr/client';
-import { MCUMGR_CHARACTERISTIC_UUID } from '../../../../src/core/ble/mcumgr/service';
+import {
+  MCUMGR_CHARACTERISTIC_UUID,
+  MCUMGR_SERVICE_UUID,
+} from '../../../../src/core/ble/mcumgr/service';
 import {
   MCUMGR_OP,
   McumgrReassembler,
@@ -11,7 +14,7 @@ import {
   type McumgrBody,
   type McumgrFrame,
 } from '../../../../src/core/ble/mcumgr/frame';
-import type { BleConnection } from '../../../../src/core/ble/port';
+import { BleError, type BleConnection } from '../../../../src/core/ble/port';
 
 class BoardEnd implements BleConnection {
   readonly id = 'board';
@@ -25,7 +28,7 @@ class BoardEnd implements BleConnection {
 
   constructor(readonly mtu: number) {}
 
-  discover = () => Promise.resolve([]);
+  discover: BleConnection['discover'] = () => Promise.resolve([]);
   read = () => Promise.resolve(new Uint8Array());
   disconnect = () => Promise.resolve();
 
@@ -165,11 +168,68 @@ describe('MCUmgr client', () => {
     });
   });
 
-  it('says so when the board has no MCUmgr characteristic', async () => {
+  it('says "no MCUmgr service" only when discovery finds none', async () => {
     const board = new BoardEnd(247);
-    board.subscribe = () => Promise.reject(new Error('characteristic not found'));
-    await expect(McumgrClient.open(board)).rejects.toThrow(
-      'the board has no MCUmgr service to subscribe to: characteristic not found',
-    );
+    board.subscribe = () =>
+      Promise.reject(new BleError('subscribe', 'the board has no service 8d53dc1d-…', 'board'));
+    await expect(McumgrClient.open(board)).rejects.toMatchObject({
+      failure: 'board',
+      message:
+        'the board has no MCUmgr service (8d53dc1d-…): its firmware does not serve MCUmgr over Bluetooth',
+    });
+  });
+
+  it('names what the subscribe met when the board has the service: no answer, a refusal, a lost link', async () => {
+    const failing = (error: Error) => {
+      const board = new BoardEnd(247);
+      board.discover = () => Promise.resolve(MCUMGR_GATT);
+      board.subscribe = () => Promise.reject(error);
+      return McumgrClient.open(board);
+    };
+    const what = 'subscribing to SMP';
+    await expect(
+      failing(
+        new BleError('subscribe', `${what}: no answer within 10 s`, 'board', {
+          link: 'timeout',
+          detail: 'no answer within 10 s',
+        }),
+      ),
+    ).rejects.toMatchObject({
+      failure: 'timeout',
+      message: 'subscribing to the board’s MCUmgr characteristic: no answer within 10 s',
+    });
+    const refused =
+      'the board needs an encrypted link and pairing refused by the board: 0x05 pairing not supported; the link is closed';
+    await expect(
+      failing(new BleError('subscribe', `${what}: ${refused}`, 'board', { detail: refused })),
+    ).rejects.toMatchObject({
+      failure: 'board',
+      message: `subscribing to the board’s MCUmgr characteristic: ${refused}`,
+    });
+    await expect(
+      failing(
+        new BleError('subscribe', `${what}: link lost: remote user terminated`, 'board', {
+          link: 'lost',
+          detail: 'link lost: remote user terminated',
+        }),
+      ),
+    ).rejects.toMatchObject({
+      failure: 'link',
+      message:
+        'subscribing to the board’s MCUmgr characteristic: link lost: remote user terminated',
+    });
   });
 });
+
+/** A board's GATT as discovery lists it: the MCUmgr service and its SMP characteristic. */
+const MCUMGR_GATT = [
+  {
+    uuid: MCUMGR_SERVICE_UUID,
+    characteristics: [
+      {
+        uuid: MCUMGR_CHARACTERISTIC_UUID,
+        properties: ['writeWithoutResponse' as const, 'notify' as const],
+      },
+    ],
+  },
+];

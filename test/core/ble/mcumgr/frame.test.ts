@@ -110,6 +110,14 @@ describe('MCUmgr result codes in words', () => {
     expect(describeGeneralResult(300)).toBe('MCUmgr: 0x12c board-defined error');
     expect(groupResult('image', 'image too large')).toBe(30);
   });
+
+  it('says what to do where Zephyr’s configuration decides the result', () => {
+    expect(describeGroupResult(3, 2)).toBe(
+      'settings group: 0x02 key too long (Zephyr takes keys of at most CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN characters, 32 by default)',
+    );
+    expect(describeGroupResult(1, 30)).toBe('image group: 0x1e image too large');
+    expect(describeGeneralResult(1)).toBe('MCUmgr: 0x01 unknown error');
+  });
 });
 
 describe('MCUmgr reassembly', () => {

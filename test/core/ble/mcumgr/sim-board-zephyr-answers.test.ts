@@ -75,7 +75,7 @@ describe('simulated MCUmgr board: answers as Zephyr 3.4', () => {
 
   it('a board built with an authenticated transport guards its subscribe: an unattended station is refused', async () => {
     const security = { mode: 'sc-only', ioCapability: 'displayOnly' } as const;
-    r = rig([zephyr({ authenticated: true }, { security })]);
+    r = rig([zephyr({ security: 'authenticate' }, { security })]);
     const ad = await r.find({ name: 'Zephyr MCUmgr' });
     const link = await r.drive(r.central.connect(ad.id));
     // The CCCD wants MITM (0x05), the station can offer only Just Works, the SC-only board

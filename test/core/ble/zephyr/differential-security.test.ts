@@ -31,7 +31,7 @@ const TWIN: BoardSpecInput = {
   latency: { connectMs: 10, perOperationMs: 1 },
   // CONFIG_BT_L2CAP_TX_MTU=498 (smp_svr's overlay-bt.conf).
   mtu: 498,
-  mcumgr: { version: '1.0.0', resetMs: 100, authenticated: true },
+  mcumgr: { version: '1.0.0', resetMs: 100, security: 'authenticate' },
   security: {
     mode: 'sc-only',
     ioCapability: 'displayOnly',
