@@ -167,8 +167,9 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
       await station.add(parseAdapterSpec(spec));
       return station.central.adapters();
     },
-    removeAdapter: ({ index }) => station.remove(index),
-    linksOnAdapter: ({ index }) => book.connectedOn(station.central.linksOf(index)),
+    removeAdapter: ({ id }) => station.remove(station.central.indexOf(id)),
+    linksOnAdapter: ({ id }) =>
+      book.connectedOn(station.central.linksOf(station.central.indexOf(id))),
     answerPairing: (answer) => station.prompts.answer(answer),
     pairingPrompts: () => station.prompts.list(),
     bonds: () => ({
@@ -212,6 +213,11 @@ class Station {
   /** Each adapter's trace, in the order of the adapters; a holder, so it can move folders. */
   private readonly traces: { writer?: TraceWriter }[] = [];
   private readonly specs: AdapterSpec[] = [];
+  /**
+   * Each open `sim` adapter's controller number, in the adapters' order: a new one takes the
+   * lowest free, so two open at once never share an address, whichever was removed before.
+   */
+  private readonly simNumbers: (number | undefined)[] = [];
   central!: MultiCentral;
   readonly book: LinkBook;
   /** A pairing that needs the person asks through an event, answered by `answerPairing`. */
@@ -306,6 +312,7 @@ class Station {
       this.central.add(entry);
     } catch (err) {
       this.specs.pop();
+      this.simNumbers.pop();
       this.traces.pop()?.writer?.close();
       throw err;
     }
@@ -316,6 +323,7 @@ class Station {
     const dropped = this.book.connectedOn(this.central.linksOf(index));
     await this.central.remove(index);
     const [spec] = this.specs.splice(index, 1);
+    this.simNumbers.splice(index, 1);
     this.traces.splice(index, 1)[0]?.writer?.close();
     // The adapters after it move up one place, and their traces to that place's folder.
     for (let i = index; i < this.specs.length; i++) {
@@ -336,7 +344,9 @@ class Station {
     const dir = this.traceDir(index, spec);
     const holder = { writer: dir === undefined ? undefined : new TraceWriter(dir) };
     this.traces[index] = holder;
-    const simIndex = this.specs.slice(0, index).filter((s) => s.kind === 'sim').length;
+    let simIndex = 0;
+    while (this.simNumbers.includes(simIndex)) simIndex += 1;
+    this.simNumbers[index] = spec.kind === 'sim' ? simIndex : undefined;
     return openAdapter(spec, index, simIndex, {
       bench: this.bench,
       bonds: this.bonds,
