@@ -17,6 +17,8 @@ import {
   type HeldBoard,
 } from '../../usecases/firmware';
 import { SetupError } from '../errors';
+import { busyDetail } from './firmware-busy';
+import type { ImageSlot } from '../../ble/mcumgr/image-group';
 import type { HostSupervisor } from './host-supervisor';
 
 /** How long a dropped board may take to come back (a reset, a reboot into a new image). */
@@ -47,7 +49,13 @@ export function imageInfo(image: McubootImage) {
   return { version: image.versionText, hash: hex(image.hash), bytes: image.bytes.length };
 }
 
-export class BoardFirmware extends EventEmitter<{ progress: [FirmwareProgress] }> {
+export class BoardFirmware extends EventEmitter<{
+  progress: [FirmwareProgress];
+  /** What runs on a link now (none: it ended), for every window's panel. */
+  busy: [{ connectionId: string; running?: string }];
+  /** A link's slots as a call just read them. */
+  slots: [{ connectionId: string; slots: ImageSlot[] }];
+}> {
   /** What runs on each link now, by connection id. */
   private readonly running = new Map<string, string>();
   /** The upload running on each link, to stop it (`cancelUpload`). */
@@ -142,16 +150,20 @@ export class BoardFirmware extends EventEmitter<{ progress: [FirmwareProgress] }
     work: (board: HeldBoard) => Promise<T>,
   ): Promise<T> {
     const busy = this.running.get(connectionId);
-    if (busy)
-      throw new SetupError('connectionId', `is busy: ${busy} runs on this board; wait for it`);
+    if (busy) throw new SetupError('connectionId', busyDetail(busy));
     this.running.set(connectionId, what);
+    this.emit('busy', { connectionId, running: what });
     try {
       const host = await this.supervisor.ensure();
       if (!host.links.some((l) => l.connectionId === connectionId))
         throw new SetupError('connectionId', 'is not an open connection');
-      return await work({ link: () => this.link(connectionId) });
+      const answer = await work({ link: () => this.link(connectionId) });
+      const { slots } = answer as { slots?: ImageSlot[] };
+      if (slots) this.emit('slots', { connectionId, slots });
+      return answer;
     } finally {
       this.running.delete(connectionId);
+      this.emit('busy', { connectionId });
     }
   }
 

@@ -4,7 +4,7 @@
 // and confirm with why each cannot act yet, echo, and after a reset whether the board runs the
 // new image or reverted. Every call runs on the card's link (docs/decisions/ble-and-hci.md,
 // "MCUmgr").
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { FirmwareSlot } from '../../../core/app/contracts/firmware';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { ImageFileChooser } from '../../components/ImageFileChooser';
@@ -12,6 +12,8 @@ import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { shortHash, type ChosenImage } from '../../lib/image-file';
 import { useAction } from '../../lib/use-action';
+import { AppError } from '../../../core/app/api';
+import { runningFromDetail } from '../../../core/usecases/bench/firmware-busy';
 import { disabledReasons, otherImage, resetOutcome, slotState } from './firmware-model';
 
 interface Progress {
@@ -23,6 +25,21 @@ interface Progress {
 }
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+
+/** How often a panel refused by another window's call asks again, should its end go unheard. */
+const WAIT_RETRY_MS = 2_000;
+
+/**
+ * What runs on the board when a call was refused for it (one call at a time per link): the panel
+ * waits for that call, it is no error. Undefined for any other failure.
+ */
+function refusedFor(error: unknown): string | undefined {
+  if (!(error instanceof AppError)) return undefined;
+  return error.fields
+    .filter((f) => f.field === 'connectionId')
+    .map((f) => runningFromDetail(f.message))
+    .find(Boolean);
+}
 
 /** A button that cannot act says why beside it. */
 function Why({ id, reason }: { id: string; reason: string | undefined }) {
@@ -51,27 +68,75 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
   // What an action did is said where the click was: in view, whatever the window's height.
   useEffect(() => said.current?.scrollIntoView({ block: 'nearest' }), [outcome]);
 
-  useEffect(() => {
-    if (lost) return;
-    void run(async () => setSlots((await api.firmware.slots({ connectionId })).slots));
-  }, [api, connectionId, lost, run]);
-
-  useEffect(
+  // What runs on the board from any window, and whether this panel's slot list was refused for
+  // it: it reads them again when that call ends (docs/decisions/ble-and-hci.md, "MCUmgr in the
+  // app"), or every few seconds should the end go unheard, or on Retry.
+  const [running, setRunning] = useState<string>();
+  const [waiting, setWaiting] = useState(false);
+  const [ended, setEnded] = useState(0);
+  const loadSlots = useCallback(
     () =>
-      api.on('firmware:progress', (p) => {
-        if (p.connectionId === connectionId) setProgress(p);
+      void run(async () => {
+        try {
+          const answer = await api.firmware.slots({ connectionId });
+          setWaiting(false);
+          setSlots(answer.slots);
+          return answer;
+        } catch (err) {
+          const other = refusedFor(err);
+          if (!other) throw err;
+          // Known before this window heard the call start.
+          setRunning((known) => known ?? other);
+          setWaiting(true);
+          return undefined;
+        }
       }),
-    [api, connectionId],
+    [api, connectionId, run],
   );
 
+  useEffect(() => {
+    if (!lost) loadSlots();
+  }, [lost, loadSlots]);
+
+  useEffect(() => {
+    if (!waiting || lost) return;
+    if (ended > 0) loadSlots();
+    const timer = setInterval(loadSlots, WAIT_RETRY_MS);
+    return () => clearInterval(timer);
+  }, [waiting, ended, lost, loadSlots]);
+
+  useEffect(() => {
+    const mine = (e: { connectionId: string }) => e.connectionId === connectionId;
+    const offs = [
+      api.on('firmware:progress', (p) => mine(p) && setProgress(p)),
+      api.on('firmware:slots', (e) => mine(e) && setSlots(e.slots)),
+      api.on('firmware:busy', (e) => {
+        if (!mine(e)) return;
+        setRunning(e.running);
+        if (e.running === undefined) setEnded((n) => n + 1);
+      }),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [api, connectionId]);
+
   const busy = call.busy;
+  const mine = busy || echo.busy;
+  // This window's own call has ended once its answer is here, whenever its event comes.
+  useEffect(() => {
+    if (!mine) setRunning(undefined);
+  }, [mine]);
+  // Another window's call: this panel's buttons wait for it rather than be refused.
+  const elsewhere =
+    running && !mine
+      ? `${running[0]!.toUpperCase()}${running.slice(1)} runs on this board from another window.`
+      : undefined;
   const linkDown = lost && !busy ? 'The link dropped: reconnect first.' : undefined;
   const reasons = disabledReasons(slots, image);
   const why = {
-    upload: linkDown ?? reasons.upload,
-    test: linkDown ?? reasons.test,
-    confirm: linkDown ?? reasons.confirm,
-    reset: linkDown ?? (slots ? undefined : 'Waiting for the board’s slots.'),
+    upload: linkDown ?? elsewhere ?? reasons.upload,
+    test: linkDown ?? elsewhere ?? reasons.test,
+    confirm: linkDown ?? elsewhere ?? reasons.confirm,
+    reset: linkDown ?? elsewhere ?? (slots ? undefined : 'Waiting for the board’s slots.'),
   };
 
   function act(work: () => Promise<{ slots: FirmwareSlot[] }>, after?: () => void) {
@@ -252,10 +317,24 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
           {outcome.text}
         </p>
       )}
+      {waiting && !slots && (
+        <p className="note" role="status" data-testid="firmware-waiting">
+          {elsewhere ?? 'Another window has a call running on this board.'} The slots show when it
+          ends.{' '}
+          <button type="button" className="link" disabled={busy} onClick={loadSlots}>
+            Retry
+          </button>
+        </p>
+      )}
       <ErrorNotice error={call.error} />
+      {call.error !== undefined && !slots && !busy && !lost && (
+        <button type="button" onClick={loadSlots}>
+          Read the slots again
+        </button>
+      )}
       <form className="inline-form" aria-label="Echo" onSubmit={sendEcho}>
         <TextField label="Echo text" value={echoText} onChange={setEchoText} />
-        <button type="submit" disabled={echo.busy || busy || lost}>
+        <button type="submit" disabled={echo.busy || busy || lost || elsewhere !== undefined}>
           Echo
         </button>
         {echo.value && (
