@@ -80,6 +80,7 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
         try {
           const answer = await api.firmware.slots({ connectionId });
           setWaiting(false);
+          setRunning(undefined);
           setSlots(answer.slots);
           return answer;
         } catch (err) {
@@ -119,12 +120,13 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
     return () => offs.forEach((off) => off());
   }, [api, connectionId]);
 
+  /**
+   * This window's own call: once its answer is here it has ended, whenever its `firmware:busy`
+   * end comes, so it is never shown as another window's.
+   */
+  const ownCall = (work: () => Promise<unknown>) => run(work).finally(() => setRunning(undefined));
   const busy = call.busy;
   const mine = busy || echo.busy;
-  // This window's own call has ended once its answer is here, whenever its event comes.
-  useEffect(() => {
-    if (!mine) setRunning(undefined);
-  }, [mine]);
   // Another window's call: this panel's buttons wait for it rather than be refused.
   const elsewhere =
     running && !mine
@@ -141,7 +143,7 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
 
   function act(work: () => Promise<{ slots: FirmwareSlot[] }>, after?: () => void) {
     setOutcome(undefined);
-    void run(async () => {
+    void ownCall(async () => {
       const answer = await work();
       setSlots(answer.slots);
       after?.();
@@ -182,7 +184,7 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
 
   function reset() {
     setOutcome(undefined);
-    void run(async () => {
+    void ownCall(async () => {
       const answer = await api.firmware.reset({ connectionId });
       setSlots(answer.slots);
       setOutcome(resetOutcome(answer));
@@ -192,7 +194,9 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
 
   function sendEcho(event: FormEvent) {
     event.preventDefault();
-    void echo.run(() => api.firmware.echo({ connectionId, text: echoText }));
+    void echo
+      .run(() => api.firmware.echo({ connectionId, text: echoText }))
+      .finally(() => setRunning(undefined));
   }
 
   const other = slots && otherImage(slots);
