@@ -11,8 +11,9 @@ import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
 import { useLoad } from '../../lib/use-load';
 
-export function EmulatorSetup() {
-  const state = useLoad((api) => api.login.emulatorState({}), []);
+/** `minted`: codes minted so far on this page; each may have added a user. */
+export function EmulatorSetup({ minted }: { minted: number }) {
+  const state = useLoad((api) => api.login.emulatorState({}), [minted]);
   if (!state.value)
     return (
       <Panel title="Emulator login data">
