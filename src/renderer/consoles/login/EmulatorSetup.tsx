@@ -11,9 +11,8 @@ import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
 import { useLoad } from '../../lib/use-load';
 
-/** `minted`: codes minted so far on this page; each may have added a user. */
-export function EmulatorSetup({ minted }: { minted: number }) {
-  const state = useLoad((api) => api.login.emulatorState({}), [minted]);
+export function EmulatorSetup() {
+  const state = useLoad((api) => api.login.emulatorState({}), []);
   if (!state.value)
     return (
       <Panel title="Emulator login data">

@@ -12,7 +12,7 @@ import { OperationForms } from './OperationForms';
 export function Login() {
   const context = useLoad((api) => api.login.context({}), []);
   const [idToken, setIdToken] = useState<string>();
-  // Each code minted may add a user: the emulator's login data is read again.
+  // Each code minted may add a user: the emulator's login data is read again (a new key).
   const [minted, setMinted] = useState(0);
   const ctx = context.value;
   return (
@@ -49,7 +49,7 @@ export function Login() {
             <OperationForms context={ctx} />
             <IdTokenInspector context={ctx} idToken={idToken} />
           </div>
-          {ctx.kind === 'emulator' && <EmulatorSetup minted={minted} />}
+          {ctx.kind === 'emulator' && <EmulatorSetup key={minted} />}
         </>
       )}
     </div>
