@@ -22,11 +22,13 @@ describe.each(WINDOW_SIZES)('the Firmware panel in two windows at $width×$heigh
     const { page, context, url, pageErrors } = bench();
     await page.setViewportSize(size);
     await nav(page, 'BLE bench').click();
-    await page
+    const scanRow = page
       .getByTestId('ble-scan')
-      .locator('[data-testid="scan-row"][data-name="DB Zephyr MCUmgr"]')
-      .getByRole('button', { name: 'Connect DB Zephyr MCUmgr' })
-      .click();
+      .locator('[data-testid="scan-row"][data-name="DB Zephyr MCUmgr"]');
+    // Its SMP service is named as such, not as a blank board's (issue 45).
+    await expectText(scanRow, 'MCUmgr (SMP)');
+    expect(await scanRow.innerText()).not.toContain('Blank');
+    await scanRow.getByRole('button', { name: 'Connect DB Zephyr MCUmgr' }).click();
     const panel = panelOf(page);
     await expect.poll(() => panel.getByTestId('firmware-slot').count()).toBeGreaterThan(0);
 

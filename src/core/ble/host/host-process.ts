@@ -376,8 +376,18 @@ class Station {
 
   /** A simulated board's names and longest values, from its board file; SIG names for any. */
   private facts(): BoardFacts {
-    const board = (deviceId: string) =>
-      this.bench?.boards().find((b) => b.address.replace(/:/g, '') === deviceId);
+    // By its identity address, or by the private address it is on the air under now (a board
+    // with privacy, as the Zephyr Secure one): its names are its file's either way (issue 45).
+    const board = (deviceId: string) => {
+      const onAir = this.bench?.boardAt(deviceId.match(/../g)?.join(':') ?? deviceId)?.id;
+      const identity = this.seen.get(deviceId)?.identityAddress;
+      return this.bench
+        ?.boards()
+        .find(
+          (b) =>
+            b.address.replace(/:/g, '') === deviceId || b.id === onAir || b.address === identity,
+        );
+    };
     return {
       names: (deviceId) => board(deviceId)?.names,
       characteristic: (deviceId, uuid) => {
