@@ -39,7 +39,7 @@ function issuesOf(fn: () => unknown): { source: string; issues: ProfileError['is
 }
 
 describe('provisioning profiles', () => {
-  it('ships devicebench-v1, its device-PSDI variant and the platform starter', () => {
+  it('ships devicebench-v1, its device-PSDI and level-4 variants and the platform starter', () => {
     const profiles = builtInProfiles();
     expect(
       profiles.map((p) => [
@@ -49,11 +49,14 @@ describe('provisioning profiles', () => {
       ]),
     ).toEqual([
       ['devicebench-v1-device-psdi', 'device', 'open'],
+      ['devicebench-v1-level4', 'tool', 'sc'],
       ['devicebench-v1', 'tool', 'open'],
       ['platform-starter', 'device', 'encrypted'],
       ['zephyr-mcumgr-settings', 'tool', false],
     ]);
-    expect(profiles[1]?.service).toBe('8f1d00006b4e4c5a9d3e2a7c5b1e0f00');
+    expect(profiles[2]?.service).toBe('8f1d00006b4e4c5a9d3e2a7c5b1e0f00');
+    // Boards that keep their PSDI behind level 4 (the Zephyr Secure one) have a profile shipped.
+    expect(profiles[1]).toMatchObject({ security: { level: 4 } });
   });
 
   it('parses a good profile with defaults filled in', () => {
