@@ -139,6 +139,8 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     links: () => book.logged(),
     forgetLink: ({ connectionId }) => book.forget(connectionId),
     clearLog: ({ connectionId }) => book.clearLog(connectionId),
+    quietLog: ({ connectionId, characteristicUuid, summary }) =>
+      book.quietLog(connectionId, characteristicUuid, summary),
     updateConnection: ({ connectionId, parameters }) =>
       book.requestLink(connectionId, { kind: 'connectionParameters', parameters }),
     setPhy: ({ connectionId, phy }) => book.requestLink(connectionId, { kind: 'phy', phy }),

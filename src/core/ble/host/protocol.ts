@@ -147,6 +147,14 @@ const stationMethods = {
   forgetLink: method(onLink, nothing),
   /** Clears the link's log for every window. */
   clearLog: method(onLink, nothing),
+  /**
+   * Counts a characteristic's writes and notifications instead of logging each, until a call
+   * with `summary` ends it with one line (an MCUmgr upload's chunks).
+   */
+  quietLog: method(
+    onLink.extend({ characteristicUuid: z.string(), summary: z.string().optional() }),
+    nothing,
+  ),
   /** Ends the link's subscription to one characteristic, whoever made it. */
   unsubscribeFrom: method(characteristic, nothing),
   addAdapter: method(z.object({ spec: adapterSpecText }), z.array(adapterView)),

@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import { attachLink } from '../../ble/host/remote-central';
 import { ImageFileError, readMcubootImage, type McubootImage } from '../../ble/mcumgr/image-file';
 import type { BleConnection } from '../../ble/port';
+import { MCUMGR_CHARACTERISTIC_UUID } from '../../ble/mcumgr/service';
 import {
   confirmFirmware,
   echoBoard,
@@ -78,6 +79,17 @@ export class BoardFirmware extends EventEmitter<{
       let offset = 0;
       const cancel = new AbortController();
       this.uploads.set(connectionId, cancel);
+      // The link's GATT log says the upload in one line, not each SMP chunk in base64.
+      const host = await this.supervisor.ensure();
+      const quiet = (summary?: string) =>
+        host
+          .call('quietLog', {
+            connectionId,
+            characteristicUuid: MCUMGR_CHARACTERISTIC_UUID,
+            summary,
+          })
+          .catch(() => undefined);
+      await quiet();
       const result = await flashImage(board, image, {
         onReconnect: (n) => (reconnects = n),
         onProgress: (p) => {
@@ -90,7 +102,10 @@ export class BoardFirmware extends EventEmitter<{
           if (!cancel.signal.aborted || error !== cancel.signal.reason) throw error;
           return undefined;
         })
-        .finally(() => this.uploads.delete(connectionId));
+        .finally(async () => {
+          this.uploads.delete(connectionId);
+          await quiet(`MCUmgr upload of ${image.versionText}`);
+        });
       if (!result) {
         // The board keeps what it took: the next upload of this image resumes at `offset`.
         return {

@@ -110,7 +110,11 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
     const mine = (e: { connectionId: string }) => e.connectionId === connectionId;
     const offs = [
       api.on('firmware:progress', (p) => mine(p) && setProgress(p)),
-      api.on('firmware:slots', (e) => mine(e) && setSlots(e.slots)),
+      api.on('firmware:slots', (e) => {
+        if (!mine(e)) return;
+        setSlots(e.slots);
+        setWaiting(false);
+      }),
       api.on('firmware:busy', (e) => {
         if (!mine(e)) return;
         setRunning(e.running);
