@@ -22,9 +22,13 @@ interface Progress {
   bytesPerSecond: number;
   resumedFrom: number;
   reconnects: number;
+  /** The upload's answer came: the rate is its average, the one the outcome says. */
+  final?: boolean;
 }
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+/** Said beside an upload's rate when the link dropped during it: the time to reconnect counts. */
+const RECONNECT_INCLUDED = ' (reconnect included)';
 
 /** How often a panel refused by another window's call asks again, should its end go unheard. */
 const WAIT_RETRY_MS = 2_000;
@@ -109,7 +113,11 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
   useEffect(() => {
     const mine = (e: { connectionId: string }) => e.connectionId === connectionId;
     const offs = [
-      api.on('firmware:progress', (p) => mine(p) && setProgress(p)),
+      // A chunk's event that comes after the answer does not replace the upload's average.
+      api.on(
+        'firmware:progress',
+        (p) => mine(p) && setProgress((prev) => (prev?.final ? prev : p)),
+      ),
       api.on('firmware:slots', (e) => {
         if (!mine(e)) return;
         setSlots(e.slots);
@@ -172,6 +180,11 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
         });
         return result;
       }
+      // One rate on the screen: the progress line ends on the upload's average, the outcome's,
+      // which counts the time the link took to come back after a drop (issue 45).
+      setProgress(
+        (p) => p && { ...p, bytesPerSecond: result.kilobytesPerSecond * 1000, final: true },
+      );
       const resumed =
         result.resumedFrom === 0
           ? ''
@@ -179,7 +192,7 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
             ? ` The link dropped ${result.reconnects}×; the upload resumed at byte ${result.resumedFrom}.`
             : ` The board held part of it: the upload resumed at byte ${result.resumedFrom}.`;
       setOutcome({
-        text: `Uploaded ${image.version}: ${kB(result.sent)} at ${result.kilobytesPerSecond.toFixed(1)} kB/s.${resumed} Test it to boot it at the next reset.`,
+        text: `Uploaded ${image.version}: ${kB(result.sent)} at ${result.kilobytesPerSecond.toFixed(1)} kB/s${result.reconnects > 0 ? RECONNECT_INCLUDED : ''}.${resumed} Test it to boot it at the next reset.`,
         good: true,
       });
       return result;
@@ -268,6 +281,7 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
           <progress aria-label="Upload" value={progress.offset} max={progress.total} />
           <span>
             {kB(progress.offset)} of {kB(progress.total)} · {kB(progress.bytesPerSecond)}/s
+            {progress.final && progress.reconnects > 0 && RECONNECT_INCLUDED}
             {progress.resumedFrom > 0 && ` · resumed from byte ${progress.resumedFrom}`}
           </span>
         </div>
