@@ -58,7 +58,7 @@ function describeChange(before: readonly string[], after: readonly string[], clo
  * identity (`sim (00:1a:7d:da:71:02)`).
  */
 function adapterName(adapter: Adapter, adapters: readonly Adapter[]): string {
-  const twin = adapters.some((a) => a !== adapter && a.spec === adapter.spec);
+  const twin = adapters.some((a) => a.spec === adapter.spec && a.id !== adapter.id);
   return twin && adapter.identity ? `${adapter.spec} (${adapter.identity.address})` : adapter.spec;
 }
 
