@@ -1,5 +1,5 @@
 // The Zephyr Secure board provisioned with a shipped profile, at both window sizes: the
-// "DeviceBench v1, level 4" profile (resources/profiles/devicebench-v1-level4.json) is in the
+// "DeviceBench v1, level 4" profile (resources/profiles/secure-devicebench-v1.json) is in the
 // plan's list, no profile file is hand-made, and the board pairs with its passkey and is
 // verified (issue 45, point 3). Each size loads a board of its own: a bonded one asks nothing.
 import { describe, expect, it } from 'vitest';
@@ -38,7 +38,7 @@ describe.each(WINDOW_SIZES)(
       await nav(page, 'Provisioning').click();
       const plan = page.getByTestId('prov-plan');
       await plan.getByLabel('Product').selectOption({ label: product });
-      await plan.getByLabel('Provisioning profile').selectOption('devicebench-v1-level4');
+      await plan.getByLabel('Provisioning profile').selectOption('secure-devicebench-v1');
       await expectText(plan, 'authenticated LE Secure Connections');
       await plan.getByLabel('Prefix').fill(`L4${tag}-`);
 
