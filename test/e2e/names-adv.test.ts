@@ -5,7 +5,7 @@
 // after a reload, and its notifications plotted with the shown value following the last one.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench, WINDOW_SIZES, shoot, createProduct } from './fixture';
+import { expectText, useBench, WINDOW_SIZES, shoot, createProduct, inView } from './fixture';
 
 const bench = useBench();
 
@@ -44,6 +44,8 @@ describe.each(WINDOW_SIZES)('names and advertisements at $width×$height', (size
     const { row } = await openBench(page);
     await row.getByRole('button', { name: 'Inspect the advertisement of DB Sensor' }).click();
     const inspector = page.getByTestId('ad-inspector');
+    // It opens in view, not below the fold (issue 45).
+    await expect.poll(() => inView(page, inspector.getByRole('heading').first())).toBe(true);
     const structures = inspector.getByTestId('ad-structure');
     await expectText(structures.filter({ hasText: 'Flags' }), 'LE General Discoverable Mode');
     await expectText(structures.filter({ hasText: 'Flags' }), 'BR/EDR Not Supported');

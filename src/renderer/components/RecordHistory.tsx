@@ -1,6 +1,7 @@
 // A record's history in words: every failed try and what the tool did next, and operator
 // releases with who and where. Empty history: nothing to show.
 import { describeRecordEvent, type RecordEvent } from '../../core/audit/records';
+import { formatClockTime } from '../lib/format';
 
 export function RecordHistory({
   history,
@@ -24,7 +25,7 @@ export function RecordHistory({
       {shown.map((event, i) => (
         <li key={i}>
           <time className="muted" dateTime={new Date(event.at).toISOString()}>
-            {new Date(event.at).toLocaleTimeString()}
+            {formatClockTime(event.at)}
           </time>{' '}
           {describeRecordEvent(event)}
         </li>

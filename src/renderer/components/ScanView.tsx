@@ -344,7 +344,7 @@ const ScanRow = memo(function ScanRow({
           (device.localName ?? <em className="muted">no name</em>)
         )}
       </td>
-      <td className="mono">{device.address}</td>
+      <td className="mono nowrap">{device.address}</td>
       <td>
         {serviceLabels && (
           <div className="ble-service-label" title={serviceLabels}>
@@ -357,7 +357,7 @@ const ScanRow = memo(function ScanRow({
         <span className="mono">{rssiText(device.rssi)}</span>
         <RssiSparkline samples={history} />
       </td>
-      <td className="mono">{formatClockTime(device.lastSeen)}</td>
+      <td className="mono nowrap">{formatClockTime(device.lastSeen)}</td>
       {actionLabel && onAction && active && (
         <td className="row-actions">
           <span className="good" data-testid="row-status">

@@ -11,15 +11,31 @@ export function maskedSecret(secret: SecretView): string {
   return maskedHint(secret.hint);
 }
 
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A moment as this computer's local time, 24-hour, the one format across the app: "2026-12-02
+ * 23:15:06"; the zone is said where it matters (`zoneOf`); the audit export keeps UTC
+ * (docs/decisions/app-and-ui.md, "One time format").
+ */
 export function formatTime(ms: number): string {
-  return new Date(ms)
-    .toISOString()
-    .replace('T', ' ')
-    .replace(/\.\d+Z$/, 'Z');
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${formatClockTime(ms)}`;
 }
 
+/** The time of day of `formatTime`: "23:15:06", whatever the system's locale. */
 export function formatClockTime(ms: number): string {
-  return new Date(ms).toLocaleTimeString(undefined, { hour12: false });
+  const d = new Date(ms);
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+}
+
+/** This computer's zone at `ms` as an offset: "UTC+09:00", "UTC-05:30", "UTC". */
+export function zoneOf(ms = Date.now()): string {
+  const offset = -new Date(ms).getTimezoneOffset();
+  if (offset === 0) return 'UTC';
+  const sign = offset > 0 ? '+' : '-';
+  const minutes = Math.abs(offset);
+  return `UTC${sign}${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`;
 }
 
 export function formatDuration(ms: number): string {

@@ -4,6 +4,7 @@
 import { useMemo } from 'react';
 import type { BoardGatt } from '../../core/scenario/board-lint';
 import { shownUuid } from './format';
+import { MCUMGR_SERVICE_UUID } from '../../core/ble/mcumgr/service';
 import { useLoad } from './use-load';
 import type { UuidChoice } from '../components/ScanView';
 import { useNames } from './use-names';
@@ -19,10 +20,21 @@ export function useUuidChoices(): UuidChoice[] {
           label: p.name,
           productId: p.id,
         })),
-        ...(profiles.value ?? []).map((p) => ({ uuid: p.service, label: 'Blank (to provision)' })),
+        ...(profiles.value ?? []).map((p) => ({ uuid: p.service, label: profileServiceLabel(p) })),
       ]),
     [products.value, profiles.value],
   );
+}
+
+/**
+ * What a profile's service says of a board advertising it: a provisioning service is a blank
+ * board's; MCUmgr's SMP service (an MCUmgr-settings profile's) is on every such board,
+ * provisioned or not, so it names the service, not the board's state (issue 45).
+ */
+function profileServiceLabel(profile: { service: string }): string {
+  return shownUuid(profile.service) === shownUuid(MCUMGR_SERVICE_UUID)
+    ? 'MCUmgr (SMP)'
+    : 'Blank (to provision)';
 }
 
 /** Profiles often share one provisioning service: one choice per UUID, naming each product. */

@@ -39,7 +39,7 @@ function issuesOf(fn: () => unknown): { source: string; issues: ProfileError['is
 }
 
 describe('provisioning profiles', () => {
-  it('ships devicebench-v1, its device-PSDI variant and the platform starter', () => {
+  it('ships devicebench-v1, its device-PSDI and level-4 variants and the platform starter', () => {
     const profiles = builtInProfiles();
     expect(
       profiles.map((p) => [
@@ -51,9 +51,13 @@ describe('provisioning profiles', () => {
       ['devicebench-v1-device-psdi', 'device', 'open'],
       ['devicebench-v1', 'tool', 'open'],
       ['platform-starter', 'device', 'encrypted'],
+      ['secure-devicebench-v1', 'tool', 'sc'],
       ['zephyr-mcumgr-settings', 'tool', false],
     ]);
     expect(profiles[1]?.service).toBe('8f1d00006b4e4c5a9d3e2a7c5b1e0f00');
+    // Boards that keep their PSDI behind level 4 (the Zephyr Secure one) have a profile shipped;
+    // it sorts after devicebench-v1, which stays the first tool-PSDI profile, the app's default.
+    expect(profiles[3]).toMatchObject({ security: { level: 4 } });
   });
 
   it('parses a good profile with defaults filled in', () => {

@@ -25,6 +25,7 @@ import { bluetoothAddressSchema } from '../../ble/bluetooth-address';
 import { bondStorageSchema } from '../../ble/security-manager/bond-summary';
 import {
   adapterBondsSchema,
+  adapterIdSchema,
   adapterListSchema,
   bleStatusSchema,
   connectionSchema,
@@ -121,11 +122,12 @@ export const bleOperations = {
   /** Every link the BLE process holds, whoever opened it, with its GATT table and log. */
   'ble:listLinks': op(none, z.array(loggedLinkSchema)),
   /**
-   * What a change to `adapters` would drop (the links on the adapters it closes), or, without a
-   * list, what restarting the BLE process would (every connected link): asked before either.
+   * What a change to `adapters` would drop (the links on the adapters it closes), what removing
+   * the open adapter `remove` (its status `id`) would, or, with neither, what restarting the BLE
+   * process would (every connected link): asked before any of them.
    */
   'ble:planAdapters': op(
-    z.object({ adapters: adapterListSchema.optional() }),
+    z.object({ adapters: adapterListSchema.optional(), remove: adapterIdSchema.optional() }),
     z.object({ restart: z.boolean(), drops: z.array(linkRecordSchema) }),
   ),
   /**
@@ -135,6 +137,15 @@ export const bleOperations = {
    */
   'ble:setAdapters': op(
     z.object({ adapters: adapterListSchema, dropLinks: z.boolean().default(false) }),
+    adapterChangeSchema,
+  ),
+  /**
+   * Closes one open adapter by its status `id`, whatever its place and spec (two `sim` adapters
+   * share a spec; a list change would close the last of them): kept in Settings like a list
+   * change, refused at `dropLinks` the same way. Answers the status and the links it closed.
+   */
+  'ble:removeAdapter': op(
+    z.object({ id: adapterIdSchema, dropLinks: z.boolean().default(false) }),
     adapterChangeSchema,
   ),
   /** A new BLE process on the same adapters; answers the links the old one closed. */

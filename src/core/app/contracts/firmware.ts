@@ -109,4 +109,11 @@ export const firmwareEvents = {
     resumedFrom: z.number().int(),
     reconnects: z.number().int(),
   }),
+  /**
+   * What runs on a link's board now, from any window (`running`: "an upload", "a slot list"…;
+   * absent once it ended): another window's panel waits for it instead of being refused.
+   */
+  'firmware:busy': z.object({ connectionId: z.string(), running: z.string().optional() }),
+  /** A link's slots whenever a call read them, so every window's panel shows the same. */
+  'firmware:slots': slots.extend({ connectionId: z.string() }),
 } as const;

@@ -29,8 +29,9 @@ export function bleHandlers(
       'ble:listSerialPorts': () => serialPorts(),
       'ble:getStatus': () => supervisor.statusAfterStart(),
       'ble:listLinks': () => supervisor.links(),
-      'ble:planAdapters': ({ adapters }) => supervisor.plan(adapters),
+      'ble:planAdapters': ({ adapters, remove }) => supervisor.plan(adapters, remove),
       'ble:setAdapters': ({ adapters, dropLinks }) => supervisor.setAdapters(adapters, dropLinks),
+      'ble:removeAdapter': ({ id, dropLinks }) => supervisor.removeAdapter(id, dropLinks),
       'ble:restartHost': () => supervisor.restart(),
       'ble:startScan': async (filter) => ({ scanId: await scans.start(filter) }),
       'ble:stopScan': async ({ scanId }) => {

@@ -26,6 +26,8 @@ export function firmwareHandlers(firmware: BoardFirmware): {
     },
     sources: {
       'firmware:progress': (handler) => listen(firmware, 'progress', handler),
+      'firmware:busy': (handler) => listen(firmware, 'busy', handler),
+      'firmware:slots': (handler) => listen(firmware, 'slots', handler),
     },
   };
 }

@@ -91,6 +91,7 @@ const STEP: Record<CentralMethod, BleStep> = {
   links: 'link',
   forgetLink: 'link',
   clearLog: 'link',
+  quietLog: 'link',
   unsubscribeFrom: 'subscribe',
   addAdapter: 'adapter',
   removeAdapter: 'adapter',

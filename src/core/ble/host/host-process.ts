@@ -153,6 +153,8 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     links: () => book.logged(),
     forgetLink: ({ connectionId }) => book.forget(connectionId),
     clearLog: ({ connectionId }) => book.clearLog(connectionId),
+    quietLog: ({ connectionId, characteristicUuid, summary }) =>
+      book.quietLog(connectionId, characteristicUuid, summary),
     updateConnection: ({ connectionId, parameters }) =>
       book.requestLink(connectionId, { kind: 'connectionParameters', parameters }),
     setPhy: ({ connectionId, phy }) => book.requestLink(connectionId, { kind: 'phy', phy }),
@@ -181,8 +183,9 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
       await station.add(parseAdapterSpec(spec));
       return station.central.adapters();
     },
-    removeAdapter: ({ index }) => station.remove(index),
-    linksOnAdapter: ({ index }) => book.connectedOn(station.central.linksOf(index)),
+    removeAdapter: ({ id }) => station.remove(station.central.indexOf(id)),
+    linksOnAdapter: ({ id }) =>
+      book.connectedOn(station.central.linksOf(station.central.indexOf(id))),
     answerPairing: (answer) => station.prompts.answer(answer),
     pairingPrompts: () => station.prompts.list(),
     bonds: () => ({
@@ -235,6 +238,11 @@ class Station {
   /** Whether the traces keep the link keys: the user's choice, which can change meanwhile. */
   private keepKeys: boolean;
   private readonly specs: AdapterSpec[] = [];
+  /**
+   * Each open `sim` adapter's controller number, in the adapters' order: a new one takes the
+   * lowest free, so two open at once never share an address, whichever was removed before.
+   */
+  private readonly simNumbers: (number | undefined)[] = [];
   central!: MultiCentral;
   readonly book: LinkBook;
   /** A pairing that needs the person asks through an event, answered by `answerPairing`. */
@@ -330,6 +338,7 @@ class Station {
       this.central.add(entry);
     } catch (err) {
       this.specs.pop();
+      this.simNumbers.pop();
       this.traces.pop()?.writer?.close();
       throw err;
     }
@@ -345,6 +354,7 @@ class Station {
     const dropped = this.book.connectedOn(this.central.linksOf(index));
     await this.central.remove(index);
     const [spec] = this.specs.splice(index, 1);
+    this.simNumbers.splice(index, 1);
     this.traces.splice(index, 1)[0]?.writer?.close();
     // The adapters after it move up one place, and their traces to that place's folder.
     for (let i = index; i < this.specs.length; i++) {
@@ -367,7 +377,9 @@ class Station {
       writer: dir === undefined ? undefined : new TraceWriter(dir, { keepKeys: this.keepKeys }),
     };
     this.traces[index] = holder;
-    const simIndex = this.specs.slice(0, index).filter((s) => s.kind === 'sim').length;
+    let simIndex = 0;
+    while (this.simNumbers.includes(simIndex)) simIndex += 1;
+    this.simNumbers[index] = spec.kind === 'sim' ? simIndex : undefined;
     return openAdapter(spec, index, simIndex, {
       bench: this.bench,
       bonds: this.bonds,
@@ -397,8 +409,18 @@ class Station {
 
   /** A simulated board's names and longest values, from its board file; SIG names for any. */
   private facts(): BoardFacts {
-    const board = (deviceId: string) =>
-      this.bench?.boards().find((b) => b.address.replace(/:/g, '') === deviceId);
+    // By its identity address, or by the private address it is on the air under now (a board
+    // with privacy, as the Zephyr Secure one): its names are its file's either way (issue 45).
+    const board = (deviceId: string) => {
+      const onAir = this.bench?.boardAt(deviceId.match(/../g)?.join(':') ?? deviceId)?.id;
+      const identity = this.seen.get(deviceId)?.identityAddress;
+      return this.bench
+        ?.boards()
+        .find(
+          (b) =>
+            b.address.replace(/:/g, '') === deviceId || b.id === onAir || b.address === identity,
+        );
+    };
     return {
       names: (deviceId) => board(deviceId)?.names,
       characteristic: (deviceId, uuid) => {

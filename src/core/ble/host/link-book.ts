@@ -56,6 +56,11 @@ interface Entry {
   offs: (() => void)[];
   /** The subscriptions the last link had (`service/characteristic`): the next one renews them. */
   renew: string[];
+  /**
+   * A characteristic whose writes and notifications are counted, not logged one by one (an
+   * MCUmgr upload's hundreds of SMP chunks): one summary line says them when it ends.
+   */
+  quiet?: { characteristicUuid: string; writes: number; notifies: number; bytes: number };
 }
 
 export class LinkBook {
@@ -169,6 +174,43 @@ export class LinkBook {
    * Clears the link's log (its card's Clear log): the book keeps only a `cleared` entry, which
    * tells every window to drop what came before it, so no reload brings the log back.
    */
+  /**
+   * Counts the writes and notifications on `characteristicUuid` instead of logging each, until
+   * `summary` ends it with one line: "<summary>: 37 writes, 37 notifications, 24.6 kB".
+   */
+  quietLog(connectionId: string, characteristicUuid: string, summary?: string): void {
+    const entry = this.entries.get(connectionId);
+    if (!entry) return;
+    if (summary === undefined) {
+      entry.quiet = { characteristicUuid, writes: 0, notifies: 0, bytes: 0 };
+      return;
+    }
+    const quiet = entry.quiet;
+    entry.quiet = undefined;
+    if (!quiet) return;
+    const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+    this.log(entry, {
+      kind: 'write',
+      characteristicUuid,
+      message: `${summary}: ${count(quiet.writes, 'write')}, ${count(quiet.notifies, 'notification')}, ${(quiet.bytes / 1000).toFixed(1)} kB (not logged one by one)`,
+    });
+  }
+
+  /** Whether a write or notification on the characteristic is counted rather than logged. */
+  private counted(
+    entry: Entry,
+    characteristicUuid: string,
+    kind: 'write' | 'notify',
+    bytes: number,
+  ) {
+    const quiet = entry.quiet;
+    if (!quiet || !sameUuid(quiet.characteristicUuid, characteristicUuid)) return false;
+    if (kind === 'write') quiet.writes += 1;
+    else quiet.notifies += 1;
+    quiet.bytes += bytes;
+    return true;
+  }
+
   clearLog(connectionId: string): void {
     const entry = this.entries.get(connectionId);
     if (!entry) return;
@@ -262,6 +304,7 @@ export class LinkBook {
       (c) => c.write(serviceUuid, characteristicUuid, data, { withoutResponse }),
       data.length,
     );
+    if (this.counted(entry, characteristicUuid, 'write', data.length)) return;
     this.log(entry, {
       kind: 'write',
       serviceUuid,
@@ -285,7 +328,8 @@ export class LinkBook {
     const subscriptionId = `sub-${++this.next}`;
     const off = await this.attempt(entry, serviceUuid, characteristicUuid, (c) =>
       c.subscribe(serviceUuid, characteristicUuid, (data) => {
-        this.log(entry, { kind: 'notify', serviceUuid, characteristicUuid, data: hex(data) });
+        if (!this.counted(entry, characteristicUuid, 'notify', data.length))
+          this.log(entry, { kind: 'notify', serviceUuid, characteristicUuid, data: hex(data) });
         this.on.notify(subscriptionId, data);
       }),
     );

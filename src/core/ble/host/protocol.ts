@@ -79,7 +79,8 @@ const linkInfo = z.custom<LinkInfo>();
 const onLink = z.object({ connectionId: id });
 const boardLink = z.custom<BoardLink>();
 const adapterView = z.custom<AdapterView>();
-const adapterIndex = z.object({ index: z.number().int().min(0) });
+/** An open adapter by its id (`AdapterView.id`), looked up where it sits when the call runs. */
+const adapterId = z.object({ id: z.string().min(1) });
 /** A new link: what `BleConnection` says of itself, with the process's id for it. */
 const openedLink = z.object({
   connectionId: z.string(),
@@ -148,13 +149,21 @@ const stationMethods = {
   forgetLink: method(onLink, nothing),
   /** Clears the link's log for every window. */
   clearLog: method(onLink, nothing),
+  /**
+   * Counts a characteristic's writes and notifications instead of logging each, until a call
+   * with `summary` ends it with one line (an MCUmgr upload's chunks).
+   */
+  quietLog: method(
+    onLink.extend({ characteristicUuid: z.string(), summary: z.string().optional() }),
+    nothing,
+  ),
   /** Ends the link's subscription to one characteristic, whoever made it. */
   unsubscribeFrom: method(characteristic, nothing),
   addAdapter: method(z.object({ spec: adapterSpecText }), z.array(adapterView)),
-  /** Closes adapter `index`, ending its links; answers the links it ended. */
-  removeAdapter: method(adapterIndex, z.array(boardLink)),
-  /** The links adapter `index` holds: what removing it would drop. */
-  linksOnAdapter: method(adapterIndex, z.array(boardLink)),
+  /** Closes adapter `id`, ending its links; answers the links it ended. */
+  removeAdapter: method(adapterId, z.array(boardLink)),
+  /** The links adapter `id` holds: what removing it would drop. */
+  linksOnAdapter: method(adapterId, z.array(boardLink)),
   /**
    * The station's bonds without their keys, with the boards' names where the process knows
    * them, and where they are kept; the process holds the one BondStore the pairings write.

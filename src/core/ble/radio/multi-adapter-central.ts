@@ -3,6 +3,7 @@
 // through an adapter that heard the board and has a link free. Provisioning, dry runs and the
 // explorer see one central; the bench page sees each adapter through `adapters()`.
 import type { AdapterIdentity } from '../adapter-identity';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { confirmsWrites, formatAdapterSpec, type AdapterSpec } from '../adapter-spec';
 import {
@@ -54,6 +55,11 @@ export interface AdapterEntry {
 
 /** One adapter as the bench page and the status show it. */
 export interface AdapterView {
+  /**
+   * This adapter while it is open: the handle a change names it by, never its place or its spec,
+   * which two `sim` adapters share (docs/decisions/ble-and-hci.md, "Adapters addressed by id").
+   */
+  id: string;
   /** The spec's canonical text. */
   spec: string;
   state: AdapterState;
@@ -73,6 +79,8 @@ interface Hearing {
 
 /** One open adapter: its links in use (each held from connect until it goes down). */
 interface Slot {
+  /** Unique across BLE processes: a window holding an older status cannot name another adapter. */
+  id: string;
   entry: AdapterEntry;
   links: Set<BleConnection>;
   /** Connects under way, counted against the capacity. */
@@ -120,7 +128,8 @@ export class MultiCentral implements BleCentral {
   }
 
   adapters(): AdapterView[] {
-    return this.slots.map(({ entry, links, connecting }) => ({
+    return this.slots.map(({ id, entry, links, connecting }) => ({
+      id,
       spec: formatAdapterSpec(entry.spec),
       state: entry.central.state(),
       reason: entry.reason ?? entry.central.stateReason?.(),
@@ -144,6 +153,16 @@ export class MultiCentral implements BleCentral {
   /** The links adapter `index` holds: the ones that drop when it is removed. */
   linksOf(index: number): ReadonlySet<BleConnection> {
     return this.slots[index]?.links ?? new Set();
+  }
+
+  /** Where the adapter with `id` sits now; a clear error when it is no longer open. */
+  indexOf(id: string): number {
+    const index = this.slots.findIndex((slot) => slot.id === id);
+    if (index < 0)
+      throw new RangeError(
+        'that adapter is no longer on the station (removed in another window?): look again',
+      );
+    return index;
   }
 
   /** Ends adapter `index`'s links and closes it; the other adapters go on as they were. */
@@ -228,6 +247,7 @@ export class MultiCentral implements BleCentral {
 
   private slot(entry: AdapterEntry): Slot {
     return {
+      id: randomUUID(),
       entry,
       links: new Set(),
       connecting: 0,

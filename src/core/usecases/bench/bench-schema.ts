@@ -13,8 +13,16 @@ import { ADAPTER_STATES } from '../../ble/port';
 /** Bytes as the contract carries them; the UI shows them as hex, UTF-8 or base64. */
 export const lowercaseHex = z.string().regex(/^(?:[0-9a-f]{2})*$/, 'must be lowercase hex bytes');
 
+/** An open adapter's handle (src/core/ble/radio/multi-adapter-central.ts, `AdapterView.id`). */
+export const adapterIdSchema = z.string().min(1, 'names no adapter').max(64);
+
 /** One of the station's adapters (docs/decisions.md, "Several adapters at once"). */
 const adapterStatusSchema = z.object({
+  /**
+   * The open adapter's id, what a removal names (docs/decisions/ble-and-hci.md, "Adapters
+   * addressed by id"); absent while the BLE process is not running.
+   */
+  id: adapterIdSchema.optional(),
   /** The spec's canonical text (src/core/ble/adapter-spec.ts). */
   spec: z.string(),
   /** The spec in words. */

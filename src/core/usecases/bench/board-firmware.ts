@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import { attachLink } from '../../ble/host/remote-central';
 import { ImageFileError, readMcubootImage, type McubootImage } from '../../ble/mcumgr/image-file';
 import type { BleConnection } from '../../ble/port';
+import { MCUMGR_CHARACTERISTIC_UUID } from '../../ble/mcumgr/service';
 import {
   confirmFirmware,
   echoBoard,
@@ -17,6 +18,8 @@ import {
   type HeldBoard,
 } from '../../usecases/firmware';
 import { SetupError } from '../errors';
+import { busyDetail } from './firmware-busy';
+import type { ImageSlot } from '../../ble/mcumgr/image-group';
 import type { HostSupervisor } from './host-supervisor';
 
 /** How long a dropped board may take to come back (a reset, a reboot into a new image). */
@@ -47,7 +50,13 @@ export function imageInfo(image: McubootImage) {
   return { version: image.versionText, hash: hex(image.hash), bytes: image.bytes.length };
 }
 
-export class BoardFirmware extends EventEmitter<{ progress: [FirmwareProgress] }> {
+export class BoardFirmware extends EventEmitter<{
+  progress: [FirmwareProgress];
+  /** What runs on a link now (none: it ended), for every window's panel. */
+  busy: [{ connectionId: string; running?: string }];
+  /** A link's slots as a call just read them. */
+  slots: [{ connectionId: string; slots: ImageSlot[] }];
+}> {
   /** What runs on each link now, by connection id. */
   private readonly running = new Map<string, string>();
   /** The upload running on each link, to stop it (`cancelUpload`). */
@@ -70,6 +79,17 @@ export class BoardFirmware extends EventEmitter<{ progress: [FirmwareProgress] }
       let offset = 0;
       const cancel = new AbortController();
       this.uploads.set(connectionId, cancel);
+      // The link's GATT log says the upload in one line, not each SMP chunk in base64.
+      const host = await this.supervisor.ensure();
+      const quiet = (summary?: string) =>
+        host
+          .call('quietLog', {
+            connectionId,
+            characteristicUuid: MCUMGR_CHARACTERISTIC_UUID,
+            summary,
+          })
+          .catch(() => undefined);
+      await quiet();
       const result = await flashImage(board, image, {
         onReconnect: (n) => (reconnects = n),
         onProgress: (p) => {
@@ -82,7 +102,10 @@ export class BoardFirmware extends EventEmitter<{ progress: [FirmwareProgress] }
           if (!cancel.signal.aborted || error !== cancel.signal.reason) throw error;
           return undefined;
         })
-        .finally(() => this.uploads.delete(connectionId));
+        .finally(async () => {
+          this.uploads.delete(connectionId);
+          await quiet(`MCUmgr upload of ${image.versionText}`);
+        });
       if (!result) {
         // The board keeps what it took: the next upload of this image resumes at `offset`.
         return {
@@ -142,16 +165,20 @@ export class BoardFirmware extends EventEmitter<{ progress: [FirmwareProgress] }
     work: (board: HeldBoard) => Promise<T>,
   ): Promise<T> {
     const busy = this.running.get(connectionId);
-    if (busy)
-      throw new SetupError('connectionId', `is busy: ${busy} runs on this board; wait for it`);
+    if (busy) throw new SetupError('connectionId', busyDetail(busy));
     this.running.set(connectionId, what);
+    this.emit('busy', { connectionId, running: what });
     try {
       const host = await this.supervisor.ensure();
       if (!host.links.some((l) => l.connectionId === connectionId))
         throw new SetupError('connectionId', 'is not an open connection');
-      return await work({ link: () => this.link(connectionId) });
+      const answer = await work({ link: () => this.link(connectionId) });
+      const { slots } = answer as { slots?: ImageSlot[] };
+      if (slots) this.emit('slots', { connectionId, slots });
+      return answer;
     } finally {
       this.running.delete(connectionId);
+      this.emit('busy', { connectionId });
     }
   }
 

@@ -148,14 +148,42 @@ export class HostSupervisor extends EventEmitter<{
    * The links that changing to `adapters` would drop (those on the adapters it removes), or,
    * without a list, that restarting the BLE process would: every connected one.
    */
-  async plan(adapters?: readonly string[]): Promise<{ restart: boolean; drops: LinkRecord[] }> {
+  async plan(
+    adapters?: readonly string[],
+    remove?: string,
+  ): Promise<{ restart: boolean; drops: LinkRecord[] }> {
     const host = this.host?.running ? this.host : undefined;
-    if (!host) return { restart: adapters === undefined, drops: [] };
+    if (!host) return { restart: adapters === undefined && remove === undefined, drops: [] };
+    if (remove !== undefined) {
+      this.placeOf(host, remove);
+      return { restart: false, drops: await host.call('linksOnAdapter', { id: remove }) };
+    }
     if (!adapters)
       return { restart: true, drops: host.links.filter((l) => l.state === 'connected') };
     const { removed } = adapterDiff(this.adapters, adapters);
-    const drops = await Promise.all(removed.map((index) => host.call('linksOnAdapter', { index })));
+    const ids = this.idsAt(host, removed);
+    const drops = await Promise.all(ids.map((id) => host.call('linksOnAdapter', { id })));
     return { restart: false, drops: drops.flat() };
+  }
+
+  /** The open adapters at places `indexes` of the station's list, by their ids. */
+  private idsAt(host: BleHost, indexes: readonly number[]): string[] {
+    return indexes.map((index) => {
+      const id = host.adapters[index]?.id;
+      if (id === undefined) throw new SetupError('adapters', `adapter ${index + 1} is not open`);
+      return id;
+    });
+  }
+
+  /** Where the open adapter `id` sits; refused, naming the field, once it is gone. */
+  private placeOf(host: BleHost, id: string): number {
+    const index = host.adapters.findIndex((a) => a.id === id);
+    if (index < 0)
+      throw new SetupError(
+        'remove',
+        'that adapter is no longer on the station (removed in another window?): look again',
+      );
+    return index;
   }
 
   /**
@@ -199,6 +227,7 @@ export class HostSupervisor extends EventEmitter<{
               .join(' ') || undefined
           : undefined;
       return {
+        id: view?.id,
         spec,
         description: describeAdapter(parseAdapterSpec(spec)),
         state,
@@ -253,10 +282,10 @@ export class HostSupervisor extends EventEmitter<{
     const { removed, added } = adapterDiff(before, adapters);
     const closed: LinkRecord[] = [];
     try {
+      const ids = this.idsAt(host, removed);
       // Added first: a station never has no adapter, even for a moment.
       for (const spec of added) await host.call('addAdapter', { spec });
-      for (const index of removed.reverse())
-        closed.push(...(await host.call('removeAdapter', { index })));
+      for (const id of ids) closed.push(...(await host.call('removeAdapter', { id })));
       this.setup = adapters.includes('sim')
         ? (this.setup ?? (await SimBenchSetupFile.open(dataFolderBench(this.dataDir).setupFile)))
         : undefined;
@@ -279,6 +308,38 @@ export class HostSupervisor extends EventEmitter<{
     const host = this.host ?? (await this.starting?.catch(() => undefined));
     if (host?.running) await host.call('keepTraceKeys', saved);
     return saved;
+  }
+
+  /**
+   * Closes the open adapter `id`, whichever place it holds and whatever its spec (two `sim`
+   * adapters share one): the adapter the user pointed at, never a look-alike
+   * (docs/decisions/ble-and-hci.md, "Adapters addressed by id"). Refused as a change is when it
+   * drops links without `dropLinks`, and when it is the station's last adapter.
+   */
+  async removeAdapter(id: string, dropLinks = false): Promise<AdapterChange> {
+    const host = this.host?.running ? this.host : undefined;
+    if (!host)
+      throw new SetupError(
+        'remove',
+        'the BLE process is not running: restart it, then remove the adapter',
+      );
+    this.placeOf(host, id);
+    if (this.adapters.length === 1)
+      throw new SetupError('remove', 'a station keeps at least one adapter: add another first');
+    const drops = await host.call('linksOnAdapter', { id });
+    if (drops.length && !dropLinks)
+      throw new SetupError(
+        'dropLinks',
+        `removing the adapter drops ${drops.length === 1 ? 'a link' : `${drops.length} links`} (${linkNames(drops)}): confirm to drop ${drops.length === 1 ? 'it' : 'them'}`,
+      );
+    // Its place now, after the await: another change may have moved it up.
+    const index = this.placeOf(host, id);
+    const closed = await host.call('removeAdapter', { id });
+    this.adapters.splice(index, 1);
+    await writeJsonFile(join(this.dataDir, 'ble.json'), { adapters: this.adapters });
+    if (!this.adapters.includes('sim')) this.setup = undefined;
+    this.emit('status', this.status());
+    return { ...this.status(), closed };
   }
 
   /** A new BLE process on the same adapters; answers the links the old one held. */

@@ -75,7 +75,7 @@ export function ExportCsv({
       )}
       <span className="hint" role="status" data-testid="export-status">
         {progress === undefined
-          ? matching !== undefined && `${records(matching)} match`
+          ? matching !== undefined && `${records(matching)} ${matching === 1 ? 'matches' : 'match'}`
           : progress.error
             ? `Export stopped after ${records(progress.rows)}: ${progress.error}`
             : progress.done

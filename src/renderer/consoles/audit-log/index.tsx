@@ -10,7 +10,7 @@ import { TableHead } from '../../components/TableHead';
 import { TextField } from '../../components/TextField';
 import { TraceButton } from '../../components/TraceButton';
 import { useApi } from '../../lib/api-context';
-import { formatTime } from '../../lib/format';
+import { formatTime, zoneOf } from '../../lib/format';
 import { useLoad } from '../../lib/use-load';
 import { RecordHistory } from '../../components/RecordHistory';
 import { RecordState } from '../../components/RecordState';
@@ -68,8 +68,14 @@ export function AuditLog() {
     setCursors([]);
   }
 
+  // A text too short to search is said at the field and not sent: the last result is not left
+  // listed under a refusal as if it answered it.
+  const [tooShort, setTooShort] = useState(false);
   function search(event: FormEvent) {
     event.preventDefault();
+    const length = draft.text.trim().length;
+    setTooShort(length > 0 && length < AUDIT_TEXT_MIN);
+    if (length > 0 && length < AUDIT_TEXT_MIN) return;
     apply(draft);
   }
 
@@ -139,7 +145,11 @@ export function AuditLog() {
           <TextField
             label="PSDI or board address"
             value={draft.text}
-            onChange={(text) => setDraft({ ...draft, text })}
+            onChange={(text) => {
+              setDraft({ ...draft, text });
+              setTooShort(false);
+            }}
+            messages={tooShort ? [`needs at least ${AUDIT_TEXT_MIN} characters to search`] : []}
             maxLength={200}
             type="search"
             hint={textHint}
@@ -167,14 +177,25 @@ export function AuditLog() {
           <ExportCsv query={query} matching={page.value?.total} />
         </form>
         {page.error !== undefined && <LoadFailure error={page.error} onRetry={page.reload} />}
-        {page.value && items.length === 0 ? (
+        {page.error !== undefined ? null : page.value && items.length === 0 ? (
           <p className="note empty">No records match.</p>
         ) : (
           <div className="table-scroll">
-            <table className="grid" data-testid="audit-table">
+            <table
+              className={`grid audit-table${items.some(detailOf) ? ' has-detail' : ''}`}
+              data-testid="audit-table"
+            >
               <caption className="offscreen">Provisioning records</caption>
               <TableHead
-                columns={['Updated', 'Product', 'PSDI', 'Board', 'State', 'Detail', 'Station']}
+                columns={[
+                  `Updated (${zoneOf()})`,
+                  'Product',
+                  'PSDI',
+                  'Board',
+                  'State',
+                  'Detail',
+                  'Station',
+                ]}
                 rowActions
               />
               <tbody>
@@ -209,6 +230,11 @@ export function AuditLog() {
   );
 }
 
+/** A record's failure in one line: "step write: …"; empty for a record that did not fail. */
+function detailOf(r: AuditRecordView): string {
+  return `${r.failedStep ? `step ${r.failedStep}: ` : ''}${r.error ?? ''}`;
+}
+
 /**
  * One line per record, so a page of the log reads at a glance; the full error, the times, the
  * product's UUIDs and the HCI trace open beneath it on demand.
@@ -222,23 +248,27 @@ function AuditRow({ record: r, onChanged }: { record: AuditRecordView; onChanged
   // gives it back (docs/decisions.md, "Provisioning that explains itself").
   const releasable = r.state === 'failed' && r.psdiHeld;
   const detailsId = useId();
-  const detail = `${r.failedStep ? `step ${r.failedStep}: ` : ''}${r.error ?? ''}`;
+  const detail = detailOf(r);
   return (
     <Fragment>
       <tr data-testid="audit-row" data-state={r.state} className="audit-row">
-        <td className="mono">{formatTime(r.updatedAt)}</td>
-        <td className="audit-clip" title={r.productName}>
+        <td className="mono nowrap" title={`${new Date(r.updatedAt).toISOString()} (as exported)`}>
+          {formatTime(r.updatedAt)}
+        </td>
+        <td className="audit-clip audit-product" title={r.productName}>
           {r.productName}
         </td>
         <td className="mono">{r.psdi}</td>
         <td className="audit-board">
           {/* The address is what a board is found by: whole; a long name gives way to it. */}
-          {r.boardName && (
-            <strong className="audit-board-name" title={r.boardName}>
-              {r.boardName}
-            </strong>
-          )}{' '}
-          <span className="mono muted">{r.boardAddress}</span>
+          <span className="audit-board-line">
+            {r.boardName && (
+              <strong className="audit-board-name" title={r.boardName}>
+                {r.boardName}
+              </strong>
+            )}
+            <span className="mono muted nowrap">{r.boardAddress}</span>
+          </span>
         </td>
         <td>
           <RecordState record={r} />
@@ -267,11 +297,15 @@ function AuditRow({ record: r, onChanged }: { record: AuditRecordView; onChanged
           <td colSpan={8}>
             <dl className="facts">
               <dt>Created</dt>
-              <dd className="mono">{formatTime(r.createdAt)}</dd>
+              <dd className="mono">
+                {formatTime(r.createdAt)} {zoneOf(r.createdAt)}
+              </dd>
               {r.verifiedAt !== null && (
                 <>
                   <dt>Verified</dt>
-                  <dd className="mono">{formatTime(r.verifiedAt)}</dd>
+                  <dd className="mono">
+                    {formatTime(r.verifiedAt)} {zoneOf(r.verifiedAt)}
+                  </dd>
                 </>
               )}
               <dt>Board</dt>

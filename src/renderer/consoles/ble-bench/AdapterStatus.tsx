@@ -3,7 +3,7 @@
 // one parser as they are typed), and the BLE process with its crashes and a restart. A change
 // that drops links names them and asks first; every change says afterwards what it did
 // (docs/decisions.md, "Adapters change without a restart").
-import { useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import {
   MAX_ADAPTERS,
   type AdapterStatus as Adapter,
@@ -53,10 +53,21 @@ function describeChange(before: readonly string[], after: readonly string[], clo
   return `${did || 'Adapters changed'} without restarting the BLE process; ${links}`;
 }
 
+/**
+ * An adapter in words: its spec, and beside another of that spec what tells them apart, its
+ * identity (`sim (00:1a:7d:da:71:02)`).
+ */
+function adapterName(adapter: Adapter, adapters: readonly Adapter[]): string {
+  const twin = adapters.some((a) => a.spec === adapter.spec && a.id !== adapter.id);
+  return twin && adapter.identity ? `${adapter.spec} (${adapter.identity.address})` : adapter.spec;
+}
+
 /** A change waiting for the user's word because it drops links. */
 interface Pending {
-  /** The new list; none: a restart of the BLE process. */
+  /** The new list; none: a restart of the BLE process, or the removal of `remove`. */
   adapters?: string[];
+  /** The open adapter to remove, by its id (docs/decisions/ble-and-hci.md, "Adapters addressed by id"). */
+  remove?: Adapter & { id: string };
   drops: LinkRecord[];
 }
 
@@ -127,6 +138,17 @@ export function AdapterStatus({
     setSaid(describeChange(specs, next, answer.closed));
     return answer;
   };
+  const removeOne = async (adapter: Adapter & { id: string }, dropLinks: boolean) => {
+    const answer = await api.ble.removeAdapter({ id: adapter.id, dropLinks });
+    onStatus(answer);
+    const links = answer.closed.length
+      ? `dropped ${linkCount(answer.closed.length)}: ${linkList(answer.closed)}.`
+      : 'every link stayed up.';
+    setSaid(
+      `Removed ${adapterName(adapter, adapters)} without restarting the BLE process; ${links}`,
+    );
+    return answer;
+  };
   const restart = async () => {
     const pid = host.pid;
     const answer = await api.ble.restartHost({});
@@ -151,10 +173,34 @@ export function AdapterStatus({
       setPending({ adapters: next, drops: plan.drops });
       return status;
     });
-  const removing = pending?.adapters && changeOf(specs, pending.adapters).removed;
+  /**
+   * An open adapter goes by its id, so Remove closes the row it is on even beside another of its
+   * spec; one the BLE process does not hold (it is not running) leaves the list by its place.
+   */
+  const remove = (adapter: Adapter, index: number) => {
+    const { id } = adapter;
+    if (id === undefined) return apply(specs.filter((_, i) => i !== index));
+    void action.run(async () => {
+      setPending(undefined);
+      setSaid(undefined);
+      const plan = await api.ble.planAdapters({ remove: id });
+      if (!plan.drops.length) return removeOne({ ...adapter, id }, false);
+      setPending({ remove: { ...adapter, id }, drops: plan.drops });
+      return status;
+    });
+  };
+  // The question comes into view where it is asked, wherever the page was scrolled to.
+  const intoView = useCallback(
+    (box: HTMLElement | null) => box?.scrollIntoView({ block: 'nearest' }),
+    [],
+  );
+  const removing = pending?.remove
+    ? [adapterName(pending.remove, adapters)]
+    : pending?.adapters && changeOf(specs, pending.adapters).removed;
   const confirm = (asked: Pending) =>
     void action.run(() => {
       setPending(undefined);
+      if (asked.remove) return removeOne(asked.remove, true);
       return asked.adapters ? change(asked.adapters, true) : restart();
     });
 
@@ -183,7 +229,11 @@ export function AdapterStatus({
       <table className="ble-adapters" data-testid="adapter-list">
         <tbody>
           {adapters.map((adapter, index) => (
-            <tr key={`${index}-${adapter.spec}`} data-testid="adapter-row" data-spec={adapter.spec}>
+            <tr
+              key={adapter.id ?? `${index}-${adapter.spec}`}
+              data-testid="adapter-row"
+              data-spec={adapter.spec}
+            >
               <td>
                 <code>{adapter.spec}</code>
                 <div className="muted">{adapter.description}</div>
@@ -229,7 +279,7 @@ export function AdapterStatus({
                   disabled={action.busy || adapters.length === 1}
                   aria-label={`Remove adapter ${index + 1} (${adapter.spec})`}
                   title={adapters.length === 1 ? 'A station keeps at least one adapter' : undefined}
-                  onClick={() => apply(specs.filter((_, i) => i !== index))}
+                  onClick={() => remove(adapter, index)}
                 >
                   Remove
                 </button>
@@ -318,12 +368,13 @@ export function AdapterStatus({
       {pending && (
         <div
           className="warning-box"
+          ref={intoView}
           role="alertdialog"
           aria-label="Links will drop"
           data-testid="adapter-confirm"
         >
           <p>
-            {pending.adapters
+            {pending.adapters || pending.remove
               ? removing?.length
                 ? `Removing ${removing.join(', ')}`
                 : 'This change'
@@ -331,7 +382,11 @@ export function AdapterStatus({
             drops {linkCount(pending.drops.length)}: {linkList(pending.drops)}.
           </p>
           <button type="button" onClick={() => confirm(pending)}>
-            {pending.adapters ? 'Change and drop' : 'Restart and drop'}
+            {pending.remove
+              ? 'Remove and drop'
+              : pending.adapters
+                ? 'Change and drop'
+                : 'Restart and drop'}
           </button>{' '}
           <button type="button" className="link" onClick={() => setPending(undefined)}>
             Cancel

@@ -11,7 +11,10 @@ export function BytesView({ hex }: { hex: string }) {
       {text !== undefined ? (
         <span className="muted"> “{text}”</span>
       ) : (
-        <span className="muted"> base64 {hexAsBase64(hex)}</span>
+        <span className="muted">
+          {' '}
+          base64 <span className="ble-base64">{hexAsBase64(hex)}</span>
+        </span>
       )}
     </span>
   );

@@ -4,7 +4,7 @@
 // and confirm with why each cannot act yet, echo, and after a reset whether the board runs the
 // new image or reverted. Every call runs on the card's link (docs/decisions/ble-and-hci.md,
 // "MCUmgr").
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { FirmwareSlot } from '../../../core/app/contracts/firmware';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { ImageFileChooser } from '../../components/ImageFileChooser';
@@ -12,6 +12,8 @@ import { TextField } from '../../components/TextField';
 import { useApi } from '../../lib/api-context';
 import { shortHash, type ChosenImage } from '../../lib/image-file';
 import { useAction } from '../../lib/use-action';
+import { AppError } from '../../../core/app/api';
+import { runningFromDetail } from '../../../core/usecases/bench/firmware-busy';
 import { disabledReasons, otherImage, resetOutcome, slotState } from './firmware-model';
 
 interface Progress {
@@ -20,9 +22,28 @@ interface Progress {
   bytesPerSecond: number;
   resumedFrom: number;
   reconnects: number;
+  /** The upload's answer came: the rate is its average, the one the outcome says. */
+  final?: boolean;
 }
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+/** Said beside an upload's rate when the link dropped during it: the time to reconnect counts. */
+const RECONNECT_INCLUDED = ' (reconnect included)';
+
+/** How often a panel refused by another window's call asks again, should its end go unheard. */
+const WAIT_RETRY_MS = 2_000;
+
+/**
+ * What runs on the board when a call was refused for it (one call at a time per link): the panel
+ * waits for that call, it is no error. Undefined for any other failure.
+ */
+function refusedFor(error: unknown): string | undefined {
+  if (!(error instanceof AppError)) return undefined;
+  return error.fields
+    .filter((f) => f.field === 'connectionId')
+    .map((f) => runningFromDetail(f.message))
+    .find(Boolean);
+}
 
 /** A button that cannot act says why beside it. */
 function Why({ id, reason }: { id: string; reason: string | undefined }) {
@@ -51,32 +72,90 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
   // What an action did is said where the click was: in view, whatever the window's height.
   useEffect(() => said.current?.scrollIntoView({ block: 'nearest' }), [outcome]);
 
-  useEffect(() => {
-    if (lost) return;
-    void run(async () => setSlots((await api.firmware.slots({ connectionId })).slots));
-  }, [api, connectionId, lost, run]);
-
-  useEffect(
+  // What runs on the board from any window, and whether this panel's slot list was refused for
+  // it: it reads them again when that call ends (docs/decisions/ble-and-hci.md, "MCUmgr in the
+  // app"), or every few seconds should the end go unheard, or on Retry.
+  const [running, setRunning] = useState<string>();
+  const [waiting, setWaiting] = useState(false);
+  const [ended, setEnded] = useState(0);
+  const loadSlots = useCallback(
     () =>
-      api.on('firmware:progress', (p) => {
-        if (p.connectionId === connectionId) setProgress(p);
+      void run(async () => {
+        try {
+          const answer = await api.firmware.slots({ connectionId });
+          setWaiting(false);
+          setRunning(undefined);
+          setSlots(answer.slots);
+          return answer;
+        } catch (err) {
+          const other = refusedFor(err);
+          if (!other) throw err;
+          // Known before this window heard the call start.
+          setRunning((known) => known ?? other);
+          setWaiting(true);
+          return undefined;
+        }
       }),
-    [api, connectionId],
+    [api, connectionId, run],
   );
 
+  useEffect(() => {
+    if (!lost) loadSlots();
+  }, [lost, loadSlots]);
+
+  useEffect(() => {
+    if (!waiting || lost) return;
+    if (ended > 0) loadSlots();
+    const timer = setInterval(loadSlots, WAIT_RETRY_MS);
+    return () => clearInterval(timer);
+  }, [waiting, ended, lost, loadSlots]);
+
+  useEffect(() => {
+    const mine = (e: { connectionId: string }) => e.connectionId === connectionId;
+    const offs = [
+      // A chunk's event that comes after the answer does not replace the upload's average.
+      api.on(
+        'firmware:progress',
+        (p) => mine(p) && setProgress((prev) => (prev?.final ? prev : p)),
+      ),
+      api.on('firmware:slots', (e) => {
+        if (!mine(e)) return;
+        setSlots(e.slots);
+        setWaiting(false);
+      }),
+      api.on('firmware:busy', (e) => {
+        if (!mine(e)) return;
+        setRunning(e.running);
+        if (e.running === undefined) setEnded((n) => n + 1);
+      }),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [api, connectionId]);
+
+  /**
+   * This window's own call: once its answer is here it has ended, whenever its `firmware:busy`
+   * end comes, so it is never shown as another window's.
+   */
+  const ownCall = (work: () => Promise<unknown>) => run(work).finally(() => setRunning(undefined));
   const busy = call.busy;
+  const mine = busy || echo.busy;
+  // Another window's call: this panel's buttons wait for it rather than be refused.
+  const elsewhere =
+    running && !mine
+      ? `${running[0]!.toUpperCase()}${running.slice(1)} runs on this board from another window.`
+      : undefined;
   const linkDown = lost && !busy ? 'The link dropped: reconnect first.' : undefined;
   const reasons = disabledReasons(slots, image);
   const why = {
-    upload: linkDown ?? reasons.upload,
-    test: linkDown ?? reasons.test,
-    confirm: linkDown ?? reasons.confirm,
-    reset: linkDown ?? (slots ? undefined : 'Waiting for the board’s slots.'),
+    upload: linkDown ?? elsewhere ?? reasons.upload,
+    test: linkDown ?? elsewhere ?? reasons.test,
+    confirm: linkDown ?? elsewhere ?? reasons.confirm,
+    reset: linkDown ?? elsewhere ?? (slots ? undefined : 'Waiting for the board’s slots.'),
   };
 
   function act(work: () => Promise<{ slots: FirmwareSlot[] }>, after?: () => void) {
     setOutcome(undefined);
-    void run(async () => {
+    void ownCall(async () => {
       const answer = await work();
       setSlots(answer.slots);
       after?.();
@@ -101,6 +180,11 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
         });
         return result;
       }
+      // One rate on the screen: the progress line ends on the upload's average, the outcome's,
+      // which counts the time the link took to come back after a drop (issue 45).
+      setProgress(
+        (p) => p && { ...p, bytesPerSecond: result.kilobytesPerSecond * 1000, final: true },
+      );
       const resumed =
         result.resumedFrom === 0
           ? ''
@@ -108,7 +192,7 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
             ? ` The link dropped ${result.reconnects}×; the upload resumed at byte ${result.resumedFrom}.`
             : ` The board held part of it: the upload resumed at byte ${result.resumedFrom}.`;
       setOutcome({
-        text: `Uploaded ${image.version}: ${kB(result.sent)} at ${result.kilobytesPerSecond.toFixed(1)} kB/s.${resumed} Test it to boot it at the next reset.`,
+        text: `Uploaded ${image.version}: ${kB(result.sent)} at ${result.kilobytesPerSecond.toFixed(1)} kB/s${result.reconnects > 0 ? RECONNECT_INCLUDED : ''}.${resumed} Test it to boot it at the next reset.`,
         good: true,
       });
       return result;
@@ -117,7 +201,7 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
 
   function reset() {
     setOutcome(undefined);
-    void run(async () => {
+    void ownCall(async () => {
       const answer = await api.firmware.reset({ connectionId });
       setSlots(answer.slots);
       setOutcome(resetOutcome(answer));
@@ -127,7 +211,9 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
 
   function sendEcho(event: FormEvent) {
     event.preventDefault();
-    void echo.run(() => api.firmware.echo({ connectionId, text: echoText }));
+    void echo
+      .run(() => api.firmware.echo({ connectionId, text: echoText }))
+      .finally(() => setRunning(undefined));
   }
 
   const other = slots && otherImage(slots);
@@ -195,6 +281,7 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
           <progress aria-label="Upload" value={progress.offset} max={progress.total} />
           <span>
             {kB(progress.offset)} of {kB(progress.total)} · {kB(progress.bytesPerSecond)}/s
+            {progress.final && progress.reconnects > 0 && RECONNECT_INCLUDED}
             {progress.resumedFrom > 0 && ` · resumed from byte ${progress.resumedFrom}`}
           </span>
         </div>
@@ -252,10 +339,24 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
           {outcome.text}
         </p>
       )}
+      {waiting && !slots && (
+        <p className="note" role="status" data-testid="firmware-waiting">
+          {elsewhere ?? 'Another window has a call running on this board.'} The slots show when it
+          ends.{' '}
+          <button type="button" className="link" disabled={busy} onClick={loadSlots}>
+            Retry
+          </button>
+        </p>
+      )}
       <ErrorNotice error={call.error} />
+      {call.error !== undefined && !slots && !busy && !lost && (
+        <button type="button" onClick={loadSlots}>
+          Read the slots again
+        </button>
+      )}
       <form className="inline-form" aria-label="Echo" onSubmit={sendEcho}>
         <TextField label="Echo text" value={echoText} onChange={setEchoText} />
-        <button type="submit" disabled={echo.busy || busy || lost}>
+        <button type="submit" disabled={echo.busy || busy || lost || elsewhere !== undefined}>
           Echo
         </button>
         {echo.value && (

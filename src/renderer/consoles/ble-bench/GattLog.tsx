@@ -76,7 +76,7 @@ export function GattLog({
       </header>
       <div className="scroll ble-log-scroll" ref={scroller} tabIndex={0}>
         <table className="grid log" aria-label="GATT log entries">
-          <TableHead columns={['Time', 'What', 'Characteristic', 'Data']} />
+          <TableHead columns={['Time', 'What', 'Data']} />
           <tbody>
             {entries.map((e) => (
               <tr
@@ -84,16 +84,14 @@ export function GattLog({
                 data-testid="gatt-log-entry"
                 className={e.kind !== 'error' ? '' : e.at < openedAt ? 'stale' : 'bad'}
               >
-                <td className="mono">{formatClockTime(e.at)}</td>
+                <td className="mono nowrap">{formatClockTime(e.at)}</td>
                 <td>
-                  {e.kind}
+                  <span className="ble-log-kind">{e.kind}</span>
                   {e.kind === 'error' && e.at < openedAt && (
                     <div className="muted" title="from before the link was made again">
                       stale
                     </div>
                   )}
-                </td>
-                <td className="mono">
                   {e.characteristicUuid !== undefined && (
                     <>
                       {names.nameOf(e.characteristicUuid, ['characteristic']) && (
@@ -101,7 +99,7 @@ export function GattLog({
                           {names.nameOf(e.characteristicUuid, ['characteristic'])}
                         </div>
                       )}
-                      {shownUuid(e.characteristicUuid)}
+                      <div className="mono ble-log-uuid">{shownUuid(e.characteristicUuid)}</div>
                     </>
                   )}
                 </td>

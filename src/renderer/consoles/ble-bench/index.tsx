@@ -166,11 +166,14 @@ export function BleBench() {
             }
           />
           {inspected && (
-            <AdvertisementInspector
-              device={inspected}
-              labels={serviceLabels}
-              onClose={() => setInspectedId(undefined)}
-            />
+            // Opens in view, below the list it was picked from, whatever the scroll (issue 45).
+            <div key={inspected.id} ref={showWhole}>
+              <AdvertisementInspector
+                device={inspected}
+                labels={serviceLabels}
+                onClose={() => setInspectedId(undefined)}
+              />
+            </div>
           )}
           {/* Under the scan, so a window opens on the adapters, the links and the boards heard. */}
           <AdapterBonds status={ble.status} />
@@ -215,4 +218,11 @@ function ConnectedBoard({
       onClearLog={onClearLog}
     />
   );
+}
+
+/** Scrolls a box just into view, its top first when it is taller than the window. */
+function showWhole(box: HTMLElement | null) {
+  if (!box) return;
+  box.scrollIntoView({ block: 'nearest' });
+  if (box.getBoundingClientRect().top < 0) box.scrollIntoView({ block: 'start' });
 }

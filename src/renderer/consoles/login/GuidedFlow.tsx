@@ -47,9 +47,12 @@ function inferState(step: Step, result: LoginSendOutput, prev: TokenState | unde
 export function GuidedFlow({
   context,
   onIdToken,
+  onMinted,
 }: {
   context: LoginContext;
   onIdToken: (t: string) => void;
+  /** A code was minted: the emulator has the user it was minted for. */
+  onMinted: () => void;
 }) {
   const api = useApi();
   const emulator = context.kind === 'emulator';
@@ -90,6 +93,7 @@ export function GuidedFlow({
       setTokens({});
       setState(undefined);
       setStateDetail(undefined);
+      onMinted();
       return minted;
     });
 

@@ -12,6 +12,8 @@ import { OperationForms } from './OperationForms';
 export function Login() {
   const context = useLoad((api) => api.login.context({}), []);
   const [idToken, setIdToken] = useState<string>();
+  // Each code minted may add a user: the emulator's login data is read again (a new key).
+  const [minted, setMinted] = useState(0);
   const ctx = context.value;
   return (
     <div className="page">
@@ -38,12 +40,16 @@ export function Login() {
         )
       ) : (
         <>
-          <GuidedFlow context={ctx} onIdToken={setIdToken} />
+          <GuidedFlow
+            context={ctx}
+            onIdToken={setIdToken}
+            onMinted={() => setMinted((n) => n + 1)}
+          />
           <div className="columns">
             <OperationForms context={ctx} />
             <IdTokenInspector context={ctx} idToken={idToken} />
           </div>
-          {ctx.kind === 'emulator' && <EmulatorSetup />}
+          {ctx.kind === 'emulator' && <EmulatorSetup key={minted} />}
         </>
       )}
     </div>

@@ -10,6 +10,7 @@ import type { Delivery } from '../../../core/app/contracts/scenarios';
 import type { TrialProduct } from '../../../core/platform/things/schema';
 import { checkFeasibility } from '../../../core/scenario/feasibility';
 import type { BoardGatt } from '../../../core/scenario/board-lint';
+import { useBenchLinks } from './use-bench-links';
 import type { RunnableSet, ScenarioRunSummary } from '../../../core/scenario/schema';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorNotice } from '../../components/ErrorNotice';
@@ -96,6 +97,8 @@ export function RunPanel(props: RunPanelProps) {
   const boards = [...scan.entries.values()]
     .map((e) => e.device)
     .sort((a, b) => (a.localName ?? a.address).localeCompare(b.localName ?? b.address));
+  // Boards the BLE bench holds a link to, not advertising: named under the picker, not missing.
+  const heldElsewhere = useBenchLinks().filter((l) => !boards.some((b) => b.id === l.deviceId));
   const ready = ble?.adapterState === 'poweredOn';
   const running = shown?.run.status === 'running' ? shown.run : undefined;
   const draftInput = draft?.validation.input;
@@ -166,6 +169,14 @@ export function RunPanel(props: RunPanelProps) {
             ))}
           </select>
         </label>
+        {heldElsewhere.length > 0 && (
+          <p className="note" data-testid="run-board-held">
+            Not listed: {heldElsewhere.map((l) => l.name ?? l.address).join(', ')}, connected on the
+            BLE bench (a connected board does not advertise). Disconnect{' '}
+            {heldElsewhere.length === 1 ? 'it' : 'them'} there to run against{' '}
+            {heldElsewhere.length === 1 ? 'it' : 'them'}.
+          </p>
+        )}
         <div className="button-row">
           <button
             type="button"

@@ -161,23 +161,30 @@ describe('the BLE process holds the links', { timeout: 60_000 }, () => {
     const { connectionId } = await host.call('connect', { deviceId: ad.id, user: 'explorer' });
     const views = await host.call('addAdapter', { spec: 'sim' });
     expect(views.map((v) => v.spec)).toEqual(['sim', 'sim']);
+    // Two of one spec, each its own id: what a removal names.
+    const [first, second] = views.map((v) => v.id);
+    expect(first).not.toEqual(second);
     expect(host.links).toMatchObject([{ connectionId, state: 'connected' }]);
-    expect(await host.call('linksOnAdapter', { index: 1 })).toEqual([]);
-    expect((await host.call('linksOnAdapter', { index: 0 })).map((l) => l.connectionId)).toEqual([
+    expect(await host.call('linksOnAdapter', { id: second! })).toEqual([]);
+    expect((await host.call('linksOnAdapter', { id: first! })).map((l) => l.connectionId)).toEqual([
       connectionId,
     ]);
 
-    expect(await host.call('removeAdapter', { index: 1 })).toEqual([]);
+    expect(await host.call('removeAdapter', { id: second! })).toEqual([]);
     expect(host.links).toMatchObject([{ connectionId, state: 'connected' }]);
+    await expect(host.call('removeAdapter', { id: second! })).rejects.toThrow(
+      'that adapter is no longer on the station',
+    );
 
     await host.call('addAdapter', { spec: 'sim' });
-    const closed = await host.call('removeAdapter', { index: 0 });
+    const closed = await host.call('removeAdapter', { id: first! });
     expect(closed.map((l) => l.connectionId)).toEqual([connectionId]);
     await until((l) => l[0]?.state === 'dropped');
     // The board is still on the bench, through the adapter that stays.
     await board();
     await host.call('reconnect', { connectionId });
-    expect(await host.call('linksOnAdapter', { index: 0 })).toMatchObject([{ connectionId }]);
+    const [kept] = await host.call('addAdapter', { spec: 'sim' });
+    expect(await host.call('linksOnAdapter', { id: kept!.id })).toMatchObject([{ connectionId }]);
     await host.call('disconnect', { connectionId });
     await until((l) => l.length === 0);
   });
