@@ -6,7 +6,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { CommandModule } from 'yargs';
 import { z } from 'zod';
-import { bondStorageWords, type BondSummary } from '../../core/ble/security-manager/bond-summary';
+import type { BondSummary } from '../../core/ble/security-manager/bond-summary';
 import { forgetBonds, listBonds, resetBonds } from '../../core/usecases/bench/station-bonds';
 import type { Runner } from '../command';
 import { parseFlags } from '../flags';
