@@ -82,7 +82,7 @@ describe('devicebench scenario run --pair-as-phone', { timeout: 90_000 }, () => 
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain('paired: justWorks, LE Secure Connections, unauthenticated');
     expect(refused.stdout).toMatch(
-      /pairing stopped: 0x03 authentication requirements — the board needs MITM, and this station claimed NoInputNoOutput/,
+      /the station stopped pairing: 0x03 authentication requirements — the board needs MITM, and this station claimed NoInputNoOutput/,
     );
     expect(refused.stdout).toContain('1 scenario run, 1 failed');
 

@@ -126,7 +126,7 @@ describe('pairing through the station’s Security Manager', () => {
     await expect(
       r.drive(link.requestLink!({ kind: 'pair', io: 'keyboardDisplay', mitm: true })),
     ).rejects.toThrow(
-      'pairing: pairing stopped: 0x03 authentication requirements — MITM was asked, and the board has neither display nor keyboard (NoInputNoOutput), so it can only pair by Just Works: ask for less (no MITM), or use firmware that shows a passkey',
+      'pairing: the station stopped pairing: 0x03 authentication requirements — MITM was asked, and the board has neither display nor keyboard (NoInputNoOutput), so it can only pair by Just Works: ask for less (no MITM), or use firmware that shows a passkey',
     );
     expect(pdus.at(-1)).toBe('sent:0503');
     expect(link.linkInfo?.()).toMatchObject({ securityLevel: 1, security: { encrypted: false } });

@@ -308,10 +308,9 @@ export class SmpInitiator {
     const ra = addressBytes(this.link.peer.address);
     const iat = this.link.local.type === 'random' ? 1 : 0;
     const rat = this.link.peer.type === 'random' ? 1 : 0;
-    const passkey = await this.passkeyFor(method);
     const key = sc
-      ? await this.secureConnections(method, passkey, { preq, pres, ia, ra, iat, rat })
-      : await this.legacy(passkey ?? 0, { preq, pres, ia, ra, iat, rat });
+      ? await this.secureConnections(method, { preq, pres, ia, ra, iat, rat })
+      : await this.legacy((await this.passkeyFor(method)) ?? 0, { preq, pres, ia, ra, iat, rat });
     const linkKey = masked(key, keySize);
     const bonded = options.bond && (rspAuth & AUTH_BONDING) !== 0;
     const security: LinkSecurity = {
@@ -376,11 +375,7 @@ export class SmpInitiator {
     return s1(tk, srand, mrand);
   }
 
-  private async secureConnections(
-    method: PairingMethod,
-    passkey: number | undefined,
-    p: Addresses,
-  ): Promise<Uint8Array> {
+  private async secureConnections(method: PairingMethod, p: Addresses): Promise<Uint8Array> {
     const own = this.keyPair();
     this.send(Uint8Array.of(SMP_CODE.pairingPublicKey, ...own.publicKey));
     const peerKey = (await this.next(SMP_CODE.pairingPublicKey)).subarray(1);
@@ -389,6 +384,10 @@ export class SmpInitiator {
     if (!dhKey || sameValue(peerKey, own.publicKey)) return this.fail(SMP_FAILURE.dhKeyCheckFailed);
     const pka = own.publicKey.subarray(0, 32);
     const pkb = peerKey.subarray(0, 32);
+    // Only now: a board shows its passkey once the public keys are exchanged (Vol 3, Part H,
+    // 2.3.5.6.3; Zephyr's smp.c calls passkey_display there), so a person asked earlier would
+    // wait for digits that never appear (docs/decisions/ble-and-hci.md).
+    const passkey = await this.passkeyFor(method);
     let na: Uint8Array;
     let nb: Uint8Array;
     if (passkey === undefined) {

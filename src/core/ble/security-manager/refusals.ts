@@ -114,7 +114,7 @@ export function pairingFailureMessage(
   byBoard: boolean,
   context?: PairingContext,
 ): string {
-  const who = byBoard ? 'the board refused pairing' : 'pairing stopped';
+  const who = byBoard ? 'the board refused pairing' : 'the station stopped pairing';
   if (reason === SMP_FAILURE.authenticationRequirements && context && stationIoIsWhy(context))
     return `${who}: 0x03 authentication requirements — the board needs MITM, and this station claimed ${ioName(context.station.io)}, which leaves only Just Works with it: ${CLAIM_A_KEYBOARD}`;
   if (

@@ -59,10 +59,13 @@ describe('pairing prompts', () => {
     expect(shown[0]).not.toHaveProperty('connectionId', expect.anything());
     prompts.answer({ deviceId: 'aabbccddeeff', confirm: false });
     expect(await same).toBe(false);
-    prompts.ended('aabbccddeeff', new Error('pairing stopped: 0x0c numeric comparison failed'));
+    prompts.ended(
+      'aabbccddeeff',
+      new Error('the station stopped pairing: 0x0c numeric comparison failed'),
+    );
     expect(shown.at(-1)).toMatchObject({
       state: 'failed',
-      message: 'pairing stopped: 0x0c numeric comparison failed',
+      message: 'the station stopped pairing: 0x0c numeric comparison failed',
     });
   });
 
@@ -72,11 +75,14 @@ describe('pairing prompts', () => {
     vi.advanceTimersByTime(30_000);
     expect(await outcome).toBeInstanceOf(Error);
     // The Security Manager stops the pairing for want of the passkey, and says why.
-    prompts.ended('e82b7c002001', new Error('pairing stopped: 0x01 passkey entry failed'));
+    prompts.ended(
+      'e82b7c002001',
+      new Error('the station stopped pairing: 0x01 passkey entry failed'),
+    );
     expect(shown.at(-1)).toMatchObject({
       state: 'failed',
       message:
-        'no answer at the station within 30 s (the SMP timeout), so pairing stopped: 0x01 passkey entry failed',
+        'no answer at the station within 30 s (the SMP timeout), so the station stopped pairing: 0x01 passkey entry failed',
     });
     expect(() => prompts.answer({ deviceId: 'e82b7c002001', passkey: 246801 })).toThrow(
       'waits for an answer',

@@ -274,7 +274,7 @@ describe('SMP initiator against ble-host’s board (LE Secure Connections)', () 
     expect(error.reason).toBe(SMP_FAILURE.authenticationRequirements);
     expect(error.byBoard).toBe(false);
     expect(error.message).toContain(
-      'pairing stopped: 0x03 authentication requirements — MITM was asked, and the board has neither display nor keyboard (NoInputNoOutput)',
+      'the station stopped pairing: 0x03 authentication requirements — MITM was asked, and the board has neither display nor keyboard (NoInputNoOutput)',
     );
   });
 });
@@ -426,7 +426,7 @@ describe('refusals in words', () => {
       context: { station: unattended, board: zephyr },
     });
     expect(ownStop.message).toBe(
-      'pairing stopped: 0x03 authentication requirements — the board needs MITM, and this station claimed NoInputNoOutput, which leaves only Just Works with it: claim a keyboard so its passkey can be typed: give the passkey on the command line with --passkey or --passkey-env (the station then claims KeyboardOnly; or --io-capability keyboardDisplay), KeyboardDisplay in the link card’s pairing form, or, to provision it, a profile whose security.level is the one the board needs (the window then asks for its passkey)',
+      'the station stopped pairing: 0x03 authentication requirements — the board needs MITM, and this station claimed NoInputNoOutput, which leaves only Just Works with it: claim a keyboard so its passkey can be typed: give the passkey on the command line with --passkey or --passkey-env (the station then claims KeyboardOnly; or --io-capability keyboardDisplay), KeyboardDisplay in the link card’s pairing form, or, to provision it, a profile whose security.level is the one the board needs (the window then asks for its passkey)',
     );
     // The board refused the Pairing Request itself: the station claimed no input or output.
     const refused = pairingFailureMessage(SMP_FAILURE.authenticationRequirements, true, {
