@@ -74,7 +74,7 @@ describe.skipIf(missing !== undefined)(
       );
       expect(run.code, told(run)).not.toBe(0);
       expect(run.stdout + run.stderr).toContain(
-        'refused the write of psdiCharacteristicUuid to setting devicebench/psdi_characteristic_uuid: settings group: 0x02 key too long; likely cause: the key is 36 characters and a stock Zephyr takes at most 31',
+        'refused the write of psdiCharacteristicUuid to setting devicebench/psdi_characteristic_uuid: settings group: 0x02 key too long (a stock Zephyr takes keys of at most 31 characters: CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN, 32 by default, counts the NUL); likely cause: the key is 36 characters, so shorten',
       );
       const audit = await cli('audit', 'search', '--product', product, '--json');
       expect(JSON.parse(audit.stdout).items).toMatchObject([

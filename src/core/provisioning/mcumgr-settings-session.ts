@@ -10,7 +10,6 @@ import {
   readSettingIfSet,
   saveSettings,
   writeSetting,
-  ZEPHYR_SETTINGS_KEY_MAX,
 } from '../ble/mcumgr/settings-group';
 import type { Advertisement, BleCentral, BleConnection } from '../ble/port';
 import { encodeUuid, type McumgrSettingsProfile } from '../ble/provisioning-profile';
@@ -397,7 +396,7 @@ export class McumgrSettingsSession implements BoardWriter {
         : `the ${step}`;
     const likely =
       value && isKeyTooLong(err)
-        ? `the key is ${this.profile.keys[value].length} characters and a stock Zephyr takes at most ${ZEPHYR_SETTINGS_KEY_MAX} (CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN), so shorten profile ${this.profile.id}'s key or raise the limit in the firmware`
+        ? `the key is ${this.profile.keys[value].length} characters, so shorten profile ${this.profile.id}'s key or raise the limit in the firmware`
         : `its firmware has no settings handler for these keys, so check profile ${this.profile.id}'s keys against it`;
     return new FatalStepError(
       step,

@@ -170,7 +170,7 @@ describe('provisioning through MCUmgr settings', { timeout: 30_000 }, () => {
     const refused = await failure(provisionOn(r, 'c2:8e:20:00:00:01', { profile: long }));
     expect(refused.step).toBe('write');
     expect(refused.message).toMatch(
-      /refused the write of psdiCharacteristicUuid to setting devicebench\/psdi_characteristic_uuid: settings group: 0x02 key too long; likely cause: the key is 36 characters and a stock Zephyr takes at most 31/,
+      /refused the write of psdiCharacteristicUuid to setting devicebench\/psdi_characteristic_uuid: settings group: 0x02 key too long \(a stock Zephyr takes keys of at most 31 characters: CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN, 32 by default, counts the NUL\); likely cause: the key is 36 characters, so shorten/,
     );
     expect(refused.record).toMatchObject({ state: 'failed', psdiHeld: false, psdiReturned: true });
   });

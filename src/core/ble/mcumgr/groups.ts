@@ -118,12 +118,18 @@ function groupLabel(group: number): string {
 const hex = (rc: number) => `0x${rc.toString(16).padStart(2, '0')}`;
 
 /**
+ * The longest key a stock Zephyr's settings group takes: it answers "key too long" to a name of
+ * CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN (32 by default) characters or more, its buffer holding
+ * the terminating NUL too (docs/mcumgr/settings.md).
+ */
+export const ZEPHYR_SETTINGS_KEY_MAX = 31;
+
+/**
  * What a person can do about a group's result, where Zephyr's configuration decides it:
  * keyed by the group and the result's words.
  */
 const GROUP_ADVICE: Record<string, string> = {
-  [`${MCUMGR_GROUP.settings} key too long`]:
-    'Zephyr takes keys of at most CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN characters, 32 by default',
+  [`${MCUMGR_GROUP.settings} key too long`]: `a stock Zephyr takes keys of at most ${ZEPHYR_SETTINGS_KEY_MAX} characters: CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN, 32 by default, counts the NUL`,
 };
 
 /** "image group: 0x09 no free slot"; a code outside the table says so instead of guessing. */

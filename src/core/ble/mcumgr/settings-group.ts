@@ -11,13 +11,6 @@ const ids = MCUMGR_COMMAND.settings;
 /** Zephyr's settings names: path segments joined by "/", at most 255 bytes in all. */
 const SETTINGS_KEY_RULE = 'a settings key is 1–255 characters of path segments joined by "/"';
 
-/**
- * The longest key a stock Zephyr's settings group takes: it answers "key too long" to a name of
- * CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN (32 by default) characters or more, its buffer holding
- * the terminating NUL too (docs/mcumgr/settings.md).
- */
-export const ZEPHYR_SETTINGS_KEY_MAX = 31;
-
 /** The board answered that a key is longer than it takes. */
 export function isKeyTooLong(error: McumgrError): boolean {
   return (

@@ -28,7 +28,7 @@ import {
   type ImageProblem,
 } from '../mcumgr/image-file';
 import { normalizeUuid, uuidProblem } from '../port';
-import { ZEPHYR_SETTINGS_KEY_MAX } from '../mcumgr/settings-group';
+import { ZEPHYR_SETTINGS_KEY_MAX } from '../mcumgr/groups';
 import type { McumgrSpec } from './board-schema';
 import type { Service } from './board-service';
 

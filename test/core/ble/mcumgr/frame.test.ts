@@ -113,7 +113,7 @@ describe('MCUmgr result codes in words', () => {
 
   it('says what to do where Zephyr’s configuration decides the result', () => {
     expect(describeGroupResult(3, 2)).toBe(
-      'settings group: 0x02 key too long (Zephyr takes keys of at most CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN characters, 32 by default)',
+      'settings group: 0x02 key too long (a stock Zephyr takes keys of at most 31 characters: CONFIG_MCUMGR_GRP_SETTINGS_NAME_LEN, 32 by default, counts the NUL)',
     );
     expect(describeGroupResult(1, 30)).toBe('image group: 0x1e image too large');
     expect(describeGeneralResult(1)).toBe('MCUmgr: 0x01 unknown error');
