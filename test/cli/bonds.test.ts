@@ -2,7 +2,7 @@
 // with no keychain it says that bonds last only for the run; a forget without a target is
 // refused. A damaged bonds.bin (cut short, emptied, one byte flipped) is named in words, never a
 // stack trace; a run that pairs says bonds are not being kept; `bonds reset` sets it aside.
-import { existsSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
