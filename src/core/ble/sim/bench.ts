@@ -154,7 +154,8 @@ export class SimulatedBench implements RadioHost<SimBoard> {
   private stateStamp: string | undefined;
   private stateLookedAt = -Infinity;
   /** Each board's entries in the file as this bench last saw them, to tell another's change. */
-  private readonly seenEntries = new Map<string, string>();
+  private readonly seenIdentities = new Map<string, string>();
+  private readonly seenBonds = new Map<string, string>();
 
   constructor(options: SimulatedBenchOptions = {}) {
     this.clock = options.clock ?? wallClock();
@@ -168,12 +169,11 @@ export class SimulatedBench implements RadioHost<SimBoard> {
     this.noteSeen(state);
     this.identities = new Map(Object.entries(state.boards));
     this.mcumgrFlash = new Map(Object.entries(state.mcumgr));
-    this.bondFlash = new Map(
-      Object.entries({ ...state.bonds, ...this.unsealBonds(state) }).map(([id, bonds]) => [
-        id,
-        new Map(Object.entries(bonds)),
-      ]),
-    );
+    this.bondFlash = new Map();
+    for (const id of new Set([...Object.keys(state.bonds), ...Object.keys(state.sealedBonds)])) {
+      const opened = this.unsealBonds(state, id)?.bonds;
+      if (opened) this.bondFlash.set(id, new Map(Object.entries(opened)));
+    }
     // Bonds an older version left in clear come out of the file now, not at the next pairing.
     if (Object.keys(state.bonds).length) this.writeState(undefined, () => undefined);
   }
@@ -375,6 +375,7 @@ export class SimulatedBench implements RadioHost<SimBoard> {
               ).toString('base64');
           });
         },
+        follow: () => this.followState(true),
         changed: (b) => this.publish({ kind: 'board', board: b.view() }),
       });
       this.boardsById.set(def.id, board);
@@ -471,56 +472,57 @@ export class SimulatedBench implements RadioHost<SimBoard> {
     } catch {
       return; // Written whole by rename, so unreadable means damaged: the next write says so.
     }
-    const opened = { ...state.bonds, ...this.unsealBonds(state) };
     let behind = false;
     for (const [id, board] of this.boardsById) {
-      const seen = entryText(state, id);
-      if ((this.seenEntries.get(id) ?? NO_ENTRY) === seen) continue;
+      const bondsText = bondsEntryText(state, id);
+      if ((this.seenBonds.get(id) ?? NO_ENTRY) !== bondsText) {
+        // Without the key, or under another key, the file says nothing of the bonds: own kept.
+        const readable = this.flashKey && this.unsealBonds(state, id);
+        if (readable) {
+          const bonds = new Map(Object.entries(readable.bonds));
+          board.adoptBonds(bonds);
+          if (bonds.size) this.bondFlash.set(id, bonds);
+          else this.bondFlash.delete(id);
+        }
+        this.seenBonds.set(id, bondsText);
+      }
+      const identityText = identityEntryText(state, id);
+      if ((this.seenIdentities.get(id) ?? NO_ENTRY) === identityText) continue;
       const identity = state.boards[id];
-      // Without the key, or under another key, the file says nothing of the bonds: own kept.
-      const readable = this.flashKey && (id in opened || !(id in state.sealedBonds));
-      const bonds = readable
-        ? new Map(Object.entries(opened[id] ?? {}))
-        : (this.bondFlash.get(id) ?? new Map<string, BoardBond>());
-      if (!board.adoptFlash(identity, bonds)) {
+      if (!board.adoptCommitted(identity)) {
         behind = true;
         continue;
       }
       if (identity) this.identities.set(id, identity);
       else this.identities.delete(id);
-      if (bonds.size) this.bondFlash.set(id, bonds);
-      else this.bondFlash.delete(id);
-      this.seenEntries.set(id, seen);
+      this.seenIdentities.set(id, identityText);
     }
     if (!behind) this.stateStamp = stamp;
   }
 
   /** Notes each board's entries as `state` has them. */
   private noteSeen(state: StateFile): void {
-    this.seenEntries.clear();
-    const ids = new Set([
-      ...Object.keys(state.boards),
-      ...Object.keys(state.bonds),
-      ...Object.keys(state.sealedBonds),
-    ]);
-    for (const id of ids) this.seenEntries.set(id, entryText(state, id));
+    for (const id of Object.keys(state.boards))
+      this.seenIdentities.set(id, identityEntryText(state, id));
+    for (const id of new Set([...Object.keys(state.bonds), ...Object.keys(state.sealedBonds)]))
+      this.seenBonds.set(id, bondsEntryText(state, id));
   }
 
   /**
-   * The boards' sealed bonds this bench can open: none without the flash key; a board whose
-   * entry does not open (sealed under another key) starts with none, as a board whose flash
-   * was erased.
+   * Board `id`'s bonds as the file has them: in clear (an older file), or sealed and opened with
+   * the flash key; none without the key or when its entry does not open (sealed under another
+   * key), where a board starts with none, as a board whose flash was erased.
    */
-  private unsealBonds(state: StateFile): Record<string, z.output<typeof boardBondsSchema>> {
+  private unsealBonds(
+    state: StateFile,
+    id: string,
+  ): { bonds: z.output<typeof boardBondsSchema> } | undefined {
+    const sealed = state.sealedBonds[id];
+    if (sealed === undefined) return { bonds: state.bonds[id] ?? {} };
     const key = this.flashKey;
-    if (!key) return {};
-    const opened: Record<string, z.output<typeof boardBondsSchema>> = {};
-    for (const [id, sealed] of Object.entries(state.sealedBonds)) {
-      const plain = unseal(key, Buffer.from(sealed, 'base64'), id);
-      const parsed = plain && boardBondsSchema.safeParse(JSON.parse(plain.toString('utf8')));
-      if (parsed?.success) opened[id] = parsed.data;
-    }
-    return opened;
+    const plain = key && unseal(key, Buffer.from(sealed, 'base64'), id);
+    const parsed = plain && boardBondsSchema.safeParse(JSON.parse(plain.toString('utf8')));
+    return parsed?.success ? { bonds: parsed.data } : undefined;
   }
 
   /**
@@ -551,7 +553,10 @@ export class SimulatedBench implements RadioHost<SimBoard> {
       };
       writeFileAtomicSync(file, JSON.stringify(written, null, 2) + '\n', SECRET_FILE_MODE);
       // This board's entries are this bench's own; the others' are compared at the next look.
-      if (id !== undefined) this.seenEntries.set(id, entryText(state, id));
+      if (id !== undefined) {
+        this.seenIdentities.set(id, identityEntryText(state, id));
+        this.seenBonds.set(id, bondsEntryText(state, id));
+      }
     });
   }
 }
@@ -570,11 +575,16 @@ function fileStamp(file: string): string | undefined {
 }
 
 /** A board the file has no entry for. */
-const NO_ENTRY = JSON.stringify([null, null]);
+const NO_ENTRY = 'null';
 
-/** A board's entries in the state file, as text to compare. */
-function entryText(state: StateFile, id: string): string {
-  return JSON.stringify([state.boards[id], state.sealedBonds[id] ?? null]);
+/** A board's committed identity in the state file, as text to compare. */
+function identityEntryText(state: StateFile, id: string): string {
+  return JSON.stringify(state.boards[id] ?? null);
+}
+
+/** A board's bonds in the state file, as text to compare. */
+function bondsEntryText(state: StateFile, id: string): string {
+  return JSON.stringify(state.sealedBonds[id] ?? state.bonds[id] ?? null);
 }
 
 /** One board's bonds as the state file seals them: keys in lowercase hex. */

@@ -58,6 +58,8 @@ export interface BoardContext {
   bonds?: ReadonlyMap<string, BoardBond>;
   /** Called synchronously whenever the board's bonds change. */
   persistBonds?(boardId: string, bonds: ReadonlyMap<string, BoardBond>): void;
+  /** Takes up what another process wrote to the shared flash, before the bonds are read. */
+  follow?(): void;
   changed(board: SimBoard): void;
 }
 
@@ -182,6 +184,8 @@ export class SimBoard implements AttValues {
    * "forgot its bonds" fault erases them when it is set.
    */
   bondWith(central: string): BoardBond | undefined {
+    // Another process's copy of this board may have bonded meanwhile (bench.ts `followState`).
+    this.ctx.follow?.();
     return this.bonds.get(central);
   }
 
@@ -340,18 +344,23 @@ export class SimBoard implements AttValues {
   }
 
   /**
-   * The shared flash as another process left it (bench.ts follows the state file): its committed
-   * identity and bonds become this board's, as if it had rebooted with them; nothing is written
-   * back. Not while this process holds a link to it: the link's own writes come first.
+   * The bonds another process's copy of this board wrote to the shared flash (bench.ts follows
+   * the state file): this board's at once, as they are read only when a central encrypts.
+   * Nothing is written back.
    */
-  adoptFlash(
-    committed: CommittedIdentity | undefined,
-    bonds: ReadonlyMap<string, BoardBond>,
-  ): boolean {
-    if (this.link) return false;
-    this.provisioning?.adopt(committed);
+  adoptBonds(bonds: ReadonlyMap<string, BoardBond>): void {
     this.bonds.clear();
     for (const [central, bond] of bonds) this.bonds.set(central, bond);
+  }
+
+  /**
+   * The identity another process's copy of this board committed (or erased) in the shared
+   * flash, as if the board had rebooted with it; not while this process holds a link to it
+   * (false: the link's own writes come first, and it is taken up after). Nothing is written back.
+   */
+  adoptCommitted(committed: CommittedIdentity | undefined): boolean {
+    if (this.link) return false;
+    this.provisioning?.adopt(committed);
     this.rebuild();
     this.ctx.changed(this);
     return true;
