@@ -15,11 +15,17 @@ import { FatalStepError } from './step-failures';
 export async function reachProfileSecurity(
   connection: BleConnection,
   profile: ProvisioningProfile,
+  /** The board's GATT asked for an authenticated link the profile does not state. */
+  boardAsked?: 3,
 ): Promise<void> {
-  const needed = profile.security.level;
+  const needed = Math.max(profile.security.level, boardAsked ?? 1) as 1 | 2 | 3 | 4;
   const { bond } = profile.security;
   if (needed === 1 && !bond) return;
-  const needs = `the product needs ${SECURITY_LEVELS[needed]} (profile "${profile.id}"); no PSDI was reserved`;
+  const needs = `${
+    needed === profile.security.level
+      ? `the product needs ${SECURITY_LEVELS[needed]} (profile "${profile.id}")`
+      : `the board asked for ${SECURITY_LEVELS[needed]} (Insufficient Authentication), which profile "${profile.id}" does not state`
+  }; no PSDI was reserved`;
   if (!connection.requestLink)
     throw new FatalStepError(
       'connect',
