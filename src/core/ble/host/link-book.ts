@@ -183,7 +183,7 @@ export class LinkBook {
     await entry.connection.disconnect();
   }
 
-  /** Takes a dropped link off the list (its card's Close). */
+  /** Takes a dropped link off the list (its card's Dismiss). */
   forget(connectionId: string): void {
     const entry = this.entries.get(connectionId);
     if (!entry || entry.connection) return;
