@@ -164,6 +164,8 @@ describe.each(WINDOW_SIZES)('the pairing prompt at $width×$height', (size) => {
         'LE Secure Connections · authenticated · 16 octets',
       );
       await shoot(page, 'pairing-prompt-paired');
+      await card.getByTestId('link-paired').scrollIntoViewIfNeeded();
+      await shoot(page, 'pairing-prompt-paired-card');
 
       await other.close();
       await board.getByRole('button', { name: 'Disconnect', exact: true }).click();
