@@ -33,7 +33,12 @@ async function expectEnded(page: Page): Promise<void> {
   // Greyed: the link's facts, its table and its log, not the notice and its buttons.
   const opacity = await card(page)
     .getByTestId('link-card')
-    .evaluate((el) => Number(getComputedStyle(el).opacity));
+    .evaluate((el: { ownerDocument: { defaultView: unknown } }) => {
+      const view = el.ownerDocument.defaultView as {
+        getComputedStyle(e: unknown): { opacity: string };
+      };
+      return Number(view.getComputedStyle(el).opacity);
+    });
   expect(opacity).toBeLessThan(1);
 }
 

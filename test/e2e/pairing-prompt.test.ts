@@ -33,21 +33,28 @@ async function inView(page: Page, locator: Locator): Promise<boolean> {
 async function uncoveredScanRows(page: Page): Promise<boolean> {
   const rows = page.getByTestId('ble-scan').getByTestId('scan-row');
   // The list's top at the window's top, where the prompts sit.
-  await rows.first().evaluate((row) => row.scrollIntoView({ block: 'start' }));
-  return rows.evaluateAll((all) => {
-    const shown = all.filter((row) => {
-      const box = row.getBoundingClientRect();
-      return box.top >= 0 && box.bottom <= window.innerHeight;
-    });
-    return (
-      shown.length > 0 &&
-      shown.every((row) => {
-        const box = row.getBoundingClientRect();
-        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-        return hit !== null && row.contains(hit);
-      })
+  await rows
+    .first()
+    .evaluate((el: { scrollIntoView(options: object): void }) =>
+      el.scrollIntoView({ block: 'start' }),
     );
-  });
+  const height = page.viewportSize()!.height;
+  let shown = 0;
+  for (const row of await rows.all()) {
+    const box = await row.boundingBox();
+    if (!box || box.y < 0 || box.y + box.height > height) continue;
+    shown += 1;
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    type Row = { ownerDocument: { elementFromPoint(x: number, y: number): unknown } };
+    const hit = await row.evaluate(
+      (el: Row & { contains(other: unknown): boolean }, [px, py]) =>
+        el.contains(el.ownerDocument.elementFromPoint(px!, py!)),
+      [x, y],
+    );
+    if (!hit) return false;
+  }
+  return shown > 0;
 }
 
 async function openBleBench(page: Page): Promise<void> {
