@@ -53,6 +53,7 @@ describe('BLE bench', () => {
     await writable.getByRole('button', { name: 'Write' }).click();
     await writable.locator('.field-error', { hasText: '"g" is not a hex digit' }).waitFor();
     await explorer.getByRole('button', { name: 'Disconnect' }).click();
+    await explorer.getByRole('button', { name: 'Dismiss' }).click();
     await explorer.waitFor({ state: 'detached' });
 
     // Provision the board with a prefixed sequence.

@@ -76,6 +76,7 @@ describe.each(WINDOW_SIZES)('bonds on the BLE bench at $width×$height', (size) 
     await expectText(board.getByTestId('link-card').getByTestId('link-security'), 'Level 4');
     await shoot(page, 'bonds-forgotten');
     await board.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await board.getByRole('button', { name: 'Dismiss' }).click();
     await expect.poll(() => board.count()).toBe(0);
 
     // Connected again: no bond to encrypt with, so the pairing asks for the passkey again.
@@ -93,6 +94,7 @@ describe.each(WINDOW_SIZES)('bonds on the BLE bench at $width×$height', (size) 
     await expectText(adapter, 'No bonds on this adapter');
 
     await board.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await board.getByRole('button', { name: 'Dismiss' }).click();
     await expect.poll(() => board.count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });

@@ -148,6 +148,7 @@ describe.each(WINDOW_SIZES)('the Firmware panel at $width×$height', (size) => {
     await shoot(page, 'firmware-panel-confirmed');
 
     await board.getByRole('button', { name: 'Disconnect' }).first().click();
+    await board.getByRole('button', { name: 'Dismiss' }).click();
     await expect.poll(() => board.count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
@@ -212,6 +213,7 @@ describe.each(WINDOW_SIZES)('the Firmware panel at $width×$height', (size) => {
     await expectText(outcome, `the upload resumed at byte ${offset}.`);
 
     await board.getByRole('button', { name: 'Disconnect' }).first().click();
+    await board.getByRole('button', { name: 'Dismiss' }).click();
     await expect.poll(() => board.count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });

@@ -214,6 +214,7 @@ describe('layout', () => {
       await shoot(page, 'layout-scan-list');
     }
     await explorer.getByRole('button', { name: 'Disconnect' }).click();
+    await explorer.getByRole('button', { name: 'Dismiss' }).click();
     await explorer.waitFor({ state: 'detached' });
 
     // Two audit records: one board verified, and a long failure detail kept to one line.

@@ -68,6 +68,7 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
 
       // Disconnect in one window ends the card in both.
       await card(other).getByRole('button', { name: 'Disconnect' }).click();
+      await card(other).getByRole('button', { name: 'Dismiss' }).click();
       await card(page).waitFor({ state: 'detached' });
       await card(other).waitFor({ state: 'detached' });
       await sensorRow(page).getByRole('button', { name: 'Connect DB Sensor' }).waitFor();
@@ -210,6 +211,7 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
     await expectText(log, 'write');
 
     await board.getByRole('button', { name: 'Disconnect' }).click();
+    await board.getByRole('button', { name: 'Dismiss' }).click();
     await board.waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
   });
@@ -249,6 +251,7 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
       await expectText(card(other).getByRole('table', { name: 'GATT log entries' }), 'read');
       expect(await entries(page).count()).toBe(1);
       await card(page).getByRole('button', { name: 'Disconnect' }).click();
+      await card(page).getByRole('button', { name: 'Dismiss' }).click();
       await card(page).waitFor({ state: 'detached' });
     } finally {
       await other.close();

@@ -120,6 +120,7 @@ describe.each(WINDOW_SIZES)('names and advertisements at $width×$height', (size
     // After a reload: the name and the format are the product's (here the bench's), kept. The
     // link is let go first, as the app keeps it across a reload and the board then is silent.
     await explorer.getByRole('button', { name: 'Disconnect' }).click();
+    await explorer.getByRole('button', { name: 'Dismiss' }).click();
     await explorer.waitFor({ state: 'detached' });
     await page.reload();
     ({ explorer, temperature } = await connectSensor(page));

@@ -107,6 +107,7 @@ describe('screenshot', () => {
     await capture(page, 'names-adv.png', 'names-adv.png');
     await inspector.getByRole('button', { name: 'Close' }).click();
     await explorer.getByRole('button', { name: 'Disconnect' }).click();
+    await explorer.getByRole('button', { name: 'Dismiss' }).click();
     await explorer.waitFor({ state: 'detached' });
   });
 

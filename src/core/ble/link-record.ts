@@ -28,8 +28,13 @@ export const linkRecordSchema = z.object({
    * advertises its product's): what the windows name the board's product by.
    */
   advertisedServices: z.array(z.string()),
-  /** `dropped`: the link went down without its user asking (an explorer link stays listed). */
+  /**
+   * `dropped`: the link is down; an explorer link stays listed, whether it dropped or its user
+   * ended it (`endedByUser`), until Reconnect or Dismiss.
+   */
   state: z.enum(['connected', 'dropped']),
+  /** Its user ended it (the card's or the scan row's Disconnect), at `droppedAt`. */
+  endedByUser: z.boolean().optional(),
   /** When the current link was made (ms since the epoch): a reconnect moves it. */
   openedAt: z.number(),
   droppedAt: z.number().optional(),

@@ -156,12 +156,8 @@ function PromptCard({ shown, compact, onOpen, onDismiss }: PromptCardProps) {
             {seconds} s left (the pairing’s {prompt.timeoutMs / 1000} s limit)
           </p>
         </>
-      ) : prompt.state === 'answered' ? (
+      ) : prompt.state === 'answered' || prompt.state === 'paired' ? (
         <p role="status">Answered — pairing with {board}…</p>
-      ) : prompt.state === 'paired' ? (
-        <p role="status" className="pairing-outcome good">
-          Paired with {board}.
-        </p>
       ) : (
         <div role="alert" className="pairing-outcome bad">
           <p>

@@ -12,9 +12,6 @@ export interface ShownPrompt {
   heardAt: number;
 }
 
-/** How long a pairing that ended well stays shown. */
-const PAIRED_SHOWN_MS = 4_000;
-
 export function usePairingPrompts() {
   const api = useApi();
   const [prompts, setPrompts] = useState<ShownPrompt[]>([]);
@@ -22,14 +19,14 @@ export function usePairingPrompts() {
   const heard = useCallback((prompt: PairingPrompt) => {
     setPrompts((shown) => {
       const others = shown.filter((s) => s.prompt.id !== prompt.id);
-      // A state the window heard later (an answer from another window) never goes back.
-      return [...others, { prompt, heardAt: performance.now() }];
+      // A pairing that ended well leaves at once: the prompts sit over the page, and its outcome
+      // is said where the pairing was asked, in the flow (the link card's "Paired with …", a
+      // run's result), not over the scan list (docs/decisions/app-and-ui.md, "Paired, in the
+      // flow"). A state the window heard later (an answer from another window) never goes back.
+      return prompt.state === 'paired'
+        ? others
+        : [...others, { prompt, heardAt: performance.now() }];
     });
-    if (prompt.state === 'paired')
-      setTimeout(
-        () => setPrompts((shown) => shown.filter((s) => s.prompt.id !== prompt.id)),
-        PAIRED_SHOWN_MS,
-      );
   }, []);
 
   useEffect(() => {
@@ -42,7 +39,9 @@ export function usePairingPrompts() {
           const known = new Set(shown.map((s) => s.prompt.id));
           const now = performance.now();
           return [
-            ...waiting.filter((p) => !known.has(p.id)).map((prompt) => ({ prompt, heardAt: now })),
+            ...waiting
+              .filter((p) => p.state !== 'paired' && !known.has(p.id))
+              .map((prompt) => ({ prompt, heardAt: now })),
             ...shown,
           ];
         });

@@ -154,7 +154,7 @@ export const bleOperations = {
   'ble:stopScan': op(z.object({ scanId: id }), z.object({ stopped: z.literal(true) })),
   /** `mtu`: what the link's Exchange MTU Request asks for (default noble's own, 256). */
   'ble:connect': op(z.object({ deviceId: id, mtu: mtuSchema.optional() }), connectionSchema),
-  /** Ends a link, whoever opened it; a dropped one is taken off the list (its card's Close). */
+  /** Ends a link, whoever opened it; a dropped one is taken off the list (its card's Dismiss); the explorer's stays listed, ended by its user, until then. */
   'ble:disconnect': op(z.object({ connectionId: id }), z.object({ disconnected: z.literal(true) })),
   'ble:read': op(target, z.object({ data: lowercaseHex })),
   'ble:write': op(

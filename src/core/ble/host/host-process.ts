@@ -178,7 +178,7 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     }),
     unsubscribe: ({ subscriptionId }) => book.unsubscribe({ subscriptionId }),
     unsubscribeFrom: (target) => book.unsubscribe(target),
-    disconnect: ({ connectionId }) => book.disconnect(connectionId),
+    disconnect: ({ connectionId, keep }) => book.disconnect(connectionId, keep),
     addAdapter: async ({ spec }) => {
       await station.add(parseAdapterSpec(spec));
       return station.central.adapters();

@@ -1,8 +1,8 @@
 // The BLE process's links: every link it holds, whoever opened it, with its board's GATT table
 // and a log of everything done on it (docs/decisions.md, "The BLE process holds the links").
 // Windows come and go; the book stays with the radio, so a reload or a second window renders
-// the same links. A link its user did not end stays listed as dropped while its user is the
-// explorer, so its card can reconnect with the log and the values it had.
+// the same links. An explorer link stays listed once down, dropped or ended by its user's
+// Disconnect, so its card can reconnect with the log and the values it had, until dismissed.
 import {
   BleError,
   sameUuid,
@@ -50,8 +50,11 @@ interface Entry {
   record: BoardLink;
   /** The current link; undefined while dropped. */
   connection: BleConnection | undefined;
-  /** Its user ended it: it leaves the book when it goes down. */
-  ending: boolean;
+  /**
+   * Its user ended it: it leaves the book when it goes down, or with `keep` (the explorer's
+   * Disconnect) stays listed as ended by its user.
+   */
+  ending: false | 'forget' | 'keep';
   log: GattLogEntry[];
   offs: (() => void)[];
   /** The subscriptions the last link had (`service/characteristic`): the next one renews them. */
@@ -79,6 +82,20 @@ export class LinkBook {
     link: BleConnection,
     board: { deviceId: string; ad?: Advertisement; user: LinkUser; askedMtu?: number },
   ): string {
+    // The explorer connecting a board whose card is still listed, down: the same card goes on,
+    // its log and GATT table kept, as its Reconnect would.
+    const kept =
+      board.user === 'explorer'
+        ? [...this.entries.values()].find(
+            (e) =>
+              !e.connection && e.record.user === 'explorer' && e.record.deviceId === board.deviceId,
+          )
+        : undefined;
+    if (kept) {
+      kept.record = { ...kept.record, openedAt: Date.now(), adapter: link.adapter };
+      this.attach(kept, link, board.askedMtu, 'reconnected');
+      return kept.record.connectionId;
+    }
     const connectionId = `link-${++this.next}`;
     const { ad } = board;
     const entry: Entry = {
@@ -140,6 +157,7 @@ export class LinkBook {
         state: 'dropped',
         droppedAt: Date.now(),
         droppedReason: reason,
+        endedByUser: undefined,
       };
       this.changed();
       throw err;
@@ -153,16 +171,19 @@ export class LinkBook {
     return found;
   }
 
-  /** Ends a link its user is done with; it leaves the book once down. */
-  async disconnect(connectionId: string): Promise<void> {
+  /**
+   * Ends a link its user is done with; it leaves the book once down, unless `keep` (an explorer
+   * link then stays listed, ended by its user, for its card's Reconnect or Dismiss).
+   */
+  async disconnect(connectionId: string, keep = false): Promise<void> {
     const entry = this.entries.get(connectionId);
     if (!entry) return;
     if (!entry.connection) return this.forget(connectionId);
-    entry.ending = true;
+    entry.ending = keep ? 'keep' : 'forget';
     await entry.connection.disconnect();
   }
 
-  /** Takes a dropped link off the list (its card's Close). */
+  /** Takes a dropped link off the list (its card's Dismiss). */
   forget(connectionId: string): void {
     const entry = this.entries.get(connectionId);
     if (!entry || entry.connection) return;
@@ -410,6 +431,7 @@ export class LinkBook {
       state: 'connected',
       droppedAt: undefined,
       droppedReason: undefined,
+      endedByUser: undefined,
       mtu: link.mtu,
       info: link.linkInfo?.(),
       subscriptions: [],
@@ -449,13 +471,14 @@ export class LinkBook {
     const { connectionId } = entry.record;
     const ended = entry.ending;
     this.detach(entry, reason);
-    if (ended || entry.record.user !== 'explorer') this.entries.delete(connectionId);
+    if (ended === 'forget' || entry.record.user !== 'explorer') this.entries.delete(connectionId);
     else
       entry.record = {
         ...entry.record,
         state: 'dropped',
         droppedAt: Date.now(),
-        droppedReason: reason,
+        droppedReason: ended ? undefined : reason,
+        endedByUser: ended === 'keep' || undefined,
         subscriptions: [],
       };
     this.changed();

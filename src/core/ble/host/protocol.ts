@@ -131,7 +131,11 @@ const centralMethods = {
   write: method(characteristic.extend({ data: bytes, withoutResponse: z.boolean() }), nothing),
   subscribe: method(characteristic, z.object({ subscriptionId: z.string() })),
   unsubscribe: method(z.object({ subscriptionId: id }), nothing),
-  disconnect: method(z.object({ connectionId: id }), nothing),
+  /**
+   * `keep`: the explorer's link stays listed, ended by its user, so its card keeps its log and
+   * offers Reconnect until dismissed (docs/decisions/app-and-ui.md, "A Disconnect keeps the card").
+   */
+  disconnect: method(z.object({ connectionId: id, keep: z.boolean().optional() }), nothing),
 } satisfies MethodTable;
 
 /**

@@ -117,12 +117,15 @@ export class Explorer {
     return { cleared: true as const };
   }
 
-  /** Ends a link (whoever opened it); a dropped one is taken off the list. */
+  /**
+   * Ends a link (whoever opened it): the explorer's stays listed as ended by its user, with its
+   * log and Reconnect; a link already down is taken off the list (its card's Dismiss).
+   */
   async disconnect(connectionId: string) {
     const host = await this.supervisor.ensure();
     const link = host.links.find((l) => l.connectionId === connectionId);
     if (link?.state === 'dropped') await host.call('forgetLink', { connectionId });
-    else if (link) await host.call('disconnect', { connectionId });
+    else if (link) await host.call('disconnect', { connectionId, keep: true });
     return { disconnected: true as const };
   }
 

@@ -10,6 +10,7 @@ import { subscriptionKey, type BoardLink } from '../../../core/ble/link-record';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { useApi } from '../../lib/api-context';
+import { formatClockTime } from '../../lib/format';
 import { messagesFor } from '../../lib/errors';
 import { useAction } from '../../lib/use-action';
 import { formatUuid, sameUuid } from '../../../core/ble/port';
@@ -55,7 +56,10 @@ export function GattExplorer({ link, log, names, scopeLabel, onClearLog }: GattE
   const openedBy = OPENED_BY[link.user];
 
   return (
-    <div className="ble-board" data-connection-id={connectionId}>
+    <div
+      className={lost ? 'ble-board ble-board-down' : 'ble-board'}
+      data-connection-id={connectionId}
+    >
       <Panel
         title={link.name ?? link.address}
         testId="gatt-explorer"
@@ -70,19 +74,28 @@ export function GattExplorer({ link, log, names, scopeLabel, onClearLog }: GattE
             <button
               type="button"
               disabled={action.busy}
+              aria-label={lost ? 'Dismiss' : undefined}
+              title={lost ? 'Take the board off the bench, its log with it' : undefined}
               onClick={() => void action.run(() => api.ble.disconnect({ connectionId }))}
             >
-              {lost ? 'Close' : 'Disconnect'}
+              {lost ? '× Dismiss' : 'Disconnect'}
             </button>
           </>
         }
       >
         {lost && (
           // Reconnect sits in the notice, not only in the title bar: where the page scrolled to
-          // an error further down, the notice under the title is what is still in view.
-          <div className="warning-box" role="status" data-testid="link-dropped">
-            The link dropped{link.droppedReason ? `: ${link.droppedReason}` : ''}. Reconnect keeps
-            this log and the values read; Close takes the board off the bench.{' '}
+          // an error further down, the notice under the title is what is still in view. A card
+          // its user disconnected stays too, until Reconnect or Dismiss (issue 45, point 7).
+          <div
+            className={link.endedByUser ? 'ended-box' : 'warning-box'}
+            role="status"
+            data-testid="link-dropped"
+          >
+            {link.endedByUser
+              ? `Disconnected by you${link.droppedAt ? ` at ${formatClockTime(link.droppedAt)}` : ''}.`
+              : `The link dropped${link.droppedReason ? `: ${link.droppedReason}` : ''}.`}{' '}
+            Reconnect keeps this log and the values read; Dismiss takes the board off the bench.{' '}
             <button
               type="button"
               disabled={action.busy}
@@ -93,7 +106,13 @@ export function GattExplorer({ link, log, names, scopeLabel, onClearLog }: GattE
           </div>
         )}
         <ErrorNotice error={action.error} />
-        <LinkCard connectionId={connectionId} address={link.address} link={link.info} lost={lost} />
+        <LinkCard
+          connectionId={connectionId}
+          board={link.name ?? link.address}
+          address={link.address}
+          link={link.info}
+          lost={lost}
+        />
         {link.services.some((s) => sameUuid(s.uuid, MCUMGR_SERVICE_UUID)) && (
           <FirmwarePanel connectionId={connectionId} lost={lost} />
         )}

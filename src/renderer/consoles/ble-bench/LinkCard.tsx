@@ -33,6 +33,8 @@ const RSSI_EVERY_MS = 2_000;
 
 interface LinkCardProps {
   connectionId: string;
+  /** The board as its card is titled: its name, else its address. */
+  board: string;
   address: string;
   link: LinkInfo | undefined;
   lost: boolean;
@@ -40,7 +42,7 @@ interface LinkCardProps {
 
 const PHY_LABELS: Record<Phy, string> = { '1M': 'LE 1M', '2M': 'LE 2M', coded: 'LE Coded' };
 
-export function LinkCard({ connectionId, address, link, lost }: LinkCardProps) {
+export function LinkCard({ connectionId, board, address, link, lost }: LinkCardProps) {
   const api = useApi();
   const request = useAction<LinkInfo>();
   const reconnect = useAction<unknown>();
@@ -170,6 +172,7 @@ export function LinkCard({ connectionId, address, link, lost }: LinkCardProps) {
             </button>
           </form>
           <PairForm
+            board={board}
             paired={link.securityLevel > 1}
             busy={request.busy}
             onPair={(choice) => void request.run(() => api.ble.pair({ connectionId, ...choice }))}

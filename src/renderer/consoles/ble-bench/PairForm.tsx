@@ -27,10 +27,13 @@ interface PairChoice {
 }
 
 export function PairForm({
+  board,
   paired,
   busy,
   onPair,
 }: {
+  /** The board as the card names it. */
+  board: string;
   /** The link is encrypted already: a pair request would answer the link as it is. */
   paired: boolean;
   busy: boolean;
@@ -68,6 +71,14 @@ export function PairForm({
       >
         {paired ? 'Paired' : 'Pair'}
       </button>
+      {paired && (
+        // The outcome in the card's own flow, in every window: the pairing prompt leaves as it
+        // ends, so nothing covers the scan list (docs/decisions/app-and-ui.md, "Paired, in the
+        // flow").
+        <span role="status" className="good" data-testid="link-paired">
+          Paired with {board}.
+        </span>
+      )}
     </form>
   );
 }

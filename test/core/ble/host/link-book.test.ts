@@ -141,6 +141,33 @@ describe('the BLE process holds the links', { timeout: 60_000 }, () => {
     await until((l) => l.length === 0);
   });
 
+  it('keeps an explorer link its user ended with keep, and a Connect to the board goes on on it', async () => {
+    const ad = await board();
+    const { connectionId } = await host.call('connect', { deviceId: ad.id, user: 'explorer' });
+    await host.call('discover', { connectionId });
+    await host.call('read', { connectionId, serviceUuid: '180a', characteristicUuid: '2a24' });
+    await host.call('disconnect', { connectionId, keep: true });
+    const [ended] = await until((l) => l[0]?.state === 'dropped');
+    expect(ended).toMatchObject({ connectionId, endedByUser: true, droppedReason: undefined });
+    expect(ended!.droppedAt).toBeGreaterThan(0);
+    const [loaded] = await host.call('links', {});
+    expect(loaded!.log.map((e) => e.kind)).toEqual(['connect', 'discover', 'read', 'disconnect']);
+
+    // Connect from the scan list continues the same link, log kept; no second one is listed.
+    await board();
+    const again = await host.call('connect', { deviceId: ad.id, user: 'explorer' });
+    expect(again.connectionId).toBe(connectionId);
+    expect(host.links).toMatchObject([{ connectionId, state: 'connected' }]);
+    expect(host.links[0]?.endedByUser).toBeUndefined();
+    const [continued] = await host.call('links', {});
+    expect(continued!.log.at(-1)).toMatchObject({ kind: 'connect', message: /^reconnected/ });
+    expect(continued!.log.some((e) => e.kind === 'read')).toBe(true);
+
+    // Without keep (a failed discover, another user's end), the link leaves the list.
+    await host.call('disconnect', { connectionId });
+    await until((l) => l.length === 0);
+  });
+
   it("drops another user's dropped link from the list", async () => {
     const ad = await board();
     const link = await remoteCentral(host, 'provisioning').connect(ad.id, { timeoutMs: 5000 });
