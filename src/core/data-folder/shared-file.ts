@@ -6,7 +6,16 @@
 // a whole-file rewrite let the last writer drop every entry another process had added
 // (docs/decisions/security-and-hardening.md, "One data folder, several processes").
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -142,5 +151,18 @@ export async function writeFileAtomic(
   } catch (err) {
     await rm(temp, { force: true });
     throw err;
+  }
+}
+
+/**
+ * What tells one version of a shared file from another, or undefined where there is none: every
+ * write renames a new file into place, so another process's change shows as a new stamp.
+ */
+export function fileStamp(file: string): string | undefined {
+  try {
+    const { ino, size, mtimeMs } = statSync(file);
+    return `${ino}:${size}:${mtimeMs}`;
+  } catch {
+    return undefined;
   }
 }

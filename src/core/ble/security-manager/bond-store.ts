@@ -9,7 +9,7 @@
 // be read is named as damaged and nothing is kept beside it (docs/decisions/
 // security-and-hardening.md, "One data folder, several processes", "A damaged bond store").
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, statSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { linkSecuritySchema, type LinkSecurity } from '../link-parameters';
@@ -20,6 +20,7 @@ import { bondKeyWords, type BondStorage, type BondSummary } from './bond-summary
 import { bondsForThisRunOnly, type BondKeySource } from './bond-key';
 import { SEAL_OVERHEAD, seal, unseal } from '../../data-folder/sealed';
 import {
+  fileStamp,
   SECRET_FILE_MODE,
   withFileLockSync,
   writeFileAtomicSync,
@@ -376,16 +377,6 @@ function memoryReason(source: BondKeySource): string {
   return bondsForThisRunOnly(
     source.kind === 'memory' ? source.reason : 'the BLE process was started without a data folder',
   );
-}
-
-/** What tells one version of the file from another: a save renames a new file into place. */
-function fileStamp(file: string): string | undefined {
-  try {
-    const { ino, size, mtimeMs } = statSync(file);
-    return `${ino}:${size}:${mtimeMs}`;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Why a bond file cannot be read, in words; the store says it as damaged. */

@@ -3,10 +3,11 @@
 // central, each under a real noble), and the flash that keeps provisioned identities across
 // restarts (an optional JSON state file, shared by every process that opens the data folder:
 // changed per board under its lock, and the boards' bonds in it sealed under the bond key).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { z } from 'zod';
 import {
+  fileStamp,
   SECRET_FILE_MODE,
   withFileLockSync,
   writeFileAtomicSync,
@@ -563,16 +564,6 @@ export class SimulatedBench implements RadioHost<SimBoard> {
 
 /** How often an advertising bench looks at its state file for another process's changes. */
 const FOLLOW_MS = 250;
-
-/** What tells one version of the state file from another: each write renames a new file in. */
-function fileStamp(file: string): string | undefined {
-  try {
-    const { ino, size, mtimeMs } = statSync(file);
-    return `${ino}:${size}:${mtimeMs}`;
-  } catch {
-    return undefined;
-  }
-}
 
 /** A board the file has no entry for. */
 const NO_ENTRY = 'null';
