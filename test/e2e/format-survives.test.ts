@@ -74,6 +74,7 @@ describe.each(WINDOW_SIZES)('a value format through provisioning at $width×$hei
     await temperature.getByRole('button', { name: `Read ${TEMPERATURE}` }).click();
     await expectText(temperature.getByTestId('decoded-value'), '22.98');
     await row.getByRole('button', { name: `Disconnect ${name}` }).click();
+    await board.getByRole('button', { name: 'Dismiss' }).click();
     await board.waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Provisioning', exact: true }).click();

@@ -117,9 +117,12 @@ describe.each(WINDOW_SIZES)('the link card at $width×$height', (size) => {
     expect(await inView(page, second.getByTestId('link-bond'))).toBe(true);
     await shoot(page, 'link-card-bonded');
 
+    // A Disconnect keeps the card, with Reconnect, until it is dismissed.
     await starter.getByRole('button', { name: 'Disconnect DB Starter' }).click();
+    await second.getByRole('button', { name: 'Dismiss' }).click();
     await second.waitFor({ state: 'detached' });
     await row.getByRole('button', { name: 'Disconnect DB Sensor' }).click();
+    await board.getByRole('button', { name: 'Dismiss' }).click();
     await board.waitFor({ state: 'detached' });
     await row.getByRole('button', { name: 'Connect DB Sensor' }).waitFor();
     expect(pageErrors).toEqual([]);
