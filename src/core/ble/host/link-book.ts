@@ -192,10 +192,6 @@ export class LinkBook {
   }
 
   /**
-   * Clears the link's log (its card's Clear log): the book keeps only a `cleared` entry, which
-   * tells every window to drop what came before it, so no reload brings the log back.
-   */
-  /**
    * Counts the writes and notifications on `characteristicUuid` instead of logging each, until
    * `summary` ends it with one line: "<summary>: 37 writes, 37 notifications, 24.6 kB".
    */
@@ -232,6 +228,10 @@ export class LinkBook {
     return true;
   }
 
+  /**
+   * Clears the link's log (its card's Clear log): the book keeps only a `cleared` entry, which
+   * tells every window to drop what came before it, so no reload brings the log back.
+   */
   clearLog(connectionId: string): void {
     const entry = this.entries.get(connectionId);
     if (!entry) return;

@@ -45,8 +45,9 @@ export const adapterProfileSchema = z.object({
   /** LE data length: payload octets of one link-layer data PDU (27 without Data Length Extension). */
   dataLength: z.number().int().min(27).max(251).default(27),
   /**
-   * Whether the controller measures advertisements' signal strength, or reports 127 ("RSSI is
-   * not available", Vol 4, Part E, 7.7.65.2) in every advertising report, as BlueZ's btvirt does.
+   * Whether the controller measures signal strength, or reports 127 ("RSSI is not available",
+   * Vol 4, Part E, 7.7.65.2 and 7.5.4) in every advertising report and Read RSSI, as BlueZ's
+   * btvirt does.
    */
   rssi: z.enum(['measured', 'notAvailable']).default('measured'),
   /** Link-layer data PDUs each side can send in one connection event. */

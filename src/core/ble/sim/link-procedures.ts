@@ -4,6 +4,7 @@
 // connection events.
 import { HCI_CMD, HCI_ERROR, HCI_EVENT, LE_SUBEVENT } from '../hci/codes';
 import { PHY_CODE, type Phy } from '../link-parameters';
+import { RSSI_NOT_AVAILABLE } from '../rssi';
 import type { AdapterProfile } from './adapter-profile';
 import type { Link } from './link';
 import type { EncryptionVerdict, RadioBoard, RadioPeer } from './radio';
@@ -83,7 +84,8 @@ export class LinkProcedures<B extends RadioBoard> {
     const r = Buffer.alloc(4);
     r.writeUInt8(entry ? HCI_ERROR.success : HCI_ERROR.unknownConnectionId, 0);
     r.writeUInt16LE(Math.max(0, handle), 1);
-    r.writeInt8(entry ? entry.board.rssi() : 0, 3);
+    const measured = this.profile.rssi === 'measured';
+    r.writeInt8(!entry ? 0 : measured ? entry.board.rssi() : RSSI_NOT_AVAILABLE, 3);
     this.io.complete(op, r);
   }
 

@@ -5,6 +5,7 @@
 // set is read from the platform here too, so a set saved elsewhere (the CLI, another station) is
 // offered even before the editor below has loaded it.
 import { useState } from 'react';
+import { rssiText } from '../../../core/ble/rssi';
 import type { BleStatus, ScannedDevice } from '../../../core/usecases/bench/bench-schema';
 import type { Delivery } from '../../../core/app/contracts/scenarios';
 import type { TrialProduct } from '../../../core/platform/things/schema';
@@ -164,7 +165,7 @@ export function RunPanel(props: RunPanelProps) {
             <option value="">{boards.length ? 'Choose a board…' : 'Scanning…'}</option>
             {boards.map((b) => (
               <option key={b.id} value={b.id}>
-                {b.localName ?? '(no name)'} · {b.address} · {b.rssi} dBm
+                {b.localName ?? '(no name)'} · {b.address} · {rssiText(b.rssi)}
               </option>
             ))}
           </select>
