@@ -3,7 +3,8 @@
 // BlueZ's btvirt: Zephyr's own Bluetooth host, settings and MCUmgr. A blank board is written,
 // saved and reset through the built-in profile, boots as the product and serves its PSDI; the
 // audit log says so. A profile with a key longer than Zephyr takes is refused by the board, in
-// words that say so. Skipped, with the reason, where btvirt or its tools are missing.
+// words that say so. Built without MCUboot, it lists no image, and `firmware list` says so.
+// Skipped, with the reason, where btvirt or its tools are missing.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McumgrSettingsProfile } from '../../src/core/ble/provisioning-profile';
@@ -49,6 +50,12 @@ describe.skipIf(missing !== undefined)(
       runCli([...args, '--adapter', peer.adapter, '--data-dir', data]);
     const told = (run: { stdout: string; stderr: string }) =>
       `${run.stdout}\n${run.stderr}\n--- Zephyr console ---\n${peer.log()}`;
+
+    it('lists its image slots in words when every one is empty, as a board without MCUboot', async () => {
+      const run = await cli('firmware', 'list', '--board', BOARD);
+      expect(run.code, told(run)).toBe(0);
+      expect(run.stdout).toBe(`${BOARD} lists no images: every slot is empty\n`);
+    });
 
     it('a key longer than Zephyr takes is refused by the board, and the PSDI goes back', async () => {
       expect(peer.log()).toMatch(/not provisioned: waiting for the devicebench\/\* settings/);
