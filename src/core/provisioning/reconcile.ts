@@ -21,6 +21,7 @@ import {
 } from './steps';
 import { errorMessage } from '../errors/message';
 import type { BoardFinding } from './board-finding';
+import type { ReconcileAction } from './reconcile-actions';
 import { inspectSettingsBoard } from './reconcile-settings';
 import { findBoard, readBackPsdi } from './verify';
 import { resumeProvisioning } from './workflow';
@@ -40,8 +41,6 @@ export interface ReconcileOptions {
   timing?: TimingInput;
   onProgress?: ProgressListener;
 }
-
-type ReconcileAction = 'verified' | 'finished' | 'released' | 'failed' | 'not-found' | 'settled';
 
 export interface ReconcileOutcome {
   /** `settled`: another station or process settled the record meanwhile; nothing was done. */
@@ -74,7 +73,10 @@ function clockTime(at: number): string {
  * (docs/decisions/provisioning.md, "Reconcile beside reconcile"). Who settled it is named where
  * the record says (an operator's release); a run's or reconcile's keeps no station.
  */
-function settledMeanwhile(record: ProvisioningRecord, finding?: BoardFinding): ReconcileOutcome {
+export function settledMeanwhile(
+  record: ProvisioningRecord,
+  finding?: BoardFinding,
+): ReconcileOutcome {
   const last = record.history.at(-1);
   const by = record.state === 'released' && last?.kind === 'released' ? last.station : undefined;
   return {

@@ -121,7 +121,7 @@ describe('a station joining a line', { timeout: 30_000 }, () => {
     expect(page.items.map((r) => r.psdi)).toEqual(['LOCAL-1']);
   });
 
-  it('lists held failures for reconcile and refuses to reconcile a settled record by field', async () => {
+  it('lists held failures for reconcile, and answers a record settled since as settled', async () => {
     const other = await openAuditStore({
       location: { kind: 'postgres', url, password: PASSWORD },
       station: 'line-2',
@@ -136,15 +136,24 @@ describe('a station joining a line', { timeout: 30_000 }, () => {
       const verified = (await ok<{ items: ProvisioningRecord[] }>('audit:search', {})).items.find(
         (r) => r.psdi === 'LOCAL-1',
       )!;
-      for (const record of [verified, await other.release(held.id, 'board lost')]) {
-        const refused = await call('provisioning:reconcile', {
-          recordId: record.id,
-          action: 'finish',
+      const released = await other.release(held.id, 'board lost');
+      for (const record of [verified, released]) {
+        const answer = await ok<ProvisioningRecord & { reconciled: unknown }>(
+          'provisioning:reconcile',
+          { recordId: record.id, action: 'finish' },
+        );
+        expect(answer).toMatchObject({ id: record.id, state: record.state });
+        expect(answer.reconciled).toEqual({
+          action: 'settled',
+          message: expect.stringMatching(
+            new RegExp(
+              `^record #${record.id}: already ${record.state} at \\d{2}:\\d{2} — nothing to do$`,
+            ),
+          ),
         });
-        expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-        expect(!refused.ok && refused.error.fields?.[0]?.field).toBe('recordId');
-        expect(!refused.ok && refused.error.message).toContain('nothing to reconcile');
       }
+      const unknown = await call('provisioning:reconcile', { recordId: 9999, action: 'finish' });
+      expect(!unknown.ok && unknown.error.fields?.[0]?.field).toBe('recordId');
     } finally {
       await other.close();
     }

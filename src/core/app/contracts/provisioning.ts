@@ -2,6 +2,7 @@
 // their progress, and the records a crash left unfinished.
 import { z } from 'zod';
 import { recordIdSchema } from '../../audit/records';
+import { RECONCILE_ACTIONS } from '../../provisioning/reconcile-actions';
 import { requiredId as id, rssiSchema } from '../../bounds';
 import {
   batchSummarySchema,
@@ -67,9 +68,15 @@ export const provisioningOperations = {
   /** Batches of this session, newest first: a page opened mid-batch picks it up from here. */
   'provisioning:listBatches': op(none, z.array(batchSummarySchema)),
   'provisioning:listUnfinished': op(none, z.array(auditRecordSchema)),
+  /**
+   * The record afterwards, and what was done in one sentence; a record settled since it was
+   * listed answers as settled (`reconciled.action` "settled"), not refused.
+   */
   'provisioning:reconcile': op(
     z.object({ recordId: recordIdSchema, action: z.enum(['finish', 'release']) }),
-    auditRecordSchema,
+    auditRecordSchema.extend({
+      reconciled: z.object({ action: z.enum(RECONCILE_ACTIONS), message: z.string() }),
+    }),
   ),
 } as const;
 

@@ -26,7 +26,13 @@ export function provisioningHandlers(provisioning: ProvisioningService): {
       'provisioning:stopBatch': ({ runId }) => provisioning.stopBatch(runId),
       'provisioning:listBatches': async () => provisioning.listBatches(),
       'provisioning:listUnfinished': async () => provisioning.listUnfinished(),
-      'provisioning:reconcile': ({ recordId, action }) => provisioning.reconcile(recordId, action),
+      'provisioning:reconcile': async ({ recordId, action }) => {
+        const outcome = await provisioning.reconcile(recordId, action);
+        return {
+          ...outcome.record,
+          reconciled: { action: outcome.action, message: outcome.message },
+        };
+      },
     },
     sources: {
       'provisioning:progress': (handler) => listen(provisioning, 'progress', handler),

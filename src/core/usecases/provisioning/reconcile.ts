@@ -8,7 +8,12 @@ import type { ProvisioningRecord } from '../../audit/records';
 import type { AnyProvisioningProfile } from '../../ble/provisioning-profile';
 import type { BleCentral } from '../../ble/port';
 import { errorMessage } from '../../errors/message';
-import { needsReconciling, reconcile, type ReconcileOutcome } from '../../provisioning/reconcile';
+import {
+  needsReconciling,
+  reconcile,
+  settledMeanwhile,
+  type ReconcileOutcome,
+} from '../../provisioning/reconcile';
 import { NotConfiguredError, SetupError } from '../errors';
 import { findProfile } from '../provisioning-setup';
 
@@ -25,17 +30,26 @@ export class NothingToReconcileError extends SetupError {
   }
 }
 
-/** The record `recordId`, if it needs reconciling; else a SetupError naming `recordId`. */
-async function recordToReconcile(store: AuditStore, recordId: number): Promise<ProvisioningRecord> {
+/** The record `recordId`; else a SetupError naming `recordId`. */
+async function storedRecord(store: AuditStore, recordId: number): Promise<ProvisioningRecord> {
   const record = await store.get(recordId);
   if (!record) throw new SetupError('recordId', `no record ${recordId}`);
+  return record;
+}
+
+/** The record `recordId`, if it needs reconciling; else a SetupError naming `recordId`. */
+async function recordToReconcile(store: AuditStore, recordId: number): Promise<ProvisioningRecord> {
+  const record = await storedRecord(store, recordId);
   if (!needsReconciling(record)) throw new NothingToReconcileError(record);
   return record;
 }
 
 /**
- * Settles one record: its board is looked for and the record finished, verified or its PSDI
- * released. A board not found is a NotConfiguredError saying where to look.
+ * Settles one record the operator picked from the unfinished ones: its board is looked for and
+ * the record finished, verified or its PSDI released. One settled since the list showed it
+ * (another station, a killed station's late commit) is said to be, not refused, as a sweep says
+ * it (docs/decisions/provisioning.md, "Reconcile beside reconcile"). A board not found is a
+ * NotConfiguredError saying where to look.
  */
 export async function reconcileRecord(options: {
   /** Opened once the record is known to need it. */
@@ -44,8 +58,9 @@ export async function reconcileRecord(options: {
   profiles: AnyProvisioningProfile[];
   recordId: number;
   whenBlank: BlankChoice;
-}): Promise<ProvisioningRecord> {
-  const record = await recordToReconcile(options.store, options.recordId);
+}): Promise<ReconcileOutcome> {
+  const record = await storedRecord(options.store, options.recordId);
+  if (!needsReconciling(record)) return settledMeanwhile(record);
   const outcome = await reconcile({
     central: await options.central(),
     store: options.store,
@@ -54,7 +69,7 @@ export async function reconcileRecord(options: {
     whenBlank: options.whenBlank,
   });
   if (outcome.action === 'not-found') throw new NotConfiguredError(outcome.message);
-  return outcome.record;
+  return outcome;
 }
 
 /** What became of one record of a sweep; `failed` when it could not be looked at. */

@@ -13,6 +13,7 @@ import { openAuditStore } from '../../audit/open-store';
 import type { AuditStore, CopyResult } from '../../audit/store';
 import type { AuditSettings, AuditSettingsInput } from '../audit-settings';
 import type { ProvisioningRecord } from '../../audit/records';
+import type { ReconcileOutcome } from '../../provisioning/reconcile';
 import type { BatchSummary as CoreSummary } from '../../provisioning/batch';
 import type { AnyProvisioningProfile } from '../../ble/provisioning-profile';
 import { imageFromBase64 } from '../bench/board-firmware';
@@ -364,7 +365,7 @@ export class ProvisioningService extends EventEmitter<{ progress: [Progress]; ba
     return (await this.store()).listUnfinished();
   }
 
-  async reconcile(recordId: number, action: 'finish' | 'release'): Promise<ProvisioningRecord> {
+  async reconcile(recordId: number, action: 'finish' | 'release'): Promise<ReconcileOutcome> {
     return reconcileRecord({
       central: () => this.supervisor.central('provisioning'),
       store: await this.store(),

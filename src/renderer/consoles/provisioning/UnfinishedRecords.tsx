@@ -1,7 +1,10 @@
 // Records a run left unfinished (the app or the BLE process stopped mid-way): shown first, each
 // with the two ways out — finish it (check the board and complete the record) or release its
-// PSDI — so no board leaves the bench with a PSDI the log does not account for.
+// PSDI — so no board leaves the bench with a PSDI the log does not account for. What the last
+// click did stays said, in one sentence, after its row has gone: a record another station
+// settled since the list showed it is said to be settled, not refused.
 import type { AuditRecordView } from '../../../core/app/contracts/audit';
+import type { OpOutput } from '../../../core/app/contract';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TableHead } from '../../components/TableHead';
@@ -14,7 +17,7 @@ import { LoadFailure } from '../../components/LoadFailure';
 
 export function UnfinishedRecords({ unfinished }: { unfinished: Resource<AuditRecordView[]> }) {
   const api = useApi();
-  const action = useAction<AuditRecordView>();
+  const action = useAction<OpOutput<'provisioning:reconcile'>>();
   const list = unfinished.value ?? [];
   if (unfinished.error !== undefined)
     return (
@@ -22,7 +25,8 @@ export function UnfinishedRecords({ unfinished }: { unfinished: Resource<AuditRe
         <LoadFailure error={unfinished.error} onRetry={unfinished.reload} />
       </Panel>
     );
-  if (list.length === 0) return null;
+  const done = action.value?.reconciled.message;
+  if (list.length === 0 && done === undefined) return null;
 
   function reconcile(record: AuditRecordView, choice: 'finish' | 'release') {
     void action
@@ -32,6 +36,30 @@ export function UnfinishedRecords({ unfinished }: { unfinished: Resource<AuditRe
 
   return (
     <Panel title={`Unfinished provisioning (${list.length})`} testId="unfinished">
+      {done !== undefined && (
+        <p className="note" role="status" data-testid="unfinished-done">
+          {done}
+        </p>
+      )}
+      {list.length > 0 && (
+        <UnfinishedTable list={list} busy={action.busy} onReconcile={reconcile} />
+      )}
+      <ErrorNotice error={action.error} />
+    </Panel>
+  );
+}
+
+function UnfinishedTable({
+  list,
+  busy,
+  onReconcile,
+}: {
+  list: AuditRecordView[];
+  busy: boolean;
+  onReconcile: (record: AuditRecordView, choice: 'finish' | 'release') => void;
+}) {
+  return (
+    <>
       <div className="warning-box prov-unfinished" role="alert">
         {list.length === 1 ? 'A board was' : `${list.length} boards were`} left part-way through
         provisioning. <strong>Finish</strong> reconnects to the board and completes the record if it
@@ -62,8 +90,8 @@ export function UnfinishedRecords({ unfinished }: { unfinished: Resource<AuditRe
                   type="button"
                   className="primary"
                   aria-label={`Finish record ${r.id} (${r.psdi})`}
-                  disabled={action.busy}
-                  onClick={() => reconcile(r, 'finish')}
+                  disabled={busy}
+                  onClick={() => onReconcile(r, 'finish')}
                 >
                   Finish
                 </button>
@@ -71,8 +99,8 @@ export function UnfinishedRecords({ unfinished }: { unfinished: Resource<AuditRe
                   type="button"
                   className="danger"
                   aria-label={`Release record ${r.id} (${r.psdi})`}
-                  disabled={action.busy}
-                  onClick={() => reconcile(r, 'release')}
+                  disabled={busy}
+                  onClick={() => onReconcile(r, 'release')}
                 >
                   Release
                 </button>
@@ -81,7 +109,6 @@ export function UnfinishedRecords({ unfinished }: { unfinished: Resource<AuditRe
           ))}
         </tbody>
       </table>
-      <ErrorNotice error={action.error} />
-    </Panel>
+    </>
   );
 }

@@ -51,22 +51,27 @@ describe('the reconcile use case', () => {
     expect(missing).toMatchObject({ field: 'recordId', detail: 'no record 9999' });
   });
 
-  it('refuses one record before it opens the radio', async () => {
+  it('refuses an unknown record and answers a settled one as settled, both before it opens the radio', async () => {
     r = await rig([], { dir });
     let opened = false;
     const central = async () => {
       opened = true;
       return r!.central;
     };
-    await expect(
-      reconcileRecord({
-        central,
-        store: r.store,
-        profiles: [V1],
-        recordId: 42,
-        whenBlank: 'release',
-      }),
-    ).rejects.toMatchObject({ field: 'recordId', detail: 'no record 42' });
+    const one = (recordId: number) =>
+      reconcileRecord({ central, store: r!.store, profiles: [V1], recordId, whenBlank: 'release' });
+    await expect(one(42)).rejects.toMatchObject({ field: 'recordId', detail: 'no record 42' });
+    // Released by another station after the operator's list showed it: said, not refused.
+    const settled = await reserve('DB-0005', ELSEWHERE);
+    await r.store.release(settled.id, 'board lost');
+    const outcome = await one(settled.id);
+    expect(outcome).toMatchObject({
+      action: 'settled',
+      record: { id: settled.id, state: 'released' },
+    });
+    expect(outcome.message).toMatch(
+      new RegExp(`^record #${settled.id}: already released at \\d{2}:\\d{2} — nothing to do$`),
+    );
     expect(opened).toBe(false);
   });
 
