@@ -17,6 +17,12 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**'],
           environment: 'node',
+          // A worker keeps the modules it has loaded from one file to the next instead of
+          // loading the app again for each: half the unit files' CPU was their imports
+          // (docs/decisions/tooling.md, "Third round: unit files share their modules"). Each file
+          // still has its own data folders, servers and bench; what is process-wide in src/ is
+          // kept process-wide (src/core/ble/hci/noble-over-socket.ts).
+          isolate: false,
           // The CLI and the other programs tests start, bundled once for the run
           // (test/cli/cli-bundle.ts), and the run's PostgreSQL server
           // (test/helpers/postgres-run.ts).

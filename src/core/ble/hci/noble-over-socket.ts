@@ -13,14 +13,30 @@ import { ATT_MTU } from '../link-parameters';
 
 const require = createRequire(import.meta.url);
 
-let handOut: HciSocket | null = null;
-let nativeSocket: (new () => HciSocket) | null | undefined;
-
-/** What `new BluetoothHciSocket()` yields inside noble: the socket being handed out. */
-function InjectedHciSocket(): HciSocket {
-  if (!handOut) throw new Error('no HCI socket to hand to noble (use nobleOverSocket)');
-  return handOut;
+/**
+ * The socket being handed out and the constructor noble holds for it. Node's require cache, where
+ * that constructor goes, is the process's, so these are kept on the process too: a second copy of
+ * this module (a test runner evaluating it again for another file) hands out through the
+ * constructor noble took from the first.
+ */
+interface HandOut {
+  socket: HciSocket | null;
+  /** What `new BluetoothHciSocket()` yields inside noble: the socket being handed out. */
+  readonly InjectedHciSocket: () => HciSocket;
 }
+
+const HAND_OUT = Symbol.for('devicebench.noble-over-socket.hand-out');
+const shared = globalThis as { [HAND_OUT]?: HandOut };
+const handOut: HandOut = (shared[HAND_OUT] ??= {
+  socket: null,
+  // A function, not a method: noble calls it with `new`, and a method is no constructor.
+  InjectedHciSocket: function (): HciSocket {
+    if (!handOut.socket) throw new Error('no HCI socket to hand to noble (use nobleOverSocket)');
+    return handOut.socket;
+  },
+});
+const { InjectedHciSocket } = handOut;
+let nativeSocket: (new () => HciSocket) | null | undefined;
 
 function socketModulePath(): string {
   const hciDir = dirname(require.resolve('@abandonware/noble/lib/hci-socket/hci.js'));
@@ -185,12 +201,12 @@ export function nobleOverSocket(
   ) => HciBindings;
   const withBindings =
     require('@abandonware/noble/with-bindings') as typeof import('@abandonware/noble/with-bindings');
-  handOut = socket;
+  handOut.socket = socket;
   try {
     const bindings = new Bindings(options);
     return { noble: withBindings(bindings as never), bindings };
   } finally {
-    handOut = null;
+    handOut.socket = null;
   }
 }
 
