@@ -1,5 +1,24 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Unit files that need a process of their own, found by what they use, so a new one is found
+ * too: they replace modules (`vi.mock`: Electron for main and preload), or start ble-host's
+ * peripheral, which keeps its bonds in memory from its first start in a process and is driven
+ * through module-level boards (test/helpers/btvirt/).
+ */
+const OWN_PROCESS = /\bvi\.mock\(|helpers\/btvirt\/(sc|provisioning)-board'|ble-host-bonds'|ble-host-peripheral'/;
+
+function unitFilesOfTheirOwn(dir = 'test'): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return path === join('test', 'e2e') ? [] : unitFilesOfTheirOwn(path);
+    return path.endsWith('.test.ts') && OWN_PROCESS.test(readFileSync(path, 'utf8')) ? [path] : [];
+  });
+}
+const ownProcess = unitFilesOfTheirOwn();
 
 export default defineConfig({
   test: {
@@ -15,17 +34,25 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**'],
+          exclude: ['test/e2e/**', ...ownProcess],
           environment: 'node',
           // A worker keeps the modules it has loaded from one file to the next instead of
           // loading the app again for each: half the unit files' CPU was their imports
-          // (docs/decisions/tooling.md, "Third round: unit files share their modules"). Each file
-          // still has its own data folders, servers and bench; what is process-wide in src/ is
-          // kept process-wide (src/core/ble/hci/noble-over-socket.ts).
+          // (docs/decisions/tooling.md, "Seventh round: unit files share their modules"). Each
+          // file still has its own data folders, servers and bench; what is process-wide in
+          // src/ is kept process-wide (src/core/ble/hci/noble-over-socket.ts).
           isolate: false,
           // The CLI and the other programs tests start, bundled once for the run
           // (test/cli/cli-bundle.ts), and the run's PostgreSQL server
           // (test/helpers/postgres-run.ts).
+          globalSetup: ['test/cli/cli-bundle.ts', 'test/helpers/postgres-run.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'unit-isolated',
+          include: ownProcess,
+          environment: 'node',
           globalSetup: ['test/cli/cli-bundle.ts', 'test/helpers/postgres-run.ts'],
         },
       },

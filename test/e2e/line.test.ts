@@ -63,7 +63,7 @@ describe('a station on a shared PostgreSQL', () => {
             `^record #${held.id}: already released by line-2 at \\d{2}:\\d{2} — nothing to do$`,
           ),
         );
-      expect(await unfinished.getByTestId('unfinished-record').count()).toBe(0);
+      await expect.poll(() => unfinished.getByTestId('unfinished-record').count()).toBe(0);
       expect(await unfinished.getByRole('alert').count()).toBe(0);
     } finally {
       await other.close();
