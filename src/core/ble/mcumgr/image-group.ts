@@ -173,9 +173,12 @@ function chunkFor(bufferSize: number, shape: McumgrBody): number {
 }
 
 /**
- * Uploads the image. The first request carries the length and the file's SHA-256: a board
- * holding part of the same upload answers its offset, and the upload resumes there. Each
- * answer's `off` is where the next chunk starts, whatever was sent.
+ * Uploads the image. The first request carries the length and the file's SHA-256, alone: a
+ * board holding part of the same upload answers its offset, and the upload resumes there. Then
+ * up to the client's window of chunks go out back to back, each where the one before ends.
+ * Each answer's `off` is where the board stands, whatever was sent: one that is not where its
+ * chunk ends (the board dropped or refused data) makes the chunks sent after it void, so their
+ * answers are awaited and the upload goes on from the last one's `off` (docs/mcumgr/image.md).
  */
 export async function uploadImage(
   client: McumgrClient,
@@ -188,45 +191,56 @@ export async function uploadImage(
   const sha = createHash('sha256').update(data).digest();
   const started = now();
   let sent = 0;
-  let offset = 0;
-  let resumedFrom: number | undefined;
-  let stalled = 0;
-  const firstShape = { image: 0, len: total, off: 0, sha: new Uint8Array(sha) };
-  do {
+  const chunkAt = (off: number, shape: McumgrBody) => {
     options.signal?.throwIfAborted();
-    const first = resumedFrom === undefined;
-    const shape: McumgrBody = first ? firstShape : { off: offset };
-    const size = Math.min(chunkFor(options.bufferSize, shape), total - offset);
-    const chunk = data.subarray(offset, offset + size);
-    const answer = await client.request({
-      op: 'write',
-      group,
-      command: ids.upload,
-      body: { ...shape, data: chunk },
-    });
-    const { off } = parseAnswer('image upload', offsetAnswer, answer);
-    if (off > total)
-      throw new Error(`the board reports offset ${off}, past the image's ${total} bytes`);
-    // A board that keeps answering the same offset is not taking the data: stop, do not spin.
-    stalled = off > offset || first ? 0 : stalled + 1;
-    if (stalled >= 3) throw new Error(`the board stays at offset ${off} and takes no more data`);
+    const chunk = data.subarray(off, off + chunkFor(options.bufferSize, shape));
     sent += chunk.length;
-    if (first) resumedFrom = off > chunk.length ? off : 0;
-    offset = off;
-    const elapsed = Math.max(now() - started, 1);
+    const answer = client
+      .request({ op: 'write', group, command: ids.upload, body: { ...shape, data: chunk } })
+      .then((body) => {
+        const { off: at } = parseAnswer('image upload', offsetAnswer, body);
+        if (at > total)
+          throw new Error(`the board reports offset ${at}, past the image's ${total} bytes`);
+        return at;
+      });
+    // Awaited in turn below; one that fails while another is awaited is not left unhandled.
+    answer.catch(() => undefined);
+    return { end: off + chunk.length, answer };
+  };
+  const progress = (offset: number, resumedFrom: number) =>
     options.onProgress?.({
       offset,
       total,
-      bytesPerSecond: (sent * 1000) / elapsed,
-      resumedFrom: resumedFrom ?? 0,
+      bytesPerSecond: (sent * 1000) / Math.max(now() - started, 1),
+      resumedFrom,
     });
-  } while (offset < total);
+
+  const first = chunkAt(0, { image: 0, len: total, off: 0, sha: new Uint8Array(sha) });
+  let offset = await first.answer;
+  const resumedFrom = offset > first.end ? offset : 0;
+  progress(offset, resumedFrom);
+  let next = offset;
+  let stalled = 0;
+  const inFlight: Array<ReturnType<typeof chunkAt>> = [];
+  while (offset < total) {
+    while (inFlight.length < client.windowSize && next < total) {
+      const request = chunkAt(next, { off: next });
+      inFlight.push(request);
+      next = request.end;
+    }
+    const head = inFlight.shift()!;
+    let off = await head.answer;
+    if (off !== head.end) {
+      // The board is elsewhere: what was sent after this chunk went to the wrong place.
+      for (const voided of inFlight.splice(0)) off = await voided.answer;
+      next = off;
+    }
+    // A board that keeps answering the same offset is not taking the data: stop, do not spin.
+    stalled = off > offset ? 0 : stalled + 1;
+    if (stalled >= 3) throw new Error(`the board stays at offset ${off} and takes no more data`);
+    offset = off;
+    progress(offset, resumedFrom);
+  }
   const elapsedMs = Math.max(now() - started, 1);
-  return {
-    total,
-    resumedFrom: resumedFrom ?? 0,
-    sent,
-    elapsedMs,
-    kilobytesPerSecond: sent / elapsedMs,
-  };
+  return { total, resumedFrom, sent, elapsedMs, kilobytesPerSecond: sent / elapsedMs };
 }
