@@ -161,6 +161,9 @@ export class McumgrClient {
   async close(): Promise<void> {
     this.offDisconnect();
     this.closedBecause ??= 'the MCUmgr client was closed';
+    // Nothing it sent is retried once it is closed: another client may use the board's buffers.
+    for (const inFlight of [...this.inFlight.values()])
+      inFlight.settle({ error: new McumgrError('link', this.linkMessage()) });
     const unsubscribe = this.unsubscribe;
     this.unsubscribe = undefined;
     if (unsubscribe) await unsubscribe().catch(() => undefined);

@@ -223,6 +223,16 @@ export async function uploadImage(
   let stalled = 0;
   const inFlight: Array<ReturnType<typeof chunkAt>> = [];
   while (offset < total) {
+    if (options.signal?.aborted) {
+      // Stopped: what is in flight lands first, so the board is where the last answer says.
+      for (const request of inFlight.splice(0)) {
+        const off = await request.answer.catch(() => undefined);
+        if (off === undefined) break;
+        offset = off;
+        progress(offset, resumedFrom);
+      }
+      options.signal.throwIfAborted();
+    }
     while (inFlight.length < client.windowSize && next < total) {
       const request = chunkAt(next, { off: next });
       inFlight.push(request);
