@@ -147,9 +147,9 @@ describe('link requests over the virtual controller', () => {
     expect(await r.drive(link.requestLink!({ kind: 'dataLength', octets: 251 }))).toMatchObject({
       dataLength: 200,
     });
-    expect(seen.filter((e) => e === `le:${LE_SUBEVENT.dataLengthChange.toString(16)}`)).toHaveLength(
-      1,
-    );
+    expect(
+      seen.filter((e) => e === `le:${LE_SUBEVENT.dataLengthChange.toString(16)}`),
+    ).toHaveLength(1);
     await r.close();
 
     const plain = await connected();

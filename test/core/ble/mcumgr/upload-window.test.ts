@@ -1,0 +1,132 @@
+// An upload as `flashImage` runs it on a simulated Zephyr board through noble's HCI stack: the
+// link it asks for (data length, 2M, the interval, restored after), the window of SMP requests
+// from the board's MCUmgr parameters (one when the board does not answer them), what a request
+// past the board's buffers costs, and the resume after a dropped link in the middle of a window.
+import { afterEach, describe, expect, it } from 'vitest';
+import { rig, type Rig } from '../fixture';
+import { zephyr } from './zephyr-rig';
+import { MCUMGR_CHARACTERISTIC_UUID } from '../../../../src/core/ble/mcumgr/service';
+import { readMcubootImage } from '../../../../src/core/ble/mcumgr/image-file';
+import { McumgrClient } from '../../../../src/core/ble/mcumgr/client';
+import { uploadImage } from '../../../../src/core/ble/mcumgr/image-group';
+import { flashImage, type FlashProgress } from '../../../../src/core/usecases/firmware';
+import type { BleConnection } from '../../../../src/core/ble/port';
+import type { AdapterProfileInput } from '../../../../src/core/ble/sim/adapter-profile';
+import { buildImage } from './image-builder';
+
+let r: Rig;
+afterEach(() => r.close());
+
+const IMAGE = readMcubootImage(
+  buildImage({ version: [3, 0, 0, 0], payload: new Uint8Array(12_000).map((_, i) => i * 11) }),
+);
+const hash = Buffer.from(IMAGE.hash).toString('hex');
+
+/** A DLE + 2M controller whose links start at 30 ms: the upload has something to ask for. */
+const DLE_ADAPTER: AdapterProfileInput = {
+  dataLength: 251,
+  aclBufferSize: 251,
+  connectionIntervalMs: 30,
+};
+
+async function held(
+  mcumgr: Parameters<typeof zephyr>[0],
+  adapter: AdapterProfileInput,
+  faults = {},
+) {
+  r = rig([zephyr({ bufferSize: 2475, ...mcumgr }, { faults, mtu: 247 })], {}, { adapter });
+  const ad = await r.find({ name: 'Zephyr MCUmgr' });
+  let link = await r.drive(r.central.connect(ad.id, { mtu: 247 }));
+  const target = {
+    clock: r.clock,
+    // A link that dropped is connected again, as a bench card does.
+    link: async (): Promise<BleConnection> => {
+      if (!link.linkInfo?.()) link = await r.central.connect(ad.id, { mtu: 247 });
+      return link;
+    },
+  };
+  return { target, current: () => link };
+}
+
+describe('an upload asks for the link it needs', () => {
+  it('gets 251-octet PDUs, the 2M PHY and a 7.5–15 ms interval for the upload, a window of buf_count − 1, and the interval back after', async () => {
+    const { target, current } = await held({}, DLE_ADAPTER);
+    const before = current().linkInfo?.();
+    expect(before).toMatchObject({ dataLength: 27, txPhy: '1M' });
+    expect(before!.intervalMs).toBeGreaterThan(15);
+    const progress: FlashProgress[] = [];
+    const result = await r.drive(
+      flashImage(target, IMAGE, { onProgress: (p) => progress.push(p) }),
+    );
+    expect(result.link).toEqual({
+      phy: '2M',
+      dataLength: 251,
+      intervalMs: 15,
+      window: 3,
+      notes: [],
+    });
+    expect(progress.at(-1)?.link).toEqual(result.link);
+    expect(result.slots[1]?.hash).toBe(hash);
+    // The board's link is the card's: it keeps the longer PDUs and 2M, and its interval.
+    expect(current().linkInfo?.()).toMatchObject({
+      intervalMs: before!.intervalMs,
+      latency: before!.latency,
+      dataLength: 251,
+      txPhy: '2M',
+    });
+  });
+
+  it('keeps one request in flight on a board that does not answer its MCUmgr parameters, and says what the controller did not grant', async () => {
+    const { target } = await held({ params: false, bufferCount: 4 }, {});
+    const result = await r.drive(flashImage(target, IMAGE));
+    expect(result.link.window).toBe(1);
+    expect(result.link.dataLength).toBe(27);
+    expect(result.link.notes).toEqual([
+      'data length not granted: the controller answered unknown HCI command (0x01)',
+    ]);
+    expect(result.slots[1]?.hash).toBe(hash);
+  });
+
+  it('resumes from the board’s offset after the link drops with a window in flight', async () => {
+    const { target } = await held({}, DLE_ADAPTER, {
+      dropLinkDuringWrite: { characteristic: MCUMGR_CHARACTERISTIC_UUID, afterWrites: 30 },
+    });
+    const reconnects: number[] = [];
+    const result = await r.drive(
+      flashImage(target, IMAGE, { onReconnect: (n) => reconnects.push(n) }),
+    );
+    expect(reconnects).toEqual([1]);
+    expect(result).toMatchObject({ reconnects: 1, total: IMAGE.bytes.length });
+    expect(result.resumedFrom).toBeGreaterThan(0);
+    expect(result.link.window).toBe(3);
+    // The board checks nothing; the slot's hash is the image's only if every byte landed once.
+    expect(result.slots[1]?.hash).toBe(hash);
+  });
+
+  it('pays for a window past the board’s buffers: the request it drops waits out a timeout', async () => {
+    const timed = async (window: number) => {
+      // A board slower to write a chunk to flash than the link is to bring the next one, so
+      // requests queue in its buffers.
+      const slow = { latency: { connectMs: 40, perOperationMs: 200, jitterMs: 0 }, mtu: 247 };
+      const adapter = { ...DLE_ADAPTER, connectionIntervalMs: 7.5, pdusPerEvent: 8 };
+      r = rig([zephyr({ bufferSize: 2475 }, slow)], {}, { adapter });
+      const ad = await r.find({ name: 'Zephyr MCUmgr' });
+      const link = await r.drive(r.central.connect(ad.id, { mtu: 247 }));
+      await r.drive(link.requestLink!({ kind: 'dataLength', octets: 251 }));
+      const client = await r.drive(McumgrClient.open(link, { clock: r.clock, timeoutMs: 1_000 }));
+      client.setWindow(window);
+      const start = r.clock.now();
+      const result = await r.drive(uploadImage(client, IMAGE, { bufferSize: 2475 }));
+      const ms = r.clock.now() - start;
+      await r.close();
+      return { ms, sent: result.sent };
+    };
+    const fits = await timed(3);
+    const over = await timed(4);
+    // The fourth request found no buffer: it went again only after its 1 s timeout, while the
+    // board had 600 ms of work queued, so the upload ends later by the difference.
+    expect(over.ms - fits.ms).toBeGreaterThanOrEqual(300);
+    // Nothing was lost either way: the retry or the board's offset put every byte in place.
+    expect(fits.sent).toBe(IMAGE.bytes.length);
+  });
+});
