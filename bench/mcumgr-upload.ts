@@ -21,7 +21,8 @@ import {
   type AdapterProfileInput,
 } from '../src/core/ble/sim/adapter-profile';
 import { eventsFor } from '../src/core/ble/sim/link-airtime';
-import { linkForUpload, type UploadLink } from '../src/core/ble/mcumgr/upload-link';
+import { linkForUpload } from '../src/core/ble/mcumgr/upload-link';
+import type { UploadLink } from '../src/core/ble/mcumgr/upload-link-info';
 import { uploadBuffers } from '../src/core/usecases/firmware';
 import { uploadLinkWords } from '../src/core/usecases/upload-link-words';
 import type { LinkInfo } from '../src/core/ble/link-parameters';

@@ -20,7 +20,8 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { readMcubootImage, type McubootImage } from '../ble/mcumgr/image-file';
 import { echo, params, reset } from '../ble/mcumgr/os-group';
-import { linkForUpload, type UploadLink } from '../ble/mcumgr/upload-link';
+import { linkForUpload } from '../ble/mcumgr/upload-link';
+import type { UploadLink } from '../ble/mcumgr/upload-link-info';
 import { groupResult, MCUMGR_GROUP } from '../ble/mcumgr/groups';
 import { waitWords } from '../async/timeout';
 import {

@@ -1,6 +1,8 @@
 // What the link got for an MCUmgr upload, and how the CLI and the firmware panel say it beside
 // the kB/s (docs/decisions/ble-and-hci.md, "An upload asks for the link it needs"). Browser-safe.
-import type { UploadLink } from '../ble/mcumgr/upload-link';
+import type { UploadLink } from '../ble/mcumgr/upload-link-info';
+
+export type { UploadLink };
 
 /** "2M PHY · 251-octet PDUs · 7.5 ms interval · window 3", with what was not granted after it. */
 export function uploadLinkWords(link: UploadLink): string {

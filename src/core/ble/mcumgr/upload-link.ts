@@ -5,21 +5,9 @@
 // Each request the controller or the board refuses is said and the upload goes on without it;
 // an adapter with no link controls (noble's OS bindings) uploads on the link it has.
 import { BleError, failureWords, type BleConnection } from '../port';
-import { DATA_LENGTH, type LinkInfo, type LinkRequest, type Phy } from '../link-parameters';
+import { DATA_LENGTH, type LinkInfo, type LinkRequest } from '../link-parameters';
+import type { UploadLink } from './upload-link-info';
 import { McumgrError } from './client';
-
-/** What the link got for an upload, as the CLI and the firmware panel show it beside the kB/s. */
-export interface UploadLink {
-  /** The PHY the upload's data went out on; absent where the adapter shows no link. */
-  phy?: Phy;
-  /** Payload octets of a link-layer data PDU. */
-  dataLength?: number;
-  intervalMs?: number;
-  /** SMP requests in flight at once. */
-  window: number;
-  /** What the upload asked for and did not get, each in words. */
-  notes: string[];
-}
 
 /** The interval range asked for during an upload: the shortest the spec allows up to 15 ms. */
 const UPLOAD_INTERVAL_MS = { min: 7.5, max: 15 } as const;
