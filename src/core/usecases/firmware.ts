@@ -208,8 +208,10 @@ export interface FlashProgress extends UploadProgress {
 
 /**
  * The board's MCUmgr buffers: its size, and the requests in flight an upload sends — all its
- * buffers but the one its answer takes (`buf_count` − 1, docs/mcumgr/os.md); one, with a
- * small buffer, for a board that does not answer the OS parameters.
+ * buffers but the one its answer takes (`buf_count` − 1, docs/mcumgr/os.md), as phones' Device
+ * Manager does. A request a board drops all the same (Zephyr frees a request's buffers only once
+ * its answer went over the air) costs a chunk sent again, not a timeout (`uploadImage`). One,
+ * with a small buffer, for a board that does not answer the OS parameters.
  */
 export async function uploadBuffers(
   client: McumgrClient,

@@ -44,6 +44,8 @@ export interface McumgrRequest {
   body?: McumgrBody;
   /** Overrides the client's, e.g. for an erase that takes the board seconds. */
   timeoutMs?: number;
+  /** Stops waiting for the answer and trying again: the caller knows none will come. */
+  signal?: AbortSignal;
 }
 
 export interface McumgrClientOptions {
@@ -128,8 +130,8 @@ export class McumgrClient {
   }
 
   /**
-   * Lets up to `size` requests be in flight at once: at most the board's MCUmgr buffers less
-   * the one its answer takes (OS parameters' `buf_count` − 1, docs/mcumgr/os.md).
+   * Lets up to `size` requests be in flight at once: fewer than the board's MCUmgr buffers
+   * (OS parameters' `buf_count`, docs/mcumgr/os.md), which its answers take too.
    */
   setWindow(size: number): void {
     this.window = Math.max(1, Math.floor(size));
@@ -191,6 +193,7 @@ export class McumgrClient {
     const tries = this.options.retries + 1;
     for (let attempt = 1; ; attempt++) {
       if (this.closedBecause) throw new McumgrError('link', this.linkMessage());
+      request.signal?.throwIfAborted();
       const answer = await this.attempt(sequence, request, frame, timeoutMs);
       if (answer) return answerBody(answer);
       if (attempt >= tries)
@@ -227,6 +230,10 @@ export class McumgrClient {
         },
       };
       this.inFlight.set(sequence, inFlight);
+      const { signal } = request;
+      signal?.addEventListener('abort', () => inFlight.settle({ error: signal.reason as Error }), {
+        once: true,
+      });
       const sent = this.sending.then(() => this.send(frame));
       this.sending = sent.catch(() => undefined);
       sent.catch((error: unknown) =>

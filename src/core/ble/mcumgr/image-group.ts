@@ -176,9 +176,12 @@ function chunkFor(bufferSize: number, shape: McumgrBody): number {
  * Uploads the image. The first request carries the length and the file's SHA-256, alone: a
  * board holding part of the same upload answers its offset, and the upload resumes there. Then
  * up to the client's window of chunks go out back to back, each where the one before ends.
- * Each answer's `off` is where the board stands, whatever was sent: one that is not where its
- * chunk ends (the board dropped or refused data) makes the chunks sent after it void, so their
- * answers are awaited and the upload goes on from the last one's `off` (docs/mcumgr/image.md).
+ * Each answer's `off` is where the board stands, whatever was sent (docs/mcumgr/image.md):
+ * - the board answers in the order it was asked, so an answer that comes before an earlier
+ *   request's says that one was dropped (a board out of buffers): it is not waited for;
+ * - an answer whose `off` is not where its chunk ended (a chunk dropped or refused) makes the
+ *   chunks sent after it void: their answers are awaited as they come, and the upload goes on
+ *   from the last one's `off`.
  */
 export async function uploadImage(
   client: McumgrClient,
@@ -191,21 +194,28 @@ export async function uploadImage(
   const sha = createHash('sha256').update(data).digest();
   const started = now();
   let sent = 0;
-  const chunkAt = (off: number, shape: McumgrBody) => {
+  const chunkAt = (off: number, shape: McumgrBody): Chunk => {
     options.signal?.throwIfAborted();
     const chunk = data.subarray(off, off + chunkFor(options.bufferSize, shape));
     sent += chunk.length;
+    const dropped = new AbortController();
     const answer = client
-      .request({ op: 'write', group, command: ids.upload, body: { ...shape, data: chunk } })
+      .request({
+        op: 'write',
+        group,
+        command: ids.upload,
+        body: { ...shape, data: chunk },
+        signal: dropped.signal,
+      })
       .then((body) => {
         const { off: at } = parseAnswer('image upload', offsetAnswer, body);
         if (at > total)
           throw new Error(`the board reports offset ${at}, past the image's ${total} bytes`);
         return at;
       });
-    // Awaited in turn below; one that fails while another is awaited is not left unhandled.
+    // Awaited below; one that fails while another is awaited is not left unhandled.
     answer.catch(() => undefined);
-    return { end: off + chunk.length, answer };
+    return { end: off + chunk.length, answer, drop: () => dropped.abort() };
   };
   const progress = (offset: number, resumedFrom: number) =>
     options.onProgress?.({
@@ -221,16 +231,12 @@ export async function uploadImage(
   progress(offset, resumedFrom);
   let next = offset;
   let stalled = 0;
-  const inFlight: Array<ReturnType<typeof chunkAt>> = [];
+  const inFlight: Chunk[] = [];
   while (offset < total) {
     if (options.signal?.aborted) {
       // Stopped: what is in flight lands first, so the board is where the last answer says.
-      for (const request of inFlight.splice(0)) {
-        const off = await request.answer.catch(() => undefined);
-        if (off === undefined) break;
-        offset = off;
-        progress(offset, resumedFrom);
-      }
+      const off = await settle(inFlight).catch(() => undefined);
+      if (off !== undefined) progress((offset = off), resumedFrom);
       options.signal.throwIfAborted();
     }
     while (inFlight.length < client.windowSize && next < total) {
@@ -238,11 +244,12 @@ export async function uploadImage(
       inFlight.push(request);
       next = request.end;
     }
-    const head = inFlight.shift()!;
-    let off = await head.answer;
-    if (off !== head.end) {
+    const { index, off: answered } = await firstAnswer(inFlight);
+    const [chunk] = inFlight.splice(0, index + 1).slice(-1);
+    let off = answered;
+    if (index > 0 || off !== chunk!.end) {
       // The board is elsewhere: what was sent after this chunk went to the wrong place.
-      for (const voided of inFlight.splice(0)) off = await voided.answer;
+      off = (await settle(inFlight)) ?? off;
       next = off;
     }
     // A board that keeps answering the same offset is not taking the data: stop, do not spin.
@@ -253,4 +260,35 @@ export async function uploadImage(
   }
   const elapsedMs = Math.max(now() - started, 1);
   return { total, resumedFrom, sent, elapsedMs, kilobytesPerSecond: sent / elapsedMs };
+}
+
+/** A chunk sent: where it ends, the board's offset after it, and giving up on its answer. */
+interface Chunk {
+  end: number;
+  answer: Promise<number>;
+  drop: () => void;
+}
+
+/**
+ * The first answer among the chunks in flight, and its place. The ones before it were dropped
+ * by the board (it answers in order): they are given up, not waited out.
+ */
+async function firstAnswer(chunks: Chunk[]): Promise<{ index: number; off: number }> {
+  const answers = chunks.map((c, index) => c.answer.then((off) => ({ index, off })));
+  // The others' failures (a chunk given up) come after the race: not left unhandled.
+  for (const answer of answers) answer.catch(() => undefined);
+  const first = await Promise.race(answers);
+  for (const dropped of chunks.slice(0, first.index)) dropped.drop();
+  return first;
+}
+
+/** Every chunk in flight answered or given up; the board's last word, if any came. */
+async function settle(chunks: Chunk[]): Promise<number | undefined> {
+  let off: number | undefined;
+  while (chunks.length) {
+    const { index, off: at } = await firstAnswer(chunks);
+    chunks.splice(0, index + 1);
+    off = at;
+  }
+  return off;
 }
