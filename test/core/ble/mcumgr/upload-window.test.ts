@@ -11,6 +11,7 @@ import { McumgrClient } from '../../../../src/core/ble/mcumgr/client';
 import { listSlots, uploadImage } from '../../../../src/core/ble/mcumgr/image-group';
 import { flashImage, type FlashProgress } from '../../../../src/core/usecases/firmware';
 import type { BleConnection } from '../../../../src/core/ble/port';
+import { linkForUpload, NO_LINK_CONTROL } from '../../../../src/core/ble/mcumgr/upload-link';
 import type { AdapterProfileInput } from '../../../../src/core/ble/sim/adapter-profile';
 import { buildImage } from './image-builder';
 
@@ -89,6 +90,15 @@ describe('an upload asks for the link it needs', () => {
       'data length not granted: the controller answered unknown HCI command (0x01)',
     ]);
     expect(result.slots[1]?.hash).toBe(hash);
+  });
+
+  it('uploads on the link it has through an adapter with no link controls (noble’s OS bindings), saying so', async () => {
+    r = rig([]);
+    const plain = { requestLink: undefined, linkInfo: undefined } as unknown as BleConnection;
+    const asked = await linkForUpload(plain);
+    expect(asked.link).toEqual({ notes: [NO_LINK_CONTROL] });
+    expect(NO_LINK_CONTROL).toBe('link: default (the adapter cannot change it)');
+    await asked.restore();
   });
 
   it('resumes from the board’s offset after the link drops with a window in flight', async () => {
