@@ -14,6 +14,7 @@ import type { BleConnection } from '../../../../src/core/ble/port';
 import { linkForUpload, NO_LINK_CONTROL } from '../../../../src/core/ble/mcumgr/upload-link';
 import type { AdapterProfileInput } from '../../../../src/core/ble/sim/adapter-profile';
 import { buildImage } from './image-builder';
+import { HCI_CMD } from '../../../../src/core/ble/hci/codes';
 
 let r: Rig;
 afterEach(() => r.close());
@@ -39,7 +40,12 @@ async function held(
   adapter: AdapterProfileInput,
   faults = {},
 ) {
-  r = rig([zephyr({ bufferSize: 2475, ...mcumgr }, { faults, mtu: 247 })], {}, { adapter });
+  const commands: number[] = [];
+  // The HCI commands the station sends, as the trace records them.
+  const trace = (direction: 'sent' | 'received', p: Uint8Array) => {
+    if (direction === 'sent' && p[0] === 0x01) commands.push(Buffer.from(p).readUInt16LE(1));
+  };
+  r = rig([zephyr({ bufferSize: 2475, ...mcumgr }, { faults, mtu: 247 })], {}, { adapter, trace });
   const ad = await r.find({ name: 'Zephyr MCUmgr' });
   let link = await r.drive(r.central.connect(ad.id, { mtu: 247 }));
   const target = {
@@ -50,13 +56,14 @@ async function held(
       return link;
     },
   };
-  return { target, current: () => link };
+  return { target, current: () => link, commands };
 }
 
 describe('an upload asks for the link it needs', () => {
   it('gets 251-octet PDUs, the 2M PHY and a 7.5–15 ms interval for the upload, a window of buf_count − 1, and the interval back after', async () => {
-    const { target, current } = await held({}, DLE_ADAPTER);
+    const { target, current, commands } = await held({}, DLE_ADAPTER);
     const before = current().linkInfo?.();
+    const sentBefore = commands.length;
     expect(before).toMatchObject({ dataLength: 27, txPhy: '1M' });
     expect(before!.intervalMs).toBeGreaterThan(15);
     const progress: FlashProgress[] = [];
@@ -72,6 +79,13 @@ describe('an upload asks for the link it needs', () => {
     });
     expect(progress.at(-1)?.link).toEqual(result.link);
     expect(result.slots[1]?.hash).toBe(hash);
+    // On the HCI: LE Set Data Length, LE Set PHY, LE Connection Update for the upload, and one
+    // more after it, for the interval the link had.
+    const link = [HCI_CMD.leSetDataLength, HCI_CMD.leSetPhy, HCI_CMD.leConnectionUpdate];
+    expect(commands.slice(sentBefore).filter((op) => link.includes(op))).toEqual([
+      ...link,
+      HCI_CMD.leConnectionUpdate,
+    ]);
     // The board's link is the card's: it keeps the longer PDUs and 2M, and its interval.
     expect(current().linkInfo?.()).toMatchObject({
       intervalMs: before!.intervalMs,
