@@ -60,7 +60,17 @@ describe('devicebench firmware and settings', { timeout: 120_000 }, () => {
     });
     expect(doc.upload.kilobytesPerSecond).toBeGreaterThan(0);
     expect(doc.slots[0]).toMatchObject({ version: '1.2.0', active: true, confirmed: true });
-    expect(upload.stderr).toMatch(/uploaded, 12072 bytes at [\d.]+ kB\/s/);
+    // The link the upload asked for on the fast adapter (DLE, 7.5 ms), beside the rate.
+    expect(doc.upload.link).toEqual({
+      phy: '2M',
+      dataLength: 251,
+      intervalMs: 7.5,
+      window: 3,
+      notes: [],
+    });
+    expect(upload.stderr).toMatch(
+      /uploaded, 12072 bytes at [\d.]+ kB\/s — link: 2M PHY · 251-octet PDUs · 7\.5 ms interval · window 3\n/,
+    );
 
     const reset = await s.run(['firmware', 'reset', '--json']);
     expect(reset.code, reset.stderr).toBe(0);

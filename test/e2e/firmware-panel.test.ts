@@ -1,6 +1,7 @@
 // The Firmware panel on a connected Zephyr MCUmgr board's card, at both window sizes: a file
 // that is not an MCUboot image is refused naming what is wrong; an upload shows its progress
-// and kB/s and resumes after the link dropped mid-upload; Test, Reset (the board runs the new
+// and kB/s beside what the link got (PHY, data length, interval, window) and resumes after the
+// link dropped mid-upload; Test, Reset (the board runs the new
 // image), Reset again (it reverted), Test, Reset, Confirm (a reset keeps it), and echo; each
 // greyed-out button says why. A board without MCUmgr has no Firmware panel. An upload cancelled
 // says where it stopped, and the next one resumes there.
@@ -105,6 +106,12 @@ describe.each(WINDOW_SIZES)('the Firmware panel at $width×$height', (size) => {
     await expectText(progress, `${rate} (reconnect included)`);
     await expectText(progress, `${(image.length / 1000).toFixed(1)} kB of`);
     await expectText(progress, 'resumed from byte');
+    // Beside the rate, what the link got: the bench's fast adapter takes DLE, 2M and 7.5 ms,
+    // and the board's MCUmgr parameters (buf_count 4) a window of 3.
+    await expectText(
+      progress.getByTestId('firmware-link'),
+      '2M PHY · 251-octet PDUs · 7.5 ms interval · window 3',
+    );
     expect(await progress.locator('progress').getAttribute('value')).toBe(String(image.length));
     await expect.poll(() => inView(page, outcome)).toBe(true);
     expect(await clippedText(page)).toEqual([]);

@@ -1,7 +1,7 @@
 // The simulated bench's controller for tests that are about what the bench does, not how fast
 // the default link moves: a data folder's `sim-adapter.json` with Data Length Extension
-// (251-byte PDUs), the shortest interval noble asks for and eight PDUs an event, so uploads and
-// batches take a fraction of the default's time (docs/decisions/tooling.md, "Test suite time").
+// (251-byte PDUs for a link that asks, as an upload does), the shortest interval noble asks for
+// and eight PDUs an event, so uploads and batches take a fraction of the default's time (docs/decisions/tooling.md, "Test suite time").
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -16,6 +16,7 @@ import {
   type BoardByAddress,
 } from '../../core/usecases/firmware';
 import { SetupError } from '../../core/usecases/errors';
+import { uploadLinkWords } from '../../core/usecases/upload-link-words';
 import type { CommandContext, Runner } from '../command';
 import { errorMessage } from '../../core/errors/message';
 import { isInternal } from '../error-boundary';
@@ -246,7 +247,7 @@ async function upload(
   }).finally(() => bar.stop());
   const resumed = result.resumedFrom ? `, resumed at ${result.resumedFrom}` : '';
   out.pass(
-    `${target.address}: ${image.versionText} uploaded, ${result.total} bytes at ${result.kilobytesPerSecond.toFixed(1)} kB/s${resumed}`,
+    `${target.address}: ${image.versionText} uploaded, ${result.total} bytes at ${result.kilobytesPerSecond.toFixed(1)} kB/s${resumed} — link: ${uploadLinkWords(result.link)}`,
   );
   const doc: Record<string, unknown> = {
     image: { version: image.versionText, hash, size: image.bytes.length },
@@ -257,6 +258,7 @@ async function upload(
       elapsedMs: result.elapsedMs,
       kilobytesPerSecond: Number(result.kilobytesPerSecond.toFixed(2)),
       reconnects: result.reconnects,
+      link: result.link,
     },
   };
   if (!options.test) {

@@ -20,6 +20,8 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { readMcubootImage, type McubootImage } from '../ble/mcumgr/image-file';
 import { echo, params, reset } from '../ble/mcumgr/os-group';
+import { linkForUpload } from '../ble/mcumgr/upload-link';
+import type { UploadLink } from '../ble/mcumgr/upload-link-info';
 import { groupResult, MCUMGR_GROUP } from '../ble/mcumgr/groups';
 import { waitWords } from '../async/timeout';
 import {
@@ -195,17 +197,45 @@ export interface FlashResult extends UploadResult {
   /** Links that dropped during the upload and were reconnected. */
   reconnects: number;
   slots: ImageSlot[];
+  /** What the (last) link got for the upload. */
+  link: UploadLink;
+}
+
+/** An upload's progress and the link it runs on. */
+export interface FlashProgress extends UploadProgress {
+  link: UploadLink;
 }
 
 /**
- * Uploads the image to the board's free slot. A link that drops mid-upload is reconnected and
- * the upload resumes from the offset the board reports (docs/mcumgr/image.md).
+ * The board's MCUmgr buffers: its size, and the requests in flight an upload sends — all its
+ * buffers but the one its answer takes (`buf_count` − 1, docs/mcumgr/os.md), as phones' Device
+ * Manager does. A request a board drops all the same (Zephyr frees a request's buffers only once
+ * its answer went over the air) costs a chunk sent again, not a timeout (`uploadImage`). One,
+ * with a small buffer, for a board that does not answer the OS parameters.
+ */
+export async function uploadBuffers(
+  client: McumgrClient,
+): Promise<{ bufferSize: number; window: number }> {
+  try {
+    const p = await params(client);
+    return { bufferSize: p.bufferSize, window: Math.max(1, p.bufferCount - 1) };
+  } catch (error) {
+    if (error instanceof McumgrError && error.failure === 'board')
+      return { bufferSize: DEFAULT_BUFFER_SIZE, window: 1 };
+    throw error;
+  }
+}
+
+/**
+ * Uploads the image to the board's free slot, on the link it asks for (`linkForUpload`) with
+ * as many requests in flight as the board has buffers for. A link that drops mid-upload is
+ * reconnected and the upload resumes from the offset the board reports (docs/mcumgr/image.md).
  */
 export async function flashImage(
   target: FirmwareTarget,
   image: McubootImage,
   options: {
-    onProgress?: (p: UploadProgress) => void;
+    onProgress?: (p: FlashProgress) => void;
     onReconnect?: (n: number) => void;
     signal?: AbortSignal;
   } = {},
@@ -216,22 +246,23 @@ export async function flashImage(
   let resumedFrom: number | undefined;
   for (let reconnects = 0; ; reconnects++) {
     const board = await openBoard(target);
+    let restore = async () => {};
     try {
-      const bufferSize = await params(board.client).then(
-        (p) => p.bufferSize,
-        (error: unknown) => {
-          if (error instanceof McumgrError && error.failure === 'board') return DEFAULT_BUFFER_SIZE;
-          throw error;
-        },
-      );
+      const asked = await linkForUpload(board.link);
+      // A link this upload ends itself needs no parameters back.
+      if (!board.owned) restore = asked.restore;
+      const { bufferSize, window } = await uploadBuffers(board.client);
+      const link: UploadLink = { ...asked.link, window };
       if (reconnects === 0) await checkFits(board.client, image);
+      board.client.setWindow(window);
       const result = await uploadImage(board.client, image, {
         bufferSize,
-        onProgress: options.onProgress,
+        onProgress: options.onProgress && ((p) => options.onProgress?.({ ...p, link })),
         signal: options.signal,
       }).catch((error: unknown) => {
         throw tooLargeAnswer(error, image) ?? error;
       });
+      board.client.setWindow(1);
       sent += result.sent;
       resumedFrom ??= result.resumedFrom;
       const slots = await listSlots(board.client);
@@ -244,6 +275,7 @@ export async function flashImage(
         kilobytesPerSecond: sent / elapsedMs,
         reconnects,
         slots,
+        link,
       };
     } catch (error) {
       const dropped =
@@ -251,6 +283,7 @@ export async function flashImage(
       if (!dropped || reconnects >= UPLOAD_RECONNECTS || options.signal?.aborted) throw error;
       options.onReconnect?.(reconnects + 1);
     } finally {
+      await restore();
       await closeBoard(board);
     }
   }

@@ -151,7 +151,9 @@ describe('firmware through the contract', { timeout: 60_000 }, () => {
     expect(cancelled.offset).toBeLessThan(image.length);
     // It stopped at the next chunk: what the board took last is where it says it stopped.
     expect(cancelled.offset).toBe(progress.at(-1)?.offset);
-    expect(progress.length).toBeLessThanOrEqual(3);
+    // No chunk goes out after the cancel; the window’s chunks already sent (buf_count 4 − 1)
+    // land first, so the board is where the last answer said.
+    expect(progress.length).toBeLessThanOrEqual(2 + 3);
 
     const resumed = await h.ok<{ cancelled: boolean; resumedFrom: number; slots: FirmwareSlot[] }>(
       'firmware:upload',

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HCI_CMD, HCI_EVENT, LE_SUBEVENT } from '../../../src/core/ble/hci/codes';
 import type { BleConnection } from '../../../src/core/ble/port';
 import type { LinkInfo } from '../../../src/core/ble/link-parameters';
+import type { AdapterProfileInput } from '../../../src/core/ble/sim/adapter-profile';
 import { rig, sensorBoard, SENSOR_SERVICE, LED, type Rig } from './fixture';
 
 let r: Rig;
@@ -26,9 +27,12 @@ function traceRecorder() {
   };
 }
 
-async function connected(options: Parameters<typeof sensorBoard>[0] = {}) {
+async function connected(
+  options: Parameters<typeof sensorBoard>[0] = {},
+  adapter: AdapterProfileInput = {},
+) {
   const recorder = traceRecorder();
-  r = rig([sensorBoard(options)], {}, { trace: recorder.trace });
+  r = rig([sensorBoard(options)], {}, { trace: recorder.trace, adapter });
   const ad = await r.find({ name: 'sensor' });
   const link = await r.drive(r.central.connect(ad.id));
   return { link, seen: recorder.seen };
@@ -51,6 +55,7 @@ describe('link requests over the virtual controller', () => {
       supervisionTimeoutMs: 420,
       txPhy: '1M',
       rxPhy: '1M',
+      dataLength: 27,
       securityLevel: 1,
       security: { encrypted: false, authenticated: false, bonded: false },
     });
@@ -126,6 +131,32 @@ describe('link requests over the virtual controller', () => {
     ]);
     // GATT still works on the new PHY, and noble was not confused by answers it did not ask for.
     expect(Buffer.from(await r.drive(link.read(SENSOR_SERVICE, LED))).toString('hex')).toBe('00');
+  });
+
+  it('asks for longer PDUs with LE Set Data Length: a controller with DLE settles on what both sides take; one without answers Unknown HCI Command', async () => {
+    const { link, seen } = await connected({}, { dataLength: 200, aclBufferSize: 251 });
+    const setLength = HCI_CMD.leSetDataLength.toString(16);
+    const asked = await r.drive(link.requestLink!({ kind: 'dataLength', octets: 251 }));
+    // The controller's maximum (200) is below the board's (251) and the 251 asked for.
+    expect(asked.dataLength).toBe(200);
+    expect(seen.slice(seen.indexOf(`cmd:${setLength}`))).toEqual([
+      `cmd:${setLength}`,
+      `le:${LE_SUBEVENT.dataLengthChange.toString(16)}`,
+    ]);
+    // Asked again, nothing changes and no event comes (7.7.65.7): the request still ends.
+    expect(await r.drive(link.requestLink!({ kind: 'dataLength', octets: 251 }))).toMatchObject({
+      dataLength: 200,
+    });
+    expect(
+      seen.filter((e) => e === `le:${LE_SUBEVENT.dataLengthChange.toString(16)}`),
+    ).toHaveLength(1);
+    await r.close();
+
+    const plain = await connected();
+    await expect(
+      r.drive(plain.link.requestLink!({ kind: 'dataLength', octets: 251 })),
+    ).rejects.toThrow(/asking for a data length: the controller answered unknown HCI command/i);
+    expect(plain.link.linkInfo?.()?.dataLength).toBe(27);
   });
 
   it('reads the RSSI with Read RSSI', async () => {

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { requiredId as id } from '../../bounds';
 import { op } from './op';
+import { PHYS } from '../../ble/link-parameters';
 
 /** The largest image file taken: above any MCUboot slot of the boards this bench meets. */
 const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
@@ -33,6 +34,19 @@ const slotSchema = z.object({
 export type FirmwareSlot = z.infer<typeof slotSchema>;
 
 const slots = z.object({ slots: z.array(slotSchema) });
+
+/**
+ * What the link got for an upload (docs/decisions/ble-and-hci.md, "An upload asks for the link
+ * it needs"): PHY, data PDU payload octets and interval where the adapter shows them, the SMP
+ * requests in flight, and what was asked for and not granted, in words.
+ */
+const uploadLink = z.object({
+  phy: z.enum(PHYS).optional(),
+  dataLength: z.number().int().optional(),
+  intervalMs: z.number().optional(),
+  window: z.number().int(),
+  notes: z.array(z.string()),
+});
 const onLink = z.object({ connectionId: id });
 
 /** What an image file holds, as the reader found it. */
@@ -64,6 +78,7 @@ export const firmwareOperations = {
         elapsedMs: z.number(),
         kilobytesPerSecond: z.number(),
         reconnects: z.number().int(),
+        link: uploadLink,
       }),
       /** Stopped before the next chunk: the board keeps `offset` bytes, where the next resumes. */
       slots.extend({
@@ -108,6 +123,8 @@ export const firmwareEvents = {
     bytesPerSecond: z.number(),
     resumedFrom: z.number().int(),
     reconnects: z.number().int(),
+    /** The link the upload runs on. */
+    link: uploadLink,
   }),
   /**
    * What runs on a link's board now, from any window (`running`: "an upload", "a slot list"…;

@@ -1,7 +1,8 @@
 // An MCUmgr client over any connected board: requests go out as Write Without Response cut to
 // the link's MTU − 3, answers come back as notifications of the same characteristic and are
-// joined by their header's length (docs/mcumgr/protocol.md). One request at a time, as
-// Zephyr's server handles them; each has its own timeout and retries.
+// joined by their header's length and matched by sequence number (docs/mcumgr/protocol.md).
+// One request at a time unless the caller opens a window (`setWindow`): Zephyr's server takes
+// as many as it has buffers and answers them in order; each has its own timeout and retries.
 import { wallClock, type Clock } from '../../async/clock';
 import { BleError, failureWords, type BleConnection } from '../port';
 import {
@@ -43,6 +44,8 @@ export interface McumgrRequest {
   body?: McumgrBody;
   /** Overrides the client's, e.g. for an erase that takes the board seconds. */
   timeoutMs?: number;
+  /** Stops waiting for the answer and trying again: the caller knows none will come. */
+  signal?: AbortSignal;
 }
 
 export interface McumgrClientOptions {
@@ -66,8 +69,14 @@ interface InFlight {
 
 export class McumgrClient {
   private sequence = 0;
-  private queue: Promise<unknown> = Promise.resolve();
-  private inFlight: InFlight | undefined;
+  /** Requests sent and not yet answered, by sequence number. */
+  private readonly inFlight = new Map<number, InFlight>();
+  /** Requests that may be in flight at once, and those holding or waiting for a place. */
+  private window = 1;
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  /** One request's fragments go out whole before the next one's. */
+  private sending: Promise<unknown> = Promise.resolve();
   private closedBecause: string | undefined;
   private readonly reassembler = new McumgrReassembler();
   private readonly options: Required<Omit<McumgrClientOptions, 'clock'>>;
@@ -86,7 +95,8 @@ export class McumgrClient {
     this.offDisconnect = connection.onDisconnect((reason) => {
       this.closedBecause = `the link went down (${reason})`;
       this.reassembler.reset();
-      this.inFlight?.settle({ error: new McumgrError('link', this.linkMessage()) });
+      for (const inFlight of [...this.inFlight.values()])
+        inFlight.settle({ error: new McumgrError('link', this.linkMessage()) });
     });
   }
 
@@ -114,16 +124,48 @@ export class McumgrClient {
     return this.connection.mtu - 3;
   }
 
+  /** Requests that may be in flight at once. */
+  get windowSize(): number {
+    return this.window;
+  }
+
+  /**
+   * Lets up to `size` requests be in flight at once: fewer than the board's MCUmgr buffers
+   * (OS parameters' `buf_count`, docs/mcumgr/os.md), which its answers take too.
+   */
+  setWindow(size: number): void {
+    this.window = Math.max(1, Math.floor(size));
+    this.admit();
+  }
+
   /** Sends one request and resolves with the board's answer, or fails naming why. */
-  request(request: McumgrRequest): Promise<McumgrBody> {
-    const run = this.queue.then(() => this.run(request));
-    this.queue = run.catch(() => undefined);
-    return run;
+  async request(request: McumgrRequest): Promise<McumgrBody> {
+    await new Promise<void>((resolve) => {
+      this.waiting.push(resolve);
+      this.admit();
+    });
+    try {
+      return await this.run(request);
+    } finally {
+      this.active--;
+      this.admit();
+    }
+  }
+
+  /** Lets waiting requests go, in the order they were made, while the window has room. */
+  private admit(): void {
+    while (this.active < this.window && this.waiting.length) {
+      this.active++;
+      this.waiting.shift()!();
+    }
   }
 
   async close(): Promise<void> {
     this.offDisconnect();
     this.closedBecause ??= 'the MCUmgr client was closed';
+    // Nothing it sent is retried once it is closed: another client may use the board's buffers.
+    for (const inFlight of [...this.inFlight.values()])
+      inFlight.settle({ error: new McumgrError('link', this.linkMessage()) });
     const unsubscribe = this.unsubscribe;
     this.unsubscribe = undefined;
     if (unsubscribe) await unsubscribe().catch(() => undefined);
@@ -151,6 +193,7 @@ export class McumgrClient {
     const tries = this.options.retries + 1;
     for (let attempt = 1; ; attempt++) {
       if (this.closedBecause) throw new McumgrError('link', this.linkMessage());
+      request.signal?.throwIfAborted();
       const answer = await this.attempt(sequence, request, frame, timeoutMs);
       if (answer) return answerBody(answer);
       if (attempt >= tries)
@@ -170,22 +213,31 @@ export class McumgrClient {
   ): Promise<McumgrFrame | undefined> {
     return new Promise((resolve, reject) => {
       const timer = this.clock.setTimeout(() => {
-        this.inFlight = undefined;
-        this.reassembler.reset();
+        this.inFlight.delete(sequence);
+        // A part of this answer may be in the reassembler; only when nothing else is awaited
+        // can it be dropped without cutting another answer.
+        if (!this.inFlight.size) this.reassembler.reset();
         resolve(undefined);
       }, timeoutMs);
-      this.inFlight = {
+      const inFlight: InFlight = {
         sequence,
         request,
         settle: (outcome) => {
           this.clock.clearTimeout(timer);
-          this.inFlight = undefined;
+          if (this.inFlight.get(sequence) === inFlight) this.inFlight.delete(sequence);
           if ('frame' in outcome) resolve(outcome.frame);
           else reject(outcome.error);
         },
       };
-      this.send(frame).catch((error: unknown) =>
-        this.inFlight?.settle({
+      this.inFlight.set(sequence, inFlight);
+      const { signal } = request;
+      signal?.addEventListener('abort', () => inFlight.settle({ error: signal.reason as Error }), {
+        once: true,
+      });
+      const sent = this.sending.then(() => this.send(frame));
+      this.sending = sent.catch(() => undefined);
+      sent.catch((error: unknown) =>
+        inFlight.settle({
           error: new McumgrError(
             'link',
             `MCUmgr request not sent: ${(error as Error).message}`,
@@ -222,20 +274,22 @@ export class McumgrClient {
   }
 
   private onFrame(bytes: Uint8Array): void {
-    const inFlight = this.inFlight;
-    if (!inFlight) return;
+    // The board answers in the order it was asked: an answer it garbled is the oldest one's.
+    const oldest = this.inFlight.values().next().value;
+    if (!oldest) return;
     let frame: McumgrFrame;
     try {
       frame = decodeFrame(bytes);
     } catch (error) {
       if (error instanceof McumgrFrameError)
-        inFlight.settle({
+        oldest.settle({
           error: new McumgrError('frame', error.message, undefined, { cause: error }),
         });
       return;
     }
-    // A late answer to an earlier try or request carries another sequence number: not ours.
-    if (frame.header.sequence !== inFlight.sequence) return;
+    // A late answer to an earlier try or request carries a sequence number nobody awaits.
+    const inFlight = this.inFlight.get(frame.header.sequence);
+    if (!inFlight) return;
     const { request } = inFlight;
     const expectedOp = request.op === 'read' ? MCUMGR_OP.readResponse : MCUMGR_OP.writeResponse;
     if (

@@ -173,9 +173,15 @@ function chunkFor(bufferSize: number, shape: McumgrBody): number {
 }
 
 /**
- * Uploads the image. The first request carries the length and the file's SHA-256: a board
- * holding part of the same upload answers its offset, and the upload resumes there. Each
- * answer's `off` is where the next chunk starts, whatever was sent.
+ * Uploads the image. The first request carries the length and the file's SHA-256, alone: a
+ * board holding part of the same upload answers its offset, and the upload resumes there. Then
+ * up to the client's window of chunks go out back to back, each where the one before ends.
+ * Each answer's `off` is where the board stands, whatever was sent (docs/mcumgr/image.md):
+ * - the board answers in the order it was asked, so an answer that comes before an earlier
+ *   request's says that one was dropped (a board out of buffers): it is not waited for;
+ * - an answer whose `off` is not where its chunk ended (a chunk dropped or refused) makes the
+ *   chunks sent after it void: their answers are awaited as they come, and the upload goes on
+ *   from the last one's `off`.
  */
 export async function uploadImage(
   client: McumgrClient,
@@ -188,45 +194,101 @@ export async function uploadImage(
   const sha = createHash('sha256').update(data).digest();
   const started = now();
   let sent = 0;
-  let offset = 0;
-  let resumedFrom: number | undefined;
-  let stalled = 0;
-  const firstShape = { image: 0, len: total, off: 0, sha: new Uint8Array(sha) };
-  do {
+  const chunkAt = (off: number, shape: McumgrBody): Chunk => {
     options.signal?.throwIfAborted();
-    const first = resumedFrom === undefined;
-    const shape: McumgrBody = first ? firstShape : { off: offset };
-    const size = Math.min(chunkFor(options.bufferSize, shape), total - offset);
-    const chunk = data.subarray(offset, offset + size);
-    const answer = await client.request({
-      op: 'write',
-      group,
-      command: ids.upload,
-      body: { ...shape, data: chunk },
-    });
-    const { off } = parseAnswer('image upload', offsetAnswer, answer);
-    if (off > total)
-      throw new Error(`the board reports offset ${off}, past the image's ${total} bytes`);
-    // A board that keeps answering the same offset is not taking the data: stop, do not spin.
-    stalled = off > offset || first ? 0 : stalled + 1;
-    if (stalled >= 3) throw new Error(`the board stays at offset ${off} and takes no more data`);
+    const chunk = data.subarray(off, off + chunkFor(options.bufferSize, shape));
     sent += chunk.length;
-    if (first) resumedFrom = off > chunk.length ? off : 0;
-    offset = off;
-    const elapsed = Math.max(now() - started, 1);
+    const dropped = new AbortController();
+    const answer = client
+      .request({
+        op: 'write',
+        group,
+        command: ids.upload,
+        body: { ...shape, data: chunk },
+        signal: dropped.signal,
+      })
+      .then((body) => {
+        const { off: at } = parseAnswer('image upload', offsetAnswer, body);
+        if (at > total)
+          throw new Error(`the board reports offset ${at}, past the image's ${total} bytes`);
+        return at;
+      });
+    // Awaited below; one that fails while another is awaited is not left unhandled.
+    answer.catch(() => undefined);
+    return { end: off + chunk.length, answer, drop: () => dropped.abort() };
+  };
+  const progress = (offset: number, resumedFrom: number) =>
     options.onProgress?.({
       offset,
       total,
-      bytesPerSecond: (sent * 1000) / elapsed,
-      resumedFrom: resumedFrom ?? 0,
+      bytesPerSecond: (sent * 1000) / Math.max(now() - started, 1),
+      resumedFrom,
     });
-  } while (offset < total);
+
+  const first = chunkAt(0, { image: 0, len: total, off: 0, sha: new Uint8Array(sha) });
+  let offset = await first.answer;
+  const resumedFrom = offset > first.end ? offset : 0;
+  progress(offset, resumedFrom);
+  let next = offset;
+  let stalled = 0;
+  const inFlight: Chunk[] = [];
+  while (offset < total) {
+    if (options.signal?.aborted) {
+      // Stopped: what is in flight lands first, so the board is where the last answer says.
+      const off = await settle(inFlight).catch(() => undefined);
+      if (off !== undefined) progress((offset = off), resumedFrom);
+      options.signal.throwIfAborted();
+    }
+    while (inFlight.length < client.windowSize && next < total) {
+      const request = chunkAt(next, { off: next });
+      inFlight.push(request);
+      next = request.end;
+    }
+    const { index, off: answered } = await firstAnswer(inFlight);
+    const [chunk] = inFlight.splice(0, index + 1).slice(-1);
+    let off = answered;
+    if (index > 0 || off !== chunk!.end) {
+      // The board is elsewhere: what was sent after this chunk went to the wrong place.
+      off = (await settle(inFlight)) ?? off;
+      next = off;
+    }
+    // A board that keeps answering the same offset is not taking the data: stop, do not spin.
+    stalled = off > offset ? 0 : stalled + 1;
+    if (stalled >= 3) throw new Error(`the board stays at offset ${off} and takes no more data`);
+    offset = off;
+    progress(offset, resumedFrom);
+  }
   const elapsedMs = Math.max(now() - started, 1);
-  return {
-    total,
-    resumedFrom: resumedFrom ?? 0,
-    sent,
-    elapsedMs,
-    kilobytesPerSecond: sent / elapsedMs,
-  };
+  return { total, resumedFrom, sent, elapsedMs, kilobytesPerSecond: sent / elapsedMs };
+}
+
+/** A chunk sent: where it ends, the board's offset after it, and giving up on its answer. */
+interface Chunk {
+  end: number;
+  answer: Promise<number>;
+  drop: () => void;
+}
+
+/**
+ * The first answer among the chunks in flight, and its place. The ones before it were dropped
+ * by the board (it answers in order): they are given up, not waited out.
+ */
+async function firstAnswer(chunks: Chunk[]): Promise<{ index: number; off: number }> {
+  const answers = chunks.map((c, index) => c.answer.then((off) => ({ index, off })));
+  // The others' failures (a chunk given up) come after the race: not left unhandled.
+  for (const answer of answers) answer.catch(() => undefined);
+  const first = await Promise.race(answers);
+  for (const dropped of chunks.slice(0, first.index)) dropped.drop();
+  return first;
+}
+
+/** Every chunk in flight answered or given up; the board's last word, if any came. */
+async function settle(chunks: Chunk[]): Promise<number | undefined> {
+  let off: number | undefined;
+  while (chunks.length) {
+    const { index, off: at } = await firstAnswer(chunks);
+    chunks.splice(0, index + 1);
+    off = at;
+  }
+  return off;
 }

@@ -66,6 +66,8 @@ export interface McumgrHost {
   reboot(ms: number): void;
   /** Synchronously, as flash. */
   persist(flash: McumgrFlash): void;
+  /** Every MCUmgr buffer is taken: a request that comes now is dropped unanswered. */
+  full(): boolean;
 }
 
 interface Upload {
@@ -290,6 +292,8 @@ export class BoardMcumgr {
         continue; // Zephyr drops a request it cannot parse
       }
       if (frame.header.op !== MCUMGR_OP.read && frame.header.op !== MCUMGR_OP.write) continue;
+      // Zephyr's SMP transport finds no free net_buf and drops the write (smp_bt.c).
+      if (this.host.full()) continue;
       const answer = this.answer(frame);
       if (answer) this.host.send(answer);
     }
@@ -326,7 +330,7 @@ export class BoardMcumgr {
     switch (header.group) {
       case MCUMGR_GROUP.os:
         if (header.command === os.echo && !read) return { r: String(body.d ?? '') };
-        if (header.command === os.params && read)
+        if (header.command === os.params && read && this.spec.params)
           return { buf_size: this.spec.bufferSize, buf_count: this.spec.bufferCount };
         if (header.command === os.reset && !read) {
           this.host.reboot(this.spec.resetMs);

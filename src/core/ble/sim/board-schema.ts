@@ -260,6 +260,12 @@ const mcumgrSpec = z
     /** OS parameters' `buf_size`: the longest request the board takes, header included. */
     bufferSize: z.number().int().min(64).max(8192).default(2475),
     bufferCount: z.number().int().min(1).max(16).default(4),
+    /**
+     * Whether the OS group answers "MCUmgr parameters" (command 6), as Zephyr with
+     * CONFIG_MCUMGR_GRP_OS_MCUMGR_PARAMS (smp_svr's overlay-bt.conf sets it); without it "not
+     * supported", and an upload keeps one request in flight.
+     */
+    params: z.boolean().default(true),
     /** Each image slot's size; a longer upload is refused as too large. */
     slotSize: z
       .number()

@@ -78,6 +78,9 @@ export class SimBoard implements AttValues {
   private rebootTimer: Timer | null = null;
   private readonly provisioning: BoardProvisioning | undefined;
   private readonly mcumgr: BoardMcumgr | undefined;
+  /** MCUmgr requests taken and not yet answered, and when the last one's answer is ready. */
+  private mcumgrPending = 0;
+  private mcumgrBusyUntil = 0;
   private table: Service[] = [];
   private adCache: Advertisement | undefined;
 
@@ -125,6 +128,9 @@ export class SimBoard implements AttValues {
       def.mcumgr &&
       new BoardMcumgr(def.mcumgr, ctx.mcumgrFlash ?? factoryFlash(def.mcumgr, def.name), {
         send: (frame) => this.sendMcumgr(frame),
+        // The requests waiting or being handled hold a buffer each, the one handled one more
+        // for its answer (Zephyr's MCUmgr buffer pool, CONFIG_MCUMGR_TRANSPORT_NETBUF_COUNT).
+        full: () => this.mcumgrPending >= Math.max(1, (def.mcumgr?.bufferCount ?? 1) - 1),
         reboot: (ms) => this.reboot(ms),
         persist: (flash) => ctx.persistMcumgr?.(this.id, flash),
       });
@@ -447,7 +453,13 @@ export class SimBoard implements AttValues {
    * (docs/mcumgr/protocol.md); lost, as on a real board, if nobody subscribed.
    */
   private sendMcumgr(frame: Uint8Array): void {
+    // One work queue handles the requests, in turn (Zephyr's smp_process_request_packet).
+    const now = this.ctx.clock.now();
+    const ready = Math.max(now, this.mcumgrBusyUntil) + this.latency('operation');
+    this.mcumgrBusyUntil = ready;
+    this.mcumgrPending++;
     this.ctx.clock.setTimeout(() => {
+      this.mcumgrPending--;
       const link = this.link;
       if (
         !link ||
@@ -457,6 +469,6 @@ export class SimBoard implements AttValues {
       const size = link.mtu() - 3;
       for (let at = 0; at < frame.length; at += size)
         link.notify(MCUMGR_SERVICE_UUID, MCUMGR_CHARACTERISTIC_UUID, frame.subarray(at, at + size));
-    }, this.latency('operation'));
+    }, ready - now);
   }
 }

@@ -21,6 +21,7 @@ import { SetupError } from '../errors';
 import { busyDetail } from './firmware-busy';
 import type { ImageSlot } from '../../ble/mcumgr/image-group';
 import type { HostSupervisor } from './host-supervisor';
+import type { UploadLink } from '../../ble/mcumgr/upload-link-info';
 
 /** How long a dropped board may take to come back (a reset, a reboot into a new image). */
 const RECONNECT_TIMEOUT_MS = 15_000;
@@ -34,6 +35,7 @@ export interface FirmwareProgress {
   bytesPerSecond: number;
   resumedFrom: number;
   reconnects: number;
+  link: UploadLink;
 }
 
 /** An image file as base64, read and checked; refused at `image` naming what is wrong. */
@@ -125,6 +127,7 @@ export class BoardFirmware extends EventEmitter<{
         elapsedMs: result.elapsedMs,
         kilobytesPerSecond: result.kilobytesPerSecond,
         reconnects: result.reconnects,
+        link: result.link,
       };
     });
   }

@@ -15,6 +15,7 @@ import { useAction } from '../../lib/use-action';
 import { AppError } from '../../../core/app/api';
 import { runningFromDetail } from '../../../core/usecases/bench/firmware-busy';
 import { disabledReasons, otherImage, resetOutcome, slotState } from './firmware-model';
+import { uploadLinkWords, type UploadLink } from '../../../core/usecases/upload-link-words';
 
 interface Progress {
   offset: number;
@@ -22,6 +23,8 @@ interface Progress {
   bytesPerSecond: number;
   resumedFrom: number;
   reconnects: number;
+  /** What the link got for the upload: PHY, data length, interval, window. */
+  link: UploadLink;
   /** The upload's answer came: the rate is its average, the one the outcome says. */
   final?: boolean;
 }
@@ -183,7 +186,13 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
       // One rate on the screen: the progress line ends on the upload's average, the outcome's,
       // which counts the time the link took to come back after a drop (issue 45).
       setProgress(
-        (p) => p && { ...p, bytesPerSecond: result.kilobytesPerSecond * 1000, final: true },
+        (p) =>
+          p && {
+            ...p,
+            bytesPerSecond: result.kilobytesPerSecond * 1000,
+            link: result.link,
+            final: true,
+          },
       );
       const resumed =
         result.resumedFrom === 0
@@ -283,6 +292,9 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
             {kB(progress.offset)} of {kB(progress.total)} · {kB(progress.bytesPerSecond)}/s
             {progress.final && progress.reconnects > 0 && RECONNECT_INCLUDED}
             {progress.resumedFrom > 0 && ` · resumed from byte ${progress.resumedFrom}`}
+          </span>
+          <span className="note small" data-testid="firmware-link">
+            {uploadLinkWords(progress.link)}
           </span>
         </div>
       )}

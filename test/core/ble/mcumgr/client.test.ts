@@ -15,13 +15,16 @@ import {
   type McumgrFrame,
 } from '../../../../src/core/ble/mcumgr/frame';
 import { BleError, type BleConnection } from '../../../../src/core/ble/port';
+import { uploadImage } from '../../../../src/core/ble/mcumgr/image-group';
+import { readMcubootImage } from '../../../../src/core/ble/mcumgr/image-file';
+import { buildImage } from './image-builder';
 
 class BoardEnd implements BleConnection {
   readonly id = 'board';
   readonly writesConfirmed = true;
   readonly writes: { data: Uint8Array; withoutResponse: boolean }[] = [];
   private readonly joiner = new McumgrReassembler();
-  private notify: ((data: Uint8Array) => void) | undefined;
+  private onValue: ((data: Uint8Array) => void) | undefined;
   private disconnectHandlers: ((reason: string) => void)[] = [];
   /** What the board does with each whole request. */
   answer: (request: McumgrFrame, send: (bytes: Uint8Array) => void) => void = () => {};
@@ -41,15 +44,20 @@ class BoardEnd implements BleConnection {
     expect(characteristic).toBe(MCUMGR_CHARACTERISTIC_UUID);
     this.writes.push({ data: data.slice(), withoutResponse: o?.withoutResponse === true });
     for (const frame of this.joiner.push(data))
-      this.answer(decodeFrame(frame), (bytes) => queueMicrotask(() => this.notify?.(bytes)));
+      this.answer(decodeFrame(frame), (bytes) => queueMicrotask(() => this.notify(bytes)));
   }
 
   async subscribe(_s: string, characteristic: string, onValue: (data: Uint8Array) => void) {
     if (characteristic !== MCUMGR_CHARACTERISTIC_UUID) throw new Error('no such characteristic');
-    this.notify = onValue;
+    this.onValue = onValue;
     return async () => {
-      this.notify = undefined;
+      this.onValue = undefined;
     };
+  }
+
+  /** A notification from the board. */
+  notify(data: Uint8Array) {
+    this.onValue?.(data);
   }
 
   onDisconnect(handler: (reason: string) => void) {
@@ -82,6 +90,86 @@ describe('MCUmgr client', () => {
     expect(answer.r).toBe(`${text}!`);
     expect(board.writes.length).toBeGreaterThan(3);
     expect(board.writes.every((w) => w.withoutResponse && w.data.length <= 20)).toBe(true);
+  });
+
+  it('keeps up to its window of requests in flight, and matches answers by sequence number', async () => {
+    const board = new BoardEnd(247);
+    const held: McumgrFrame[] = [];
+    board.answer = (request) => held.push(request);
+    const client = await McumgrClient.open(board);
+    client.setWindow(3);
+    const answers = [1, 2, 3, 4, 5].map((n) =>
+      client.request({ op: 'write', group: 0, command: 0, body: { d: String(n) } }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Three out, the other two wait for a place.
+    expect(held.map((f) => f.body.d)).toEqual(['1', '2', '3']);
+    const answerTo = (frame: McumgrFrame) =>
+      reply(frame, { r: frame.body.d }, 247, (b) => queueMicrotask(() => board.notify(b)));
+    // Answered out of order, each still reaches its own request.
+    answerTo(held[1]!);
+    answerTo(held[0]!);
+    expect(await answers[1]).toEqual({ r: '2' });
+    expect(await answers[0]).toEqual({ r: '1' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(held.map((f) => f.body.d)).toEqual(['1', '2', '3', '4', '5']);
+    for (const frame of held.slice(2)) answerTo(frame);
+    expect(await Promise.all(answers.slice(2))).toEqual([{ r: '3' }, { r: '4' }, { r: '5' }]);
+  });
+
+  it('uploads with a window: a chunk the board did not take voids those sent after it, and the upload goes on from the board’s offset', async () => {
+    const image = readMcubootImage(
+      buildImage({ version: [1, 0, 0, 0], payload: new Uint8Array(3000).map((_, i) => i * 5) }),
+    );
+    const board = new BoardEnd(247);
+    const stored = new Uint8Array(image.bytes.length);
+    let offset = 0;
+    let chunks = 0;
+    const offsets: number[] = [];
+    board.answer = (request, send) => {
+      const { off, data } = request.body as { off: number; data: Uint8Array };
+      offsets.push(off);
+      chunks++;
+      // The third chunk is lost (a buffer the board did not have): it stays where it was.
+      if (off === offset && chunks !== 3) {
+        stored.set(data, off);
+        offset += data.length;
+      }
+      reply(request, { off: offset }, 247, send);
+    };
+    const client = await McumgrClient.open(board);
+    client.setWindow(3);
+    const result = await uploadImage(client, image, { bufferSize: 512 });
+    expect(Buffer.from(stored).equals(Buffer.from(image.bytes))).toBe(true);
+    // The chunk after the lost one went to the wrong place; the next ones start at the board's offset.
+    const lost = offsets[2]!;
+    expect(offsets.slice(3).filter((o) => o === lost)).toHaveLength(1);
+    expect(result.sent).toBeGreaterThan(image.bytes.length);
+  });
+
+  it('gives up a chunk the board dropped as soon as a later one is answered, without its timeout', async () => {
+    const image = readMcubootImage(
+      buildImage({ version: [1, 0, 0, 0], payload: new Uint8Array(3000).map((_, i) => i * 5) }),
+    );
+    const board = new BoardEnd(247);
+    const stored = new Uint8Array(image.bytes.length);
+    let offset = 0;
+    let chunks = 0;
+    board.answer = (request, send) => {
+      const { off, data } = request.body as { off: number; data: Uint8Array };
+      // The third request finds no buffer: no answer at all, as Zephyr drops the write.
+      if (++chunks === 3) return;
+      if (off === offset) {
+        stored.set(data, off);
+        offset += data.length;
+      }
+      reply(request, { off: offset }, 247, send);
+    };
+    // Waiting out the dropped one would take 60 s: the test's own limit ends it first.
+    const client = await McumgrClient.open(board, { timeoutMs: 60_000 });
+    client.setWindow(3);
+    await uploadImage(client, image, { bufferSize: 512 });
+    expect(Buffer.from(stored).equals(Buffer.from(image.bytes))).toBe(true);
   });
 
   it('numbers requests in sequence and sends version 2 by default', async () => {
