@@ -11,6 +11,7 @@ import type { AdapterIdentity } from '../adapter-identity';
 import type { Direction } from './btsnoop';
 import { HCI_CMD, HCI_ERROR, HCI_EVENT, HCI_PACKET, commandPacket } from './codes';
 import { IdentityGate } from './identity-gate';
+import { AclScheduler } from './acl-scheduler';
 import type { IdentityKeeping } from './identity-probe';
 import type { HciDevice, HciSocket } from './socket';
 import { errorMessage } from '../../errors/message';
@@ -60,6 +61,7 @@ export type IdentityKeepingFor = (manufacturer: number | undefined) => IdentityK
 export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
   private readonly reader = new TrafficReader();
   private readonly gate: IdentityGate;
+  private readonly acl: AclScheduler;
 
   constructor(
     private readonly inner: HciSocket,
@@ -67,12 +69,16 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
     keeping: IdentityKeepingFor = () => ({ key: 'unkept' }),
   ) {
     super();
+    this.acl = new AclScheduler({
+      toController: (packet) => {
+        this.observe('sent', packet);
+        this.inner.write(packet);
+      },
+      toHost: (packet) => this.deliver(packet),
+    });
     this.gate = new IdentityGate(
       {
-        toController: (packet) => {
-          this.observe('sent', packet);
-          this.inner.write(packet);
-        },
+        toController: (packet) => this.acl.fromHost(packet),
         toHost: (packet) => this.deliver(packet),
         settled: (identity) => this.emit('identity', identity),
       },
@@ -80,7 +86,8 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
     );
     inner.on('data', (packet) => {
       this.observe('received', packet);
-      if (!this.gate.fromController(packet)) this.deliver(packet);
+      if (!this.gate.fromController(packet) && this.acl.fromController(packet))
+        this.deliver(packet);
     });
     inner.on('error', (err) => this.emit('error', err));
   }
@@ -191,6 +198,7 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
           this.write(commandPacket(HCI_CMD.disconnect, params));
           const event = lostLinkEvent(handle);
           this.observe('received', event);
+          this.acl.fromController(event);
           try {
             this.emit('data', event);
           } catch {
