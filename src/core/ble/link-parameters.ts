@@ -74,6 +74,11 @@ export const linkInfoSchema = z.object({
   supervisionTimeoutMs: z.number(),
   txPhy: z.enum(PHYS),
   rxPhy: z.enum(PHYS),
+  /**
+   * Payload octets of the central's link-layer data PDUs: 27 until a Data Length Update, up to
+   * 251 (Vol 6, Part B, 4.5.10); absent where the controller is not visible.
+   */
+  dataLength: z.number().int().optional(),
   securityLevel: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
   /** What the level comes from; absent where the binding shows no pairing (noble's OS bindings). */
   security: linkSecuritySchema.optional(),
@@ -155,6 +160,15 @@ type ConnectionParameters = z.infer<typeof connectionParametersSchema>;
 export const phyRequestSchema = z.object({ tx: z.enum(PHYS), rx: z.enum(PHYS) });
 type PhyRequest = z.infer<typeof phyRequestSchema>;
 
+/** LE Set Data Length's TxOctets (Vol 4, Part E, 7.8.33): 27 to 251 payload octets a PDU. */
+export const DATA_LENGTH = { min: 27, max: 251 } as const;
+
+export const dataLengthSchema = z
+  .number()
+  .int('must be a whole number of octets')
+  .min(DATA_LENGTH.min, `must be at least ${DATA_LENGTH.min}`)
+  .max(DATA_LENGTH.max, `must be at most ${DATA_LENGTH.max}`);
+
 /** IO capabilities a station can claim when it pairs (Vol 3, Part H, 2.3.2). */
 export const IO_CAPABILITY_NAMES = [
   'displayOnly',
@@ -230,5 +244,7 @@ export function pairOptions({ io, bond, mitm, sc, requireMitm }: PairRequest): P
 export type LinkRequest =
   | { kind: 'connectionParameters'; parameters: ConnectionParameters }
   | { kind: 'phy'; phy: PhyRequest }
+  /** Octets asked for; the controller settles on what it and the board take, at most this. */
+  | { kind: 'dataLength'; octets: number }
   | ({ kind: 'pair' } & PairRequest)
   | { kind: 'rssi' };

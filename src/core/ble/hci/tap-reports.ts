@@ -33,12 +33,14 @@ export interface LinkState {
   supervisionTimeoutMs: number;
   txPhy: Phy;
   rxPhy: Phy;
+  /** Payload octets of the central's data PDUs (LE Data Length Change's Max_TX_Octets). */
+  dataLength: number;
   encrypted: boolean;
   rssi?: number;
 }
 
 /** What changed a link's state, or which request the controller refused (`status` not 0). */
-export type LinkCause = 'connectionParameters' | 'phy' | 'encryption' | 'rssi';
+export type LinkCause = 'connectionParameters' | 'phy' | 'dataLength' | 'encryption' | 'rssi';
 
 export interface LinkReport {
   peripheralId: string;

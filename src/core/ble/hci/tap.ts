@@ -145,7 +145,7 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
 
   /**
    * Sends the HCI command for a link request (all but pairing, the Security Manager's): LE
-   * Connection Update, LE Set PHY, Read RSSI. It goes out as noble's commands do, so it is in
+   * Connection Update, LE Set PHY, LE Set Data Length, Read RSSI. It goes out as noble's commands do, so it is in
    * the trace; noble ignores the answers to commands it did not send (only its own Read RSSI
    * result updates its peripheral's rssi). The outcome comes as `linkChanged`. False when the
    * board has no link.
@@ -170,6 +170,13 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
       params.writeUInt8(phyBit(request.phy.tx), 3);
       params.writeUInt8(phyBit(request.phy.rx), 4);
       packet = commandPacket(HCI_CMD.leSetPhy, params);
+    } else if (request.kind === 'dataLength') {
+      // Connection_Handle, TX_Octets, TX_Time: the time such a PDU takes on LE 1M (7.8.33).
+      const params = Buffer.alloc(6);
+      params.writeUInt16LE(handle, 0);
+      params.writeUInt16LE(request.octets, 2);
+      params.writeUInt16LE((request.octets + 14) * 8, 4);
+      packet = commandPacket(HCI_CMD.leSetDataLength, params);
     } else {
       const params = Buffer.alloc(2);
       params.writeUInt16LE(handle, 0);

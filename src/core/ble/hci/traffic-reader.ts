@@ -60,6 +60,11 @@ const STATUS_CAUSES: ReadonlyMap<number, LinkCause> = new Map([
   [HCI_CMD.leConnectionUpdate, 'connectionParameters'],
   [HCI_CMD.leSetPhy, 'phy'],
 ]);
+
+/** The same for commands answered by Command Complete (LE Set Data Length, 7.8.33). */
+const COMPLETE_CAUSES: ReadonlyMap<number, LinkCause> = new Map([
+  [HCI_CMD.leSetDataLength, 'dataLength'],
+]);
 class Malformed extends Error {}
 
 /** Throws Malformed unless the packet holds `needed` bytes. */
@@ -93,8 +98,9 @@ function advertisingReports(p: Buffer): Report[] {
 }
 
 function snapshot(link: Link): LinkState {
-  const { intervalMs, latency, supervisionTimeoutMs, txPhy, rxPhy, encrypted, rssi } = link;
-  return { intervalMs, latency, supervisionTimeoutMs, txPhy, rxPhy, encrypted, rssi };
+  const { intervalMs, latency, supervisionTimeoutMs, txPhy, rxPhy, dataLength, encrypted, rssi } =
+    link;
+  return { intervalMs, latency, supervisionTimeoutMs, txPhy, rxPhy, dataLength, encrypted, rssi };
 }
 
 function changed(link: Link, cause: LinkCause, status: number): Report {
@@ -160,7 +166,7 @@ export class TrafficReader {
       need(packet, 6);
       this.startingEncryption.push(packet.readUInt16LE(4) & 0x0fff);
     }
-    if (STATUS_CAUSES.has(op)) {
+    if (STATUS_CAUSES.has(op) || COMPLETE_CAUSES.has(op)) {
       need(packet, 6);
       const queue = this.awaitingStatus.get(op) ?? [];
       queue.push(packet.readUInt16LE(4) & 0x0fff);
@@ -222,7 +228,15 @@ export class TrafficReader {
       case HCI_EVENT.commandComplete: {
         // Num_HCI_Command_Packets, Command_Opcode, then the return parameters (7.7.14).
         need(p, 3);
-        if (p.readUInt16LE(1) !== HCI_CMD.readRssi) return [];
+        const op = p.readUInt16LE(1);
+        const cause = COMPLETE_CAUSES.get(op);
+        if (cause) {
+          // An unknown command is answered by its status alone, without the handle.
+          need(p, 4);
+          const link = this.links.get(this.awaitingStatus.get(op)?.shift() ?? -1);
+          return link && p[3] !== 0 ? [changed(link, cause, p[3] ?? 0)] : [];
+        }
+        if (op !== HCI_CMD.readRssi) return [];
         // Read RSSI: Status, Connection_Handle, RSSI (7.5.4).
         need(p, 7);
         const link = this.links.get(p.readUInt16LE(4) & 0x0fff);
@@ -237,6 +251,7 @@ export class TrafficReader {
         if (p[0] === LE_SUBEVENT.advertisingReport) return advertisingReports(p);
         if (p[0] === LE_SUBEVENT.connectionUpdateComplete) return this.updated(p);
         if (p[0] === LE_SUBEVENT.phyUpdateComplete) return this.phyUpdated(p);
+        if (p[0] === LE_SUBEVENT.dataLengthChange) return this.dataLengthChanged(p);
         return [];
       default:
         return [];
@@ -263,9 +278,10 @@ export class TrafficReader {
       intervalMs: p.readUInt16LE(timing) * 1.25,
       latency: p.readUInt16LE(timing + 2),
       supervisionTimeoutMs: p.readUInt16LE(timing + 4) * 10,
-      // Every LE link starts on the 1M PHY (Vol 6, Part B, 5.1.10).
+      // Every LE link starts on the 1M PHY (Vol 6, Part B, 5.1.10), with 27-octet PDUs (4.5.10).
       txPhy: '1M',
       rxPhy: '1M',
+      dataLength: 27,
     });
   }
 
@@ -295,6 +311,18 @@ export class TrafficReader {
       link.rxPhy = phyOfCode(p[5] ?? 0) ?? link.rxPhy;
     }
     return [changed(link, 'phy', p[1] ?? 0)];
+  }
+
+  /**
+   * LE Data Length Change (7.7.65.7): Subevent_Code, Connection_Handle, Max_TX_Octets,
+   * Max_TX_Time, Max_RX_Octets, Max_RX_Time. The link's data length is what the central sends.
+   */
+  private dataLengthChanged(p: Buffer): Report[] {
+    need(p, 11);
+    const link = this.links.get(p.readUInt16LE(1) & 0x0fff);
+    if (!link) return [];
+    link.dataLength = p.readUInt16LE(3);
+    return [changed(link, 'dataLength', 0)];
   }
 
   private linkTo(peripheralId: string): Link | undefined {

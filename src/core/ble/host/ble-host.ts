@@ -85,6 +85,7 @@ const STEP: Record<CentralMethod, BleStep> = {
   disconnect: 'disconnect',
   updateConnection: 'link',
   setPhy: 'link',
+  setDataLength: 'link',
   pair: 'link',
   readRssi: 'link',
   reconnect: 'connect',

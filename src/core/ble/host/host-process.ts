@@ -158,6 +158,8 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
     updateConnection: ({ connectionId, parameters }) =>
       book.requestLink(connectionId, { kind: 'connectionParameters', parameters }),
     setPhy: ({ connectionId, phy }) => book.requestLink(connectionId, { kind: 'phy', phy }),
+    setDataLength: ({ connectionId, octets }) =>
+      book.requestLink(connectionId, { kind: 'dataLength', octets }),
     // A pairing asked to be MITM-protected with no IO capability named claims the station's
     // windows: a keyboard for the board's passkey and a display for a number to confirm
     // (docs/decisions/ble-and-hci.md, "Pairing as a phone does").

@@ -11,13 +11,14 @@ export const NOT_CONFIRMED = 'not confirmed by the board (native adapter)';
 const REQUEST_LOG: Record<LinkRequest['kind'], string> = {
   connectionParameters: 'asked for connection parameters',
   phy: 'asked for a PHY',
+  dataLength: 'asked for a data length',
   pair: 'paired',
   rssi: 'read the RSSI',
 };
 
 /** A link request and the link's timing and PHY after it, in the words of the log. */
 export function describeLinkRequest(kind: LinkRequest['kind'], link: LinkInfo): string {
-  return `${REQUEST_LOG[kind]}: interval ${link.intervalMs} ms, latency ${link.latency}, timeout ${link.supervisionTimeoutMs} ms, PHY ${link.txPhy}/${link.rxPhy}, security level ${link.securityLevel}`;
+  return `${REQUEST_LOG[kind]}: interval ${link.intervalMs} ms, latency ${link.latency}, timeout ${link.supervisionTimeoutMs} ms, PHY ${link.txPhy}/${link.rxPhy}${link.dataLength === undefined ? '' : `, data length ${link.dataLength} octets`}, security level ${link.securityLevel}`;
 }
 
 /**

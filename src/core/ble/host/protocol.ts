@@ -24,6 +24,7 @@ import { bluetoothAddressSchema } from '../bluetooth-address';
 import { bondStorageSchema, bondSummarySchema } from '../security-manager/bond-summary';
 import {
   connectionParametersSchema,
+  dataLengthSchema,
   mtuSchema,
   pairingAnswerSchema,
   pairingPromptSchema,
@@ -97,6 +98,7 @@ const openedLink = z.object({
 const linkMethods = {
   updateConnection: method(onLink.extend({ parameters: connectionParametersSchema }), linkInfo),
   setPhy: method(onLink.extend({ phy: phyRequestSchema }), linkInfo),
+  setDataLength: method(onLink.extend({ octets: dataLengthSchema }), linkInfo),
   pair: method(onLink.extend(pairRequestSchema.shape), linkInfo),
   readRssi: method(onLink, linkInfo),
 } satisfies MethodTable;

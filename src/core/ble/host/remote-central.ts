@@ -135,9 +135,11 @@ class RemoteConnection implements BleConnection {
           })
         : request.kind === 'phy'
           ? await this.host.call('setPhy', { connectionId, phy: request.phy })
-          : request.kind === 'pair'
-            ? await this.host.call('pair', { connectionId, ...pairOptions(request) })
-            : await this.host.call('readRssi', { connectionId });
+          : request.kind === 'dataLength'
+            ? await this.host.call('setDataLength', { connectionId, octets: request.octets })
+            : request.kind === 'pair'
+              ? await this.host.call('pair', { connectionId, ...pairOptions(request) })
+              : await this.host.call('readRssi', { connectionId });
     this.link = link;
     return link;
   }

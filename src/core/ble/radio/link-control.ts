@@ -114,6 +114,7 @@ export interface LinkControl {
 export const REQUEST_CAUSE: Record<LinkRequest['kind'], LinkCause> = {
   connectionParameters: 'connectionParameters',
   phy: 'phy',
+  dataLength: 'dataLength',
   pair: 'encryption',
   rssi: 'rssi',
 };
@@ -121,6 +122,7 @@ export const REQUEST_CAUSE: Record<LinkRequest['kind'], LinkCause> = {
 export const REQUEST_WORDS: Record<LinkRequest['kind'], string> = {
   connectionParameters: 'asking for new connection parameters',
   phy: 'asking for a PHY',
+  dataLength: 'asking for a data length',
   pair: 'pairing',
   rssi: 'reading the RSSI',
 };

@@ -50,6 +50,10 @@ import {
 } from './link-control';
 import { errorMessage } from '../../errors/message';
 
+/** Connection events a data length update may take before its change counts as none. */
+const DATA_LENGTH_EVENTS = 6;
+const DATA_LENGTH_MIN_WAIT_MS = 100;
+
 /** One link. Operations run one at a time, as ATT does, so an error belongs to the one in flight. */
 export class NobleConnection implements BleConnection {
   readonly id: string;
@@ -253,7 +257,8 @@ export class NobleConnection implements BleConnection {
         throw new Error('link controls need an HCI adapter (the simulated bench or hciN)');
       const state = control.linkState(this.id);
       if (request.kind === 'pair' && state?.encrypted) return this.info(state);
-      const report = await new Promise<LinkReport>((resolve) => {
+      let cancelWait = () => {};
+      const report = await new Promise<LinkReport | undefined>((resolve) => {
         this.awaitingLink = { cause: REQUEST_CAUSE[request.kind], done: resolve };
         const sent =
           request.kind === 'pair'
@@ -263,7 +268,22 @@ export class NobleConnection implements BleConnection {
               })
             : control.sendLinkRequest(this.id, request);
         if (!sent) throw new Error('the board has no link');
-      }).finally(() => (this.awaitingLink = null));
+        // LE Data Length Change comes only when the length changed (7.7.65.7): a link already
+        // at what the controller and the board take hears nothing after the LL_LENGTH_REQ/RSP.
+        if (request.kind === 'dataLength')
+          cancelWait = this.schedule(
+            () => resolve(undefined),
+            Math.max(DATA_LENGTH_EVENTS * (state?.intervalMs ?? 0), DATA_LENGTH_MIN_WAIT_MS),
+          );
+      }).finally(() => {
+        this.awaitingLink = null;
+        cancelWait();
+      });
+      if (!report) {
+        const now = control.linkState(this.id);
+        if (!now) throw new Error('the board has no link');
+        return this.info(now);
+      }
       if (report.status !== 0)
         throw new Error(`the controller answered ${describeHciError(report.status)}`);
       if (request.kind !== 'pair') return this.info(report.link);

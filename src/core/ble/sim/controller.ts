@@ -16,7 +16,7 @@ import type { AdvertisingPayloads } from './advertising-data';
 import type { Clock, Timer } from '../../async/clock';
 import { Link } from './link';
 import { informationAnswer } from './controller-info';
-import { LinkProcedures, type LinkEntry } from './link-procedures';
+import { LinkProcedures, MIN_DATA_LENGTH, type LinkEntry } from './link-procedures';
 import {
   advertisingReport,
   commandComplete,
@@ -306,8 +306,11 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
       {
         intervalMs,
         supervisionTimeoutMs,
-        dataLength: this.profile.dataLength,
+        // Every link starts at the minimum; a Data Length Update raises it (link-procedures.ts).
+        dataLength: MIN_DATA_LENGTH,
         pdusPerEvent: this.profile.pdusPerEvent,
+        txPhy: '1M',
+        rxPhy: '1M',
       },
       {
         toHost: (h, data, start) => this.aclToHost(h, data, start),

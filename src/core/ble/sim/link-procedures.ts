@@ -1,6 +1,6 @@
 // The link procedures of the simulated controller (controller.ts) on links that are up: new
-// connection parameters, a PHY change, encryption with the host's key, and reading a link's PHY
-// and RSSI — answered as the Core Specification v5.3, Vol 4, Part E, 7.8 says, at the link's
+// connection parameters, a PHY change, a data length update, encryption with the host's key, and
+// reading a link's PHY and RSSI — answered as the Core Specification v5.3, Vol 4, Part E, 7.8 says, at the link's
 // connection events.
 import { HCI_CMD, HCI_ERROR, HCI_EVENT, LE_SUBEVENT } from '../hci/codes';
 import { PHY_CODE, type Phy } from '../link-parameters';
@@ -17,6 +17,16 @@ export interface LinkEntry<B> {
   txPhy: Phy;
   rxPhy: Phy;
 }
+
+/** A data PDU's payload octets before any Data Length Update (Vol 6, Part B, 4.5.10). */
+export const MIN_DATA_LENGTH = 27;
+
+/**
+ * The longest data PDU payload a simulated board's link layer takes: Zephyr's
+ * CONFIG_BT_CTLR_DATA_LENGTH_MAX=251, as smp_svr's overlay-bt.conf and DeviceBench's example
+ * firmware (resources/firmware/devicebench-zephyr-mcumgr/prj.conf) set it.
+ */
+const BOARD_MAX_DATA_LENGTH = 251;
 
 /** The PHYs this controller and every simulated board have (a common dongle's: 1M, 2M, Coded). */
 const SUPPORTED_PHY_BITS = 0b111;
@@ -60,6 +70,9 @@ export class LinkProcedures<B extends RadioBoard> {
         return true;
       case HCI_CMD.readRssi:
         this.readRssi(op, params);
+        return true;
+      case HCI_CMD.leSetDataLength:
+        this.setDataLength(op, params);
         return true;
       default:
         return false;
@@ -150,12 +163,56 @@ export class LinkProcedures<B extends RadioBoard> {
       entry.link.nextEvent(() => {
         entry.txPhy = chosenPhy(allPhys & 0b01 ? SUPPORTED_PHY_BITS : tx);
         entry.rxPhy = chosenPhy(allPhys & 0b10 ? SUPPORTED_PHY_BITS : rx);
+        entry.link.retime({ txPhy: entry.txPhy, rxPhy: entry.rxPhy });
         const e = Buffer.alloc(5);
         e.writeUInt8(HCI_ERROR.success, 0);
         e.writeUInt16LE(handle, 1);
         e.writeUInt8(PHY_CODE[entry.txPhy], 3);
         e.writeUInt8(PHY_CODE[entry.rxPhy], 4);
         this.io.leMeta(LE_SUBEVENT.phyUpdateComplete, e);
+      }),
+    );
+  }
+
+  /**
+   * LE Set Data Length (7.8.33): Command Complete at once; a controller whose profile stops at 27
+   * octets has no Data Length Extension and does not know the command (0x01), as a Bluetooth 4.0
+   * or 4.1 dongle. Else LL_LENGTH_REQ/RSP at the next two events settle on the smaller of what
+   * the host asks (capped at the controller's maximum) and the board's, reported by LE Data
+   * Length Change only when it changed (7.7.65.7).
+   */
+  private setDataLength(op: number, p: Buffer): void {
+    const handle = p.length >= 2 ? p.readUInt16LE(0) : -1;
+    const answer = (status: number) => {
+      const r = Buffer.alloc(3);
+      r.writeUInt8(status, 0);
+      r.writeUInt16LE(Math.max(0, handle), 1);
+      this.io.complete(op, r);
+    };
+    if (this.profile.dataLength <= MIN_DATA_LENGTH)
+      return this.io.complete(op, Buffer.of(HCI_ERROR.unknownCommand));
+    if (p.length < 6) return answer(HCI_ERROR.invalidParameters);
+    const entry = this.links.get(handle);
+    if (!entry) return answer(HCI_ERROR.unknownConnectionId);
+    const octets = p.readUInt16LE(2);
+    if (octets < MIN_DATA_LENGTH || octets > BOARD_MAX_DATA_LENGTH)
+      return answer(HCI_ERROR.invalidParameters);
+    answer(HCI_ERROR.success);
+    const length = Math.min(octets, this.profile.dataLength, BOARD_MAX_DATA_LENGTH);
+    entry.link.nextEvent(() =>
+      entry.link.nextEvent(() => {
+        if (entry.link.dataLength === length) return;
+        entry.link.retime({ dataLength: length });
+        // Connection_Handle, Max_TX_Octets, Max_TX_Time, Max_RX_Octets, Max_RX_Time: the time a
+        // PDU of that length takes on LE 1M, as a link that may fall back to it counts (4.5.10).
+        const time = (length + 14) * 8;
+        const e = Buffer.alloc(10);
+        e.writeUInt16LE(handle, 0);
+        e.writeUInt16LE(length, 2);
+        e.writeUInt16LE(time, 4);
+        e.writeUInt16LE(length, 6);
+        e.writeUInt16LE(time, 8);
+        this.io.leMeta(LE_SUBEVENT.dataLengthChange, e);
       }),
     );
   }

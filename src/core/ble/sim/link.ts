@@ -1,10 +1,13 @@
 // One LE link of the virtual controller, timed as the link layer times it: data moves only at
-// connection events (every `intervalMs` from the anchor), at most `pdusPerEvent` data PDUs of
-// `dataLength` octets each way per event; a host ACL packet is freed (Number Of Completed
-// Packets) once all its PDUs went out; a peer that stops answering is lost after the
-// supervision timeout (Core Specification v5.3, Vol 6, Part B, 4.5).
+// connection events (every `intervalMs` from the anchor), in exchanges of one data PDU of at
+// most `dataLength` octets each way, as many as the controller's `pdusPerEvent` and the
+// interval's air time hold on the link's PHY (link-airtime.ts); a host ACL packet is freed
+// (Number Of Completed Packets) once all its PDUs went out; a peer that stops answering is lost
+// after the supervision timeout (Core Specification v5.3, Vol 6, Part B, 4.5).
 import { HCI_ERROR } from '../hci/codes';
 import type { Clock, Timer } from '../../async/clock';
+import type { Phy } from '../link-parameters';
+import { EventBudget } from './link-airtime';
 
 /** The board's end of the link, as the link layer sees it. */
 export interface LinkPeer {
@@ -31,8 +34,11 @@ export interface LinkEvents {
 export interface LinkTiming {
   intervalMs: number;
   supervisionTimeoutMs: number;
+  /** Payload octets of one data PDU: 27 until a Data Length Update (Vol 6, Part B, 4.5.10). */
   dataLength: number;
   pdusPerEvent: number;
+  txPhy: Phy;
+  rxPhy: Phy;
 }
 
 interface HostPacket {
@@ -85,6 +91,10 @@ export class Link {
     return this.timing.intervalMs;
   }
 
+  get dataLength(): number {
+    return this.timing.dataLength;
+  }
+
   get supervisionTimeoutMs(): number {
     return this.timing.supervisionTimeoutMs;
   }
@@ -133,7 +143,7 @@ export class Link {
     this.wake();
   }
 
-  /** New timing from a connection update, applied from the next event on. */
+  /** New timing from a connection update, a PHY or data length update, from the next event on. */
   retime(timing: Partial<LinkTiming>): void {
     this.anchor = this.nextEventAt(this.clock.now());
     this.lastEvent = this.anchor - this.timing.intervalMs;
@@ -205,8 +215,7 @@ export class Link {
       this.attempts++;
       if (this.attempts >= (this.peer?.eventsPerPdu() ?? 1)) {
         this.attempts = 0;
-        this.centralToPeer();
-        this.peerToCentral(at);
+        this.exchange(at);
       }
     }
     const soon = at + 1e-6;
@@ -214,31 +223,34 @@ export class Link {
     else if (this.toHost.length) this.wake(Math.max(this.toHost[0]!.readyAt, soon));
   }
 
-  private centralToPeer(): void {
-    let budget = this.timing.pdusPerEvent;
+  /**
+   * One event's exchanges: each carries the central's next PDU (a piece of the first host ACL
+   * packet) and the peer's next ready one, either possibly empty, while the event has room.
+   */
+  private exchange(at: number): void {
+    const budget = new EventBudget(this.timing, this.encrypted);
     let completed = 0;
-    while (budget > 0 && this.fromHost.length && !this.silent) {
-      const packet = this.fromHost[0]!;
-      const chunk = packet.data.subarray(packet.sent, packet.sent + this.timing.dataLength);
-      this.reassemble(chunk, packet.start && packet.sent === 0);
-      packet.sent += chunk.length;
-      budget--;
-      if (packet.sent >= packet.data.length) {
-        this.fromHost.shift();
-        completed++;
+    while (!this.silent) {
+      const packet = this.fromHost[0];
+      const chunk = packet?.data.subarray(packet.sent, packet.sent + this.timing.dataLength);
+      const pdu = (this.toHost[0]?.readyAt ?? Infinity) <= at ? this.toHost[0] : undefined;
+      if (!chunk && !pdu) break;
+      if (!budget.take(chunk?.length, pdu?.data.length)) break;
+      if (packet && chunk) {
+        this.reassemble(chunk, packet.start && packet.sent === 0);
+        packet.sent += chunk.length;
+        if (packet.sent >= packet.data.length) {
+          this.fromHost.shift();
+          completed++;
+        }
+        if (!this.open) return;
       }
-      if (!this.open) return;
+      if (pdu) {
+        this.toHost.shift();
+        this.events.toHost(this.handle, pdu.data, pdu.start);
+      }
     }
     if (completed) this.events.completed(this.handle, completed);
-  }
-
-  private peerToCentral(at: number): void {
-    let budget = this.timing.pdusPerEvent;
-    while (budget > 0 && this.toHost.length && this.toHost[0]!.readyAt <= at) {
-      const pdu = this.toHost.shift()!;
-      this.events.toHost(this.handle, pdu.data, pdu.start);
-      budget--;
-    }
   }
 
   /** The board's L2CAP layer: basic frames rebuilt from the central's fragments. */

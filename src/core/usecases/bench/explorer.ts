@@ -103,6 +103,8 @@ export class Explorer {
         return host.call('updateConnection', { connectionId, parameters: request.parameters });
       case 'phy':
         return host.call('setPhy', { connectionId, phy: request.phy });
+      case 'dataLength':
+        return host.call('setDataLength', { connectionId, octets: request.octets });
       case 'pair':
         return host.call('pair', { connectionId, ...pairOptions(request) });
       case 'rssi':
