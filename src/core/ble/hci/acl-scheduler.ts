@@ -19,7 +19,7 @@ interface LinkQueue {
   completedAt: number;
 }
 
-export interface AclSchedulerPorts {
+interface AclSchedulerPorts {
   toController(packet: Buffer): void;
   /** Events the scheduler makes for the host: Number Of Completed Packets for what it took. */
   toHost(packet: Buffer): void;
