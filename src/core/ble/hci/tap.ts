@@ -3,9 +3,11 @@
 // call and packet, records each packet to a sink (the btsnoop trace), and reads the traffic
 // (traffic-reader.ts) to tell the adapter what noble does not: which ATT request the board
 // refused and with which code, and when pairing or encryption failed. Reports are emitted
-// before the packet reaches noble, so the adapter knows first. The one change it makes to
-// noble's traffic is the station's identity (identity-gate.ts): for a controller with no
-// public address, a static random address noble scans and connects with.
+// before the packet reaches noble, so the adapter knows first. Two things it changes in noble's
+// traffic: the station's identity (identity-gate.ts): for a controller with no public address,
+// a static random address noble scans and connects with; and when noble's ACL packets go to the
+// controller (acl-scheduler.ts): the controller's buffers shared among links in the order of
+// their connection events, not in noble's one queue.
 import { EventEmitter } from 'node:events';
 import type { AdapterIdentity } from '../adapter-identity';
 import type { Direction } from './btsnoop';
