@@ -17,6 +17,7 @@ import type { BoardSpecInput } from '../src/core/ble/sim/board-schema';
 import { ManualSimClock } from '../src/core/ble/sim/manual-clock';
 import { builtInProfiles } from '../src/core/provisioning/profiles';
 import { createPsdiAllocator } from '../src/core/audit/psdi';
+import type { PsdiAllocator } from '../src/core/audit/store';
 import type { ProductTarget } from '../src/core/provisioning/steps';
 import { provisionBoard, type ImageFlash } from '../src/core/provisioning/workflow';
 import type {
@@ -151,23 +152,17 @@ export function secureRun(): ModelRun {
   };
 }
 
-/** Provisions `count` boards one after another on a fresh bench, each timed on `clock`. */
-export async function provisionEach(
-  auditStore: AuditStore,
-  clock: Clock,
-  count: number,
-  run: ModelRun = { board: spec, profile: benchProfile() },
-): Promise<BoardTime[]> {
-  const { profile } = run;
+/** A fresh bench of `count` boards and a central on it, on `clock`; `drive` waits on the bench. */
+function modelBench(auditStore: AuditStore, clock: Clock, count: number, run: ModelRun) {
   const manual = clock instanceof ManualSimClock ? clock : undefined;
   const bench = new SimulatedBench({ seed: 1, clock });
   const boards = bench.addBoard(run.board('c4:00:00:00:00:01', count));
-  let events = 0;
+  const counts = { events: 0 };
   const security = securityWindows(() => clock.now());
   const central = createSimulatedCentral(bench, {
     trace: (direction, packet) => {
       // Number Of Completed Packets marks each connection event that carried the host's data.
-      if (direction === 'received' && packet[0] === 0x04 && packet[1] === 0x13) events++;
+      if (direction === 'received' && packet[0] === 0x04 && packet[1] === 0x13) counts.events++;
       security.record(direction, packet);
     },
     ...(run.secure && {
@@ -176,8 +171,6 @@ export async function provisionEach(
     }),
   });
   const { store, busy, idle } = watchStore(auditStore);
-  const psdi = createPsdiAllocator({ kind: 'sequence', prefix: 'OVH-', width: 4 }, 20);
-  const flash = run.flash?.(central);
   // On the model's clock time moves only here, while the tool waits on the bench alone.
   const drive = async <T>(promise: Promise<T>): Promise<T> => {
     if (!manual) return promise;
@@ -190,27 +183,120 @@ export async function provisionEach(
     }
     return tracked;
   };
+  return {
+    boards,
+    central,
+    counts,
+    security,
+    drive,
+    manual,
+    provision: (board: Advertisement, psdi: PsdiAllocator, flash: ImageFlash | undefined) =>
+      provisionBoard({
+        central,
+        store,
+        profile: run.profile,
+        product: PRODUCT,
+        board,
+        psdi,
+        flash,
+      }),
+    close: async () => {
+      await drive(central.close());
+      bench.close();
+    },
+  };
+}
+
+/** Provisions `count` boards one after another on a fresh bench, each timed on `clock`. */
+export async function provisionEach(
+  auditStore: AuditStore,
+  clock: Clock,
+  count: number,
+  run: ModelRun = { board: spec, profile: benchProfile() },
+): Promise<BoardTime[]> {
+  const bench = modelBench(auditStore, clock, count, run);
+  const { central, counts, security, drive, manual } = bench;
+  const psdi = createPsdiAllocator({ kind: 'sequence', prefix: 'OVH-', width: 4 }, 20);
+  const flash = run.flash?.(central);
   const results: BoardTime[] = [];
   try {
-    for (const board of boards) {
-      const ad = await drive(advertisement(central, board.address, clock, profile.service));
+    for (const board of bench.boards) {
+      const ad = await drive(advertisement(central, board.address, clock, run.profile.service));
       const start = clock.now();
-      const before = events;
+      const before = counts.events;
       const securedBefore = security.ms();
-      const { durationMs } = await drive(
-        provisionBoard({ central, store, profile, product: PRODUCT, board: ad, psdi, flash }),
-      );
+      const { durationMs } = await drive(bench.provision(ad, psdi, flash));
       results.push({
         ms: manual ? clock.now() - start : durationMs,
-        events: events - before,
+        events: counts.events - before,
         securityMs: security.ms() - securedBefore,
       });
     }
     return results;
   } finally {
-    await drive(central.close());
-    bench.close();
+    await bench.close();
   }
+}
+
+/**
+ * The model's time for `count` boards provisioned `links` at a time on one controller, as a
+ * batch runs them (src/core/provisioning/batch.ts: one scan open throughout, the next board
+ * started as one ends), from the first board's start to the last one's end. The links share
+ * what the controller has once: its ACL buffers, its radio (connection events take turns:
+ * src/core/ble/sim/connection-schedule.ts) and its one LE Create Connection at a time — what
+ * `links` × one board's time leaves out.
+ */
+export async function provisionAtOnce(
+  auditStore: AuditStore,
+  clock: ManualSimClock,
+  count: number,
+  links: number,
+  run: ModelRun,
+): Promise<number> {
+  const bench = modelBench(auditStore, clock, count, run);
+  const { central, drive } = bench;
+  const psdi = createPsdiAllocator({ kind: 'sequence', prefix: 'AT1-', width: 4 }, 20);
+  const flash = run.flash?.(central);
+  const seen = new Map<string, Advertisement>();
+  let allSeen = () => undefined as void;
+  const found = new Promise<void>((resolve) => (allSeen = resolve));
+  try {
+    const scan = await drive(
+      central.startScan({ serviceUuids: [run.profile.service] }, (ad) => {
+        seen.set(ad.address, ad);
+        if (seen.size === count) allSeen();
+      }),
+    );
+    await drive(withinSeconds(found, clock, 5, 'the boards did not all advertise'));
+    const queue = bench.boards.map((b) => seen.get(b.address)!);
+    const start = clock.now();
+    await drive(
+      Promise.all(
+        Array.from({ length: links }, async () => {
+          for (let ad = queue.shift(); ad; ad = queue.shift())
+            await bench.provision(ad, psdi, flash);
+        }),
+      ),
+    );
+    const ms = clock.now() - start;
+    await drive(scan.stop());
+    return ms;
+  } finally {
+    await bench.close();
+  }
+}
+
+function withinSeconds(promise: Promise<void>, clock: Clock, seconds: number, what: string) {
+  return new Promise<void>((resolve, reject) => {
+    const timer = clock.setTimeout(
+      () => reject(new Error(`${what} within ${seconds} s`)),
+      seconds * 1000,
+    );
+    void promise.then(() => {
+      clock.clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 function advertisement(

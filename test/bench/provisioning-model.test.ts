@@ -5,7 +5,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { provisionEach, REBOOT_MS, secureRun } from '../../bench/provisioning-model';
+import {
+  benchProfile,
+  provisionAtOnce,
+  provisionEach,
+  REBOOT_MS,
+  secureRun,
+  spec,
+} from '../../bench/provisioning-model';
 import { openAuditStore } from '../../src/core/audit/open-store';
 import type { AuditStore } from '../../src/core/audit/store';
 import { ManualSimClock } from '../../src/core/ble/sim/manual-clock';
@@ -82,6 +89,31 @@ it(
       expect(board.securityMs).toBeGreaterThanOrEqual(20 * 2 * 15);
       // The pairing and verify's encryption with the bond come on top of the plain path.
       expect(board.ms).toBeGreaterThanOrEqual(plain[i]!.ms + board.securityMs * 0.9);
+    }
+  },
+);
+
+it(
+  'counts what links share on one controller: two boards at once take longer than one, less than two in turn',
+  { timeout: 30_000 },
+  async () => {
+    const store = await openAuditStore({
+      location: { kind: 'local', file: join(dir, 'at-once.db') },
+      station: 'bench',
+    });
+    try {
+      const run = { board: spec, profile: benchProfile() };
+      const at = (count: number, links: number) =>
+        provisionAtOnce(store, new ManualSimClock(1_700_000_000_000), count, links, run);
+      const one = await at(1, 1);
+      const inTurn = await at(2, 1);
+      const together = await at(2, 2);
+      // Two links are not twice one: the second board's connections wait for the first's (one LE
+      // Create Connection at a time), and their events take turns on the radio.
+      expect(together).toBeGreaterThan(one + 30);
+      expect(together).toBeLessThan(inTurn * 0.75);
+    } finally {
+      await store.close();
     }
   },
 );

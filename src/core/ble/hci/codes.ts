@@ -45,6 +45,7 @@ export const HCI_CMD = {
   readRssi: opcode(0x05, 0x0005),
   leSetEventMask: opcode(0x08, 0x0001),
   leReadBufferSize: opcode(0x08, 0x0002),
+  leReadBufferSizeV2: opcode(0x08, 0x0060),
   leSetRandomAddress: opcode(0x08, 0x0005),
   leSetAdvertisingParameters: opcode(0x08, 0x0006),
   leSetAdvertisingEnable: opcode(0x08, 0x000a),

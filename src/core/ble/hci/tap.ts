@@ -3,14 +3,17 @@
 // call and packet, records each packet to a sink (the btsnoop trace), and reads the traffic
 // (traffic-reader.ts) to tell the adapter what noble does not: which ATT request the board
 // refused and with which code, and when pairing or encryption failed. Reports are emitted
-// before the packet reaches noble, so the adapter knows first. The one change it makes to
-// noble's traffic is the station's identity (identity-gate.ts): for a controller with no
-// public address, a static random address noble scans and connects with.
+// before the packet reaches noble, so the adapter knows first. Two things it changes in noble's
+// traffic: the station's identity (identity-gate.ts): for a controller with no public address,
+// a static random address noble scans and connects with; and when noble's ACL packets go to the
+// controller (acl-scheduler.ts): the controller's buffers shared among links in the order of
+// their connection events, not in noble's one queue.
 import { EventEmitter } from 'node:events';
 import type { AdapterIdentity } from '../adapter-identity';
 import type { Direction } from './btsnoop';
 import { HCI_CMD, HCI_ERROR, HCI_EVENT, HCI_PACKET, commandPacket } from './codes';
 import { IdentityGate } from './identity-gate';
+import { AclScheduler } from './acl-scheduler';
 import type { IdentityKeeping } from './identity-probe';
 import type { HciDevice, HciSocket } from './socket';
 import { errorMessage } from '../../errors/message';
@@ -60,6 +63,7 @@ export type IdentityKeepingFor = (manufacturer: number | undefined) => IdentityK
 export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
   private readonly reader = new TrafficReader();
   private readonly gate: IdentityGate;
+  private readonly acl: AclScheduler;
 
   constructor(
     private readonly inner: HciSocket,
@@ -67,12 +71,16 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
     keeping: IdentityKeepingFor = () => ({ key: 'unkept' }),
   ) {
     super();
+    this.acl = new AclScheduler({
+      toController: (packet) => {
+        this.observe('sent', packet);
+        this.inner.write(packet);
+      },
+      toHost: (packet) => this.deliver(packet),
+    });
     this.gate = new IdentityGate(
       {
-        toController: (packet) => {
-          this.observe('sent', packet);
-          this.inner.write(packet);
-        },
+        toController: (packet) => this.acl.fromHost(packet),
         toHost: (packet) => this.deliver(packet),
         settled: (identity) => this.emit('identity', identity),
       },
@@ -80,7 +88,8 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
     );
     inner.on('data', (packet) => {
       this.observe('received', packet);
-      if (!this.gate.fromController(packet)) this.deliver(packet);
+      if (!this.gate.fromController(packet) && this.acl.fromController(packet))
+        this.deliver(packet);
     });
     inner.on('error', (err) => this.emit('error', err));
   }
@@ -198,6 +207,7 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
           this.write(commandPacket(HCI_CMD.disconnect, params));
           const event = lostLinkEvent(handle);
           this.observe('received', event);
+          this.acl.fromController(event);
           try {
             this.emit('data', event);
           } catch {

@@ -15,6 +15,7 @@ import type { AdapterProfile } from './adapter-profile';
 import type { AdvertisingPayloads } from './advertising-data';
 import type { Clock, Timer } from '../../async/clock';
 import { Link } from './link';
+import { ConnectionSchedule } from './connection-schedule';
 import { informationAnswer } from './controller-info';
 import { LinkProcedures, MIN_DATA_LENGTH, type LinkEntry } from './link-procedures';
 import {
@@ -60,6 +61,8 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
   private readonly host: RadioHost<B>;
   private readonly links = new Map<number, LinkEntry<B>>();
   private readonly procedures: LinkProcedures<B>;
+  /** The one radio the links' connection events take turns on. */
+  private readonly schedule = new ConnectionSchedule();
   private pending: PendingConnection | null = null;
   private nextHandle = CONNECTION_HANDLE_BASE;
   private started = false;
@@ -317,6 +320,7 @@ export class VirtualController<B extends RadioBoard = RadioBoard>
         completed: (h, count) => this.completedPackets(h, count),
         down: (h, reason) => this.linkDown(h, reason),
       },
+      this.schedule,
     );
     const entry: LinkEntry<B> = { link, board, latency: 0, txPhy: '1M', rxPhy: '1M' };
     this.links.set(handle, entry);

@@ -48,6 +48,8 @@ export class EventBudget {
   constructor(
     private readonly timing: EventTiming,
     private readonly encrypted = false,
+    /** Until another link's event is due (connection-schedule.ts); none: the whole interval. */
+    private readonly roomUs = Infinity,
   ) {}
 
   take(central: number | undefined, peripheral: number | undefined): boolean {
@@ -57,7 +59,8 @@ export class EventBudget {
       T_IFS_US +
       pduAirUs(peripheral ?? 0, this.timing.rxPhy, this.encrypted) +
       T_IFS_US;
-    if (this.exchanges > 0 && this.used + us > this.timing.intervalMs * 1000) return false;
+    const room = Math.min(this.timing.intervalMs * 1000, this.roomUs);
+    if (this.exchanges > 0 && this.used + us > room) return false;
     this.used += us;
     this.exchanges += 1;
     return true;

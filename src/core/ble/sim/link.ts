@@ -8,6 +8,7 @@ import { HCI_ERROR } from '../hci/codes';
 import type { Clock, Timer } from '../../async/clock';
 import type { Phy } from '../link-parameters';
 import { EventBudget } from './link-airtime';
+import { ConnectionSchedule, type ScheduledLink } from './connection-schedule';
 
 /** The board's end of the link, as the link layer sees it. */
 export interface LinkPeer {
@@ -54,7 +55,7 @@ interface PeerPdu {
   readyAt: number;
 }
 
-export class Link {
+export class Link implements ScheduledLink {
   readonly handle: number;
   private readonly clock: Clock;
   private readonly events: LinkEvents;
@@ -78,13 +79,22 @@ export class Link {
   private open = true;
   encrypted = false;
 
-  constructor(handle: number, clock: Clock, timing: LinkTiming, events: LinkEvents) {
+  constructor(
+    handle: number,
+    clock: Clock,
+    timing: LinkTiming,
+    events: LinkEvents,
+    /** The controller's other links, whose events this link's take turns with. */
+    private readonly schedule = new ConnectionSchedule(),
+  ) {
     this.handle = handle;
     this.clock = clock;
     this.timing = timing;
     this.events = events;
-    this.anchor = clock.now();
+    // The first event is one interval after the link is up, later where other links' are near.
+    this.anchor = schedule.place(this, clock.now(), timing.intervalMs) - timing.intervalMs;
     this.lastEvent = this.anchor;
+    schedule.add(this);
   }
 
   get intervalMs(): number {
@@ -147,6 +157,12 @@ export class Link {
   retime(timing: Partial<LinkTiming>): void {
     this.anchor = this.nextEventAt(this.clock.now());
     this.lastEvent = this.anchor - this.timing.intervalMs;
+    const interval = timing.intervalMs ?? this.timing.intervalMs;
+    if (interval !== this.timing.intervalMs) {
+      // A new interval gets a new place among the other links' events (the update's offset).
+      this.anchor = this.schedule.place(this, this.anchor - 1e-9, interval);
+      this.lastEvent = this.anchor - interval;
+    }
     this.timing = { ...this.timing, ...timing };
   }
 
@@ -181,6 +197,10 @@ export class Link {
       () => this.close(HCI_ERROR.connectionTimeout),
       Math.max(0, deadline - this.clock.now()),
     );
+  }
+
+  eventAfter(t: number): number {
+    return this.nextEventAt(t);
   }
 
   /** The first connection event strictly after `t`. */
@@ -228,7 +248,7 @@ export class Link {
    * packet) and the peer's next ready one, either possibly empty, while the event has room.
    */
   private exchange(at: number): void {
-    const budget = new EventBudget(this.timing, this.encrypted);
+    const budget = new EventBudget(this.timing, this.encrypted, this.schedule.roomUs(this, at));
     let completed = 0;
     while (!this.silent) {
       const packet = this.fromHost[0];
@@ -280,6 +300,7 @@ export class Link {
   private close(reason: number): void {
     if (!this.open) return;
     this.open = false;
+    this.schedule.remove(this);
     if (this.timer) this.clock.clearTimeout(this.timer);
     if (this.supervision) this.clock.clearTimeout(this.supervision);
     this.timer = null;
