@@ -44,6 +44,7 @@ import {
   type RecordEvent,
 } from './records';
 import { failureKeepsPsdi, releaseEvent, transitionRefusal } from './transitions';
+import { inTurn, type WriteTurns } from './sqlite-write-turns';
 import {
   stationName,
   STORE_CALLS,
@@ -66,6 +67,8 @@ export interface SqliteStoreOptions {
   station?: string;
   /** ms since the epoch; injectable so tests control time. */
   now?: () => number;
+  /** Turns at writing shared with the other stores of this process on the file. */
+  turns?: WriteTurns;
 }
 
 /** Writes between two `PRAGMA optimize` runs, so the planner's statistics follow the log's growth. */
@@ -84,6 +87,7 @@ export class SqliteAuditStore implements AuditStore {
   readonly station: string;
   private readonly db: Database.Database;
   private readonly now: () => number;
+  private readonly turns: WriteTurns | undefined;
   private readonly statements = new Map<string, Database.Statement>();
   private runs: SqliteScenarioRunLog | undefined;
   /** Writes since the last `PRAGMA optimize`. */
@@ -93,6 +97,7 @@ export class SqliteAuditStore implements AuditStore {
     this.file = options.file;
     this.station = stationName(options.station);
     this.now = options.now ?? Date.now;
+    this.turns = options.turns;
     // FULL makes each commit durable against power loss too, not only a crash: a transition
     // must be on disk before the radio acts on it.
     this.db = openAuditDatabase(options.file, 'FULL');
@@ -122,6 +127,12 @@ export class SqliteAuditStore implements AuditStore {
    * caller's clock is the store's.
    */
   async reserveTogether(
+    batch: readonly { input: ReserveInput; at?: number }[],
+  ): Promise<PromiseSettledResult<ProvisioningRecord>[]> {
+    return inTurn(this.turns, () => this.reserveInTurn(batch));
+  }
+
+  private async reserveInTurn(
     batch: readonly { input: ReserveInput; at?: number }[],
   ): Promise<PromiseSettledResult<ProvisioningRecord>[]> {
     // IMMEDIATE takes the write lock now: another process on the file waits (busy_timeout)
@@ -178,10 +189,12 @@ export class SqliteAuditStore implements AuditStore {
   async recordRefused(
     input: ReserveInput & { psdi: string } & Omit<FailureInput, 'psdiHeld'>,
   ): Promise<ProvisioningRecord> {
-    const { lastInsertRowid } = this.sql(INSERT_SQL).run(
-      ...refusedValues(input, this.now(), this.station),
-    );
-    return this.require(Number(lastInsertRowid));
+    return inTurn(this.turns, () => {
+      const { lastInsertRowid } = this.sql(INSERT_SQL).run(
+        ...refusedValues(input, this.now(), this.station),
+      );
+      return this.require(Number(lastInsertRowid));
+    });
   }
 
   markWritten(id: number, attempts?: number): Promise<ProvisioningRecord> {
@@ -360,7 +373,7 @@ export class SqliteAuditStore implements AuditStore {
         result.copied++;
       }
     });
-    tx.immediate();
+    await inTurn(this.turns, () => tx.immediate());
     this.wrote(result.copied);
     return result;
   }
@@ -411,15 +424,14 @@ export class SqliteAuditStore implements AuditStore {
     rule: Transition,
     apply: (record: ProvisioningRecord) => void,
   ): Promise<ProvisioningRecord> {
-    const record = this.db
-      .transaction(() => {
-        const before = this.require(id);
-        const refusal = transitionRefusal(before, rule);
-        if (refusal) throw refusal;
-        apply(before);
-        return this.require(id);
-      })
-      .immediate();
+    const change = this.db.transaction(() => {
+      const before = this.require(id);
+      const refusal = transitionRefusal(before, rule);
+      if (refusal) throw refusal;
+      apply(before);
+      return this.require(id);
+    });
+    const record = await inTurn(this.turns, () => change.immediate());
     this.wrote();
     return record;
   }
