@@ -6,7 +6,7 @@
 // rows are matched by what they measure (engine, log, stations, reservations at once). Runs
 // alternate, the other revision first (A/B/A/B), so load that drifts during the comparison
 // weighs on both sides.
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
@@ -104,6 +104,10 @@ async function runLine(cwd: string, args: string[], label: string): Promise<Line
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // A run stopped by a signal stops its side as Ctrl-C would (the child's own bench ends).
+  const stop = () => child.kill('SIGINT');
+  process.once('exit', stop);
+  child.once('close', () => process.off('exit', stop));
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -181,6 +185,19 @@ export async function lineAgainst(print: (line: string) => void, o: AgainstOptio
   const dir = mkdtempSync(join(tmpdir(), 'devicebench-bench-against-'));
   const worktree = join(dir, 'rev');
   const args = Object.entries(o.flags).flatMap(([name, value]) => [`--${name}`, value]);
+  // 'exit' listeners run synchronously: a run ended by a signal leaves no worktree behind.
+  const removeWorktree = () => {
+    try {
+      execFileSync('git', ['worktree', 'remove', '--force', worktree], {
+        cwd: ROOT,
+        stdio: 'ignore',
+      });
+    } catch {
+      // Not made yet, or gone already.
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', removeWorktree);
   try {
     await run('git', ['worktree', 'add', '--detach', worktree, commit], { cwd: ROOT });
     symlinkSync(join(ROOT, 'node_modules'), join(worktree, 'node_modules'));
@@ -235,10 +252,7 @@ export async function lineAgainst(print: (line: string) => void, o: AgainstOptio
       }),
     ]).forEach((l) => print(l));
   } finally {
-    await run('git', ['worktree', 'remove', '--force', worktree], { cwd: ROOT }).catch(
-      () => undefined,
-    );
-    rmSync(dir, { recursive: true, force: true });
-    await run('git', ['worktree', 'prune'], { cwd: ROOT }).catch(() => undefined);
+    process.off('exit', removeWorktree);
+    removeWorktree();
   }
 }
