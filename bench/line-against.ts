@@ -22,7 +22,7 @@ const run = promisify(execFile);
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /** What one row measured on one side, and the name it is matched by. */
-export interface LineRow {
+interface LineRow {
   key: string;
   perSecond: number;
   p99Ms: number;
@@ -158,7 +158,7 @@ export interface AgainstTarget {
   perSecond?: number;
 }
 
-export interface AgainstOptions {
+interface AgainstOptions {
   /** The `--against` value. */
   against: string | undefined;
   /** The `--rounds` value: how many runs each side gets (default 2: A/B/A/B). */
