@@ -215,44 +215,58 @@ export async function lineAgainst(print: (line: string) => void, o: AgainstOptio
       }
     }
     loads.push((loadavg()[0] ?? 0).toFixed(2));
-    const a = medians(theirs);
-    const b = medians(ours);
     print(
       `line --against ${other}: medians of ${rounds} run${rounds > 1 ? 's' : ''} per side, ` +
         `alternating, theirs first; load average ${loads.join(' → ')}`,
     );
-    table([
-      ['row', 'theirs /s', 'ours /s', 'ratio', 'theirs p99', 'ours p99', 'ratio', 'target', ''],
-      ...[...b.keys()].map((key) => {
-        const ours = b.get(key) as { perSecond: number; p99Ms: number };
-        const theirs = a.get(key);
-        const t = o.targetOf(key);
-        const rateRatio = theirs ? ours.perSecond / theirs.perSecond : undefined;
-        const checks = [
-          t.minRateRatio === undefined || (rateRatio !== undefined && rateRatio >= t.minRateRatio),
-          t.perSecond === undefined || ours.perSecond >= t.perSecond,
-          t.p99Ms === undefined || ours.p99Ms <= t.p99Ms,
-        ];
-        const said = [
-          t.minRateRatio === undefined ? '' : `/s ratio >= ${t.minRateRatio}`,
-          t.perSecond === undefined ? '' : `/s >= ${t.perSecond}`,
-          t.p99Ms === undefined ? '' : `p99 <= ${t.p99Ms}`,
-        ].filter(Boolean);
-        return [
-          key,
-          theirs ? theirs.perSecond.toFixed(0) : '-',
-          ours.perSecond.toFixed(0),
-          rateRatio === undefined ? '-' : rateRatio.toFixed(2),
-          theirs ? ms(theirs.p99Ms) : '-',
-          ms(ours.p99Ms),
-          theirs ? (ours.p99Ms / theirs.p99Ms).toFixed(2) : '-',
-          said.length ? said.join(', ') : '-',
-          said.length ? (checks.every(Boolean) ? 'PASS' : 'FAIL') : '',
-        ];
-      }),
-    ]).forEach((l) => print(l));
+    comparison(theirs, ours, o.targetOf).forEach((l) => print(l));
   } finally {
     process.off('exit', removeWorktree);
     removeWorktree();
   }
+}
+
+/**
+ * The table of both sides' medians, row by row as this checkout measured them: the ratios and
+ * each row's checks, the verdict naming the checks that failed.
+ */
+export function comparison(
+  theirRuns: LineRow[][],
+  ourRuns: LineRow[][],
+  targetOf: (key: string) => AgainstTarget,
+): string[] {
+  const a = medians(theirRuns);
+  const b = medians(ourRuns);
+  return table([
+    ['row', 'theirs /s', 'ours /s', 'ratio', 'theirs p99', 'ours p99', 'ratio', 'target', ''],
+    ...[...b.keys()].map((key) => {
+      const ours = b.get(key) as { perSecond: number; p99Ms: number };
+      const theirs = a.get(key);
+      const t = targetOf(key);
+      const rateRatio = theirs ? ours.perSecond / theirs.perSecond : undefined;
+      // Each check the row has, and whether it held: the verdict names the ones that failed,
+      // so a ratio kept against the other revision reads apart from a target the load missed.
+      const checks: [string, boolean][] = [];
+      if (t.minRateRatio !== undefined)
+        checks.push([
+          `/s ratio >= ${t.minRateRatio}`,
+          rateRatio !== undefined && rateRatio >= t.minRateRatio,
+        ]);
+      if (t.perSecond !== undefined)
+        checks.push([`/s >= ${t.perSecond}`, ours.perSecond >= t.perSecond]);
+      if (t.p99Ms !== undefined) checks.push([`p99 <= ${t.p99Ms}`, ours.p99Ms <= t.p99Ms]);
+      const failed = checks.filter(([, held]) => !held).map(([said]) => said);
+      return [
+        key,
+        theirs ? theirs.perSecond.toFixed(0) : '-',
+        ours.perSecond.toFixed(0),
+        rateRatio === undefined ? '-' : rateRatio.toFixed(2),
+        theirs ? ms(theirs.p99Ms) : '-',
+        ms(ours.p99Ms),
+        theirs ? (ours.p99Ms / theirs.p99Ms).toFixed(2) : '-',
+        checks.length ? checks.map(([said]) => said).join(', ') : '-',
+        checks.length ? (failed.length ? `FAIL: ${failed.join(', ')}` : 'PASS') : '',
+      ];
+    }),
+  ]);
 }

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { InvalidRunError } from '../../bench/benchmark';
 import { line } from '../../bench/line';
-import { parseLineTable, parseRounds, resolveAgainst } from '../../bench/line-against';
+import { comparison, parseLineTable, parseRounds, resolveAgainst } from '../../bench/line-against';
 
 const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
 
@@ -66,5 +66,57 @@ line: PostgreSQL, 8 stations: 646 reservations/s / target 500 = 1.29 PASS
       { key: 'sqlite, empty, 1 station, 5 at once', perSecond: 1834, p99Ms: 12.94 },
     ]);
     expect(parseLineTable('line: ERROR: no PostgreSQL server found')).toEqual([]);
+  });
+});
+
+describe('comparison', () => {
+  it('puts each side’s median beside the other, and names the checks a row failed', () => {
+    const row = (key: string, perSecond: number, p99Ms: number) => ({ key, perSecond, p99Ms });
+    const alone = 'sqlite, empty, 1 station, 1 at once';
+    const four = 'sqlite, empty, 4 stations, 1 at once';
+    const filled = 'sqlite, 10,000 records, 1 station, 1 at once';
+    const lines = comparison(
+      // Theirs: three runs, medians 800/s and 10 ms; no filled log.
+      [[row(alone, 800, 10)], [row(alone, 700, 30)], [row(alone, 900, 9), row(four, 400, 40)]],
+      [
+        [row(alone, 780, 12), row(four, 500, 14), row(filled, 300, 8)],
+        [row(alone, 740, 12), row(four, 530, 22), row(filled, 320, 9)],
+      ],
+      (key) =>
+        key === alone
+          ? { minRateRatio: 0.95, perSecond: 1000, p99Ms: 5 }
+          : key === four
+            ? { p99Ms: 15 }
+            : {},
+    );
+    const cells = (key: string) =>
+      lines
+        .find((l) => l.includes(key))!
+        .trim()
+        .split(/\s{2,}/);
+    // 760 / 800 = 0.95 holds; the machine missed the row's own /s and p99.
+    expect(cells(alone)).toEqual([
+      alone,
+      '800',
+      '760',
+      '0.95',
+      '10.00',
+      '12.00',
+      '1.20',
+      '/s ratio >= 0.95, /s >= 1000, p99 <= 5',
+      'FAIL: /s >= 1000, p99 <= 5',
+    ]);
+    expect(cells(four)).toEqual([
+      four,
+      '400',
+      '515',
+      '1.29',
+      '40.00',
+      '18.00',
+      '0.45',
+      'p99 <= 15',
+      'FAIL: p99 <= 15',
+    ]);
+    expect(cells(filled)).toEqual([filled, '-', '310', '-', '-', '8.50', '-', '-']);
   });
 });
