@@ -51,7 +51,11 @@ async function main(args: string[]): Promise<number> {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     const value = args[i + 1];
-    if (arg.startsWith('--') && arg !== '--help' && value !== undefined) {
+    if (arg.startsWith('--') && arg !== '--help') {
+      if (value === undefined || value.startsWith('--')) {
+        process.stderr.write(`bench: ${arg} needs a value (${arg} <value>)\n${usage()}\n`);
+        return 2;
+      }
       flags[arg.slice(2)] = value;
       i++;
     } else names.push(arg);

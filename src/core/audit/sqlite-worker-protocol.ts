@@ -115,6 +115,10 @@ export const workerConfigSchema = z.object({
   station: z.string(),
   /** The caller's clock stands in for the worker's: each request carries its time (`at`). */
   callerClock: z.boolean(),
+  /** Turns at writing the file, shared with the process's other workers on it. */
+  turns: z
+    .object({ buffer: z.instanceof(SharedArrayBuffer), owner: z.number().int().positive() })
+    .optional(),
 });
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 

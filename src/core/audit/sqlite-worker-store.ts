@@ -3,10 +3,12 @@
 // blocks the thread that serves the window (docs/decisions.md, "Audit log off the window's
 // thread, exports as streams"). Allocators stay on this thread: the worker asks them for a PSDI
 // inside its open reservation, and their context questions go back into that transaction.
+import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { csvChunks, type CsvChunk } from './csv-export';
 import { StoreUnavailableError } from './errors';
 import type { ScenarioRunLog } from './scenario-runs';
+import { freeTurnOf, newTurnsBuffer, type WriteTurns } from './sqlite-write-turns';
 import {
   reviveError,
   type FromWorker,
@@ -56,6 +58,15 @@ interface Pending {
  */
 const WORKER_HEAP_MIB = 512;
 
+/**
+ * Each file's turns at writing, shared by every worker of this process on it
+ * (sqlite-write-turns.ts); kept while a store has the file open.
+ */
+const turnsOfFile = new Map<string, { buffer: SharedArrayBuffer; stores: number }>();
+
+/** Each started worker's number in the turns' word. */
+let lastOwner = 0;
+
 /** Starts the worker: built beside the main bundle, or from TypeScript sources through tsx. */
 function startWorker(config: WorkerConfig): Worker {
   const options = {
@@ -86,10 +97,19 @@ export class SqliteWorkerStore implements Omit<AuditStore, StoreCall> {
   private readonly recipeKeys = new WeakMap<PsdiAllocator, number>();
   private nextRecipeKey = 1;
 
+  /** The file's turns at writing; none for a throwaway in-memory log, which nothing shares. */
+  private readonly turns: SharedArrayBuffer | undefined;
+
   private constructor(options: SqliteWorkerStoreOptions) {
     this.file = options.file;
     this.station = stationName(options.station);
     this.now = options.now;
+    if (this.file !== ':memory:') {
+      const shared = turnsOfFile.get(resolve(this.file)) ?? { buffer: newTurnsBuffer(), stores: 0 };
+      shared.stores++;
+      turnsOfFile.set(resolve(this.file), shared);
+      this.turns = shared.buffer;
+    }
   }
 
   /**
@@ -100,7 +120,10 @@ export class SqliteWorkerStore implements Omit<AuditStore, StoreCall> {
   static async open(options: SqliteWorkerStoreOptions): Promise<SqliteWorkerStore & StoreCalls> {
     const store = new SqliteWorkerStore(options);
     store.worker = store.start();
-    await store.worker;
+    await store.worker.catch((err: unknown) => {
+      store.leaveTurns();
+      throw err;
+    });
     const forward =
       <M extends StoreCall>(name: M) =>
       (...args: StoreCallArgs<M>) =>
@@ -162,10 +185,19 @@ export class SqliteWorkerStore implements Omit<AuditStore, StoreCall> {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.leaveTurns();
     const worker = await this.worker?.catch(() => undefined);
     if (!worker) return;
     await this.send(worker, 'worker', 'close', {}).catch(() => undefined);
     await worker.terminate();
+  }
+
+  /** The file's turns are forgotten when its last store in this process closes. */
+  private leaveTurns(): void {
+    const key = resolve(this.file);
+    const shared = turnsOfFile.get(key);
+    if (!shared || shared.buffer !== this.turns) return;
+    if (--shared.stores === 0) turnsOfFile.delete(key);
   }
 
   /** The same key for the same allocator, so the worker makes it once. */
@@ -215,10 +247,12 @@ export class SqliteWorkerStore implements Omit<AuditStore, StoreCall> {
   }
 
   private start(): Promise<Worker> {
+    const turns: WriteTurns | undefined = this.turns && { buffer: this.turns, owner: ++lastOwner };
     const worker = startWorker({
       file: this.file,
       station: this.station,
       callerClock: this.now !== undefined,
+      turns,
     });
     return new Promise((resolve, reject) => {
       let ready = false;
@@ -236,6 +270,8 @@ export class SqliteWorkerStore implements Omit<AuditStore, StoreCall> {
         if (!ready) reject(err);
       });
       worker.on('exit', (code) => {
+        // A worker that ended mid-write leaves the others their turns.
+        if (turns) freeTurnOf(turns);
         if (!ready) reject(new Error(`the audit worker ${reason} (exit code ${code})`));
         this.stopped(worker, `the audit worker ${reason} (exit code ${code})`);
       });

@@ -42,7 +42,12 @@ const now = config.callerClock ? () => requestAt ?? Date.now() : Date.now;
 
 let store: SqliteAuditStore;
 try {
-  store = new SqliteAuditStore({ file: config.file, station: config.station, now });
+  store = new SqliteAuditStore({
+    file: config.file,
+    station: config.station,
+    now,
+    turns: config.turns,
+  });
 } catch (err) {
   send({ type: 'failed', error: serializeError(err) });
   process.exit(1);

@@ -1,8 +1,10 @@
 // The SQLite log through its worker thread (what openAuditStore gives for a local log): one
-// writer's guarantees with reservations racing from one and from two stores, nothing committed
-// lost when the process dies mid-batch, the store's refusals arriving as their own classes,
+// writer's guarantees with reservations racing from one and from two stores, stores of one process
+// taking turns at the file (a dead worker's turn given back), nothing committed lost when the
+// process dies mid-batch, the store's refusals arriving as their own classes,
 // and an export read in chunks of 1,000 however large the log.
 import { spawn } from 'node:child_process';
+import type { Worker } from 'node:worker_threads';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EXPORT_CHUNK_ROWS } from '../../../src/core/audit/csv-export';
@@ -10,6 +12,7 @@ import {
   BoardBusyError,
   InvalidTransitionError,
   PsdiTakenError,
+  StoreUnavailableError,
 } from '../../../src/core/audit/errors';
 import { openAuditStore } from '../../../src/core/audit/open-store';
 import { SqliteWorkerStore } from '../../../src/core/audit/sqlite-worker-store';
@@ -137,6 +140,44 @@ describe('SQLite audit log in a worker thread', () => {
       'W-0002',
     ]);
     expect((await t.store.search({ productId: held.productId })).total).toBe(3);
+  });
+
+  it('hands the file to the next store of this process, and when a worker dies mid-write', async () => {
+    const other = await t.open('bench-2');
+    /** An allocator written in code: the worker asks it across with the file's write held. */
+    const holding = () => {
+      let release = (_psdi: string) => {};
+      let asked = () => {};
+      const askedNow = new Promise<void>((resolve) => (asked = resolve));
+      const allocator: PsdiAllocator = {
+        allocate: () => {
+          asked();
+          return new Promise((resolve) => (release = resolve));
+        },
+      };
+      return { allocator, asked: askedNow, release: (psdi: string) => release(psdi) };
+    };
+    const first = holding();
+    const held = t.store.reserve(reserveInput(1, first.allocator));
+    await first.asked;
+    let waited = true;
+    const next = other.reserve(reserveInput(2, 'T-2')).finally(() => (waited = false));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(waited).toBe(true);
+    first.release('T-1');
+    expect((await held).psdi).toBe('T-1');
+    expect((await next).psdi).toBe('T-2');
+    // The worker holding the write ends: the other store's turn comes at once, not after the 5 s
+    // it would wait for a turn no one gives back.
+    const second = holding();
+    const lost = t.store.reserve(reserveInput(3, second.allocator)).catch((e: unknown) => e);
+    await second.asked;
+    const after = other.reserve(reserveInput(4, 'T-4'));
+    const stopped = performance.now();
+    await (await (t.store as unknown as { worker: Promise<Worker> }).worker).terminate();
+    expect(await lost).toBeInstanceOf(StoreUnavailableError);
+    expect((await after).psdi).toBe('T-4');
+    expect(performance.now() - stopped).toBeLessThan(4_000);
   });
 
   it('loses nothing it answered for when the process is killed mid-batch', async () => {
