@@ -47,6 +47,12 @@ export class GattSession implements BoardWriter {
   psdiAcked = false;
   /** The board refused an operation by rule: no retry, and the cause in the message. */
   refused: Refusal | undefined;
+  /**
+   * The board's GATT refused the status read for want of security the profile does not state:
+   * the run pairs at the authenticated level once, asking the person for the passkey
+   * (docs/decisions/provisioning.md, "A board that asks for pairing the profile does not state").
+   */
+  private boardAsked: 3 | undefined;
   /** A write (of a value or the commit) went out to the board in this run. */
   sent = false;
   /**
@@ -205,6 +211,7 @@ export class GattSession implements BoardWriter {
         return { connection, status: await this.preflight(connection, attempt) };
       } catch (err) {
         await connection.disconnect().catch(() => undefined);
+        if (this.raiseForBoard(err)) continue;
         if (!(err instanceof StepFailure && err.sessionRetryable && attempt < tries)) throw err;
         this.checkCancelled();
         await delay(this.timing.retryDelayMs * attempt);
@@ -227,7 +234,7 @@ export class GattSession implements BoardWriter {
       if (mismatch) return { services, mismatch };
       // Before the first read: a board that guards its provisioning service at the product's
       // level would otherwise be paired for that read, by the station's unattended policy.
-      await reachProfileSecurity(connection, this.profile);
+      await reachProfileSecurity(connection, this.profile, this.boardAsked);
       return { services, status: await this.readStatus(connection) };
     });
     if (checked.mismatch !== undefined) {
@@ -243,6 +250,18 @@ export class GattSession implements BoardWriter {
       );
     }
     return checked.status;
+  }
+
+  /**
+   * Whether the preflight's refusal was the board asking for a secured link a profile below
+   * level 3 does not state, the first time: the next connection pairs authenticated first.
+   */
+  private raiseForBoard(err: unknown): boolean {
+    if (this.boardAsked !== undefined || this.profile.security.level >= 3) return false;
+    if (!(err instanceof FatalStepError && this.refused?.security)) return false;
+    this.refused = undefined;
+    this.boardAsked = 3;
+    return true;
   }
 
   /** One connection: discover, check the status, (read the PSDI), write, commit. */

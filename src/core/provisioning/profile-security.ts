@@ -4,7 +4,7 @@
 import { failureWords, type BleConnection } from '../ble/port';
 import type { ProvisioningProfile } from '../ble/provisioning-profile';
 import { SECURITY_LEVELS } from '../ble/link-parameters';
-import { FatalStepError } from './step-failures';
+import { PairingStepError } from './step-failures';
 
 /**
  * Pairs the link up to `profile.security.level`, bonding where `profile.security.bond` asks. A
@@ -15,13 +15,19 @@ import { FatalStepError } from './step-failures';
 export async function reachProfileSecurity(
   connection: BleConnection,
   profile: ProvisioningProfile,
+  /** The board's GATT asked for an authenticated link the profile does not state. */
+  boardAsked?: 3,
 ): Promise<void> {
-  const needed = profile.security.level;
+  const needed = Math.max(profile.security.level, boardAsked ?? 1) as 1 | 2 | 3 | 4;
   const { bond } = profile.security;
   if (needed === 1 && !bond) return;
-  const needs = `the product needs ${SECURITY_LEVELS[needed]} (profile "${profile.id}"); no PSDI was reserved`;
+  const needs = `${
+    needed === profile.security.level
+      ? `the product needs ${SECURITY_LEVELS[needed]} (profile "${profile.id}")`
+      : `the board asked for ${SECURITY_LEVELS[needed]} (Insufficient Authentication), which profile "${profile.id}" does not state`
+  }; no PSDI was reserved`;
   if (!connection.requestLink)
-    throw new FatalStepError(
+    throw new PairingStepError(
       'connect',
       `this adapter cannot pair on request (no HCI access), and ${needs}`,
       1,
@@ -36,12 +42,12 @@ export async function reachProfileSecurity(
     });
     level = link.securityLevel;
   } catch (err) {
-    throw new FatalStepError('connect', `pairing failed: ${failureWords(err)}; ${needs}`, 1, {
+    throw new PairingStepError('connect', `pairing failed: ${failureWords(err)}; ${needs}`, 1, {
       cause: err,
     });
   }
   if (level < needed)
-    throw new FatalStepError(
+    throw new PairingStepError(
       'connect',
       `the link reached ${SECURITY_LEVELS[level]}, and ${needs}`,
       1,

@@ -34,13 +34,32 @@ function bleError(err: unknown): AppFailure | unknown {
       case 'ProvisionCancelledError': {
         // The screen names the board already: say the step and the cause, once.
         const { step, detail } = err as { step?: string; detail?: string };
-        return { code: 'device', message: detail ? `${step}: ${detail}` : err.message };
+        const full = detail ? `${step}: ${detail}` : err.message;
+        if (causeNamed(err, 'PairingStepError'))
+          return { code: 'device', message: PAIRING_FAILED, details: full };
+        return { code: 'device', message: full };
       }
       default:
         return undefined;
     }
   })();
   return body ? new AppFailure(body) : err;
+}
+
+/**
+ * A provisioning run's pairing that failed, in the window's words: two sentences naming only
+ * what the window offers, the step said as pairing (issue 45, point 3); the full words, with
+ * the board's reason, go behind the result's "Details" toggle.
+ */
+const PAIRING_FAILED =
+  'pair: pairing with the board failed, so no PSDI was reserved. Provision it again and type the passkey the board shows, or pair it first from the link card’s pairing form.';
+
+/** Whether `err` or one of its causes is the error class named `name`. */
+function causeNamed(err: Error, name: string): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause)
+    if (e.name === name) return true;
+  return false;
 }
 
 /**

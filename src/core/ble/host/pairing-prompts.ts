@@ -31,6 +31,13 @@ interface Entry {
   timedOut: boolean;
 }
 
+/**
+ * A pairing refused for want of a keyboard, in the window's words: only what the window offers
+ * (the command line's flags are no use there; refusals.ts keeps those for the CLI).
+ */
+const WINDOW_CLAIM_ADVICE =
+  'pair it from the link card’s pairing form with KeyboardDisplay, or provision it with a profile at the security level the board needs (the window then asks for its passkey)';
+
 export class PairingPrompts {
   /** The prompt each board's pairing waits on, by noble's id for the board. */
   private readonly waiting = new Map<string, (answer: PairingAnswer | undefined) => void>();
@@ -47,6 +54,7 @@ export class PairingPrompts {
   /** The person for one board's pairing. */
   userFor(deviceId: string): PairingUser {
     return {
+      claimAdvice: WINDOW_CLAIM_ADVICE,
       displayPasskey: (passkey) => void this.open(deviceId, { kind: 'displayPasskey', passkey }),
       enterPasskey: async () => {
         const answer = await this.ask(deviceId, { kind: 'enterPasskey' });

@@ -177,6 +177,7 @@ export function hciCentral(
 /** The person, telling `asked` whenever the pairing waits on them. */
 function asking(user: PairingUser, asked: () => void): PairingUser {
   return {
+    claimAdvice: user.claimAdvice,
     displayPasskey: (passkey) => {
       asked();
       user.displayPasskey(passkey);

@@ -1,6 +1,7 @@
 // One board at a time: pick it from the live scan (blank boards of the chosen profile by
 // default), provision it, and follow its steps as they happen.
 import { useCallback, useState } from 'react';
+import { AppError } from '../../../core/app/api';
 import type { AuditRecordView } from '../../../core/app/contracts/audit';
 import type { ScannedDevice } from '../../../core/usecases/bench/bench-schema';
 import type { TrialProduct } from '../../../core/platform/things/schema';
@@ -214,6 +215,17 @@ export function SingleProvision({
 
 /** Why a run ended as it did: the call's error, else the record's failed step and error. */
 function OutcomeDetail({ outcome }: { outcome: Outcome }) {
+  if (outcome.error instanceof AppError && outcome.error.details)
+    // Said short; the full words, with the board's reason, one click away.
+    return (
+      <>
+        {outcome.error.message}
+        <details className="failure-details">
+          <summary>Details</summary>
+          {outcome.error.details}
+        </details>
+      </>
+    );
   if (outcome.error instanceof Error) return <>{outcome.error.message}</>;
   return (
     <>
