@@ -3,6 +3,7 @@
 // the name.
 import type { AppErrorBody } from '../contract';
 import { AppFailure } from '../errors';
+import { PAIRING_FAILED } from '../../usecases/provisioning/batch-events';
 
 function bleError(err: unknown): AppFailure | unknown {
   if (!(err instanceof Error) || err instanceof AppFailure) return err;
@@ -36,7 +37,7 @@ function bleError(err: unknown): AppFailure | unknown {
         const { step, detail } = err as { step?: string; detail?: string };
         const full = detail ? `${step}: ${detail}` : err.message;
         if (causeNamed(err, 'PairingStepError'))
-          return { code: 'device', message: PAIRING_FAILED, details: full };
+          return { code: 'device', message: `pair: ${PAIRING_FAILED}`, details: full };
         return { code: 'device', message: full };
       }
       default:
@@ -45,14 +46,6 @@ function bleError(err: unknown): AppFailure | unknown {
   })();
   return body ? new AppFailure(body) : err;
 }
-
-/**
- * A provisioning run's pairing that failed, in the window's words: two sentences naming only
- * what the window offers, the step said as pairing (issue 45, point 3); the full words, with
- * the board's reason, go behind the result's "Details" toggle.
- */
-const PAIRING_FAILED =
-  'pair: pairing with the board failed, so no PSDI was reserved. Provision it again and type the passkey the board shows, or pair it first from the link card’s pairing form.';
 
 /** Whether `err` or one of its causes is the error class named `name`. */
 function causeNamed(err: Error, name: string): boolean {

@@ -12,7 +12,15 @@ import { SMP_TIMEOUT_MS, type PairingUser } from '../security-manager/initiator'
 export type { PairingPrompt };
 type Ask = DistributiveOmit<
   PairingPrompt,
-  'id' | 'deviceId' | 'connectionId' | 'board' | 'timeoutMs' | 'remainingMs' | 'state' | 'message'
+  | 'id'
+  | 'deviceId'
+  | 'connectionId'
+  | 'board'
+  | 'timeoutMs'
+  | 'remainingMs'
+  | 'state'
+  | 'message'
+  | 'inRun'
 >;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type PairingAnswer = z.infer<typeof pairingAnswerSchema>;
@@ -21,6 +29,8 @@ type PairingAnswer = z.infer<typeof pairingAnswerSchema>;
 export interface PromptLink {
   connectionId: string;
   board: string;
+  /** A provisioning run holds the link (link-record.ts's `user`). */
+  inRun?: boolean;
 }
 
 interface Entry {
@@ -114,6 +124,7 @@ export class PairingPrompts {
         deviceId,
         connectionId: link?.connectionId,
         board: link?.board,
+        ...(link?.inRun && { inRun: true }),
         timeoutMs: SMP_TIMEOUT_MS,
         remainingMs: SMP_TIMEOUT_MS,
         state: 'open',

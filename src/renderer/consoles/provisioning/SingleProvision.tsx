@@ -2,6 +2,7 @@
 // default), provision it, and follow its steps as they happen.
 import { useCallback, useState } from 'react';
 import { AppError } from '../../../core/app/api';
+import { FailureWords } from './FailureWords';
 import type { AuditRecordView } from '../../../core/app/contracts/audit';
 import type { ScannedDevice } from '../../../core/usecases/bench/bench-schema';
 import type { TrialProduct } from '../../../core/platform/things/schema';
@@ -215,18 +216,13 @@ export function SingleProvision({
 
 /** Why a run ended as it did: the call's error, else the record's failed step and error. */
 function OutcomeDetail({ outcome }: { outcome: Outcome }) {
-  if (outcome.error instanceof AppError && outcome.error.details)
-    // Said short; the full words, with the board's reason, one click away.
+  if (outcome.error instanceof Error)
     return (
-      <>
-        {outcome.error.message}
-        <details className="failure-details">
-          <summary>Details</summary>
-          {outcome.error.details}
-        </details>
-      </>
+      <FailureWords
+        message={outcome.error.message}
+        details={outcome.error instanceof AppError ? outcome.error.details : undefined}
+      />
     );
-  if (outcome.error instanceof Error) return <>{outcome.error.message}</>;
   return (
     <>
       {outcome.record?.failedStep && <>step {outcome.record.failedStep}: </>}
