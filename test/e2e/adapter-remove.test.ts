@@ -4,7 +4,16 @@
 // (docs/decisions/ble-and-hci.md, "Adapters addressed by id").
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { clippedText, expectText, nav, opStatus, shoot, useBench, WINDOW_SIZES } from './fixture';
+import {
+  clippedText,
+  expectText,
+  inView,
+  nav,
+  opStatus,
+  shoot,
+  useBench,
+  WINDOW_SIZES,
+} from './fixture';
 
 const bench = useBench();
 
@@ -29,11 +38,10 @@ describe.each(WINDOW_SIZES)('removing one of two sim adapters at $width×$height
     ).toBe(200);
     await nav(page, 'BLE bench').click();
     await expect.poll(() => identities(page)).toHaveLength(2);
-    await page
+    const sensorRow = page
       .getByTestId('ble-scan')
-      .locator('[data-testid="scan-row"][data-name="DB Sensor"]')
-      .getByRole('button', { name: 'Connect DB Sensor' })
-      .click();
+      .locator('[data-testid="scan-row"][data-name="DB Sensor"]');
+    await sensorRow.getByRole('button', { name: 'Connect DB Sensor' }).click();
 
     // The row whose adapter holds the link, whichever place the station gave it.
     const holding = rows(page).filter({
@@ -49,6 +57,11 @@ describe.each(WINDOW_SIZES)('removing one of two sim adapters at $width×$height
     await holding.getByRole('button', { name: /^Remove adapter \d \(sim\)$/ }).click();
     const confirm = page.getByTestId('adapter-confirm');
     await expectText(confirm, `Removing sim (${held}) drops 1 link: DB Sensor`);
+    await expect.poll(() => inView(page, confirm)).toBe(true);
+    // The Connect's answer may land after the question opened: its new card must not carry the
+    // question out of view.
+    await expect.poll(() => sensorRow.getByText('Working…').count()).toBe(0);
+    expect(await inView(page, confirm)).toBe(true);
     await shoot(page, 'adapter-remove-confirm');
     await confirm.getByRole('button', { name: 'Remove and drop' }).click();
 

@@ -3,8 +3,10 @@
 // long and ends saying so; the record counts the rows the table shows; results stay in the app
 // by default, so no delivery fails; lane labels are whole and the link lane is the board's name;
 // a failed action is named as the bench names its characteristic and numbered as the form does.
+// A second window's Start on the board the run holds follows that run, and its panel is free
+// when the run ends, rather than showing a refusal (issue 45: a refused panel recovers).
 // Screenshots of each step at each size are kept under test-results/.
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectText, useBench, WINDOW_SIZES, shoot, createProduct } from './fixture';
 
@@ -29,6 +31,29 @@ const neverCloses = {
   ],
 };
 
+/** The Scenarios page of `page` with `product`, DB Sensor and the never-closing set chosen. */
+async function chooseRun(page: Page, product: string): Promise<Locator> {
+  await page.getByRole('button', { name: 'Scenarios', exact: true }).click();
+  const panel = page.getByTestId('run-panel');
+  const productSelect = panel.locator('label', { hasText: 'Product' }).locator('select');
+  const option = productSelect.locator('option', { hasText: product });
+  await option.waitFor({ state: 'attached' });
+  await productSelect.selectOption((await option.getAttribute('value')) ?? '');
+  const boardSelect = panel.getByTestId('run-board');
+  const sensor = boardSelect.locator('option', { hasText: 'DB Sensor' });
+  await sensor.waitFor({ state: 'attached' });
+  await boardSelect.selectOption((await sensor.getAttribute('value')) ?? '');
+
+  const editor = page.getByTestId('scenario-editor');
+  await editor.getByTestId('import-file').setInputFiles({
+    name: 'never-closes.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(neverCloses)),
+  });
+  await expectText(editor.getByTestId('validation-summary'), 'valid');
+  return panel;
+}
+
 /** [scrollWidth, clientWidth] of a label's text: it is cut when the first exceeds the second. */
 function widths(locator: Locator): Promise<[number, number]> {
   return locator.evaluate((el: { scrollWidth: number; clientWidth: number }) => [
@@ -46,24 +71,7 @@ describe('dry runs that end and say why', () => {
       await page.getByRole('button', { name: 'Device service' }).click();
       await createProduct(page, product);
 
-      await page.getByRole('button', { name: 'Scenarios', exact: true }).click();
-      const panel = page.getByTestId('run-panel');
-      const productSelect = panel.locator('label', { hasText: 'Product' }).locator('select');
-      const option = productSelect.locator('option', { hasText: product });
-      await option.waitFor({ state: 'attached' });
-      await productSelect.selectOption((await option.getAttribute('value')) ?? '');
-      const boardSelect = panel.getByTestId('run-board');
-      const sensor = boardSelect.locator('option', { hasText: 'DB Sensor' });
-      await sensor.waitFor({ state: 'attached' });
-      await boardSelect.selectOption((await sensor.getAttribute('value')) ?? '');
-
-      const editor = page.getByTestId('scenario-editor');
-      await editor.getByTestId('import-file').setInputFiles({
-        name: 'never-closes.json',
-        mimeType: 'application/json',
-        buffer: Buffer.from(JSON.stringify(neverCloses)),
-      });
-      await expectText(editor.getByTestId('validation-summary'), 'valid');
+      const panel = await chooseRun(page, product);
 
       // Three connections of a set that never closes its link: said before start.
       await panel.getByLabel('Run length').selectOption('cycles');
@@ -76,6 +84,13 @@ describe('dry runs that end and say why', () => {
       await warning.scrollIntoViewIfNeeded();
       await shoot(page, 'dry-run-warning');
 
+      // A second window ready to run the same board until stopped.
+      const other = await bench().context.newPage();
+      await other.setViewportSize(size);
+      await other.goto(bench().url);
+      const otherPanel = await chooseRun(other, product);
+      await otherPanel.getByLabel('Run length').selectOption('stopped');
+
       // Accept the offer, for 2 s: the run ends at its deadline and says so.
       await warning.getByLabel('Seconds to run instead').fill('2');
       await warning.getByRole('button', { name: 'Run for 2 s instead' }).click();
@@ -87,6 +102,16 @@ describe('dry runs that end and say why', () => {
       // While it runs: a progress bar, the time so far and the connection it is on.
       await expectText(view.getByTestId('run-progress'), 'connection 1');
       expect(await view.getByRole('progressbar', { name: 'Dry run running' }).count()).toBe(1);
+      // The other window's Start follows this run: no refusal, the same run to its end, and
+      // Start is there again once it ended.
+      await otherPanel.getByRole('button', { name: 'Start dry run' }).click();
+      const otherView = other.getByTestId('run-view');
+      await expectText(otherView.getByTestId('run-state'), 'finished (stopped after 2 s as asked)');
+      expect(await other.getByTestId('start-error').count()).toBe(0);
+      expect(await otherPanel.getByRole('button', { name: 'Start dry run' }).isEnabled()).toBe(
+        true,
+      );
+      await other.close();
       await expectText(view.getByTestId('run-state'), 'finished (stopped after 2 s as asked)');
       expect(await view.getByTestId('run-progress').count()).toBe(0);
       await expect.poll(() => panel.getByTestId('run-infeasible').count()).toBe(0);

@@ -3,7 +3,9 @@
 // be encrypted with the bond, with no passkey to ask): with a profile that says the
 // product needs level 4, the station pairs before anything is reserved, the board's passkey is
 // asked in view in the pairing prompt, and the board is provisioned and verified after its
-// reboot over the bonded, authenticated link.
+// reboot over the bonded, authenticated link. The board rebooted under a new private address:
+// the scan list shows it once, on the row that follows it, not again as a blank board at its
+// old address (issue 45, point 8).
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -84,6 +86,13 @@ describe.each(WINDOW_SIZES)(
       await expect.poll(() => result.innerText(), { timeout: 60_000 }).toContain('verified');
       await expectText(result, `SC${tag}-000001`);
       await shoot(page, 'provision-secure-verified');
+
+      // Every board listed, whatever its service: one row for this one, no longer blank.
+      const list = page.getByTestId('prov-scan');
+      await list.getByLabel('Service UUID').fill('');
+      const rows = list.locator(`[data-testid="scan-row"][data-name="${BOARD}"]`);
+      await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(1);
+      await expect.poll(() => rows.innerText()).not.toContain('Blank');
       expect(pageErrors).toEqual([]);
     });
   },

@@ -40,6 +40,7 @@ export type DeviceBenchApi = { [NS in Namespace]: Methods<NS, 'value'> } & Subsc
 export class AppError extends Error {
   readonly code: AppErrorBody['code'];
   readonly fields: NonNullable<AppErrorBody['fields']>;
+  readonly details?: string;
   readonly status?: number;
   readonly requestId?: string;
   readonly body?: unknown;
@@ -49,6 +50,7 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.code = error.code;
     this.fields = error.fields ?? [];
+    this.details = error.details;
     this.status = error.status;
     this.requestId = error.requestId;
     this.body = error.body;

@@ -39,6 +39,8 @@ export interface AppErrorBody {
     | 'device'
     | 'internal';
   message: string;
+  /** The failure in full, where `message` says it short (shown behind a "Details" toggle). */
+  details?: string;
   /** Field-named problems with the input (or the platform's 400 details). */
   fields?: { field: string; message: string }[];
   status?: number;

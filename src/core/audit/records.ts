@@ -23,6 +23,7 @@ const provisioningSteps = [
   'reserve',
   'connect',
   'discover',
+  'pair',
   'read-psdi',
   'write',
   'commit',

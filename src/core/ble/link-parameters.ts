@@ -213,6 +213,12 @@ export const pairingPromptSchema = z.intersection(
     remainingMs: z.number(),
     state: z.enum(['open', 'answered', 'paired', 'failed']),
     message: z.string().optional(),
+    /**
+     * The pairing runs on a provisioning run's link: the run says a failure in its own result,
+     * so a failed prompt leaves with it rather than waiting for Dismiss over every window
+     * (docs/decisions/app-and-ui.md, "Paired, in the flow").
+     */
+    inRun: z.boolean().optional(),
   }),
   z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('enterPasskey') }),

@@ -71,6 +71,12 @@ export interface Advertisement {
   adapter?: string;
   /** A bonded board's identity address, when `address` is a private address its IRK resolves. */
   identityAddress?: string;
+  /**
+   * The ids this board was heard under before, at earlier private addresses its bond's IRK
+   * resolves to the same identity (its address changed as it rebooted or rotated): a list shows
+   * it once, on the row that follows it.
+   */
+  formerIds?: string[];
 }
 
 interface CharacteristicInfo {

@@ -3,17 +3,13 @@
 // commit. A bond's IRK resolves the new one to the identity address the pairing handed out
 // (docs/decisions/ble-and-hci.md, "Pairing as a phone does").
 import type { BleConnection } from '../ble/port';
+import { isResolvablePrivate } from '../ble/private-address';
 import { FatalStepError } from './step-failures';
 
 /** A board by its address, and by its identity where a bond resolves its private addresses. */
 export interface BoardAddress {
   address: string;
   identityAddress?: string;
-}
-
-/** A resolvable private address: its top two bits 01 (Vol 6, Part B, 1.3.2.2). */
-export function isResolvablePrivate(address: string): boolean {
-  return (parseInt(address.slice(0, 2), 16) & 0xc0) === 0x40;
 }
 
 /** Why a board seen under a private address, with no bond kept, cannot be found again. */

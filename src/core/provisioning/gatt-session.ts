@@ -14,7 +14,7 @@ import {
 } from '../ble/provisioning-profile';
 import { errorMessage } from '../errors/message';
 import { connectBoard } from './connect-board';
-import { reachProfileSecurity } from './profile-security';
+import { reachProfileSecurity, securityNeeded } from './profile-security';
 import { refusalMessage } from './refusal-advice';
 import { refusalOf, type Refusal } from './faults';
 import { builtInProfiles, gattProfiles } from './profiles';
@@ -36,6 +36,9 @@ import { followableBoard } from './board-identity';
 
 type SessionOutcome = 'acked' | 'already-committed' | { unknown: unknown };
 
+/** The preflight's answer for a board whose GATT asked for pairing the profile does not state. */
+const BOARD_ASKS = Symbol('the board asks for pairing');
+
 type ValueName = keyof ProvisioningProfile['characteristics'];
 
 export class GattSession implements BoardWriter {
@@ -47,6 +50,12 @@ export class GattSession implements BoardWriter {
   psdiAcked = false;
   /** The board refused an operation by rule: no retry, and the cause in the message. */
   refused: Refusal | undefined;
+  /**
+   * The board's GATT refused the status read for want of security the profile does not state:
+   * the run pairs at the authenticated level once, asking the person for the passkey
+   * (docs/decisions/provisioning.md, "A board that asks for pairing the profile does not state").
+   */
+  private boardAsked: 3 | undefined;
   /** A write (of a value or the commit) went out to the board in this run. */
   sent = false;
   /**
@@ -201,14 +210,21 @@ export class GattSession implements BoardWriter {
     const tries = this.timing.write.retries + 1;
     for (let attempt = 1; ; attempt++) {
       const connection = await this.connect();
+      let status: Awaited<ReturnType<GattSession['preflight']>>;
       try {
-        return { connection, status: await this.preflight(connection, attempt) };
+        status = await this.preflight(connection, attempt);
       } catch (err) {
         await connection.disconnect().catch(() => undefined);
         if (!(err instanceof StepFailure && err.sessionRetryable && attempt < tries)) throw err;
         this.checkCancelled();
         await delay(this.timing.retryDelayMs * attempt);
+        continue;
       }
+      if (status !== BOARD_ASKS) return { connection, status };
+      // On a new connection: the station's unattended pairing was just refused on this one.
+      await connection.disconnect().catch(() => undefined);
+      this.boardAsked = 3;
+      this.checkCancelled();
     }
   }
 
@@ -216,7 +232,11 @@ export class GattSession implements BoardWriter {
    * Discovers the board's GATT and checks it against the profile; a board that does not fit is
    * a ProvisionMismatchError naming the known profiles that do. Then reads the status byte.
    */
-  private async preflight(connection: BleConnection, attempt: number): Promise<number | undefined> {
+  private async preflight(
+    connection: BleConnection,
+    attempt: number,
+  ): Promise<number | undefined | typeof BOARD_ASKS> {
+    const pairs = securityNeeded(this.profile, this.boardAsked) !== undefined;
     const checked = await this.step('discover', attempt, true, async () => {
       const services = await withStepTimeout(
         connection.discover(),
@@ -224,11 +244,14 @@ export class GattSession implements BoardWriter {
         this.timing.discover.timeoutMs,
       );
       const mismatch = layoutMismatch(this.profile, services);
-      if (mismatch) return { services, mismatch };
-      // Before the first read: a board that guards its provisioning service at the product's
-      // level would otherwise be paired for that read, by the station's unattended policy.
-      await reachProfileSecurity(connection, this.profile);
-      return { services, status: await this.readStatus(connection) };
+      if (mismatch || pairs) return { services, mismatch };
+      try {
+        return { services, status: await this.readStatus(connection) };
+      } catch (err) {
+        // Not a failed discover: the run pairs for the board, as its own pair step.
+        if (this.asksForPairing(err)) return { services, asks: true };
+        throw err;
+      }
     });
     if (checked.mismatch !== undefined) {
       const matching = matchingProfiles(
@@ -242,7 +265,27 @@ export class GattSession implements BoardWriter {
         matching.map((p) => ({ id: p.id, name: p.name })),
       );
     }
-    return checked.status;
+    if (checked.asks) return BOARD_ASKS;
+    if (!pairs) return checked.status;
+    // Before the first read, as a step of its own (the person sees "pair", not "discover"): a
+    // board that guards its provisioning service at the product's level would otherwise be
+    // paired for that read, by the station's unattended policy. The read proves the level.
+    return this.step('pair', attempt, true, async () => {
+      await reachProfileSecurity(connection, this.profile, this.boardAsked);
+      return this.readStatus(connection);
+    });
+  }
+
+  /**
+   * Whether the status read was refused for want of security a profile below level 3 does not
+   * state, the first time: the next connection pairs authenticated first.
+   */
+  private asksForPairing(err: unknown): boolean {
+    return (
+      this.boardAsked === undefined &&
+      this.profile.security.level < 3 &&
+      refusalOf(err)?.security === true
+    );
   }
 
   /** One connection: discover, check the status, (read the PSDI), write, commit. */

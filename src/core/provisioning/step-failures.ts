@@ -17,6 +17,14 @@ export class FatalStepError extends Error {
   readonly record: ProvisioningRecord | undefined;
 }
 
+/**
+ * The pairing the run needed failed or fell short (profile-security.ts): a front end may say it
+ * as the pairing's failure, whatever step it happened under.
+ */
+export class PairingStepError extends FatalStepError {
+  override name = 'PairingStepError';
+}
+
 /** A step that failed after its own tries; the session around it may still try again. */
 export class StepFailure extends Error {
   constructor(

@@ -4,6 +4,7 @@
 import type { ProvisioningRecord, ProvisioningStep } from '../audit/records';
 import { withTimeout } from '../async/timeout';
 import { errorMessage } from '../errors/message';
+import { PairingStepError } from './step-failures';
 import { withCharacteristicNames, type UuidNames } from '../ble/names/resolver';
 
 interface StepPolicy {
@@ -109,6 +110,8 @@ export type ProvisionEvent =
       error: string;
       /** Another attempt of this step (or of the session it belongs to) follows. */
       willRetry: boolean;
+      /** The pairing the run needed failed or fell short (a front end may say so its own way). */
+      pairing?: true;
     }
   | { type: 'record'; board: BoardRef; record: ProvisioningRecord; at: number };
 
@@ -230,6 +233,7 @@ export class StepReporter {
         durationMs: performance.now() - started,
         error: errorMessage(err),
         willRetry: willRetry(err),
+        ...(err instanceof PairingStepError && { pairing: true as const }),
       });
       throw err;
     }

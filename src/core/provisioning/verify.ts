@@ -17,7 +17,8 @@ import {
 import { errorMessage } from '../errors/message';
 import { refusalOf, type Refusal } from './faults';
 import { FatalStepError, StepFailure } from './step-failures';
-import { isResolvablePrivate, UNFOLLOWABLE, type BoardAddress } from './board-identity';
+import { UNFOLLOWABLE, type BoardAddress } from './board-identity';
+import { isResolvablePrivate } from '../ble/private-address';
 
 /** Bluetooth addresses compare without case or separator differences. */
 function sameAddress(a: string, b: string): boolean {

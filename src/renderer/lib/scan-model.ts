@@ -1,11 +1,22 @@
 // The scan list's model: boards keyed by id, each with its latest advertisement and a short
 // RSSI history, merged batch by batch so a row object changes only when its board was heard.
+// A board with privacy is one row across its private addresses where a bond resolves them, and
+// a row at a private address no longer heard ages out (docs/decisions/app-and-ui.md, "One row
+// per board across its private addresses").
 import type { ScannedDevice } from '../../core/usecases/bench/bench-schema';
 import { sameUuid } from '../../core/ble/port';
+import { isResolvablePrivate } from '../../core/ble/private-address';
 import { measuredRssi, meetsMinRssi, strongerFirst } from '../../core/ble/rssi';
 
 /** RSSI samples kept per board for its sparkline. */
 export const HISTORY = 60;
+
+/**
+ * A row at a resolvable private address not heard for this long is gone: a board that took a
+ * new one never advertises under the old again (one connected does not advertise either, and
+ * comes back under its address when it lets go).
+ */
+export const PRIVATE_ROW_AGE_OUT_MS = 60_000;
 
 export interface ScanEntry {
   device: ScannedDevice;
@@ -14,7 +25,8 @@ export interface ScanEntry {
 
 export type ScanMap = ReadonlyMap<string, ScanEntry>;
 
-export function mergeBatch(prev: ScanMap, devices: readonly ScannedDevice[]): ScanMap {
+/** `prev` with the batch heard at `at` (ms since the epoch) folded in. */
+export function mergeBatch(prev: ScanMap, devices: readonly ScannedDevice[], at: number): ScanMap {
   if (devices.length === 0) return prev;
   const next = new Map(prev);
   for (const device of devices) {
@@ -22,9 +34,18 @@ export function mergeBatch(prev: ScanMap, devices: readonly ScannedDevice[]): Sc
     const samples = (
       device.rssiSamples.length ? device.rssiSamples.map((s) => s.rssi) : [device.rssi]
     ).filter((rssi) => measuredRssi(rssi) !== null);
-    const history = [...(prev.get(device.id)?.history ?? []), ...samples].slice(-HISTORY);
-    next.set(device.id, { device, history });
+    // The board's rows at its earlier private addresses become this one, their signal kept.
+    const earlier = (device.formerIds ?? []).flatMap((id) => {
+      const row = next.get(id);
+      next.delete(id);
+      return row ? [...row.history] : [];
+    });
+    const own = next.get(device.id)?.history ?? earlier;
+    next.set(device.id, { device, history: [...own, ...samples].slice(-HISTORY) });
   }
+  for (const [id, { device }] of next)
+    if (isResolvablePrivate(device.address) && at - device.lastSeen > PRIVATE_ROW_AGE_OUT_MS)
+      next.delete(id);
   return next;
 }
 

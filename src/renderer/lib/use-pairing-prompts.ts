@@ -12,6 +12,11 @@ export interface ShownPrompt {
   heardAt: number;
 }
 
+/** A prompt whose outcome is said in the flow that asked for the pairing, not over the page. */
+function leavesAtOnce(prompt: PairingPrompt): boolean {
+  return prompt.state === 'paired' || (prompt.state === 'failed' && prompt.inRun === true);
+}
+
 export function usePairingPrompts() {
   const api = useApi();
   const [prompts, setPrompts] = useState<ShownPrompt[]>([]);
@@ -22,10 +27,10 @@ export function usePairingPrompts() {
       // A pairing that ended well leaves at once: the prompts sit over the page, and its outcome
       // is said where the pairing was asked, in the flow (the link card's "Paired with …", a
       // run's result), not over the scan list (docs/decisions/app-and-ui.md, "Paired, in the
-      // flow"). A state the window heard later (an answer from another window) never goes back.
-      return prompt.state === 'paired'
-        ? others
-        : [...others, { prompt, heardAt: performance.now() }];
+      // flow"). So does one a provisioning run asked for that failed: the run's result says why,
+      // and the run has ended it. A state the window heard later (an answer from another
+      // window) never goes back.
+      return leavesAtOnce(prompt) ? others : [...others, { prompt, heardAt: performance.now() }];
     });
   }, []);
 
@@ -40,7 +45,7 @@ export function usePairingPrompts() {
           const now = performance.now();
           return [
             ...waiting
-              .filter((p) => p.state !== 'paired' && !known.has(p.id))
+              .filter((p) => !leavesAtOnce(p) && !known.has(p.id))
               .map((prompt) => ({ prompt, heardAt: now })),
             ...shown,
           ];

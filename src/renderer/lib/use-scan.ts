@@ -30,7 +30,7 @@ export function useScan(enabled: boolean, restartKey: string): Scan {
     () =>
       api.on('ble:scanBatch', (batch) => {
         if (batch.scanId !== scanId.current) return;
-        setEntries((prev) => mergeBatch(prev, batch.devices));
+        setEntries((prev) => mergeBatch(prev, batch.devices, batch.at));
         setLast({ at: batch.at, advertisements: batch.advertisements });
       }),
     [api],

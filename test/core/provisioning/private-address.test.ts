@@ -62,6 +62,8 @@ describe('provisioning a board with privacy', () => {
     const product = await adOf(r, PRODUCT.serviceUuid);
     expect(product.address).not.toBe(picked.address);
     expect(product.identityAddress).toBe(IDENTITY);
+    // The address it was picked under resolves to the same identity: a list shows it once.
+    expect(product.formerIds).toEqual([picked.id]);
     // What `devicebench verify` and reconcile do with the record: its address finds the board.
     const psdi = await readBackPsdi({
       central: r.central,

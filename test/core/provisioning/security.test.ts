@@ -22,11 +22,11 @@ describe('the security a profile says the product needs', () => {
     expect(smp.seen).toEqual(JUST_WORKS_PAIRING);
   });
 
-  it('a board that refuses pairing fails at connect with nothing reserved or written', async () => {
+  it('a board that refuses pairing fails at its pair step with nothing reserved or written', async () => {
     r = await rig([blankBoard(1, { pairing: 'refuse' })]);
     const psdi = sequence();
     const err = await failure(provisionOn(r, ADDRESS, { profile: needing(2), psdi }));
-    expect(err.step).toBe('connect');
+    expect(err.step).toBe('pair');
     expect(err.message).toContain('the board refused pairing');
     expect(err.message).toContain(
       'the product needs Level 2 · encrypted (Just Works) (profile "devicebench-v1"); no PSDI was reserved',
@@ -42,7 +42,7 @@ describe('the security a profile says the product needs', () => {
   it('an authenticated level from a board that can only do Just Works is refused in words', async () => {
     r = await rig([blankBoard(1)]);
     const err = await failure(provisionOn(r, ADDRESS, { profile: needing(3) }));
-    expect(err.step).toBe('connect');
+    expect(err.step).toBe('pair');
     expect(err.message).toMatch(/pairing failed: .*authentication requirements/);
     expect(err.message).toContain('Level 3 · encrypted, authenticated');
     expect((await r.store.search()).total).toBe(0);

@@ -3,6 +3,7 @@
 // the name.
 import type { AppErrorBody } from '../contract';
 import { AppFailure } from '../errors';
+import { PAIRING_FAILED } from '../../usecases/provisioning/batch-events';
 
 function bleError(err: unknown): AppFailure | unknown {
   if (!(err instanceof Error) || err instanceof AppFailure) return err;
@@ -34,13 +35,24 @@ function bleError(err: unknown): AppFailure | unknown {
       case 'ProvisionCancelledError': {
         // The screen names the board already: say the step and the cause, once.
         const { step, detail } = err as { step?: string; detail?: string };
-        return { code: 'device', message: detail ? `${step}: ${detail}` : err.message };
+        const full = detail ? `${step}: ${detail}` : err.message;
+        if (causeNamed(err, 'PairingStepError'))
+          return { code: 'device', message: `pair: ${PAIRING_FAILED}`, details: full };
+        return { code: 'device', message: full };
       }
       default:
         return undefined;
     }
   })();
   return body ? new AppFailure(body) : err;
+}
+
+/** Whether `err` or one of its causes is the error class named `name`. */
+function causeNamed(err: Error, name: string): boolean {
+  let e: unknown = err;
+  for (let depth = 0; e instanceof Error && depth < 8; depth++, e = e.cause)
+    if (e.name === name) return true;
+  return false;
 }
 
 /**

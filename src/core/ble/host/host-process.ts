@@ -274,7 +274,11 @@ class Station {
         const connectionId = this.book.connectionOf(deviceId);
         const record = this.book.list().find((r) => r.connectionId === connectionId);
         return (
-          record && { connectionId: record.connectionId, board: record.name ?? record.address }
+          record && {
+            connectionId: record.connectionId,
+            board: record.name ?? record.address,
+            inRun: record.user === 'provisioning',
+          }
         );
       },
     );

@@ -12,7 +12,15 @@ import { SMP_TIMEOUT_MS, type PairingUser } from '../security-manager/initiator'
 export type { PairingPrompt };
 type Ask = DistributiveOmit<
   PairingPrompt,
-  'id' | 'deviceId' | 'connectionId' | 'board' | 'timeoutMs' | 'remainingMs' | 'state' | 'message'
+  | 'id'
+  | 'deviceId'
+  | 'connectionId'
+  | 'board'
+  | 'timeoutMs'
+  | 'remainingMs'
+  | 'state'
+  | 'message'
+  | 'inRun'
 >;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type PairingAnswer = z.infer<typeof pairingAnswerSchema>;
@@ -21,6 +29,8 @@ type PairingAnswer = z.infer<typeof pairingAnswerSchema>;
 export interface PromptLink {
   connectionId: string;
   board: string;
+  /** A provisioning run holds the link (link-record.ts's `user`). */
+  inRun?: boolean;
 }
 
 interface Entry {
@@ -30,6 +40,13 @@ interface Entry {
   /** The person let the limit run out. */
   timedOut: boolean;
 }
+
+/**
+ * A pairing refused for want of a keyboard, in the window's words: only what the window offers
+ * (the command line's flags are no use there; refusals.ts keeps those for the CLI).
+ */
+const WINDOW_CLAIM_ADVICE =
+  'pair it from the link card’s pairing form with KeyboardDisplay, or provision it with a profile at the security level the board needs (the window then asks for its passkey)';
 
 export class PairingPrompts {
   /** The prompt each board's pairing waits on, by noble's id for the board. */
@@ -47,6 +64,7 @@ export class PairingPrompts {
   /** The person for one board's pairing. */
   userFor(deviceId: string): PairingUser {
     return {
+      claimAdvice: WINDOW_CLAIM_ADVICE,
       displayPasskey: (passkey) => void this.open(deviceId, { kind: 'displayPasskey', passkey }),
       enterPasskey: async () => {
         const answer = await this.ask(deviceId, { kind: 'enterPasskey' });
@@ -106,6 +124,7 @@ export class PairingPrompts {
         deviceId,
         connectionId: link?.connectionId,
         board: link?.board,
+        ...(link?.inRun && { inRun: true }),
         timeoutMs: SMP_TIMEOUT_MS,
         remainingMs: SMP_TIMEOUT_MS,
         state: 'open',

@@ -3,6 +3,7 @@
 // any socket handed to it (hciCentral: a USB dongle, an H4 stream, the simulated bench's
 // controller), or the Linux kernel's for one adapter (kernelCentral). Links pair by the station's
 // security policy, UNATTENDED unless one is given.
+import { isResolvablePrivate } from '../private-address';
 import { NobleCentral, type NobleCentralOptions } from './noble-central';
 import { NoAdapterCentral } from './no-adapter-central';
 import {
@@ -101,7 +102,7 @@ export const UNATTENDED: SecurityPolicy = {
  */
 function identityResolver(bonds: BondStore, station: () => AdapterIdentity | undefined) {
   return (address: string): string | undefined => {
-    if ((parseInt(address.slice(0, 2), 16) & 0xc0) !== 0x40) return undefined;
+    if (!isResolvablePrivate(address)) return undefined;
     const identity = station();
     const board = identity && bonds.find(identity.address, address, identity.type)?.board;
     return board === address ? undefined : board;
@@ -177,6 +178,7 @@ export function hciCentral(
 /** The person, telling `asked` whenever the pairing waits on them. */
 function asking(user: PairingUser, asked: () => void): PairingUser {
   return {
+    claimAdvice: user.claimAdvice,
     displayPasskey: (passkey) => {
       asked();
       user.displayPasskey(passkey);

@@ -121,6 +121,8 @@ export class NobleCentral implements BleCentral {
   private readonly schedule: Schedule;
   private readonly scans = new Set<Scan>();
   private readonly peripherals = new Map<string, Peripheral>();
+  /** A resolved board's earlier ids, found once when it is first heard at its new address. */
+  private readonly formerIds = new Map<string, string[]>();
   /** Each board's last advertising and scan response data as received (only under an HCI tap). */
   private readonly rawAdvertising = new Map<
     string,
@@ -408,6 +410,25 @@ export class NobleCentral implements BleCentral {
     return run;
   }
 
+  /**
+   * The identity a bond's IRK resolves the board's private address to, and the ids it was heard
+   * under before at addresses the same IRK resolves (read once, when the new address is first
+   * resolved: the older ones were all heard before it).
+   */
+  private identified(peripheral: Peripheral): Pick<Advertisement, 'identityAddress' | 'formerIds'> {
+    const identityOf = this.options.identityOf;
+    const identityAddress = identityOf?.(peripheral.address);
+    if (!identityOf || identityAddress === undefined) return {};
+    let former = this.formerIds.get(peripheral.id);
+    if (!former) {
+      former = [...this.peripherals.values()]
+        .filter((p) => p.id !== peripheral.id && identityOf(p.address) === identityAddress)
+        .map((p) => p.id);
+      this.formerIds.set(peripheral.id, former);
+    }
+    return { identityAddress, ...(former.length && { formerIds: former }) };
+  }
+
   private discovered(peripheral: Peripheral): void {
     this.peripherals.set(peripheral.id, peripheral);
     if (!this.scans.size) return;
@@ -422,7 +443,7 @@ export class NobleCentral implements BleCentral {
       rssi: peripheral.rssi,
       connectable: peripheral.connectable,
       seenAt: this.now(),
-      identityAddress: this.options.identityOf?.(peripheral.address),
+      ...this.identified(peripheral),
       ...this.rawAdvertising.get(peripheral.id),
     };
     const name = ad.localName?.toLowerCase();

@@ -68,6 +68,11 @@ export interface PairingUser {
   enterPasskey(): Promise<number>;
   /** Whether the board shows these six digits too. */
   confirmNumber(value: number): Promise<boolean>;
+  /**
+   * How this front end lets its person claim a keyboard, for a pairing refused for want of one
+   * (refusals.ts); without it, the command line's words.
+   */
+  claimAdvice?: string;
 }
 
 export interface SmpLink {
@@ -234,7 +239,7 @@ export class SmpInitiator {
 
   /** What each side said so far: the station's options, the board's response. */
   context(): PairingContext {
-    return { station: this.options, board: this.board };
+    return { station: this.options, board: this.board, claimAdvice: this.user.claimAdvice };
   }
 
   /** The link went away: the pairing ends without a Pairing Failed. */

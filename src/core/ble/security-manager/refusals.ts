@@ -13,6 +13,11 @@ import {
 export interface PairingContext {
   station: { io: IoCapability; mitm: boolean; sc: boolean };
   board?: PairingFeatures;
+  /**
+   * What the front end whose person pairs offers for claiming a keyboard (PairingUser's
+   * `claimAdvice`): the window names its own forms, never the command line's flags.
+   */
+  claimAdvice?: string;
 }
 
 /** The specification's name of an IO capability ("NoInputNoOutput"), as the pairing form says it. */
@@ -21,8 +26,9 @@ function ioName(io: IoCapability): string {
 }
 
 /**
- * What to claim instead: on the command line, in the link card's pairing form, and for
- * provisioning a profile stating the level (it pairs first and asks for the passkey in view).
+ * What to claim instead, where the front end says nothing of its own (the command line's
+ * words): its flags, the link card's pairing form, and for provisioning a profile stating the
+ * level (it pairs first and asks for the passkey in view).
  */
 const CLAIM_A_KEYBOARD =
   'claim a keyboard so its passkey can be typed: give the passkey on the command line with --passkey or --passkey-env (the station then claims KeyboardOnly; or --io-capability keyboardDisplay), KeyboardDisplay in the link card’s pairing form, or, to provision it, a profile whose security.level is the one the board needs (the window then asks for its passkey)';
@@ -116,7 +122,7 @@ export function pairingFailureMessage(
 ): string {
   const who = byBoard ? 'the board refused pairing' : 'the station stopped pairing';
   if (reason === SMP_FAILURE.authenticationRequirements && context && stationIoIsWhy(context))
-    return `${who}: 0x03 authentication requirements — the board needs MITM, and this station claimed ${ioName(context.station.io)}, which leaves only Just Works with it: ${CLAIM_A_KEYBOARD}`;
+    return `${who}: 0x03 authentication requirements — the board needs MITM, and this station claimed ${ioName(context.station.io)}, which leaves only Just Works with it: ${context.claimAdvice ?? CLAIM_A_KEYBOARD}`;
   if (
     !byBoard &&
     reason === SMP_FAILURE.authenticationRequirements &&

@@ -87,6 +87,11 @@ export const scannedDeviceSchema = z.object({
   rssi: z.number(),
   rssiSamples: z.array(z.object({ at: z.number(), rssi: z.number() })),
   lastSeen: z.number(),
+  /**
+   * The ids the board was heard under before, at earlier private addresses its bond resolves to
+   * the same identity (`Advertisement.formerIds`): the list drops their rows for this one.
+   */
+  formerIds: z.array(z.string()).optional(),
 });
 export type ScannedDevice = z.infer<typeof scannedDeviceSchema>;
 

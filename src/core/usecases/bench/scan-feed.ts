@@ -48,6 +48,7 @@ export class ScanFeed extends EventEmitter<{ batch: [ScanBatch] }> {
         rssi: ad.rssi,
         rssiSamples: known ? [...known.rssiSamples, sample] : [sample],
         lastSeen: ad.seenAt,
+        formerIds: ad.formerIds,
       });
     });
     const timer = setInterval(() => {

@@ -4,6 +4,7 @@
 // timeline event as it happens, each record as it starts and ends), the busy boards, and
 // refusals naming the request's fields.
 import { EventEmitter } from 'node:events';
+import { busyBoardDetail } from './dry-run-busy';
 import type { ScenarioRunLog } from '../../audit/scenario-runs';
 import { findTrialProduct } from '../provisioning-setup';
 import { draftSet, loadSavedSet } from './scenario-sets';
@@ -71,9 +72,8 @@ export class DryRunService extends EventEmitter<{
     input: StartRunInput,
     delivery: (product: TrialProduct) => Promise<DeliverResult | undefined>,
   ): Promise<{ run: ScenarioRunSummary; set: RunnableSet }> {
-    const busy = [...this.active.values()].find((a) => a.deviceId === input.deviceId);
-    if (busy)
-      throw new SetupError('deviceId', 'a dry run is already running on this board: stop it first');
+    const busy = [...this.active.entries()].find(([, a]) => a.deviceId === input.deviceId);
+    if (busy) throw new SetupError('deviceId', busyBoardDetail(busy[0]));
     const things = await this.things();
     const drafted =
       input.set.source === 'draft' ? this.plan(input, draftSet(input.set.draft)) : undefined;

@@ -53,6 +53,15 @@ export function batchSummary(runId: string, batch: Batch, done?: CoreSummary): S
   };
 }
 
+/**
+ * A run's pairing that failed, in the window's words: two sentences naming only what the window
+ * offers, said under the run's `pair` step (issue 45, point 3); the full words, with the
+ * board's reason, go behind a "Details" toggle (docs/decisions/provisioning.md, "A board that
+ * asks for pairing the profile does not state").
+ */
+export const PAIRING_FAILED =
+  'pairing with the board failed, so no PSDI was reserved. Provision it again and type the passkey the board shows, or pair it first from the link card’s pairing form.';
+
 export function progressOf(runId: string, event: ProvisionEvent): Progress {
   const base = {
     runId,
@@ -82,7 +91,9 @@ export function progressOf(runId: string, event: ProvisionEvent): Progress {
         step: event.step,
         phase: event.willRetry ? 'retrying' : 'failed',
         attempt: event.attempt,
-        message: event.error,
+        ...(event.pairing
+          ? { message: PAIRING_FAILED, details: event.error }
+          : { message: event.error }),
       };
     case 'record':
       return {

@@ -59,6 +59,8 @@ export const provisioningProgressSchema = z.object({
   psdi: z.string().optional(),
   recordId: z.number().optional(),
   message: z.string().optional(),
+  /** The failure in full, where `message` says it short (shown behind a "Details" toggle). */
+  details: z.string().optional(),
   at: z.number(),
 });
 

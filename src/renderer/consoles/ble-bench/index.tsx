@@ -65,7 +65,9 @@ export function BleBench() {
     if (justOpened.current === undefined) return;
     const card = document.querySelector(`[data-connection-id="${justOpened.current}"]`);
     if (!card) return;
-    card.scrollIntoView({ block: 'start' });
+    // A question the person must answer keeps the page where it is: the card would carry it out
+    // of view (docs/decisions/app-and-ui.md, "A question stays in view").
+    if (!questionOpen()) card.scrollIntoView({ block: 'start' });
     justOpened.current = undefined;
   }, [links, answered]);
   const inspect = useCallback(
@@ -217,6 +219,16 @@ function ConnectedBoard({
       scopeLabel={scopeLabel}
       onClearLog={onClearLog}
     />
+  );
+}
+
+/**
+ * Whether the page asks a question in its flow that waits for the person (Remove's "Links will
+ * drop", a bond's Forget): the pairing prompts stand fixed over the page, so they do not count.
+ */
+function questionOpen(): boolean {
+  return [...document.querySelectorAll('[role="alertdialog"]')].some(
+    (question) => !question.closest('.pairing-prompts'),
   );
 }
 

@@ -15,6 +15,7 @@ import { useAction } from '../../lib/use-action';
 import { useFields } from '../../lib/use-fields';
 import type { Plan } from './use-plan';
 import type { BatchSummary, Progress } from './use-provisioning-events';
+import { FailureWords } from './FailureWords';
 import { useFirstRows } from '../../components/FirstRows';
 import { Checkbox } from '../../components/Checkbox';
 import { ImageFileChooser } from '../../components/ImageFileChooser';
@@ -234,7 +235,9 @@ export function BatchProvision({
                     </span>
                   </td>
                   <td className="mono">{p.psdi ?? ''}</td>
-                  <td data-testid="batch-board-detail">{p.message ?? ''}</td>
+                  <td data-testid="batch-board-detail">
+                    <FailureWords message={p.message ?? ''} details={p.details} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,8 @@
 // One board at a time: pick it from the live scan (blank boards of the chosen profile by
 // default), provision it, and follow its steps as they happen.
 import { useCallback, useState } from 'react';
+import { AppError } from '../../../core/app/api';
+import { FailureWords } from './FailureWords';
 import type { AuditRecordView } from '../../../core/app/contracts/audit';
 import type { ScannedDevice } from '../../../core/usecases/bench/bench-schema';
 import type { TrialProduct } from '../../../core/platform/things/schema';
@@ -214,7 +216,13 @@ export function SingleProvision({
 
 /** Why a run ended as it did: the call's error, else the record's failed step and error. */
 function OutcomeDetail({ outcome }: { outcome: Outcome }) {
-  if (outcome.error instanceof Error) return <>{outcome.error.message}</>;
+  if (outcome.error instanceof Error)
+    return (
+      <FailureWords
+        message={outcome.error.message}
+        details={outcome.error instanceof AppError ? outcome.error.details : undefined}
+      />
+    );
   return (
     <>
       {outcome.record?.failedStep && <>step {outcome.record.failedStep}: </>}

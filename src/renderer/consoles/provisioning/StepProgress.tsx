@@ -11,6 +11,7 @@ const RUN_ORDER: readonly ProvisioningStep[] = [
   'select',
   'connect',
   'discover',
+  'pair',
   'reserve',
   'read-psdi',
   'write',
@@ -18,10 +19,22 @@ const RUN_ORDER: readonly ProvisioningStep[] = [
   'verify',
 ];
 
-/** The steps a run of this PSDI source goes through. */
-function stepsFor(psdiSource: 'tool' | 'device' | undefined): ProvisioningStep[] {
-  return RUN_ORDER.filter((s) =>
-    psdiSource === 'device' ? s !== 'reserve' : psdiSource === 'tool' ? s !== 'read-psdi' : true,
+/**
+ * The steps a run of this PSDI source goes through; `pair` only once the run pairs (its profile
+ * or its board asks for a level).
+ */
+function stepsFor(
+  psdiSource: 'tool' | 'device' | undefined,
+  events: readonly Progress[],
+): ProvisioningStep[] {
+  return RUN_ORDER.filter(
+    (s) =>
+      (s !== 'pair' || events.some((e) => e.step === 'pair')) &&
+      (psdiSource === 'device'
+        ? s !== 'reserve'
+        : psdiSource === 'tool'
+          ? s !== 'read-psdi'
+          : true),
   );
 }
 
@@ -77,7 +90,7 @@ export function StepProgress({
   events: readonly Progress[];
   psdiSource: 'tool' | 'device' | undefined;
 }) {
-  const views = stepsFor(psdiSource).map((step) => viewOf(step, events));
+  const views = stepsFor(psdiSource, events).map((step) => viewOf(step, events));
   return (
     <ol className="prov-steps" aria-label="Provisioning steps" data-testid="single-steps">
       {views.map((v) => (

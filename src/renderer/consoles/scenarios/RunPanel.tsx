@@ -20,6 +20,8 @@ import { useApi } from '../../lib/api-context';
 import { articleFor } from '../../lib/format';
 import { useAction } from '../../lib/use-action';
 import { isNotFound } from '../../lib/errors';
+import { AppError } from '../../../core/app/api';
+import { runFromDetail } from '../../../core/usecases/dry-runs/dry-run-busy';
 import { useLoad } from '../../lib/use-load';
 import type { Scan } from '../../lib/use-scan';
 import type { DraftState } from '../../components/scenario-set/ScenarioSetEditor';
@@ -48,6 +50,17 @@ interface RunPanelProps {
   draft: DraftState | undefined;
   shown: ShownRun | undefined;
   onStarted: (run: ScenarioRunSummary, set: RunnableSet) => void;
+  /** Shows a run that is already running (another window's, on the chosen board). */
+  onFollow: (runId: number) => Promise<void>;
+}
+
+/** The run holding the board, when Start was refused for it (dry-run-busy.ts). */
+function holdingRun(error: unknown): number | undefined {
+  if (!(error instanceof AppError)) return undefined;
+  return error.fields
+    .filter((f) => f.field === 'deviceId')
+    .map((f) => runFromDetail(f.message))
+    .find((id) => id !== undefined);
 }
 
 /**
@@ -121,20 +134,28 @@ export function RunPanel(props: RunPanelProps) {
   const run = (length: Length, n: number) =>
     void start.run(async () => {
       if (!board || !chosen) return;
-      const { run: started, set } = await api.scenarios.start({
-        productId: product.id,
-        deviceId: board.id,
-        boardName: board.localName ?? board.address,
-        set:
-          chosen === 'saved' || !draftInput
-            ? { source: 'saved' }
-            : { source: 'draft', draft: draftInput },
-        cycles: length === 'cycles' ? n : undefined,
-        durationMs: length === 'seconds' ? Math.round(n * 1000) : undefined,
-        delivery: deliveryMode === 'webhook' ? { mode: 'webhook', url } : { mode: deliveryMode },
-        pairAsPhone: pairAsPhone || undefined,
-      });
-      props.onStarted(started, set);
+      try {
+        const { run: started, set } = await api.scenarios.start({
+          productId: product.id,
+          deviceId: board.id,
+          boardName: board.localName ?? board.address,
+          set:
+            chosen === 'saved' || !draftInput
+              ? { source: 'saved' }
+              : { source: 'draft', draft: draftInput },
+          cycles: length === 'cycles' ? n : undefined,
+          durationMs: length === 'seconds' ? Math.round(n * 1000) : undefined,
+          delivery: deliveryMode === 'webhook' ? { mode: 'webhook', url } : { mode: deliveryMode },
+          pairAsPhone: pairAsPhone || undefined,
+        });
+        props.onStarted(started, set);
+      } catch (err) {
+        // Another window's run holds the board: follow it here, its timeline and its Stop, so
+        // the panel is free again when it ends, rather than a refusal naming a Stop not here.
+        const holding = holdingRun(err);
+        if (holding === undefined) throw err;
+        await props.onFollow(holding);
+      }
     });
 
   return (

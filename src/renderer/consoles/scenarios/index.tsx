@@ -81,6 +81,7 @@ export function Scenarios() {
                 draft={draft}
                 shown={dryRun.shown}
                 onStarted={dryRun.follow}
+                onFollow={dryRun.open}
               />
               <ErrorNotice error={readBoard.error} testId="read-board-error" />
               <ErrorNotice error={ble.error} />
