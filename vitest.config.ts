@@ -9,7 +9,8 @@ import { defineConfig } from 'vitest/config';
  * peripheral, which keeps its bonds in memory from its first start in a process and is driven
  * through module-level boards (test/helpers/btvirt/).
  */
-const OWN_PROCESS = /\bvi\.mock\(|helpers\/btvirt\/(sc|provisioning)-board'|ble-host-bonds'|ble-host-peripheral'/;
+const OWN_PROCESS =
+  /\bvi\.mock\(|helpers\/btvirt\/(sc|provisioning)-board'|ble-host-bonds'|ble-host-peripheral'/;
 
 function unitFilesOfTheirOwn(dir = 'test'): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
