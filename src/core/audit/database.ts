@@ -3,11 +3,12 @@
 // the same file waits for the other instead of failing. How durable each commit must be is
 // each log's own call.
 import Database from 'better-sqlite3';
+import { BUSY_TIMEOUT_MS } from './sqlite-write-turns';
 
 export function openAuditDatabase(file: string, synchronous: 'FULL' | 'NORMAL'): Database.Database {
   const db = new Database(file);
   if (file !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${synchronous}`);
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   return db;
 }

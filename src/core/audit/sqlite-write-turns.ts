@@ -15,8 +15,12 @@ export interface WriteTurns {
   owner: number;
 }
 
-/** As long as SQLite's own busy timeout (database.ts): past it the thread asks SQLite anyway. */
-const WAIT_MS = 5_000;
+/**
+ * How long a writer waits for the file: SQLite's busy timeout (database.ts sets it from here),
+ * and as long for a turn, past which the thread asks SQLite anyway. Here rather than in
+ * database.ts, whose better-sqlite3 the main thread (sqlite-worker-store.ts) never loads.
+ */
+export const BUSY_TIMEOUT_MS = 5_000;
 
 /** The shared word for a file, made on the caller's thread. */
 export function newTurnsBuffer(): SharedArrayBuffer {
@@ -46,10 +50,10 @@ export async function inTurn<T>(turns: WriteTurns | undefined, write: () => Prom
   }
 }
 
-/** Waits for the turn, up to WAIT_MS; false when it did not come. */
+/** Waits for the turn, up to BUSY_TIMEOUT_MS; false when it did not come. */
 function take({ buffer, owner }: WriteTurns): boolean {
   const word = new Int32Array(buffer);
-  const until = performance.now() + WAIT_MS;
+  const until = performance.now() + BUSY_TIMEOUT_MS;
   for (;;) {
     const holder = Atomics.compareExchange(word, 0, 0, owner);
     if (holder === 0) return true;
