@@ -26,11 +26,32 @@ import { bundled } from '../helpers/bundled';
 import { withFastAdapter } from '../helpers/fast-adapter';
 
 const VIEWPORT = { width: 1280, height: 800 };
+const SMALL = { width: 1024, height: 640 };
 /**
- * The two window sizes an engineer uses (docs/decisions.md, "Layout, start page and fonts"): each
- * flow's e2e runs at both.
+ * The two window sizes an engineer uses (docs/decisions.md, "Layout, start page and fonts"). A
+ * page that only lays itself out is checked at each; a flow runs once, at `FLOW_SIZE`, and
+ * looks at both sizes at its checkpoints (`atEachSize`).
  */
-export const WINDOW_SIZES = [{ width: 1024, height: 640 }, VIEWPORT] as const;
+export const WINDOW_SIZES = [SMALL, VIEWPORT] as const;
+export type WindowSize = (typeof WINDOW_SIZES)[number];
+/** Where a flow runs: the smaller window, where something cut or out of view shows first. */
+export const FLOW_SIZE = SMALL;
+
+/**
+ * A checkpoint of a flow that runs once (docs/decisions/tooling.md, "Eighth round"): `check`
+ * runs at 1280×800, then at 1024×640 — what must be in view, what is cut, the picture — and the
+ * window is left at `FLOW_SIZE` for the flow to go on. What a size changes is its layout, not
+ * what the app does, so the flow's steps need not run twice.
+ */
+export async function atEachSize(
+  page: Page,
+  check: (size: WindowSize) => Promise<void>,
+): Promise<void> {
+  for (const size of [VIEWPORT, SMALL]) {
+    await page.setViewportSize(size);
+    await check(size);
+  }
+}
 const RESULTS_DIR = resolve('test-results');
 
 /** A picture for a person to look at: `test-results/<name>-<width>x<height>.png`. */
