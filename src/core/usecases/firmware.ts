@@ -231,21 +231,33 @@ export async function uploadBuffers(
  * as many requests in flight as the board has buffers for. A link that drops mid-upload is
  * reconnected and the upload resumes from the offset the board reports (docs/mcumgr/image.md).
  */
-export async function flashImage(
+export function flashImage(
   target: FirmwareTarget,
   image: McubootImage,
-  options: {
-    onProgress?: (p: FlashProgress) => void;
-    onReconnect?: (n: number) => void;
-    signal?: AbortSignal;
-  } = {},
+  options: FlashOptions = {},
+): Promise<FlashResult> {
+  return uploadOn(target, image, options);
+}
+
+interface FlashOptions {
+  onProgress?: (p: FlashProgress) => void;
+  onReconnect?: (n: number) => void;
+  signal?: AbortSignal;
+}
+
+/** `flashImage`, its first attempt on `opened` when given (closed at the end like its own). */
+async function uploadOn(
+  target: FirmwareTarget,
+  image: McubootImage,
+  options: FlashOptions,
+  opened?: OpenBoard,
 ): Promise<FlashResult> {
   const clock = target.clock ?? wallClock();
   const started = clock.now();
   let sent = 0;
   let resumedFrom: number | undefined;
   for (let reconnects = 0; ; reconnects++) {
-    const board = await openBoard(target);
+    const board = reconnects === 0 && opened ? opened : await openBoard(target);
     let restore = async () => {};
     try {
       const asked = await linkForUpload(board.link);
@@ -289,8 +301,15 @@ export async function flashImage(
   }
 }
 
-/** Resets the board, waits for its link to go down, and reconnects to list its slots. */
-async function resetAndReconnect(target: FirmwareTarget, board: OpenBoard): Promise<ImageSlot[]> {
+/**
+ * Resets the board, waits for its link to go down, and reconnects to list its slots — and, on
+ * that same link, does `then` with them (a connection fewer than opening the board again).
+ */
+async function afterReset<T>(
+  target: FirmwareTarget,
+  board: OpenBoard,
+  then: (client: McumgrClient, slots: ImageSlot[]) => Promise<T>,
+): Promise<T> {
   const down = new Promise<void>((resolve) => board.link.onDisconnect(() => resolve()));
   await reset(board.client).catch((error: unknown) => {
     // A board that goes down before its answer reaches the station has reset all the same.
@@ -298,7 +317,12 @@ async function resetAndReconnect(target: FirmwareTarget, board: OpenBoard): Prom
   });
   await down;
   await board.client.close();
-  return withBoard(target, ({ client }) => listSlots(client));
+  return withBoard(target, async ({ client }) => then(client, await listSlots(client)));
+}
+
+/** Resets the board, waits for its link to go down, and reconnects to list its slots. */
+function resetAndReconnect(target: FirmwareTarget, board: OpenBoard): Promise<ImageSlot[]> {
+  return afterReset(target, board, async (_, slots) => slots);
 }
 
 export interface BootOutcome {
@@ -364,15 +388,28 @@ export function echoBoard(target: FirmwareTarget, text: string): Promise<string>
  */
 async function installImage(target: FirmwareTarget, image: McubootImage): Promise<void> {
   const hash = Buffer.from(image.hash).toString('hex');
-  const running = (await boardSlots(target)).find((s) => s.active);
-  if (running?.hash === hash && running.confirmed) return;
-  await flashImage(target, image);
-  const booted = await testFirmware(target, hash, true);
-  if (booted.outcome !== 'running')
-    throw new Error(
-      `the board reverted after the test reset: image ${hash.slice(0, 12)}… did not boot`,
-    );
-  await confirmFirmware(target);
+  // Three connections, where each step on a link of its own took five (issue 46): what runs and
+  // the upload share one, the test and its reset one, and what came back and the confirm one.
+  const board = await openBoard(target);
+  let running: ImageSlot | undefined;
+  try {
+    running = (await listSlots(board.client)).find((s) => s.active);
+  } catch (error) {
+    await closeBoard(board);
+    throw error;
+  }
+  if (running?.hash === hash && running.confirmed) return closeBoard(board);
+  await uploadOn(target, image, {}, board);
+  await withBoard(target, async (tested) => {
+    await testImage(tested.client, image.hash);
+    await afterReset(target, tested, async (client, slots) => {
+      if (bootOutcome(hash, slots).outcome !== 'running')
+        throw new Error(
+          `the board reverted after the test reset: image ${hash.slice(0, 12)}… did not boot`,
+        );
+      await confirmImage(client);
+    });
+  });
 }
 
 /**
