@@ -75,6 +75,18 @@ async function connect(name: string) {
 }
 
 describe("noble's HCI stack over the virtual controller", () => {
+  it('leaves no handler on the process once its central is closed', async () => {
+    const held = () => process.listenerCount('exit') + process.listenerCount('SIGINT');
+    const before = held();
+    r = rig([sensorBoard()]);
+    await r.find({ name: 'Test Sensor' });
+    // noble's bindings added theirs when they started.
+    expect(process.listenerCount('exit')).toBeGreaterThan(0);
+    await r.close();
+    expect(held()).toBe(before);
+    r = rig([]);
+  });
+
   it('reads and writes values longer than the MTU (read blob, prepared writes), and without response', async () => {
     r = rig([longBoard()]);
     const { link } = await connect('long');

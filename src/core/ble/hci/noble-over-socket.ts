@@ -84,6 +84,7 @@ export function loadNativeHciSocket(): new () => HciSocket {
 /** noble's HCI bindings object, as far as DeviceBench listens to it. */
 export interface HciBindings {
   onSigIntBinded?: () => void;
+  init(...args: unknown[]): unknown;
   /** noble's HCI layer: one per bindings, shared by every link's ACL stream. */
   _hci: object;
   /** Peripheral id → connection handle; per handle, the link's ACL stream and GATT client. */
@@ -204,6 +205,7 @@ export function nobleOverSocket(
   handOut.socket = socket;
   try {
     const bindings = new Bindings(options);
+    keepExitHandler(bindings);
     return { noble: withBindings(bindings as never), bindings };
   } finally {
     handOut.socket = null;
@@ -211,10 +213,46 @@ export function nobleOverSocket(
 }
 
 /**
+ * The `exit` handler noble's bindings add to the process when they start (it stops the scan and
+ * ends the links, so a process that exits leaves its adapter clean), which noble keeps no
+ * reference to: found as the one their start added.
+ */
+const exitHandlers = new WeakMap<HciBindings, NodeJS.ExitListener>();
+
+function keepExitHandler(bindings: HciBindings): void {
+  const init = bindings.init;
+  bindings.init = (...args) => {
+    const before = new Set(process.listeners('exit'));
+    try {
+      return init.apply(bindings, args);
+    } finally {
+      const added = process.listeners('exit').find((l) => !before.has(l));
+      if (added) exitHandlers.set(bindings, added);
+    }
+  };
+}
+
+function bindingsOf(noble: NobleInstance): HciBindings | undefined {
+  return (noble as unknown as { _bindings?: HciBindings })._bindings;
+}
+
+/**
  * noble's HCI bindings exit the process on SIGINT when theirs is the last handler; a caller with
  * its own safe stop (a batch in the CLI) or a closed central takes that handler away.
  */
 export function releaseSigint(noble: NobleInstance): void {
-  const bindings = (noble as unknown as { _bindings?: HciBindings })._bindings;
+  const bindings = bindingsOf(noble);
   if (bindings?.onSigIntBinded) process.removeListener('SIGINT', bindings.onSigIntBinded);
+}
+
+/**
+ * A closed central's hold on the process: its SIGINT handler, and its `exit` handler, whose
+ * work the close has done. A process that opens and closes centrals (the bench server's BLE
+ * process, a test worker) would otherwise keep one per central.
+ */
+export function releaseProcess(noble: NobleInstance): void {
+  releaseSigint(noble);
+  const bindings = bindingsOf(noble);
+  const exit = bindings && exitHandlers.get(bindings);
+  if (exit) process.removeListener('exit', exit);
 }

@@ -11,6 +11,7 @@ import {
   nobleOverSocket,
   askMtu,
   pairThroughNoble,
+  releaseProcess,
   releaseSigint,
 } from '../hci/noble-over-socket';
 import { HciTap, type TraceSink } from '../hci/tap';
@@ -167,7 +168,7 @@ export function hciCentral(
     },
     onClose: () => {
       release();
-      releaseSigint(noble);
+      releaseProcess(noble);
       options.onClose?.();
     },
   });
