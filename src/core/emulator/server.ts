@@ -14,7 +14,6 @@ import { boundJsonDepth } from '../net/json-body';
 import { admitLoopback, closeOnceAnswered, type LoopbackGuardOptions } from '../net/loopback-guard';
 import { MAX_REQUEST_BYTES } from '../bounds';
 import { REQUEST_ID_HEADER } from '../platform/http';
-import { maskTarget } from '../platform/secret-mask';
 import { ActivityLog } from './activity-log';
 import { adminRoutes } from './admin-routes';
 import { bearerTokenOf, refuseChannelToken } from './bearer';
@@ -143,10 +142,9 @@ function buildApp(
     done();
     const admin = request.url.startsWith(ADMIN_PREFIX);
     if (admin && request.method === 'GET') return;
-    ctx.activity.record({
+    ctx.activity.record(request.url, {
       at: ctx.clock.now(),
       method: request.method,
-      path: maskTarget(request.url),
       status: reply.statusCode,
       requestId: request.platformRequestId,
       durationMs: Math.round(reply.elapsedTime * 10) / 10,

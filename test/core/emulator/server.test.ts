@@ -177,6 +177,14 @@ describe('admin API', () => {
       fault: 'status 500',
     });
   });
+
+  it('logs a credential in a request target masked', async () => {
+    const secret = 'kX93hQ-leaked-token-Zr2w';
+    await emu().call('GET', `/things/v1/trial/products?access_token=${secret}`);
+    const log = (await emu().admin('GET', '/log?limit=5')).body as { path: string }[];
+    expect(JSON.stringify(log)).not.toContain(secret);
+    expect(log.at(-1)?.path).toBe('/things/v1/trial/products?access_token=•••• Zr2w');
+  });
 });
 
 describe('persistence', () => {
