@@ -47,6 +47,8 @@ interface HostPacket {
   start: boolean;
   /** Octets of `data` already sent over the air. */
   sent: number;
+  /** When the host handed it to the controller: no event before that carries it. */
+  queuedAt: number;
 }
 
 interface PeerPdu {
@@ -120,7 +122,7 @@ export class Link implements ScheduledLink {
   /** One HCI ACL packet from the host (its payload, after the 4-byte ACL header). */
   fromHostPacket(data: Buffer, start: boolean): void {
     if (!this.open) return;
-    this.fromHost.push({ data, start, sent: 0 });
+    this.fromHost.push({ data, start, sent: 0, queuedAt: this.clock.now() });
     this.wake();
   }
 
@@ -210,10 +212,15 @@ export class Link implements ScheduledLink {
     return Math.max(this.anchor + n * interval, this.lastEvent + interval);
   }
 
-  /** Makes sure a connection event runs at the first one not before `notBefore`. */
-  private wake(notBefore = this.clock.now()): void {
+  /**
+   * Makes sure a connection event runs at the first one not before `notBefore`. An event that
+   * is already past (`catchUp`, the process woke late) runs at once, as the time it was: a
+   * controller keeps its events whatever its host's process is doing.
+   */
+  private wake(notBefore = this.clock.now(), catchUp = false): void {
     if (!this.open) return;
-    const at = this.nextEventAt(Math.max(notBefore, this.clock.now()) - 1e-9);
+    const from = catchUp ? notBefore : Math.max(notBefore, this.clock.now());
+    const at = this.nextEventAt(from - 1e-9);
     if (this.timer && this.timerAt <= at) return;
     if (this.timer) this.clock.clearTimeout(this.timer);
     this.timerAt = at;
@@ -230,7 +237,10 @@ export class Link implements ScheduledLink {
       this.close(this.terminating);
       return;
     }
-    if (this.fromHost.length || (this.toHost[0]?.readyAt ?? Infinity) <= at) {
+    if (
+      (this.fromHost[0]?.queuedAt ?? Infinity) <= at ||
+      (this.toHost[0]?.readyAt ?? Infinity) <= at
+    ) {
       // On a poor link only every n-th event gets data through; the others retransmit.
       this.attempts++;
       if (this.attempts >= (this.peer?.eventsPerPdu() ?? 1)) {
@@ -238,9 +248,19 @@ export class Link implements ScheduledLink {
         this.exchange(at);
       }
     }
+    // The next event with something to carry, counted from this one: on a process that woke
+    // late that may be past too, and runs at once with what was queued by its time (a timer
+    // that fired late must not cost the link the events it slept through).
     const soon = at + 1e-6;
-    if (this.fromHost.length || this.atEvent.length || this.terminating !== null) this.wake(soon);
-    else if (this.toHost.length) this.wake(Math.max(this.toHost[0]!.readyAt, soon));
+    if (this.atEvent.length || this.terminating !== null) this.wake(soon);
+    else if (this.fromHost.length || this.toHost.length)
+      this.wake(
+        Math.max(
+          Math.min(this.fromHost[0]?.queuedAt ?? Infinity, this.toHost[0]?.readyAt ?? Infinity),
+          soon,
+        ),
+        true,
+      );
   }
 
   /**
@@ -251,7 +271,7 @@ export class Link implements ScheduledLink {
     const budget = new EventBudget(this.timing, this.encrypted, this.schedule.roomUs(this, at));
     let completed = 0;
     while (!this.silent) {
-      const packet = this.fromHost[0];
+      const packet = (this.fromHost[0]?.queuedAt ?? Infinity) <= at ? this.fromHost[0] : undefined;
       const chunk = packet?.data.subarray(packet.sent, packet.sent + this.timing.dataLength);
       const pdu = (this.toHost[0]?.readyAt ?? Infinity) <= at ? this.toHost[0] : undefined;
       if (!chunk && !pdu) break;
