@@ -1,7 +1,7 @@
-// The adapter card's identity, looked at in both window sizes: the station's `sim` adapter (a controller
-// with a public address) beside a `tcp:` adapter that is the simulated bench served in this
-// process as a Zephyr dongle without one; each row says which address the adapter uses on the
-// air and where it came from (docs/decisions.md, "One identity per dongle").
+// The adapter card's identity, looked at in both window sizes: the station's `sim` adapter (a
+// controller with a public address) beside a `tcp:` adapter that is the simulated bench served
+// in this process as a Zephyr dongle without one; each row says which address the adapter uses
+// on the air and where it came from (docs/decisions.md, "One identity per dongle").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveH4, type H4Server } from '../../src/core/ble/hci/h4-server';
 import { SimulatedBench } from '../../src/core/ble/sim/bench';

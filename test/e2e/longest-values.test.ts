@@ -1,4 +1,4 @@
-// The longest values the bench can show, each page checked at both window sizes: a 512-byte characteristic value
+// The longest values the bench can show, at both window sizes: a 512-byte characteristic value
 // (an attribute's longest, as hex and base64), a board's longest name (29 characters), a
 // 40-character product name and 1,024 boards at once. No page may scroll sideways, and no word
 // of a label may break in the middle ("conn/ect"): labels wrap between words or not at all

@@ -40,12 +40,15 @@ describe('provisioning flows', () => {
     long: 'E2E Long',
   };
   const product = 'Explained';
+  /** A product with no batch of its own: the batch of `product` must not show under it. */
+  const otherProduct = 'Explained elsewhere';
 
   it('sets up a product and boards', async () => {
     const { page } = bench();
     await page.setViewportSize(FLOW_SIZE);
     await page.getByRole('button', { name: 'Device service' }).click();
     await createProduct(page, product);
+    await createProduct(page, otherProduct);
     await page.getByRole('button', { name: 'BLE bench' }).click();
     const sim = page.getByTestId('sim-bench');
     await sim.getByTestId('board-file').setInputFiles({
@@ -141,7 +144,7 @@ describe('provisioning flows', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('names the boards of a batch, and its product', async () => {
+  it('names the boards of a batch, under its own product only', async () => {
     const { page, pageErrors } = bench();
     const batch = page.getByTestId('prov-batch');
     // No batch ran yet: no summary before this one starts.
@@ -162,6 +165,13 @@ describe('provisioning flows', () => {
       .toEqual(expect.arrayContaining([`${names.tray} 01`, `${names.tray} 02`]));
     await expectText(batch.getByTestId('batch-product'), `Batch of ${product}`);
     await atEachSize(page, () => shoot(page, 'provisioning-batch-names'));
+    // Another product's plan shows none of it; back on this product, it is there again.
+    const plan = page.getByTestId('prov-plan');
+    await plan.getByLabel('Product').selectOption({ label: otherProduct });
+    await expect.poll(() => batch.getByTestId('batch-summary').count()).toBe(0);
+    await plan.getByLabel('Product').selectOption({ label: product });
+    await expectText(batch.getByTestId('batch-product'), `Batch of ${product}`);
+    await expectText(plan.getByTestId('psdi-preview'), prefix);
     expect(pageErrors).toEqual([]);
   });
 
