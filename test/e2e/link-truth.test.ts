@@ -32,7 +32,7 @@ function sensorRow(page: Page): Locator {
   return page.getByTestId('ble-scan').locator('[data-testid="scan-row"][data-name="DB Sensor"]');
 }
 
-/** Whether the box is inside the window, top to bottom and left to right. */
+/** Opens the BLE bench and connects DB Sensor, until its card says connected. */
 async function connectSensor(page: Page): Promise<void> {
   await nav(page, 'BLE bench').click();
   await sensorRow(page).getByRole('button', { name: 'Connect DB Sensor' }).click();
