@@ -1,11 +1,20 @@
-// The adapter card's identity, at both window sizes: the station's `sim` adapter (a controller
-// with a public address) beside a `tcp:` adapter that is the simulated bench served in this
-// process as a Zephyr dongle without one; each row says which address the adapter uses on the
-// air and where it came from (docs/decisions.md, "One identity per dongle").
+// The adapter card's identity, looked at in both window sizes: the station's `sim` adapter (a
+// controller with a public address) beside a `tcp:` adapter that is the simulated bench served
+// in this process as a Zephyr dongle without one; each row says which address the adapter uses
+// on the air and where it came from (docs/decisions.md, "One identity per dongle").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveH4, type H4Server } from '../../src/core/ble/hci/h4-server';
 import { SimulatedBench } from '../../src/core/ble/sim/bench';
-import { clippedText, expectText, nav, shoot, useBench, WINDOW_SIZES, opStatus } from './fixture';
+import {
+  atEachSize,
+  clippedText,
+  expectText,
+  FLOW_SIZE,
+  nav,
+  opStatus,
+  shoot,
+  useBench,
+} from './fixture';
 
 const bench = useBench();
 
@@ -30,10 +39,10 @@ afterAll(async () => {
   dongle?.close();
 });
 
-describe.each(WINDOW_SIZES)('the adapter card’s identity at $width×$height', (size) => {
+describe('the adapter card’s identity', () => {
   it('shows each adapter’s address and where it came from, in view and unclipped', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     expect(
       await opStatus(page, 'ble:setAdapters', { adapters: ['sim', server.spec], dropLinks: true }),
     ).toBe(200);
@@ -44,9 +53,11 @@ describe.each(WINDOW_SIZES)('the adapter card’s identity at $width×$height', 
       );
     await expectText(identity(server.spec), 'Identity c0:1a:7d:da:72:02 · static (controller)');
     await expectText(identity('sim'), 'Identity 00:1a:7d:da:71:01 · public');
-    await expect(identity(server.spec).isVisible()).resolves.toBe(true);
-    expect(await clippedText(page)).toEqual([]);
-    await shoot(page, 'adapter-identity');
+    await atEachSize(page, async () => {
+      await expect(identity(server.spec).isVisible()).resolves.toBe(true);
+      expect(await clippedText(page)).toEqual([]);
+      await shoot(page, 'adapter-identity');
+    });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,18 +1,20 @@
-// Remove closes the adapter on its own row, at both window sizes, even beside another adapter of
+// Remove closes the adapter on its own row, even beside another adapter of
 // the same spec: two `sim` adapters, a link on one of them, and Remove on that row asks about
 // that link and closes that adapter, leaving the other with its identity
-// (docs/decisions/ble-and-hci.md, "Adapters addressed by id").
+// (docs/decisions/ble-and-hci.md, "Adapters addressed by id"). The flow runs once; the question
+// staying in view, what is cut, and the pictures are looked at in both window sizes.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
+  atEachSize,
   clippedText,
   expectText,
+  FLOW_SIZE,
   inView,
   nav,
   opStatus,
   shoot,
   useBench,
-  WINDOW_SIZES,
 } from './fixture';
 
 const bench = useBench();
@@ -26,10 +28,10 @@ async function identities(page: Page): Promise<string[]> {
   return rows(page).getByTestId('adapter-identity').locator('code').allInnerTexts();
 }
 
-describe.each(WINDOW_SIZES)('removing one of two sim adapters at $width×$height', (size) => {
+describe('removing one of two sim adapters', () => {
   it('closes the adapter on the row clicked, naming its link first', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     expect(await opStatus(page, 'ble:setAdapters', { adapters: ['sim'], dropLinks: true })).toBe(
       200,
     );
@@ -49,7 +51,7 @@ describe.each(WINDOW_SIZES)('removing one of two sim adapters at $width×$height
     });
     await holding.waitFor();
     const held = await holding.getByTestId('adapter-identity').locator('code').innerText();
-    // Two controllers, two addresses, whichever of them a size before this one removed.
+    // Two controllers, two addresses.
     const [other, ...more] = (await identities(page)).filter((address) => address !== held);
     expect(other).toBeDefined();
     expect(more).toEqual([]);
@@ -61,8 +63,10 @@ describe.each(WINDOW_SIZES)('removing one of two sim adapters at $width×$height
     // The Connect's answer may land after the question opened: its new card must not carry the
     // question out of view.
     await expect.poll(() => sensorRow.getByText('Working…').count()).toBe(0);
-    expect(await inView(page, confirm)).toBe(true);
-    await shoot(page, 'adapter-remove-confirm');
+    await atEachSize(page, async () => {
+      expect(await inView(page, confirm)).toBe(true);
+      await shoot(page, 'adapter-remove-confirm');
+    });
     await confirm.getByRole('button', { name: 'Remove and drop' }).click();
 
     await expectText(
@@ -70,8 +74,10 @@ describe.each(WINDOW_SIZES)('removing one of two sim adapters at $width×$height
       `Removed sim (${held}) without restarting the BLE process; dropped 1 link: DB Sensor`,
     );
     await expect.poll(() => identities(page)).toEqual([other]);
-    expect(await clippedText(page)).toEqual([]);
-    await shoot(page, 'adapter-remove-done');
+    await atEachSize(page, async () => {
+      expect(await clippedText(page)).toEqual([]);
+      await shoot(page, 'adapter-remove-done');
+    });
 
     // Beside a new sim adapter, Remove on the first row closes the first, not the last.
     const adapter = page.getByTestId('ble-adapter');

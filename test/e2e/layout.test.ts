@@ -1,10 +1,11 @@
 // The bench at the two window sizes an engineer uses (1024×640 and 1280×800): the start page and
 // its workflow, the sidebar's order with Settings in reach, the main tables without sideways
 // scroll, the GATT log's bytes in view, one-line audit rows, and a Japanese product name drawn
-// with real glyphs. Screenshots of each page at each size are kept under test-results/.
+// with real glyphs. Each flow runs once, at the smaller size; each page is looked at in both.
+// Screenshots of each page at each size are kept under test-results/.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench, WINDOW_SIZES, shoot, nav, createProduct } from './fixture';
+import { atEachSize, createProduct, expectText, FLOW_SIZE, nav, shoot, useBench } from './fixture';
 
 const bench = useBench();
 
@@ -48,11 +49,10 @@ describe('layout', () => {
     await expectText(steps.nth(1), 'No board verified yet');
     await expectText(steps.nth(2), 'No dry run yet');
     await expectText(steps.nth(3), 'No scenario set saved yet');
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async () => {
       await expectInWindow(page, steps.nth(3).getByRole('link'));
       await shoot(page, 'layout-start-empty');
-    }
+    });
 
     const links: [string, string][] = [
       ['Open the device service console', 'Device service'],
@@ -86,8 +86,7 @@ describe('layout', () => {
     expect(labels.slice(5, 7)).toEqual(['Device service', 'Login & profile']);
     expect(labels.slice(-4)).toEqual(['Line', 'Emulator', 'Webhooks', 'Settings']);
 
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async () => {
       // The whole sidebar shows without scrolling it, Settings included.
       await expectInWindow(page, nav(page, 'Settings'));
       await expectNoSidewaysScroll(page.locator('.sidebar'));
@@ -102,7 +101,7 @@ describe('layout', () => {
       await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
       await shoot(page, 'layout-settings');
       await nav(page, 'Start').click();
-    }
+    });
     expect(pageErrors).toEqual([]);
   });
 
@@ -145,27 +144,25 @@ describe('layout', () => {
       }, JAPANESE_NAME);
     expect(name).toBeGreaterThan(0);
     expect(Math.abs(name - boxes)).toBeGreaterThan(1);
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async () => {
       await shoot(page, 'layout-japanese-name');
-    }
+    });
     expect(pageErrors).toEqual([]);
   });
 
   it('fits the products, the scan list, the GATT log and the audit log without sideways scroll', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(WINDOW_SIZES[1]);
+    await page.setViewportSize(FLOW_SIZE);
     await nav(page, 'Device service').click();
     for (const name of ['Soil probe P2 with a rather long name', 'Thermostat rev B']) {
       await createProduct(page, name);
     }
     const products = page.getByTestId('products-table');
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async () => {
       await expectNoSidewaysScroll(products.locator('..'));
       await expectNoSidewaysScroll(page.locator('main.content'));
       await shoot(page, 'layout-device-service');
-    }
+    });
 
     // The scan list, and the GATT log of a read.
     await nav(page, 'BLE bench').click();
@@ -173,11 +170,10 @@ describe('layout', () => {
     const scan = page.getByTestId('ble-scan');
     const nrf = scan.locator('[data-testid="scan-row"][data-name="DB nRF52 DK"]');
     await nrf.waitFor();
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async () => {
       await expectNoSidewaysScroll(scan.locator('.table-scroll'));
       await expectNoSidewaysScroll(page.locator('main.content'));
-    }
+    });
     await nrf.getByRole('button', { name: 'Connect DB nRF52 DK' }).click();
     const explorer = page.getByTestId('gatt-explorer');
     await expectText(explorer.getByTestId('gatt-connection-state'), 'connected');
@@ -185,8 +181,7 @@ describe('layout', () => {
     const log = explorer.getByRole('table', { name: 'GATT log entries' });
     await expectText(log, 'Nordic Semiconductor');
     const bytes = log.getByTestId('gatt-log-entry').last().locator('td').last().locator('code');
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async (size) => {
       await expectNoSidewaysScroll(log.locator('..'));
       await expectNoSidewaysScroll(page.locator('main.content'));
       const box = (await bytes.boundingBox())!;
@@ -212,13 +207,13 @@ describe('layout', () => {
         expect(scroll, `scan cell ${i} is wider than its column`).toBeLessThanOrEqual(client + 1);
       }
       await shoot(page, 'layout-scan-list');
-    }
+    });
     await explorer.getByRole('button', { name: 'Disconnect' }).click();
     await explorer.getByRole('button', { name: 'Dismiss' }).click();
     await explorer.waitFor({ state: 'detached' });
 
     // Two audit records: one board verified, and a long failure detail kept to one line.
-    await page.setViewportSize(WINDOW_SIZES[1]);
+    await page.setViewportSize(FLOW_SIZE);
     await nav(page, 'Provisioning').click();
     const result = page.getByTestId('single-result').first();
     await page
@@ -228,19 +223,17 @@ describe('layout', () => {
       .click();
     await result.waitFor({ timeout: 30_000 });
     await expectText(result, 'verified');
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async () => {
       await expectNoSidewaysScroll(page.getByTestId('prov-scan').locator('.table-scroll'));
       await expectNoSidewaysScroll(page.locator('main.content'));
       await shoot(page, 'layout-provisioning');
-    }
+    });
 
     await nav(page, 'Audit log').click();
     const row = page.getByTestId('audit-row').first();
     await row.waitFor();
     const table = page.getByTestId('audit-table');
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async () => {
       await expectNoSidewaysScroll(table.locator('..'));
       await expectNoSidewaysScroll(page.locator('main.content'));
       // One line: the row is no taller than its state badge and the row's padding.
@@ -258,7 +251,7 @@ describe('layout', () => {
         );
       expect(rowBox.height).toBeLessThan(parseFloat(lineHeight) * 2);
       await shoot(page, 'layout-audit-log');
-    }
+    });
     // Details on demand: the full record beneath its row.
     await row.getByRole('button', { name: /^Details of / }).click();
     const details = page.getByTestId('audit-details');
@@ -272,7 +265,7 @@ describe('layout', () => {
 
   it('reads each step back on the start page once the workflow has run', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(WINDOW_SIZES[1]);
+    await page.setViewportSize(FLOW_SIZE);
     // A dry run of a one-read set on the simulated sensor board.
     await nav(page, 'Scenarios').click();
     const panel = page.getByTestId('run-panel');
@@ -300,14 +293,12 @@ describe('layout', () => {
     await panel.getByLabel('Connections').fill('1');
     await panel.getByRole('button', { name: 'Start dry run' }).click();
     await expectText(page.getByTestId('run-view').getByTestId('run-state'), 'finished');
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async () => {
       await expectNoSidewaysScroll(page.locator('main.content'));
       await shoot(page, 'layout-scenarios');
-    }
+    });
 
     // Upload: the set saved to the platform for the first product.
-    await page.setViewportSize(WINDOW_SIZES[1]);
     await nav(page, 'Device service').click();
     await page
       .getByTestId('product-row')
@@ -342,11 +333,10 @@ describe('layout', () => {
     await expectText(state('upload'), JAPANESE_NAME);
     for (const step of ['product', 'provision', 'dry-run', 'upload'])
       expect(await state(step).getAttribute('class')).toContain('done');
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async () => {
       await expectInWindow(page, state('upload').getByRole('link'));
       await shoot(page, 'layout-start-done');
-    }
+    });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,29 +1,19 @@
-// A connected board is a card in view, at both window sizes: Connect brings its link card and
+// A connected board is a card in view: Connect brings its link card and
 // GATT table into view and the row says Connected; the card shows the controller's numbers and
 // follows the requests (connection parameters, PHY, pairing as asked, an MTU through a reconnect)
 // and says how the link is secured (method, key, bond); a bad request names its field; several
-// connected boards are several cards.
-import type { Locator, Page } from 'playwright-core';
+// connected boards are several cards. The flow runs once; what must be in view, and the
+// pictures, are looked at in both window sizes.
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { atEachSize, expectText, FLOW_SIZE, inView, shoot, useBench } from './fixture';
 
 // The default controller: the link's parameters as a common dongle sets them are what is shown.
 const bench = useBench({ adapter: 'default' });
 
-/** Whether the box is inside the window, top to bottom and left to right. */
-async function inView(page: Page, locator: Locator): Promise<boolean> {
-  const box = await locator.boundingBox();
-  const size = page.viewportSize();
-  if (!box || !size) return false;
-  return (
-    box.y >= 0 && box.y + box.height <= size.height && box.x >= 0 && box.x + box.width <= size.width
-  );
-}
-
-describe.each(WINDOW_SIZES)('the link card at $width×$height', (size) => {
+describe('the link card', () => {
   it('connects, shows the link in view, and changes it through the controller', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     await page
       .getByRole('navigation', { name: 'Areas' })
       .getByRole('button', { name: 'BLE bench', exact: true })
@@ -38,15 +28,17 @@ describe.each(WINDOW_SIZES)('the link card at $width×$height', (size) => {
     await expectText(row.getByTestId('row-status'), 'Connected');
     expect(await row.getByRole('button', { name: 'Disconnect DB Sensor' }).count()).toBe(1);
     // The card and the first characteristic of its GATT table are in the window, unscrolled.
-    await expect.poll(() => inView(page, card)).toBe(true);
-    await expect.poll(() => inView(page, board.getByTestId('characteristic').first())).toBe(true);
+    await atEachSize(page, async () => {
+      await expect.poll(() => inView(page, card)).toBe(true);
+      await expect.poll(() => inView(page, board.getByTestId('characteristic').first())).toBe(true);
+    });
     await expectText(card.getByTestId('link-interval'), '15 ms');
     await expectText(card.getByTestId('link-timeout'), '420 ms');
     await expectText(card.getByTestId('link-mtu'), '185');
     await expectText(card.getByTestId('link-phy'), 'LE 1M');
     await expectText(card.getByTestId('link-security'), 'Level 1');
     await expect.poll(() => card.getByTestId('link-rssi').innerText()).toMatch(/^-\d+ dBm$/);
-    await shoot(page, 'link-card-connected');
+    await atEachSize(page, () => shoot(page, 'link-card-connected'));
 
     // A timeout the spec forbids is refused at its field, before anything is sent.
     const parameters = card.getByRole('form', { name: 'Connection parameters' });
@@ -76,8 +68,10 @@ describe.each(WINDOW_SIZES)('the link card at $width×$height', (size) => {
     expect(await pairing.getByRole('button', { name: 'Paired' }).isDisabled()).toBe(true);
     // The log says what was asked and what the link became.
     await expectText(board.getByRole('table', { name: 'GATT log entries' }), 'asked for a PHY');
-    expect(await inView(page, card)).toBe(true);
-    await shoot(page, 'link-card-changed');
+    await atEachSize(page, async () => {
+      expect(await inView(page, card)).toBe(true);
+      await shoot(page, 'link-card-changed');
+    });
 
     // ATT exchanges the MTU once per link: asking for another reconnects, and the card shows
     // the smaller of the ask and the board's own (185). Out of range is refused at the field.
@@ -91,8 +85,10 @@ describe.each(WINDOW_SIZES)('the link card at $width×$height', (size) => {
     expect(await mtu.getByLabel('MTU to ask (23–517)').inputValue()).toBe('100');
     await expectText(card.getByTestId('link-state'), 'Connected');
     await expectText(board.getByRole('table', { name: 'GATT log entries' }), 'asked for 100');
-    await expect.poll(() => inView(page, card.getByTestId('link-mtu'))).toBe(true);
-    await shoot(page, 'link-card-mtu');
+    await atEachSize(page, async () => {
+      await expect.poll(() => inView(page, card.getByTestId('link-mtu'))).toBe(true);
+      await shoot(page, 'link-card-mtu');
+    });
 
     // A second board is a second card.
     const starter = scan.locator('[data-testid="scan-row"][data-name="DB Starter"]');
@@ -100,8 +96,10 @@ describe.each(WINDOW_SIZES)('the link card at $width×$height', (size) => {
     const second = page.locator('[data-testid="gatt-explorer"]', { hasText: 'DB Starter' });
     await expectText(second.getByTestId('link-state'), 'Connected');
     expect(await page.getByTestId('link-card').count()).toBe(2);
-    await expect.poll(() => inView(page, second.getByTestId('link-card'))).toBe(true);
-    await shoot(page, 'link-card-two-boards');
+    await atEachSize(page, async () => {
+      await expect.poll(() => inView(page, second.getByTestId('link-card'))).toBe(true);
+      await shoot(page, 'link-card-two-boards');
+    });
 
     // The options reach the station's Security Manager: MITM asked of a board that can only do
     // Just Works is refused in words, and nothing is encrypted; without MITM it pairs and bonds.
@@ -114,8 +112,10 @@ describe.each(WINDOW_SIZES)('the link card at $width×$height', (size) => {
     await secondPairing.getByRole('button', { name: 'Pair' }).click();
     await expectText(second.getByTestId('link-bond'), 'Bonded');
     await expectText(second.getByTestId('link-pairing'), 'Just Works');
-    expect(await inView(page, second.getByTestId('link-bond'))).toBe(true);
-    await shoot(page, 'link-card-bonded');
+    await atEachSize(page, async () => {
+      expect(await inView(page, second.getByTestId('link-bond'))).toBe(true);
+      await shoot(page, 'link-card-bonded');
+    });
 
     // A Disconnect keeps the card, with Reconnect, until it is dismissed.
     await starter.getByRole('button', { name: 'Disconnect DB Starter' }).click();

@@ -1,11 +1,21 @@
-// The bench shows what the BLE process holds, at both window sizes (docs/decisions.md, "The BLE
-// process holds the links"): a second window and a reload show the same connected board with
-// Disconnect; adding an adapter keeps a live link and says so; closing the link's adapter and
-// restarting the BLE process ask first, naming the link, and say what they closed; a link the
-// board dropped reconnects with its log and values, its old error marked stale.
+// The bench shows what the BLE process holds (docs/decisions.md, "The BLE process holds the
+// links"): a second window and a reload show the same connected board with Disconnect; adding an
+// adapter keeps a live link and says so; closing the link's adapter and restarting the BLE
+// process ask first, naming the link, and say what they closed; a link the board dropped
+// reconnects with its log and values, its old error marked stale. Each flow runs once; what must
+// be in view, and the pictures, are looked at in both window sizes.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, nav, shoot, useBench, WINDOW_SIZES, opStatus, inView } from './fixture';
+import {
+  atEachSize,
+  expectText,
+  FLOW_SIZE,
+  inView,
+  nav,
+  opStatus,
+  shoot,
+  useBench,
+} from './fixture';
 
 const bench = useBench();
 
@@ -22,17 +32,17 @@ function sensorRow(page: Page): Locator {
   return page.getByTestId('ble-scan').locator('[data-testid="scan-row"][data-name="DB Sensor"]');
 }
 
-/** Whether the box is inside the window, top to bottom and left to right. */
+/** Opens the BLE bench and connects DB Sensor, until its card says connected. */
 async function connectSensor(page: Page): Promise<void> {
   await nav(page, 'BLE bench').click();
   await sensorRow(page).getByRole('button', { name: 'Connect DB Sensor' }).click();
   await expectText(card(page).getByTestId('gatt-connection-state'), 'connected');
 }
 
-describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height', (size) => {
+describe('the links the BLE process holds', () => {
   it('shows the connected board in a second window and after a reload, with Disconnect', async () => {
     const { page, context, url, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     await connectSensor(page);
     await card(page)
       .getByRole('button', { name: `Read ${TEMPERATURE}` })
@@ -44,7 +54,7 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
 
     const other = await context.newPage();
     try {
-      await other.setViewportSize(size);
+      await other.setViewportSize(FLOW_SIZE);
       await other.goto(url);
       await nav(other, 'BLE bench').click();
       await expectText(card(other).getByTestId('gatt-connection-state'), 'connected');
@@ -56,15 +66,17 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
         .locator(`[data-testid="characteristic"][data-uuid="${TEMPERATURE.replace(/-/g, '')}"]`)
         .getByTestId('read-value')
         .waitFor();
-      await expect.poll(() => inView(other, card(other).getByTestId('link-card'))).toBe(true);
-      await shoot(other, 'link-truth-second-window');
+      await atEachSize(other, async () => {
+        await expect.poll(() => inView(other, card(other).getByTestId('link-card'))).toBe(true);
+        await shoot(other, 'link-truth-second-window');
+      });
 
       // A reload of the first window keeps the card.
       await page.reload();
       await nav(page, 'BLE bench').click();
       await card(page).getByRole('button', { name: 'Disconnect' }).waitFor();
       await expectText(card(page).getByRole('table', { name: 'GATT log entries' }), 'read');
-      await shoot(page, 'link-truth-reloaded');
+      await atEachSize(page, () => shoot(page, 'link-truth-reloaded'));
 
       // Disconnect in one window ends the card in both.
       await card(other).getByRole('button', { name: 'Disconnect' }).click();
@@ -80,7 +92,7 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
 
   it('adds an adapter beside a live link, asks before closing the link’s adapter, and says what a restart closed', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     await connectSensor(page);
     const adapter = page.getByTestId('ble-adapter');
     const said = adapter.getByTestId('adapter-said');
@@ -94,14 +106,16 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
       adapter.locator('[data-testid="adapter-row"][data-spec="sim"]').getByTestId('adapter-links'),
       '1/5 links',
     );
-    await shoot(page, 'link-truth-adapter-added');
+    await atEachSize(page, () => shoot(page, 'link-truth-adapter-added'));
 
     // Removing the adapter the link goes through names the link and asks; Cancel keeps both.
     await adapter.getByRole('button', { name: 'Remove adapter 1 (sim)' }).click();
     const confirm = adapter.getByTestId('adapter-confirm');
     await expectText(confirm, 'Removing sim drops 1 link: DB Sensor');
-    await expect.poll(() => inView(page, confirm)).toBe(true);
-    await shoot(page, 'link-truth-adapter-confirm');
+    await atEachSize(page, async () => {
+      await expect.poll(() => inView(page, confirm)).toBe(true);
+      await shoot(page, 'link-truth-adapter-confirm');
+    });
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'detached' });
     expect(await adapter.locator('[data-testid="adapter-row"][data-spec="sim"]').count()).toBe(1);
@@ -121,14 +135,14 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
     await expectText(said, 'Restarted the BLE process');
     await expectText(said, 'it closed 1 link: DB Sensor');
     await card(page).waitFor({ state: 'detached' });
-    await shoot(page, 'link-truth-restarted');
+    await atEachSize(page, () => shoot(page, 'link-truth-restarted'));
     await sensorRow(page).getByRole('button', { name: 'Connect DB Sensor' }).waitFor();
     expect(pageErrors).toEqual([]);
   });
 
   it('reconnects a dropped link with its log and values, the old error marked stale', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     await connectSensor(page);
     const board = card(page);
     const temperature = board.locator(
@@ -171,8 +185,10 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
     await expectText(led.getByTestId('stale-error'), 'stale');
     await expectText(led.getByTestId('stale-error'), 'from before the link dropped');
     const reconnect = board.getByRole('button', { name: 'Reconnect', exact: true });
-    await expect.poll(() => inView(page, reconnect)).toBe(true);
-    await shoot(page, 'link-truth-dropped');
+    await atEachSize(page, async () => {
+      await expect.poll(() => inView(page, reconnect)).toBe(true);
+      await shoot(page, 'link-truth-dropped');
+    });
     expect(
       await opStatus(page, 'sim:setFaults', { boardId: SENSOR_ID, dropLinkDuringWrite: false }),
     ).toBe(200);
@@ -192,7 +208,7 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
     await unsubscribe.waitFor();
     await expectText(log, 'renewed');
     await pressed();
-    await shoot(page, 'link-truth-reconnected');
+    await atEachSize(page, () => shoot(page, 'link-truth-reconnected'));
 
     // A new MTU is a new link too: the log and values stay.
     const mtu = board.getByRole('form', { name: 'MTU' });
@@ -218,7 +234,7 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
 
   it('clears the log in the BLE process: a reload and a second window find it empty', async () => {
     const { page, context, url, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     await connectSensor(page);
     await card(page)
       .getByRole('button', { name: `Read ${TEMPERATURE}` })
@@ -227,7 +243,7 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
     await expect.poll(() => entries(page).count()).toBeGreaterThanOrEqual(3);
     const other = await context.newPage();
     try {
-      await other.setViewportSize(size);
+      await other.setViewportSize(FLOW_SIZE);
       await other.goto(url);
       await nav(other, 'BLE bench').click();
       await expect.poll(() => entries(other).count()).toBeGreaterThanOrEqual(3);
@@ -242,7 +258,7 @@ describe.each(WINDOW_SIZES)('the links the BLE process holds at $width×$height'
       await card(page).getByRole('button', { name: 'Disconnect' }).waitFor();
       await page.waitForTimeout(300);
       expect(await entries(page).count()).toBe(0);
-      await shoot(page, 'link-truth-log-cleared');
+      await atEachSize(page, () => shoot(page, 'link-truth-log-cleared'));
 
       // What happens next is logged as before, in both windows.
       await card(page)

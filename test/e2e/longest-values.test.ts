@@ -2,18 +2,20 @@
 // (an attribute's longest, as hex and base64), a board's longest name (29 characters), a
 // 40-character product name and 1,024 boards at once. No page may scroll sideways, and no word
 // of a label may break in the middle ("conn/ect"): labels wrap between words or not at all
-// (docs/decisions/app-and-ui.md, "Longest values").
+// (docs/decisions/app-and-ui.md, "Longest values"). Each page is brought up once and looked at
+// in both window sizes.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
+  atEachSize,
   clippedText,
   createProduct,
   expectText,
+  FLOW_SIZE,
   nav,
   opStatus,
   shoot,
   useBench,
-  WINDOW_SIZES,
 } from './fixture';
 
 const bench = useBench();
@@ -111,46 +113,50 @@ describe('the longest values', () => {
     await createProduct(page, PRODUCT);
   });
 
-  describe.each(WINDOW_SIZES)('at $width×$height', (size) => {
-    it('fits the BLE bench with 1,024 boards and a 512-byte value read and logged', async () => {
-      const { page, pageErrors } = bench();
-      await page.setViewportSize(size);
-      await nav(page, 'BLE bench').click();
-      const scan = page.getByTestId('ble-scan');
-      const heard = async () =>
-        Number(/([\d,]+) heard/.exec(await scan.innerText())?.[1]?.replace(/,/g, '') ?? 0);
-      await expect.poll(heard, { timeout: 20_000 }).toBe(1024);
+  it('fits the BLE bench with 1,024 boards and a 512-byte value read and logged', async () => {
+    const { page, pageErrors } = bench();
+    await page.setViewportSize(FLOW_SIZE);
+    await nav(page, 'BLE bench').click();
+    const scan = page.getByTestId('ble-scan');
+    const heard = async () =>
+      Number(/([\d,]+) heard/.exec(await scan.innerText())?.[1]?.replace(/,/g, '') ?? 0);
+    await expect.poll(heard, { timeout: 20_000 }).toBe(1024);
+    await atEachSize(page, async () => {
       await shoot(page, 'longest-values-scan');
       await expectFits(page, 'scan list');
+    });
 
-      const row = scan.locator(`[data-testid="scan-row"][data-name="${LONG_BOARD}"]`);
-      await row.getByRole('button', { name: `Connect ${LONG_BOARD}` }).click();
-      const card = page.locator('[data-testid="gatt-explorer"]', { hasText: LONG_BOARD });
-      await expectText(card.getByTestId('link-state'), 'Connected');
-      await card.getByRole('button', { name: `Read ${LONG_VALUE}` }).click();
-      await card.getByTestId('read-value').waitFor();
-      await expectText(card.getByTestId('read-value'), 'base64');
+    const row = scan.locator(`[data-testid="scan-row"][data-name="${LONG_BOARD}"]`);
+    await row.getByRole('button', { name: `Connect ${LONG_BOARD}` }).click();
+    const card = page.locator('[data-testid="gatt-explorer"]', { hasText: LONG_BOARD });
+    await expectText(card.getByTestId('link-state'), 'Connected');
+    await card.getByRole('button', { name: `Read ${LONG_VALUE}` }).click();
+    await card.getByTestId('read-value').waitFor();
+    await expectText(card.getByTestId('read-value'), 'base64');
+    await atEachSize(page, async () => {
       await shoot(page, 'longest-values-read');
       await expectFits(page, 'a 512-byte value read');
-
-      await card.getByRole('button', { name: 'Disconnect' }).first().click();
-      expect(pageErrors).toEqual([]);
     });
 
-    it('fits every page with a 40-character product', async () => {
-      const { page, pageErrors } = bench();
-      await page.setViewportSize(size);
-      for (const label of ['Start', 'Device service', 'Provisioning', 'Scenarios', 'Audit log']) {
-        await nav(page, label).click();
-        await page.locator('main h1').first().waitFor();
-        await page
-          .locator('main [role=status]', { hasText: /Loading/ })
-          .first()
-          .waitFor({ state: 'detached' });
-        await expectFits(page, label);
-      }
-      await shoot(page, 'longest-values-audit');
-      expect(pageErrors).toEqual([]);
-    });
+    await card.getByRole('button', { name: 'Disconnect' }).first().click();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('fits every page with a 40-character product', async () => {
+    const { page, pageErrors } = bench();
+    await page.setViewportSize(FLOW_SIZE);
+    for (const label of ['Start', 'Device service', 'Provisioning', 'Scenarios', 'Audit log']) {
+      await nav(page, label).click();
+      await page.locator('main h1').first().waitFor();
+      await page
+        .locator('main [role=status]', { hasText: /Loading/ })
+        .first()
+        .waitFor({ state: 'detached' });
+      await atEachSize(page, (size) =>
+        expectFits(page, `${label} at ${size.width}×${size.height}`),
+      );
+    }
+    await atEachSize(page, () => shoot(page, 'longest-values-audit'));
+    expect(pageErrors).toEqual([]);
   });
 });

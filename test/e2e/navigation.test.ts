@@ -1,9 +1,10 @@
 // Where the user is lives in the URL: the page and the product. A reload keeps both, the
 // browser's Back and Forward move between pages inside the app, and the product chosen on one
-// page is the one the next page opens on.
+// page is the one the next page opens on. The walk runs once; the sidebar's place is looked at
+// in both window sizes.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench, WINDOW_SIZES, nav, createProduct } from './fixture';
+import { atEachSize, createProduct, expectText, FLOW_SIZE, nav, shoot, useBench } from './fixture';
 
 const bench = useBench();
 
@@ -26,6 +27,7 @@ function chosenProduct(page: Page, testId: string): Promise<string> {
 describe('navigation', () => {
   it('names the page and the product in the URL, keeps them on reload, and walks Back and Forward', async () => {
     const { page, pageErrors } = bench();
+    await page.setViewportSize(FLOW_SIZE);
     await nav(page, 'Device service').click();
     for (const name of ['First product', 'Second product']) {
       await createProduct(page, name);
@@ -64,12 +66,11 @@ describe('navigation', () => {
     await page.goForward();
     await expectOn(page, 'Scenarios');
 
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async (size) => {
       const box = (await nav(page, 'Scenarios').boundingBox())!;
       expect(box.y + box.height).toBeLessThanOrEqual(size.height);
       await shoot(page, 'navigation-scenarios-after-forward');
-    }
+    });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
-// Validation that reads like a person (docs/decisions.md), at both window sizes: a fresh form
-// shows no red; a field left empty says what it needs in words; Save with problems takes the
-// user to the first; RSSI, SLEEP and exponent forms are refused with their range, never rounded.
+// Validation that reads like a person (docs/decisions.md): a fresh form shows no red; a field
+// left empty says what it needs in words; Save with problems takes the user to the first; RSSI,
+// SLEEP and exponent forms are refused with their range, never rounded. Each flow runs once;
+// what must be in the window, and the pictures, are looked at in both window sizes.
 // Screenshots of each step are kept under test-results/.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench, WINDOW_SIZES, shoot } from './fixture';
+import { atEachSize, expectText, FLOW_SIZE, shoot, useBench } from './fixture';
 
 const bench = useBench();
 /** An element as the page sees it, enough to ask whether it has the focus. */
@@ -22,12 +23,10 @@ async function expectPlainWords(page: Page): Promise<void> {
   }
 }
 
-describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
-  const tag = `${size.width}x${size.height}`;
-
+describe('validation', () => {
   it('a fresh form shows no red; leaving an empty required field says so in words; create focuses it', async () => {
     const { page, url, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     // The console with no product chosen: the product an earlier step chose would open its
     // scenario set, and that draft's problems, with it.
     await page.goto(`${url}#/device-service`);
@@ -39,7 +38,7 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
     await name.focus();
     await name.blur();
     await expectText(page.locator('.field-error'), 'New product name is required');
-    await shoot(page, 'validation-product-name-left-empty');
+    await atEachSize(page, () => shoot(page, 'validation-product-name-left-empty'));
 
     // Create with the problem: focus goes back to the field.
     await page.getByRole('button', { name: 'Create product' }).focus();
@@ -50,25 +49,19 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
     );
 
     // Typed, the problem goes; created, the form is as fresh as it was.
-    await name.fill(`Lamp ${tag}`);
+    await name.fill('Lamp');
     expect(await page.locator('.field-error').count()).toBe(0);
     await page.getByRole('button', { name: 'Create product' }).click();
-    await page
-      .getByTestId('product-row')
-      .filter({ hasText: `Lamp ${tag}` })
-      .waitFor();
+    await page.getByTestId('product-row').filter({ hasText: 'Lamp' }).waitFor();
     expect(await page.locator('.field-error').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   });
 
   it('the scenario editor waits for a field to be left, and Save with problems focuses the first', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     await page.getByRole('button', { name: 'Device service' }).click();
-    await page
-      .getByTestId('product-row')
-      .filter({ hasText: `Lamp ${tag}` })
-      .click();
+    await page.getByTestId('product-row').filter({ hasText: 'Lamp' }).click();
     const editor = page.getByTestId('scenario-editor');
     await editor.getByRole('button', { name: '+ Add scenario' }).click();
     await editor.getByRole('button', { name: '+ GATT_READ' }).click();
@@ -78,7 +71,7 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
     // New, empty UUID inputs: not red before the user has been there.
     await expectText(editor.getByTestId('validation-summary'), 'problem');
     expect(await editor.locator('.field-error').count()).toBe(0);
-    await shoot(page, 'validation-scenario-fresh');
+    await atEachSize(page, () => shoot(page, 'validation-scenario-fresh'));
 
     // SLEEP past one hour, and an exponent: refused with the rule, once left.
     const sleep = at('scenarios[0].actions[1].sleepMillis');
@@ -102,7 +95,7 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
       'Suppression interval must be a whole number between −9007199254740991 and 9007199254740991',
     );
     expect(await interval.inputValue()).toBe('9007199254740993');
-    await shoot(page, 'validation-scenario-bounds');
+    await atEachSize(page, () => shoot(page, 'validation-scenario-bounds'));
 
     // Save with problems: every problem shows, the first invalid input has the focus.
     await editor.getByRole('button', { name: 'Save', exact: true }).click();
@@ -119,7 +112,7 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
     const notice = editor.getByTestId('save-refused');
     await expectText(notice, 'Not saved: ');
     expect(await notice.innerText()).toMatch(/^Not saved: \d+ problems, at .*Suppression interval/);
-    await shoot(page, 'validation-scenario-save-with-problems');
+    await atEachSize(page, () => shoot(page, 'validation-scenario-save-with-problems'));
     expect(await editor.getByTestId('scenario-revision').innerText()).toContain(
       'No scenario set yet',
     );
@@ -128,12 +121,9 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
 
   it('forms say why: no bytes, JSON in a fixed-width font, a cleared form with no twin, a greyed button’s reason, the dongles that work', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     await page.getByRole('button', { name: 'Device service' }).click();
-    await page
-      .getByTestId('product-row')
-      .filter({ hasText: `Lamp ${tag}` })
-      .click();
+    await page.getByTestId('product-row').filter({ hasText: 'Lamp' }).click();
     const editor = page.getByTestId('scenario-editor');
     // An empty hex value says it has no bytes, not that it is not base64.
     await editor.getByRole('button', { name: '+ GATT_WRITE' }).click();
@@ -167,17 +157,17 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
     await page.getByRole('button', { name: 'Embedded apps' }).click();
     const form = page.getByRole('form', { name: 'Add embedded app' });
     const description = form.getByLabel('Description (app name)');
-    await description.fill(`Stamp card ${tag}`);
+    await description.fill('Stamp card');
     await form.getByRole('button', { name: 'Add app' }).click();
-    const rows = page.getByTestId('embed-app-row').filter({ hasText: `Stamp card ${tag}` });
+    const rows = page.getByTestId('embed-app-row').filter({ hasText: 'Stamp card' });
     await rows.first().waitFor();
     await expect.poll(() => description.inputValue()).toBe('');
     await expectText(form, 'Optional');
-    await description.fill(`Stamp card ${tag}`);
+    await description.fill('Stamp card');
     await form.getByRole('button', { name: 'Add app' }).click();
     await expectText(form.locator('.field-error'), 'is already app');
     expect(await rows.count()).toBe(1);
-    await shoot(page, 'forms-embed-twin');
+    await atEachSize(page, () => shoot(page, 'forms-embed-twin'));
 
     // A greyed-out button says what it waits for.
     await page.getByRole('button', { name: 'Service messages' }).click();
@@ -186,27 +176,31 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
     const why = page.getByTestId('sm-issue-why');
     await expectText(why, 'Needs a user access token');
     expect(await issue.getAttribute('aria-describedby')).toBe('sm-issue-why');
-    await shoot(page, 'forms-disabled-why');
+    await atEachSize(page, () => shoot(page, 'forms-disabled-why'));
 
     // The adapter picker names the dongles that work and where the README says more.
     await page.getByRole('button', { name: 'BLE bench' }).click();
     const help = page.getByTestId('adapter-help');
     await expectText(help, 'nRF52840');
-    await help.scrollIntoViewIfNeeded();
-    const box = (await help.boundingBox())!;
-    expect(box.x + box.width).toBeLessThanOrEqual(size.width);
-    await shoot(page, 'forms-adapter-help');
+    await atEachSize(page, async (size) => {
+      await help.scrollIntoViewIfNeeded();
+      const box = (await help.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(size.width);
+      await shoot(page, 'forms-adapter-help');
+    });
     // …and its link opens that section of the README, in view.
     await help.getByRole('link', { name: "the README's “Adapters and dongles” section" }).click();
     const guide = page.getByRole('dialog', { name: 'README: Adapters and dongles' });
     const section = guide.getByTestId('readme-section');
     await expectText(section, 'Flashing Zephyr');
     await expectText(section, 'west build -b nrf52840dongle');
-    const shown = (await guide.boundingBox())!;
-    expect(shown.y).toBeGreaterThanOrEqual(0);
-    expect(shown.y + shown.height).toBeLessThanOrEqual(size.height);
-    expect(shown.x + shown.width).toBeLessThanOrEqual(size.width);
-    await shoot(page, 'forms-adapter-readme');
+    await atEachSize(page, async (size) => {
+      const shown = (await guide.boundingBox())!;
+      expect(shown.y).toBeGreaterThanOrEqual(0);
+      expect(shown.y + shown.height).toBeLessThanOrEqual(size.height);
+      expect(shown.x + shown.width).toBeLessThanOrEqual(size.width);
+      await shoot(page, 'forms-adapter-readme');
+    });
     await guide.getByRole('button', { name: 'Close' }).click();
     await guide.waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
@@ -214,14 +208,14 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
 
   it('the scan filter refuses RSSI 20 with the range it takes, once left', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     await page.getByRole('button', { name: 'BLE bench' }).click();
     const rssi = page.getByLabel('Minimum RSSI (dBm)');
     await rssi.fill('20');
     expect(await page.locator('.field-error').count()).toBe(0);
     await rssi.blur();
     await expectText(page.locator('.field-error'), 'Minimum RSSI must be between −127 and 0 dBm');
-    await shoot(page, 'validation-scan-rssi-refused');
+    await atEachSize(page, () => shoot(page, 'validation-scan-rssi-refused'));
     await rssi.fill('-70');
     await page.locator('.field-error').waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
@@ -229,7 +223,7 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
 
   it('the scan filter’s service UUID says it is not a UUID only once left', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     await page.getByRole('button', { name: 'BLE bench' }).click();
     const scan = page.getByTestId('ble-scan');
     const filter = scan.getByLabel('Service UUID');
@@ -238,7 +232,7 @@ describe.each(WINDOW_SIZES)('validation at $width×$height', (size) => {
     expect(await scan.locator('.field-error').count()).toBe(0);
     await filter.blur();
     await expectText(scan.locator('.field-error'), 'is not a UUID');
-    await shoot(page, 'validation-scan-uuid-refused');
+    await atEachSize(page, () => shoot(page, 'validation-scan-uuid-refused'));
     await filter.fill('');
     await scan.locator('.field-error').waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
