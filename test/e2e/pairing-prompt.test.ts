@@ -10,23 +10,21 @@
 // once held every connection the browser opens to the bench server, so an answer after 10 s
 // waited until the pairing had failed; the runs at each size typed it at 15 s and at 25 s, and
 // the later one proves the earlier too (both are past the 10 s, and 25 s is nearer the limit).
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { atEachSize, expectText, FLOW_SIZE, shoot, useBench, secureBoardFile } from './fixture';
+import {
+  atEachSize,
+  expectText,
+  FLOW_SIZE,
+  inView,
+  shoot,
+  useBench,
+  secureBoardFile,
+} from './fixture';
 
 const bench = useBench();
 /** The fixed passkey resources/sim/zephyr-secure.json shows on its display. */
 const PASSKEY = '246801';
-
-/** Whether the whole box is inside the window. */
-async function inView(page: Page, locator: Locator): Promise<boolean> {
-  const box = await locator.boundingBox();
-  const size = page.viewportSize();
-  if (!box || !size) return false;
-  return (
-    box.y >= 0 && box.y + box.height <= size.height && box.x >= 0 && box.x + box.width <= size.width
-  );
-}
 
 /**
  * Whether every scan row in view is what the window shows at its middle: nothing lies over the

@@ -5,12 +5,12 @@
 // the scan list shows it once, on the row that follows it, not again as a blank board at its old
 // address (issue 45, point 8). The flow runs once; the prompt in view and the pictures are
 // checked at both window sizes (atEachSize).
-import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   atEachSize,
   expectText,
   FLOW_SIZE,
+  inView,
   nav,
   shoot,
   useBench,
@@ -20,19 +20,6 @@ import {
 } from './fixture';
 
 const bench = useBench();
-
-async function inView(page: Page, locator: Locator): Promise<boolean> {
-  const box = await locator.boundingBox();
-  const view = page.viewportSize();
-  return (
-    box !== null &&
-    view !== null &&
-    box.y >= 0 &&
-    box.x >= 0 &&
-    box.y + box.height <= view.height &&
-    box.x + box.width <= view.width
-  );
-}
 
 describe('provisioning a board that needs its passkey', () => {
   it('asks for the passkey in view before reserving, and verifies the board', async () => {
