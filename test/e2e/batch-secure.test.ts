@@ -1,17 +1,20 @@
-// A batch of eight boards built as phones expect, through the UI at both window sizes: the
-// Zephyr Secure board's definition (resources/sim/zephyr-secure.json: SC only, its passkey on
-// its display, bonds, privacy) loaded eight times as a board file, a profile that needs level 4,
-// two boards at once. Every board's passkey prompt is answered in view — several stand at once,
-// the top one whole and the others one line each, so the batch's progress stays in view — and
-// every board is verified after its reboot over the bonded link, one PSDI each.
+// A batch of eight boards built as phones expect, through the UI: the Zephyr Secure board's
+// definition (resources/sim/zephyr-secure.json: SC only, its passkey on its display, bonds,
+// privacy) loaded eight times as a board file, a profile that needs level 4, two boards at once.
+// Every board's passkey prompt is answered in view — several stand at once, the top one whole and
+// the others one line each, so the batch's progress stays in view — and every board is verified
+// after its reboot over the bonded link, one PSDI each. The batch runs once; each prompt being in
+// view, the stacked prompts beside the progress, and the pictures are checked at both window
+// sizes (atEachSize).
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
+  atEachSize,
   expectText,
+  FLOW_SIZE,
   nav,
   shoot,
   useBench,
-  WINDOW_SIZES,
   createProduct,
   secureBoardFile,
   secureProfileFile,
@@ -61,130 +64,132 @@ async function clearOfPrompts(page: Page, locator: Locator): Promise<boolean> {
   return inWindow && apart;
 }
 
-describe.each(WINDOW_SIZES)(
-  'a batch of boards that need their passkey at $width×$height',
-  (size) => {
-    const tag = `${size.width}`;
-    const hex = size.width === 1024 ? '40' : '42';
-    const product = `Secure tray ${tag}`;
-    const name = `E2E Secure ${tag}`;
+describe('a batch of boards that need their passkey', () => {
+  const prefix = 'SEC-';
+  const product = 'Secure tray';
+  const name = 'E2E Secure';
 
-    it(
-      'answers every passkey prompt in view and verifies eight boards, one PSDI each',
-      { timeout: 240_000 },
-      async () => {
-        const { page, url, pageErrors } = bench();
-        await page.setViewportSize(size);
-        await nav(page, 'Device service').click();
-        await createProduct(page, product);
+  it(
+    'answers every passkey prompt in view and verifies eight boards, one PSDI each',
+    { timeout: 240_000 },
+    async () => {
+      const { page, url, pageErrors } = bench();
+      await page.setViewportSize(FLOW_SIZE);
+      await nav(page, 'Device service').click();
+      await createProduct(page, product);
 
-        await nav(page, 'BLE bench').click();
-        const sim = page.getByTestId('sim-bench');
-        await sim.getByTestId('board-file').setInputFiles({
-          name: `secure-tray-${tag}.json`,
-          mimeType: 'application/json',
-          buffer: secureBoardFile(name, `e8:2b:7c:${hex}:00:01`, BOARDS),
+      await nav(page, 'BLE bench').click();
+      const sim = page.getByTestId('sim-bench');
+      await sim.getByTestId('board-file').setInputFiles({
+        name: 'secure-tray.json',
+        mimeType: 'application/json',
+        buffer: secureBoardFile(name, 'e8:2b:7c:40:00:01', BOARDS),
+      });
+      await sim
+        .getByTestId('sim-board')
+        .filter({ hasText: `${name} 08` })
+        .waitFor();
+
+      await nav(page, 'Provisioning').click();
+      const plan = page.getByTestId('prov-plan');
+      await plan.getByLabel('Product').selectOption({ label: product });
+      await plan.getByTestId('profile-file').setInputFiles({
+        name: 'secure.json',
+        mimeType: 'application/json',
+        buffer: secureProfileFile(),
+      });
+      await expectText(plan, 'authenticated LE Secure Connections');
+      await expect
+        .poll(() => plan.getByLabel('Provisioning profile').inputValue())
+        .toBe('devicebench-v1-sc');
+      await plan.getByLabel('Prefix').fill(prefix);
+      await expectText(plan.getByTestId('psdi-preview'), `${prefix}000001`);
+
+      const batch = page.getByTestId('prov-batch');
+      await batch.getByLabel('Name contains').fill(name);
+      await batch.getByLabel('Boards at once').fill('2');
+      await batch.getByRole('button', { name: 'Start batch' }).click();
+
+      // Answer each open prompt as it stands, checking it is whole in the window first.
+      const summary = batch.getByTestId('batch-summary');
+      const status = summary.getByRole('status');
+      const open = page
+        .getByRole('alertdialog', { name: new RegExp(`Enter the passkey ${name} \\d+ shows`) })
+        .and(page.locator('[data-state="open"]'));
+      // Only the top prompt is whole; the others stand as one line each.
+      const whole = open.filter({ has: page.getByLabel('Passkey') });
+      const answered = new Set<string>();
+      let mostAtOnce = 0;
+      let shot = false;
+      while (!(await status.innerText().catch(() => '')).includes('Finished')) {
+        let count = await open.count();
+        if (answered.size === 0 && count > 0) {
+          // The first two boards pair at once: let both prompts stand before answering one.
+          // Counted once per turn: a prompt that appears between two counts is the second's.
+          await expect.poll(() => open.count(), { timeout: 20_000 }).toBe(2);
+          count = await open.count();
+        }
+        mostAtOnce = Math.max(mostAtOnce, count);
+        if (count === 0) {
+          await page.waitForTimeout(200);
+          continue;
+        }
+        const prompt = whole.first();
+        const title = await prompt.getByRole('heading').innerText();
+        expect(answered.has(title), `${title} asked twice`).toBe(false);
+        await atEachSize(page, async (size) => {
+          await expect
+            .poll(() => inView(page, prompt), { message: `${title} at ${size.width}` })
+            .toBe(true);
         });
-        await sim
-          .getByTestId('sim-board')
-          .filter({ hasText: `${name} 08` })
-          .waitFor();
-
-        await nav(page, 'Provisioning').click();
-        const plan = page.getByTestId('prov-plan');
-        await plan.getByLabel('Product').selectOption({ label: product });
-        await plan.getByTestId('profile-file').setInputFiles({
-          name: 'secure.json',
-          mimeType: 'application/json',
-          buffer: secureProfileFile(),
-        });
-        await expectText(plan, 'authenticated LE Secure Connections');
-        await expect
-          .poll(() => plan.getByLabel('Provisioning profile').inputValue())
-          .toBe('devicebench-v1-sc');
-        await plan.getByLabel('Prefix').fill(`S${tag}-`);
-        await expectText(plan.getByTestId('psdi-preview'), `S${tag}-000001`);
-
-        const batch = page.getByTestId('prov-batch');
-        await batch.getByLabel('Name contains').fill(name);
-        await batch.getByLabel('Boards at once').fill('2');
-        await batch.getByRole('button', { name: 'Start batch' }).click();
-
-        // Answer each open prompt as it stands, checking it is whole in the window first.
-        const summary = batch.getByTestId('batch-summary');
-        const status = summary.getByRole('status');
-        const open = page
-          .getByRole('alertdialog', { name: new RegExp(`Enter the passkey ${name} \\d+ shows`) })
-          .and(page.locator('[data-state="open"]'));
-        // Only the top prompt is whole; the others stand as one line each.
-        const whole = open.filter({ has: page.getByLabel('Passkey') });
-        const answered = new Set<string>();
-        let mostAtOnce = 0;
-        let shot = false;
-        while (!(await status.innerText().catch(() => '')).includes('Finished')) {
-          let count = await open.count();
-          if (answered.size === 0 && count > 0) {
-            // The first two boards pair at once: let both prompts stand before answering one.
-            // Counted once per turn: a prompt that appears between two counts is the second's.
-            await expect.poll(() => open.count(), { timeout: 20_000 }).toBe(2);
-            count = await open.count();
-          }
-          mostAtOnce = Math.max(mostAtOnce, count);
-          if (count === 0) {
-            await page.waitForTimeout(200);
-            continue;
-          }
-          const prompt = whole.first();
-          const title = await prompt.getByRole('heading').innerText();
-          expect(answered.has(title), `${title} asked twice`).toBe(false);
-          await expect.poll(() => inView(page, prompt), { message: title }).toBe(true);
-          if (count > 1 && !shot) {
-            expect(await whole.count()).toBe(1);
-            // The others stand as one line each, naming their board first.
-            const line = open.filter({ hasNot: page.getByLabel('Passkey') }).first();
-            await expectText(line, `${name} `);
+        if (count > 1 && !shot) {
+          expect(await whole.count()).toBe(1);
+          // The others stand as one line each, naming their board first.
+          const line = open.filter({ hasNot: page.getByLabel('Passkey') }).first();
+          await expectText(line, `${name} `);
+          await atEachSize(page, async () => {
             expect((await line.boundingBox())!.height).toBeLessThan(40);
             // The batch's progress stays in view beside the prompts.
             await summary.scrollIntoViewIfNeeded();
             expect(await clearOfPrompts(page, summary), 'batch progress covered').toBe(true);
             await shoot(page, 'batch-secure-prompts');
-            shot = true;
-            // A line opens into the whole prompt on a click.
-            const lineTitle = await line.getAttribute('aria-label');
-            await line.getByRole('button', { expanded: false }).click();
-            const opened = page.getByRole('alertdialog', { name: lineTitle! });
-            await expect.poll(() => opened.getByLabel('Passkey').count()).toBe(1);
-          }
-          await prompt.getByLabel('Passkey').fill(PASSKEY);
-          await prompt.getByRole('button', { name: 'Pair' }).click();
-          answered.add(title);
-          // Answered once the BLE process says so: then the card no longer asks.
-          await expect.poll(() => open.filter({ hasText: title }).count()).toBe(0);
+          });
+          shot = true;
+          // A line opens into the whole prompt on a click.
+          const lineTitle = await line.getAttribute('aria-label');
+          await line.getByRole('button', { expanded: false }).click();
+          const opened = page.getByRole('alertdialog', { name: lineTitle! });
+          await expect.poll(() => opened.getByLabel('Passkey').count()).toBe(1);
         }
-        await expectText(status, `Finished: ${BOARDS} boards done`);
-        expect(answered.size).toBe(BOARDS);
-        expect(mostAtOnce).toBeGreaterThan(1);
-        await shoot(page, 'batch-secure-finished');
+        await prompt.getByLabel('Passkey').fill(PASSKEY);
+        await prompt.getByRole('button', { name: 'Pair' }).click();
+        answered.add(title);
+        // Answered once the BLE process says so: then the card no longer asks.
+        await expect.poll(() => open.filter({ hasText: title }).count()).toBe(0);
+      }
+      await expectText(status, `Finished: ${BOARDS} boards done`);
+      expect(answered.size).toBe(BOARDS);
+      expect(mostAtOnce).toBeGreaterThan(1);
+      await atEachSize(page, () => shoot(page, 'batch-secure-finished'));
 
-        const answer = await page.evaluate(
-          async ([base, text]) =>
-            (
-              await fetch(`${base}/api/ops/audit:search`, {
-                method: 'POST',
-                headers: { 'content-type': 'application/json' },
-                body: JSON.stringify({ text, limit: 50 }),
-              })
-            ).json(),
-          [url.replace(/\/$/, ''), `S${tag}-`] as const,
-        );
-        const records = (answer as { value: { items: Record[] } }).value.items;
-        expect(records).toHaveLength(BOARDS);
-        for (const record of records) expect(record.state).toBe('verified');
-        expect(new Set(records.map((r) => r.psdi)).size).toBe(BOARDS);
-        // Each record names its own board, by the address it showed on the air when provisioned.
-        expect(new Set(records.map((r) => r.boardAddress)).size).toBe(BOARDS);
-        expect(pageErrors).toEqual([]);
-      },
-    );
-  },
-);
+      const answer = await page.evaluate(
+        async ([base, text]) =>
+          (
+            await fetch(`${base}/api/ops/audit:search`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ text, limit: 50 }),
+            })
+          ).json(),
+        [url.replace(/\/$/, ''), prefix] as const,
+      );
+      const records = (answer as { value: { items: Record[] } }).value.items;
+      expect(records).toHaveLength(BOARDS);
+      for (const record of records) expect(record.state).toBe('verified');
+      expect(new Set(records.map((r) => r.psdi)).size).toBe(BOARDS);
+      // Each record names its own board, by the address it showed on the air when provisioned.
+      expect(new Set(records.map((r) => r.boardAddress)).size).toBe(BOARDS);
+      expect(pageErrors).toEqual([]);
+    },
+  );
+});

@@ -1,14 +1,15 @@
-// A damaged bond store on the BLE bench, at both window sizes: the Bonds panel names the file
-// and why nothing is kept; Reset asks first, naming the file, then sets it aside and says as
-// what; the panel and the Settings page then say where the bonds are kept and under which key
-// (the key file DEVICEBENCH_BOND_KEY_FILE names, as a headless station keeps them)
-// (docs/decisions/security-and-hardening.md, "A damaged bond store").
+// A damaged bond store on the BLE bench: the Bonds panel names the file and why nothing is kept;
+// Reset asks first, naming the file, then sets it aside and says as what; the panel and the
+// Settings page then say where the bonds are kept and under which key (the key file
+// DEVICEBENCH_BOND_KEY_FILE names, as a headless station keeps them)
+// (docs/decisions/security-and-hardening.md, "A damaged bond store"). The flow runs once; the
+// damaged store's picture is taken at both window sizes (atEachSize).
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { atEachSize, expectText, FLOW_SIZE, nav, shoot, useBench } from './fixture';
 
 const keyFile = join(mkdtempSync(join(tmpdir(), 'e2e-bond-key-')), 'bond.key');
 writeFileSync(keyFile, randomBytes(32), { mode: 0o600 });
@@ -22,10 +23,10 @@ afterAll(() => {
 
 const bench = useBench();
 
-describe.each(WINDOW_SIZES)('a damaged bond store at $width×$height', (size) => {
+describe('a damaged bond store', () => {
   it('is named on the Bonds panel, reset after a confirmation naming the file, and the key in use said', async () => {
     const { page, dataDir, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     const file = join(dataDir, 'bonds.bin');
     // Damaged while the app runs (a disk error, a copy cut short): seen at the next listing.
     writeFileSync(file, randomBytes(48), { mode: 0o600 });
@@ -35,8 +36,10 @@ describe.each(WINDOW_SIZES)('a damaged bond store at $width×$height', (size) =>
     const damaged = bonds.getByTestId('bonds-damaged');
     await expectText(damaged, 'Bonds are not being kept.');
     await expectText(damaged, `${file} is damaged: it does not open with the key from key file`);
-    await damaged.scrollIntoViewIfNeeded();
-    await shoot(page, 'bonds-damaged');
+    await atEachSize(page, async () => {
+      await damaged.scrollIntoViewIfNeeded();
+      await shoot(page, 'bonds-damaged');
+    });
 
     await damaged.getByRole('button', { name: 'Reset bond store…' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Reset the bond store' });

@@ -1,11 +1,19 @@
-// The station's bonds on the BLE bench, at both window sizes: the Zephyr Secure board (a copy
-// of its own per size, loaded from its board file) paired with its passkey is listed under the
-// simulated adapter with its name and key; Forget empties the list in every window while the
-// link stays encrypted; connected again, the pairing asks for the passkey again, and Forget
-// all, once confirmed, empties the list again.
+// The station's bonds on the BLE bench: the Zephyr Secure board (loaded from its board file)
+// paired with its passkey is listed under the simulated adapter with its name and key; Forget
+// empties the list in every window while the link stays encrypted; connected again, the pairing
+// asks for the passkey again, and Forget all, once confirmed, empties the list again. The flow
+// runs once; its pictures are taken at both window sizes (atEachSize).
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, nav, shoot, useBench, WINDOW_SIZES, secureBoardFile } from './fixture';
+import {
+  atEachSize,
+  expectText,
+  FLOW_SIZE,
+  nav,
+  shoot,
+  useBench,
+  secureBoardFile,
+} from './fixture';
 
 const bench = useBench();
 /** The fixed passkey resources/sim/zephyr-secure.json shows on its display. */
@@ -30,18 +38,18 @@ async function connectAndPair(page: Page, name: string): Promise<Locator> {
   return board;
 }
 
-describe.each(WINDOW_SIZES)('bonds on the BLE bench at $width×$height', (size) => {
+describe('bonds on the BLE bench', () => {
   it('lists the paired board under its adapter, forgets it, and pairs afresh after', async () => {
     const { page, context, url, pageErrors } = bench();
-    await page.setViewportSize(size);
-    const BOARD = `Bond Secure ${size.width}`;
-    const ADDRESS = `e8:2b:7c:${size.width === 1024 ? '60' : '62'}:00:01`;
+    await page.setViewportSize(FLOW_SIZE);
+    const BOARD = 'Bond Secure';
+    const ADDRESS = 'e8:2b:7c:60:00:01';
     await nav(page, 'BLE bench').click();
     await page
       .getByTestId('sim-bench')
       .getByTestId('board-file')
       .setInputFiles({
-        name: `bond-secure-${size.width}.json`,
+        name: 'bond-secure.json',
         mimeType: 'application/json',
         buffer: secureBoardFile(BOARD, ADDRESS),
       });
@@ -54,11 +62,13 @@ describe.each(WINDOW_SIZES)('bonds on the BLE bench at $width×$height', (size) 
     await expectText(row, BOARD);
     await expectText(row, 'LE Secure Connections · authenticated · 16 octets');
     await expectText(row, 'Passkey Entry');
-    await row.scrollIntoViewIfNeeded();
-    await shoot(page, 'bonds-listed');
+    await atEachSize(page, async () => {
+      await row.scrollIntoViewIfNeeded();
+      await shoot(page, 'bonds-listed');
+    });
     // A second window on the same app follows the bonds too.
     const other = await context.newPage();
-    await other.setViewportSize(size);
+    await other.setViewportSize(FLOW_SIZE);
     await other.goto(url);
     await nav(other, 'BLE bench').click();
     const otherAdapter = other
@@ -74,7 +84,7 @@ describe.each(WINDOW_SIZES)('bonds on the BLE bench at $width×$height', (size) 
     await other.close();
     // The open link keeps its encryption until it drops.
     await expectText(board.getByTestId('link-card').getByTestId('link-security'), 'Level 4');
-    await shoot(page, 'bonds-forgotten');
+    await atEachSize(page, () => shoot(page, 'bonds-forgotten'));
     await board.getByRole('button', { name: 'Disconnect', exact: true }).click();
     await board.getByRole('button', { name: 'Dismiss' }).click();
     await expect.poll(() => board.count()).toBe(0);
@@ -85,8 +95,10 @@ describe.each(WINDOW_SIZES)('bonds on the BLE bench at $width×$height', (size) 
     await adapter.getByRole('button', { name: 'Forget all bonds of adapter 1' }).click();
     const confirm = adapter.getByRole('alertdialog', { name: 'Forget all bonds of adapter 1' });
     await expectText(confirm, `Forget 1 bond of Adapter 1: ${BOARD} (${ADDRESS})?`);
-    await confirm.scrollIntoViewIfNeeded();
-    await shoot(page, 'bonds-forget-all');
+    await atEachSize(page, async () => {
+      await confirm.scrollIntoViewIfNeeded();
+      await shoot(page, 'bonds-forget-all');
+    });
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await expectText(row, BOARD);
     await adapter.getByRole('button', { name: 'Forget all bonds of adapter 1' }).click();

@@ -1,10 +1,11 @@
-// Every simulated fault in one panel, shared by the BLE bench, Provisioning and Scenarios, at both
-// window sizes: an ATT error of our choice (0x03 write not permitted on the sensor's LED) and a
-// refused pairing set on the BLE bench show on the other pages, and a fault set through the
-// contract shows on the open page without a Refresh.
+// Every simulated fault in one panel, shared by the BLE bench, Provisioning and Scenarios: an ATT
+// error of our choice (0x03 write not permitted on the sensor's LED) and a refused pairing set on
+// the BLE bench show on the other pages, and a fault set through the contract shows on the open
+// page without a Refresh. The flow runs once; the panel's line in view and the pictures are
+// checked at both window sizes (atEachSize).
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { atEachSize, expectText, FLOW_SIZE, shoot, useBench } from './fixture';
 
 const bench = useBench();
 const LED = 'a3c80003-7f2e-4b61-9c0d-5e1f2a3b4c5d';
@@ -27,10 +28,10 @@ const sensorLine = (page: Page) =>
     .getByTestId('faults-panel')
     .locator(`[data-testid="active-fault"][data-board-id="${SENSOR_ID}"]`);
 
-describe.each(WINDOW_SIZES)('the faults panel at $width×$height', (size) => {
+describe('the faults panel', () => {
   it('sets an ATT error and a refused pairing on the BLE bench, seen live on Provisioning and Scenarios', async () => {
     const { page, url, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     const panel = await open(page, 'BLE bench');
     await panel.getByLabel('Board').selectOption(SENSOR_ID);
     const form = panel.getByRole('form', { name: 'Faults of DB Sensor' });
@@ -49,8 +50,10 @@ describe.each(WINDOW_SIZES)('the faults panel at $width×$height', (size) => {
       `answers writes of LED (${LED}) with ATT 0x03 write not permitted`,
     );
     await expectText(sensorLine(page), 'refuses pairing');
-    await sensorLine(page).scrollIntoViewIfNeeded();
-    await shoot(page, 'faults-panel-ble-bench');
+    await atEachSize(page, async () => {
+      await sensorLine(page).scrollIntoViewIfNeeded();
+      await shoot(page, 'faults-panel-ble-bench');
+    });
 
     await open(page, 'Provisioning');
     await expectText(sensorLine(page), 'write not permitted');
@@ -71,11 +74,13 @@ describe.each(WINDOW_SIZES)('the faults panel at $width×$height', (size) => {
     expect(answer).toBe(200);
     await expectText(sensorLine(page), 'slow link ×4');
     await expectText(sensorLine(page), 'refuses connections');
-    const box = await sensorLine(page).boundingBox();
-    expect(box && box.y >= 0 && box.y + box.height <= size.height).toBe(true);
-    await shoot(page, 'faults-panel-scenarios');
+    await atEachSize(page, async (size) => {
+      const box = await sensorLine(page).boundingBox();
+      expect(box && box.y >= 0 && box.y + box.height <= size.height).toBe(true);
+      await shoot(page, 'faults-panel-scenarios');
+    });
 
-    // Cleared, for the other window size.
+    // Cleared from the panel: the line goes.
     const form2 = page.getByRole('form', { name: 'Faults of DB Sensor' });
     await page.getByTestId('faults-panel').getByLabel('Board').selectOption(SENSOR_ID);
     await form2.getByLabel('ATT error on').selectOption('');

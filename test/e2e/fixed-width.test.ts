@@ -1,9 +1,10 @@
 // Fixed-width text is fixed-width on this Linux too: JSON and hex (the login console's answer,
 // the scan table's addresses) take as much room for "iiiiiiii" as for "WWWWWWWW", drawn in the
-// element's own font (docs/decisions.md, "Fixed-width text").
+// element's own font (docs/decisions.md, "Fixed-width text"). A letter's width is the font's,
+// not the window's: measured once; the pictures are taken at both window sizes (atEachSize).
 import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
-import { expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { atEachSize, expectText, FLOW_SIZE, nav, shoot, useBench } from './fixture';
 
 const bench = useBench();
 
@@ -29,10 +30,10 @@ async function letterWidths(element: Locator): Promise<[number, number]> {
   })) as [number, number];
 }
 
-describe.each(WINDOW_SIZES)('fixed-width text at $width×$height', (size) => {
+describe('fixed-width text', () => {
   it('draws JSON and hex with every letter the same width', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
 
     await nav(page, 'Login & profile').click();
     const ops = page.getByTestId('login-operations');
@@ -44,7 +45,7 @@ describe.each(WINDOW_SIZES)('fixed-width text at $width×$height', (size) => {
     const [narrowJson, wideJson] = await letterWidths(json);
     expect(narrowJson).toBeGreaterThan(0);
     expect(narrowJson).toBeCloseTo(wideJson, 0);
-    await shoot(page, 'fixed-width-json');
+    await atEachSize(page, () => shoot(page, 'fixed-width-json'));
 
     await nav(page, 'BLE bench').click();
     const row = page.getByTestId('ble-scan').getByTestId('scan-row').first();
@@ -54,7 +55,7 @@ describe.each(WINDOW_SIZES)('fixed-width text at $width×$height', (size) => {
     const [narrowHex, wideHex] = await letterWidths(address);
     expect(narrowHex).toBeGreaterThan(0);
     expect(narrowHex).toBeCloseTo(wideHex, 0);
-    await shoot(page, 'fixed-width-hex');
+    await atEachSize(page, () => shoot(page, 'fixed-width-hex'));
     expect(pageErrors).toEqual([]);
   });
 });

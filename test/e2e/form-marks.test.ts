@@ -1,9 +1,10 @@
 // The scenario form marks every problem its badge counts, where it belongs (the field, or the
 // scenario for a rule about a whole scenario), in the JSON view's words, and still does after
-// leaving the page and coming back and after a reload. No hint contradicts a rule.
+// leaving the page and coming back and after a reload. No hint contradicts a rule. The flow runs
+// once; the badge's jump to the first problem is checked at both window sizes (atEachSize).
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench, WINDOW_SIZES, nav, createProduct } from './fixture';
+import { atEachSize, expectText, FLOW_SIZE, shoot, useBench, nav, createProduct } from './fixture';
 
 const bench = useBench();
 
@@ -52,6 +53,7 @@ async function expectMarked(page: Page): Promise<void> {
 describe('the form marks what the badge counts', () => {
   it('marks each problem where it belongs, after leaving and coming back and after a reload', async () => {
     const { page, pageErrors } = bench();
+    await page.setViewportSize(FLOW_SIZE);
     await nav(page, 'Device service').click();
     await createProduct(page, 'Marked problems');
     await nav(page, 'Scenarios').click();
@@ -81,8 +83,7 @@ describe('the form marks what the badge counts', () => {
     await expectMarked(page);
 
     // The badge takes the user to the first problem, in view at both sizes.
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async (size) => {
       await page.locator('main.content').evaluate((el: { scrollTop: number }) => {
         el.scrollTop = 0;
       });
@@ -95,7 +96,7 @@ describe('the form marks what the badge counts', () => {
         })
         .toBe(true);
       await shoot(page, 'form-marks-problems');
-    }
+    });
     expect(pageErrors).toEqual([]);
   });
 });

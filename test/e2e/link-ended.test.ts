@@ -1,10 +1,11 @@
-// A deliberate Disconnect keeps the board's card, at both window sizes (issue 45, point 7;
-// docs/decisions/app-and-ui.md, "A Disconnect keeps the card"): greyed, "Disconnected by you at
-// HH:MM:SS", its GATT log kept and a Reconnect, in every window and after a reload, until the
-// person reconnects (from the card or the scan list, the same card going on) or dismisses it.
+// A deliberate Disconnect keeps the board's card (issue 45, point 7; docs/decisions/app-and-ui.md,
+// "A Disconnect keeps the card"): greyed, "Disconnected by you at HH:MM:SS", its GATT log kept and
+// a Reconnect, in every window and after a reload, until the person reconnects (from the card or
+// the scan list, the same card going on) or dismisses it. The flow runs once; the ended card is
+// checked for cut text, and pictured, at both window sizes (atEachSize).
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { clippedText, expectText, nav, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { atEachSize, clippedText, expectText, FLOW_SIZE, nav, shoot, useBench } from './fixture';
 
 const bench = useBench();
 
@@ -42,10 +43,10 @@ async function expectEnded(page: Page): Promise<void> {
   expect(opacity).toBeLessThan(1);
 }
 
-describe.each(WINDOW_SIZES)('a deliberate Disconnect at $width×$height', (size) => {
+describe('a deliberate Disconnect', () => {
   it('keeps the card with its log and Reconnect in every window until reconnected or dismissed', async () => {
     const { page, context, url, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     await nav(page, 'BLE bench').click();
     await sensorRow(page).getByRole('button', { name: 'Connect DB Sensor' }).click();
     await expectText(card(page).getByTestId('gatt-connection-state'), 'connected');
@@ -56,7 +57,7 @@ describe.each(WINDOW_SIZES)('a deliberate Disconnect at $width×$height', (size)
 
     const other = await context.newPage();
     try {
-      await other.setViewportSize(size);
+      await other.setViewportSize(FLOW_SIZE);
       await other.goto(url);
       await nav(other, 'BLE bench').click();
       await expectText(log(other), 'read');
@@ -68,9 +69,11 @@ describe.each(WINDOW_SIZES)('a deliberate Disconnect at $width×$height', (size)
       await sensorRow(page).getByRole('button', { name: 'Connect DB Sensor' }).waitFor();
       await page.waitForTimeout(3_000);
       await expectEnded(page);
-      await card(page).evaluate((el) => el.scrollIntoView({ block: 'start' }));
-      expect(await clippedText(page)).toEqual([]);
-      await shoot(page, 'link-ended');
+      await atEachSize(page, async () => {
+        await card(page).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        expect(await clippedText(page)).toEqual([]);
+        await shoot(page, 'link-ended');
+      });
 
       // A reload keeps it too.
       await page.reload();
@@ -99,7 +102,7 @@ describe.each(WINDOW_SIZES)('a deliberate Disconnect at $width×$height', (size)
       // Dismiss takes the ended card off the bench in every window.
       await card(page).getByRole('button', { name: 'Disconnect', exact: true }).click();
       await expectEnded(other);
-      await shoot(other, 'link-ended-other-window');
+      await atEachSize(other, () => shoot(other, 'link-ended-other-window'));
       await card(other).getByRole('button', { name: 'Dismiss' }).click();
       await card(page).waitFor({ state: 'detached' });
       await card(other).waitFor({ state: 'detached' });

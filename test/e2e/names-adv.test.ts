@@ -1,11 +1,20 @@
-// Names, value formats, the advertisement inspector and the notification plot, at both window
-// sizes: the sensor board's advertisement taken apart (flags, name, services, Nordic's
-// manufacturer data, TX power, raw bytes labelled), a characteristic renamed showing in the
-// explorer and its log, the temperature read as °C through the format picker and remembered
-// after a reload, and its notifications plotted with the shown value following the last one.
+// Names, value formats, the advertisement inspector and the notification plot: the sensor
+// board's advertisement taken apart (flags, name, services, Nordic's manufacturer data, TX power,
+// raw bytes labelled), a characteristic renamed showing in the explorer and its log, the
+// temperature read as °C through the format picker and remembered after a reload, and its
+// notifications plotted with the shown value following the last one. Each flow runs once; what
+// must be in view, and the pictures, are checked at both window sizes (atEachSize).
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, useBench, WINDOW_SIZES, shoot, createProduct, inView } from './fixture';
+import {
+  atEachSize,
+  expectText,
+  FLOW_SIZE,
+  useBench,
+  shoot,
+  createProduct,
+  inView,
+} from './fixture';
 
 const bench = useBench();
 
@@ -37,15 +46,17 @@ async function connectSensor(page: Page) {
   return { explorer, temperature };
 }
 
-describe.each(WINDOW_SIZES)('names and advertisements at $width×$height', (size) => {
+describe('names and advertisements', () => {
   it('inspects the sensor board’s advertisement field by field', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     const { row } = await openBench(page);
     await row.getByRole('button', { name: 'Inspect the advertisement of DB Sensor' }).click();
     const inspector = page.getByTestId('ad-inspector');
     // It opens in view, not below the fold (issue 45).
-    await expect.poll(() => inView(page, inspector.getByRole('heading').first())).toBe(true);
+    await atEachSize(page, async () => {
+      await expect.poll(() => inView(page, inspector.getByRole('heading').first())).toBe(true);
+    });
     const structures = inspector.getByTestId('ad-structure');
     await expectText(structures.filter({ hasText: 'Flags' }), 'LE General Discoverable Mode');
     await expectText(structures.filter({ hasText: 'Flags' }), 'BR/EDR Not Supported');
@@ -59,8 +70,10 @@ describe.each(WINDOW_SIZES)('names and advertisements at $width×$height', (size
     // The raw bytes begin with the flags structure, labelled as such in its own row.
     await expectText(inspector.getByTestId('ad-raw').first(), '02 01 06');
     await expectText(structures.filter({ hasText: 'Flags' }), '02 01 06');
-    await row.scrollIntoViewIfNeeded();
-    await shoot(page, 'names-adv-inspector');
+    await atEachSize(page, async () => {
+      await row.scrollIntoViewIfNeeded();
+      await shoot(page, 'names-adv-inspector');
+    });
     await inspector.getByRole('button', { name: 'Close' }).click();
     await inspector.waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
@@ -68,7 +81,7 @@ describe.each(WINDOW_SIZES)('names and advertisements at $width×$height', (size
 
   it('renames a characteristic, reads the temperature in °C, remembers both after a reload, and plots its notifications', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
+    await page.setViewportSize(FLOW_SIZE);
     let { explorer, temperature } = await connectSensor(page);
     // The board file's names, the service's and the characteristic's, beside their UUIDs.
     await expectText(
@@ -77,7 +90,7 @@ describe.each(WINDOW_SIZES)('names and advertisements at $width×$height', (size
     );
     await expectText(temperature, 'Temperature');
 
-    const name = `Room temperature ${size.width}`;
+    const name = 'Room temperature';
     await temperature.getByRole('button', { name: `Rename ${TEMPERATURE}` }).click();
     await temperature.getByLabel(`Name for ${TEMPERATURE}`).fill(name);
     await temperature.getByRole('button', { name: 'Save' }).click();
@@ -115,7 +128,7 @@ describe.each(WINDOW_SIZES)('names and advertisements at $width×$height', (size
           .evaluate((el) => el === el.ownerDocument.activeElement),
       )
       .toBe(true);
-    await shoot(page, 'names-adv-renamed-celsius');
+    await atEachSize(page, () => shoot(page, 'names-adv-renamed-celsius'));
 
     // After a reload: the name and the format are the product's (here the bench's), kept. The
     // link is let go first, as the app keeps it across a reload and the board then is silent.
@@ -156,10 +169,12 @@ describe.each(WINDOW_SIZES)('names and advertisements at $width×$height', (size
     const celsius = Number.parseFloat(await shownValue.innerText());
     expect(celsius).toBeGreaterThanOrEqual(18);
     expect(celsius).toBeLessThanOrEqual(28);
-    await plot.scrollIntoViewIfNeeded();
-    const box = await shownValue.boundingBox();
-    expect(box && box.y >= 0 && box.y + box.height <= size.height).toBe(true);
-    await shoot(page, 'names-adv-plot');
+    await atEachSize(page, async () => {
+      await plot.scrollIntoViewIfNeeded();
+      const box = await shownValue.boundingBox();
+      expect(box && box.y >= 0 && box.y + box.height <= page.viewportSize()!.height).toBe(true);
+      await shoot(page, 'names-adv-plot');
+    });
     await temperature.getByRole('button', { name: `Unsubscribe from ${TEMPERATURE}` }).click();
     await plot.waitFor({ state: 'detached' });
 
@@ -176,8 +191,8 @@ describe.each(WINDOW_SIZES)('names and advertisements at $width×$height', (size
 
   it('offers the checked board’s services and characteristics, named, as the scenario editor’s UUID suggestions', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
-    const product = `Names lamp ${size.width}`;
+    await page.setViewportSize(FLOW_SIZE);
+    const product = 'Names lamp';
     await page
       .getByRole('navigation', { name: 'Areas' })
       .getByRole('button', { name: 'Device service', exact: true })
@@ -210,7 +225,7 @@ describe.each(WINDOW_SIZES)('names and advertisements at $width×$height', (size
     const all = await suggestions.allTextContents();
     expect(all).toHaveLength(11);
     expect(all).toContain('Provisioning (devicebench-v1) (service)');
-    await shoot(page, 'names-adv-scenario-suggestions');
+    await atEachSize(page, () => shoot(page, 'names-adv-scenario-suggestions'));
     expect(pageErrors).toEqual([]);
   });
 });

@@ -2,15 +2,17 @@
 // no visible text is cut without an ellipsis and its full text at hand, with the long values a
 // bench produces on screen (a module channel's authorization URL, the login redirect URI, an
 // audit record's board and detail). In the provisioning list a board that was just provisioned
-// keeps its row, and only the rows below it move, by its result's height.
+// keeps its row, and only the rows below it move, by its result's height. Each page is opened
+// once and looked at in both windows (atEachSize).
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
+  atEachSize,
   clippedText,
   expectText,
+  FLOW_SIZE,
   shoot,
   useBench,
-  WINDOW_SIZES,
   nav,
   createProduct,
 } from './fixture';
@@ -35,7 +37,7 @@ async function expectFits(page: Page, where: string): Promise<void> {
 describe('pages that fit the window', () => {
   it('keeps every row of the provisioning list in place when a board is provisioned', async () => {
     const { page } = bench();
-    await page.setViewportSize(WINDOW_SIZES[0]);
+    await page.setViewportSize(FLOW_SIZE);
     await nav(page, 'Device service').click();
     await createProduct(page, 'Fit check product with a long enough name');
 
@@ -73,12 +75,11 @@ describe('pages that fit the window', () => {
     await page.getByRole('button', { name: 'Approve as account admin' }).click();
     const url = page.getByRole('button', { name: /Copy authorization URL/ });
     await url.waitFor();
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async () => {
       await url.scrollIntoViewIfNeeded();
       await expectFits(page, 'module-channels');
       await shoot(page, 'page-fit-module-channels');
-    }
+    });
   });
 
   it('visits every page at both sizes: no sideways scroll, no cut text', async () => {
@@ -86,24 +87,23 @@ describe('pages that fit the window', () => {
     const pages = page.getByRole('navigation', { name: 'Areas' }).getByRole('button');
     const labels = await pages.allInnerTexts();
     expect(labels.length).toBeGreaterThan(15);
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
-      for (const label of labels) {
-        await nav(page, label).click();
-        // Locator waits: a polled string predicate would need eval, which the CSP refuses. The
-        // clicked entry marked current means its page, not the one before, is the one shown.
-        await nav(page, label).and(page.locator('[aria-current=page]')).waitFor();
-        const id = (await page.evaluate('location.hash.slice(2).split("?")[0]')) as string;
-        await page.locator('main h1').first().waitFor();
-        await page
-          .locator('main [role=status]', { hasText: /Loading/ })
-          .first()
-          .waitFor({ state: 'detached' });
-        if (id === 'audit-log') await page.getByTestId('audit-row').first().waitFor();
-        await expectFits(page, id);
+    for (const label of labels) {
+      await nav(page, label).click();
+      // Locator waits: a polled string predicate would need eval, which the CSP refuses. The
+      // clicked entry marked current means its page, not the one before, is the one shown.
+      await nav(page, label).and(page.locator('[aria-current=page]')).waitFor();
+      const id = (await page.evaluate('location.hash.slice(2).split("?")[0]')) as string;
+      await page.locator('main h1').first().waitFor();
+      await page
+        .locator('main [role=status]', { hasText: /Loading/ })
+        .first()
+        .waitFor({ state: 'detached' });
+      if (id === 'audit-log') await page.getByTestId('audit-row').first().waitFor();
+      await atEachSize(page, async (size) => {
+        await expectFits(page, `${id} at ${size.width}`);
         if (id === 'audit-log' || id === 'login' || id === 'provisioning')
           await shoot(page, `page-fit-${id}`);
-      }
+      });
     }
     expect(pageErrors).toEqual([]);
   });

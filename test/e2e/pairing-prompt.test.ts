@@ -1,30 +1,30 @@
-// The passkey prompt in the windows, at both window sizes: the Zephyr Secure board (a board of
-// its own per size, loaded from its board file: the station encrypts with a bond rather than pair
-// again) shows its passkey, a pairing asked with MITM from the link card brings a prompt
-// into view in every window showing the app (a second one opened while it waits included), a
-// rejection ends the pairing with its SMP reason, a malformed passkey is refused in words, and
-// the passkey typed in one window pairs the link at level 4 and closes the prompt in the other.
-// The passkey is typed late, as a person reading six digits off a display does: at 15 s in the
-// small window, at 25 s in the large one (one delay per size keeps the suite short); the link
-// card's RSSI reads, queued behind the pairing, once held every connection the browser opens to
-// the bench server, so an answer after 10 s waited until the pairing had failed.
-import type { Locator, Page } from 'playwright-core';
+// The passkey prompt in the windows: the Zephyr Secure board (loaded from its board file) shows
+// its passkey, a pairing asked with MITM from the link card brings a prompt into view in every
+// window showing the app (a second one opened while it waits included), a rejection ends the
+// pairing with its SMP reason, a malformed passkey is refused in words, and the passkey typed in
+// one window pairs the link at level 4 and closes the prompt in the other. The flow runs once;
+// the prompts being in view, the scan list left uncovered and the pictures are checked at both
+// window sizes (atEachSize).
+// The passkey is typed late, as a person reading six digits off a display does: at 25 s, five
+// before the specification's 30 s limit. The link card's RSSI reads, queued behind the pairing,
+// once held every connection the browser opens to the bench server, so an answer after 10 s
+// waited until the pairing had failed; the runs at each size typed it at 15 s and at 25 s, and
+// the later one proves the earlier too (both are past the 10 s, and 25 s is nearer the limit).
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench, WINDOW_SIZES, secureBoardFile } from './fixture';
+import {
+  atEachSize,
+  expectText,
+  FLOW_SIZE,
+  inView,
+  shoot,
+  useBench,
+  secureBoardFile,
+} from './fixture';
 
 const bench = useBench();
 /** The fixed passkey resources/sim/zephyr-secure.json shows on its display. */
 const PASSKEY = '246801';
-
-/** Whether the whole box is inside the window. */
-async function inView(page: Page, locator: Locator): Promise<boolean> {
-  const box = await locator.boundingBox();
-  const size = page.viewportSize();
-  if (!box || !size) return false;
-  return (
-    box.y >= 0 && box.y + box.height <= size.height && box.x >= 0 && box.x + box.width <= size.width
-  );
-}
 
 /**
  * Whether every scan row in view is what the window shows at its middle: nothing lies over the
@@ -64,30 +64,30 @@ async function openBleBench(page: Page): Promise<void> {
     .click();
 }
 
-/** When the person types the passkey, counted from the prompt's opening, per window size. */
-const ANSWER_AFTER_MS: Record<number, number> = { 1024: 15_000, 1280: 25_000 };
+/** When the person types the passkey, counted from the prompt's opening. */
+const ANSWER_AFTER_MS = 25_000;
 
-describe.each(WINDOW_SIZES)('the pairing prompt at $width×$height', (size) => {
-  const late = ANSWER_AFTER_MS[size.width]!;
+describe('the pairing prompt', () => {
+  const late = ANSWER_AFTER_MS;
   it(
     `asks for the board’s passkey in view in every window, and pairs with the answer typed at ${late / 1000} s`,
     { timeout: 120_000 },
     async () => {
       const { page, context, url, pageErrors } = bench();
-      await page.setViewportSize(size);
-      const BOARD = `PP Secure ${size.width}`;
+      await page.setViewportSize(FLOW_SIZE);
+      const BOARD = 'PP Secure';
       await openBleBench(page);
       await page
         .getByTestId('sim-bench')
         .getByTestId('board-file')
         .setInputFiles({
-          name: `pp-secure-${size.width}.json`,
+          name: 'pp-secure.json',
           mimeType: 'application/json',
-          buffer: secureBoardFile(BOARD, `e8:2b:7c:${size.width === 1024 ? '50' : '52'}:00:01`),
+          buffer: secureBoardFile(BOARD, 'e8:2b:7c:50:00:01'),
         });
       // A second window on the same app: the BLE process's prompts reach both.
       const other = await context.newPage();
-      await other.setViewportSize(size);
+      await other.setViewportSize(FLOW_SIZE);
       await other.goto(url);
       await openBleBench(other);
       await openBleBench(page);
@@ -112,7 +112,9 @@ describe.each(WINDOW_SIZES)('the pairing prompt at $width×$height', (size) => {
       const secondsLeft = async () =>
         Number((await prompt.getByText(/\d+ s left/).innerText()).split(' ')[0]);
       await expectText(prompt, 'Enter the passkey');
-      await expect.poll(() => inView(page, prompt)).toBe(true);
+      await atEachSize(page, async () => {
+        await expect.poll(() => inView(page, prompt)).toBe(true);
+      });
       const first = await secondsLeft();
       expect(first).toBeGreaterThan(15);
       // The specification's limit counts down.
@@ -127,7 +129,7 @@ describe.each(WINDOW_SIZES)('the pairing prompt at $width×$height', (size) => {
       await expectText(prompt, 'passkey entry failed');
       await expectText(otherPrompt, 'passkey entry failed');
       await expectText(card.getByTestId('link-security'), 'Level 1');
-      await shoot(page, 'pairing-prompt-rejected');
+      await atEachSize(page, () => shoot(page, 'pairing-prompt-rejected'));
       await prompt.getByRole('button', { name: 'Dismiss' }).click();
       await otherPrompt.getByRole('button', { name: 'Dismiss' }).click();
 
@@ -136,14 +138,18 @@ describe.each(WINDOW_SIZES)('the pairing prompt at $width×$height', (size) => {
       await expectText(prompt, 'Enter the passkey');
       const asked = Date.now();
       await expectText(otherPrompt, 'Enter the passkey');
-      expect(await inView(other, otherPrompt)).toBe(true);
+      await atEachSize(other, async () => {
+        expect(await inView(other, otherPrompt)).toBe(true);
+      });
       const passkey = otherPrompt.getByLabel('Passkey');
       await passkey.fill('24680x');
       await otherPrompt.getByRole('button', { name: 'Pair' }).click();
       await expectText(otherPrompt, 'must be the six digits the board shows');
-      expect(await inView(other, otherPrompt)).toBe(true);
-      await shoot(other, 'pairing-prompt-invalid');
-      await shoot(page, 'pairing-prompt-open');
+      await atEachSize(other, async () => {
+        expect(await inView(other, otherPrompt)).toBe(true);
+        await shoot(other, 'pairing-prompt-invalid');
+      });
+      await atEachSize(page, () => shoot(page, 'pairing-prompt-open'));
       await passkey.fill(PASSKEY);
       await new Promise((resolve) => setTimeout(resolve, late - (Date.now() - asked)));
       // The window counts whole seconds up, and the prompt opened a little before it was seen.
@@ -163,16 +169,20 @@ describe.each(WINDOW_SIZES)('the pairing prompt at $width×$height', (size) => {
       expect(Date.now() - answered).toBeLessThan(5_000);
       expect(await prompt.count()).toBe(0);
       expect(await otherPrompt.count()).toBe(0);
-      expect(await uncoveredScanRows(page)).toBe(true);
+      await atEachSize(page, async () => {
+        expect(await uncoveredScanRows(page)).toBe(true);
+      });
       await expectText(card.getByTestId('link-security'), 'Level 4');
       await expectText(card.getByTestId('link-pairing'), 'Passkey Entry');
       await expectText(
         card.getByTestId('link-key'),
         'LE Secure Connections · authenticated · 16 octets',
       );
-      await shoot(page, 'pairing-prompt-paired');
-      await card.getByTestId('link-paired').scrollIntoViewIfNeeded();
-      await shoot(page, 'pairing-prompt-paired-card');
+      await atEachSize(page, async () => {
+        await shoot(page, 'pairing-prompt-paired');
+        await card.getByTestId('link-paired').scrollIntoViewIfNeeded();
+        await shoot(page, 'pairing-prompt-paired-card');
+      });
 
       await other.close();
       await board.getByRole('button', { name: 'Disconnect', exact: true }).click();

@@ -1,19 +1,21 @@
-// The Zephyr Secure board provisioned with the default profile (devicebench-v1, level 1), at
-// both window sizes: its GATT answers the status read with Insufficient Authentication, so the
-// run pairs authenticated once, asks for the board's passkey in view, and verifies the board,
-// with no hand-made profile (issue 45, point 3; docs/decisions/provisioning.md, "A board that
-// asks for pairing the profile does not state"). A wrong passkey ends the run in two sentences
-// naming the window's own forms, the step shown as pairing, the details behind a toggle.
+// The Zephyr Secure board provisioned with the default profile (devicebench-v1, level 1): its
+// GATT answers the status read with Insufficient Authentication, so the run pairs authenticated
+// once, asks for the board's passkey in view, and verifies the board, with no hand-made profile
+// (issue 45, point 3; docs/decisions/provisioning.md, "A board that asks for pairing the profile
+// does not state"). A wrong passkey ends the run in two sentences naming the window's own forms,
+// the step shown as pairing, the details behind a toggle. Each run happens once; its picture is
+// taken at both window sizes (atEachSize).
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
+  atEachSize,
   createProduct,
   expectText,
+  FLOW_SIZE,
   nav,
   secureBoardFile,
   shoot,
   useBench,
-  WINDOW_SIZES,
 } from './fixture';
 
 const bench = useBench();
@@ -43,13 +45,13 @@ async function planFor(page: Page, tag: string, board: string, address: string):
     .click();
 }
 
-describe.each(WINDOW_SIZES)('a board that asks for pairing at $width×$height', (size) => {
+describe('a board that asks for pairing', () => {
   it('is paired with its passkey and verified under the default profile', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
-    const tag = `${size.width}`;
-    const board = `Asks Secure ${tag}`;
-    await planFor(page, tag, board, `e8:2b:7c:${tag === '1024' ? '64' : '66'}:00:01`);
+    await page.setViewportSize(FLOW_SIZE);
+    const tag = '1';
+    const board = 'Asks Secure';
+    await planFor(page, tag, board, 'e8:2b:7c:64:00:01');
     const prompt = page.getByRole('alertdialog', {
       name: new RegExp(`Enter the passkey ${board}`),
     });
@@ -60,16 +62,16 @@ describe.each(WINDOW_SIZES)('a board that asks for pairing at $width×$height', 
     await result.waitFor({ timeout: 60_000 });
     await expect.poll(() => result.innerText(), { timeout: 60_000 }).toContain('verified');
     await expectText(result, `AS${tag}-000001`);
-    await shoot(page, 'provision-board-asks-verified');
+    await atEachSize(page, () => shoot(page, 'provision-board-asks-verified'));
     expect(pageErrors).toEqual([]);
   });
 
   it('ends a wrong passkey in two sentences, the step shown as pairing, details behind a toggle', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(size);
-    const tag = `${size.width}w`;
-    const board = `Asks Wrong ${tag}`;
-    await planFor(page, tag, board, `e8:2b:7c:${size.width === 1024 ? '65' : '67'}:00:01`);
+    await page.setViewportSize(FLOW_SIZE);
+    const tag = '2';
+    const board = 'Asks Wrong';
+    await planFor(page, tag, board, 'e8:2b:7c:65:00:01');
     const prompt = page.getByRole('alertdialog', {
       name: new RegExp(`Enter the passkey ${board}`),
     });
@@ -89,7 +91,7 @@ describe.each(WINDOW_SIZES)('a board that asks for pairing at $width×$height', 
       await place.getByText('Details', { exact: true }).click();
       await expectText(place, '0x04 confirm value failed');
     }
-    await shoot(page, 'provision-board-asks-wrong-passkey');
+    await atEachSize(page, () => shoot(page, 'provision-board-asks-wrong-passkey'));
     // The step list says pairing failed, not discover; the run said why, so the pairing's
     // prompt has left the window on its own (no notice to dismiss over the page).
     const steps = page.getByTestId('single-steps');

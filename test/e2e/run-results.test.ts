@@ -1,9 +1,11 @@
 // A dry run's outcome where the eye is, and a Start page that tells the saved set's runs from the
-// draft's, at both window sizes. The product's set is saved through the contract (as the CLI or
-// another station would), so the run panel must offer it without the editor's help.
+// draft's. The product's set is saved through the contract (as the CLI or another station
+// would), so the run panel must offer it without the editor's help. Each run happens once; what
+// is in view, the table's wrapping and the pictures are checked at both window sizes
+// (atEachSize).
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectText, shoot, useBench, WINDOW_SIZES } from './fixture';
+import { atEachSize, expectText, FLOW_SIZE, shoot, useBench } from './fixture';
 
 const bench = useBench();
 
@@ -78,6 +80,7 @@ async function startRun(page: Page, source: RegExp): Promise<Locator> {
 describe('a dry run’s outcome in view', () => {
   it('offers a set saved elsewhere, and says how its run ended where Start is', async () => {
     const { page, url, pageErrors } = bench();
+    await page.setViewportSize(FLOW_SIZE);
     const product = await call<{ id: string }>(page, 'things:createTrialProduct', {
       name: 'Saved elsewhere',
     });
@@ -111,8 +114,7 @@ describe('a dry run’s outcome in view', () => {
 
     const view = page.getByTestId('run-view');
     const table = view.getByTestId('result-events').locator('.table-scroll');
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async () => {
       await page.locator('main.content').evaluate((el: { scrollTop: number }) => {
         el.scrollTop = 0;
       });
@@ -134,13 +136,13 @@ describe('a dry run’s outcome in view', () => {
       expect(badgeBox.x).toBeGreaterThanOrEqual(track.x);
       expect(badgeBox.x + badgeBox.width).toBeLessThanOrEqual(track.x + track.width + 1);
       await shoot(page, 'run-results-table');
-    }
+    });
     expect(pageErrors).toEqual([]);
   });
 
   it('tells the saved set’s last run from the draft’s on the Start page', async () => {
     const { page, pageErrors } = bench();
-    await page.setViewportSize(WINDOW_SIZES[1]);
+    await page.setViewportSize(FLOW_SIZE);
     // The draft reads what the saved set writes: it passes where the saved set fails.
     const editor = page.getByTestId('scenario-editor');
     await editor.getByTestId('import-file').setInputFiles({
@@ -165,11 +167,10 @@ describe('a dry run’s outcome in view', () => {
     // The draft is still in the editor, unsaved: its line says so.
     await expectText(runs.nth(1), 'Draft (unsaved): SUCCESS');
     expect(await step.getAttribute('class')).not.toContain('done');
-    for (const size of WINDOW_SIZES) {
-      await page.setViewportSize(size);
+    await atEachSize(page, async () => {
       await expectInView(page, runs.nth(1));
       await shoot(page, 'run-results-start');
-    }
+    });
     expect(pageErrors).toEqual([]);
   });
 });
