@@ -29,11 +29,9 @@ const VIEWPORT = { width: 1280, height: 800 };
 const SMALL = { width: 1024, height: 640 };
 /**
  * The two window sizes an engineer uses (docs/decisions.md, "Layout, start page and fonts"). A
- * page that only lays itself out is checked at each; a flow runs once, at `FLOW_SIZE`, and
- * looks at both sizes at its checkpoints (`atEachSize`).
+ * flow runs once, at `FLOW_SIZE`, and looks at both sizes at its checkpoints (`atEachSize`).
  */
-export const WINDOW_SIZES = [SMALL, VIEWPORT] as const;
-export type WindowSize = (typeof WINDOW_SIZES)[number];
+type WindowSize = typeof SMALL | typeof VIEWPORT;
 /** Where a flow runs: the smaller window, where something cut or out of view shows first. */
 export const FLOW_SIZE = SMALL;
 
@@ -54,7 +52,6 @@ export async function atEachSize(
 }
 const RESULTS_DIR = resolve('test-results');
 
-/** A picture for a person to look at: `test-results/<name>-<width>x<height>.png`. */
 /** The sidebar's entry for a page, by its label. */
 export function nav(page: Page, label: string): Locator {
   return page
@@ -62,6 +59,7 @@ export function nav(page: Page, label: string): Locator {
     .getByRole('button', { name: label, exact: true });
 }
 
+/** A picture for a person to look at: `test-results/<name>-<width>x<height>.png`. */
 export async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const { width, height } = page.viewportSize() ?? VIEWPORT;
@@ -183,7 +181,9 @@ const CLIPPED_TEXT = `(() => {
     found.push('the page scrolls sideways (' + root.scrollWidth + ' > ' + root.clientWidth + ')');
   const name = (el) => el.tagName.toLowerCase() + '.' + [...el.classList].join('.') + ' "' +
     String(el.value ?? el.textContent ?? '').trim().slice(0, 60) + '"';
-  for (const el of document.querySelectorAll('main *, aside *')) {
+  // The page's own scroll boxes too: main scrolls up and down, so a page wider than the window
+  // scrolls main sideways, not the document.
+  for (const el of document.querySelectorAll('main, main *, aside, aside *')) {
     if (el.closest('.offscreen, [aria-hidden="true"]')) continue;
     const rect = el.getBoundingClientRect();
     if (rect.width === 0 || rect.height === 0) continue;
@@ -238,8 +238,8 @@ export async function opStatus(page: Page, name: string, input: object): Promise
 
 /**
  * The Zephyr Secure board (resources/sim/zephyr-secure.json) as `name` at `address`, or a tray
- * of `count` from there, as a board file: each window size pairs boards of its own, since a
- * board bonded at one size would be encrypted with its bond at the next and ask nothing.
+ * of `count` from there, as a board file: a file's flow pairs boards of its own, since a board
+ * bonded before would be encrypted with its bond and ask nothing.
  */
 export function secureBoardFile(name: string, address: string, count?: number): Buffer {
   const file = JSON.parse(readFileSync('resources/sim/zephyr-secure.json', 'utf8'));

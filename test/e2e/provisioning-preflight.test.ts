@@ -108,6 +108,14 @@ describe('a batch over the mixed bench', () => {
       expect(
         await page.locator('html').evaluate((el: Box) => el.scrollWidth <= el.clientWidth),
       ).toBe(true);
+      // The failed board's step is one pill on one line, not "pair" over "failed".
+      const pill = secure.getByText('pair failed', { exact: true });
+      const lines = await pill.evaluate(
+        (el: { getClientRects(): { length: number } }) => el.getClientRects().length,
+      );
+      expect(lines).toBe(1);
+      const pillBox = await pill.boundingBox();
+      expect(pillBox!.height).toBeLessThan(20);
       await shoot(page, 'provisioning-preflight-skipped');
     });
     expect(pageErrors).toEqual([]);
