@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # `npm test`: sets everything up, then type-checks, lints, and runs every test (units,
 # integration against the emulator, keytar against a real Secret Service, e2e in Chromium).
-# The type-check, the lint and the web build need nothing of each other and run at once
-# (docs/decisions/tooling.md, "Test suite time"); each one's output goes to a file of its own
-# and is printed whole, in a fixed order, so their lines never interleave.
+# The web build (a second) comes first: the e2e tests load it. The type-check and the lint
+# need nothing of the tests and run beside them at the lowest CPU priority, on the cores the
+# tests leave idle while they wait on timers, boards and the browser (docs/decisions/tooling.md,
+# "Eighth round"); each one's output goes to a file of its own and is printed whole after the
+# tests, in a fixed order, so their lines never interleave. Either failing fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh test
@@ -26,14 +28,11 @@ report() {
   [ "$(cat "$work/$1.status")" = 0 ] || checks=1
 }
 
-step typecheck npm run typecheck
-step lint npm run lint
 step build-web npm run build:web
-report typecheck
-report lint
 report build-web
-wait
 [ "$checks" = 0 ] || exit 1
+step typecheck nice -n 19 npm run typecheck
+step lint nice -n 19 npm run lint
 
 # Per-file timings of the run stay in test-results/vitest.json (where the time went, file by
 # file). keytar needs a Secret Service: a private session bus with a new, unlocked
@@ -47,6 +46,9 @@ dbus-run-session -- sh -c '
   echo -n devicebench | gnome-keyring-daemon --unlock --components=secrets >/dev/null
   exec npx vitest run --reporter=default --reporter=json --outputFile="$2"
 ' sh "$work" "$report" && status=0 || status=$?
+report typecheck
+report lint
+wait
 
 node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
@@ -56,4 +58,5 @@ node -e '
   for (const [ms, name] of files.slice(0, 10))
     console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${name.replace(process.cwd() + "/", "")}`);
 ' "$report" || true
+[ "$checks" = 0 ] || exit 1
 exit $status
