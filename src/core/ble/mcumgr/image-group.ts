@@ -240,6 +240,11 @@ export async function uploadImage(
       options.signal.throwIfAborted();
     }
     while (inFlight.length < client.windowSize && next < total) {
+      // The last chunk goes alone, once the board has answered the rest: a request the board
+      // drops is told by the answers after it, and after the last there are none — it would
+      // cost its whole timeout (against Zephyr's smp_svr, a window of 3 drops one now and then).
+      const last = next + chunkFor(options.bufferSize, { off: next }) >= total;
+      if (last && inFlight.length > 0) break;
       const request = chunkAt(next, { off: next });
       inFlight.push(request);
       next = request.end;

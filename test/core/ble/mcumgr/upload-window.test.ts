@@ -131,8 +131,8 @@ describe('an upload asks for the link it needs', () => {
     expect(result.slots[1]?.hash).toBe(hash);
   });
 
-  it('a window past the board’s buffers loses requests, and the upload still puts every byte in place from the board’s offsets', async () => {
-    const timed = async (window: number) => {
+  it('a window past the board’s buffers loses requests, and the upload still puts every byte in place from the board’s offsets, the last chunk alone', async () => {
+    const timed = async (window: number, image = LONG) => {
       // A board slower to write a chunk to flash than the link is to bring the next one, so
       // requests queue in its buffers.
       const slow = { latency: { connectMs: 40, perOperationMs: 200, jitterMs: 0 }, mtu: 247 };
@@ -144,7 +144,7 @@ describe('an upload asks for the link it needs', () => {
       const client = await r.drive(McumgrClient.open(link, { clock: r.clock, timeoutMs: 1_000 }));
       client.setWindow(window);
       const start = r.clock.now();
-      const result = await r.drive(uploadImage(client, LONG, { bufferSize: 2475 }));
+      const result = await r.drive(uploadImage(client, image, { bufferSize: 2475 }));
       const ms = r.clock.now() - start;
       const slots = await r.drive(listSlots(client));
       await r.close();
@@ -155,10 +155,20 @@ describe('an upload asks for the link it needs', () => {
     const over = await timed(4);
     expect(fits.sent).toBe(LONG.bytes.length);
     expect(over.sent).toBeGreaterThan(LONG.bytes.length);
-    // Dropped requests cost chunks sent again and, for one at the very end, its timeout.
+    // Dropped requests cost chunks sent again.
     expect(over.ms).toBeGreaterThan(fits.ms);
     const long = Buffer.from(LONG.hash).toString('hex');
     expect(fits.hash).toBe(long);
     expect(over.hash).toBe(long);
+
+    // The last chunk goes alone once the rest are answered: a request dropped there would have
+    // no answer after it to tell, and cost its timeout (1 s here). Five chunks with a window of
+    // four: the last waits for the board, none is dropped, and it takes what a window of three
+    // takes.
+    const three = await timed(3, IMAGE);
+    const four = await timed(4, IMAGE);
+    expect(four.sent).toBe(IMAGE.bytes.length);
+    expect(four.ms).toBeLessThanOrEqual(three.ms);
+    expect(four.hash).toBe(hash);
   });
 });
