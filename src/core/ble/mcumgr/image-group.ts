@@ -240,11 +240,12 @@ export async function uploadImage(
       options.signal.throwIfAborted();
     }
     while (inFlight.length < client.windowSize && next < total) {
-      // The last chunk goes alone, once the board has answered the rest: a request the board
-      // drops is told by the answers after it, and after the last there are none — it would
-      // cost its whole timeout (against Zephyr's smp_svr, a window of 3 drops one now and then).
+      // The last chunk waits until at most one other is in flight: a request the board drops
+      // is told by the answers after it, and after the last there are none — it would cost its
+      // whole timeout. Zephyr drops a request when it is short of a buffer (ble-and-hci.md,
+      // "A dropped request costs a chunk"); with one other in flight it has spare ones.
       const last = next + chunkFor(options.bufferSize, { off: next }) >= total;
-      if (last && inFlight.length > 0) break;
+      if (last && inFlight.length > 1) break;
       const request = chunkAt(next, { off: next });
       inFlight.push(request);
       next = request.end;

@@ -131,7 +131,7 @@ describe('an upload asks for the link it needs', () => {
     expect(result.slots[1]?.hash).toBe(hash);
   });
 
-  it('a window past the board’s buffers loses requests, and the upload still puts every byte in place from the board’s offsets, the last chunk alone', async () => {
+  it('a window past the board’s buffers loses requests, and the upload still puts every byte in place from the board’s offsets, the last chunk once there is room', async () => {
     const timed = async (window: number, image = LONG) => {
       // A board slower to write a chunk to flash than the link is to bring the next one, so
       // requests queue in its buffers.
@@ -161,10 +161,10 @@ describe('an upload asks for the link it needs', () => {
     expect(fits.hash).toBe(long);
     expect(over.hash).toBe(long);
 
-    // The last chunk goes alone once the rest are answered: a request dropped there would have
-    // no answer after it to tell, and cost its timeout (1 s here). Five chunks with a window of
-    // four: the last waits for the board, none is dropped, and it takes what a window of three
-    // takes.
+    // The last chunk waits until at most one other is in flight: a request dropped there would
+    // have no answer after it to tell, and cost its timeout (1 s here). Five chunks with a
+    // window of four: the last waits for room, none is dropped, and it takes what a window of
+    // three takes.
     const three = await timed(3, IMAGE);
     const four = await timed(4, IMAGE);
     expect(four.sent).toBe(IMAGE.bytes.length);
