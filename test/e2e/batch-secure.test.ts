@@ -16,8 +16,8 @@ import {
   shoot,
   useBench,
   createProduct,
-  secureBoardFile,
-  secureProfileFile,
+  loadSecureBoards,
+  planSecureProfile,
 } from './fixture';
 
 const bench = useBench();
@@ -78,30 +78,8 @@ describe('a batch of boards that need their passkey', () => {
       await nav(page, 'Device service').click();
       await createProduct(page, product);
 
-      await nav(page, 'BLE bench').click();
-      const sim = page.getByTestId('sim-bench');
-      await sim.getByTestId('board-file').setInputFiles({
-        name: 'secure-tray.json',
-        mimeType: 'application/json',
-        buffer: secureBoardFile(name, 'e8:2b:7c:40:00:01', BOARDS),
-      });
-      await sim
-        .getByTestId('sim-board')
-        .filter({ hasText: `${name} 08` })
-        .waitFor();
-
-      await nav(page, 'Provisioning').click();
-      const plan = page.getByTestId('prov-plan');
-      await plan.getByLabel('Product').selectOption({ label: product });
-      await plan.getByTestId('profile-file').setInputFiles({
-        name: 'secure.json',
-        mimeType: 'application/json',
-        buffer: secureProfileFile(),
-      });
-      await expectText(plan, 'authenticated LE Secure Connections');
-      await expect
-        .poll(() => plan.getByLabel('Provisioning profile').inputValue())
-        .toBe('devicebench-v1-sc');
+      await loadSecureBoards(page, name, 'e8:2b:7c:40:00:01', BOARDS);
+      const plan = await planSecureProfile(page, product);
       await plan.getByLabel('Prefix').fill(prefix);
       await expectText(plan.getByTestId('psdi-preview'), `${prefix}000001`);
 

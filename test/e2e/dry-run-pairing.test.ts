@@ -10,7 +10,7 @@ import {
   createProduct,
   expectText,
   FLOW_SIZE,
-  secureBoardFile,
+  loadSecureBoards,
   shoot,
   useBench,
 } from './fixture';
@@ -41,14 +41,7 @@ describe('a dry run that pairs as a phone does', () => {
     const { page, pageErrors } = bench();
     await page.setViewportSize(FLOW_SIZE);
     const BOARD = 'DR Secure';
-    await page.getByRole('button', { name: 'BLE bench', exact: true }).click();
-    const sim = page.getByTestId('sim-bench');
-    await sim.getByTestId('board-file').setInputFiles({
-      name: 'dr-secure.json',
-      mimeType: 'application/json',
-      buffer: secureBoardFile(BOARD, 'e8:2b:7c:60:00:01'),
-    });
-    await sim.getByTestId('sim-board').filter({ hasText: BOARD }).waitFor();
+    await loadSecureBoards(page, BOARD, 'e8:2b:7c:60:00:01');
     const product = 'Paired run';
     await page.getByRole('button', { name: 'Device service' }).click();
     await createProduct(page, product);

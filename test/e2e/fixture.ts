@@ -247,8 +247,49 @@ export function secureBoardFile(name: string, address: string, count?: number): 
   return Buffer.from(JSON.stringify({ boards: [board] }));
 }
 
+/**
+ * Loads `secureBoardFile` on the BLE bench page (opened first) the way a person does, and waits
+ * for its (last) board on the simulated bench.
+ */
+export async function loadSecureBoards(
+  page: Page,
+  name: string,
+  address: string,
+  count?: number,
+): Promise<void> {
+  await nav(page, 'BLE bench').click();
+  const sim = page.getByTestId('sim-bench');
+  await sim.getByTestId('board-file').setInputFiles({
+    name: `${name.toLowerCase().replace(/\W+/g, '-')}.json`,
+    mimeType: 'application/json',
+    buffer: secureBoardFile(name, address, count),
+  });
+  const last = count ? `${name} ${String(count).padStart(2, '0')}` : name;
+  await sim.getByTestId('sim-board').filter({ hasText: last }).waitFor();
+}
+
+/**
+ * Opens Provisioning and plans `product` with `secureProfileFile`, loaded from a file the way a
+ * person does: the plan, once it shows the profile.
+ */
+export async function planSecureProfile(page: Page, product: string): Promise<Locator> {
+  await nav(page, 'Provisioning').click();
+  const plan = page.getByTestId('prov-plan');
+  await plan.getByLabel('Product').selectOption({ label: product });
+  await plan.getByTestId('profile-file').setInputFiles({
+    name: 'secure.json',
+    mimeType: 'application/json',
+    buffer: secureProfileFile(),
+  });
+  await expectText(plan, 'authenticated LE Secure Connections');
+  await expect
+    .poll(() => plan.getByLabel('Provisioning profile').inputValue())
+    .toBe('devicebench-v1-sc');
+  return plan;
+}
+
 /** devicebench-v1's layout, for a product that needs level 4 and reads its PSDI there. */
-export function secureProfileFile(): Buffer {
+function secureProfileFile(): Buffer {
   const v1 = JSON.parse(readFileSync('resources/profiles/devicebench-v1.json', 'utf8'));
   return Buffer.from(
     JSON.stringify({

@@ -13,7 +13,7 @@ import {
   expectText,
   FLOW_SIZE,
   nav,
-  secureBoardFile,
+  loadSecureBoards,
   shoot,
   useBench,
 } from './fixture';
@@ -25,14 +25,7 @@ async function planFor(page: Page, tag: string, board: string, address: string):
   await nav(page, 'Device service').click();
   const product = `Asks product ${tag}`;
   await createProduct(page, product);
-  await nav(page, 'BLE bench').click();
-  const sim = page.getByTestId('sim-bench');
-  await sim.getByTestId('board-file').setInputFiles({
-    name: `asks-${tag}.json`,
-    mimeType: 'application/json',
-    buffer: secureBoardFile(board, address),
-  });
-  await sim.getByTestId('sim-board').filter({ hasText: board }).waitFor();
+  await loadSecureBoards(page, board, address);
   await nav(page, 'Provisioning').click();
   const plan = page.getByTestId('prov-plan');
   await plan.getByLabel('Product').selectOption({ label: product });

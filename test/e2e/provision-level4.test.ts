@@ -10,7 +10,7 @@ import {
   expectText,
   FLOW_SIZE,
   nav,
-  secureBoardFile,
+  loadSecureBoards,
   shoot,
   useBench,
 } from './fixture';
@@ -25,14 +25,7 @@ describe('a level-4 board with the shipped profile', () => {
     await nav(page, 'Device service').click();
     await createProduct(page, product);
     const BOARD = 'L4 Secure';
-    await nav(page, 'BLE bench').click();
-    const sim = page.getByTestId('sim-bench');
-    await sim.getByTestId('board-file').setInputFiles({
-      name: 'l4-secure.json',
-      mimeType: 'application/json',
-      buffer: secureBoardFile(BOARD, 'e8:2b:7c:74:00:01'),
-    });
-    await sim.getByTestId('sim-board').filter({ hasText: BOARD }).waitFor();
+    await loadSecureBoards(page, BOARD, 'e8:2b:7c:74:00:01');
 
     await nav(page, 'Provisioning').click();
     const plan = page.getByTestId('prov-plan');

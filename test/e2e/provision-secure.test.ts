@@ -11,12 +11,11 @@ import {
   expectText,
   FLOW_SIZE,
   inView,
-  nav,
   shoot,
   useBench,
   createProduct,
-  secureBoardFile,
-  secureProfileFile,
+  loadSecureBoards,
+  planSecureProfile,
 } from './fixture';
 
 const bench = useBench();
@@ -29,27 +28,8 @@ describe('provisioning a board that needs its passkey', () => {
     await page.getByRole('button', { name: 'Device service' }).click();
     await createProduct(page, product);
     const BOARD = 'PS Secure';
-    await nav(page, 'BLE bench').click();
-    const sim = page.getByTestId('sim-bench');
-    await sim.getByTestId('board-file').setInputFiles({
-      name: 'ps-secure.json',
-      mimeType: 'application/json',
-      buffer: secureBoardFile(BOARD, 'e8:2b:7c:70:00:01'),
-    });
-    await sim.getByTestId('sim-board').filter({ hasText: BOARD }).waitFor();
-
-    await page.getByRole('button', { name: 'Provisioning', exact: true }).click();
-    const plan = page.getByTestId('prov-plan');
-    await plan.getByLabel('Product').selectOption({ label: product });
-    await plan.getByTestId('profile-file').setInputFiles({
-      name: 'secure.json',
-      mimeType: 'application/json',
-      buffer: secureProfileFile(),
-    });
-    await expectText(plan, 'authenticated LE Secure Connections');
-    await expect
-      .poll(() => plan.getByLabel('Provisioning profile').inputValue())
-      .toBe('devicebench-v1-sc');
+    await loadSecureBoards(page, BOARD, 'e8:2b:7c:70:00:01');
+    const plan = await planSecureProfile(page, product);
     await plan.getByLabel('Prefix').fill('SC-');
 
     const row = page
