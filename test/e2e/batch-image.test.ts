@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { buildImage } from '../core/ble/mcumgr/image-builder';
 import {
   atEachSize,
+  auditRecords,
   clippedText,
   createProduct,
   expectText,
@@ -38,7 +39,7 @@ describe('a batch that flashes an image', () => {
     'flashes then provisions eight Zephyr boards, the image hash in each record',
     { timeout: 240_000 },
     async () => {
-      const { page, url, pageErrors } = bench();
+      const { page, pageErrors } = bench();
       await page.setViewportSize(FLOW_SIZE);
       await nav(page, 'Device service').click();
       await createProduct(page, product);
@@ -120,18 +121,7 @@ describe('a batch that flashes an image', () => {
         .toContain(`Finished: ${BOARDS} boards done`);
       await atEachSize(page, () => shoot(page, 'batch-image-finished'));
 
-      const answer = await page.evaluate(
-        async ([base, text]) =>
-          (
-            await fetch(`${base}/api/ops/audit:search`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ text, limit: 50 }),
-            })
-          ).json(),
-        [url.replace(/\/$/, ''), prefix] as const,
-      );
-      const records = (answer as { value: { items: Record[] } }).value.items;
+      const records = await auditRecords<Record>(page, prefix);
       expect(records).toHaveLength(BOARDS);
       expect(new Set(records.map((r) => r.boardAddress)).size).toBe(BOARDS);
       for (const record of records)

@@ -10,6 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   atEachSize,
+  auditRecords,
   expectText,
   FLOW_SIZE,
   nav,
@@ -73,7 +74,7 @@ describe('a batch of boards that need their passkey', () => {
     'answers every passkey prompt in view and verifies eight boards, one PSDI each',
     { timeout: 240_000 },
     async () => {
-      const { page, url, pageErrors } = bench();
+      const { page, pageErrors } = bench();
       await page.setViewportSize(FLOW_SIZE);
       await nav(page, 'Device service').click();
       await createProduct(page, product);
@@ -150,18 +151,7 @@ describe('a batch of boards that need their passkey', () => {
       expect(mostAtOnce).toBeGreaterThan(1);
       await atEachSize(page, () => shoot(page, 'batch-secure-finished'));
 
-      const answer = await page.evaluate(
-        async ([base, text]) =>
-          (
-            await fetch(`${base}/api/ops/audit:search`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ text, limit: 50 }),
-            })
-          ).json(),
-        [url.replace(/\/$/, ''), prefix] as const,
-      );
-      const records = (answer as { value: { items: Record[] } }).value.items;
+      const records = await auditRecords<Record>(page, prefix);
       expect(records).toHaveLength(BOARDS);
       for (const record of records) expect(record.state).toBe('verified');
       expect(new Set(records.map((r) => r.psdi)).size).toBe(BOARDS);

@@ -9,7 +9,15 @@
 // Screenshots of each step at each size are kept under test-results/.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { atEachSize, createProduct, expectText, FLOW_SIZE, shoot, useBench } from './fixture';
+import {
+  atEachSize,
+  chooseRun,
+  createProduct,
+  expectText,
+  FLOW_SIZE,
+  shoot,
+  useBench,
+} from './fixture';
 
 const bench = useBench();
 
@@ -33,26 +41,8 @@ const neverCloses = {
 };
 
 /** The Scenarios page of `page` with `product`, DB Sensor and the never-closing set chosen. */
-async function chooseRun(page: Page, product: string): Promise<Locator> {
-  await page.getByRole('button', { name: 'Scenarios', exact: true }).click();
-  const panel = page.getByTestId('run-panel');
-  const productSelect = panel.locator('label', { hasText: 'Product' }).locator('select');
-  const option = productSelect.locator('option', { hasText: product });
-  await option.waitFor({ state: 'attached' });
-  await productSelect.selectOption((await option.getAttribute('value')) ?? '');
-  const boardSelect = panel.getByTestId('run-board');
-  const sensor = boardSelect.locator('option', { hasText: 'DB Sensor' });
-  await sensor.waitFor({ state: 'attached' });
-  await boardSelect.selectOption((await sensor.getAttribute('value')) ?? '');
-
-  const editor = page.getByTestId('scenario-editor');
-  await editor.getByTestId('import-file').setInputFiles({
-    name: 'never-closes.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(neverCloses)),
-  });
-  await expectText(editor.getByTestId('validation-summary'), 'valid');
-  return panel;
+function chooseNeverCloses(page: Page, product: string): Promise<Locator> {
+  return chooseRun(page, product, 'DB Sensor', { name: 'never-closes.json', json: neverCloses });
 }
 
 /** [scrollWidth, clientWidth] of a label's text: it is cut when the first exceeds the second. */
@@ -71,7 +61,7 @@ describe('dry runs that end and say why', () => {
     await page.getByRole('button', { name: 'Device service' }).click();
     await createProduct(page, product);
 
-    const panel = await chooseRun(page, product);
+    const panel = await chooseNeverCloses(page, product);
 
     // Three connections of a set that never closes its link: said before start.
     await panel.getByLabel('Run length').selectOption('cycles');
@@ -90,7 +80,7 @@ describe('dry runs that end and say why', () => {
     const other = await bench().context.newPage();
     await other.setViewportSize(FLOW_SIZE);
     await other.goto(bench().url);
-    const otherPanel = await chooseRun(other, product);
+    const otherPanel = await chooseNeverCloses(other, product);
     await otherPanel.getByLabel('Run length').selectOption('stopped');
 
     // Accept the offer, for 2 s: the run ends at its deadline and says so.

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   atEachSize,
+  chooseRun,
   createProduct,
   expectText,
   FLOW_SIZE,
@@ -46,24 +47,10 @@ describe('a dry run that pairs as a phone does', () => {
     await page.getByRole('button', { name: 'Device service' }).click();
     await createProduct(page, product);
 
-    await page.getByRole('button', { name: 'Scenarios', exact: true }).click();
-    const panel = page.getByTestId('run-panel');
-    const productSelect = panel.locator('label', { hasText: 'Product' }).locator('select');
-    const option = productSelect.locator('option', { hasText: product });
-    await option.waitFor({ state: 'attached' });
-    await productSelect.selectOption((await option.getAttribute('value')) ?? '');
-    const boardSelect = panel.getByTestId('run-board');
-    const secure = boardSelect.locator('option', { hasText: BOARD });
-    await secure.waitFor({ state: 'attached' });
-    await boardSelect.selectOption((await secure.getAttribute('value')) ?? '');
-
-    const editor = page.getByTestId('scenario-editor');
-    await editor.getByTestId('import-file').setInputFiles({
+    const panel = await chooseRun(page, product, BOARD, {
       name: 'read-maker.json',
-      mimeType: 'application/json',
-      buffer: Buffer.from(JSON.stringify(readMaker)),
+      json: readMaker,
     });
-    await expectText(editor.getByTestId('validation-summary'), 'valid');
     await panel.getByLabel('Run length').selectOption('cycles');
     await panel.getByLabel('Connections').fill('2');
     await panel.getByLabel(/Pair as a phone does/).check();

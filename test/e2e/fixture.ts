@@ -221,6 +221,52 @@ export async function inView(page: Page, locator: Locator): Promise<boolean> {
   );
 }
 
+/**
+ * The Scenarios page's dry run with `product` and `board` chosen, and `set` imported into the
+ * editor as a file (valid): the run panel.
+ */
+export async function chooseRun(
+  page: Page,
+  product: string,
+  board: string,
+  set: { name: string; json: object },
+): Promise<Locator> {
+  await nav(page, 'Scenarios').click();
+  const panel = page.getByTestId('run-panel');
+  const productSelect = panel.locator('label', { hasText: 'Product' }).locator('select');
+  const option = productSelect.locator('option', { hasText: product });
+  await option.waitFor({ state: 'attached' });
+  await productSelect.selectOption((await option.getAttribute('value')) ?? '');
+  const boardSelect = panel.getByTestId('run-board');
+  const chosen = boardSelect.locator('option', { hasText: board });
+  await chosen.waitFor({ state: 'attached' });
+  await boardSelect.selectOption((await chosen.getAttribute('value')) ?? '');
+  const editor = page.getByTestId('scenario-editor');
+  await editor.getByTestId('import-file').setInputFiles({
+    name: set.name,
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(set.json)),
+  });
+  await expectText(editor.getByTestId('validation-summary'), 'valid');
+  return panel;
+}
+
+/** The audit log's records whose text holds `text`, as another window would search them. */
+export async function auditRecords<T>(page: Page, text: string): Promise<T[]> {
+  const answer = await page.evaluate(
+    async (body) =>
+      (
+        await fetch('/api/ops/audit:search', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        })
+      ).json(),
+    JSON.stringify({ text, limit: 50 }),
+  );
+  return (answer as { value: { items: T[] } }).value.items;
+}
+
 /** One contract operation, as another window or the CLI would call it: its HTTP status. */
 export async function opStatus(page: Page, name: string, input: object): Promise<number> {
   return page.evaluate(
