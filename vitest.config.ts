@@ -47,6 +47,8 @@ export default defineConfig({
           // (test/cli/cli-bundle.ts), and the run's PostgreSQL server
           // (test/helpers/postgres-run.ts).
           globalSetup: ['test/cli/cli-bundle.ts', 'test/helpers/postgres-run.ts'],
+          // The SQLite worker and the BLE process from that bundle (test/helpers/bundled-children.ts).
+          setupFiles: ['test/helpers/bundled-children.ts'],
         },
       },
       {
@@ -55,6 +57,8 @@ export default defineConfig({
           include: ownProcess,
           environment: 'node',
           globalSetup: ['test/cli/cli-bundle.ts', 'test/helpers/postgres-run.ts'],
+          // The SQLite worker and the BLE process from that bundle (test/helpers/bundled-children.ts).
+          setupFiles: ['test/helpers/bundled-children.ts'],
         },
       },
       {

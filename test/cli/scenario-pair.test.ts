@@ -133,7 +133,11 @@ describe('devicebench scenario run --pair-as-phone', { timeout: 90_000 }, () => 
       ...['--pair-as-phone', '--sim-boards', writeJson(dir, 'boards.json', boards)],
       ...['--passkey', '135790'],
     ];
-    const bonded = await runCli([...common, '--cycles', '2', '--data-dir', join(dir, 'a')]);
+    // Two stations of their own (data folders a and b), run at once.
+    const [bonded, unbonded] = await Promise.all([
+      runCli([...common, '--cycles', '2', '--data-dir', join(dir, 'a')]),
+      runCli([...common, '--no-bond', '--data-dir', join(dir, 'b')]),
+    ]);
     expect(bonded.code, bonded.stderr).toBe(0);
     expect(bonded.stdout.match(/^ {2}paired: /gm)).toHaveLength(1);
     expect(bonded.stdout).toContain(
@@ -143,7 +147,6 @@ describe('devicebench scenario run --pair-as-phone', { timeout: 90_000 }, () => 
     // One pairing, asking to bond (Bonding_Flags 01).
     expect(pairingRequests(join(dir, 'a')).map((auth) => auth & 0x03)).toEqual([1]);
 
-    const unbonded = await runCli([...common, '--no-bond', '--data-dir', join(dir, 'b')]);
     expect(unbonded.code, unbonded.stderr).toBe(0);
     expect(unbonded.stdout).toContain(
       'paired: passkeyEntry, LE Secure Connections, authenticated, 16 octets, not bonded',

@@ -55,11 +55,12 @@ interface ScanDocument {
   boards: unknown[];
 }
 
-async function scan(spec: string, dataDir: string): Promise<ScanDocument> {
+/** `scan --json` for `seconds`: the adapter's identity is known at its start, the boards later. */
+async function scan(spec: string, dataDir: string, seconds = 1): Promise<ScanDocument> {
   const result = await runCli([
     'scan',
     '--for',
-    '1',
+    String(seconds),
     '--json',
     '--adapter',
     spec,
@@ -115,7 +116,8 @@ describe('one identity per dongle, through the CLI', { timeout: 90_000 }, () => 
     // No address, as the served data folder's sim-adapter.json says (no flag).
     const spec = await serve('file:none', join(dir, 'served'));
     const data = join(dir, 'data');
-    const first = await scan(spec, data);
+    // Only the identities are asked for here, not the boards heard.
+    const first = await scan(spec, data, 0.2);
     const identity = first.adapters[0]!.identity!;
     expect(identity).toMatchObject({ type: 'random', source: 'generatedKept' });
     expect(identity.address).toMatch(/^[c-f][0-9a-f](:[0-9a-f]{2}){5}$/);
@@ -123,9 +125,9 @@ describe('one identity per dongle, through the CLI', { timeout: 90_000 }, () => 
       adapters: Record<string, { address: string }>;
     };
     expect(Object.values(kept.adapters).map((a) => a.address)).toEqual([identity.address]);
-    expect((await scan(spec, data)).adapters[0]!.identity).toEqual(identity);
+    expect((await scan(spec, data, 0.2)).adapters[0]!.identity).toEqual(identity);
     // Another data folder is another station: another identity.
-    const other = await scan(spec, join(dir, 'other'));
+    const other = await scan(spec, join(dir, 'other'), 0.2);
     expect(other.adapters[0]!.identity!.address).not.toBe(identity.address);
   });
 

@@ -67,6 +67,19 @@ const turnsOfFile = new Map<string, { buffer: SharedArrayBuffer; stores: number 
 /** Each started worker's number in the turns' word. */
 let lastOwner = 0;
 
+/**
+ * Tests only: a built worker (test/cli/cli-bundle.ts) that stores opened from the TypeScript
+ * sources start instead of registering tsx in each new thread, which cost about 0.8 s an open
+ * at load 6 against 0.2 s (docs/decisions/tooling.md, "Eighth round"). Unset, as everywhere but
+ * the unit tests, nothing changes; built code always starts the worker beside it.
+ */
+let builtWorkerForSources: string | undefined;
+
+/** Tests only: see builtWorkerForSources; `undefined` goes back to tsx. */
+export function startWorkersFromSourcesWith(file: string | undefined): void {
+  builtWorkerForSources = file;
+}
+
 /** Starts the worker: built beside the main bundle, or from TypeScript sources through tsx. */
 function startWorker(config: WorkerConfig): Worker {
   const options = {
@@ -76,6 +89,7 @@ function startWorker(config: WorkerConfig): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = new URL(`./sqlite-worker${fromSource ? '.ts' : '.js'}`, import.meta.url);
   if (!fromSource) return new Worker(entry, options);
+  if (builtWorkerForSources !== undefined) return new Worker(builtWorkerForSources, options);
   // A worker thread does not inherit tsx's loader: it registers it before loading the entry.
   const tsx = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;

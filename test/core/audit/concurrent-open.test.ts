@@ -35,26 +35,46 @@ interface ChildRun {
   stderr: string;
 }
 
-/** open-child.ts on `file`: opens it at `startAt` and reserves one PSDI for board `worker`. */
-function openChild(file: string, startAt: number, worker: number): Promise<ChildRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [bundled('open-child'), file, String(startAt), String(worker)],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+/**
+ * open-child.ts on `file`, once for each of `workers`: each opens it and reserves one PSDI for
+ * board `worker`, all at the same moment, once every child has loaded (so their migrations
+ * overlap however loaded the machine is). `stdout` is what each printed after `ready`.
+ */
+function openChildren(file: string, workers: number[]): Promise<ChildRun[]> {
+  const ready: Promise<void>[] = [];
+  const children = workers.map((worker) => {
+    const child = spawn(process.execPath, [bundled('open-child'), file, String(worker)], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    // Ready, or gone before it was (a crash, which fails below).
+    ready.push(
+      new Promise((resolve) => {
+        child.stdout.on('data', (d: Buffer) => {
+          stdout += d.toString();
+          if (stdout.startsWith('ready\n')) resolve();
+        });
+        child.once('close', () => resolve());
+      }),
+    );
+    child.stdin.on('error', () => undefined);
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     // Bounded: a child still opening after this is a failure, not a hang.
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+    const run = new Promise<ChildRun>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout: stdout.replace(/^ready\n/, ''), stderr });
+      });
     });
+    return { child, run };
   });
+  void Promise.all(ready).then(() => {
+    for (const { child } of children) child.stdin.end('go\n');
+  });
+  return Promise.all(children.map((c) => c.run));
 }
 
 const version = (file: string) => {
@@ -70,10 +90,9 @@ describe('opening one SQLite audit log from many processes', () => {
   it(`migrates a new log once when ${PROCESSES} processes open it at once, ${ROUNDS} times over`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const file = newFile();
-      // Every child waits for the same moment, so their migrations overlap.
-      const startAt = Date.now() + 1_500;
-      const runs = await Promise.all(
-        Array.from({ length: PROCESSES }, (_, n) => openChild(file, startAt, n + 1)),
+      const runs = await openChildren(
+        file,
+        Array.from({ length: PROCESSES }, (_, n) => n + 1),
       );
       for (const run of runs)
         expect(run, `round ${round}: ${run.stderr}`).toMatchObject({ code: 0, stderr: '' });
@@ -98,7 +117,7 @@ describe('opening one SQLite audit log from many processes', () => {
     db.pragma('user_version = 1');
     db.close();
 
-    const first = await openChild(file, 0, 1);
+    const first = (await openChildren(file, [1]))[0]!;
     expect(first.code, first.stderr).toBe(0);
     const last = migrations('sqlite').length;
     const applied = Array.from({ length: last - 1 }, (_, i) => i + 2).join(', ');
@@ -107,7 +126,7 @@ describe('opening one SQLite audit log from many processes', () => {
     );
     expect(version(file)).toBe(last);
 
-    const second = await openChild(file, 0, 2);
+    const second = (await openChildren(file, [2]))[0]!;
     expect(second).toMatchObject({ code: 0, stderr: '' });
     const store = new SqliteAuditStore({ file });
     try {

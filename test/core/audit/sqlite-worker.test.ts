@@ -19,11 +19,14 @@ import { SqliteWorkerStore } from '../../../src/core/audit/sqlite-worker-store';
 import type { PsdiAllocator } from '../../../src/core/audit/store';
 import { createPsdiAllocator, PsdiError } from '../../../src/core/audit/psdi';
 import { bundled } from '../../helpers/bundled';
+import { startChildrenFromSources } from '../../helpers/bundled-children';
 import { fillLog, reserveInput, tempStore, type TempStore } from './fixture';
 
 const sequence = () => createPsdiAllocator({ kind: 'sequence', prefix: 'W-', width: 4 }, 20);
 
 describe('SQLite audit log in a worker thread', () => {
+  // Its workers load the sources through tsx, as the package's launcher's do.
+  startChildrenFromSources();
   let t: TempStore;
   beforeEach(async () => {
     t = await tempStore('sqlite', undefined);

@@ -220,19 +220,19 @@ describe('faults', () => {
     r = await rig([
       // Each PDU takes 3 connection events: a dozen ATT round trips still fit every timeout.
       blankBoard(1, { faults: { slowLink: 3 } }),
-      blankBoard(2, { latency: { connectMs: 15, perOperationMs: 40 }, faults: { slowLink: 10 } }),
+      blankBoard(2, { latency: { connectMs: 15, perOperationMs: 10 }, faults: { slowLink: 10 } }),
     ]);
     expect((await provision('c2:8e:20:00:00:01')).record.state).toBe('verified');
-    // 400 ms per answer and ten events per PDU: discovery is given its time, a write is not.
+    // 100 ms per answer and ten events per PDU: discovery is given its time, a write is not.
     const slow = {
       ...FAST,
       discover: { timeoutMs: 20_000, retries: 0 },
-      write: { timeoutMs: 150, retries: 1 },
+      write: { timeoutMs: 50, retries: 1 },
     };
     const err = await failure(provision('c2:8e:20:00:00:02', { timing: slow }));
     expect(err.step).toBe('write');
     expect(err.attempts).toBe(2);
-    expect(err.message).toContain('no answer within 150 ms');
+    expect(err.message).toContain('no answer within 50 ms');
     expect(err.record).toMatchObject({
       state: 'failed',
       failedStep: 'write',

@@ -33,15 +33,28 @@ const READY_TIMEOUT_MS = 20_000;
 /** A safety net only: every BLE step has its own, shorter timeout above this layer. */
 const REQUEST_TIMEOUT_MS = 60_000;
 
+/**
+ * Tests only: a built BLE process (test/cli/cli-bundle.ts) that a host forked from the
+ * TypeScript sources starts with plain `node` instead of loading the sources through tsx
+ * (docs/decisions/tooling.md, "Eighth round"). Unset, as everywhere but the unit tests, nothing
+ * changes; built code always forks the process beside it.
+ */
+let builtHostForSources: string | undefined;
+
+/** Tests only: see builtHostForSources; `undefined` goes back to tsx. */
+export function forkHostsFromSourcesWith(file: string | undefined): void {
+  builtHostForSources = file;
+}
+
 /** Starts the BLE process as a Node child: from TypeScript sources through tsx, or built. */
 export function forkHost(config: HostConfig): HostChannel {
-  const entry = new URL(
-    './host-main' + (import.meta.url.endsWith('.ts') ? '.ts' : '.js'),
-    import.meta.url,
-  );
-  const child = fork(fileURLToPath(entry), [JSON.stringify(config)], {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const built = fromSource ? builtHostForSources : undefined;
+  const entry =
+    built ?? fileURLToPath(new URL('./host-main' + (fromSource ? '.ts' : '.js'), import.meta.url));
+  const child = fork(entry, [JSON.stringify(config)], {
     serialization: 'advanced',
-    execArgv: import.meta.url.endsWith('.ts') ? ['--import', 'tsx'] : [],
+    execArgv: fromSource && built === undefined ? ['--import', 'tsx'] : [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exitHandlers: ((reason: string) => void)[] = [];

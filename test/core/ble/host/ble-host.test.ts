@@ -8,6 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BleHost, forkHost } from '../../../../src/core/ble/host/ble-host';
 import { BleError, normalizeUuid, type Advertisement } from '../../../../src/core/ble/port';
 import { remoteCentral } from '../../../../src/core/ble/host/remote-central';
+import { startChildrenFromSources } from '../../../helpers/bundled-children';
+
+// Its BLE processes load the sources through tsx, as under the package's launcher.
+startChildrenFromSources();
 
 const BOARDS = resolve('resources/sim/nrf52-devkit.json');
 const hosts: BleHost[] = [];
