@@ -23,6 +23,11 @@ interface AclSchedulerPorts {
   toController(packet: Buffer): void;
   /** Events the scheduler makes for the host: Number Of Completed Packets for what it took. */
   toHost(packet: Buffer): void;
+  /**
+   * The controller completed packets, or a link went down with its packets: what waits for a
+   * link's packets to be over the air (`pending`) looks again.
+   */
+  sent?(): void;
 }
 
 /** A Number Of Completed Packets event (7.7.19) for `counts`: handle → packets. */
@@ -55,6 +60,16 @@ export class AclScheduler {
   /** The controller's ACL buffers, once it said (7.8.2, 7.4.5); until then packets pass as they come. */
   get buffers(): number | undefined {
     return this.leBuffers || this.sharedBuffers || undefined;
+  }
+
+  /**
+   * A link's packets not yet over the air: waiting here or in the controller's buffers. The host
+   * was told they completed when they were taken; what must know they went out (a pairing's
+   * last keys, before its link may end) asks here.
+   */
+  pending(handle: number): number {
+    const link = this.links.get(handle);
+    return link ? link.waiting.length + link.inFlight : 0;
   }
 
   /** A packet from the host: an ACL packet waits in its link's queue for a free buffer. */
@@ -116,6 +131,7 @@ export class AclScheduler {
       link.completedAt = ++this.completions;
     }
     this.pump();
+    this.ports.sent?.();
     return true;
   }
 
@@ -125,6 +141,7 @@ export class AclScheduler {
     this.links.delete(handle);
     this.inFlight -= link.inFlight;
     this.pump();
+    this.ports.sent?.();
   }
 
   private clear(): void {

@@ -6,6 +6,7 @@
 // are used as they are; only two methods of noble's Smp prototype are replaced.
 import { createRequire } from 'node:module';
 import { HCI_EVENT, HCI_PACKET, SMP_CODE } from './codes';
+import type { HciTap } from './tap';
 import { L2CAP_CID } from '../att/codes';
 import type { BondLookup, StoredBond } from '../security-manager/bond-store';
 import {
@@ -66,6 +67,8 @@ interface NobleHci {
   _aclQueue: { handle: number }[];
   /** Per handle, packets written and not yet reported sent (Number of Completed Packets). */
   _aclConnections: Map<number, { pending: number }>;
+  /** The socket noble writes to: the HCI tap, whose ACL scheduler knows what is over the air. */
+  _socket?: Partial<Pick<HciTap, 'aclPending' | 'on' | 'off'>>;
 }
 
 /** Per noble HCI layer: the policy, its per-link overrides, and each link's security. */
@@ -95,15 +98,23 @@ const completedWaiters = new WeakMap<object, Set<() => boolean>>();
 
 /**
  * Resolves once noble's HCI layer holds no ACL packet for `handle` that is unwritten, or
- * written and not yet reported sent by the controller (Number of Completed Packets, 7.7.19).
+ * written and not yet reported sent by the controller (Number of Completed Packets, 7.7.19) —
+ * and, under the HCI tap, once its ACL scheduler holds none either: the tap tells noble a packet
+ * completed when it takes it (acl-scheduler.ts), so only the tap knows it went over the air.
  */
 function aclSent(hci: NobleHci, handle: number): Promise<void> {
+  const tap = hci._socket;
   return new Promise((resolve) => {
     const done = (): boolean => {
       const unwritten = hci._aclQueue.some((packet) => packet.handle === handle);
       if (unwritten || (hci._aclConnections.get(handle)?.pending ?? 0) > 0) return false;
+      if ((tap?.aclPending?.(handle) ?? 0) > 0) return false;
+      tap?.off?.('aclSent', look);
       resolve();
       return true;
+    };
+    const look = () => {
+      if (done()) completedWaiters.get(hci)?.delete(done);
     };
     // hci.js queues a packet after an await (its ACL buffer sizes): look once that has run.
     setImmediate(() => {
@@ -111,6 +122,7 @@ function aclSent(hci: NobleHci, handle: number): Promise<void> {
       const waiters = completedWaiters.get(hci) ?? new Set<() => boolean>();
       completedWaiters.set(hci, waiters);
       waiters.add(done);
+      tap?.on?.('aclSent', look);
     });
   });
 }

@@ -37,6 +37,8 @@ export interface TapEvents {
   linkChanged: [report: LinkReport];
   /** The adapter's identity is settled (at start and after each controller reset). */
   identity: [identity: AdapterIdentity];
+  /** The controller completed ACL packets, or a link's went with it (`aclPending` changed). */
+  aclSent: [];
 }
 
 export type TraceSink = (direction: Direction, packet: Uint8Array) => void;
@@ -77,6 +79,7 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
         this.inner.write(packet);
       },
       toHost: (packet) => this.deliver(packet),
+      sent: () => this.emit('aclSent'),
     });
     this.gate = new IdentityGate(
       {
@@ -92,6 +95,11 @@ export class HciTap extends EventEmitter<TapEvents> implements HciSocket {
         this.deliver(packet);
     });
     inner.on('error', (err) => this.emit('error', err));
+  }
+
+  /** A link's ACL packets not yet over the air (acl-scheduler.ts `pending`). */
+  aclPending(handle: number): number {
+    return this.acl.pending(handle);
   }
 
   get counts(): TapCounts {

@@ -59,6 +59,26 @@ describe('AclScheduler', () => {
     ]);
   });
 
+  it('says what a link still has to send, here or in the controller, and when that changes', () => {
+    let told = 0;
+    const s = new AclScheduler({
+      toController: () => undefined,
+      toHost: () => undefined,
+      sent: () => told++,
+    });
+    s.fromController(leBuffers(2));
+    for (let i = 0; i < 3; i++) s.fromHost(acl(0x40, i));
+    // Told completed to the host at once, yet one waits here and two are in the controller.
+    expect(s.pending(0x40)).toBe(3);
+    s.fromController(completed(0x40, 2));
+    expect([s.pending(0x40), told]).toEqual([1, 1]);
+    s.fromController(completed(0x40, 1));
+    expect([s.pending(0x40), told]).toEqual([0, 2]);
+    s.fromHost(acl(0x41, 0));
+    s.fromController(event(HCI_EVENT.disconnectionComplete, [0, 0x41, 0, 0x13]));
+    expect([s.pending(0x41), told]).toEqual([0, 3]);
+  });
+
   it('frees a link’s buffers when it goes down, and starts over after a reset', () => {
     const { s, sent } = scheduler(2);
     s.fromHost(acl(0x40, 0));
