@@ -15,6 +15,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Panel } from '../../components/Panel';
 import { TraceButton } from '../../components/TraceButton';
 import { useApi } from '../../lib/api-context';
+import { toAppError } from '../../lib/errors';
 import { useAction } from '../../lib/use-action';
 import { useLoad } from '../../lib/use-load';
 import { formatTime } from '../../lib/format';
@@ -183,8 +184,17 @@ export function AdapterStatus({
     void action.run(async () => {
       setPending(undefined);
       setSaid(undefined);
-      const plan = await api.ble.planAdapters({ remove: id });
-      if (!plan.drops.length) return removeOne({ ...adapter, id }, false);
+      let plan = await api.ble.planAdapters({ remove: id });
+      if (!plan.drops.length) {
+        try {
+          return await removeOne({ ...adapter, id }, false);
+        } catch (error) {
+          // A link finished on the adapter between the plan and the removal (a Connect just
+          // answered): the removal refused to drop it unasked, so the question is asked now.
+          if (!toAppError(error).fields.some((f) => f.field === 'dropLinks')) throw error;
+          plan = await api.ble.planAdapters({ remove: id });
+        }
+      }
       setPending({ remove: { ...adapter, id }, drops: plan.drops });
       return status;
     });
