@@ -186,8 +186,11 @@ export async function runHost(config: HostConfig, parent: ParentPort): Promise<v
       return station.central.adapters();
     },
     removeAdapter: ({ id }) => station.remove(station.central.indexOf(id)),
-    linksOnAdapter: ({ id }) =>
-      book.connectedOn(station.central.linksOf(station.central.indexOf(id))),
+    // A connect under way on the adapter is waited for, so the link it opens is named too.
+    linksOnAdapter: async ({ id }) => {
+      await station.central.connectsSettled(station.central.indexOf(id));
+      return book.connectedOn(station.central.linksOf(station.central.indexOf(id)));
+    },
     answerPairing: (answer) => station.prompts.answer(answer),
     pairingPrompts: () => station.prompts.list(),
     bonds: () => ({

@@ -27,6 +27,11 @@ export const DEFAULT_LINK_CAPACITY = 5;
  * those, the one with the fewest links in use takes the next link, so links spread.
  */
 const SAME_SIGNAL_DB = 10;
+/**
+ * The longest a removal waits for a connect under way on its adapter (ms): the longest connect
+ * the station starts (a firmware reset's reconnect, 15 s) ends well within it.
+ */
+const CONNECT_SETTLE_MS = 20_000;
 /** A hearing older than this (ms, on the advertisements' clock) no longer decides "best". */
 const STALE_MS = 5_000;
 
@@ -83,8 +88,8 @@ interface Slot {
   id: string;
   entry: AdapterEntry;
   links: Set<BleConnection>;
-  /** Connects under way, counted against the capacity. */
-  connecting: number;
+  /** Connects under way, counted against the capacity: each settles when its connect does. */
+  connecting: Set<Promise<void>>;
   off: () => void;
 }
 
@@ -133,7 +138,7 @@ export class MultiCentral implements BleCentral {
       spec: formatAdapterSpec(entry.spec),
       state: entry.central.state(),
       reason: entry.reason ?? entry.central.stateReason?.(),
-      linksInUse: links.size + connecting,
+      linksInUse: links.size + connecting.size,
       linkCapacity: entry.linkCapacity,
       writesConfirmed: confirmsWrites(entry.spec),
       identity: entry.central.identity?.(),
@@ -153,6 +158,26 @@ export class MultiCentral implements BleCentral {
   /** The links adapter `index` holds: the ones that drop when it is removed. */
   linksOf(index: number): ReadonlySet<BleConnection> {
     return this.slots[index]?.links ?? new Set();
+  }
+
+  /**
+   * Once the connects under way on adapter `index` have ended, each as a link or an error, and
+   * whoever awaited them has taken the link: the row counted them as links in use, so a removal
+   * asks about them as links (docs/decisions/ble-and-hci.md, "Adapters addressed by id"). A
+   * connect ends within its own timeout; `CONNECT_SETTLE_MS` bounds the wait where one does not.
+   */
+  async connectsSettled(index: number): Promise<void> {
+    const slot = this.slots[index];
+    if (!slot?.connecting.size) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(slot.connecting),
+      new Promise((resolve) => (timer = setTimeout(resolve, CONNECT_SETTLE_MS))),
+    ]);
+    clearTimeout(timer);
+    // The connect's own caller goes on in the microtasks after its settling: a macrotask later,
+    // it has listed the link.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   /** Where the adapter with `id` sits now; a clear error when it is no longer open. */
@@ -217,7 +242,9 @@ export class MultiCentral implements BleCentral {
         id,
       );
     const slot = this.pick(id, hearings);
-    slot.connecting += 1;
+    let settle = () => {};
+    const attempt = new Promise<void>((resolve) => (settle = resolve));
+    slot.connecting.add(attempt);
     this.changed();
     let link: BleConnection;
     try {
@@ -227,11 +254,13 @@ export class MultiCentral implements BleCentral {
         confirmsWrites(slot.entry.spec),
       );
     } catch (err) {
-      slot.connecting -= 1;
+      slot.connecting.delete(attempt);
+      settle();
       this.changed();
       throw err;
     }
-    slot.connecting -= 1;
+    slot.connecting.delete(attempt);
+    settle();
     slot.links.add(link);
     this.changed();
     link.onDisconnect(() => {
@@ -250,7 +279,7 @@ export class MultiCentral implements BleCentral {
       id: randomUUID(),
       entry,
       links: new Set(),
-      connecting: 0,
+      connecting: new Set(),
       off: entry.central.onStateChange(() => {
         this.changed();
         this.stateChanged();
@@ -259,7 +288,7 @@ export class MultiCentral implements BleCentral {
   }
 
   private pick(id: string, hearings: Map<Slot, Hearing>): Slot {
-    const inUse = (slot: Slot) => slot.links.size + slot.connecting;
+    const inUse = (slot: Slot) => slot.links.size + slot.connecting.size;
     // A resetting adapter is back within its central's wait for it (a transport reset).
     const usable = [...hearings]
       .filter(([slot]) => ['poweredOn', 'resetting'].includes(slot.entry.central.state()))

@@ -3,7 +3,7 @@
 // table and its log; an explorer link the board dropped stays listed and reconnects under the
 // same id with its log and its subscriptions renewed; Clear log clears it in the process;
 // another user's dropped link leaves the list; an adapter is added and
-// removed beside the others, dropping only its own links.
+// removed beside the others, dropping only its own links, a connect under way among them.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -212,6 +212,19 @@ describe('the BLE process holds the links', { timeout: 60_000 }, () => {
     await host.call('reconnect', { connectionId });
     const [kept] = await host.call('addAdapter', { spec: 'sim' });
     expect(await host.call('linksOnAdapter', { id: kept!.id })).toMatchObject([{ connectionId }]);
+    await host.call('disconnect', { connectionId });
+    await until((l) => l.length === 0);
+  });
+
+  it('names the link a connect under way on the adapter opens, as its row counts it', async () => {
+    const ad = await board();
+    const [only] = host.adapters;
+    // Asked in the same breath as the Connect, which the process starts first: the row counts
+    // the connect as a link in use, so the removal's question names the link it opens.
+    const opening = host.call('connect', { deviceId: ad.id, user: 'explorer' });
+    const named = await host.call('linksOnAdapter', { id: only!.id });
+    const { connectionId } = await opening;
+    expect(named.map((l) => l.connectionId)).toEqual([connectionId]);
     await host.call('disconnect', { connectionId });
     await until((l) => l.length === 0);
   });
