@@ -5,7 +5,8 @@
 // for pairing the profile does not state: the batch asks its passkey in view, in every window;
 // refused in the second window, the board fails in the window's words under its pair step, and
 // the prompt leaves every window (issue 45, point 3). The batch runs once; the prompt in view and
-// the skip reasons whole in the window are checked at both window sizes (atEachSize).
+// the skip reasons whole in the window, the pill and the PSDIs on one line, are checked at both
+// window sizes (atEachSize).
 import { describe, expect, it } from 'vitest';
 import {
   atEachSize,
@@ -116,6 +117,16 @@ describe('a batch over the mixed bench', () => {
       expect(lines).toBe(1);
       const pillBox = await pill.boundingBox();
       expect(pillBox!.height).toBeLessThan(20);
+      // A verified board's PSDI is one line, not "MX-" over "000001".
+      for (const name of ['DB nRF52 DK', 'DB Sensor']) {
+        const psdi = rows.filter({ hasText: name }).getByText(/^MX-\d{6}$/);
+        const psdiLines = await psdi.evaluate((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          return range.getClientRects().length;
+        });
+        expect(psdiLines).toBe(1);
+      }
       await shoot(page, 'provisioning-preflight-skipped');
     });
     expect(pageErrors).toEqual([]);

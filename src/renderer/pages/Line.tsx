@@ -8,6 +8,7 @@ import { TableHead } from '../components/TableHead';
 import { formatTime } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 import { LoadFailure } from '../components/LoadFailure';
+import { PsdiCell } from '../components/PsdiCell';
 
 /** Polling, not LISTEN/NOTIFY: the same page serves SQLite, and 2 s is live enough for people. */
 const LINE_POLL_MS = 2_000;
@@ -130,7 +131,7 @@ export function Line() {
                 {line?.unfinished.map((r) => (
                   <tr key={r.id}>
                     <td>#{r.id}</td>
-                    <td className="mono">{r.psdi}</td>
+                    <PsdiCell psdi={r.psdi} />
                     <td className="mono">{r.boardAddress}</td>
                     <td>{r.state}</td>
                     <td>{r.station}</td>

@@ -16,6 +16,7 @@ import { RecordHistory } from '../../components/RecordHistory';
 import { RecordState } from '../../components/RecordState';
 import { LoadFailure } from '../../components/LoadFailure';
 import { ExportCsv } from './ExportCsv';
+import { PsdiCell } from '../../components/PsdiCell';
 
 const PAGE_SIZE = 50;
 const STATES: AuditRecordView['state'][] = [
@@ -258,7 +259,7 @@ function AuditRow({ record: r, onChanged }: { record: AuditRecordView; onChanged
         <td className="audit-clip audit-product" title={r.productName}>
           {r.productName}
         </td>
-        <td className="mono">{r.psdi}</td>
+        <PsdiCell psdi={r.psdi} />
         <td className="audit-board">
           {/* The address is what a board is found by: whole; a long name gives way to it. */}
           <span className="audit-board-line">

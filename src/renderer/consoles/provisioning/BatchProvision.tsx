@@ -20,6 +20,7 @@ import { useFirstRows } from '../../components/FirstRows';
 import { Checkbox } from '../../components/Checkbox';
 import { ImageFileChooser } from '../../components/ImageFileChooser';
 import type { ChosenImage } from '../../lib/image-file';
+import { PsdiCell } from '../../components/PsdiCell';
 
 interface BatchProvisionProps {
   product: TrialProduct;
@@ -234,7 +235,7 @@ export function BatchProvision({
                           : `${p.step} ${p.phase}`}
                     </span>
                   </td>
-                  <td className="mono">{p.psdi ?? ''}</td>
+                  <PsdiCell psdi={p.psdi} />
                   <td data-testid="batch-board-detail">
                     <FailureWords message={p.message ?? ''} details={p.details} />
                   </td>

@@ -19,6 +19,7 @@ import { RecordState } from '../../components/RecordState';
 import { StepProgress } from './StepProgress';
 import type { Plan } from './use-plan';
 import type { Progress } from './use-provisioning-events';
+import { PsdiCell } from '../../components/PsdiCell';
 
 interface SingleProvisionProps {
   product: TrialProduct;
@@ -186,7 +187,7 @@ export function SingleProvision({
                     <strong>{o.device.localName ?? ''}</strong>{' '}
                     <span className="mono muted">{o.device.address}</span>
                   </td>
-                  <td className="mono">{o.record?.psdi ?? ''}</td>
+                  <PsdiCell psdi={o.record?.psdi} />
                   <td>
                     {o.record ? (
                       <RecordState record={o.record} />

@@ -14,6 +14,7 @@ import { formatTime } from '../../lib/format';
 import type { Resource } from '../../lib/use-resource';
 import { RecordState } from '../../components/RecordState';
 import { LoadFailure } from '../../components/LoadFailure';
+import { PsdiCell } from '../../components/PsdiCell';
 
 export function UnfinishedRecords({ unfinished }: { unfinished: Resource<AuditRecordView[]> }) {
   const api = useApi();
@@ -77,7 +78,7 @@ function UnfinishedTable({
               <td className="mono">{formatTime(r.createdAt)}</td>
               <td>{r.productName}</td>
               <td className="mono">{r.boardAddress}</td>
-              <td className="mono">{r.psdi}</td>
+              <PsdiCell psdi={r.psdi} />
               <td>
                 <RecordState record={r} />
               </td>
