@@ -78,6 +78,8 @@ describe('removing one of two sim adapters', () => {
       `Removed sim (${held}) without restarting the BLE process; dropped 1 link: DB Sensor`,
     );
     await expect.poll(() => identities(page)).toEqual([other]);
+    // Said where the click was, though the removed row and question left the page shorter.
+    await expect.poll(() => inView(page, page.getByTestId('adapter-said'))).toBe(true);
     await atEachSize(page, async () => {
       expect(await clippedText(page)).toEqual([]);
       await shoot(page, 'adapter-remove-done');

@@ -17,6 +17,7 @@ import { TraceButton } from '../../components/TraceButton';
 import { useApi } from '../../lib/api-context';
 import { toAppError } from '../../lib/errors';
 import { useAction } from '../../lib/use-action';
+import { useSaidInView } from '../../lib/use-said-in-view';
 import { useLoad } from '../../lib/use-load';
 import { formatTime } from '../../lib/format';
 import type { LinkRecord } from '../../../core/ble/link-record';
@@ -133,6 +134,7 @@ export function AdapterStatus({
   const [pending, setPending] = useState<Pending>();
   /** What the last change or restart did. */
   const [said, setSaid] = useState<string>();
+  const saidBox = useSaidInView<HTMLParagraphElement>(said);
   const change = async (next: string[], dropLinks: boolean) => {
     const answer = await api.ble.setAdapters({ adapters: next, dropLinks });
     onStatus(answer);
@@ -404,7 +406,7 @@ export function AdapterStatus({
         </div>
       )}
       {said && (
-        <p className="note" role="status" data-testid="adapter-said">
+        <p className="note" role="status" data-testid="adapter-said" ref={saidBox}>
           {said}
         </p>
       )}

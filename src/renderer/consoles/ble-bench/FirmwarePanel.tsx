@@ -4,7 +4,7 @@
 // and confirm with why each cannot act yet, echo, and after a reset whether the board runs the
 // new image or reverted. Every call runs on the card's link (docs/decisions/ble-and-hci.md,
 // "MCUmgr").
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import type { FirmwareSlot } from '../../../core/app/contracts/firmware';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { ImageFileChooser } from '../../components/ImageFileChooser';
@@ -16,6 +16,7 @@ import { AppError } from '../../../core/app/api';
 import { runningFromDetail } from '../../../core/usecases/bench/firmware-busy';
 import { disabledReasons, otherImage, resetOutcome, slotState } from './firmware-model';
 import { uploadLinkWords, type UploadLink } from '../../../core/usecases/upload-link-words';
+import { useSaidInView } from '../../lib/use-said-in-view';
 
 interface Progress {
   offset: number;
@@ -66,14 +67,11 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
   const [image, setImage] = useState<ChosenImage>();
   const [progress, setProgress] = useState<Progress>();
   const [outcome, setOutcome] = useState<{ text: string; good: boolean; chosen?: boolean }>();
+  const said = useSaidInView<HTMLParagraphElement>(outcome);
   const [echoText, setEchoText] = useState('hello');
   // An upload that can be stopped, and whether Cancel was pressed (it stops at the next chunk).
   const [cancel, setCancel] = useState<'running' | 'asked'>();
-  const said = useRef<HTMLParagraphElement>(null);
   const { run } = call;
-
-  // What an action did is said where the click was: in view, whatever the window's height.
-  useEffect(() => said.current?.scrollIntoView({ block: 'nearest' }), [outcome]);
 
   // What runs on the board from any window, and whether this panel's slot list was refused for
   // it: it reads them again when that call ends (docs/decisions/ble-and-hci.md, "MCUmgr in the
@@ -347,6 +345,7 @@ export function FirmwarePanel({ connectionId, lost }: { connectionId: string; lo
           className={outcome.chosen ? 'note' : outcome.good ? 'good' : 'bad'}
           role="status"
           data-testid="firmware-outcome"
+          ref={said}
         >
           {outcome.text}
         </p>
