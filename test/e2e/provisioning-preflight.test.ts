@@ -120,11 +120,15 @@ describe('a batch over the mixed bench', () => {
       // A verified board's PSDI is one line, not "MX-" over "000001".
       for (const name of ['DB nRF52 DK', 'DB Sensor']) {
         const psdi = rows.filter({ hasText: name }).getByText(/^MX-\d{6}$/);
-        const psdiLines = await psdi.evaluate((el) => {
-          const range = document.createRange();
-          range.selectNodeContents(el);
-          return range.getClientRects().length;
-        });
+        // Lines of the text itself: a cell's own box is one rectangle however it wraps.
+        type TextRange = { selectNodeContents(node: unknown): void; getClientRects(): unknown[] };
+        const psdiLines = await psdi.evaluate(
+          (el: { ownerDocument: { createRange(): TextRange } }) => {
+            const range = el.ownerDocument.createRange();
+            range.selectNodeContents(el);
+            return range.getClientRects().length;
+          },
+        );
         expect(psdiLines).toBe(1);
       }
       await shoot(page, 'provisioning-preflight-skipped');
