@@ -2,7 +2,16 @@
 // Manager under noble's HCI stack: what the link card learns of the key, options per pairing,
 // and a refusal from this side named with its reason.
 import { afterEach, describe, expect, it } from 'vitest';
-import { board, rig, sensorBoard, smpRecorder, SENSOR_SERVICE, LED, type Rig } from './fixture';
+import {
+  board,
+  rig,
+  sensorBoard,
+  smpRecorder,
+  SENSOR_SERVICE,
+  BUTTON,
+  LED,
+  type Rig,
+} from './fixture';
 import type { SecurityPolicy } from '../../../src/core/ble/hci/noble-smp';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -578,5 +587,68 @@ describe('a simulated board with privacy', () => {
     expect(addresses.size).toBeGreaterThan(1);
     expect(addresses.has(identity)).toBe(false);
     expect(ads.every((ad) => ad.identityAddress === identity)).toBe(true);
+  });
+});
+
+/**
+ * The sensor with its button's notifications and its LED behind an authenticated link, as
+ * Zephyr's BT_GATT_CCC and BT_GATT_PERM_WRITE_AUTHEN permissions put them.
+ */
+function guardedSensor(security: BoardSpecInput['security']): BoardSpecInput {
+  const spec = sensorBoard({ name: 'Guarded Sensor', address: 'd6:3a:41:00:55:02', security });
+  return {
+    ...spec,
+    gatt: spec.gatt!.map((service) => ({
+      ...service,
+      characteristics: (service.characteristics ?? []).map((c) =>
+        c.uuid === BUTTON
+          ? { ...c, permissions: { subscribe: 'authenticate' as const } }
+          : c.uuid === LED
+            ? { ...c, permissions: { write: 'authenticate' as const } }
+            : c,
+      ),
+    })),
+  };
+}
+
+describe('a value refused on a Just Works link: noble leaves a refused write unanswered', () => {
+  // noble's gatt.js answers a refused read (with no bytes) but not a refused write or a
+  // subscribe's CCCD: these waited out the operation's timeout ("no answer within 2 s").
+  it('a board that pairs only Just Works: the subscribe and the write fail at once, saying why', async () => {
+    const why =
+      /MITM was asked, and the board has neither display nor keyboard \(NoInputNoOutput\)/;
+    let { link } = await connected(undefined, [guardedSensor({ mode: 'sc' })]);
+    await expect(r.drive(link.subscribe(SENSOR_SERVICE, BUTTON, () => undefined))).rejects.toThrow(
+      why,
+    );
+    ({ link } = await connected(undefined, [guardedSensor({ mode: 'sc' })]));
+    await expect(r.drive(link.write(SENSOR_SERVICE, LED, Uint8Array.of(1)))).rejects.toThrow(why);
+  });
+
+  // The subscriber joins once the CCCD is written (a try given up leaves no listener behind).
+  // This board asks for MITM from its first pairing, so the retry itself is not reached here.
+  it('a board that shows a passkey: the subscribe pairs first, then each value comes once', async () => {
+    const typed: number[] = [];
+    const policy: SecurityPolicy = {
+      options: { io: 'keyboardOnly', bond: false, mitm: false, sc: true },
+      user: {
+        ...NOBODY,
+        enterPasskey: () => {
+          typed.push(PASSKEY);
+          return Promise.resolve(PASSKEY);
+        },
+      },
+    };
+    const spec = guardedSensor({ mode: 'sc', ioCapability: 'displayOnly', passkey: PASSKEY });
+    const { link } = await connected(policy, [spec]);
+    const values: string[] = [];
+    await r.drive(
+      link.subscribe(SENSOR_SERVICE, BUTTON, (v) => values.push(Buffer.from(v).toString('hex'))),
+    );
+    expect(typed).toEqual([PASSKEY]);
+    r.bench.pressButton(r.bench.boards()[0]!.id);
+    await r.clock.advance(200);
+    expect(values).toHaveLength(1);
+    await r.drive(link.write(SENSOR_SERVICE, LED, Uint8Array.of(1)));
   });
 });

@@ -20,6 +20,14 @@ export const VALUE_REQUESTS: ReadonlySet<number> = new Set([
   ATT_OP.executeWriteReq,
 ]);
 
+/**
+ * The refusals noble's gatt.js answers: a read, with the bytes it had (none). A refused write, or
+ * a subscribe's CCCD read or write, it leaves unanswered, so the operation acts on the refusal
+ * itself (a subscribe's CCCD is found by Read By Type, which discovery also sends and ends with
+ * Attribute Not Found by design: only its security refusals count).
+ */
+export const ANSWERED_REFUSALS: ReadonlySet<number> = new Set([ATT_OP.readReq, ATT_OP.readBlobReq]);
+
 /** The errors on which noble's gatt.js pairs by itself before it retries the request. */
 export const SECURITY_ERRORS: ReadonlySet<number> = new Set([
   ATT_ERROR.insufficientAuthentication,
@@ -143,6 +151,8 @@ export interface InFlight {
   fail(message: string, cause?: unknown, link?: LinkFailure): void;
   /** The board refused it for want of a stronger key: pair at the level needed, then retry. */
   needs?: StrongerPairing;
+  /** The board refused it and noble will not answer (`ANSWERED_REFUSALS`): pair for `needs` now. */
+  refused(): void;
   /** Bounds it anew by `ms` from now. */
   extend(ms: number): void;
 }

@@ -16,7 +16,7 @@ import {
   type LinkFailure,
   type ServiceInfo,
 } from '../port';
-import { attOpcodeName } from '../att/codes';
+import { ATT_OP, attOpcodeName } from '../att/codes';
 import { describeHciError, HCI_ERROR } from '../hci/codes';
 import type {
   AttErrorReport,
@@ -41,6 +41,7 @@ import {
   REQUEST_CAUSE,
   SECURITY_ERRORS,
   VALUE_REQUESTS,
+  ANSWERED_REFUSALS,
   REQUEST_WORDS,
   strongerPairing,
   withBleTimeout,
@@ -164,7 +165,7 @@ export class NobleConnection implements BleConnection {
     characteristicUuid: string,
     onValue: (data: Uint8Array) => void,
   ): Promise<() => Promise<void>> {
-    return this.run('subscribe', `subscribing to ${label(characteristicUuid)}`, async () => {
+    return this.run('subscribe', `subscribing to ${label(characteristicUuid)}`, async (given) => {
       const c = await this.characteristic('subscribe', serviceUuid, characteristicUuid);
       if (!c.properties.includes('notify') && !c.properties.includes('indicate'))
         throw new NotAllowedError(
@@ -177,9 +178,13 @@ export class NobleConnection implements BleConnection {
       };
       const set = this.listeners.get(c) ?? new Set();
       const first = set.size === 0;
+      // Listening before the CCCD is written: a value may follow its Write Response at once.
       set.add(listener);
       this.listeners.set(c, set);
       c.on('data', listener);
+      // A try given up (refused, then run again after a stronger pairing) takes its listener
+      // away before the next try looks for the first subscriber.
+      given.addEventListener('abort', () => this.removeListener(c, listener), { once: true });
       if (first) {
         try {
           await c.subscribeAsync();
@@ -358,14 +363,18 @@ export class NobleConnection implements BleConnection {
    * link not yet encrypted are noble's to handle: it pairs and sends the request again.
    */
   attFailed(report: AttErrorReport): void {
-    // Discovery ends with an error by design (Attribute Not Found past the last handle).
-    if (!VALUE_REQUESTS.has(report.request)) return;
+    // Discovery ends with an error by design (Attribute Not Found past the last handle); a
+    // subscribe's Read By Type for the CCCD counts when it is refused for security.
+    const cccdRefused = report.request === ATT_OP.readByTypeReq && SECURITY_ERRORS.has(report.code);
+    if (!VALUE_REQUESTS.has(report.request) && !cccdRefused) return;
     if (!report.encrypted && SECURITY_ERRORS.has(report.code)) return;
     const inFlight = this.inFlight;
     const needs = strongerPairing(report.code, this.control?.linkSecurity?.(this.id));
     if (inFlight && inFlight.step !== 'link' && needs && inFlight.needs === undefined) {
-      // noble answers the request with the error; the operation pairs and runs once more.
+      // The operation pairs and runs once more: when noble answers the request with the
+      // error, or now, where noble leaves it unanswered.
       inFlight.needs = needs;
+      if (!ANSWERED_REFUSALS.has(report.request)) inFlight.refused();
       return;
     }
     const error = new AttError(report.code, attOpcodeName(report.request), report.attHandle);
@@ -418,13 +427,26 @@ export class NobleConnection implements BleConnection {
     if (set && !set.size) this.listeners.delete(c);
   }
 
-  private run<T>(step: BleStep, what: string, action: () => Promise<T>): Promise<T> {
+  /**
+   * `action` may run twice: once more after a stronger pairing. `given` aborts when its try is
+   * given up, before the next begins: noble may still settle that try later (on the retry's
+   * answer), and what it settles with is ignored.
+   */
+  private run<T>(
+    step: BleStep,
+    what: string,
+    action: (given: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const task = this.chain.then(() => this.attempt(step, what, action));
     this.chain = task.catch(() => undefined);
     return task;
   }
 
-  private attempt<T>(step: BleStep, what: string, action: () => Promise<T>): Promise<T> {
+  private attempt<T>(
+    step: BleStep,
+    what: string,
+    action: (given: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     if (this.downReason !== null)
       return Promise.reject(
         new BleError(step, `${what}: not connected (${this.downReason})`, this.id, {
@@ -439,9 +461,12 @@ export class NobleConnection implements BleConnection {
         this.inFlight = null;
       };
       let retried = false;
+      /** The try under way; a failed operation gives it up, so it leaves nothing behind. */
+      let given: AbortController | undefined;
       const fail = (text: string, cause?: unknown, link?: LinkFailure) => {
         if (settled) return;
         finish();
+        given?.abort();
         reject(
           new BleError(step, `${what}: ${text}`, this.id, {
             ...(cause !== undefined && { cause }),
@@ -459,6 +484,9 @@ export class NobleConnection implements BleConnection {
       const inFlight: InFlight = {
         step,
         fail,
+        refused: () => {
+          if (!settled) pairedAgain();
+        },
         extend: (ms) => {
           if (settled) return;
           cancel();
@@ -487,15 +515,18 @@ export class NobleConnection implements BleConnection {
         return true;
       };
       const run = (): void => {
-        action().then(
+        given?.abort();
+        const mine = (given = new AbortController());
+        const current = () => !mine.signal.aborted && !settled;
+        action(mine.signal).then(
           (value) => {
             // noble answers a refused read with no bytes: the refusal decides.
-            if (settled || pairedAgain()) return;
+            if (!current() || pairedAgain()) return;
             finish();
             resolve(value);
           },
           (err: unknown) => {
-            if (settled || pairedAgain()) return;
+            if (!current() || pairedAgain()) return;
             if (err instanceof BleError) {
               finish();
               reject(err);
