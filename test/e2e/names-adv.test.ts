@@ -97,10 +97,12 @@ describe('names and advertisements', () => {
     await expectText(temperature.getByTestId('attribute-name'), name);
 
     // A busy station answers late: the scale and the unit are picked before the format's answer
-    // is back, and none of the three changes is lost.
+    // is back, and none of the three changes is lost. Each request is held, the first the
+    // longest: sent at once, they would reach the station newest first, the format last.
     const late = '**/api/ops/names:setFormat';
+    const holds = [900, 600, 300];
     await page.route(late, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      await new Promise((resolve) => setTimeout(resolve, holds.shift() ?? 0));
       await route.continue();
     });
     await temperature.getByLabel(`Format of ${TEMPERATURE}`).selectOption({ label: 'int16 LE' });

@@ -1,8 +1,9 @@
 // The names and value formats of one scope (a trial product, or `bench`): the user's map from
 // the app, the board file's names of the connected board, and the SIG's, resolved in that order
 // (src/core/ble/names/resolver.ts). Renaming or picking a format saves at once; a picked format
-// shows at once too, and of several answers in flight only the newest request's is kept, so a
-// change made before the last one was answered is not lost (format, then scale, then unit).
+// shows at once too; the changes are sent one at a time in the order made, and of their answers
+// only the newest request's is kept, so a change made before the last one was answered is not
+// lost (format, then scale, then unit).
 import { useCallback, useMemo, useRef, useState, useEffect } from 'react';
 import type { NameMap } from '../../core/usecases/bench/name-map';
 import { nameKey, resolveName, type UuidNames } from '../../core/ble/names/resolver';
@@ -40,12 +41,20 @@ export function useNames(scope: string, board: UuidNames = {}): Names {
     };
   }, [api, scope]);
 
+  /**
+   * Changes go to the station one after another, in the order they were made: each carries a
+   * whole format, so an older one arriving last would undo a newer one (a unit picked while the
+   * scale's request was still under way, lost under load in e2e `names-adv`).
+   */
+  const sending = useRef<Promise<unknown>>(Promise.resolve());
   const save = useCallback(
     async (change: () => Promise<NameMap>, shown?: (map: NameMap) => NameMap) => {
       const mine = ++latest.current;
       if (shown) setMap(shown);
+      const sent = sending.current.then(change);
+      sending.current = sent.catch(() => undefined);
       try {
-        const saved = await change();
+        const saved = await sent;
         if (mine === latest.current) {
           setMap(saved);
           setError(undefined);
