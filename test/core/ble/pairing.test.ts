@@ -76,6 +76,22 @@ const NOBODY = {
   confirmNumber: () => Promise.resolve(true),
 };
 
+/** A station that types `passkey` when asked, and the passkeys it typed. */
+function typing(passkey: number, options: SecurityPolicy['options']) {
+  const typed: number[] = [];
+  const policy: SecurityPolicy = {
+    options,
+    user: {
+      ...NOBODY,
+      enterPasskey: () => {
+        typed.push(passkey);
+        return Promise.resolve(passkey);
+      },
+    },
+  };
+  return { policy, typed };
+}
+
 describe('pairing through the station’s Security Manager', () => {
   it('offers Secure Connections; a legacy-only board pairs legacy Just Works, and the card says so', async () => {
     const { link, pdus } = await connected();
@@ -505,17 +521,12 @@ describe('the shipped Zephyr Secure board', () => {
       boards: BoardSpecInput[];
     };
     const shown = 246_801;
-    const typed: number[] = [];
-    const policy: SecurityPolicy = {
-      options: { io: 'keyboardOnly', bond: true, mitm: true, sc: true },
-      user: {
-        ...NOBODY,
-        enterPasskey: () => {
-          typed.push(shown);
-          return Promise.resolve(shown);
-        },
-      },
-    };
+    const { policy, typed } = typing(shown, {
+      io: 'keyboardOnly',
+      bond: true,
+      mitm: true,
+      sc: true,
+    });
     const { link } = await connected(policy, file.boards);
     await expect(r.drive(link.requestLink!({ kind: 'pair', sc: false }))).rejects.toThrow(/0x03/);
     await r.drive(link.disconnect());
@@ -625,20 +636,15 @@ describe('a value refused on a Just Works link: noble leaves a refused write una
     await expect(r.drive(link.write(SENSOR_SERVICE, LED, Uint8Array.of(1)))).rejects.toThrow(why);
   });
 
-  // The subscriber joins once the CCCD is written (a try given up leaves no listener behind).
-  // This board asks for MITM from its first pairing, so the retry itself is not reached here.
+  // One listener per subscribe, whatever the pairing did on the way. This board asks for MITM
+  // from its first pairing, so the retry after a Just Works link is not reached here.
   it('a board that shows a passkey: the subscribe pairs first, then each value comes once', async () => {
-    const typed: number[] = [];
-    const policy: SecurityPolicy = {
-      options: { io: 'keyboardOnly', bond: false, mitm: false, sc: true },
-      user: {
-        ...NOBODY,
-        enterPasskey: () => {
-          typed.push(PASSKEY);
-          return Promise.resolve(PASSKEY);
-        },
-      },
-    };
+    const { policy, typed } = typing(PASSKEY, {
+      io: 'keyboardOnly',
+      bond: false,
+      mitm: false,
+      sc: true,
+    });
     const spec = guardedSensor({ mode: 'sc', ioCapability: 'displayOnly', passkey: PASSKEY });
     const { link } = await connected(policy, [spec]);
     const values: string[] = [];
